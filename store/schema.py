@@ -1,0 +1,204 @@
+"""The database schema: one SQL script per concept, applied idempotently.
+
+Tables (field terms as in FrameNet / FrameBench):
+
+- ``lexicons``: one row per imported FrameNet-style resource (``name`` unique).
+- ``frames``, ``frame_examples`` (``<ex>`` sentences of frame definitions),
+  ``frame_elements``, ``lexical_units``, ``exemplars`` (annotated sentences of
+  LUs), ``frame_relations``: the lexicon contents, keyed by ``lexicon_id``.
+- ``selections``: one frame-pair selection run (seed, options, counts).
+- ``frame_pairs``: candidate (verb, frame A, frame B) pairs chosen by a selection.
+- ``runs``: one generation run (command line, backends, models, prompt
+  versions, seeds, options).
+- ``llm_calls``: every LLM request and response; the audit log and the cache
+  (``cache_key`` = hash of backend, model, messages, response schema, params).
+- ``items``: one benchmark entry (pair x k) with its question, four sentences,
+  checks, verifier scores and status.
+- ``item_revisions``: human revisions of item text (never an overwrite).
+- annotation tables: see :mod:`fbagent.store.annotations`.
+
+Schema changes are additive (``CREATE ... IF NOT EXISTS`` and column adds);
+``PRAGMA user_version`` records :data:`SCHEMA_VERSION`.
+"""
+
+from __future__ import annotations
+
+import sqlite_utils
+
+SCHEMA_VERSION = 1
+
+LEXICON_SQL = """
+CREATE TABLE IF NOT EXISTS lexicons (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    lang TEXT NOT NULL,
+    format TEXT NOT NULL,              -- nltk | jsonl | embedded
+    source_path TEXT,
+    source_hash TEXT,                  -- content hash of the imported files
+    imported_at TEXT NOT NULL,
+    n_frames INTEGER, n_frame_elements INTEGER, n_lexical_units INTEGER,
+    n_exemplars INTEGER, n_frame_relations INTEGER
+);
+CREATE TABLE IF NOT EXISTS frames (
+    id INTEGER PRIMARY KEY,
+    lexicon_id INTEGER NOT NULL REFERENCES lexicons(id) ON DELETE CASCADE,
+    frame_id INTEGER,                  -- ID in the source resource
+    name TEXT NOT NULL,
+    definition TEXT NOT NULL DEFAULT '',          -- clean text, <ex> examples removed
+    definition_markup TEXT NOT NULL DEFAULT '',   -- original FrameNet markup
+    UNIQUE (lexicon_id, name)
+);
+CREATE TABLE IF NOT EXISTS frame_examples (
+    id INTEGER PRIMARY KEY,
+    frame_pk INTEGER NOT NULL REFERENCES frames(id) ON DELETE CASCADE,
+    text TEXT NOT NULL,
+    target_start INTEGER, target_end INTEGER      -- character span of <t>, end exclusive
+);
+CREATE TABLE IF NOT EXISTS frame_elements (
+    id INTEGER PRIMARY KEY,
+    frame_pk INTEGER NOT NULL REFERENCES frames(id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    core_type TEXT NOT NULL,           -- Core | Core-Unexpressed | Peripheral | Extra-Thematic
+    definition TEXT NOT NULL DEFAULT ''
+);
+CREATE TABLE IF NOT EXISTS lexical_units (
+    id INTEGER PRIMARY KEY,
+    lexicon_id INTEGER NOT NULL REFERENCES lexicons(id) ON DELETE CASCADE,
+    frame_pk INTEGER NOT NULL REFERENCES frames(id) ON DELETE CASCADE,
+    lu_id INTEGER,                     -- ID in the source resource
+    name TEXT NOT NULL,                -- e.g. leave.v
+    lemma TEXT NOT NULL,               -- e.g. leave
+    pos TEXT NOT NULL,                 -- upper case: V, N, A, ADV, PREP, ...
+    definition TEXT NOT NULL DEFAULT '',
+    n_annotated INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS lexical_units_lemma ON lexical_units (lexicon_id, pos, lemma);
+CREATE TABLE IF NOT EXISTS exemplars (
+    id INTEGER PRIMARY KEY,
+    lu_pk INTEGER NOT NULL REFERENCES lexical_units(id) ON DELETE CASCADE,
+    text TEXT NOT NULL,
+    target_start INTEGER, target_end INTEGER      -- character span of the target, end exclusive
+);
+CREATE INDEX IF NOT EXISTS exemplars_lu ON exemplars (lu_pk);
+CREATE TABLE IF NOT EXISTS frame_relations (
+    id INTEGER PRIMARY KEY,
+    lexicon_id INTEGER NOT NULL REFERENCES lexicons(id) ON DELETE CASCADE,
+    type TEXT NOT NULL,                -- Inheritance, Subframe, Perspective_on, Using, ...
+    super_frame TEXT NOT NULL,
+    sub_frame TEXT NOT NULL
+);
+"""
+
+PAIRS_SQL = """
+CREATE TABLE IF NOT EXISTS selections (
+    id INTEGER PRIMARY KEY,
+    lexicon_id INTEGER NOT NULL REFERENCES lexicons(id) ON DELETE CASCADE,
+    seed INTEGER NOT NULL,
+    options TEXT NOT NULL,             -- JSON
+    counts TEXT NOT NULL,              -- JSON: candidates, excluded by reason, selected
+    created_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS frame_pairs (
+    id INTEGER PRIMARY KEY,
+    selection_id INTEGER NOT NULL REFERENCES selections(id) ON DELETE CASCADE,
+    rank INTEGER NOT NULL,             -- order in the seeded sample (0-based); reserve pairs follow
+    verb TEXT NOT NULL,                -- lemma
+    lu_a TEXT NOT NULL, lu_b TEXT NOT NULL,          -- LU names, e.g. leave.v
+    frame_a TEXT NOT NULL, frame_b TEXT NOT NULL,
+    per_pair INTEGER NOT NULL DEFAULT 1,             -- entries to generate for this pair
+    status TEXT NOT NULL DEFAULT 'selected',         -- selected | reserve | screened_out
+    reason TEXT                                      -- why screened out
+);
+CREATE INDEX IF NOT EXISTS frame_pairs_selection ON frame_pairs (selection_id, status, rank);
+"""
+
+GENERATION_SQL = """
+CREATE TABLE IF NOT EXISTS runs (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    kind TEXT NOT NULL DEFAULT 'generate',
+    command TEXT NOT NULL,
+    lexicon_id INTEGER REFERENCES lexicons(id),
+    selection_id INTEGER REFERENCES selections(id),
+    generator TEXT, model TEXT, verifier_generator TEXT, verifier_model TEXT,
+    encoder TEXT,
+    seed INTEGER,
+    options TEXT NOT NULL DEFAULT '{}',          -- JSON
+    prompt_versions TEXT NOT NULL DEFAULT '{}',  -- JSON: task -> version
+    status TEXT NOT NULL DEFAULT 'running',      -- running | finished | interrupted
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS llm_calls (
+    id INTEGER PRIMARY KEY,
+    run_id INTEGER REFERENCES runs(id),
+    item_id TEXT,
+    task TEXT NOT NULL,                -- generate_base | extend | define | judge | screen | ...
+    backend TEXT NOT NULL,
+    model TEXT NOT NULL,
+    cache_key TEXT NOT NULL,           -- sha256 of backend, model, messages, schema, params
+    prompt_version TEXT,
+    request TEXT NOT NULL,             -- JSON (no secrets)
+    response TEXT,                     -- JSON of the validated object, NULL on failure
+    input_tokens INTEGER, output_tokens INTEGER,
+    latency_ms REAL,
+    attempts INTEGER NOT NULL DEFAULT 1,
+    error TEXT,                        -- NULL when the call succeeded
+    created_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS llm_calls_cache ON llm_calls (cache_key, error);
+CREATE INDEX IF NOT EXISTS llm_calls_run ON llm_calls (run_id);
+CREATE TABLE IF NOT EXISTS items (
+    id TEXT PRIMARY KEY,               -- "<run name>:<pair id>:<k>"
+    run_id INTEGER NOT NULL REFERENCES runs(id),
+    pair_id INTEGER NOT NULL REFERENCES frame_pairs(id),
+    k INTEGER NOT NULL,
+    language TEXT NOT NULL,
+    lexicon TEXT NOT NULL,
+    verb TEXT NOT NULL,
+    lu_a TEXT NOT NULL, lu_b TEXT NOT NULL,
+    frame_a TEXT NOT NULL, frame_b TEXT NOT NULL,
+    question TEXT,                     -- two-choice form: "Which sentence implies that ...?"
+    question_four_choice TEXT,         -- "Select all sentences where ..."
+    condition TEXT,                    -- the [condition] slot of both forms
+    sentence_a TEXT, sentence_b TEXT, sentence_a_prime TEXT, sentence_b_prime TEXT,
+    verb_form_a TEXT, verb_form_b TEXT, verb_form_a_prime TEXT, verb_form_b_prime TEXT,
+    target_spans TEXT,                 -- JSON: {sentence_a: [start, end], ...}
+    lexical_similarity REAL,           -- base pair, verb masked (see fbagent.checks)
+    checks TEXT,                       -- JSON: every self-check and extension check result
+    verifier TEXT,                     -- JSON: per sentence definition, sim_own, sim_other, pass
+    status TEXT NOT NULL,              -- verified | flagged | rejected | failed
+    reasons TEXT,                      -- JSON list of human-readable reasons
+    attempts INTEGER NOT NULL DEFAULT 1,
+    generator_model TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    UNIQUE (run_id, pair_id, k)
+);
+CREATE INDEX IF NOT EXISTS items_status ON items (run_id, status);
+CREATE TABLE IF NOT EXISTS item_revisions (
+    id INTEGER PRIMARY KEY,
+    item_id TEXT NOT NULL REFERENCES items(id),
+    field TEXT NOT NULL,               -- question | sentence_a | sentence_b | sentence_a_prime | sentence_b_prime | unfixable
+    old TEXT, new TEXT,
+    annotator TEXT NOT NULL,
+    created_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS item_revisions_item ON item_revisions (item_id, id);
+"""
+
+
+def ensure_schema(db: sqlite_utils.Database) -> None:
+    """Create every table and index that is missing; safe to call on every open."""
+    from fbagent.store import annotations, evaluation
+
+    current = db.execute("PRAGMA user_version").fetchone()[0]
+    scripts = [LEXICON_SQL, PAIRS_SQL, GENERATION_SQL, annotations.SCHEMA_SQL, evaluation.SCHEMA_SQL]
+    if current == SCHEMA_VERSION and all(
+        db[t].exists() for t in ("lexicons", "frame_pairs", "items", "item_revisions")
+    ) and annotations.schema_present(db) and evaluation.schema_present(db):
+        return
+    for script in scripts:
+        if script.strip():
+            db.conn.executescript(script)
+    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")

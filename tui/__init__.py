@@ -1,0 +1,1 @@
+"""Textual annotation app. Knows no LLM."""
