@@ -1,0 +1,1 @@
+"""Evaluation backends: vLLM, transformers, llama.cpp, OpenAI-compatible, Gemini."""

@@ -1,0 +1,1 @@
+"""LangGraph agents: frame-pair selection and the per-entry generation graph."""

@@ -1,0 +1,1 @@
+"""Lexicon readers (FrameNet XML via NLTK, JSONL) and the importer."""
