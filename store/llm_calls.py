@@ -1,0 +1,117 @@
+"""Queries for the ``llm_calls`` table: the audit log and the cache of every LLM request.
+
+One row per request that reached a backend (cache hits add no row; see
+``docs/backends.md``). A row with ``error IS NULL`` holds the validated object
+in ``response`` and serves as the cache for every later request with the same
+``cache_key`` (any run). This module knows no LLM: it stores and reads JSON.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import sqlite_utils
+from fbagent.store.db import transaction
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+@dataclass(frozen=True)
+class CachedCall:
+    """A successful ``llm_calls`` row found by :func:`find_cached`."""
+
+    id: int
+    response: str          # JSON of the validated object
+    input_tokens: int
+    output_tokens: int
+    latency_ms: float
+
+
+def insert_call(
+    db: sqlite_utils.Database,
+    *,
+    run_id: int | None,
+    item_id: str | None,
+    task: str,
+    backend: str,
+    model: str,
+    cache_key: str,
+    prompt_version: str | None,
+    request: dict[str, Any],
+    response: dict[str, Any] | None,
+    input_tokens: int | None,
+    output_tokens: int | None,
+    latency_ms: float | None,
+    attempts: int,
+    error: str | None,
+) -> int:
+    """Insert one ``llm_calls`` row in its own short transaction and return its id.
+
+    ``request`` must hold no secrets (the caller strips API keys); ``response``
+    is the validated object as a dict, ``None`` on failure (then ``error`` is a
+    one-line message). Latency in milliseconds.
+    """
+    with transaction(db) as conn:
+        cur = conn.execute(
+            "INSERT INTO llm_calls (run_id, item_id, task, backend, model, cache_key, prompt_version,"
+            " request, response, input_tokens, output_tokens, latency_ms, attempts, error, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                run_id, item_id, task, backend, model, cache_key, prompt_version,
+                json.dumps(request, ensure_ascii=False),
+                None if response is None else json.dumps(response, ensure_ascii=False),
+                input_tokens, output_tokens, latency_ms, attempts, error, _now(),
+            ),
+        )
+        return int(cur.lastrowid)
+
+
+def find_cached(db: sqlite_utils.Database, cache_key: str) -> CachedCall | None:
+    """The oldest successful row with ``cache_key`` (any run), or ``None``.
+
+    Uses the ``llm_calls_cache (cache_key, error)`` index.
+    """
+    row = db.execute(
+        "SELECT id, response, input_tokens, output_tokens, latency_ms FROM llm_calls"
+        " WHERE cache_key = ? AND error IS NULL AND response IS NOT NULL ORDER BY id LIMIT 1",
+        [cache_key],
+    ).fetchone()
+    if row is None:
+        return None
+    return CachedCall(int(row[0]), row[1], int(row[2] or 0), int(row[3] or 0), float(row[4] or 0.0))
+
+
+def get_call(db: sqlite_utils.Database, call_id: int) -> dict[str, Any] | None:
+    """One row as a dict (``request``/``response`` decoded from JSON), or ``None``."""
+    rows = list(db.query("SELECT * FROM llm_calls WHERE id = ?", [call_id]))
+    if not rows:
+        return None
+    row = dict(rows[0])
+    for field in ("request", "response"):
+        if row[field] is not None:
+            row[field] = json.loads(row[field])
+    return row
+
+
+def run_usage(db: sqlite_utils.Database, run_id: int) -> dict[str, Any]:
+    """Totals of one run's rows: ``{"calls", "failures", "input_tokens", "output_tokens",
+    "latency_ms", "attempts", "by_task": {task: {same keys}}}`` (tokens as counted by the backend)."""
+    sql = (
+        "SELECT task, COUNT(*), SUM(error IS NOT NULL), COALESCE(SUM(input_tokens), 0),"
+        " COALESCE(SUM(output_tokens), 0), COALESCE(SUM(latency_ms), 0), COALESCE(SUM(attempts), 0)"
+        " FROM llm_calls WHERE run_id = ? GROUP BY task ORDER BY task"
+    )
+    keys = ("calls", "failures", "input_tokens", "output_tokens", "latency_ms", "attempts")
+    totals: dict[str, Any] = dict.fromkeys(keys, 0)
+    by_task: dict[str, dict[str, Any]] = {}
+    for task, *values in db.execute(sql, [run_id]).fetchall():
+        by_task[task] = dict(zip(keys, values, strict=True))
+        for key, value in zip(keys, values, strict=True):
+            totals[key] += value
+    totals["by_task"] = by_task
+    return totals
