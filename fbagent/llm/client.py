@@ -174,6 +174,7 @@ class LLMClient:
         is a failed :class:`CallResult` and a row with ``error`` set.
         """
         started = time.perf_counter()
+        semaphore = self._limit()
         key = cache_key(
             backend=self.backend, model=self.model, messages=messages, response_model=response_model,
             temperature=temperature, max_tokens=max_tokens, seed=seed,
@@ -192,7 +193,7 @@ class LLMClient:
         if use_cache and key not in self._inflight:
             done = self._inflight[key] = asyncio.Event()
         try:
-            async with self._limit():
+            async with semaphore:
                 return await self._call(
                     key=key, task=task, messages=messages, response_model=response_model, run_id=run_id,
                     item_id=item_id, prompt_version=prompt_version, temperature=temperature,
@@ -338,10 +339,15 @@ class LLMClient:
         if error is not None and last_text[0] and not reasks:
             request["last_output"] = last_text[0][:_MAX_OUTPUT_CHARS]
         attempts = max(counters["attempts"], 1)
+        response: dict[str, Any] | None = None
+        if value is not None and error is None:
+            # a clean object (instructor attaches the raw completion), equal to what the cache returns
+            response = value.model_dump(mode="json")
+            value = response_model.model_validate(response)
         call_id = llm_calls.insert_call(
             self.db, run_id=run_id, item_id=item_id, task=task, backend=self.backend, model=self.model,
             cache_key=key, prompt_version=prompt_version, request=request,
-            response=None if value is None else value.model_dump(mode="json"),
+            response=response,
             input_tokens=counters["in"], output_tokens=counters["out"], latency_ms=latency_ms,
             attempts=attempts, error=error,
         )
@@ -436,6 +442,10 @@ def make_client(
             import google.genai  # noqa: F401
         except ImportError as exc:
             raise _missing_package("google-genai", "gemini") from exc
+        try:
+            import jsonref  # noqa: F401  (instructor needs it for Gemini response schemas)
+        except ImportError as exc:
+            raise _missing_package("jsonref", "gemini") from exc
         key = api_key or os.environ.get("GEMINI_API_KEY") or os.environ.get("GOOGLE_API_KEY")
         if not key:
             raise FbagentError(
