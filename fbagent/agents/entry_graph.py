@@ -1,0 +1,342 @@
+"""The entry graph: one LangGraph thread per benchmark entry (frame pair x k).
+
+FrameBench construction (Yano and Sasano 2026, sec. 3.1-3.2) as a LangGraph
+``StateGraph`` with async nodes and conditional edges::
+
+    START -> generate_base -> self_check --ok--> extend --ok or out of retries--> verify -> finalize -> END
+                  ^               |                 ^  |
+                  +--- retry -----+ (<= R times)    +--+ retry with feedback (<= R times)
+               self_check failed R+1 times -> finalize (rejected)
+               any LLM call failed after its retries -> finalize (failed)
+
+- ``generate_base`` (step 1): question Q, S_A, S_B and the verb forms
+  (:class:`fbagent.schemas.BasePair`), from both frames' information; on a
+  retry the previous answer and the self-check reasons are sent as feedback.
+- ``self_check`` (no LLM, :func:`fbagent.checks.self_check`).
+- ``extend`` (step 2): S_A' and S_B' (:class:`fbagent.schemas.ExtendedSentence`),
+  checked by :func:`fbagent.checks.extension_check`; failed sides are asked
+  again with feedback at most R times, then kept with the reasons (flagged).
+- ``verify``: SemBench round trip (:func:`fbagent.verifier.verify_item`).
+- ``finalize``: status ``verified`` (all checks and all four round trips pass),
+  ``flagged`` (some fail; kept with reasons), ``rejected`` (self-check failed
+  after R retries), ``failed`` (an LLM call failed after its retries) and the
+  ``items`` row (written by :mod:`fbagent.generation`).
+
+The state holds only JSON-like data, so the SQLite checkpointer can store it
+after every step: an entry killed mid-graph resumes from its last checkpoint.
+Clients, encoder and prompts come in through the run-scoped context
+(:class:`EntryContext`, LangGraph ``context_schema``), never the state.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any, Literal, TypedDict
+
+from langgraph.graph import END, START, StateGraph
+from langgraph.runtime import Runtime
+
+from fbagent import checks
+from fbagent.schemas import BasePair, ExtendedSentence
+from fbagent.verifier import (
+    SENTENCE_KEYS,
+    BatchEncoder,
+    ReferenceBank,
+    verifier_reasons,
+    verify_item,
+)
+
+
+class EntryState(TypedDict, total=False):
+    """Checkpointed state of one entry (JSON-like values only)."""
+
+    # inputs
+    item_id: str
+    run_id: int
+    pair_id: int
+    k: int
+    lang: str
+    lexicon: str
+    verb: str
+    lu_a: str
+    lu_b: str
+    frame_a: str
+    frame_b: str
+    frame_a_info: dict[str, Any]   # fbagent.store.lexicon.frame_context output
+    frame_b_info: dict[str, Any]
+    # step 1
+    attempts: int                   # generate_base calls so far
+    base: dict[str, Any] | None     # BasePair fields of the latest attempt
+    self_check: dict[str, Any] | None
+    check_history: list[dict[str, Any]]
+    # step 2
+    extend_attempts: int
+    extended: dict[str, dict[str, Any]]   # sentence_a_prime / sentence_b_prime -> sentence, verb_form, check
+    # step 3
+    verifier: dict[str, Any] | None
+    # outcome
+    error: str | None
+    status: str | None
+    item: dict[str, Any] | None
+
+
+@dataclass
+class EntryOptions:
+    """Run options the nodes need (recorded with the run).
+
+    ``similarity_threshold``: minimum base-pair lexical similarity; ``near_copy_threshold``:
+    maximum similarity of S_x' to S_x; ``max_retries``: R, extra generate_base / extend
+    attempts after a failed check; ``margin``: round-trip pass margin (cosine);
+    ``variant_temperature``: sampling temperature for entries k >= 1 (k = 0 is greedy).
+    """
+
+    similarity_threshold: float = checks.DEFAULT_SIMILARITY_THRESHOLD
+    near_copy_threshold: float = checks.DEFAULT_NEAR_COPY_THRESHOLD
+    max_retries: int = 2
+    margin: float = 0.0
+    judge: bool = False
+    seed: int = 0
+    variant_temperature: float = 0.8
+    max_tokens: int = 512
+
+
+@dataclass
+class EntryContext:
+    """Run-scoped objects shared by every entry (LangGraph runtime context; not checkpointed)."""
+
+    generator: Any                   # fbagent.llm.client.LLMClient
+    verifier: Any                    # LLMClient (may be the generator)
+    prompts: Any                     # fbagent.agents.prompting.Prompts
+    encoder: BatchEncoder
+    references: ReferenceBank
+    options: EntryOptions = field(default_factory=EntryOptions)
+    encoder_name: str | None = None
+
+
+def _sampling(state: EntryState, opts: EntryOptions) -> tuple[float, int]:
+    """(temperature, seed) of an entry: greedy for k = 0; k >= 1 sample with seed + k (distinct cache keys)."""
+    k = int(state.get("k", 0))
+    return (0.0 if k == 0 else opts.variant_temperature), opts.seed + k
+
+
+def _frame_element_names(state: EntryState) -> list[str]:
+    names = []
+    for info in (state.get("frame_a_info") or {}, state.get("frame_b_info") or {}):
+        names.extend(fe.get("name", "") for fe in info.get("core_fes") or [])
+    return [n for n in names if n]
+
+
+# --------------------------------------------------------------------------- nodes
+
+
+async def generate_base(state: EntryState, runtime: Runtime[EntryContext]) -> dict[str, Any]:
+    """FrameBench step 1: ask the generator for Q, S_A, S_B (with feedback on a retry)."""
+    ctx = runtime.context
+    previous, reasons = None, None
+    if state.get("self_check") and not state["self_check"]["passed"]:
+        previous, reasons = state.get("base"), state["self_check"]["reasons"]
+    messages = ctx.prompts.base_messages(state["verb"], state["frame_a_info"], state["frame_b_info"], previous, reasons)
+    temperature, seed = _sampling(state, ctx.options)
+    result = await ctx.generator.complete(
+        task="generate_base", messages=messages, response_model=BasePair, run_id=state["run_id"],
+        item_id=state["item_id"], prompt_version=ctx.prompts.base.version, temperature=temperature,
+        max_tokens=ctx.options.max_tokens, seed=seed,
+    )
+    attempts = int(state.get("attempts", 0)) + 1
+    if result.error:
+        return {"attempts": attempts, "error": f"generate_base: {result.error}"}
+    return {"attempts": attempts, "base": result.value.model_dump()}
+
+
+async def self_check(state: EntryState, runtime: Runtime[EntryContext]) -> dict[str, Any]:
+    """Step 1 self-check (no LLM): verb present, sentences differ, lexical similarity, question form."""
+    opts = runtime.context.options
+    result = checks.self_check(
+        state["base"] or {}, lemma=state["verb"], lang=state["lang"],
+        frame_names=[state["frame_a"], state["frame_b"]], fe_names=_frame_element_names(state),
+        similarity_threshold=opts.similarity_threshold,
+    )
+    history = list(state.get("check_history") or [])
+    history.append({"attempt": state.get("attempts", 1), "base": state.get("base"), "passed": result["passed"],
+                    "reasons": result["reasons"], "lexical_similarity": result["lexical_similarity"]})
+    return {"self_check": result, "check_history": history}
+
+
+async def extend(state: EntryState, runtime: Runtime[EntryContext]) -> dict[str, Any]:
+    """FrameBench step 2: S_A' and S_B' (only the sides still failing their checks), both in parallel."""
+    ctx = runtime.context
+    base, sc = state["base"] or {}, state["self_check"] or {}
+    extended = {k: dict(v) for k, v in (state.get("extended") or {}).items()}
+    sides = [
+        ("sentence_a_prime", "sentence_a", state["frame_a_info"], True),
+        ("sentence_b_prime", "sentence_b", state["frame_b_info"], False),
+    ]
+    todo = [s for s in sides if not (extended.get(s[0]) or {}).get("check", {}).get("passed")]
+    temperature, seed = _sampling(state, ctx.options)
+    calls = []
+    for key, base_key, frame, answers in todo:
+        prev = extended.get(key)
+        messages = ctx.prompts.extend_messages(
+            state["verb"], frame, base[base_key], base.get("question", ""), sc.get("condition") or base.get("condition", ""),
+            answers, previous=prev["sentence"] if prev else None, reasons=prev["check"]["reasons"] if prev else None,
+        )
+        calls.append(ctx.generator.complete(
+            task="extend", messages=messages, response_model=ExtendedSentence, run_id=state["run_id"],
+            item_id=state["item_id"], prompt_version=ctx.prompts.extend.version, temperature=temperature,
+            max_tokens=ctx.options.max_tokens, seed=seed,
+        ))
+    results = await asyncio.gather(*calls)
+    attempts = int(state.get("extend_attempts", 0)) + 1
+    for (key, base_key, _, _), result in zip(todo, results, strict=True):
+        if result.error:
+            return {"extend_attempts": attempts, "extended": extended, "error": f"extend: {result.error}"}
+        value = result.value
+        others = [base.get("sentence_a", ""), base.get("sentence_b", "")] + [
+            v["sentence"] for k, v in extended.items() if k != key and v.get("sentence")
+        ]
+        check = checks.extension_check(
+            value.sentence, base[base_key], key=key, lemma=state["verb"], lang=state["lang"],
+            verb_form=value.verb_form, near_copy_threshold=ctx.options.near_copy_threshold,
+            others=[o for o in others if o != base[base_key]],
+        )
+        extended[key] = {"sentence": value.sentence, "verb_form": value.verb_form, "check": check,
+                         "attempts": int((extended.get(key) or {}).get("attempts", 0)) + 1}
+    return {"extend_attempts": attempts, "extended": extended}
+
+
+async def verify(state: EntryState, runtime: Runtime[EntryContext]) -> dict[str, Any]:
+    """SemBench round trip of all four sentences (and the optional four-choice judge)."""
+    ctx = runtime.context
+    base, ext = state["base"] or {}, state.get("extended") or {}
+    sentences = {
+        "sentence_a": base.get("sentence_a", ""), "sentence_b": base.get("sentence_b", ""),
+        "sentence_a_prime": (ext.get("sentence_a_prime") or {}).get("sentence", ""),
+        "sentence_b_prime": (ext.get("sentence_b_prime") or {}).get("sentence", ""),
+    }
+    sc = state.get("self_check") or {}
+    result = await verify_item(
+        client=ctx.verifier, prompts=ctx.prompts, encoder=ctx.encoder, references=ctx.references,
+        sentences=sentences, verb=state["verb"], frame_a=state["frame_a"], frame_b=state["frame_b"],
+        question_four_choice=sc.get("question_four_choice") or base.get("question"), margin=ctx.options.margin,
+        judge=ctx.options.judge, run_id=state["run_id"], item_id=state["item_id"], seed=ctx.options.seed,
+        encoder_name=ctx.encoder_name,
+    )
+    update: dict[str, Any] = {"verifier": result}
+    if result.get("error"):
+        update["error"] = f"verify: {result['error']}"
+    return update
+
+
+async def finalize(state: EntryState, runtime: Runtime[EntryContext]) -> dict[str, Any]:
+    """Decide the status and build the ``items`` row (every score and reason kept)."""
+    item = build_item(state, generator_model=getattr(runtime.context.generator, "model", None))
+    return {"status": item["status"], "item": item}
+
+
+def build_item(state: EntryState, generator_model: str | None = None) -> dict[str, Any]:
+    """The ``items`` row of a finished entry state (see :mod:`fbagent.store.items`)."""
+    base = state.get("base") or {}
+    sc = state.get("self_check") or {}
+    ext = state.get("extended") or {}
+    reasons: list[str] = []
+    if state.get("error"):
+        status = "failed"
+        reasons.append(state["error"])
+    elif not sc.get("passed"):
+        status = "rejected"
+        reasons.extend(f"self-check (attempt {state.get('attempts', 1)}): {r}" for r in sc.get("reasons", []))
+    else:
+        for key in ("sentence_a_prime", "sentence_b_prime"):
+            reasons.extend(f"extension check: {r}" for r in ((ext.get(key) or {}).get("check") or {}).get("reasons", []))
+        reasons.extend(verifier_reasons(state.get("verifier") or {}))
+        status = "flagged" if reasons else "verified"
+    spans = dict(sc.get("target_spans") or {})
+    forms = dict(sc.get("verb_forms") or {})
+    for key in ("sentence_a_prime", "sentence_b_prime"):
+        check = (ext.get(key) or {}).get("check") or {}
+        spans[key] = check.get("target_span")
+        forms[key] = check.get("verb_form") or (ext.get(key) or {}).get("verb_form")
+    checks_json = {
+        "self_check": sc.get("checks"),
+        "self_check_attempts": state.get("check_history") or [],
+        "extension": {k: {"checks": (v.get("check") or {}).get("checks"),
+                          "reasons": (v.get("check") or {}).get("reasons"),
+                          "similarity_to_base": (v.get("check") or {}).get("similarity_to_base"),
+                          "attempts": v.get("attempts")} for k, v in ext.items()},
+        "extend_attempts": state.get("extend_attempts", 0),
+    }
+    from fbagent.store.runs import now
+
+    stamp = now()
+    return {
+        "id": state["item_id"], "run_id": state["run_id"], "pair_id": state["pair_id"], "k": state["k"],
+        "language": state["lang"], "lexicon": state["lexicon"], "verb": state["verb"],
+        "lu_a": state["lu_a"], "lu_b": state["lu_b"], "frame_a": state["frame_a"], "frame_b": state["frame_b"],
+        "question": base.get("question"), "question_four_choice": sc.get("question_four_choice"),
+        "condition": sc.get("condition") or base.get("condition"),
+        "sentence_a": base.get("sentence_a"), "sentence_b": base.get("sentence_b"),
+        "sentence_a_prime": (ext.get("sentence_a_prime") or {}).get("sentence"),
+        "sentence_b_prime": (ext.get("sentence_b_prime") or {}).get("sentence"),
+        "verb_form_a": forms.get("sentence_a") or base.get("verb_form_a"),
+        "verb_form_b": forms.get("sentence_b") or base.get("verb_form_b"),
+        "verb_form_a_prime": forms.get("sentence_a_prime"), "verb_form_b_prime": forms.get("sentence_b_prime"),
+        "target_spans": spans, "lexical_similarity": sc.get("lexical_similarity"),
+        "checks": checks_json, "verifier": state.get("verifier"), "status": status, "reasons": reasons,
+        "attempts": int(state.get("attempts", 1)), "generator_model": generator_model,
+        "created_at": stamp, "updated_at": stamp,
+    }
+
+
+# --------------------------------------------------------------------------- edges
+
+
+def after_generate(state: EntryState) -> Literal["self_check", "finalize"]:
+    """LLM failure -> finalize (failed); else -> self_check."""
+    return "finalize" if state.get("error") else "self_check"
+
+
+def after_self_check(state: EntryState, runtime: Runtime[EntryContext]) -> Literal["extend", "generate_base", "finalize"]:
+    """Passed -> extend; failed with retries left (attempts <= R) -> generate_base; else -> finalize (rejected)."""
+    if (state.get("self_check") or {}).get("passed"):
+        return "extend"
+    if int(state.get("attempts", 0)) <= runtime.context.options.max_retries:
+        return "generate_base"
+    return "finalize"
+
+
+def after_extend(state: EntryState, runtime: Runtime[EntryContext]) -> Literal["extend", "verify", "finalize"]:
+    """LLM failure -> finalize; a side failing its checks with retries left -> extend; else -> verify."""
+    if state.get("error"):
+        return "finalize"
+    ext = state.get("extended") or {}
+    all_ok = all(((ext.get(k) or {}).get("check") or {}).get("passed") for k in ("sentence_a_prime", "sentence_b_prime"))
+    if not all_ok and int(state.get("extend_attempts", 0)) <= runtime.context.options.max_retries:
+        return "extend"
+    return "verify"
+
+
+def build_entry_graph() -> StateGraph:
+    """The (uncompiled) entry :class:`~langgraph.graph.StateGraph`; compile it with a checkpointer."""
+    graph = StateGraph(EntryState, context_schema=EntryContext)
+    graph.add_node("generate_base", generate_base)
+    graph.add_node("self_check", self_check)
+    graph.add_node("extend", extend)
+    graph.add_node("verify", verify)
+    graph.add_node("finalize", finalize)
+    graph.add_edge(START, "generate_base")
+    graph.add_conditional_edges("generate_base", after_generate, ["self_check", "finalize"])
+    graph.add_conditional_edges("self_check", after_self_check, ["extend", "generate_base", "finalize"])
+    graph.add_conditional_edges("extend", after_extend, ["extend", "verify", "finalize"])
+    graph.add_edge("verify", "finalize")
+    graph.add_edge("finalize", END)
+    return graph
+
+
+def compile_entry_graph(checkpointer: Any = None):
+    """Compile the entry graph with ``checkpointer`` (e.g. ``AsyncSqliteSaver``; None: no checkpoints)."""
+    return build_entry_graph().compile(checkpointer=checkpointer)
+
+
+__all__ = ["EntryState", "EntryOptions", "EntryContext", "build_entry_graph", "compile_entry_graph",
+           "build_item", "SENTENCE_KEYS"]

@@ -1,0 +1,504 @@
+"""Self-checks of generated items (no LLM): FrameBench steps 1-2 quality gates.
+
+Used by the entry graph (:mod:`fbagent.agents.entry_graph`): ``self_check`` after
+``generate_base`` and the extension checks after ``extend``. Every check returns
+plain data (JSON-ready dicts) so the item row keeps every value and reason.
+
+Lexical similarity (base pair, verb masked)
+-------------------------------------------
+FrameBench (Yano and Sasano 2026, sec. 3.1) asks that S_A and S_B share their
+content words as far as possible, so that only the frame of the verb tells
+them apart. We measure this as a normalized edit similarity over units::
+
+    sim(S_A, S_B) = 1 - lev(u(S_A), u(S_B)) / max(|u(S_A)|, |u(S_B)|)
+
+where ``lev`` is the Levenshtein distance over *sequences of units* (insert,
+delete and substitute cost 1), and ``u(S)`` is:
+
+- for languages written with spaces: the lower-cased word tokens of S
+  (Unicode ``\\w+``), with every token of the target verb (found by lemma
+  match, below) replaced by one mask unit ``<V>``;
+- for languages written without spaces (``ja``, ``zh``, ``th``, ``lo``,
+  ``km``, ``my``): the characters of S without whitespace and punctuation,
+  with the characters of the verb's span replaced by one mask unit.
+
+``sim`` lies in [0, 1]; 1 means identical apart from the verb's inflection,
+0 means no unit in common in order. Two empty sequences give 1. The base pair
+passes when ``sim >= --similarity-threshold`` (default 0.5). An extended
+sentence S_x' must *not* be a near-copy of S_x: ``sim(S_x', S_x) <
+near_copy_threshold`` (default 0.7).
+
+Verb presence (lemma match, not substring)
+------------------------------------------
+A token counts as the verb when its lemma equals the LU lemma: lemminflect
+(English, verb lemmas of the token), simplemma (any language it supports),
+fugashi/UniDic (Japanese, when installed). Outside English, a token that
+simplemma does not know (or a language it does not support) matches when it
+shares a stem with the lemma (common prefix of at least
+``max(4, len(lemma) - 2)`` characters). For Japanese without
+fugashi, the dictionary form minus its final kana must occur in the sentence.
+Multi-word lemmas (``take off``) need the head word by lemma and the other
+words as tokens.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+import unicodedata
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+NO_SPACE_LANGS = frozenset({"ja", "zh", "th", "lo", "km", "my"})
+MASK = "<V>"
+DEFAULT_SIMILARITY_THRESHOLD = 0.5
+DEFAULT_NEAR_COPY_THRESHOLD = 0.7
+QUESTION_MARKS = ("?", "？", "؟", ";", "՞")
+
+_WORD_RE = re.compile(r"\w+", re.UNICODE)
+
+
+# --------------------------------------------------------------------------- units
+
+
+def _base_lang(lang: str) -> str:
+    return (lang or "en").split("-")[0].split("_")[0].lower()
+
+
+def written_without_spaces(lang: str) -> bool:
+    """True for languages whose similarity is measured over characters (ja, zh, th, lo, km, my)."""
+    return _base_lang(lang) in NO_SPACE_LANGS
+
+
+@dataclass(frozen=True)
+class Token:
+    """A unit of a sentence: text (lower-cased) and its character span ``[start, end)``."""
+
+    text: str
+    start: int
+    end: int
+
+
+def tokenize(sentence: str, lang: str) -> list[Token]:
+    """Split ``sentence`` into units: lower-cased words, or characters for no-space languages.
+
+    Punctuation and whitespace are dropped in both cases.
+    """
+    if written_without_spaces(lang):
+        return [
+            Token(ch.lower(), i, i + 1)
+            for i, ch in enumerate(sentence)
+            if not ch.isspace() and not unicodedata.category(ch).startswith(("P", "S"))
+        ]
+    return [Token(m.group().lower(), m.start(), m.end()) for m in _WORD_RE.finditer(sentence)]
+
+
+def levenshtein(a: list[str], b: list[str]) -> int:
+    """Edit distance between two sequences (unit cost insert/delete/substitute)."""
+    if len(a) < len(b):
+        a, b = b, a
+    previous = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        current = [i]
+        for j, y in enumerate(b, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x != y)))
+        previous = current
+    return previous[-1]
+
+
+def normalized_similarity(a: list[str], b: list[str]) -> float:
+    """``1 - lev(a, b) / max(len(a), len(b))`` in [0, 1]; 1.0 for two empty sequences."""
+    longest = max(len(a), len(b))
+    if longest == 0:
+        return 1.0
+    return 1.0 - levenshtein(a, b) / longest
+
+
+# --------------------------------------------------------------------------- lemmas
+
+
+@lru_cache(maxsize=1)
+def _fugashi_tagger():
+    try:
+        import fugashi  # type: ignore[import-not-found]
+
+        return fugashi.Tagger()
+    except Exception:  # not installed, or no dictionary
+        return None
+
+
+@lru_cache(maxsize=65536)
+def token_lemmas(token: str, lang: str) -> frozenset[str]:
+    """Candidate lemmas of one lower-cased word token: the token itself plus lemmatizer output."""
+    lemmas = {token}
+    base = _base_lang(lang)
+    if base == "en":
+        try:
+            import lemminflect
+
+            lemmas.update(x.lower() for x in lemminflect.getAllLemmas(token, upos="VERB").get("VERB", ()))
+        except Exception:
+            pass
+    try:
+        import simplemma
+
+        lemmas.add(simplemma.lemmatize(token, lang=base).lower())
+    except Exception:  # language unsupported by simplemma
+        pass
+    return frozenset(lemmas)
+
+
+@lru_cache(maxsize=65536)
+def _simplemma_knows(token: str, lang: str) -> bool:
+    try:
+        import simplemma
+
+        return bool(simplemma.is_known(token, lang=_base_lang(lang)))
+    except Exception:
+        return False
+
+
+def _stem_match(token: str, lemma: str) -> bool:
+    prefix = 0
+    for x, y in zip(token, lemma, strict=False):
+        if x != y:
+            break
+        prefix += 1
+    return prefix >= max(4, len(lemma) - 2)
+
+
+def token_is_lemma(token: str, lemma: str, lang: str) -> bool:
+    """True when the lower-cased ``token`` is an inflected form of ``lemma`` (see module doc)."""
+    lemma = lemma.lower()
+    if token == lemma or lemma in token_lemmas(token, lang):
+        return True
+    if _base_lang(lang) != "en" and not _simplemma_knows(token, lang):
+        return _stem_match(token, lemma)
+    return False
+
+
+@dataclass
+class VerbMatch:
+    """Where the target verb occurs in a sentence.
+
+    ``found``: lemma match succeeded; ``span``: character span ``[start, end)`` of the
+    head verb (None when not found); ``mask``: spans masked for the similarity;
+    ``surface``: the verb as written; ``method``: which matcher decided.
+    """
+
+    found: bool
+    span: tuple[int, int] | None = None
+    mask: list[tuple[int, int]] = field(default_factory=list)
+    surface: str | None = None
+    method: str = ""
+
+
+def find_verb(sentence: str, lemma: str, lang: str, verb_form: str | None = None) -> VerbMatch:
+    """Find the verb ``lemma`` in ``sentence`` by lemma match (see the module doc).
+
+    ``verb_form`` (what the generator says it used) is preferred when it occurs in the
+    sentence and is itself a form of the lemma. Returns a :class:`VerbMatch`.
+    """
+    lemma = lemma.replace("_", " ").strip().lower()
+    if not lemma or not sentence:
+        return VerbMatch(False, method="empty")
+    if written_without_spaces(lang):
+        return _find_verb_no_space(sentence, lemma, lang, verb_form)
+    words = lemma.split()
+    head, rest = words[0], words[1:]
+    tokens = tokenize(sentence, lang)
+    heads = [t for t in tokens if token_is_lemma(t.text, head, lang)]
+    if not heads:
+        return VerbMatch(False, method="lemma")
+    chosen = heads[0]
+    if verb_form:
+        form = verb_form.strip().lower().split()
+        for t in heads:
+            if form and t.text == form[0]:
+                chosen = t
+                break
+    mask = [(chosen.start, chosen.end)]
+    for word in rest:
+        after = [t for t in tokens if t.start > chosen.start and t.text == word]
+        if not after:
+            return VerbMatch(False, span=(chosen.start, chosen.end), method="lemma:particle-missing")
+        mask.append((after[0].start, after[0].end))
+    return VerbMatch(True, (chosen.start, chosen.end), mask, sentence[chosen.start:chosen.end], "lemma")
+
+
+def _find_verb_no_space(sentence: str, lemma: str, lang: str, verb_form: str | None) -> VerbMatch:
+    lemma = lemma.replace(" ", "")
+    if _base_lang(lang) == "ja" and (tagger := _fugashi_tagger()) is not None:
+        pos = 0
+        for word in tagger(sentence):
+            surface = word.surface
+            start = sentence.find(surface, pos)
+            if start < 0:
+                continue
+            end = start + len(surface)
+            pos = end
+            feature = word.feature
+            base_forms = {surface, getattr(feature, "lemma", None), getattr(feature, "orthBase", None)}
+            if lemma in base_forms:
+                return VerbMatch(True, (start, end), [(start, end)], surface, "fugashi")
+        return VerbMatch(False, method="fugashi")
+    # No morphological analyser: the stem (dictionary form minus its last kana) must occur.
+    stem = lemma[:-1] if len(lemma) > 1 and _is_kana(lemma[-1]) else lemma
+    if verb_form and verb_form in sentence and verb_form.startswith(stem):
+        start = sentence.index(verb_form)
+        return VerbMatch(True, (start, start + len(verb_form)), [(start, start + len(verb_form))], verb_form, "stem+form")
+    start = sentence.find(stem)
+    if start < 0:
+        return VerbMatch(False, method="stem")
+    end = start + len(stem)
+    while end < len(sentence) and _is_kana(sentence[end]) and end - start < len(stem) + 4:
+        end += 1  # take the inflectional ending (okurigana) along
+    return VerbMatch(True, (start, end), [(start, end)], sentence[start:end], "stem")
+
+
+def _is_kana(ch: str) -> bool:
+    return "\u3040" <= ch <= "\u30ff"
+
+
+def masked_units(sentence: str, lang: str, match: VerbMatch) -> list[str]:
+    """Units of ``sentence`` (see :func:`tokenize`) with the verb's masked spans replaced by one ``<V>`` each."""
+    units: list[str] = []
+    spans = sorted(match.mask) if match.found else []
+    used: set[int] = set()
+    for tok in tokenize(sentence, lang):
+        hit = next((i for i, (s, e) in enumerate(spans) if tok.start >= s and tok.end <= e), None)
+        if hit is None:
+            units.append(tok.text)
+        elif hit not in used:
+            used.add(hit)
+            units.append(MASK)
+    return units
+
+
+def lexical_similarity(s1: str, s2: str, lemma: str, lang: str) -> float:
+    """Normalized edit similarity of two sentences with the verb masked (formula in the module doc)."""
+    m1, m2 = find_verb(s1, lemma, lang), find_verb(s2, lemma, lang)
+    return normalized_similarity(masked_units(s1, lang, m1), masked_units(s2, lang, m2))
+
+
+# --------------------------------------------------------------------------- questions
+
+
+@dataclass(frozen=True)
+class QuestionPattern:
+    """The fixed question forms of one language (``prompts/generate/patterns.toml``)."""
+
+    lang: str
+    question: str | None  # e.g. "Which sentence implies that {condition}?"
+    four_choice: str | None  # e.g. "Select all sentences where {condition}."
+    question_regex: str | None = None
+
+    def regex(self) -> re.Pattern[str] | None:
+        """Compiled regex with a named group ``condition``; None when the language has no pattern."""
+        if self.question_regex:
+            return re.compile(self.question_regex, re.IGNORECASE | re.DOTALL)
+        if not self.question:
+            return None
+        before, _, after = self.question.partition("{condition}")
+        return re.compile(
+            "^\\s*" + _loose(before) + "(?P<condition>.+?)" + _loose(after) + "\\s*$", re.IGNORECASE | re.DOTALL
+        )
+
+
+def _loose(text: str) -> str:
+    out = []
+    for ch in text:
+        if ch.isspace():
+            out.append("\\s*")
+        elif ch in "?？":
+            out.append("[?？]")
+        else:
+            out.append(re.escape(ch))
+    return "".join(out)
+
+
+@lru_cache(maxsize=1)
+def _patterns_file() -> dict[str, Any]:
+    node = resources.files("fbagent.prompts").joinpath("generate", "patterns.toml")
+    return tomllib.loads(node.read_text(encoding="utf-8"))
+
+
+def patterns_version() -> str:
+    """The ``version`` of ``prompts/generate/patterns.toml`` (recorded with each run)."""
+    return str(_patterns_file().get("version", "unversioned"))
+
+
+def question_pattern(lang: str) -> QuestionPattern:
+    """The question forms for ``lang``; languages without an entry get an empty pattern (generic check)."""
+    entry = _patterns_file().get("languages", {}).get(_base_lang(lang), {})
+    return QuestionPattern(
+        lang=_base_lang(lang),
+        question=entry.get("question"),
+        four_choice=entry.get("four_choice"),
+        question_regex=entry.get("question_regex"),
+    )
+
+
+def _name_variants(name: str) -> set[str]:
+    return {name, name.replace("_", " "), name.replace("_", "-")}
+
+
+def check_question(question: str, lang: str, frame_names: list[str], fe_names: list[str]) -> dict[str, Any]:
+    """Check that the question follows the language's pattern and names no frame or FE.
+
+    Returns ``{"passed", "condition", "question_four_choice", "reasons"}``. Frame names
+    (also with ``_`` as space) count case-insensitively as whole words; FE names only
+    as written (capitalised, e.g. ``Goal``), so that ordinary words stay allowed.
+    """
+    reasons: list[str] = []
+    question = (question or "").strip()
+    pattern = question_pattern(lang)
+    condition: str | None = None
+    regex = pattern.regex()
+    if not question:
+        reasons.append("the question is empty")
+    elif regex is not None:
+        m = regex.match(question)
+        if m and m.group("condition").strip():
+            condition = m.group("condition").strip()
+        else:
+            reasons.append(f"the question does not follow the pattern {pattern.question!r}")
+    elif not question.endswith(QUESTION_MARKS):
+        reasons.append("the question does not end with a question mark")
+    else:
+        condition = question
+    for name in frame_names:
+        for variant in _name_variants(name):
+            if re.search(r"(?<!\w)" + re.escape(variant) + r"(?!\w)", question, re.IGNORECASE):
+                reasons.append(f"the question names the frame {name!r}")
+                break
+    for name in fe_names:
+        for variant in _name_variants(name):
+            if len(variant) > 2 and re.search(r"(?<!\w)" + re.escape(variant) + r"(?!\w)", question):
+                reasons.append(f"the question names the frame element {name!r}")
+                break
+    four = pattern.four_choice.format(condition=condition) if (condition and pattern.four_choice and regex) else None
+    return {"passed": not reasons, "condition": condition, "question_four_choice": four, "reasons": reasons}
+
+
+# --------------------------------------------------------------------------- step checks
+
+
+def _normalized(sentence: str) -> str:
+    return " ".join(_WORD_RE.findall(sentence.lower()))
+
+
+def self_check(
+    base: dict[str, Any],
+    *,
+    lemma: str,
+    lang: str,
+    frame_names: list[str],
+    fe_names: list[str],
+    similarity_threshold: float = DEFAULT_SIMILARITY_THRESHOLD,
+) -> dict[str, Any]:
+    """Self-check of a base pair (FrameBench step 1 output; no LLM).
+
+    ``base`` has the :class:`fbagent.schemas.BasePair` fields. Checks: verb present in
+    S_A and S_B (lemma match), sentences differ, lexical similarity (verb masked)
+    >= ``similarity_threshold``, question well formed and naming no frame/FE.
+
+    Returns ``{"passed", "reasons": [str], "checks": {name: {...}}, "lexical_similarity",
+    "condition", "question_four_choice", "target_spans": {"sentence_a": [s, e], ...},
+    "verb_forms": {...}}``.
+    """
+    reasons: list[str] = []
+    checks: dict[str, Any] = {}
+    spans: dict[str, list[int] | None] = {}
+    forms: dict[str, str | None] = {}
+    matches = {}
+    for key, form_key in (("sentence_a", "verb_form_a"), ("sentence_b", "verb_form_b")):
+        sentence = base.get(key) or ""
+        match = find_verb(sentence, lemma, lang, base.get(form_key))
+        matches[key] = match
+        spans[key] = list(match.span) if match.found and match.span else None
+        forms[key] = _verb_form(sentence, base.get(form_key), match)
+        checks[f"verb_present_{key}"] = {"passed": match.found, "method": match.method, "surface": match.surface}
+        if not match.found:
+            reasons.append(f"{key} does not contain the verb '{lemma}' (any inflected form)")
+    differ = _normalized(base.get("sentence_a", "")) != _normalized(base.get("sentence_b", ""))
+    checks["sentences_differ"] = {"passed": differ}
+    if not differ:
+        reasons.append("sentence_a and sentence_b are the same sentence")
+    sim = normalized_similarity(
+        masked_units(base.get("sentence_a", ""), lang, matches["sentence_a"]),
+        masked_units(base.get("sentence_b", ""), lang, matches["sentence_b"]),
+    )
+    sim_ok = sim >= similarity_threshold
+    checks["lexical_similarity"] = {"passed": sim_ok, "value": round(sim, 4), "threshold": similarity_threshold}
+    if not sim_ok:
+        reasons.append(
+            f"sentence_a and sentence_b share too few words besides the verb (similarity {sim:.2f} < {similarity_threshold}); "
+            "keep the other words as similar as possible"
+        )
+    q = check_question(base.get("question", ""), lang, frame_names, fe_names)
+    checks["question"] = {"passed": q["passed"], "reasons": q["reasons"]}
+    reasons.extend(q["reasons"])
+    return {
+        "passed": not reasons,
+        "reasons": reasons,
+        "checks": checks,
+        "lexical_similarity": sim,
+        "condition": q["condition"] or (base.get("condition") or None),
+        "question_four_choice": q["question_four_choice"],
+        "target_spans": spans,
+        "verb_forms": forms,
+    }
+
+
+def _verb_form(sentence: str, claimed: str | None, match: VerbMatch) -> str | None:
+    if claimed and claimed.strip() and claimed.strip() in sentence:
+        return claimed.strip()
+    return match.surface
+
+
+def extension_check(
+    extended: str,
+    original: str,
+    *,
+    key: str,
+    lemma: str,
+    lang: str,
+    verb_form: str | None = None,
+    near_copy_threshold: float = DEFAULT_NEAR_COPY_THRESHOLD,
+    others: list[str] | None = None,
+) -> dict[str, Any]:
+    """Check one extended sentence S_x' against its base sentence S_x (FrameBench step 2).
+
+    Checks: verb present (lemma match); not a near-copy (``lexical_similarity(S_x', S_x) <
+    near_copy_threshold``); differs from every sentence in ``others``.
+    Returns ``{"passed", "reasons", "checks", "similarity_to_base", "target_span", "verb_form"}``.
+    """
+    reasons: list[str] = []
+    match = find_verb(extended, lemma, lang, verb_form)
+    if not match.found:
+        reasons.append(f"{key} does not contain the verb '{lemma}' (any inflected form)")
+    base_match = find_verb(original, lemma, lang)
+    sim = normalized_similarity(masked_units(extended, lang, match), masked_units(original, lang, base_match))
+    if sim >= near_copy_threshold:
+        reasons.append(
+            f"{key} is a near-copy of its base sentence (similarity {sim:.2f} >= {near_copy_threshold}); "
+            "use different content words and structure"
+        )
+    for other in others or []:
+        if _normalized(other) == _normalized(extended):
+            reasons.append(f"{key} repeats another sentence of the item")
+            break
+    return {
+        "passed": not reasons,
+        "reasons": reasons,
+        "checks": {
+            "verb_present": {"passed": match.found, "method": match.method, "surface": match.surface},
+            "not_near_copy": {"passed": sim < near_copy_threshold, "value": round(sim, 4), "threshold": near_copy_threshold},
+        },
+        "similarity_to_base": sim,
+        "target_span": list(match.span) if match.found and match.span else None,
+        "verb_form": _verb_form(extended, verb_form, match),
+    }
