@@ -308,6 +308,7 @@ def test_unknown_backend_and_bad_model_path(db):
 
 async def test_gemini_backend_through_google_genai(stub, db):
     pytest.importorskip("google.genai")
+    pytest.importorskip("jsonref")
     stub.script(error(429, "quota", retry_after=0), malformed("{"), ok(GOOD, prompt_tokens=11, completion_tokens=4))
     client = make_client("gemini", db=db, api_key="AIzaFAKEKEY0123456789", base_url=stub.root_url,
                          model="gemini-test", backoff_s=0.01)
@@ -318,6 +319,7 @@ async def test_gemini_backend_through_google_genai(stub, db):
     assert all(p.endswith("/models/gemini-test:generateContent") for p in stub.paths)
     sent = stub.requests[-1]
     assert sent["generationConfig"]["responseMimeType"] == "application/json"
+    assert (sent["generationConfig"]["maxOutputTokens"], sent["generationConfig"]["temperature"]) == (512, 0.0)
     assert "expert lexicographer" in json.dumps(sent)
     [row] = rows(db)
     assert row["backend"] == "gemini" and row["output_tokens"] >= 4 and row["input_tokens"] >= 11
@@ -339,3 +341,18 @@ def test_stub_answers_tools_mode(stub):
     with pytest.raises(Exception):  # noqa: B017 - any client-side error is fine here
         client.create(model="m", response_model=Definition, messages=DEFINE, max_retries=0)
     raw.close()
+
+
+def test_one_client_serves_several_event_loops(stub, db):
+    """A command may call asyncio.run more than once: the client rebinds its HTTP pool to the new loop."""
+    stub.responder = lambda request: ok(GOOD)
+    client = make_client("openai", db=db, base_url=stub.base_url, model="m", max_retries=0)
+
+    async def ask(word: str):
+        return await client.complete(task="define", messages=[{"role": "user", "content": word}], response_model=Definition)
+
+    assert asyncio.run(ask("first")).error is None
+    assert asyncio.run(ask("second")).error is None
+    assert asyncio.run(ask("first")).cached
+    assert stub.request_count == 2
+    asyncio.run(client.aclose())

@@ -132,14 +132,28 @@ class OpenAIAdapter:
 
         self.model = model
         self.base_url = base_url
-        # max_retries=0: the client's tenacity loop is the only retry mechanism.
-        self._raw = openai.AsyncOpenAI(api_key=api_key, base_url=base_url, timeout=timeout_s, max_retries=0)
-        self._client = instructor.from_openai(self._raw, mode=instructor.Mode.JSON_SCHEMA)
+        self._make = lambda: openai.AsyncOpenAI(  # max_retries=0: the client's tenacity loop retries
+            api_key=api_key, base_url=base_url, timeout=timeout_s, max_retries=0)
+        self._wrap = lambda raw: instructor.from_openai(raw, mode=instructor.Mode.JSON_SCHEMA)
+        self._raw = self._make()
+        self._client = self._wrap(self._raw)
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def _bind(self) -> None:
+        """Pooled connections belong to one event loop: a new loop gets a new HTTP client."""
+        loop = asyncio.get_running_loop()
+        if self._loop is None:
+            self._loop = loop
+        elif self._loop is not loop:
+            self._raw = self._make()
+            self._client = self._wrap(self._raw)
+            self._loop = loop
 
     async def create(
         self, *, response_model: type[BaseModel], messages: list[dict[str, Any]], temperature: float,
         max_tokens: int, seed: int | None, max_reasks: int, hooks: Any,
     ) -> BaseModel:
+        self._bind()
         params: dict[str, Any] = {"model": self.model, "temperature": temperature, "max_tokens": max_tokens}
         if seed is not None:
             params["seed"] = seed
@@ -151,7 +165,9 @@ class OpenAIAdapter:
     text = staticmethod(_openai_text)
 
     async def aclose(self) -> None:
-        await self._raw.close()
+        if self._loop is None or self._loop is asyncio.get_running_loop():
+            await self._raw.close()
+        # else: the pool belongs to a finished event loop; its sockets died with it
 
 
 class GeminiAdapter:
@@ -172,13 +188,19 @@ class GeminiAdapter:
             timeout=int(timeout_s * 1000),
             retry_options=types.HttpRetryOptions(attempts=1),  # tenacity in the client retries
         )
-        self._raw = genai.Client(api_key=api_key, http_options=http_options)
-        self._client = instructor.from_genai(self._raw, mode=instructor.Mode.JSON, use_async=True)
+        self._make = lambda: genai.Client(api_key=api_key, http_options=http_options)
+        self._wrap = lambda raw: instructor.from_genai(raw, mode=instructor.Mode.JSON, use_async=True)
+        self._raw = self._make()
+        self._client = self._wrap(self._raw)
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    _bind = OpenAIAdapter._bind
 
     async def create(
         self, *, response_model: type[BaseModel], messages: list[dict[str, Any]], temperature: float,
         max_tokens: int, seed: int | None, max_reasks: int, hooks: Any,
     ) -> BaseModel:
+        self._bind()
         params: dict[str, Any] = {"model": self.model, "temperature": temperature, "max_tokens": max_tokens}
         if seed is not None:
             params["seed"] = seed
@@ -202,7 +224,8 @@ class GeminiAdapter:
             return ""
 
     async def aclose(self) -> None:
-        await self._raw.aio.aclose()
+        if self._loop is None or self._loop is asyncio.get_running_loop():
+            await self._raw.aio.aclose()
 
 
 class LocalAdapter:
