@@ -1,12 +1,431 @@
-"""Annotation tables (human validation). Owned by the annotation feature."""
+"""Annotation tables (human validation, FrameBench step 3) and their queries.
+
+Owned by the annotation feature. Tables:
+
+- ``annotators``: one row per annotator name with the seed of their task
+  shuffle and sentence orders (recorded once, reused on every reopen).
+- ``annotation_sessions``: one row per ``fbagent annotate`` start (mode,
+  options, number of assigned tasks, start and last-activity times).
+- ``annotation_tasks``: one row per annotator x pair task. A task is one of
+  the four pairs of an entry (FrameBench, Yano and Sasano 2026, section 3.2):
+  ``base`` (S_A, S_B), ``extended`` (S_B', S_A'), and the auxiliary
+  ``both_correct`` (S_A, S_A') and ``neither_correct`` (S_B, S_B'). The row
+  keeps the shown order (which item field was shown as "Sentence A" and which
+  as "Sentence B"), the gold answer in the shown labels, the annotator's
+  correctness choice and acceptability, comment, skip flag, seconds on screen
+  and timestamps. The row is written the moment an answer is given.
+- ``annotation_history``: the previous value of every answer field that an
+  annotator changed (old, new, when).
+
+Every write is one short ``BEGIN IMMEDIATE`` transaction (see
+:func:`fbagent.store.db.transaction`), so several annotators in separate
+processes can share one WAL database file.
+"""
 
 from __future__ import annotations
 
-import sqlite_utils
+import hashlib
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
 
-SCHEMA_SQL = ""
+import sqlite_utils
+from fbagent.store.db import transaction
+
+from fbagent.errors import FbagentError
+
+SCHEMA_SQL = """
+CREATE TABLE IF NOT EXISTS annotators (
+    name TEXT PRIMARY KEY,
+    seed INTEGER NOT NULL,             -- seed of the task shuffle and sentence orders
+    created_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS annotation_sessions (
+    id INTEGER PRIMARY KEY,
+    annotator TEXT NOT NULL REFERENCES annotators(name),
+    mode TEXT NOT NULL,                -- validate | revise
+    seed INTEGER NOT NULL,
+    options TEXT NOT NULL,             -- JSON: run, lang, range, share, overlap, statuses
+    n_assigned INTEGER NOT NULL,       -- pair tasks (validate) or entries (revise) assigned
+    started_at TEXT NOT NULL,
+    last_active_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS annotation_tasks (
+    id INTEGER PRIMARY KEY,
+    annotator TEXT NOT NULL REFERENCES annotators(name),
+    item_id TEXT NOT NULL REFERENCES items(id),
+    pair TEXT NOT NULL,                -- base | extended | both_correct | neither_correct
+    sort_key REAL NOT NULL,            -- position in the annotator's seeded shuffle (ascending)
+    shown_first TEXT NOT NULL,         -- item field shown as "Sentence A" (sentence_a, sentence_b_prime, ...)
+    shown_second TEXT NOT NULL,        -- item field shown as "Sentence B"
+    gold TEXT NOT NULL,                -- correct choice in the shown labels: A | B | both | neither
+    choice TEXT,                       -- A | B | both | neither; NULL = not answered yet
+    correct INTEGER,                   -- 1 when choice = gold, 0 otherwise, NULL while unanswered
+    acceptability TEXT,                -- level of the language's scale (unacceptable | acceptable | natural)
+    acceptable INTEGER,                -- binarized acceptability: 1 = positive for the filter
+    comment TEXT,
+    skipped INTEGER NOT NULL DEFAULT 0,
+    seconds REAL NOT NULL DEFAULT 0,   -- time the task was on screen, summed over visits (s)
+    session_id INTEGER REFERENCES annotation_sessions(id),
+    created_at TEXT NOT NULL,
+    first_shown_at TEXT,
+    answered_at TEXT,                  -- first time both choice and acceptability were given
+    updated_at TEXT,                   -- last change of any answer field
+    UNIQUE (annotator, item_id, pair)
+);
+CREATE INDEX IF NOT EXISTS annotation_tasks_queue ON annotation_tasks (annotator, sort_key);
+CREATE INDEX IF NOT EXISTS annotation_tasks_item ON annotation_tasks (item_id, pair);
+CREATE TABLE IF NOT EXISTS annotation_history (
+    id INTEGER PRIMARY KEY,
+    task_id INTEGER NOT NULL REFERENCES annotation_tasks(id),
+    annotator TEXT NOT NULL,
+    field TEXT NOT NULL,               -- choice | acceptability | comment | skipped
+    old TEXT, new TEXT,
+    changed_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS annotation_history_task ON annotation_history (task_id, id);
+"""
+
+TABLES = ("annotators", "annotation_sessions", "annotation_tasks", "annotation_history")
+
+#: Pair tasks of one entry (FrameBench section 3.2).
+PAIR_KINDS = ("base", "extended", "both_correct", "neither_correct")
+
+#: Valid correctness choices in the shown labels.
+CHOICES = ("A", "B", "both", "neither")
+
+#: Statuses of generated items that are annotated and exported by default.
+DEFAULT_STATUSES = ("verified", "flagged")
+
+#: Answer fields whose changes go to ``annotation_history``.
+ANSWER_FIELDS = ("choice", "acceptability", "comment", "skipped")
 
 
 def schema_present(db: sqlite_utils.Database) -> bool:
     """True when every annotation table exists."""
-    return True
+    return all(db[t].exists() for t in TABLES)
+
+
+def now_iso() -> str:
+    """UTC timestamp with microseconds, ISO 8601 (sorts as text)."""
+    return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+def default_seed(annotator: str) -> int:
+    """Seed recorded for a new annotator when none is given: first 4 bytes of sha256(name), as int."""
+    return int.from_bytes(hashlib.sha256(annotator.encode("utf-8")).digest()[:4], "big")
+
+
+# --------------------------------------------------------------------------- runs and items
+
+
+def resolve_run(db: sqlite_utils.Database, run: str | None) -> dict[str, Any] | None:
+    """The ``runs`` row named ``run`` (name, or numeric id); ``None`` when ``run`` is None.
+
+    Raises :class:`FbagentError` when no such run exists.
+    """
+    if run is None:
+        return None
+    rows = list(db.query("SELECT * FROM runs WHERE name = ?", [run]))
+    if not rows and run.isdigit():
+        rows = list(db.query("SELECT * FROM runs WHERE id = ?", [int(run)]))
+    if not rows:
+        names = [r["name"] for r in db.query("SELECT name FROM runs ORDER BY id")]
+        known = ", ".join(names[:8]) + (" ..." if len(names) > 8 else "") if names else "none"
+        raise FbagentError(
+            f"unknown run {run!r} (runs in this database: {known})",
+            "pass --run with one of these names, or see `fbagent runs list`",
+        )
+    return rows[0]
+
+
+def select_items(
+    db: sqlite_utils.Database,
+    *,
+    run: str | None = None,
+    language: str | None = None,
+    statuses: Sequence[str] = DEFAULT_STATUSES,
+    columns: str = "id",
+) -> list[dict[str, Any]]:
+    """Items (entries) in their stable order (run id, pair id, k), filtered by run, language, status.
+
+    Returns a list of row dicts with ``columns``. Raises :class:`FbagentError`
+    for an unknown run. An empty list means nothing matched (callers decide
+    whether that is an error).
+    """
+    where = []
+    params: list[Any] = []
+    run_row = resolve_run(db, run)
+    if run_row is not None:
+        where.append("run_id = ?")
+        params.append(run_row["id"])
+    if language is not None:
+        where.append("language = ?")
+        params.append(language)
+    if statuses:
+        where.append(f"status IN ({', '.join('?' for _ in statuses)})")
+        params.extend(statuses)
+    sql = f"SELECT {columns} FROM items"
+    if where:
+        sql += " WHERE " + " AND ".join(where)
+    sql += " ORDER BY run_id, pair_id, k, id"
+    return list(db.query(sql, params))
+
+
+def explain_no_items(db: sqlite_utils.Database, *, run: str | None, language: str | None, statuses: Sequence[str]) -> FbagentError:
+    """The one-line error for an empty selection of items, naming what was asked for."""
+    total = db.execute("SELECT count(*) FROM items").fetchone()[0]
+    if total == 0:
+        return FbagentError(
+            "the database has no generated entries (table items is empty)",
+            "run `fbagent generate ...` first, or pass --db with the database that holds them",
+        )
+    parts = [f"status {'/'.join(statuses)}" if statuses else "any status"]
+    if run:
+        parts.append(f"run {run}")
+    if language:
+        parts.append(f"language {language}")
+    return FbagentError(
+        f"no entries match {', '.join(parts)} ({total} entries in the database)",
+        "drop or change --run/--lang, or widen --status (e.g. --status verified,flagged,rejected)",
+    )
+
+
+# --------------------------------------------------------------------------- annotators, sessions
+
+
+def ensure_annotator(db: sqlite_utils.Database, name: str, seed: int | None = None) -> int:
+    """Record ``name`` (first time only) and return its recorded seed.
+
+    A new annotator gets ``seed`` or :func:`default_seed`. Raises
+    :class:`FbagentError` when ``seed`` is given and differs from the seed
+    already recorded (the task order was built with that one).
+    """
+    if not name or not name.strip():
+        raise FbagentError("annotator name is empty", "pass --annotator NAME (e.g. your first name)")
+    with transaction(db) as conn:
+        row = conn.execute("SELECT seed FROM annotators WHERE name = ?", [name]).fetchone()
+        if row is not None:
+            if seed is not None and seed != row[0]:
+                raise FbagentError(
+                    f"annotator {name!r} already has seed {row[0]} (tasks were shuffled with it)",
+                    f"drop --seed or pass --seed {row[0]}",
+                )
+            return int(row[0])
+        new_seed = default_seed(name) if seed is None else int(seed)
+        conn.execute(
+            "INSERT INTO annotators (name, seed, created_at) VALUES (?, ?, ?)", [name, new_seed, now_iso()]
+        )
+        return new_seed
+
+
+def start_session(
+    db: sqlite_utils.Database, annotator: str, mode: str, seed: int, options: dict[str, Any], n_assigned: int
+) -> int:
+    """Insert an ``annotation_sessions`` row; returns its id."""
+    ts = now_iso()
+    with transaction(db) as conn:
+        cur = conn.execute(
+            "INSERT INTO annotation_sessions (annotator, mode, seed, options, n_assigned, started_at, last_active_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [annotator, mode, seed, json.dumps(options, sort_keys=True), n_assigned, ts, ts],
+        )
+        return int(cur.lastrowid)
+
+
+# --------------------------------------------------------------------------- tasks
+
+
+@dataclass
+class Task:
+    """One annotator x pair task as loaded into the app (mirrors an ``annotation_tasks`` row)."""
+
+    id: int
+    item_id: str
+    pair: str
+    shown_first: str
+    shown_second: str
+    gold: str
+    choice: str | None = None
+    acceptability: str | None = None
+    acceptable: int | None = None
+    comment: str | None = None
+    skipped: int = 0
+    seconds: float = 0.0
+    first_shown_at: str | None = None
+    answered_at: str | None = None
+
+    @property
+    def done(self) -> bool:
+        """Both judgments given (correctness choice and acceptability)."""
+        return self.choice is not None and self.acceptability is not None
+
+
+_TASK_COLUMNS = (
+    "id, item_id, pair, shown_first, shown_second, gold, choice, acceptability, acceptable,"
+    " comment, skipped, seconds, first_shown_at, answered_at"
+)
+
+
+def insert_tasks(db: sqlite_utils.Database, rows: Iterable[dict[str, Any]], chunk: int = 2000) -> int:
+    """Insert task rows that do not exist yet (``INSERT OR IGNORE`` on annotator x item x pair).
+
+    ``rows`` are dicts with annotator, item_id, pair, sort_key, shown_first,
+    shown_second, gold (see :func:`fbagent.assignment.build_tasks`). Existing
+    tasks keep their answers and order. Commits every ``chunk`` rows (short
+    transactions). Returns the number of rows inserted.
+    """
+    ts = now_iso()
+    inserted = 0
+    batch: list[list[Any]] = []
+
+    def flush() -> None:
+        nonlocal inserted
+        if not batch:
+            return
+        with transaction(db) as conn:
+            before = conn.total_changes
+            conn.executemany(
+                "INSERT OR IGNORE INTO annotation_tasks"
+                " (annotator, item_id, pair, sort_key, shown_first, shown_second, gold, session_id, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                batch,
+            )
+            inserted += conn.total_changes - before
+        batch.clear()
+
+    for r in rows:
+        batch.append(
+            [r["annotator"], r["item_id"], r["pair"], r["sort_key"], r["shown_first"], r["shown_second"], r["gold"],
+             r.get("session_id"), ts]
+        )
+        if len(batch) >= chunk:
+            flush()
+    flush()
+    return inserted
+
+
+def existing_task_keys(db: sqlite_utils.Database, annotator: str) -> set[tuple[str, str]]:
+    """(item_id, pair) of every task already built for ``annotator``."""
+    return {
+        (r[0], r[1])
+        for r in db.execute("SELECT item_id, pair FROM annotation_tasks WHERE annotator = ?", [annotator])
+    }
+
+
+def load_queue(db: sqlite_utils.Database, annotator: str, item_ids: Iterable[str] | None = None) -> list[Task]:
+    """The annotator's tasks in queue order (ascending sort_key, then id), restricted to ``item_ids``."""
+    wanted = None if item_ids is None else set(item_ids)
+    out = []
+    for row in db.execute(
+        f"SELECT {_TASK_COLUMNS} FROM annotation_tasks WHERE annotator = ? ORDER BY sort_key, id", [annotator]
+    ):
+        if wanted is not None and row[1] not in wanted:
+            continue
+        out.append(Task(*row))
+    return out
+
+
+def resume_index(tasks: Sequence[Task]) -> int:
+    """Where to resume: the first task neither done nor skipped; else the first skipped one; else 0."""
+    for i, t in enumerate(tasks):
+        if not t.done and not t.skipped:
+            return i
+    for i, t in enumerate(tasks):
+        if not t.done:
+            return i
+    return 0
+
+
+def save_answer(
+    db: sqlite_utils.Database,
+    task: Task,
+    *,
+    annotator: str,
+    seconds: float | None = None,
+    shown_at: str | None = None,
+    **changes: Any,
+) -> list[str]:
+    """Write changed answer fields of ``task`` now (one short transaction) and update ``task`` in place.
+
+    ``changes`` may hold choice (A|B|both|neither), acceptability (level
+    name) with acceptable (0/1), comment, skipped (0/1). ``correct`` is
+    recomputed against the stored gold, which is in the shown labels. A field
+    that already had a value and changes keeps its old value in
+    ``annotation_history``. ``seconds`` (total seconds on screen) is written
+    too when given; ``shown_at`` (ISO time the task appeared) fills
+    ``first_shown_at`` once. ``answered_at`` is set the first time the task is done.
+    Returns the names of the fields that changed. Raises ValueError for an
+    unknown choice.
+    """
+    if "choice" in changes and changes["choice"] is not None and changes["choice"] not in CHOICES:
+        raise ValueError(f"choice must be one of {CHOICES}, got {changes['choice']!r}")
+    ts = now_iso()
+    changed = [f for f, v in changes.items() if getattr(task, f) != v]
+    if not changed and seconds is None:
+        return []
+    sets: dict[str, Any] = {f: changes[f] for f in changed}
+    if "choice" in changed:
+        sets["correct"] = None if changes["choice"] is None else int(changes["choice"] == task.gold)
+    if changed:
+        sets["updated_at"] = ts
+    if seconds is not None:
+        sets["seconds"] = round(float(seconds), 3)
+    was_done = task.done
+    for f in changed:
+        setattr(task, f, changes[f])
+    if task.done and not was_done and task.answered_at is None:
+        task.answered_at = ts
+        sets["answered_at"] = ts
+    if task.first_shown_at is None:
+        task.first_shown_at = shown_at or ts
+        sets["first_shown_at"] = task.first_shown_at
+    with transaction(db) as conn:
+        if changed:
+            old = conn.execute(
+                f"SELECT {', '.join(changed)} FROM annotation_tasks WHERE id = ?", [task.id]
+            ).fetchone()
+            history = [
+                [task.id, annotator, f, None if o is None else str(o), None if changes[f] is None else str(changes[f]), ts]
+                for f, o in zip(changed, old, strict=True)
+                if f in ANSWER_FIELDS and o is not None and o != changes[f]
+            ]
+            if history:
+                conn.executemany(
+                    "INSERT INTO annotation_history (task_id, annotator, field, old, new, changed_at)"
+                    " VALUES (?, ?, ?, ?, ?, ?)",
+                    history,
+                )
+        assignments = ", ".join(f"{k} = ?" for k in sets)
+        conn.execute(f"UPDATE annotation_tasks SET {assignments} WHERE id = ?", [*sets.values(), task.id])
+    if "seconds" in sets:
+        task.seconds = sets["seconds"]
+    return changed
+
+
+def touch_session(db: sqlite_utils.Database, session_id: int) -> None:
+    """Update ``last_active_at`` of a session."""
+    with transaction(db) as conn:
+        conn.execute("UPDATE annotation_sessions SET last_active_at = ? WHERE id = ?", [now_iso(), session_id])
+
+
+def task_history(db: sqlite_utils.Database, task_id: int) -> list[dict[str, Any]]:
+    """History rows of one task, oldest first."""
+    return list(db.query("SELECT * FROM annotation_history WHERE task_id = ? ORDER BY id", [task_id]))
+
+
+def answered_tasks(db: sqlite_utils.Database, item_ids: Iterable[str] | None = None) -> list[dict[str, Any]]:
+    """Every task row with both judgments given, joined with nothing; ordered by item, annotator, pair.
+
+    Used by aggregation and export. Restricts to ``item_ids`` when given.
+    """
+    rows = db.query(
+        "SELECT * FROM annotation_tasks WHERE choice IS NOT NULL AND acceptability IS NOT NULL"
+        " ORDER BY item_id, annotator, pair"
+    )
+    if item_ids is None:
+        return list(rows)
+    wanted = set(item_ids)
+    return [r for r in rows if r["item_id"] in wanted]

@@ -1,9 +1,73 @@
-"""`fbagent annotate` command."""
+"""`fbagent annotate`: the Textual annotation app (validate or revise mode)."""
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import typer
+
+from fbagent.options import DEFAULT_DB, DbOption
+
+KNOWN_STATUSES = ("verified", "flagged", "rejected", "failed")
+
+
+def parse_statuses(text: str) -> tuple[str, ...]:
+    """``verified,flagged`` -> ('verified', 'flagged'); ``all`` -> every status. Raises FbagentError."""
+    from fbagent.errors import FbagentError
+
+    if text.strip().lower() == "all":
+        return KNOWN_STATUSES
+    out = tuple(s.strip() for s in text.split(",") if s.strip())
+    bad = [s for s in out if s not in KNOWN_STATUSES]
+    if bad or not out:
+        raise FbagentError(
+            f"--status {text!r} names unknown statuses {bad or '(none)'}",
+            f"use a comma list of {', '.join(KNOWN_STATUSES)}, or all",
+        )
+    return out
 
 
 def register(app: typer.Typer) -> None:
     """Add the `annotate` command to the root app."""
+
+    @app.command("annotate")
+    def annotate(
+        annotator: Annotated[str, typer.Option("--annotator", help="Your name; answers, seed and progress are kept per name.")],
+        mode: Annotated[str, typer.Option("--mode", help="validate (blind judgments) or revise (edit text, see frames and verifier results).")] = "validate",
+        run: Annotated[str | None, typer.Option("--run", help="Only entries of this generation run (name or id).")] = None,
+        lang: Annotated[str | None, typer.Option("--lang", help="Only entries of this language (e.g. en, ja, fr).")] = None,
+        range_: Annotated[str | None, typer.Option("--range", help="Entries START:STOP of the stable order (0-based, STOP excluded), e.g. 0:200.")] = None,
+        share: Annotated[str | None, typer.Option("--share", help="Take share N of M (N/M), e.g. 1/3; round-robin over entries.")] = None,
+        overlap: Annotated[str | None, typer.Option("--overlap", help="Annotators per entry with --share (K of M), or 'all' (default: every entry for everyone; with --share: 1).")] = None,
+        status: Annotated[str, typer.Option("--status", help="Item statuses to annotate, comma list or 'all'.")] = "verified,flagged",
+        seed: Annotated[int | None, typer.Option("--seed", help="Seed of your task shuffle (recorded the first time; default: from your name).")] = None,
+        db: DbOption = DEFAULT_DB,
+    ) -> None:
+        """Annotate entries in a terminal app: 4 pair tasks per entry, every answer saved at once.
+
+        Keys (validate): 1-4 Sentence A / Sentence B / Both / Neither; u/a/n
+        acceptability (English; u/a elsewhere); c comment; s skip; Enter or →
+        next; ← previous; q quit. Reopening resumes at the first open task.
+        """
+        from fbagent.assignment import parse_split
+        from fbagent.errors import FbagentError
+        from fbagent.store import open_db
+        from fbagent.tui.session import ReviseSession, Selection, ValidateSession
+
+        if mode not in ("validate", "revise"):
+            raise FbagentError(f"--mode {mode!r} is not a mode", "pass --mode validate or --mode revise")
+        selection = Selection(run=run, language=lang, statuses=parse_statuses(status), split=parse_split(range_, share, overlap))
+        database = open_db(db)
+        session_cls = ValidateSession if mode == "validate" else ReviseSession
+        session = session_cls.open(database, annotator, selection, seed)
+
+        from fbagent.tui.app import AnnotateApp
+
+        try:
+            AnnotateApp(session).run()
+        finally:
+            session.close()
+        if isinstance(session, ValidateSession):
+            typer.echo(f"{annotator}: {session.n_done}/{session.total} pair tasks answered; all answers are saved in {db}.")
+        else:
+            typer.echo(f"{annotator}: revisions are saved in {db}.")

@@ -1,7 +1,60 @@
-"""`fbagent validate` commands."""
+"""`fbagent validate` commands: the agreement and filter report of human validation."""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Annotated
+
 import typer
 
-app = typer.Typer(help="validate commands.", no_args_is_help=True)
+from fbagent.options import DEFAULT_DB, DbOption
+
+app = typer.Typer(help="Human validation: agreement, filter and human accuracy.", no_args_is_help=True)
+
+FORMATS = ("table", "md", "csv", "json")
+
+
+@app.command("report")
+def report(
+    run: Annotated[str | None, typer.Option("--run", help="Only entries of this generation run (name or id).")] = None,
+    min_correct: Annotated[int, typer.Option("--min-correct", help="Keep entries judged correct by at least this many annotators.")] = 2,
+    min_acceptable: Annotated[int, typer.Option("--min-acceptable", help="Keep entries judged acceptable by at least this many annotators.")] = 2,
+    status: Annotated[str, typer.Option("--status", help="Item statuses in scope, comma list or 'all'.")] = "verified,flagged",
+    fmt: Annotated[str, typer.Option("--format", help="table (terminal), md, csv or json.")] = "table",
+    out: Annotated[Path | None, typer.Option("--out", help="Write the report to this file instead of the terminal.")] = None,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Table 2 counts, positive rate per annotator, 3/3 agreement and Fleiss' kappa, human accuracy."""
+    from fbagent.commands.annotate import parse_statuses
+    from fbagent.errors import FbagentError
+    from fbagent.store import open_db
+    from fbagent.validation import render_csv, render_json, render_markdown, report, rich_tables
+
+    if fmt not in FORMATS:
+        raise FbagentError(f"--format {fmt!r} is not a report format", f"pass --format {', '.join(FORMATS)}")
+    if min_correct < 0 or min_acceptable < 0:
+        raise FbagentError("--min-correct/--min-acceptable must be >= 0", "pass e.g. --min-correct 2 --min-acceptable 2")
+    if not Path(db).exists():
+        raise FbagentError(f"database {db} does not exist", "pass --db PATH of the database the annotators used")
+    rep = report(open_db(db, create=False), run=run, statuses=parse_statuses(status), min_correct=min_correct, min_acceptable=min_acceptable)
+    if fmt == "table":
+        from rich.console import Console
+
+        if out is None:
+            console = Console()
+            for t in rich_tables(rep):
+                console.print(t)
+            return
+        with open(out, "w", encoding="utf-8") as f:
+            console = Console(file=f, width=120)
+            for t in rich_tables(rep):
+                console.print(t)
+        return
+    text = {"md": render_markdown, "csv": render_csv, "json": render_json}[fmt](rep)
+    if out is None:
+        typer.echo(text, nl=False)
+    else:
+        from fbagent.export import write_text
+
+        write_text(text, out)
+        typer.echo(f"wrote {out}")

@@ -1,0 +1,234 @@
+"""JSONL export of benchmark entries: the fbagent format and the FrameBench authors' column names.
+
+One JSON object per entry, in the stable entry order (run id, pair id, k).
+Revised text (see :mod:`fbagent.store.revisions`) replaces the generated text;
+entries marked "cannot be fixed" are never exported. ``validated=True`` keeps
+only the entries that pass the human filter (FrameBench, Yano and Sasano 2026,
+section 3.2: at least ``min_correct`` annotators correct and at least
+``min_acceptable`` acceptable, entry score = min over base and extended pair).
+
+Formats (field tables in docs/annotate.md, JSON Schema in
+``fbagent/json_schemas/export.schema.json``):
+
+- ``fbagent``: every field of the entry plus a ``human`` block.
+- ``framebench``: exactly ``original_qa_id``, ``lex_unit_name``, ``question``
+  (the four-choice form, which the authors' script puts in its prompt),
+  ``sentence_a``, ``sentence_b``, ``sentence_a_prime``, ``sentence_b_prime``
+  and, for annotators i = 1..3 (sorted by name), ``match_answer_annotator{i}_ab``,
+  ``match_answer_annotator{i}_prime``, ``quality_annotator{i}_ab``,
+  ``quality_annotator{i}_prime`` as JSON booleans (never null: a missing
+  annotator is ``false``), since that script sums ``int(value)``.
+
+The bytes depend only on the database content: fixed key order, no
+timestamps, ``ensure_ascii=False``, ``\\n`` line ends. The file is written to
+a temporary file in the same folder and renamed over ``OUT``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+import sqlite_utils
+
+from fbagent.errors import FbagentError
+from fbagent.store import annotations as ann
+from fbagent.store.revisions import apply_revisions, revisions_by_item
+from fbagent.validation import (
+    DEFAULT_MIN_ACCEPTABLE,
+    DEFAULT_MIN_CORRECT,
+    EntryScore,
+    score_entries,
+)
+
+FORMATS = ("fbagent", "framebench")
+FORMAT_VERSION = "1"
+SCHEMA_PATH = Path(__file__).parent / "json_schemas" / "export.schema.json"
+FRAMEBENCH_ANNOTATORS = 3
+
+
+def _json(text: str | None) -> Any:
+    if text is None:
+        return None
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def human_block(e: EntryScore, min_correct: int, min_acceptable: int) -> dict[str, Any]:
+    """The ``human`` block of one entry (fbagent format)."""
+    pairs: dict[str, dict[str, Any]] = {}
+    for name in sorted(e.pairs):
+        for pair, j in sorted(e.pairs[name].items()):
+            pairs.setdefault(pair, {})[name] = j.as_dict()
+    return {
+        "annotators": e.annotators,
+        "entry_scores": {n: e.scores[n] for n in e.annotators},
+        "n_correct": e.n_correct,
+        "n_acceptable": e.n_acceptable,
+        "min_correct": min_correct,
+        "min_acceptable": min_acceptable,
+        "kept": e.kept,
+        "pairs": {p: pairs[p] for p in ("base", "extended", "both_correct", "neither_correct") if p in pairs},
+    }
+
+
+def fbagent_record(item: dict[str, Any], run_name: str, e: EntryScore, min_correct: int, min_acceptable: int) -> dict[str, Any]:
+    """One entry in the fbagent format (``item`` is the effective item from :func:`apply_revisions`)."""
+    return {
+        "format": f"fbagent-export/{FORMAT_VERSION}",
+        "id": item["id"],
+        "language": item["language"],
+        "lexicon": item["lexicon"],
+        "verb": item["verb"],
+        "lu": item["lu_a"],
+        "lu_a": item["lu_a"],
+        "lu_b": item["lu_b"],
+        "frame_a": item["frame_a"],
+        "frame_b": item["frame_b"],
+        "question": item["question"],
+        "question_two_choice": item["question"],
+        "question_four_choice": item["question_four_choice"],
+        "condition": item["condition"],
+        "sentence_a": item["sentence_a"],
+        "sentence_b": item["sentence_b"],
+        "sentence_a_prime": item["sentence_a_prime"],
+        "sentence_b_prime": item["sentence_b_prime"],
+        "verb_forms": {
+            "sentence_a": item["verb_form_a"],
+            "sentence_b": item["verb_form_b"],
+            "sentence_a_prime": item["verb_form_a_prime"],
+            "sentence_b_prime": item["verb_form_b_prime"],
+        },
+        "target_spans": item["target_spans"],
+        "lexical_similarity": item["lexical_similarity"],
+        "verifier": _json(item["verifier"]),
+        "status": item["status"],
+        "generator_model": item["generator_model"],
+        "run": run_name,
+        "revised": bool(item["revised_fields"]),
+        "revised_fields": item["revised_fields"],
+        "original": item["original"],
+        "human": human_block(e, min_correct, min_acceptable),
+    }
+
+
+def framebench_record(item: dict[str, Any], e: EntryScore) -> dict[str, Any]:
+    """One entry with the FrameBench authors' column names (see the module docstring)."""
+    rec: dict[str, Any] = {
+        "original_qa_id": item["id"],
+        "lex_unit_name": item["lu_a"],
+        "question": item["question_four_choice"] or item["question"],
+        "sentence_a": item["sentence_a"],
+        "sentence_b": item["sentence_b"],
+        "sentence_a_prime": item["sentence_a_prime"],
+        "sentence_b_prime": item["sentence_b_prime"],
+    }
+    names = e.annotators[:FRAMEBENCH_ANNOTATORS]
+    for i in range(1, FRAMEBENCH_ANNOTATORS + 1):
+        pairs = e.pairs[names[i - 1]] if i <= len(names) else {}
+        rec[f"match_answer_annotator{i}_ab"] = bool(pairs and pairs["base"].correct)
+        rec[f"match_answer_annotator{i}_prime"] = bool(pairs and pairs["extended"].correct)
+        rec[f"quality_annotator{i}_ab"] = bool(pairs and pairs["base"].acceptable)
+        rec[f"quality_annotator{i}_prime"] = bool(pairs and pairs["extended"].acceptable)
+    return rec
+
+
+def export_records(
+    db: sqlite_utils.Database,
+    *,
+    run: str | None = None,
+    fmt: str = "fbagent",
+    validated: bool = False,
+    min_correct: int = DEFAULT_MIN_CORRECT,
+    min_acceptable: int = DEFAULT_MIN_ACCEPTABLE,
+    statuses: Sequence[str] = ann.DEFAULT_STATUSES,
+) -> list[dict[str, Any]]:
+    """The records to export, in stable entry order.
+
+    Raises :class:`FbagentError` for an unknown format or run, when no entry
+    matches, or when ``validated`` is asked and no entry has human judgments.
+    """
+    if fmt not in FORMATS:
+        raise FbagentError(f"unknown export format {fmt!r}", f"pass --format {' or --format '.join(FORMATS)}")
+    items = ann.select_items(db, run=run, statuses=statuses, columns="*")
+    if not items:
+        raise ann.explain_no_items(db, run=run, language=None, statuses=statuses)
+    ids = [i["id"] for i in items]
+    scores = score_entries(db, ids, min_correct=min_correct, min_acceptable=min_acceptable)
+    if validated and not any(e.scores for e in scores.values()):
+        raise FbagentError(
+            f"--validated: none of the {len(ids)} entries has human judgments yet",
+            "let annotators run `fbagent annotate --annotator NAME` first, or export without --validated",
+        )
+    revisions = revisions_by_item(db, ids)
+    run_names = {r["id"]: r["name"] for r in db.query("SELECT id, name FROM runs")}
+    out = []
+    for item in items:
+        eff = apply_revisions(item, revisions.get(item["id"], []))
+        e = scores[item["id"]]
+        if eff["unfixable"] or (validated and not e.kept):
+            continue
+        if fmt == "fbagent":
+            out.append(fbagent_record(eff, run_names.get(item["run_id"], str(item["run_id"])), e, min_correct, min_acceptable))
+        else:
+            out.append(framebench_record(eff, e))
+    return out
+
+
+def _atomic_write(out: Path, chunks: Iterable[str]) -> None:
+    """Write ``chunks`` to ``out`` atomically (temp file in the same folder, fsync, rename).
+
+    Raises :class:`FbagentError` when ``out`` is a folder, its folder is
+    missing, or it cannot be written; no partial file is left behind.
+    """
+    out = Path(out)
+    if out.is_dir():
+        raise FbagentError(f"{out} is a folder", "pass a file name such as out.jsonl")
+    parent = out.parent
+    if not parent.is_dir():
+        raise FbagentError(f"folder {parent} of {out} does not exist", f"create it (mkdir -p {parent}) or pass another output file")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=parent, prefix=f".{out.name}.", suffix=".tmp")
+    except OSError as err:
+        raise FbagentError(f"cannot write into {parent} ({err.strerror})", "pass an output file in a folder you can write to") from err
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+            for chunk in chunks:
+                f.write(chunk)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, out)
+    except OSError as err:
+        Path(tmp).unlink(missing_ok=True)
+        raise FbagentError(f"cannot write {out} ({err.strerror})", "pass an output file in a folder you can write to") from err
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_jsonl(records: Sequence[dict[str, Any]], out: Path) -> None:
+    """Write ``records`` as JSONL (one ``json.dumps(ensure_ascii=False)`` per line) to ``out`` atomically."""
+    _atomic_write(out, (json.dumps(r, ensure_ascii=False) + "\n" for r in records))
+
+
+def write_text(text: str, out: Path) -> None:
+    """Write ``text`` to ``out`` atomically (see :func:`write_jsonl`)."""
+    _atomic_write(out, [text])
+
+
+def export(
+    db: sqlite_utils.Database,
+    out: Path,
+    **options: Any,
+) -> int:
+    """Build the records (:func:`export_records` options) and write them to ``out``; returns how many."""
+    records = export_records(db, **options)
+    write_jsonl(records, out)
+    return len(records)

@@ -1,0 +1,387 @@
+"""Aggregation of human judgments and the validation report (FrameBench step 3).
+
+Protocol (FrameBench, Yano and Sasano 2026, section 3.2): each annotator
+judges, per entry, the base pair (S_A, S_B) and the extended pair (S_B', S_A')
+for correctness (did they pick exactly the frame-A sentence?) and
+acceptability (binarized: English Natural = positive; binary scales:
+Acceptable = positive). The entry-level score of one annotator is the
+minimum over the two pairs: correct only if both pairs are answered
+correctly, acceptable only if both pairs are rated positive. An entry is kept
+when at least ``min_correct`` annotators judged it correct and at least
+``min_acceptable`` judged it acceptable (paper: 2 of 3 each), and it is not
+marked "cannot be fixed". The auxiliary pairs (both-correct, neither-correct)
+are attention checks, reported per annotator.
+
+The report has the paper's tables: entries by number of annotators judging
+correct x number judging acceptable (Table 2), positive rate per annotator,
+full (3/3) agreement and Fleiss' kappa per judgment (Table 8; statsmodels),
+and human accuracy (the "Human" row of Tables 3/4: mean over annotators of the
+share of correctly answered base and extended pairs on the kept entries).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import statistics
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import sqlite_utils
+
+from fbagent.assignment import AUXILIARY_PAIRS, SCORED_PAIRS, selected_fields
+from fbagent.store import annotations as ann
+from fbagent.store.revisions import unfixable_ids
+
+DEFAULT_MIN_CORRECT = 2
+DEFAULT_MIN_ACCEPTABLE = 2
+
+
+@dataclass
+class PairJudgment:
+    """One annotator's answer to one pair task (from ``annotation_tasks``)."""
+
+    annotator: str
+    pair: str
+    choice: str
+    correct: bool
+    acceptability: str
+    acceptable: bool
+    shown_first: str
+    shown_second: str
+    comment: str | None = None
+    seconds: float = 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        """Export form: choice in shown labels, the item fields it selects, shown order, both judgments."""
+        return {
+            "choice": self.choice,
+            "selected": selected_fields(self.choice, self.shown_first, self.shown_second),
+            "shown": [self.shown_first, self.shown_second],
+            "correct": self.correct,
+            "acceptability": self.acceptability,
+            "acceptable": self.acceptable,
+            "comment": self.comment,
+        }
+
+
+@dataclass
+class EntryScore:
+    """Aggregated judgments of one entry.
+
+    ``pairs[annotator][pair]`` holds every answered pair task;
+    ``scores[annotator]`` = {"correct": bool, "acceptable": bool} for the
+    annotators who answered both scored pairs (entry score = min over base
+    and extended, paper 3.2); ``n_correct`` / ``n_acceptable`` count those.
+    """
+
+    item_id: str
+    pairs: dict[str, dict[str, PairJudgment]] = field(default_factory=dict)
+    scores: dict[str, dict[str, bool]] = field(default_factory=dict)
+    n_correct: int = 0
+    n_acceptable: int = 0
+    kept: bool = False
+    unfixable: bool = False
+
+    @property
+    def annotators(self) -> list[str]:
+        """Annotators with an entry score, sorted by name."""
+        return sorted(self.scores)
+
+
+def collect(db: sqlite_utils.Database, item_ids: Sequence[str]) -> dict[str, EntryScore]:
+    """Answered pair tasks of ``item_ids`` grouped into :class:`EntryScore` (scores not yet thresholded)."""
+    entries = {i: EntryScore(i) for i in item_ids}
+    for r in ann.answered_tasks(db, item_ids):
+        entries[r["item_id"]].pairs.setdefault(r["annotator"], {})[r["pair"]] = PairJudgment(
+            annotator=r["annotator"],
+            pair=r["pair"],
+            choice=r["choice"],
+            correct=bool(r["correct"]),
+            acceptability=r["acceptability"],
+            acceptable=bool(r["acceptable"]),
+            shown_first=r["shown_first"],
+            shown_second=r["shown_second"],
+            comment=r["comment"],
+            seconds=r["seconds"] or 0.0,
+        )
+    for e in entries.values():
+        for name, pairs in e.pairs.items():
+            if all(p in pairs for p in SCORED_PAIRS):
+                e.scores[name] = {
+                    "correct": min(pairs[p].correct for p in SCORED_PAIRS),
+                    "acceptable": min(pairs[p].acceptable for p in SCORED_PAIRS),
+                }
+        e.n_correct = sum(s["correct"] for s in e.scores.values())
+        e.n_acceptable = sum(s["acceptable"] for s in e.scores.values())
+    return entries
+
+
+def apply_filter(entries: dict[str, EntryScore], min_correct: int, min_acceptable: int, unfixable: set[str]) -> None:
+    """Set ``kept`` (>= min_correct correct, >= min_acceptable acceptable, not unfixable) in place."""
+    for e in entries.values():
+        e.unfixable = e.item_id in unfixable
+        e.kept = bool(e.scores) and e.n_correct >= min_correct and e.n_acceptable >= min_acceptable and not e.unfixable
+
+
+def score_entries(
+    db: sqlite_utils.Database,
+    item_ids: Sequence[str],
+    *,
+    min_correct: int = DEFAULT_MIN_CORRECT,
+    min_acceptable: int = DEFAULT_MIN_ACCEPTABLE,
+) -> dict[str, EntryScore]:
+    """:func:`collect` then :func:`apply_filter` with the database's "cannot be fixed" marks."""
+    entries = collect(db, item_ids)
+    apply_filter(entries, min_correct, min_acceptable, unfixable_ids(db))
+    return entries
+
+
+# --------------------------------------------------------------------------- statistics
+
+
+def fleiss(ratings: Sequence[Sequence[bool]]) -> float | None:
+    """Fleiss' kappa of binary ``ratings`` (subjects x raters, same number of raters each).
+
+    Uses :func:`statsmodels.stats.inter_rater.fleiss_kappa` on the
+    subjects x {negative, positive} count table. Returns None when undefined
+    (no subjects, or every rating in one category: chance agreement is 1).
+    """
+    if not ratings:
+        return None
+    from statsmodels.stats.inter_rater import fleiss_kappa
+
+    table = [[sum(1 for v in row if not v), sum(1 for v in row if v)] for row in ratings]
+    col = [sum(r[0] for r in table), sum(r[1] for r in table)]
+    if 0 in col:
+        return None
+    value = float(fleiss_kappa(table, method="fleiss"))
+    return None if math.isnan(value) else value
+
+
+def _rate(values: Iterable[bool]) -> float | None:
+    vals = list(values)
+    return sum(vals) / len(vals) if vals else None
+
+
+def panel_size(entries: Iterable[EntryScore]) -> int:
+    """Most common number of annotators with an entry score (ties -> the larger); 0 when none."""
+    counts = Counter(len(e.scores) for e in entries if e.scores)
+    if not counts:
+        return 0
+    return max(counts, key=lambda k: (counts[k], k))
+
+
+def build_report(
+    entries: dict[str, EntryScore], *, scope: dict[str, Any], min_correct: int, min_acceptable: int
+) -> dict[str, Any]:
+    """The validation report as a JSON-friendly dict (see the module docstring for the tables).
+
+    Keys: scope, entries (counts), table2 (counts[n_correct][n_acceptable]
+    over judged entries), annotators (positive rates, pair accuracies,
+    attention checks, median seconds per task), agreement (per judgment:
+    subjects, raters, full agreement, Fleiss' kappa), human_accuracy.
+    """
+    judged = [e for e in entries.values() if e.scores]
+    r = panel_size(judged)
+    size = max([len(e.scores) for e in judged], default=0)
+    counts = [[0] * (size + 1) for _ in range(size + 1)]
+    for e in judged:
+        counts[e.n_correct][e.n_acceptable] += 1
+    kept = [e for e in judged if e.kept]
+
+    names = sorted({n for e in entries.values() for n in e.pairs})
+    annotators = []
+    for name in names:
+        scored = [e.scores[name] for e in judged if name in e.scores]
+        pairs = [e.pairs[name] for e in entries.values() if name in e.pairs]
+        row: dict[str, Any] = {
+            "annotator": name,
+            "entries": len(scored),
+            "correct_rate": _rate(s["correct"] for s in scored),
+            "acceptable_rate": _rate(s["acceptable"] for s in scored),
+        }
+        for p in (*SCORED_PAIRS, *AUXILIARY_PAIRS):
+            row[f"{p}_accuracy"] = _rate(ps[p].correct for ps in pairs if p in ps)
+        secs = [j.seconds for ps in pairs for j in ps.values()]
+        row["median_seconds"] = statistics.median(secs) if secs else None
+        annotators.append(row)
+
+    panel = [e for e in judged if len(e.scores) == r]
+    agreement = []
+    judgments = [
+        ("correctness", "entry", lambda e, n: e.scores[n]["correct"]),
+        ("acceptability", "entry", lambda e, n: e.scores[n]["acceptable"]),
+    ]
+    for p in SCORED_PAIRS:
+        judgments.append(("correctness", p, lambda e, n, p=p: e.pairs[n][p].correct))
+        judgments.append(("acceptability", p, lambda e, n, p=p: e.pairs[n][p].acceptable))
+    for judgment, level, get in judgments:
+        ratings = [[get(e, n) for n in e.annotators] for e in panel]
+        agreement.append(
+            {
+                "judgment": judgment,
+                "level": level,
+                "subjects": len(ratings),
+                "raters": r,
+                "positive_rate": _rate(v for row in ratings for v in row),
+                "full_agreement": _rate(len(set(row)) == 1 for row in ratings),
+                "fleiss_kappa": fleiss(ratings),
+            }
+        )
+
+    per_annotator: dict[str, dict[str, float | None]] = {}
+    for name in names:
+        answers = {p: [e.pairs[name][p].correct for e in kept if name in e.scores] for p in SCORED_PAIRS}
+        per_annotator[name] = {
+            "all": _rate(v for p in SCORED_PAIRS for v in answers[p]),
+            **{p: _rate(answers[p]) for p in SCORED_PAIRS},
+        }
+    with_answers = [n for n in names if per_annotator[n]["all"] is not None]
+
+    def mean_over(key: str) -> float | None:
+        vals = [per_annotator[n][key] for n in with_answers if per_annotator[n][key] is not None]
+        return sum(vals) / len(vals) if vals else None
+
+    return {
+        "scope": {**scope, "min_correct": min_correct, "min_acceptable": min_acceptable},
+        "entries": {
+            "in_scope": len(entries),
+            "judged": len(judged),
+            "annotators_per_entry": {str(k): v for k, v in sorted(Counter(len(e.scores) for e in judged).items())},
+            "kept": len(kept),
+            "unfixable": sum(1 for e in entries.values() if e.unfixable),
+        },
+        "table2": {"max_annotators": size, "counts": counts},
+        "annotators": annotators,
+        "agreement": agreement,
+        "human_accuracy": {
+            "entries": len(kept),
+            "mean": mean_over("all"),
+            "base": mean_over("base"),
+            "extended": mean_over("extended"),
+            "per_annotator": {n: per_annotator[n] for n in with_answers},
+        },
+    }
+
+
+def report(
+    db: sqlite_utils.Database,
+    *,
+    run: str | None = None,
+    statuses: Sequence[str] = ann.DEFAULT_STATUSES,
+    min_correct: int = DEFAULT_MIN_CORRECT,
+    min_acceptable: int = DEFAULT_MIN_ACCEPTABLE,
+) -> dict[str, Any]:
+    """Build the report for the entries of ``run`` (all runs when None) with ``statuses``.
+
+    Raises :class:`FbagentError` for an unknown run or when no entry matches.
+    """
+    items = ann.select_items(db, run=run, statuses=statuses)
+    if not items:
+        raise ann.explain_no_items(db, run=run, language=None, statuses=statuses)
+    entries = score_entries(db, [i["id"] for i in items], min_correct=min_correct, min_acceptable=min_acceptable)
+    return build_report(
+        entries, scope={"run": run, "statuses": list(statuses)}, min_correct=min_correct, min_acceptable=min_acceptable
+    )
+
+
+# --------------------------------------------------------------------------- rendering
+
+
+def _fmt(v: Any, pct: bool = False) -> str:
+    if v is None:
+        return "n/a"
+    if isinstance(v, float):
+        return f"{100 * v:.1f}%" if pct else f"{v:.3f}"
+    return str(v)
+
+
+def tables(rep: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:
+    """The report as (title, header, rows) tables of strings, shared by the Rich, Markdown and CSV outputs."""
+    out = []
+    e = rep["entries"]
+    s = rep["scope"]
+    out.append((
+        "Entries",
+        ["", "in scope", "judged", "annotators per entry", "kept", "cannot be fixed", "filter"],
+        [[
+            "entries", str(e["in_scope"]), str(e["judged"]),
+            ", ".join(f"{k}: {v}" for k, v in e["annotators_per_entry"].items()) or "-",
+            str(e["kept"]), str(e["unfixable"]),
+            f">= {s['min_correct']} correct and >= {s['min_acceptable']} acceptable",
+        ]],
+    ))
+    size = rep["table2"]["max_annotators"]
+    counts = rep["table2"]["counts"]
+    rows = [[f"{c} correct", *[str(counts[c][a]) for a in range(size + 1)], str(sum(counts[c]))] for c in range(size, -1, -1)]
+    rows.append(["total", *[str(sum(counts[c][a] for c in range(size + 1))) for a in range(size + 1)], str(e["judged"])])
+    out.append(("Table 2: entries by # annotators judging correct x # judging acceptable",
+                ["", *[f"{a} acceptable" for a in range(size + 1)], "total"], rows))
+    out.append((
+        "Positive rate per annotator (entry level) and pair accuracy",
+        ["annotator", "entries", "correct", "acceptable", "base", "extended", "both (check)", "neither (check)", "median s/task"],
+        [[a["annotator"], str(a["entries"]), _fmt(a["correct_rate"], True), _fmt(a["acceptable_rate"], True),
+          _fmt(a["base_accuracy"], True), _fmt(a["extended_accuracy"], True),
+          _fmt(a["both_correct_accuracy"], True), _fmt(a["neither_correct_accuracy"], True),
+          "n/a" if a["median_seconds"] is None else f"{a['median_seconds']:.1f}"] for a in rep["annotators"]],
+    ))
+    out.append((
+        "Agreement per judgment (Table 8)",
+        ["judgment", "level", "subjects", "raters", "positive", "full agreement", "Fleiss' kappa"],
+        [[g["judgment"], g["level"], str(g["subjects"]), str(g["raters"]), _fmt(g["positive_rate"], True),
+          _fmt(g["full_agreement"], True), _fmt(g["fleiss_kappa"])] for g in rep["agreement"]],
+    ))
+    h = rep["human_accuracy"]
+    rows = [[n, _fmt(v["all"], True), _fmt(v["base"], True), _fmt(v["extended"], True)] for n, v in h["per_annotator"].items()]
+    rows.append(["Human (mean)", _fmt(h["mean"], True), _fmt(h["base"], True), _fmt(h["extended"], True)])
+    out.append((f"Human accuracy on the {h['entries']} kept entries", ["annotator", "accuracy", "base", "extended"], rows))
+    return out
+
+
+def render_markdown(rep: dict[str, Any]) -> str:
+    """The report as Markdown tables."""
+    parts = []
+    for title, header, rows in tables(rep):
+        parts.append(f"### {title}\n")
+        parts.append("| " + " | ".join(header) + " |")
+        parts.append("|" + "|".join("---" for _ in header) + "|")
+        parts.extend("| " + " | ".join(r) + " |" for r in rows)
+        parts.append("")
+    return "\n".join(parts)
+
+
+def render_csv(rep: dict[str, Any]) -> str:
+    """The report as long-form CSV: table, row, column, value (one line per cell)."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["table", "row", "column", "value"])
+    for title, header, rows in tables(rep):
+        for r in rows:
+            for col, val in zip(header[1:], r[1:], strict=True):
+                w.writerow([title, r[0], col, val])
+    return buf.getvalue()
+
+
+def render_json(rep: dict[str, Any]) -> str:
+    """The report as indented JSON (numbers unrounded, None as null)."""
+    return json.dumps(rep, indent=2, ensure_ascii=False) + "\n"
+
+
+def rich_tables(rep: dict[str, Any]) -> list[Any]:
+    """The report as :class:`rich.table.Table` objects for the terminal."""
+    from rich.table import Table
+
+    out = []
+    for title, header, rows in tables(rep):
+        t = Table(title=title, title_justify="left")
+        for i, h in enumerate(header):
+            t.add_column(h, justify="left" if i == 0 else "right")
+        for r in rows:
+            t.add_row(*r)
+        out.append(t)
+    return out

@@ -1,0 +1,47 @@
+"""`fbagent annotate` bad input: one line naming the problem and the fix, exit code 2, nothing written."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from factories import make_db
+from fbagent.store import open_db
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "fbagent.cli", *args], capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["--run", "nope"], "unknown run 'nope'"),
+        (["--share", "3/2"], "--share '3/2' is out of range"),
+        (["--share", "x"], "is not N/M"),
+        (["--range", "5:2"], "is empty"),
+        (["--range", "abc"], "is not A:B"),
+        (["--range", "100:"], "select none of the 3"),
+        (["--overlap", "2"], "needs --share"),
+        (["--share", "1/3", "--overlap", "4"], "out of range"),
+        (["--mode", "fix"], "is not a mode"),
+        (["--lang", "ja"], "no entries match"),
+        (["--status", "done"], "unknown statuses"),
+    ],
+)
+def test_bad_input(tmp_path, args, needle):
+    path = tmp_path / "a.db"
+    make_db(path, n=3)
+    res = run_cli("annotate", "--annotator", "alice", "--db", str(path), *args)
+    assert res.returncode == 2, res.stderr
+    assert needle in res.stderr and "Fix:" in res.stderr
+    assert res.stderr.count("\n") == 1  # one line
+    assert open_db(path)["annotation_tasks"].count == 0
+
+
+def test_empty_database(tmp_path):
+    path = tmp_path / "empty.db"
+    res = run_cli("annotate", "--annotator", "alice", "--db", str(path))
+    assert res.returncode == 2
+    assert "no generated entries" in res.stderr and "fbagent generate" in res.stderr

@@ -1,0 +1,183 @@
+"""Textual pilot tests of `fbagent annotate`: real key presses on the real app, real SQLite files."""
+
+from __future__ import annotations
+
+import json
+
+from factories import make_db
+from fbagent.store import open_db
+from fbagent.tui.app import AnnotateApp
+from fbagent.tui.edit_screen import EditScreen
+from fbagent.tui.session import ReviseSession, Selection, ValidateSession
+from fbagent.tui.validate_screen import HIGHLIGHT
+from textual.content import Content
+from textual.widgets import ProgressBar, Static, TextArea
+
+from fbagent.export import export_records
+
+
+def plain(app: AnnotateApp, selector: str) -> str:
+    content = app.screen.query_one(selector, Static).content
+    return content.plain if isinstance(content, Content) else str(content)
+
+
+async def test_no_default_choice_and_verb_highlight(tmp_path):
+    db = make_db(tmp_path / "a.db", n=2)
+    session = ValidateSession.open(db, "alice", Selection())
+    app = AnnotateApp(session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        task = session.current
+        assert task.choice is None and task.acceptability is None
+        choices = plain(app, "#choices")
+        assert "●" not in choices and choices.count("○") == 4
+        assert "●" not in plain(app, "#acceptability")
+        assert app.screen.query_one("#progress", ProgressBar).progress == 0
+        item = session.item(task)
+        for selector, field in (("#sentence-a", task.shown_first), ("#sentence-b", task.shown_second)):
+            content = app.screen.query_one(selector, Static).content
+            assert isinstance(content, Content)
+            form = item[f"verb_form_{field.split('_', 1)[1]}"]
+            spans = [(s.start, s.end) for s in content.spans if s.style == HIGHLIGHT]
+            assert len(spans) == 1
+            start, end = spans[0]
+            assert content.plain[start:end] == form
+            assert content.plain.endswith(item[field])
+        # blind: no frame names, no gold, no verifier scores on screen
+        screen_text = " ".join(plain(app, s) for s in ("#question", "#sentence-a", "#sentence-b", "#choices", "#acceptability", "#status"))
+        for hidden in (item["frame_a"], item["frame_b"], "sim_own", "verifier", "gold"):
+            assert hidden not in screen_text
+
+
+async def test_answer_quit_reopen_resumes(tmp_path):
+    path = tmp_path / "a.db"
+    db = make_db(path, n=3)
+    session = ValidateSession.open(db, "alice", Selection())
+    app = AnnotateApp(session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        first = session.current
+        await pilot.press("2", "n")  # Sentence B, Natural
+        assert first.done and session.n_done == 1
+        assert "●" in plain(app, "#choices")
+        await pilot.press("enter")
+        second = session.current
+        assert second.id != first.id
+        await pilot.press("3")  # only the correctness choice: task stays open
+        await pilot.press("q")
+
+    # committed at once: a new connection sees both answers
+    fresh = open_db(path)
+    rows = {r["id"]: r for r in fresh.query("SELECT * FROM annotation_tasks WHERE annotator = 'alice'")}
+    assert len(rows) == 12  # 3 entries x 4 pair tasks
+    assert rows[first.id]["choice"] == "B" and rows[first.id]["acceptability"] == "natural"
+    assert rows[first.id]["acceptable"] == 1 and rows[first.id]["answered_at"] is not None
+    assert rows[first.id]["correct"] == int(rows[first.id]["gold"] == "B")
+    assert rows[second.id]["choice"] == "both" and rows[second.id]["acceptability"] is None
+
+    # reopen: resumes at the first task not yet done = the half-answered second one
+    session2 = ValidateSession.open(fresh, "alice", Selection())
+    assert session2.index == 1 and session2.current.id == second.id and session2.n_done == 1
+    app2 = AnnotateApp(session2)
+    async with app2.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        item = session2.item()
+        assert plain(app2, "#sentence-a").endswith(item[second.shown_first])
+        assert "task 2/12" in plain(app2, "#header") and "done 1/12" in plain(app2, "#header")
+        assert "● Both" in plain(app2, "#choices")
+        await pilot.press("a")  # acceptable -> now done
+        await pilot.press("left")  # back to the first task, change its answer
+        assert session2.current.id == first.id
+        await pilot.press("1")
+        await pilot.press("q")
+    history = list(fresh.query("SELECT field, old, new FROM annotation_history WHERE task_id = ?", [first.id]))
+    assert history == [{"field": "choice", "old": "B", "new": "A"}]
+    row = next(fresh.query("SELECT choice, correct, gold FROM annotation_tasks WHERE id = ?", [first.id]))
+    assert row["choice"] == "A" and row["correct"] == int(row["gold"] == "A")
+    # the queue order is the same on every reopen (recorded seed)
+    assert [t.id for t in ValidateSession.open(fresh, "alice", Selection()).tasks] == [t.id for t in session.tasks]
+
+
+async def test_skip_comment_and_all_done_page(tmp_path):
+    db = make_db(tmp_path / "a.db", n=1)
+    session = ValidateSession.open(db, "bob", Selection())
+    app = AnnotateApp(session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        skipped = session.current
+        await pilot.press("s")
+        assert session.index == 1 and skipped.skipped == 1
+        await pilot.press("c", *"unclear verb", "enter")
+        assert session.current.comment == "unclear verb"
+        assert "unclear verb" in plain(app, "#comment")
+        for _ in range(3):
+            await pilot.press("4", "u", "enter")
+        assert session.finished
+        assert "1 task(s) still open (1 skipped)" in plain(app, "#question")
+        await pilot.press("q")
+    # reopen: the skipped task is the only open one
+    again = ValidateSession.open(db, "bob", Selection())
+    assert again.current.id == skipped.id and again.n_done == 3
+
+
+async def test_revise_sentence_then_export_and_validate_view(tmp_path):
+    path = tmp_path / "a.db"
+    db = make_db(path, n=2)
+    item_id = "run1:1:0"
+    session = ReviseSession.open(db, "lead", Selection())
+    app = AnnotateApp(session)
+    new_text = "She quit the office at noon and left for home."
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert session.item_id == item_id
+        entry = plain(app, "#entry") + plain(app, "#frames")
+        assert "Departing" in entry and "Causation" in entry  # revise mode shows frames
+        assert "verifier: pass" in entry and "sim_own 0.62" in entry
+        await pilot.press("3")  # edit S_A
+        assert isinstance(app.screen, EditScreen)
+        await pilot.press("ctrl+u", *new_text, "ctrl+s")
+        assert not isinstance(app.screen, EditScreen)
+        assert new_text in plain(app, "#entry") and "(revised)" in plain(app, "#entry")
+        await pilot.press("right", "x")  # second entry: cannot be fixed
+        assert "CANNOT BE FIXED" in plain(app, "#header")
+        await pilot.press("q")
+
+    fresh = open_db(path)
+    revs = list(fresh.query("SELECT item_id, field, old, new, annotator FROM item_revisions ORDER BY id"))
+    assert revs[0] == {"item_id": item_id, "field": "sentence_a", "old": "She left the office at noon.", "new": new_text, "annotator": "lead"}
+    assert revs[1]["field"] == "unfixable" and revs[1]["new"] == "1" and revs[1]["item_id"] == "run1:2:0"
+    original = next(fresh.query("SELECT sentence_a FROM items WHERE id = ?", [item_id]))["sentence_a"]
+    assert original == "She left the office at noon."  # generated text kept
+
+    records = export_records(fresh)
+    assert [r["id"] for r in records] == [item_id]  # the unfixable entry is not exported
+    rec = records[0]
+    assert rec["sentence_a"] == new_text and rec["revised"] is True and rec["revised_fields"] == ["sentence_a"]
+    assert rec["original"] == {"sentence_a": "She left the office at noon."}
+    start, end = rec["target_spans"]["sentence_a"]
+    assert new_text[start:end] == "left"  # verb found again in the revised text
+    assert json.dumps(rec, ensure_ascii=False)
+
+    # later annotators see the revised text, with the verb highlighted
+    vs = ValidateSession.open(fresh, "carol", Selection())
+    task = next(t for t in vs.tasks if "sentence_a" in (t.shown_first, t.shown_second) and t.item_id == item_id)
+    vs.go(vs.tasks.index(task))
+    app2 = AnnotateApp(vs)
+    async with app2.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        selector = "#sentence-a" if task.shown_first == "sentence_a" else "#sentence-b"
+        content = app2.screen.query_one(selector, Static).content
+        assert content.plain.endswith(new_text)
+        (span,) = [s for s in content.spans if s.style == HIGHLIGHT]
+        assert content.plain[span.start:span.end] == "left"
+
+
+async def test_edit_cancel_writes_nothing(tmp_path):
+    db = make_db(tmp_path / "a.db", n=1)
+    session = ReviseSession.open(db, "lead", Selection())
+    app = AnnotateApp(session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("1")
+        editor = app.screen.query_one("#editor", TextArea)
+        assert editor.text == "Which sentence implies that someone physically went away from a place?"
+        await pilot.press("x", "y", "escape")
+        assert "cancelled" in plain(app, "#status")
+    assert db["item_revisions"].count == 0

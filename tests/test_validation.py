@@ -1,0 +1,186 @@
+"""Three scripted annotators over a small generated set: Table 2, kappa, agreement, filter, human accuracy.
+
+Every expected number below is computed by hand in the comments.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+from factories import make_db
+from fbagent.store.revisions import set_unfixable
+from fbagent.tui.scales import THREE_LEVEL
+from fbagent.tui.session import Selection, ValidateSession
+
+from fbagent.assignment import PAIRS
+from fbagent.export import export_records
+from fbagent.validation import fleiss, report
+
+E = ["run1:1:0", "run1:2:0", "run1:3:0", "run1:4:0", "run1:5:0"]
+
+# Per entry and annotator: (base correct, base acceptable, extended correct, extended acceptable).
+# Entry score = min over base and extended (FrameBench 3.2).
+SCRIPT = {
+    #            alice         bob           carol          -> entry (c, a) per annotator
+    E[0]: {"alice": (1, 1, 1, 1), "bob": (1, 1, 1, 1), "carol": (1, 1, 1, 1)},  # (1,1) (1,1) (1,1): 3 correct, 3 acceptable
+    E[1]: {"alice": (1, 1, 0, 1), "bob": (1, 1, 1, 1), "carol": (1, 0, 1, 1)},  # (0,1) (1,1) (1,0): 2 correct, 2 acceptable
+    E[2]: {"alice": (1, 1, 1, 1), "bob": (0, 0, 1, 1), "carol": (1, 1, 0, 1)},  # (1,1) (0,0) (0,1): 1 correct, 2 acceptable
+    E[3]: {"alice": (1, 0, 1, 0), "bob": (1, 0, 1, 1), "carol": (1, 1, 1, 0)},  # (1,0) (1,0) (1,0): 3 correct, 0 acceptable
+    E[4]: {"alice": (0, 0, 0, 0), "bob": (0, 0, 0, 0), "carol": (0, 1, 1, 1)},  # (0,0) (0,0) (0,1): 0 correct, 1 acceptable
+}
+# Attention checks: alice misses neither_correct on E5; carol misses both_correct on E1 and E2; bob misses none.
+AUX_WRONG = {("alice", E[4], "neither_correct"), ("carol", E[0], "both_correct"), ("carol", E[1], "both_correct")}
+
+
+def label(task, selected: set[str]) -> str:
+    """The shown label that selects the item fields ``selected`` (the annotator reads the screen)."""
+    first, second = task.shown_first in selected, task.shown_second in selected
+    return "both" if first and second else "A" if first else "B" if second else "neither"
+
+
+def scripted_answers(db, annotator: str) -> None:
+    """Answer every task of ``annotator`` through the app's session, as the script says."""
+    session = ValidateSession.open(db, annotator, Selection())
+    natural, acceptable = THREE_LEVEL.by_name("natural"), THREE_LEVEL.by_name("acceptable")
+    while not session.finished:
+        t = session.current
+        if t.pair in ("base", "extended"):
+            bc, ba, xc, xa = SCRIPT[t.item_id][annotator]
+            ok, acc = (bc, ba) if t.pair == "base" else (xc, xa)
+            right = set(PAIRS[t.pair][2])
+            wrong = {"sentence_b"} if t.pair == "base" else {"sentence_b_prime"}
+            session.choose(label(t, right if ok else wrong))
+            session.rate(natural if acc else acceptable)  # English: only Natural is positive
+        else:
+            ok = (annotator, t.item_id, t.pair) not in AUX_WRONG
+            right = set(PAIRS[t.pair][2])
+            session.choose(label(t, right) if ok else ("both" if t.pair == "neither_correct" else "A"))
+            session.rate(natural)
+        session.next()
+    session.close()
+
+
+@pytest.fixture
+def annotated(tmp_path):
+    # E6 is rejected by generation: out of scope by default.
+    path = tmp_path / "v.db"
+    db = make_db(path, n=6, statuses=("verified", "flagged", "verified", "flagged", "verified", "rejected"))
+    for name in ("alice", "bob", "carol"):
+        scripted_answers(db, name)
+    return db, path
+
+
+def test_hand_computed_report(annotated):
+    db, _ = annotated
+    rep = report(db)
+    assert rep["entries"] == {"in_scope": 5, "judged": 5, "annotators_per_entry": {"3": 5}, "kept": 2, "unfixable": 0}
+    # Table 2 (rows: # correct, columns: # acceptable): E1 (3,3), E2 (2,2), E3 (1,2), E4 (3,0), E5 (0,1)
+    assert rep["table2"]["counts"] == [
+        [0, 1, 0, 0],
+        [0, 0, 1, 0],
+        [0, 0, 1, 0],
+        [1, 0, 0, 1],
+    ]
+    per = {a["annotator"]: a for a in rep["annotators"]}
+    # entry-level correct: alice 1,0,1,1,0 = 3/5; bob 1,1,0,1,0 = 3/5; carol 1,1,0,1,0 = 3/5
+    # entry-level acceptable: alice 1,1,1,0,0 = 3/5; bob 1,1,0,0,0 = 2/5; carol 1,0,1,0,1 = 3/5
+    assert [per[n]["correct_rate"] for n in ("alice", "bob", "carol")] == [0.6, 0.6, 0.6]
+    assert [per[n]["acceptable_rate"] for n in ("alice", "bob", "carol")] == [0.6, 0.4, 0.6]
+    # attention checks: alice neither 4/5, carol both 3/5, everything else 5/5
+    assert per["alice"]["neither_correct_accuracy"] == 0.8 and per["alice"]["both_correct_accuracy"] == 1.0
+    assert per["carol"]["both_correct_accuracy"] == 0.6 and per["carol"]["neither_correct_accuracy"] == 1.0
+    assert per["bob"]["both_correct_accuracy"] == per["bob"]["neither_correct_accuracy"] == 1.0
+    # base accuracy: alice 4/5 (E5 wrong), bob 3/5 (E3, E5), carol 4/5 (E5)
+    assert [per[n]["base_accuracy"] for n in ("alice", "bob", "carol")] == [0.8, 0.6, 0.8]
+
+    ag = {(g["judgment"], g["level"]): g for g in rep["agreement"]}
+    # Correctness per entry, counts [neg, pos]: [0,3] [1,2] [2,1] [0,3] [3,0]
+    #   P_i = (sum n_ij^2 - 3) / 6 = 1, 1/3, 1/3, 1, 1 -> P_bar = 11/15; p_pos = 9/15 -> P_e = .36 + .16 = .52
+    #   kappa = (11/15 - 13/25) / (1 - 13/25) = (16/75) / (12/25) = 4/9; 3/3 agreement: E1, E4, E5 = 3/5
+    assert ag[("correctness", "entry")]["fleiss_kappa"] == pytest.approx(4 / 9)
+    assert ag[("correctness", "entry")]["full_agreement"] == 0.6
+    assert ag[("correctness", "entry")]["subjects"] == 5 and ag[("correctness", "entry")]["raters"] == 3
+    # Acceptability per entry: [0,3] [1,2] [1,2] [3,0] [2,1] -> P_bar = 3/5; p_pos = 8/15
+    #   P_e = (64 + 49) / 225 = 113/225; kappa = (135 - 113) / (225 - 113) = 22/112 = 11/56; 3/3: E1, E4 = 2/5
+    assert ag[("acceptability", "entry")]["fleiss_kappa"] == pytest.approx(11 / 56)
+    assert ag[("acceptability", "entry")]["full_agreement"] == 0.4
+    # Base-pair correctness: [0,3] [0,3] [1,2] [0,3] [3,0] -> P_bar = 13/15, p_pos = 11/15, P_e = 137/225
+    #   kappa = (195 - 137) / (225 - 137) = 58/88 = 29/44
+    assert ag[("correctness", "base")]["fleiss_kappa"] == pytest.approx(29 / 44)
+
+    # Human accuracy on the kept entries E1, E2 (base + extended answers):
+    #   alice 3/4 (E2 extended wrong), bob 4/4, carol 4/4 -> mean 11/12; base 1.0; extended (1/2 + 1 + 1)/3 = 5/6
+    h = rep["human_accuracy"]
+    assert h["entries"] == 2
+    assert h["mean"] == pytest.approx(11 / 12)
+    assert h["base"] == pytest.approx(1.0) and h["extended"] == pytest.approx(5 / 6)
+    assert h["per_annotator"]["alice"]["all"] == 0.75
+
+
+def test_thresholds_and_unfixable(annotated):
+    db, _ = annotated
+    # >= 3 correct, any acceptability: E1 (3,3) and E4 (3,0)
+    assert report(db, min_correct=3, min_acceptable=0)["entries"]["kept"] == 2
+    # >= 1 correct and >= 2 acceptable: E1, E2, E3
+    assert report(db, min_correct=1, min_acceptable=2)["entries"]["kept"] == 3
+    kept = [r["id"] for r in export_records(db, validated=True)]
+    assert kept == [E[0], E[1]]
+    set_unfixable(db, E[1], True, "lead")
+    assert report(db)["entries"]["kept"] == 1
+    assert [r["id"] for r in export_records(db, validated=True)] == [E[0]]
+
+
+def test_export_human_block_and_framebench_columns(annotated):
+    db, _ = annotated
+    fb = {r["id"]: r for r in export_records(db, validated=True)}
+    h = fb[E[1]]["human"]
+    assert h["annotators"] == ["alice", "bob", "carol"]
+    assert h["n_correct"] == 2 and h["n_acceptable"] == 2 and h["kept"] is True
+    assert h["entry_scores"]["alice"] == {"correct": False, "acceptable": True}
+    assert h["pairs"]["extended"]["alice"]["selected"] == ["sentence_b_prime"]
+    assert h["pairs"]["base"]["bob"]["selected"] == ["sentence_a"] and h["pairs"]["base"]["bob"]["correct"] is True
+    assert h["pairs"]["both_correct"]["carol"]["correct"] is False
+
+    rows = {r["original_qa_id"]: r for r in export_records(db, validated=True, fmt="framebench")}
+    r = rows[E[1]]  # annotators by name: 1 = alice, 2 = bob, 3 = carol
+    assert (r["match_answer_annotator1_ab"], r["match_answer_annotator1_prime"]) == (True, False)
+    assert (r["quality_annotator3_ab"], r["quality_annotator3_prime"]) == (False, True)
+    assert all(r[f"match_answer_annotator2_{p}"] for p in ("ab", "prime"))
+    # the authors' filter (sum of int(...) >= 2 per problem) keeps both problems of E2
+    assert sum(int(r[f"match_answer_annotator{i}_ab"]) for i in (1, 2, 3)) == 3
+    assert sum(int(r[f"quality_annotator{i}_prime"]) for i in (1, 2, 3)) == 3
+
+
+def test_fleiss_undefined_when_one_category():
+    assert fleiss([[True, True, True], [True, True, True]]) is None
+    assert fleiss([]) is None
+    # two subjects, perfect agreement on both categories -> kappa 1
+    assert fleiss([[True, True], [False, False]]) == pytest.approx(1.0)
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "fbagent.cli", *args], capture_output=True, text=True, timeout=120)
+
+
+def test_report_cli_formats(annotated, tmp_path):
+    _, path = annotated
+    res = run_cli("validate", "report", "--db", str(path), "--format", "json")
+    assert res.returncode == 0, res.stderr
+    rep = json.loads(res.stdout)
+    assert rep["entries"]["kept"] == 2 and rep["table2"]["counts"][3][3] == 1
+    res = run_cli("validate", "report", "--db", str(path), "--format", "md", "--min-correct", "3", "--min-acceptable", "0")
+    assert res.returncode == 0, res.stderr
+    assert "| 3 correct | 1 | 0 | 0 | 1 | 2 |" in res.stdout
+    out = tmp_path / "r.csv"
+    res = run_cli("validate", "report", "--db", str(path), "--format", "csv", "--out", str(out))
+    assert res.returncode == 0, res.stderr
+    cells = list(csv.DictReader(io.StringIO(out.read_text())))
+    kappa = [c for c in cells if c["row"] == "correctness" and c["column"] == "Fleiss' kappa"]
+    assert kappa[0]["value"] == "0.444"
+    res = run_cli("validate", "report", "--db", str(path))
+    assert res.returncode == 0 and "Table 2" in res.stdout and "Human (mean)" in res.stdout

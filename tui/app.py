@@ -1,0 +1,40 @@
+"""The annotation app: one Textual App that shows the validate or the revise screen.
+
+Start it with ``fbagent annotate --annotator NAME`` (see :mod:`fbagent.commands.annotate`)
+or, in code and tests, ``AnnotateApp(ValidateSession.open(...))``. Every answer
+is already in SQLite when the app exits, however it exits.
+"""
+
+from __future__ import annotations
+
+from fbagent.tui.revise_screen import ReviseScreen
+from fbagent.tui.session import ReviseSession, ValidateSession
+from fbagent.tui.validate_screen import ValidateScreen
+from textual.app import App
+from textual.binding import Binding
+
+
+class AnnotateApp(App[None]):
+    """Keyboard-first annotation app for an 80x24 terminal (works over SSH)."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "fbagent annotate"
+    ENABLE_COMMAND_PALETTE = False
+    BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False, priority=True)]
+
+    def __init__(self, session: ValidateSession | ReviseSession) -> None:
+        super().__init__()
+        self.session = session
+        self.sub_title = f"{session.annotator} · {session.mode}"
+
+    def on_mount(self) -> None:
+        """Show the screen of the session's mode."""
+        if isinstance(self.session, ReviseSession):
+            self.push_screen(ReviseScreen(self.session))
+        else:
+            self.push_screen(ValidateScreen(self.session))
+
+    async def action_quit(self) -> None:
+        """Record the time on the current task, then exit (answers are already stored)."""
+        self.session.close()
+        self.exit()
