@@ -356,3 +356,29 @@ def test_one_client_serves_several_event_loops(stub, db):
     assert asyncio.run(ask("first")).cached
     assert stub.request_count == 2
     asyncio.run(client.aclose())
+
+
+def _closed_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+async def test_connection_refused_is_retried_then_recorded(db):
+    url = f"http://127.0.0.1:{_closed_port()}/v1"
+    client = make_client("openai", db=db, base_url=url, model="m", max_retries=2, backoff_s=0.01)
+    _OPEN.append(client)
+    result = await client.complete(task="define", messages=DEFINE, response_model=Definition)
+    assert result.value is None and result.attempts == 3
+    assert result.error.startswith("connection error")
+    [row] = rows(db)
+    assert row["error"] == result.error and len(row["request"]["transport_errors"]) == 2
+
+
+def test_model_discovery_failure_names_the_fix(db):
+    url = f"http://127.0.0.1:{_closed_port()}/v1"
+    with pytest.raises(FbagentError, match="did not answer") as err:
+        make_client("openai", db=db, base_url=url)
+    assert "Fix: pass --model NAME" in str(err.value)
