@@ -72,13 +72,15 @@ def insert_call(
 
 
 def find_cached(db: sqlite_utils.Database, cache_key: str) -> CachedCall | None:
-    """The oldest successful row with ``cache_key`` (any run), or ``None``.
+    """The newest successful row with ``cache_key`` (any run), or ``None``.
 
-    Uses the ``llm_calls_cache (cache_key, error)`` index.
+    Usually there is one; a forced re-ask (``use_cache=False``) or an answer that
+    no longer validates adds a newer row, which then wins. Uses the
+    ``llm_calls_cache (cache_key, error)`` index.
     """
     row = db.execute(
         "SELECT id, response, input_tokens, output_tokens, latency_ms FROM llm_calls"
-        " WHERE cache_key = ? AND error IS NULL AND response IS NOT NULL ORDER BY id LIMIT 1",
+        " WHERE cache_key = ? AND error IS NULL AND response IS NOT NULL ORDER BY id DESC LIMIT 1",
         [cache_key],
     ).fetchone()
     if row is None:

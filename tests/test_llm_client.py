@@ -382,3 +382,15 @@ def test_model_discovery_failure_names_the_fix(db):
     with pytest.raises(FbagentError, match="did not answer") as err:
         make_client("openai", db=db, base_url=url)
     assert "Fix: pass --model NAME" in str(err.value)
+
+
+async def test_a_cached_answer_that_no_longer_validates_is_asked_again(stub, db):
+    stub.responder = lambda request: ok(GOOD)
+    client = client_for(stub, db)
+    first = await client.complete(task="define", messages=DEFINE, response_model=Definition)
+    db.execute("UPDATE llm_calls SET response = ? WHERE id = ?", ['{"definition": "  "}', first.call_id])
+    db.conn.commit()
+    second = await client.complete(task="define", messages=DEFINE, response_model=Definition)
+    assert not second.cached and second.value == Definition(**GOOD) and stub.request_count == 2
+    third = await client.complete(task="define", messages=DEFINE, response_model=Definition)
+    assert third.cached and third.call_id == second.call_id and stub.request_count == 2

@@ -47,10 +47,13 @@ DEFAULT_MODELS = {"openai": "gpt-4o-mini", "gemini": "gemini-2.5-flash"}
 _MAX_ERROR_CHARS = 400
 _MAX_OUTPUT_CHARS = 4000
 
-# instructor logs every failed attempt at ERROR level; without a handler Python's
-# last-resort handler would print them over the progress bar. Apps that configure
-# logging still receive them (propagation is unchanged).
-logging.getLogger("instructor").addHandler(logging.NullHandler())
+# instructor logs every failed attempt at ERROR level, with the server's error text
+# (which may quote a masked API key); without a handler Python's last-resort handler
+# would print them over the progress bar. The llm_calls row is the log of record
+# (scrubbed of secrets), so instructor's own records are dropped below CRITICAL.
+_instructor_logger = logging.getLogger("instructor")
+_instructor_logger.addHandler(logging.NullHandler())
+_instructor_logger.setLevel(logging.CRITICAL)
 
 
 @dataclass
