@@ -1,0 +1,266 @@
+"""Read a lexicon in fbagent's JSONL format (for FrameNets without NLTK-style XML).
+
+Frames file: one frame per line, with its frame elements (FEs) and lexical
+units (LUs); optional exemplars file: one annotated sentence per line. The
+format is defined by ``fbagent/json_schemas/lexicon.schema.json`` and
+documented in ``docs/lexicon.md``. Example frame line::
+
+    {"frame": "Departing", "definition": "A <fen>Theme</fen> moves away from a <fen>Source</fen>.
+      <ex>The bus <t>left</t> at noon.</ex>",
+     "frame_elements": [{"name": "Theme", "core_type": "Core", "definition": "What moves."}],
+     "lexical_units": [{"name": "leave.v", "definition": "go away from a place"}]}
+
+Example exemplar line::
+
+    {"lu": "leave.v", "frame": "Departing", "text": "The last train <t>left</t> at midnight."}
+
+Every line is validated (JSON syntax, the JSON Schema, then cross-line
+checks: duplicate frames or LUs, relations or exemplars naming an unknown
+frame or LU); problems are reported as ``file:line: problem``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from fbagent.errors import FbagentError
+from fbagent.lexicon.markup import clean_text, parse_definition, parse_example
+from fbagent.lexicon.model import (
+    Frame,
+    FrameElement,
+    FrameRelation,
+    LexicalUnit,
+    LexiconData,
+    split_lu_name,
+)
+
+PARSER_VERSION = "jsonl-reader/1"
+FRAMES_FILE = "frames.jsonl"
+EXEMPLARS_FILE = "exemplars.jsonl"
+MAX_REPORTED = 20
+FIX_LINES = (
+    "correct the line(s) as fbagent/json_schemas/lexicon.schema.json and docs/lexicon.md "
+    "describe, then rerun; nothing was imported"
+)
+
+
+class LexiconFormatError(FbagentError):
+    """One or more bad lines in a JSONL lexicon.
+
+    ``problems`` lists up to :data:`MAX_REPORTED` lines ``"file:line: problem"``;
+    ``str(err)`` names the first and how many more there are.
+    """
+
+    def __init__(self, problems: list[str], total: int) -> None:
+        self.problems = problems
+        more = f" (and {total - 1} more problem(s))" if total > 1 else ""
+        super().__init__(problems[0] + more, FIX_LINES)
+
+
+@cache
+def lexicon_schema() -> dict[str, Any]:
+    """The JSON Schema of the JSONL lexicon format (``fbagent/json_schemas/lexicon.schema.json``)."""
+    text = resources.files("fbagent").joinpath("json_schemas/lexicon.schema.json").read_text("utf-8")
+    return json.loads(text)
+
+
+@cache
+def _validators():
+    from jsonschema import Draft202012Validator
+
+    schema = lexicon_schema()
+    frame = Draft202012Validator(schema)
+    exemplar = Draft202012Validator({"$defs": schema["$defs"], "$ref": "#/$defs/exemplar"})
+    return frame, exemplar
+
+
+def _describe(err) -> str:
+    """One readable sentence for a jsonschema ValidationError."""
+    where = "/".join(str(p) for p in err.absolute_path)
+    prefix = f"{where}: " if where else ""
+    if err.validator == "pattern":
+        desc = err.schema.get("description") or "the required pattern"
+        return f"{prefix}{err.instance!r} is not valid ({desc})"
+    if err.validator == "additionalProperties":
+        return f"{prefix}{err.message} (allowed keys are listed in the schema; prefix private keys with x_)"
+    return f"{prefix}{err.message}"
+
+
+def fingerprint(frames: Path, exemplars: Path | None) -> str:
+    """SHA-256 of the frames file and the exemplars file (if any), with :data:`PARSER_VERSION`."""
+    h = hashlib.sha256(PARSER_VERSION.encode())
+    for path in (frames, exemplars):
+        if path is None:
+            continue
+        try:
+            data = path.read_bytes()
+        except OSError as err:
+            raise FbagentError(f"{path}: cannot read it ({err.strerror})", "pass an existing, readable JSONL file") from err
+        h.update(path.name.encode() + b"\0" + len(data).to_bytes(8, "big") + data)
+    return h.hexdigest()
+
+
+def _lines(path: Path, problems: list[str]) -> list[tuple[int, Any]]:
+    """Parse the JSON lines of ``path``: ``[(line number, object)]``; bad lines go to ``problems``."""
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        raise FbagentError(f"{path}: cannot read it ({err.strerror})", "pass an existing, readable JSONL file") from err
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise FbagentError(f"{path}: not UTF-8 text ({err.reason} at byte {err.start})", "save the file as UTF-8") from err
+    out = []
+    for no, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            out.append((no, json.loads(line)))
+        except json.JSONDecodeError as err:
+            problems.append(f"{path}:{no}: not valid JSON ({err.msg} at column {err.colno})")
+    return out
+
+
+def locate(path: str | Path, exemplars: str | Path | None = None) -> tuple[Path, Path | None]:
+    """Resolve the frames file and the optional exemplars file.
+
+    ``path`` is a ``.jsonl`` file or a folder holding ``frames.jsonl`` (and
+    optionally ``exemplars.jsonl``). Next to a file ``NAME.jsonl`` the
+    exemplars file ``NAME.exemplars.jsonl`` is used when present; ``exemplars``
+    overrides both. Raises :class:`FbagentError` when a file is missing.
+    """
+    path = Path(path).expanduser()
+    if path.is_dir():
+        frames = path / FRAMES_FILE
+        guess = path / EXEMPLARS_FILE
+    else:
+        frames = path
+        guess = path.with_name(path.name.removesuffix(".jsonl") + ".exemplars.jsonl")
+    if not frames.is_file():
+        raise FbagentError(f"{frames}: no such JSONL frames file", f"pass a .jsonl file or a folder holding {FRAMES_FILE}")
+    if exemplars is not None:
+        ex = Path(exemplars).expanduser()
+        if not ex.is_file():
+            raise FbagentError(f"{ex}: no such exemplars file", "pass an existing JSONL file to --exemplars")
+        return frames, ex
+    return frames, (guess if guess.is_file() and guess != frames else None)
+
+
+def read_jsonl(path: str | Path, exemplars: str | Path | None = None) -> LexiconData:
+    """Read a JSONL lexicon (see the module docstring and :func:`locate`).
+
+    Returns a :class:`LexiconData` (frames in file order, LUs in frame then
+    line order, POS = upper-cased name suffix, relations, exemplars attached
+    to their LUs, SHA-256 of both files).
+
+    Raises:
+        LexiconFormatError: any invalid line (JSON syntax, schema, duplicate
+            frame or LU, relation or exemplar naming an unknown frame or LU);
+            lists up to 20 problems as ``file:line: problem``.
+        FbagentError: a file is missing, unreadable or not UTF-8.
+    """
+    frames_path, exemplars_path = locate(path, exemplars)
+    problems: list[str] = []
+    total = 0
+    frame_validator, exemplar_validator = _validators()
+
+    def problem(msg: str) -> None:
+        nonlocal total
+        total += 1
+        if len(problems) < MAX_REPORTED:
+            problems.append(msg)
+
+    parse_problems: list[str] = []
+    frame_lines = _lines(frames_path, parse_problems)
+    for p in parse_problems:
+        problem(p)
+
+    frames: list[Frame] = []
+    lus: list[LexicalUnit] = []
+    relations: list[FrameRelation] = []
+    frame_line: dict[str, int] = {}
+    lu_index: dict[tuple[str, str], LexicalUnit] = {}
+    pending_relations: list[tuple[int, str, dict]] = []
+    for no, obj in frame_lines:
+        errors = sorted(frame_validator.iter_errors(obj), key=lambda e: list(e.absolute_path))
+        if errors:
+            for err in errors[:3]:
+                problem(f"{frames_path}:{no}: {_describe(err)}")
+            continue
+        name = obj["frame"]
+        if name in frame_line:
+            problem(f"{frames_path}:{no}: frame {name} is already defined on line {frame_line[name]}")
+            continue
+        frame_line[name] = no
+        markup = obj["definition"]
+        definition, examples = parse_definition(markup)
+        examples += [parse_example(s) for s in obj.get("examples", [])]
+        fes = []
+        seen_fes: set[str] = set()
+        for fe in obj["frame_elements"]:
+            if fe["name"] in seen_fes:
+                problem(f"{frames_path}:{no}: frame_elements: FE {fe['name']} appears twice in frame {name}")
+            seen_fes.add(fe["name"])
+            fes.append(FrameElement(fe["name"], fe["core_type"], clean_text(fe.get("definition", ""))))
+        frames.append(Frame(name, obj.get("id"), definition, markup, examples, fes))
+        for lu_obj in obj["lexical_units"]:
+            key = (lu_obj["name"], name)
+            if key in lu_index:
+                problem(f"{frames_path}:{no}: lexical_units: LU {lu_obj['name']} appears twice in frame {name}")
+                continue
+            lemma, pos = split_lu_name(lu_obj["name"])
+            lu = LexicalUnit(
+                name=lu_obj["name"],
+                lemma=lemma,
+                pos=pos,
+                frame=name,
+                lu_id=lu_obj.get("id"),
+                definition=clean_text(lu_obj.get("definition", "")),
+                n_annotated=lu_obj.get("n_annotated", -1),
+            )
+            lu_index[key] = lu
+            lus.append(lu)
+        for rel in obj.get("relations", []):
+            pending_relations.append((no, name, rel))
+    for no, name, rel in pending_relations:
+        if rel["super_frame"] not in frame_line:
+            problem(f"{frames_path}:{no}: relations: super_frame {rel['super_frame']} is not a frame of this file")
+            continue
+        relations.append(FrameRelation(rel["type"], rel["super_frame"], name))
+
+    if exemplars_path is not None:
+        parse_problems = []
+        ex_lines = _lines(exemplars_path, parse_problems)
+        for p in parse_problems:
+            problem(p)
+        for no, obj in ex_lines:
+            errors = list(exemplar_validator.iter_errors(obj))
+            if errors:
+                for err in errors[:3]:
+                    problem(f"{exemplars_path}:{no}: {_describe(err)}")
+                continue
+            lu = lu_index.get((obj["lu"], obj["frame"]))
+            if lu is None:
+                known = obj["frame"] in frame_line
+                what = f"LU {obj['lu']} is not in frame {obj['frame']}" if known else f"frame {obj['frame']} is unknown"
+                problem(f"{exemplars_path}:{no}: {what} (exemplars must name an LU of the frames file)")
+                continue
+            ex = parse_example(obj["text"])
+            if not ex.text:
+                problem(f"{exemplars_path}:{no}: text is empty once markup is removed")
+                continue
+            lu.exemplars.append(ex)
+
+    if total:
+        raise LexiconFormatError(problems, total)
+    if not frames:
+        raise FbagentError(f"{frames_path}: holds no frame", "add one JSON object per frame, one per line")
+    for lu in lus:
+        if lu.n_annotated < 0:
+            lu.n_annotated = len(lu.exemplars)
+    return LexiconData(frames, lus, relations, fingerprint(frames_path, exemplars_path), [])

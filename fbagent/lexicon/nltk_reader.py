@@ -1,0 +1,428 @@
+"""Read a FrameNet in the NLTK XML layout (any language) with NLTK's corpus reader.
+
+Layout: ``frameIndex.xml``, ``luIndex.xml``, ``frame/<Name>.xml``, optional
+``frRelation.xml``, ``semTypes.xml`` and ``lu/lu<ID>.xml`` (annotated exemplars).
+
+Frames, frame elements, lexical units and frame relations are read with
+:class:`nltk.corpus.reader.framenet.FramenetCorpusReader`. NLTK 3.10 has
+three traps for a resource that is not an installed ``nltk_data`` corpus:
+
+1. it refuses paths outside ``nltk.data.path`` ("Unauthorized path");
+2. it refuses files writable by group/others or owned by another account
+   ("chmod go-w"), surfacing as odd errors deep in the reader;
+3. it needs ``frRelation.xml`` (and ``semTypes.xml`` once a frame names a
+   semantic type) and IDs in ``frameIndex.xml``; the French ASFALDA FrameNet
+   has neither file and an index without IDs.
+
+All three are handled the same way: the small files NLTK needs (indexes,
+relation and semantic-type files, ``frame/*.xml``) are read once by this
+module (which also checks every file is well-formed XML and hashes it), then
+written to a private temporary mirror (folder mode 0700, files 0600) whose
+parent is added to ``nltk.data.path`` for the duration of the read. A missing
+``frRelation.xml`` becomes an empty one; a missing ``semTypes.xml`` is built
+from the semantic types the frame files name; a ``frameIndex.xml`` without IDs
+is completed from the frame files; frame files get the small fixes NLTK needs
+(:func:`_normalize_for_nltk`; FE core sets are not read). The source folder is
+never modified.
+
+Exemplars (``lu/*.xml``, 129 MB for FrameNet 1.5) are parsed directly with
+:mod:`xml.etree.ElementTree`: NLTK's per-LU loading builds full annotation
+objects and takes about 70 s for the 2,454 English LU files, against about
+4 s for the direct parse (measured, see docs/lexicon.md).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import shutil
+import tempfile
+import xml.etree.ElementTree as ET
+from collections.abc import Callable
+from pathlib import Path
+from xml.sax.saxutils import quoteattr
+
+from fbagent.errors import FbagentError
+from fbagent.lexicon.markup import clean_text, parse_definition
+from fbagent.lexicon.model import (
+    Example,
+    Frame,
+    FrameElement,
+    FrameRelation,
+    LexicalUnit,
+    LexiconData,
+    split_lu_name,
+)
+
+FN_NS = "http://framenet.icsi.berkeley.edu"
+PARSER_VERSION = "nltk-reader/1"
+_SAFE_NAME = re.compile(r"^[^/\\\x00]+$")
+_LU_WITHOUT_STATUS = re.compile(rb"<((?:\w+:)?lexUnit)\b(?![^>]*\bstatus=)")
+_FE_LINK = re.compile(rb"<(?:\w+:)?(?:requiresFE|excludesFE)\b[^>]*/>")
+_ATTR = re.compile(rb'\b(name|ID)="([^"]*)"')
+
+
+def _normalize_for_nltk(data: bytes, fe_ids: dict[str, int | None], notes: dict[str, int]) -> bytes:
+    """Make a frame file acceptable to NLTK 3.10 (for the private mirror only).
+
+    Adds ``status="Unspecified"`` to ``<lexUnit>`` elements without a status and
+    drops ``<requiresFE>``/``<excludesFE>`` links whose FE name and ID do not
+    match an FE of the frame (ASFALDA kept only core FEs); NLTK raises on both.
+    """
+    data, n = _LU_WITHOUT_STATUS.subn(rb'<\1 status="Unspecified"', data)
+    notes["lexUnit without status"] = notes.get("lexUnit without status", 0) + n
+
+    def drop(m: re.Match[bytes]) -> bytes:
+        attrs = {k.decode(): v.decode("utf-8", "replace") for k, v in _ATTR.findall(m.group(0))}
+        name = attrs.get("name", "")
+        if name in fe_ids and (fe_ids[name] is None or _int(attrs.get("ID")) in (None, fe_ids[name])):
+            return m.group(0)
+        notes["link to a missing FE"] = notes.get("link to a missing FE", 0) + 1
+        return b""
+
+    return _FE_LINK.sub(drop, data)
+
+Progress = Callable[[str, int, int], None]
+
+FIX_LAYOUT = (
+    "point PATH at the root folder of an NLTK-layout FrameNet (frameIndex.xml, luIndex.xml, "
+    "frame/*.xml), or convert the resource to JSONL and use --format jsonl"
+)
+FIX_FILE = "repair or restore that file (or remove its entry from the index), then rerun; nothing was imported"
+
+
+def _local(tag: str) -> str:
+    return tag.rpartition("}")[2]
+
+
+def _ns(root: ET.Element) -> str:
+    return root.tag[: root.tag.index("}") + 1] if root.tag.startswith("{") else ""
+
+
+def _int(value: str | None) -> int | None:
+    try:
+        return int(value) if value is not None else None
+    except ValueError:
+        return None
+
+
+def fingerprint(root: str | Path) -> str:
+    """SHA-256 over every XML file of the resource that a read may use.
+
+    Covers ``*.xml`` at the top level, ``frame/*.xml`` and ``lu/*.xml`` (sorted
+    relative path + bytes) and :data:`PARSER_VERSION`. Reading 144 MB takes
+    well under a second, so a re-import of an unchanged resource is detected
+    before any parsing.
+    """
+    root = Path(root).expanduser().resolve()
+    h = hashlib.sha256(PARSER_VERSION.encode())
+    files = [p for p in root.glob("*.xml")]
+    for sub in ("frame", "lu"):
+        if (root / sub).is_dir():
+            files += list((root / sub).glob("*.xml"))
+    for path in sorted(files, key=lambda p: p.relative_to(root).as_posix()):
+        try:
+            data = path.read_bytes()
+        except OSError as err:
+            raise FbagentError(f"{path}: cannot read it ({err.strerror})", "make the file readable (chmod u+r) and rerun") from err
+        h.update(path.relative_to(root).as_posix().encode() + b"\0" + len(data).to_bytes(8, "big"))
+        h.update(data)
+    return h.hexdigest()
+
+
+class _Source:
+    """Reads and parses files of one resource, naming the file on any error."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    def read(self, rel: str) -> bytes:
+        path = self.root / rel
+        try:
+            return path.read_bytes()
+        except OSError as err:
+            raise FbagentError(f"{path}: cannot read it ({err.strerror})", "make the file readable (chmod u+r) and rerun") from err
+
+    def parse(self, rel: str) -> tuple[bytes, ET.Element]:
+        data = self.read(rel)
+        try:
+            return data, ET.fromstring(data)
+        except ET.ParseError as err:
+            raise FbagentError(f"{self.root / rel}: malformed XML ({err})", FIX_FILE) from err
+
+
+def _write_private(path: Path, data: bytes) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(data)
+
+
+def _frame_index_xml(entries: list[tuple[str, int]]) -> bytes:
+    rows = "".join(f"<frame ID=\"{fid}\" name={quoteattr(name)}/>\n" for name, fid in entries)
+    return f'<?xml version="1.0" encoding="UTF-8"?>\n<frameIndex xmlns="{FN_NS}">\n{rows}</frameIndex>\n'.encode()
+
+
+def _semtypes_xml(refs: dict[int, str]) -> bytes:
+    rows = "".join(
+        f"<semType ID=\"{sid}\" name={quoteattr(name)} abbrev={quoteattr(name)}/>\n" for sid, name in sorted(refs.items())
+    )
+    return f'<?xml version="1.0" encoding="UTF-8"?>\n<semTypes xmlns="{FN_NS}">\n{rows}</semTypes>\n'.encode()
+
+
+EMPTY_RELATIONS = f'<?xml version="1.0" encoding="UTF-8"?>\n<frameRelations xmlns="{FN_NS}"></frameRelations>\n'.encode()
+
+
+def _targets(sentence: ET.Element, ns: str, text: str) -> tuple[int | None, int | None]:
+    """The first Target label of the sentence as ``(start, end_exclusive)``."""
+    for aset in sentence.iter(ns + "annotationSet"):
+        for layer in aset.iter(ns + "layer"):
+            if layer.get("name") != "Target":
+                continue
+            spans = [(_int(lab.get("start")), _int(lab.get("end"))) for lab in layer.iter(ns + "label")]
+            spans = [(s, e) for s, e in spans if s is not None and e is not None]
+            if spans:
+                start, end = min(spans)
+                end += 1  # FrameNet label ends are inclusive
+                if 0 <= start < end <= len(text):
+                    return start, end
+    return None, None
+
+
+def read_exemplars(root_el: ET.Element) -> list[Example]:
+    """Exemplar sentences of one parsed ``lu/lu<ID>.xml``: text + first Target span."""
+    ns = _ns(root_el)
+    out: list[Example] = []
+    for sentence in root_el.iter(ns + "sentence"):
+        text_el = sentence.find(ns + "text")
+        text = (text_el.text or "") if text_el is not None else ""
+        if not text.strip():
+            continue
+        start, end = _targets(sentence, ns, text)
+        out.append(Example(text, start, end))
+    return out
+
+
+def read_nltk(root: str | Path, *, strict: bool = False, progress: Progress | None = None) -> LexiconData:
+    """Read an NLTK-layout FrameNet folder into a :class:`LexiconData`.
+
+    Args:
+        root: the folder holding ``frameIndex.xml``, ``luIndex.xml`` and ``frame/``.
+        strict: turn dangling references (an ``luIndex.xml`` LU whose frame has
+            no frame file, an ``lu/*.xml`` file that disagrees with the index)
+            into errors instead of skipped entries reported in ``warnings``.
+        progress: optional callback ``(stage, done, total)``.
+
+    Returns:
+        frames (index order), LUs (``luIndex.xml`` order, POS = upper-cased
+        name suffix, e.g. ``V`` for ``leave.v``),
+        frame relations (empty without ``frRelation.xml``), exemplars attached
+        to their LUs, the :func:`fingerprint` of the resource, and warnings.
+
+    Raises:
+        FbagentError: missing folder, index or frame file; malformed XML in
+        any file read (the message names the file and position); an LU that
+        ``luIndex.xml`` puts in one frame while another frame file lists it;
+        NLTK failing on a frame file; any dangling reference when ``strict``.
+    """
+    root = Path(root).expanduser().resolve()
+    if not root.is_dir():
+        raise FbagentError(f"{root} is not a folder", FIX_LAYOUT)
+    for name in ("frameIndex.xml", "luIndex.xml"):
+        if not (root / name).is_file():
+            raise FbagentError(f"{root}: missing index {name}", FIX_LAYOUT)
+    if not (root / "frame").is_dir():
+        raise FbagentError(f"{root}: missing folder frame/", FIX_LAYOUT)
+
+    src = _Source(root)
+    warnings: list[str] = []
+
+    def dangling(message: str) -> None:
+        if strict:
+            raise FbagentError(message, "repair the resource, or drop --strict to skip such entries with a warning")
+        warnings.append(message)
+
+    # 1. Indexes and frame files: read, hash, check well-formedness.
+    _, findex = src.parse("frameIndex.xml")
+    index_entries: list[tuple[str, int | None]] = []
+    seen: set[str] = set()
+    for el in findex:
+        if _local(el.tag) != "frame":
+            continue
+        name = (el.get("name") or "").strip()
+        if not name or name in seen:
+            continue
+        if not _SAFE_NAME.match(name) or name in (".", ".."):
+            raise FbagentError(f"{root / 'frameIndex.xml'}: unusable frame name {name!r}", FIX_FILE)
+        seen.add(name)
+        index_entries.append((name, _int(el.get("ID"))))
+    if not index_entries:
+        raise FbagentError(f"{root / 'frameIndex.xml'}: lists no frames", FIX_LAYOUT)
+    luindex_bytes, luindex = src.parse("luIndex.xml")
+    relations_bytes = src.parse("frRelation.xml")[0] if (root / "frRelation.xml").is_file() else None
+    semtypes_bytes = src.parse("semTypes.xml")[0] if (root / "semTypes.xml").is_file() else None
+
+    frame_bytes: dict[str, bytes] = {}
+    frame_ids: list[tuple[str, int]] = []
+    lu_home: dict[int, str] = {}  # LU ID -> frame whose file lists it
+    semtype_refs: dict[int, str] = {}
+    frame_fe_ids: dict[str, dict[str, int | None]] = {}
+    for i, (name, fid) in enumerate(index_entries):
+        rel = f"frame/{name}.xml"
+        if not (root / rel).is_file():
+            raise FbagentError(f"{root / rel}: missing frame file (frame {name} is listed in frameIndex.xml)", FIX_FILE)
+        data, el = src.parse(rel)
+        if _local(el.tag) != "frame":
+            raise FbagentError(f"{root / rel}: root element is <{_local(el.tag)}>, not <frame>", FIX_FILE)
+        if (el.get("name") or name) != name:
+            raise FbagentError(f"{root / rel}: declares frame name {el.get('name')!r}, the file name says {name!r}", FIX_FILE)
+        file_id = _int(el.get("ID"))
+        fid = fid if fid is not None else file_id
+        if fid is None:
+            raise FbagentError(f"{root / rel}: frame {name} has no numeric ID (neither in frameIndex.xml nor in the file)", FIX_FILE)
+        frame_ids.append((name, fid))
+        frame_bytes[name] = data
+        frame_fe_ids[name] = {fe.get("name") or "": _int(fe.get("ID")) for fe in el if _local(fe.tag) == "FE"}
+        for sub in el.iter():
+            tag = _local(sub.tag)
+            if tag == "lexUnit" and _int(sub.get("ID")) is not None:
+                lu_home.setdefault(_int(sub.get("ID")), name)  # type: ignore[arg-type]
+            elif tag == "semType" and _int(sub.get("ID")) is not None:
+                semtype_refs.setdefault(_int(sub.get("ID")), sub.get("name") or f"semtype_{sub.get('ID')}")  # type: ignore[arg-type]
+        if progress:
+            progress("check frame files", i + 1, len(index_entries))
+
+    # 2. Private mirror for NLTK.
+    import nltk
+    from nltk.corpus.reader.framenet import FramenetCorpusReader
+
+    tmp = Path(tempfile.mkdtemp(prefix="fbagent-framenet-"))
+    os.chmod(tmp, 0o700)
+    mirror = tmp / "framenet"
+    frames: list[Frame] = []
+    lexical_units: list[LexicalUnit] = []
+    relations: list[FrameRelation] = []
+    try:
+        (mirror / "frame").mkdir(parents=True, mode=0o700)
+        _write_private(mirror / "frameIndex.xml", _frame_index_xml(frame_ids))
+        _write_private(mirror / "luIndex.xml", luindex_bytes)
+        _write_private(mirror / "frRelation.xml", relations_bytes or EMPTY_RELATIONS)
+        _write_private(mirror / "semTypes.xml", semtypes_bytes or _semtypes_xml(semtype_refs))
+        notes: dict[str, int] = {}
+        for name, data in frame_bytes.items():
+            data = _normalize_for_nltk(data, frame_fe_ids[name], notes)
+            _write_private(mirror / "frame" / f"{name}.xml", data)
+        if any(notes.values()):
+            summary = ", ".join(f"{n} {what}" for what, n in notes.items() if n)
+            warnings.append(f"{root / 'frame'}: adapted for NLTK in a private copy ({summary})")
+        nltk.data.path.insert(0, str(tmp))
+        try:
+            reader = FramenetCorpusReader(str(mirror), [])
+            for i, (name, fid) in enumerate(frame_ids):
+                try:
+                    f = reader.frame_by_name(name, ignorekeys=["FEcoreSet"])
+                except Exception as err:  # NLTK raises many kinds; name the file
+                    raise FbagentError(
+                        f"{root / 'frame' / (name + '.xml')}: NLTK could not read frame {name} ({type(err).__name__}: {err})",
+                        FIX_FILE,
+                    ) from err
+                markup = f.get("definitionMarkup") or ""
+                definition, examples = parse_definition(markup)
+                fes = [
+                    FrameElement(fe.name, str(fe.get("coreType") or ""), clean_text(fe.get("definitionMarkup") or ""))
+                    for fe in f.FE.values()
+                ]
+                frames.append(Frame(name, fid, definition, markup, examples, fes))
+                if progress:
+                    progress("read frames (NLTK)", i + 1, len(frame_ids))
+
+            # 3. Lexical units, in luIndex.xml order, resolved through NLTK.
+            frame_names = {f.name for f in frames}
+            seen_ids: set[int] = set()
+            for el in luindex:
+                if _local(el.tag) != "lu":
+                    continue
+                lu_id, lu_name, frame_name = _int(el.get("ID")), el.get("name") or "", el.get("frameName") or ""
+                if lu_id is None or lu_id in seen_ids:
+                    continue
+                seen_ids.add(lu_id)
+                home = lu_home.get(lu_id)
+                if home is not None and frame_name and home != frame_name:
+                    raise FbagentError(
+                        f"{root / 'luIndex.xml'}: LU {lu_name} (ID {lu_id}) points to frame {frame_name}, "
+                        f"but frame/{home}.xml lists it",
+                        FIX_FILE,
+                    )
+                if frame_name and frame_name not in frame_names:
+                    dangling(f"{root / 'luIndex.xml'}: LU {lu_name} (ID {lu_id}) points to unknown frame {frame_name} (no frame/{frame_name}.xml); skipped")
+                    continue
+                if home is None:
+                    dangling(f"{root / 'luIndex.xml'}: LU {lu_name} (ID {lu_id}) is not listed in frame/{frame_name}.xml; skipped")
+                    continue
+                try:
+                    lu = reader.lu(lu_id)
+                except Exception as err:
+                    raise FbagentError(
+                        f"{root / 'frame' / (home + '.xml')}: NLTK could not read LU {lu_name} (ID {lu_id}) ({type(err).__name__}: {err})",
+                        FIX_FILE,
+                    ) from err
+                if "frame" not in lu:  # e.g. status "Problem": NLTK leaves it out of its frame
+                    dangling(f"{root / 'frame' / (home + '.xml')}: NLTK skips LU {lu_name} (ID {lu_id}, status {lu.get('status')}); skipped")
+                    continue
+                name = str(lu.get("name") or lu_name)
+                lemma, suffix = split_lu_name(name)
+                # The name suffix wins over the POS attribute: FrameNet 1.5 has
+                # "come together.v" with POS="A"; users see and type the name.
+                pos = suffix or str(lu.get("POS") or "").strip().upper()
+                counts = lu.get("sentenceCount") or {}
+                lexical_units.append(
+                    LexicalUnit(
+                        name=name,
+                        lemma=lemma,
+                        pos=pos,
+                        frame=lu.frame.name,
+                        lu_id=lu_id,
+                        definition=clean_text(lu.get("definitionMarkup") or lu.get("definition") or ""),
+                        n_annotated=int(counts.get("annotated") or 0),
+                    )
+                )
+
+            # 4. Frame relations (empty without frRelation.xml).
+            for rel in reader.frame_relations():
+                relations.append(FrameRelation(rel.type.name, rel.superFrameName, rel.subFrameName))
+        finally:
+            try:
+                nltk.data.path.remove(str(tmp))
+            except ValueError:
+                pass
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+    # 5. Exemplars from lu/lu<ID>.xml (direct ElementTree parse; see module docstring).
+    lu_dir = root / "lu"
+    if lu_dir.is_dir():
+        present = {p.name for p in lu_dir.iterdir() if p.suffix == ".xml"}
+        used: set[str] = set()
+        for i, lu in enumerate(lexical_units):
+            fname = f"lu{lu.lu_id}.xml"
+            if fname in present:
+                used.add(fname)
+                _, el = src.parse(f"lu/{fname}")
+                file_id, file_frame = _int(el.get("ID")), el.get("frame")
+                if file_id != lu.lu_id or (file_frame and file_frame != lu.frame):
+                    dangling(
+                        f"{lu_dir / fname}: describes LU {el.get('name')} (ID {file_id}) in frame {file_frame}, "
+                        f"but the index has {lu.name} (ID {lu.lu_id}) in {lu.frame}; its exemplars are skipped"
+                    )
+                    continue
+                lu.exemplars = read_exemplars(el)
+            if not lu.n_annotated:
+                lu.n_annotated = len(lu.exemplars)
+            if progress:
+                progress("read exemplars", i + 1, len(lexical_units))
+        unused = sorted(present - used)
+        if unused:
+            shown = ", ".join(unused[:5]) + (", ..." if len(unused) > 5 else "")
+            warnings.append(f"{lu_dir}: {len(unused)} file(s) name no imported LU ({shown}); not read")
+
+    return LexiconData(frames, lexical_units, relations, fingerprint(root), warnings)
