@@ -394,3 +394,17 @@ async def test_a_cached_answer_that_no_longer_validates_is_asked_again(stub, db)
     assert not second.cached and second.value == Definition(**GOOD) and stub.request_count == 2
     third = await client.complete(task="define", messages=DEFINE, response_model=Definition)
     assert third.cached and third.call_id == second.call_id and stub.request_count == 2
+
+
+async def test_openai_mode_can_be_switched_to_tools(stub, db, monkeypatch):
+    monkeypatch.setenv("FBAGENT_OPENAI_MODE", "tools")
+    stub.script(ok(GOOD))
+    client = client_for(stub, db)
+    result = await client.complete(task="define", messages=DEFINE, response_model=Definition)
+    assert result.value == Definition(**GOOD)
+    assert stub.requests[0]["tool_choice"]["function"]["name"] == "Definition"
+    assert "response_format" not in stub.requests[0]
+    assert rows(db)[0]["request"]["mode"] == "tools"
+    monkeypatch.setenv("FBAGENT_OPENAI_MODE", "yaml")
+    with pytest.raises(FbagentError, match="FBAGENT_OPENAI_MODE='yaml'"):
+        client_for(stub, db)

@@ -8,8 +8,10 @@ caching, concurrency and logging live in the client, identical for all three.
 - ``openai``: ``openai.AsyncOpenAI`` (SDK retries off) + ``instructor.from_openai``
   in ``Mode.JSON_SCHEMA``: the request carries
   ``response_format={"type": "json_schema", "json_schema": {"name", "schema"}}``,
-  which vLLM ``serve``, llama.cpp ``server``, Ollama and OpenAI turn into
-  constrained decoding; the answer is JSON in ``message.content``.
+  which vLLM ``serve``, llama.cpp ``llama-server``, Ollama and OpenAI turn into
+  constrained decoding; the answer is JSON in ``message.content``. Env
+  ``FBAGENT_OPENAI_MODE`` = ``tools`` | ``json`` | ``md_json`` picks another
+  instructor mode for servers without JSON-schema support.
 - ``gemini``: ``google.genai.Client`` (its own retries off) +
   ``instructor.from_genai(..., Mode.JSON)``: ``response_mime_type=application/json``
   with the pydantic model as ``response_schema``.
@@ -124,17 +126,23 @@ class OpenAIAdapter:
     """OpenAI or any OpenAI-compatible server (vLLM, llama.cpp server, Ollama) via ``--base-url``."""
 
     name = "openai"
-    mode = "json_schema"
 
-    def __init__(self, *, model: str, base_url: str | None, api_key: str, timeout_s: float) -> None:
+    def __init__(
+        self, *, model: str, base_url: str | None, api_key: str, timeout_s: float, mode: str = "json_schema"
+    ) -> None:
         import instructor
         import openai
 
         self.model = model
         self.base_url = base_url
+        self.mode = mode
+        instructor_mode = {
+            "json_schema": instructor.Mode.JSON_SCHEMA, "tools": instructor.Mode.TOOLS,
+            "json": instructor.Mode.JSON, "md_json": instructor.Mode.MD_JSON,
+        }[mode]
         self._make = lambda: openai.AsyncOpenAI(  # max_retries=0: the client's tenacity loop retries
             api_key=api_key, base_url=base_url, timeout=timeout_s, max_retries=0)
-        self._wrap = lambda raw: instructor.from_openai(raw, mode=instructor.Mode.JSON_SCHEMA)
+        self._wrap = lambda raw: instructor.from_openai(raw, mode=instructor_mode)
         self._raw = self._make()
         self._client = self._wrap(self._raw)
         self._loop: asyncio.AbstractEventLoop | None = None

@@ -44,6 +44,7 @@ from fbagent.store import llm_calls
 
 BACKENDS = ("openai", "gemini", "local")
 DEFAULT_MODELS = {"openai": "gpt-4o-mini", "gemini": "gemini-2.5-flash"}
+OPENAI_MODES = ("json_schema", "tools", "json", "md_json")  # env FBAGENT_OPENAI_MODE
 _MAX_ERROR_CHARS = 400
 _MAX_OUTPUT_CHARS = 4000
 
@@ -409,7 +410,9 @@ def make_client(
     - ``openai``: ``api_key`` or env ``OPENAI_API_KEY``; with ``base_url`` (or env
       ``OPENAI_BASE_URL``), e.g. ``http://localhost:8000/v1`` of vLLM ``serve`` or
       llama.cpp ``server``, no key is needed and without ``model`` the server's
-      first listed model is used. Default model ``gpt-4o-mini``.
+      first listed model is used. Default model ``gpt-4o-mini``. Structured output
+      as ``response_format`` JSON schema; env ``FBAGENT_OPENAI_MODE`` = ``tools`` |
+      ``json`` | ``md_json`` selects another instructor mode.
     - ``gemini``: ``api_key`` or env ``GEMINI_API_KEY`` / ``GOOGLE_API_KEY``; needs
       ``google-genai``. Default model ``gemini-2.5-flash``.
     - ``local``: llama-cpp-python on ``model_path`` (a GGUF file), default: the
@@ -436,9 +439,15 @@ def make_client(
                     "export OPENAI_API_KEY=... or pass --base-url URL of an OpenAI-compatible server (vLLM, llama.cpp)",
                 )
             key = "not-needed"  # local OpenAI-compatible servers ignore it
+        mode = (os.environ.get("FBAGENT_OPENAI_MODE") or "json_schema").strip().lower()
+        if mode not in OPENAI_MODES:
+            raise FbagentError(
+                f"FBAGENT_OPENAI_MODE={mode!r} is not a structured-output mode",
+                f"set it to one of: {', '.join(OPENAI_MODES)} (or unset it for json_schema)",
+            )
         if not model:
             model = _first_model(base_url, key, timeout_s) if base_url else DEFAULT_MODELS["openai"]
-        adapter = backends.OpenAIAdapter(model=model, base_url=base_url, api_key=key, timeout_s=timeout_s)
+        adapter = backends.OpenAIAdapter(model=model, base_url=base_url, api_key=key, timeout_s=timeout_s, mode=mode)
         return LLMClient(adapter, secrets=(key,), **common)
     if backend == "gemini":
         try:
