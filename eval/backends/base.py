@@ -1,0 +1,308 @@
+"""The backend interface shared by every evaluation backend.
+
+A backend answers two kinds of requests:
+
+- :meth:`Backend.choose_batch`: constrained decoding to one of a few option
+  strings (``"1".."4"`` for FrameBench, ``"1".."3"`` for frame identification).
+  FrameBench (Yano and Sasano 2026, section 4 and appendix B) scores models on
+  the option number they produce; here decoding is restricted to those
+  numbers, so a well-behaved backend never produces anything else. Anything
+  that still goes wrong (API error, malformed JSON) becomes a
+  :class:`ChoiceResult` with ``choice=None`` and an ``error``: the runner
+  counts it as a failure, never as a wrong answer.
+- :meth:`Backend.generate_batch`: free generation (SemBench round trips).
+
+Reasoning mode (:class:`ReasoningConfig`): the model first generates freely
+until the end-of-thinking tag or until ``max_think_tokens`` tokens (then the
+result is flagged ``budget_exhausted`` and the tag is appended), and then the
+constrained answer (or the free text) is decoded after the thinking.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from fbagent.errors import FbagentError
+
+DEFAULT_CHOICES: tuple[str, ...] = ("1", "2", "3", "4")
+
+# Model-name substring -> end-of-thinking tag. Checked in order; the first match wins.
+END_THINK_TAGS: tuple[tuple[str, str], ...] = (
+    ("magistral", "[/THINK]"),
+    ("seed-oss", "</seed:think>"),
+    ("qwen3", "</think>"),
+    ("qwq", "</think>"),
+    ("deepseek-r1", "</think>"),
+    ("r1-distill", "</think>"),
+    ("phi-4-reasoning", "</think>"),
+    ("nemotron", "</think>"),
+    ("exaone-deep", "</thought>"),
+)
+DEFAULT_END_THINK_TAG = "</think>"
+
+
+def end_think_tag_for(model: str | None) -> str:
+    """End-of-thinking tag for ``model`` from the profile table :data:`END_THINK_TAGS`.
+
+    Matching is a case-insensitive substring test on the model name or path;
+    ``"</think>"`` when nothing matches.
+    """
+    name = (model or "").lower()
+    for key, tag in END_THINK_TAGS:
+        if key in name:
+            return tag
+    return DEFAULT_END_THINK_TAG
+
+
+@dataclass(frozen=True)
+class ReasoningConfig:
+    """Reasoning mode: ``enabled``, the ``end_think_tag`` and the thinking budget in tokens."""
+
+    enabled: bool = False
+    end_think_tag: str = DEFAULT_END_THINK_TAG
+    max_think_tokens: int = 1024
+
+
+@dataclass
+class ChoiceResult:
+    """One constrained answer.
+
+    ``raw``: the text the backend returned for the answer step (for APIs the JSON
+    body); ``choice``: the option string (``"1".."4"``) or ``None`` when the
+    answer failed (then ``error`` says why). Token counts are per request;
+    ``latency_ms`` is the wall time of the call divided by the number of
+    prompts in the batch it was part of (``batch_size``).
+    """
+
+    raw: str | None
+    choice: str | None
+    error: str | None = None
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    thinking: str = ""
+    thinking_tokens: int = 0
+    budget_exhausted: bool = False
+    latency_ms: float | None = None
+    batch_size: int = 1
+    option_probs: dict[str, float] | None = None
+
+
+@dataclass
+class TextResult:
+    """One free generation: ``text`` is the answer after any thinking, cut at the stop strings."""
+
+    text: str | None
+    raw: str | None = None
+    error: str | None = None
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    thinking: str = ""
+    thinking_tokens: int = 0
+    budget_exhausted: bool = False
+    latency_ms: float | None = None
+    batch_size: int = 1
+
+
+@dataclass
+class BackendInfo:
+    """What the run manifest records about a backend."""
+
+    name: str
+    model: str
+    options: dict = field(default_factory=dict)
+    versions: dict = field(default_factory=dict)
+
+
+def validate_choice(text: str | None, choices: Sequence[str]) -> str | None:
+    """Return ``text`` stripped when it is exactly one of ``choices``, else ``None``."""
+    if text is None:
+        return None
+    text = text.strip()
+    return text if text in choices else None
+
+
+def parse_json_answer(text: str | None, choices: Sequence[str]) -> tuple[str | None, str | None]:
+    """Parse an API answer ``{"answer": "3"}`` -> ``(choice, error)``.
+
+    For the four FrameBench options the object is validated with
+    :class:`fbagent.schemas.FourChoiceAnswer`; for other option sets the
+    value must be one of ``choices``. Never raises.
+    """
+    if text is None or not text.strip():
+        return None, "empty answer"
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as err:
+        return None, f"answer is not JSON ({err.msg})"
+    if not isinstance(obj, dict) or "answer" not in obj:
+        return None, "answer JSON has no 'answer' field"
+    value = str(obj["answer"]).strip()
+    if tuple(choices) == DEFAULT_CHOICES:
+        from pydantic import ValidationError
+
+        from fbagent.schemas import FourChoiceAnswer
+
+        try:
+            value = FourChoiceAnswer(answer=value).answer
+        except ValidationError:
+            return None, f"answer {value!r} is not one of {list(choices)}"
+    if value not in choices:
+        return None, f"answer {value!r} is not one of {list(choices)}"
+    return value, None
+
+
+def answer_json_schema(choices: Sequence[str]) -> dict:
+    """JSON schema ``{answer: "1"|"2"|...}`` used by the API backends (strict, no extra keys)."""
+    return {
+        "type": "object",
+        "properties": {"answer": {"type": "string", "enum": list(choices)}},
+        "required": ["answer"],
+        "additionalProperties": False,
+    }
+
+
+def split_thinking(text: str, tag: str) -> tuple[str, str, bool]:
+    """Split generated text at the end-of-thinking ``tag``.
+
+    Returns ``(thinking including the tag, text after the tag, tag_found)``;
+    when the tag is absent the whole text is thinking and ``tag_found`` is False.
+    """
+    idx = text.find(tag)
+    if idx < 0:
+        return text, "", False
+    end = idx + len(tag)
+    return text[:end], text[end:], True
+
+
+def cut_at_stop(text: str, stop: Sequence[str]) -> str:
+    """Cut ``text`` at the first occurrence of any stop string (stop strings excluded)."""
+    cut = len(text)
+    for s in stop:
+        if s:
+            i = text.find(s)
+            if 0 <= i < cut:
+                cut = i
+    return text[:cut]
+
+
+class Backend(ABC):
+    """Base class: subclasses implement the two batch methods and :meth:`info`.
+
+    ``default_batch_size``: how many prompts the runner hands over per call
+    (``0`` = all prompts of a template in one call, as vLLM wants);
+    ``default_concurrency``: how many calls the runner keeps in flight.
+    """
+
+    name = "backend"
+    default_batch_size = 1
+    default_concurrency = 1
+
+    def __init__(self, model: str, reasoning: ReasoningConfig | None = None, seed: int = 0) -> None:
+        self.model = model
+        self.reasoning = reasoning or ReasoningConfig()
+        self.seed = seed
+
+    @abstractmethod
+    async def choose_batch(self, prompts: list[str], choices: Sequence[str] = DEFAULT_CHOICES) -> list[ChoiceResult]:
+        """Constrained answers, one per prompt, in order. Never raises for a per-prompt failure."""
+
+    @abstractmethod
+    async def generate_batch(self, prompts: list[str], max_new_tokens: int = 96,
+                             stop: Sequence[str] = ("\n",)) -> list[TextResult]:
+        """Free generations, one per prompt, in order, cut at ``stop``."""
+
+    def info(self) -> BackendInfo:
+        """Backend name, model, options and library versions for the manifest."""
+        return BackendInfo(name=self.name, model=self.model)
+
+    def close(self) -> None:  # noqa: B027 - optional hook
+        """Release resources (models, clients)."""
+
+
+class SyncBackend(Backend):
+    """A backend whose work is synchronous (a local model in this process).
+
+    Calls run in a worker thread, one at a time (a lock: llama.cpp and
+    transformers models are not safe to call from two threads).
+    """
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._lock = threading.Lock()
+
+    @abstractmethod
+    def choose_sync(self, prompts: list[str], choices: Sequence[str]) -> list[ChoiceResult]:
+        """Synchronous constrained answers."""
+
+    @abstractmethod
+    def generate_sync(self, prompts: list[str], max_new_tokens: int, stop: Sequence[str]) -> list[TextResult]:
+        """Synchronous free generations."""
+
+    def _locked(self, fn, *args):
+        with self._lock:
+            start = time.perf_counter()
+            results = fn(*args)
+            elapsed = (time.perf_counter() - start) * 1000.0
+        for r in results:
+            if r.latency_ms is None:
+                r.latency_ms = elapsed / max(1, len(results))
+                r.batch_size = len(results)
+        return results
+
+    async def choose_batch(self, prompts, choices=DEFAULT_CHOICES):
+        return await asyncio.to_thread(self._locked, self.choose_sync, list(prompts), tuple(choices))
+
+    async def generate_batch(self, prompts, max_new_tokens=96, stop=("\n",)):
+        return await asyncio.to_thread(self._locked, self.generate_sync, list(prompts), max_new_tokens, tuple(stop))
+
+
+class ConcurrentBackend(Backend):
+    """A backend that sends one request per prompt (APIs); a batch runs its requests concurrently."""
+
+    default_concurrency = 8
+
+    @abstractmethod
+    async def choose_one(self, prompt: str, choices: Sequence[str]) -> ChoiceResult:
+        """One constrained answer; must catch its own errors into ``ChoiceResult.error``."""
+
+    @abstractmethod
+    async def generate_one(self, prompt: str, max_new_tokens: int, stop: Sequence[str]) -> TextResult:
+        """One free generation; must catch its own errors into ``TextResult.error``."""
+
+    async def choose_batch(self, prompts, choices=DEFAULT_CHOICES):
+        return list(await asyncio.gather(*(self._timed(self.choose_one(p, tuple(choices))) for p in prompts)))
+
+    async def generate_batch(self, prompts, max_new_tokens=96, stop=("\n",)):
+        return list(await asyncio.gather(*(self._timed(self.generate_one(p, max_new_tokens, tuple(stop))) for p in prompts)))
+
+    @staticmethod
+    async def _timed(coro):
+        start = time.perf_counter()
+        result = await coro
+        if result.latency_ms is None:
+            result.latency_ms = (time.perf_counter() - start) * 1000.0
+        return result
+
+
+def package_version(dist: str) -> str | None:
+    """Installed version of a distribution, or None."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(dist)
+    except PackageNotFoundError:
+        return None
+
+
+def missing_extra(package: str, extra: str) -> FbagentError:
+    """The one-line error for a backend whose optional dependency is not installed."""
+    return FbagentError(
+        f"the Python package {package!r} is not installed",
+        f"pip install 'fbagent[{extra}]'",
+    )

@@ -1,0 +1,128 @@
+"""Gemini backend (google-genai): a JSON response schema restricts the answer to the options.
+
+The request sets ``response_mime_type="application/json"`` and
+``response_json_schema`` = ``{answer: "1"|"2"|"3"|"4"}`` (FrameBench, Yano and
+Sasano 2026, section 4); the reply is validated with
+:class:`fbagent.schemas.FourChoiceAnswer`, and a failure is recorded as such.
+Reasoning: ``ThinkingConfig(thinking_budget=max_think_tokens, include_thoughts=True)``;
+without reasoning the budget is 0 (models that cannot switch thinking off
+answer with an error, which is counted as a failure). Transient errors are
+retried by the client (``HttpRetryOptions``).
+
+Optional extra ``gemini``; ``google.genai`` is imported lazily. The key comes
+from ``GEMINI_API_KEY`` or ``GOOGLE_API_KEY`` and is never stored.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+
+from fbagent.eval.backends.base import (
+    ChoiceResult,
+    ConcurrentBackend,
+    ReasoningConfig,
+    TextResult,
+    answer_json_schema,
+    cut_at_stop,
+    missing_extra,
+    package_version,
+    parse_json_answer,
+)
+
+from fbagent.errors import FbagentError
+
+ANSWER_TOKENS = 32
+
+
+def gemini_api_key() -> str:
+    """``GEMINI_API_KEY`` or ``GOOGLE_API_KEY``; raises :class:`FbagentError` (one line + fix) when neither is set."""
+    key = os.environ.get("GEMINI_API_KEY") or os.environ.get("GOOGLE_API_KEY")
+    if not key:
+        raise FbagentError("GEMINI_API_KEY is not set", "export GEMINI_API_KEY=<your key> (or GOOGLE_API_KEY)")
+    return key
+
+
+class GeminiBackend(ConcurrentBackend):
+    """google-genai async client, one request per prompt, ``concurrency`` in flight."""
+
+    name = "gemini"
+    default_concurrency = 4
+
+    def __init__(self, model: str, *, reasoning: ReasoningConfig | None = None, seed: int = 0,
+                 api_key: str | None = None, retries: int = 5) -> None:
+        key = api_key or gemini_api_key()
+        super().__init__(model, reasoning=reasoning, seed=seed)
+        try:
+            from google import genai
+            from google.genai import types
+        except ImportError as err:
+            raise missing_extra("google-genai", "gemini") from err
+        self.types = types
+        self.client = genai.Client(api_key=key, http_options=types.HttpOptions(
+            retry_options=types.HttpRetryOptions(attempts=retries)))
+
+    def info(self):
+        info = super().info()
+        info.versions = {"google-genai": package_version("google-genai")}
+        return info
+
+    def _config(self, max_tokens: int, **extra):
+        t = self.types
+        if self.reasoning.enabled:
+            thinking = t.ThinkingConfig(thinking_budget=self.reasoning.max_think_tokens, include_thoughts=True)
+            max_tokens += self.reasoning.max_think_tokens
+        else:
+            thinking = t.ThinkingConfig(thinking_budget=0)
+        return t.GenerateContentConfig(temperature=0.0, seed=self.seed, max_output_tokens=max_tokens,
+                                       thinking_config=thinking, **extra)
+
+    @staticmethod
+    def _split(resp) -> tuple[str, str, str | None]:
+        """-> (answer text, thought text, finish reason name)."""
+        answer, thought, finish = [], [], None
+        for cand in (resp.candidates or [])[:1]:
+            finish = getattr(cand.finish_reason, "name", None) if cand.finish_reason is not None else None
+            for part in (cand.content.parts if cand.content and cand.content.parts else []):
+                if part.text:
+                    (thought if part.thought else answer).append(part.text)
+        return "".join(answer), "".join(thought), finish
+
+    @staticmethod
+    def _usage(resp):
+        u = resp.usage_metadata
+        if u is None:
+            return None, None, 0
+        out = (u.candidates_token_count or 0) + (u.thoughts_token_count or 0)
+        return u.prompt_token_count, out, u.thoughts_token_count or 0
+
+    async def choose_one(self, prompt: str, choices: Sequence[str]) -> ChoiceResult:
+        """One request with the JSON response schema; errors -> failure."""
+        try:
+            resp = await self.client.aio.models.generate_content(
+                model=self.model, contents=prompt,
+                config=self._config(ANSWER_TOKENS, response_mime_type="application/json",
+                                    response_json_schema=answer_json_schema(choices)),
+            )
+        except Exception as err:
+            return ChoiceResult(raw=None, choice=None, error=f"{type(err).__name__}: {str(err)[:300]}")
+        raw, thought, finish = self._split(resp)
+        choice, error = parse_json_answer(raw, choices)
+        n_in, n_out, n_think = self._usage(resp)
+        return ChoiceResult(raw=raw, choice=choice, error=error, input_tokens=n_in, output_tokens=n_out,
+                            thinking=thought, thinking_tokens=n_think,
+                            budget_exhausted=self.reasoning.enabled and finish == "MAX_TOKENS")
+
+    async def generate_one(self, prompt: str, max_new_tokens: int, stop: Sequence[str]) -> TextResult:
+        """One free generation, cut at ``stop``."""
+        try:
+            resp = await self.client.aio.models.generate_content(
+                model=self.model, contents=prompt, config=self._config(max_new_tokens))
+        except Exception as err:
+            return TextResult(text=None, error=f"{type(err).__name__}: {str(err)[:300]}")
+        raw, thought, finish = self._split(resp)
+        text = cut_at_stop(raw.strip(), stop).strip()
+        n_in, n_out, n_think = self._usage(resp)
+        return TextResult(text=text or None, raw=raw, error=None if text else "empty answer",
+                          input_tokens=n_in, output_tokens=n_out, thinking=thought, thinking_tokens=n_think,
+                          budget_exhausted=self.reasoning.enabled and finish == "MAX_TOKENS")

@@ -1,0 +1,150 @@
+"""OpenAI-compatible chat backend (OpenAI, vLLM ``serve``, llama.cpp server, Ollama...).
+
+The answer is requested with a strict JSON-schema response format
+``{"answer": "1"|"2"|"3"|"4"}`` (:func:`answer_json_schema`), so servers with
+structured outputs can only return an option number (FrameBench, Yano and
+Sasano 2026, section 4). The reply is validated with
+:class:`fbagent.schemas.FourChoiceAnswer`; a malformed reply or an API error
+becomes a failure (``choice=None``), never a wrong answer, and is never
+re-asked (a second chance would change the protocol). Transient errors
+(rate limits, 5xx, timeouts) are retried by the openai client
+(``max_retries``, exponential backoff).
+
+Reasoning: thinking is done by the server; ``max_think_tokens`` is added to
+the completion budget, the server's reasoning text and token count are
+recorded when it reports them, and a ``length`` finish means the budget ran out.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+
+from fbagent.eval.backends.base import (
+    ChoiceResult,
+    ConcurrentBackend,
+    ReasoningConfig,
+    TextResult,
+    answer_json_schema,
+    cut_at_stop,
+    package_version,
+    parse_json_answer,
+    split_thinking,
+)
+
+from fbagent.errors import FbagentError
+
+ANSWER_TOKENS = 32  # completion budget for the JSON answer itself
+
+
+class OpenAIBackend(ConcurrentBackend):
+    """Async ``openai`` client; one chat request per prompt, ``concurrency`` in flight.
+
+    ``base_url``: any OpenAI-compatible server (then a missing ``OPENAI_API_KEY`` is
+    fine: the key ``"EMPTY"`` is sent). ``extra_body``: server-specific request
+    fields (e.g. ``{"chat_template_kwargs": {"enable_thinking": false}}`` for vLLM).
+    """
+
+    name = "openai"
+
+    def __init__(self, model: str, *, base_url: str | None = None, api_key: str | None = None,
+                 reasoning: ReasoningConfig | None = None, seed: int = 0, timeout_s: float = 120.0,
+                 max_retries: int = 4, extra_body: dict | None = None) -> None:
+        super().__init__(model, reasoning=reasoning, seed=seed)
+        try:
+            from openai import AsyncOpenAI
+        except ImportError as err:
+            raise FbagentError("the Python package 'openai' is not installed", "pip install openai") from err
+        key = api_key or os.environ.get("OPENAI_API_KEY")
+        if not key:
+            if base_url is None:
+                raise FbagentError("OPENAI_API_KEY is not set",
+                                   "export OPENAI_API_KEY=..., or pass --base-url for a local OpenAI-compatible server")
+            key = "EMPTY"
+        self.base_url = base_url
+        self.extra_body = extra_body or {}
+        self.client = AsyncOpenAI(base_url=base_url, api_key=key, timeout=timeout_s, max_retries=max_retries)
+
+    def info(self):
+        info = super().info()
+        info.options = {"base_url": self.base_url, "extra_body": self.extra_body}
+        info.versions = {"openai": package_version("openai")}
+        return info
+
+    def _budget(self, n: int) -> int:
+        return n + (self.reasoning.max_think_tokens if self.reasoning.enabled else 0)
+
+    def _common(self) -> dict:
+        kwargs = {"model": self.model, "seed": self.seed}
+        if not self.reasoning.enabled:
+            kwargs["temperature"] = 0.0
+        if self.extra_body:
+            kwargs["extra_body"] = self.extra_body
+        return kwargs
+
+    @staticmethod
+    def _reasoning_of(resp, message) -> tuple[str, int]:
+        extra = getattr(message, "model_extra", None) or {}
+        text = extra.get("reasoning_content") or extra.get("reasoning") or ""
+        n = 0
+        usage = getattr(resp, "usage", None)
+        details = getattr(usage, "completion_tokens_details", None) if usage else None
+        if details is not None and getattr(details, "reasoning_tokens", None):
+            n = int(details.reasoning_tokens)
+        return str(text), n
+
+    async def choose_one(self, prompt: str, choices: Sequence[str]) -> ChoiceResult:
+        """One chat request with a strict JSON-schema response format; errors -> failure."""
+        try:
+            resp = await self.client.chat.completions.create(
+                messages=[{"role": "user", "content": prompt}],
+                response_format={"type": "json_schema", "json_schema": {
+                    "name": "four_choice_answer", "strict": True, "schema": answer_json_schema(choices)}},
+                max_completion_tokens=self._budget(ANSWER_TOKENS),
+                **self._common(),
+            )
+        except Exception as err:  # API errors after the client's retries
+            return ChoiceResult(raw=None, choice=None, error=f"{type(err).__name__}: {str(err)[:300]}")
+        choice_obj = resp.choices[0]
+        message = choice_obj.message
+        raw = message.content
+        thinking, n_think = self._reasoning_of(resp, message)
+        if raw and self.reasoning.enabled and self.reasoning.end_think_tag in raw:
+            inline, raw, _ = split_thinking(raw, self.reasoning.end_think_tag)
+            thinking = thinking or inline
+        choice, error = parse_json_answer(raw, choices)
+        exhausted = self.reasoning.enabled and choice_obj.finish_reason == "length"
+        usage = resp.usage
+        return ChoiceResult(
+            raw=raw, choice=choice, error=error,
+            input_tokens=getattr(usage, "prompt_tokens", None), output_tokens=getattr(usage, "completion_tokens", None),
+            thinking=thinking, thinking_tokens=n_think, budget_exhausted=exhausted,
+        )
+
+    async def generate_one(self, prompt: str, max_new_tokens: int, stop: Sequence[str]) -> TextResult:
+        """One free chat completion, cut at ``stop``."""
+        try:
+            resp = await self.client.chat.completions.create(
+                messages=[{"role": "user", "content": prompt}],
+                max_completion_tokens=self._budget(max_new_tokens),
+                **self._common(),
+            )
+        except Exception as err:
+            return TextResult(text=None, error=f"{type(err).__name__}: {str(err)[:300]}")
+        choice_obj = resp.choices[0]
+        raw = choice_obj.message.content or ""
+        thinking, n_think = self._reasoning_of(resp, choice_obj.message)
+        if self.reasoning.enabled and self.reasoning.end_think_tag in raw:
+            inline, raw, _ = split_thinking(raw, self.reasoning.end_think_tag)
+            thinking = thinking or inline
+        text = cut_at_stop(raw.strip(), stop).strip()
+        usage = resp.usage
+        return TextResult(
+            text=text or None, raw=raw, error=None if text else "empty answer",
+            input_tokens=getattr(usage, "prompt_tokens", None), output_tokens=getattr(usage, "completion_tokens", None),
+            thinking=thinking, thinking_tokens=n_think,
+            budget_exhausted=self.reasoning.enabled and choice_obj.finish_reason == "length",
+        )
+
+    def close(self) -> None:
+        """Nothing to do: the async client closes with the event loop's transport."""

@@ -1,0 +1,185 @@
+"""Read validated benchmark entries (JSONL) in the fbagent export format or the FrameBench authors' columns.
+
+Two conventions are detected per line (see ``fbagent/json_schemas/export.schema.json``
+and docs/annotate.md):
+
+- fbagent (``fbagent export --format fbagent``): ``id``, ``language``,
+  ``verb``, ``lu``, ``frame_a``, ``frame_b``, ``question`` /
+  ``question_four_choice``, the four sentences, ``human`` block...
+- FrameBench (``--format framebench``, the authors' evaluation script):
+  ``original_qa_id``, ``lex_unit_name``, ``question`` (four-choice form),
+  ``sentence_a``, ``sentence_b``, ``sentence_a_prime``, ``sentence_b_prime``,
+  and per annotator i ``match_answer_annotator{i}_ab`` / ``_prime``,
+  ``quality_annotator{i}_ab`` / ``_prime``.
+
+A bad line raises :class:`FbagentError` naming ``file:line`` and the problem;
+nothing is evaluated from a file with a bad line.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from fbagent.errors import FbagentError
+
+SENTENCE_FIELDS = ("sentence_a", "sentence_b", "sentence_a_prime", "sentence_b_prime")
+_ANNOTATOR_RE = re.compile(r"^match_answer_annotator(\d+)_(ab|prime)$")
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One benchmark entry (FrameBench, Yano and Sasano 2026, section 3).
+
+    ``sentence_a``/``sentence_a_prime`` evoke frame A and answer ``question``;
+    ``sentence_b``/``sentence_b_prime`` evoke frame B and do not.
+    ``human_correct``: per annotator, correctness on the base and extended
+    pair (``{name: (base_correct, extended_correct)}``), empty when unknown.
+    """
+
+    id: str
+    question: str
+    sentence_a: str
+    sentence_b: str
+    sentence_a_prime: str
+    sentence_b_prime: str
+    verb: str
+    language: str
+    lu: str = ""
+    frame_a: str = ""
+    frame_b: str = ""
+    source_format: str = "fbagent"
+    human_correct: dict[str, tuple[bool, bool]] = field(default_factory=dict)
+
+
+def _bool(value: Any) -> bool:
+    if isinstance(value, str):
+        return value.strip().lower() in ("1", "true", "yes", "y", "correct")
+    return bool(value)
+
+
+def _text(obj: dict, key: str, where: str) -> str:
+    value = obj.get(key)
+    if not isinstance(value, str) or not value.strip():
+        raise FbagentError(f"{where}: field {key!r} is missing or empty",
+                           "export the entries again with `fbagent export --validated`, or fix that line")
+    return value.strip()
+
+
+def lemma_of_lu(lu: str) -> str:
+    """``"leave.v"`` -> ``"leave"`` (the LU name without its part-of-speech suffix)."""
+    return lu.rsplit(".", 1)[0] if "." in lu else lu
+
+
+def entry_from_fbagent(obj: dict, where: str, default_lang: str) -> Entry:
+    """One fbagent-format object -> :class:`Entry` (``where`` = ``file:line`` for errors)."""
+    question = obj.get("question_four_choice") or obj.get("question")
+    if not isinstance(question, str) or not question.strip():
+        raise FbagentError(f"{where}: field 'question' is missing or empty", "fix that line or export again")
+    lu = obj.get("lu") or obj.get("lu_a") or ""
+    verb = obj.get("verb") or lemma_of_lu(lu)
+    human: dict[str, tuple[bool, bool]] = {}
+    pairs = ((obj.get("human") or {}).get("pairs") or {}) if isinstance(obj.get("human"), dict) else {}
+    base, ext = pairs.get("base") or {}, pairs.get("extended") or {}
+    for name in sorted(set(base) & set(ext)):
+        human[name] = (bool(base[name].get("correct")), bool(ext[name].get("correct")))
+    return Entry(
+        id=_text(obj, "id", where), question=question.strip(),
+        **{k: _text(obj, k, where) for k in SENTENCE_FIELDS},
+        verb=str(verb), language=str(obj.get("language") or default_lang), lu=str(lu),
+        frame_a=str(obj.get("frame_a") or ""), frame_b=str(obj.get("frame_b") or ""),
+        source_format="fbagent", human_correct=human,
+    )
+
+
+def entry_from_framebench(obj: dict, where: str, default_lang: str) -> Entry:
+    """One FrameBench-columns object -> :class:`Entry`; annotator columns become ``human_correct``."""
+    lu = _text(obj, "lex_unit_name", where)
+    annotators: dict[str, dict[str, bool]] = {}
+    for key, value in obj.items():
+        m = _ANNOTATOR_RE.match(key)
+        if m:
+            annotators.setdefault(f"annotator{m.group(1)}", {})[m.group(2)] = _bool(value)
+    human = {n: (v.get("ab", False), v.get("prime", False)) for n, v in sorted(annotators.items())
+             if "ab" in v and "prime" in v}
+    return Entry(
+        id=str(obj.get("original_qa_id")), question=_text(obj, "question", where),
+        **{k: _text(obj, k, where) for k in SENTENCE_FIELDS},
+        verb=lemma_of_lu(lu), language=str(obj.get("language") or default_lang), lu=lu,
+        source_format="framebench", human_correct=human,
+    )
+
+
+def read_entries(path: Path, default_lang: str = "en", limit: int | None = None) -> list[Entry]:
+    """Read a JSONL file of entries (both conventions may be mixed, blank lines skipped).
+
+    ``default_lang`` is used when a line has no ``language`` (FrameBench columns
+    never do). ``limit`` keeps the first N entries. Raises :class:`FbagentError`
+    for a missing file, a line that is not a JSON object, a missing field, a
+    duplicate id, or a file without entries.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise FbagentError(f"dataset {path} does not exist", "pass --dataset with a JSONL file from `fbagent export`")
+    entries: list[Entry] = []
+    seen: dict[str, int] = {}
+    with path.open(encoding="utf-8") as f:
+        for lineno, line in enumerate(f, start=1):
+            if not line.strip():
+                continue
+            where = f"{path}:{lineno}"
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError as err:
+                raise FbagentError(f"{where}: not valid JSON ({err.msg} at column {err.colno})",
+                                   "fix that line (one JSON object per line)") from err
+            if not isinstance(obj, dict):
+                raise FbagentError(f"{where}: expected a JSON object, got {type(obj).__name__}",
+                                   "fix that line (one JSON object per line)")
+            if "original_qa_id" in obj:
+                if obj.get("original_qa_id") in (None, ""):
+                    raise FbagentError(f"{where}: field 'original_qa_id' is empty", "fix that line")
+                entry = entry_from_framebench(obj, where, default_lang)
+            elif "id" in obj:
+                entry = entry_from_fbagent(obj, where, default_lang)
+            else:
+                raise FbagentError(f"{where}: neither 'id' (fbagent format) nor 'original_qa_id' (FrameBench columns)",
+                                   "export the entries with `fbagent export --validated OUT.jsonl`")
+            if entry.id in seen:
+                raise FbagentError(f"{where}: entry id {entry.id!r} repeats line {seen[entry.id]}",
+                                   "remove the duplicate line")
+            seen[entry.id] = lineno
+            entries.append(entry)
+            if limit is not None and len(entries) >= limit:
+                break
+    if not entries:
+        raise FbagentError(f"dataset {path} has no entries", "export some entries with `fbagent export --validated`")
+    return entries
+
+
+def file_sha256(path: Path) -> str:
+    """Hex sha256 of a file's bytes (recorded in the run manifest)."""
+    h = hashlib.sha256()
+    with Path(path).open("rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def human_accuracy(entries: list[Entry]) -> float | None:
+    """The paper's "Human" row from the entries' annotator judgments (FrameBench, section 4).
+
+    Mean over annotators of the share of correct answers on the base and
+    extended pairs of the entries in the file; ``None`` when no entry carries
+    judgments. Result in [0, 1].
+    """
+    per: dict[str, list[bool]] = {}
+    for e in entries:
+        for name, (base, ext) in e.human_correct.items():
+            per.setdefault(name, []).extend([base, ext])
+    rates = [sum(v) / len(v) for v in per.values() if v]
+    return sum(rates) / len(rates) if rates else None

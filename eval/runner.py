@@ -1,0 +1,250 @@
+"""Run evaluation jobs on a backend and store every prediction (JSONL) with a run manifest.
+
+Result folder (``--out``)::
+
+    manifest.json      options, seed, dataset hash, backend, model, prompt versions,
+                       library versions, sessions (wall time, problems/s), status
+    predictions.jsonl  one JSON object per prediction (appended batch by batch)
+    summary.json       metrics (see fbagent.eval.metrics), written when the run ends
+
+Predictions are appended and flushed after every batch, so a crash or Ctrl-C
+loses at most the batches in flight; rerunning the same command resumes
+(predictions already stored are skipped). A folder holding a different run
+(other dataset, model, backend, seed, language or reasoning settings) is
+refused. ``manifest.json`` and ``summary.json`` are written atomically
+(temp file + rename).
+
+Batching and concurrency: jobs are grouped (one group per template); a
+group is cut into batches of ``batch_size`` prompts (``0`` = the whole group
+in one call, which vLLM wants), and up to ``concurrency`` batches are in
+flight at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import platform
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from fbagent.eval.backends.base import Backend, ChoiceResult, TextResult, package_version
+
+from fbagent.errors import FbagentError
+
+MANIFEST = "manifest.json"
+PREDICTIONS = "predictions.jsonl"
+SUMMARY = "summary.json"
+
+
+def now_iso() -> str:
+    """Current UTC time, ISO 8601 with seconds."""
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def write_json_atomic(path: Path, obj: dict) -> None:
+    """Write ``obj`` as indented JSON to ``path`` via a temp file and rename."""
+    tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
+    tmp.write_text(json.dumps(obj, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def base_versions() -> dict[str, str | None]:
+    """Python, platform and core library versions for the manifest."""
+    return {
+        "python": sys.version.split()[0],
+        "platform": platform.platform(),
+        "fbagent": package_version("fbagent"),
+        "numpy": package_version("numpy"),
+    }
+
+
+def read_predictions(folder: Path) -> list[dict]:
+    """All predictions of a result folder; a truncated last line (crash mid-write) is ignored."""
+    path = Path(folder) / PREDICTIONS
+    if not path.exists():
+        return []
+    out = []
+    lines = path.read_text(encoding="utf-8").splitlines()
+    for i, line in enumerate(lines):
+        if not line.strip():
+            continue
+        try:
+            out.append(json.loads(line))
+        except json.JSONDecodeError as err:
+            if i == len(lines) - 1:
+                break
+            raise FbagentError(f"{path}:{i + 1}: not valid JSON", "delete the result folder and run again") from err
+    return out
+
+
+def read_manifest(folder: Path) -> dict:
+    """The manifest of a result folder. Raises :class:`FbagentError` when it is missing or unreadable."""
+    path = Path(folder) / MANIFEST
+    if not path.is_file():
+        raise FbagentError(f"{folder} has no {MANIFEST}", "pass a folder written by `fbagent eval run` (its --out)")
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as err:
+        raise FbagentError(f"{path} is not valid JSON", "run the evaluation again into a fresh --out") from err
+
+
+class ResultWriter:
+    """The result folder of one run: manifest, appended predictions, summary.
+
+    ``manifest["identity"]`` must match an existing folder's identity to
+    resume in it; otherwise :class:`FbagentError`.
+    """
+
+    def __init__(self, out_dir: Path, manifest: dict) -> None:
+        self.out_dir = Path(out_dir)
+        self.out_dir.mkdir(parents=True, exist_ok=True)
+        self.manifest_path = self.out_dir / MANIFEST
+        self.pred_path = self.out_dir / PREDICTIONS
+        existing = None
+        if self.manifest_path.exists():
+            existing = read_manifest(self.out_dir)
+            if existing.get("identity") != manifest.get("identity"):
+                diff = sorted(k for k in set(existing.get("identity", {})) | set(manifest["identity"])
+                              if existing.get("identity", {}).get(k) != manifest["identity"].get(k))
+                raise FbagentError(
+                    f"{self.out_dir} holds results of another run (differs in: {', '.join(diff)})",
+                    "pass another --out folder, or delete that one",
+                )
+        self.records = read_predictions(self.out_dir)
+        self._repair_truncated_tail()
+        self.done = {r["key"] for r in self.records}
+        self.manifest = {**(existing or {}), **manifest,
+                         "created_at": (existing or {}).get("created_at", now_iso()),
+                         "sessions": list((existing or {}).get("sessions", []))}
+        self.manifest["status"] = "running"
+        self.manifest["updated_at"] = now_iso()
+        write_json_atomic(self.manifest_path, self.manifest)
+        self._fh = self.pred_path.open("a", encoding="utf-8")
+        self.written = 0
+        self._t0 = time.perf_counter()
+
+    def _repair_truncated_tail(self) -> None:
+        """Rewrite predictions.jsonl without a half-written last line (atomic)."""
+        if not self.pred_path.exists():
+            return
+        text = self.pred_path.read_text(encoding="utf-8")
+        if text and not text.endswith("\n"):
+            tmp = self.pred_path.with_name(f".{PREDICTIONS}.tmp{os.getpid()}")
+            tmp.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in self.records), encoding="utf-8")
+            os.replace(tmp, self.pred_path)
+
+    def write(self, records: Sequence[dict]) -> None:
+        """Append ``records`` (each with a unique ``key``) and flush."""
+        for r in records:
+            self._fh.write(json.dumps(r, ensure_ascii=False) + "\n")
+            self.done.add(r["key"])
+        self._fh.flush()
+        os.fsync(self._fh.fileno())
+        self.records.extend(records)
+        self.written += len(records)
+
+    def finish(self, summary: dict | None, status: str = "finished") -> dict:
+        """Close the predictions file, record this session (wall time, problems/s), write summary and manifest."""
+        self._fh.close()
+        wall = time.perf_counter() - self._t0
+        self.manifest["sessions"].append({
+            "ended_at": now_iso(), "wall_s": round(wall, 3), "predictions": self.written,
+            "problems_per_s": round(self.written / wall, 4) if wall > 0 and self.written else None,
+        })
+        self.manifest["status"] = status
+        self.manifest["updated_at"] = now_iso()
+        self.manifest["n_predictions"] = len(self.records)
+        if summary is not None:
+            write_json_atomic(self.out_dir / SUMMARY, summary)
+        write_json_atomic(self.manifest_path, self.manifest)
+        return self.manifest
+
+
+@dataclass
+class ChoiceJob:
+    """One constrained question: ``key`` (unique in the run), ``group`` (template), prompt, options,
+    and ``make_record(result) -> dict`` building the stored prediction."""
+
+    key: str
+    group: str
+    prompt: str
+    choices: tuple[str, ...]
+    make_record: Callable[[ChoiceResult], dict]
+
+
+def _chunks(items: list, size: int) -> list[list]:
+    if size <= 0:
+        return [items] if items else []
+    return [items[i:i + size] for i in range(0, len(items), size)]
+
+
+async def run_choice_jobs(backend: Backend, jobs: Sequence[ChoiceJob], writer: ResultWriter, *,
+                          batch_size: int | None = None, concurrency: int | None = None,
+                          on_progress: Callable[[int], None] | None = None) -> int:
+    """Answer every job not yet in ``writer.done``; returns the number answered now.
+
+    Groups run one after the other; inside a group, batches of ``batch_size``
+    (default: the backend's; 0 = whole group) run with up to ``concurrency``
+    in flight (default: the backend's).
+    """
+    size = backend.default_batch_size if batch_size is None else batch_size
+    sem = asyncio.Semaphore(max(1, concurrency or backend.default_concurrency))
+    todo = [j for j in jobs if j.key not in writer.done]
+    groups: dict[str, list[ChoiceJob]] = {}
+    for j in todo:
+        groups.setdefault(j.group, []).append(j)
+
+    async def run(batch: list[ChoiceJob]) -> None:
+        async with sem:
+            results = await backend.choose_batch([j.prompt for j in batch], batch[0].choices)
+        writer.write([j.make_record(r) for j, r in zip(batch, results, strict=True)])
+        if on_progress:
+            on_progress(len(batch))
+
+    for group_jobs in groups.values():
+        by_choices: dict[tuple[str, ...], list[ChoiceJob]] = {}
+        for j in group_jobs:
+            by_choices.setdefault(j.choices, []).append(j)
+        batches = [b for js in by_choices.values() for b in _chunks(js, size)]
+        await asyncio.gather(*(run(b) for b in batches))
+    return len(todo)
+
+
+async def generate_all(backend: Backend, prompts: Sequence[str], *, max_new_tokens: int, stop: Sequence[str],
+                       batch_size: int | None = None, concurrency: int | None = None,
+                       on_progress: Callable[[int], None] | None = None) -> list[TextResult]:
+    """Free generation for ``prompts`` in batches (order kept); see :func:`run_choice_jobs` for batching."""
+    size = backend.default_batch_size if batch_size is None else batch_size
+    sem = asyncio.Semaphore(max(1, concurrency or backend.default_concurrency))
+    prompts = list(prompts)
+    idx_batches = _chunks(list(range(len(prompts))), size)
+    results: list[TextResult | None] = [None] * len(prompts)
+
+    async def run(idx: list[int]) -> None:
+        async with sem:
+            out = await backend.generate_batch([prompts[i] for i in idx], max_new_tokens, stop)
+        for i, r in zip(idx, out, strict=True):
+            results[i] = r
+        if on_progress:
+            on_progress(len(idx))
+
+    await asyncio.gather(*(run(b) for b in idx_batches))
+    return [r for r in results if r is not None]
+
+
+def choice_fields(r: ChoiceResult) -> dict:
+    """The stored fields every constrained prediction carries (raw output, tokens, latency, thinking)."""
+    return {
+        "raw_output": r.raw, "choice": r.choice, "error": r.error,
+        "input_tokens": r.input_tokens, "output_tokens": r.output_tokens,
+        "thinking_tokens": r.thinking_tokens, "thinking_chars": len(r.thinking or ""),
+        "thinking": r.thinking or None, "budget_exhausted": r.budget_exhausted,
+        "latency_ms": None if r.latency_ms is None else round(r.latency_ms, 3), "batch_size": r.batch_size,
+        "option_probs": r.option_probs,
+    }

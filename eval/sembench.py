@@ -1,0 +1,404 @@
+"""``fbagent eval sembench``: SemBench round-trip evaluation on a dictionary with senses.
+
+SemBench scores a model by a round trip through its own words, judged by a
+sentence encoder:
+
+- mode ``ex`` (example -> definition): the model reads a dictionary example
+  of word w in sense s and writes a definition D of w as used there;
+- mode ``def`` (definition -> example -> definition): the model writes an
+  example sentence E for w in sense s from its gloss, then (a second call,
+  same model) a definition D of w as used in E.
+
+D is correct against a distractor sense d when it is closer to the gloss of
+s than to the gloss of d (cosine of sentence-encoder embeddings,
+:func:`fbagent.roundtrip.score_texts`, margin 0: the ONE implementation shared
+with the generation verifier).
+
+Distractor difficulty (bins by rank, per instance): the other senses of the
+same word are sorted by the encoder cosine between their gloss and the
+target gloss; ``easy`` = the least similar, ``mid`` = the median one (index
+``n // 2`` in ascending order), ``hard`` = the most similar, ``rand`` = one
+drawn at random (seeded). Words need at least ``min_senses`` (default 4)
+senses so that easy, mid and hard are three different senses. Each
+generated definition is scored against all four distractors, so one run
+gives the accuracy per difficulty on the same generations.
+
+Dictionaries: WordNet 3.0 (:mod:`fbagent.eval.wordnet`) or a JSONL file, one
+word per line: ``{"word": ..., "pos": ..., "senses": [{"definition": ...,
+"examples": [...]}, ...]}`` (``"definitions"`` with strings is accepted too).
+Sampling (words, target sense, random distractor, k-shot examples) is seeded.
+Generation is free (no constraint) through the same backends.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import re
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+from fbagent.eval.backends.base import Backend, ReasoningConfig, TextResult
+from fbagent.eval.metrics import sembench_summary
+from fbagent.eval.runner import ResultWriter, base_versions, generate_all
+from fbagent.eval.wordnet import DictWord, Sense
+
+from fbagent.errors import FbagentError
+from fbagent.prompt_files import PromptTemplate, load_prompt, prompt_exists
+
+MODES = ("def", "ex")
+DIFFICULTIES = ("easy", "mid", "hard", "rand")
+
+
+@dataclass
+class SemBenchSettings:
+    """Options of one ``eval sembench`` run."""
+
+    mode: str = "ex"
+    dictionary: str = "wordnet"
+    wordnet_dir: Path | None = None
+    pos: str = "v"
+    instances: int = 100
+    min_senses: int = 4
+    shots: int = 0
+    lang: str = "en"
+    seed: int = 0
+    max_new_tokens: int = 48
+    encoder: str | None = None
+    concurrency: int | None = None
+    batch_size: int | None = None
+    n_boot: int = 1000
+
+
+@dataclass
+class Instance:
+    """One SemBench item: a word, its target sense, the example shown (mode ``ex``) and four distractors."""
+
+    instance_id: str
+    word: str
+    pos: str
+    target: Sense
+    example: str | None
+    distractors: dict[str, Sense]
+    distractor_similarity: dict[str, float]
+
+
+@dataclass
+class Shot:
+    """A solved example for k-shot prompts (gold dictionary data of another word)."""
+
+    word: str
+    pos: str
+    definition: str
+    example: str
+
+
+@dataclass
+class SemBenchData:
+    """Sampled instances, shot pool and dictionary description (for the manifest)."""
+
+    instances: list[Instance]
+    shots: list[Shot] = field(default_factory=list)
+    dictionary: dict = field(default_factory=dict)
+
+
+def read_dictionary_jsonl(path: Path, pos: str | None, min_senses: int) -> list[DictWord]:
+    """Read a JSONL dictionary (see the module docstring). Bad line -> :class:`FbagentError` with ``file:line``."""
+    path = Path(path)
+    if not path.is_file():
+        raise FbagentError(f"dictionary {path} does not exist", "pass --dictionary wordnet or an existing JSONL file")
+    words = []
+    for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        where = f"{path}:{lineno}"
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as err:
+            raise FbagentError(f"{where}: not valid JSON ({err.msg})", "fix that line") from err
+        if not isinstance(obj, dict) or not isinstance(obj.get("word"), str) or not obj["word"].strip():
+            raise FbagentError(f"{where}: needs a 'word' string", 'write {"word": ..., "pos": ..., "senses": [...]}')
+        raw = obj.get("senses", obj.get("definitions"))
+        if not isinstance(raw, list):
+            raise FbagentError(f"{where}: needs a 'senses' list", 'write "senses": [{"definition": ..., "examples": [...]}]')
+        senses, seen = [], set()
+        for i, s in enumerate(raw):
+            if isinstance(s, str):
+                s = {"definition": s}
+            if not isinstance(s, dict) or not isinstance(s.get("definition"), str):
+                raise FbagentError(f"{where}: sense {i + 1} has no 'definition' string", "fix that line")
+            d = s["definition"].strip()
+            if d and d not in seen:
+                seen.add(d)
+                ex = [e for e in s.get("examples") or [] if isinstance(e, str) and e.strip()]
+                senses.append(Sense(str(s.get("key") or f"{obj['word']}.{i + 1}"), d, ex))
+        wpos = str(obj.get("pos") or "")
+        if pos and wpos and wpos != pos:
+            continue
+        if len(senses) >= min_senses:
+            words.append(DictWord(obj["word"].strip(), wpos, senses))
+    return words
+
+
+def _word_in(example: str, word: str) -> bool:
+    return re.search(rf"(?<!\w){re.escape(word)}", example, flags=re.IGNORECASE) is not None
+
+
+def load_words(settings: SemBenchSettings) -> tuple[list[DictWord], dict]:
+    """Eligible words of the dictionary and a description for the manifest."""
+    if settings.dictionary == "wordnet":
+        from fbagent.eval.wordnet import find_wordnet_dir, load_wordnet, wordnet_words
+
+        folder = find_wordnet_dir(settings.wordnet_dir)
+        wn = load_wordnet(folder)
+        words = wordnet_words(wn, settings.pos, settings.min_senses)
+        return words, {"name": "wordnet", "version": wn.get_version(), "path": str(folder)}
+    words = read_dictionary_jsonl(Path(settings.dictionary), settings.pos, settings.min_senses)
+    for w in words:  # JSONL examples: keep those that contain the word form
+        for s in w.senses:
+            s.examples = [e for e in s.examples if _word_in(e, w.word)] or s.examples
+    return words, {"name": "jsonl", "path": str(settings.dictionary)}
+
+
+def choose_distractors(target_emb: np.ndarray, other_embs: np.ndarray, rng: random.Random) -> dict[str, int]:
+    """Indices of the easy / mid / hard / rand distractors among the other senses (see module docstring)."""
+    sims = other_embs @ target_emb
+    order = np.argsort(sims, kind="stable")
+    return {"easy": int(order[0]), "mid": int(order[len(order) // 2]), "hard": int(order[-1]),
+            "rand": rng.randrange(len(order))}
+
+
+def sample_instances(words: list[DictWord], settings: SemBenchSettings) -> SemBenchData:
+    """Seeded sample of ``settings.instances`` words (one target sense each) plus a pool of k-shot examples.
+
+    Mode ``ex`` needs a target sense with an example. Distractors are chosen
+    with the encoder (one batch for all glosses). Raises :class:`FbagentError`
+    when too few words qualify.
+    """
+    from fbagent.encoder import embed
+
+    rng = random.Random(f"{settings.seed}|sembench")
+    order = list(words)
+    rng.shuffle(order)
+    need_example = settings.mode == "ex"
+    picked: list[tuple[DictWord, int]] = []
+    shots: list[Shot] = []
+    for w in order:
+        with_ex = [i for i, s in enumerate(w.senses) if s.examples]
+        if len(picked) < settings.instances:
+            cands = with_ex if need_example else list(range(len(w.senses)))
+            if cands:
+                picked.append((w, rng.choice(cands)))
+                continue
+        elif len(shots) < max(8, settings.shots * 4) and with_ex:
+            s = w.senses[rng.choice(with_ex)]
+            shots.append(Shot(w.word, w.pos, s.definition, s.examples[0]))
+        if len(picked) >= settings.instances and len(shots) >= max(8, settings.shots * 4):
+            break
+    if len(picked) < settings.instances:
+        raise FbagentError(f"only {len(picked)} words qualify for {settings.instances} instances "
+                           f"(pos {settings.pos}, >= {settings.min_senses} senses"
+                           + (", an example for the target sense" if need_example else "") + ")",
+                           "lower --instances or --min-senses, or use another --pos")
+    texts = [s.definition for w, _ in picked for s in w.senses]
+    embs = embed(texts, settings.encoder)
+    instances, k = [], 0
+    for w, ti in picked:
+        n = len(w.senses)
+        e = embs[k:k + n]
+        k += n
+        others = [i for i in range(n) if i != ti]
+        irng = random.Random(f"{settings.seed}|{w.word}|{w.pos}|{w.senses[ti].key}")
+        picks = choose_distractors(e[ti], e[others], irng)
+        target = w.senses[ti]
+        instances.append(Instance(
+            instance_id=f"{w.word}|{w.pos}|{target.key}", word=w.word, pos=w.pos, target=target,
+            example=irng.choice(target.examples) if (need_example and target.examples) else None,
+            distractors={d: w.senses[others[j]] for d, j in picks.items()},
+            distractor_similarity={d: round(float(e[others[j]] @ e[ti]), 6) for d, j in picks.items()},
+        ))
+    return SemBenchData(instances=instances, shots=shots)
+
+
+def load_instances(settings: SemBenchSettings) -> SemBenchData:
+    """Dictionary -> sampled instances (checks the mode and loads the encoder; no model call)."""
+    if settings.mode not in MODES:
+        raise FbagentError(f"unknown --mode {settings.mode!r}", "use --mode def or --mode ex")
+    words, desc = load_words(settings)
+    data = sample_instances(words, settings)
+    data.dictionary = {**desc, "eligible_words": len(words)}
+    return data
+
+
+class SemBenchPrompts:
+    """The prompt files: ``roundtrip/<lang>/define_from_example.txt`` (shared with the generation verifier),
+    ``sembench/<lang>/example_from_definition.txt`` and ``sembench/<lang>/few_shot.txt``."""
+
+    def __init__(self, lang: str) -> None:
+        def pick(task: str, name: str) -> PromptTemplate:
+            own = f"{task}/{lang}/{name}"
+            return load_prompt(own if prompt_exists(own) else f"{task}/generic/{name}")
+
+        from fbagent.agents.prompting import language_name
+
+        self.language = language_name(lang)
+        self.define = pick("roundtrip", "define_from_example.txt")
+        self.example = pick("sembench", "example_from_definition.txt")
+        self.wrapper = pick("sembench", "few_shot.txt")
+
+    @property
+    def versions(self) -> dict[str, str]:
+        return {"define": self.define.version, "example": self.example.version, "few_shot": self.wrapper.version}
+
+    def _wrap(self, task: str, cue_key: str, shots: list[tuple[str, str]]) -> str:
+        cue = self.wrapper.meta.get(cue_key, "")
+        block = "".join(f"{t}\n{cue} {a}\n\n" for t, a in shots)
+        return self.wrapper.render(shots=block, task=task, cue=cue).rstrip()
+
+    def define_task(self, word: str, example: str) -> str:
+        return self.define.render(word=word, example=example, language=self.language).rstrip()
+
+    def example_task(self, word: str, pos: str, definition: str) -> str:
+        pos_name = self.example.meta.get(f"pos_{pos}", pos)
+        return self.example.render(word=word, pos_name=pos_name, definition=definition, language=self.language).rstrip()
+
+    def define_prompt(self, word: str, example: str, shots: list[Shot]) -> str:
+        """Prompt for a definition of ``word`` as used in ``example`` (k-shot: gold glosses of other words)."""
+        return self._wrap(self.define_task(word, example), "definition_cue",
+                          [(self.define_task(s.word, s.example), s.definition) for s in shots])
+
+    def example_prompt(self, word: str, pos: str, definition: str, shots: list[Shot]) -> str:
+        """Prompt for an example sentence of ``word`` in the sense ``definition``."""
+        return self._wrap(self.example_task(word, pos, definition), "example_cue",
+                          [(self.example_task(s.word, s.pos, s.definition), s.example) for s in shots])
+
+    def cues(self) -> list[str]:
+        return [c for c in (self.wrapper.meta.get("definition_cue"), self.wrapper.meta.get("example_cue")) if c]
+
+
+def clean_generation(text: str | None, cues: list[str]) -> str:
+    """First line of a generation without a leading cue ("Definition:"), quotes or list marks."""
+    if not text:
+        return ""
+    line = text.strip().splitlines()[0].strip() if text.strip() else ""
+    for cue in cues:
+        if line.lower().startswith(cue.lower()):
+            line = line[len(cue):].strip()
+    return line.strip(" \"'`*-").strip()
+
+
+def _shots_for(inst: Instance, pool: list[Shot], k: int, seed: int) -> list[Shot]:
+    others = [s for s in pool if s.word != inst.word]
+    if k <= 0 or not others:
+        return []
+    return random.Random(f"{seed}|shots|{inst.instance_id}").sample(others, min(k, len(others)))
+
+
+def _sum(*vals):
+    vs = [v for v in vals if v is not None]
+    return sum(vs) if vs else None
+
+
+def run_sembench(backend: Backend, settings: SemBenchSettings, out_dir: Path, *, reasoning: ReasoningConfig,
+                 data: SemBenchData | None = None, command: list[str] | None = None,
+                 on_start: Callable[[int], None] | None = None,
+                 on_progress: Callable[[int], None] | None = None) -> tuple[dict, dict]:
+    """Run (or resume) a SemBench evaluation into ``out_dir``; returns ``(summary, manifest)``.
+
+    Generations are scored with :func:`fbagent.roundtrip.score_texts`
+    against the target gloss and each distractor gloss; a failed or empty
+    generation is stored with its ``error`` and counted as a failure.
+    """
+    from fbagent.roundtrip import score_texts
+
+    data = data or load_instances(settings)
+    prompts = SemBenchPrompts(settings.lang)
+    info = backend.info()
+    manifest = {
+        "task": "sembench",
+        "identity": {"task": "sembench", "dictionary": data.dictionary.get("path"), "pos": settings.pos,
+                     "mode": settings.mode, "shots": settings.shots, "backend": info.name, "model": info.model,
+                     "seed": settings.seed, "min_senses": settings.min_senses, "lang": settings.lang,
+                     "encoder": settings.encoder, "reasoning": asdict(reasoning)},
+        "command": command, "dictionary": data.dictionary, "backend": info.name, "model": info.model,
+        "backend_options": info.options, "versions": {**base_versions(), **info.versions},
+        "mode": settings.mode, "shots": settings.shots, "pos": settings.pos, "seed": settings.seed,
+        "lang": settings.lang, "instances": settings.instances, "min_senses": settings.min_senses,
+        "max_new_tokens": settings.max_new_tokens, "encoder": settings.encoder or "all-MiniLM-L6-v2",
+        "prompts": prompts.versions, "reasoning": asdict(reasoning),
+        "difficulty_bins": "other senses ranked by encoder cosine to the target gloss: easy=lowest, "
+                           "mid=median (index n//2 ascending), hard=highest, rand=seeded random",
+    }
+    writer = ResultWriter(out_dir, manifest)
+    todo = [i for i in data.instances if i.instance_id not in writer.done]
+    stages = 2 if settings.mode == "def" else 1
+    if on_start:
+        on_start(len(todo) * stages)
+    shots = {i.instance_id: _shots_for(i, data.shots, settings.shots, settings.seed) for i in todo}
+    kw = {"max_new_tokens": settings.max_new_tokens, "stop": ["\n"], "batch_size": settings.batch_size,
+          "concurrency": settings.concurrency, "on_progress": on_progress}
+    status, summary = "interrupted", None
+    try:
+        examples: dict[str, tuple[str | None, TextResult | None]] = {}
+        if settings.mode == "def":
+            ex_prompts = [prompts.example_prompt(i.word, i.pos, i.target.definition, shots[i.instance_id]) for i in todo]
+            ex_results = asyncio.run(generate_all(backend, ex_prompts, **kw))
+            for i, r in zip(todo, ex_results, strict=True):
+                examples[i.instance_id] = (clean_generation(r.text, prompts.cues()) or None, r)
+        else:
+            examples = {i.instance_id: (i.example, None) for i in todo}
+        def_todo = [i for i in todo if examples[i.instance_id][0]]
+        def_prompts = [prompts.define_prompt(i.word, examples[i.instance_id][0], shots[i.instance_id]) for i in def_todo]
+        def_results = dict(zip([i.instance_id for i in def_todo],
+                               asyncio.run(generate_all(backend, def_prompts, **kw)), strict=True))
+        definitions = {iid: clean_generation(r.text, prompts.cues()) for iid, r in def_results.items()}
+        scored_ids = [iid for iid, d in definitions.items() if d]
+        by_id = {i.instance_id: i for i in todo}
+        flat_defs, own, other, slots = [], [], [], []
+        for iid in scored_ids:
+            inst = by_id[iid]
+            for d in DIFFICULTIES:
+                flat_defs.append(definitions[iid])
+                own.append([inst.target.definition])
+                other.append([inst.distractors[d].definition])
+                slots.append((iid, d))
+        scores: dict[str, dict] = {}
+        for (iid, d), s in zip(slots, score_texts(flat_defs, own, other, margin=0.0, encoder=settings.encoder) if flat_defs else [],
+                               strict=True):
+            scores.setdefault(iid, {})[d] = {"sim_own": round(s.sim_own, 6), "sim_other": round(s.sim_other, 6),
+                                             "correct": bool(s.passed)}
+        records = []
+        for inst in todo:
+            iid = inst.instance_id
+            example, ex_r = examples[iid]
+            def_r = def_results.get(iid)
+            error = None
+            if settings.mode == "def" and not example:
+                error = (ex_r.error if ex_r and ex_r.error else "empty example")
+            elif def_r is None or not definitions.get(iid):
+                error = (def_r.error if def_r and def_r.error else "empty definition")
+            records.append({
+                "task": "sembench", "key": iid, "instance_id": iid, "word": inst.word, "pos": inst.pos,
+                "sense_key": inst.target.key, "target_definition": inst.target.definition, "mode": settings.mode,
+                "example": example, "example_source": "dictionary" if settings.mode == "ex" else "generated",
+                "generated_definition": definitions.get(iid) or None,
+                "raw_outputs": {"example": ex_r.raw if ex_r else None, "definition": def_r.raw if def_r else None},
+                "distractors": {d: {"sense_key": s.key, "definition": s.definition,
+                                    "similarity_to_target": inst.distractor_similarity[d]}
+                                for d, s in inst.distractors.items()},
+                "scores": scores.get(iid, {}), "error": error, "shots": [s.word for s in shots[iid]],
+                "input_tokens": _sum(ex_r.input_tokens if ex_r else None, def_r.input_tokens if def_r else None),
+                "output_tokens": _sum(ex_r.output_tokens if ex_r else None, def_r.output_tokens if def_r else None),
+                "thinking_tokens": (ex_r.thinking_tokens if ex_r else 0) + (def_r.thinking_tokens if def_r else 0),
+                "budget_exhausted": bool((ex_r and ex_r.budget_exhausted) or (def_r and def_r.budget_exhausted)),
+                "latency_ms": _sum(ex_r.latency_ms if ex_r else None, def_r.latency_ms if def_r else None),
+            })
+        writer.write(records)
+        status = "finished"
+        summary = sembench_summary(writer.records, n_boot=settings.n_boot, seed=settings.seed)
+    finally:
+        manifest = writer.finish(summary, status=status)
+    return summary, manifest
