@@ -174,8 +174,11 @@ class LLMClient:
         answers to the same prompt. ``use_cache=False`` skips the lookup (the row
         is still written and serves later lookups).
 
-        Raises only ``asyncio.CancelledError`` (Ctrl-C); every LLM/server problem
-        is a failed :class:`CallResult` and a row with ``error`` set.
+        Every LLM/server problem (HTTP errors, timeouts, invalid answers, llama.cpp
+        errors) is a failed :class:`CallResult` and a row with ``error`` set. Raises
+        only ``asyncio.CancelledError`` (Ctrl-C: nothing is recorded for the call),
+        ``sqlite3.Error`` when the database itself fails, ``TypeError`` for messages
+        that are not JSON, and ``RuntimeError`` after :meth:`aclose`.
         """
         started = time.perf_counter()
         semaphore = self._limit()
