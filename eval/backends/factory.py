@@ -62,4 +62,4 @@ def create_backend(name: str, opts: BackendOptions, reasoning: ReasoningConfig) 
                              extra_body=opts.extra_body)
     from fbagent.eval.backends.gemini import GeminiBackend
 
-    return GeminiBackend(opts.model, reasoning=reasoning, seed=opts.seed)
+    return GeminiBackend(opts.model, reasoning=reasoning, seed=opts.seed, base_url=opts.base_url)

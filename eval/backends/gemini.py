@@ -15,6 +15,7 @@ from ``GEMINI_API_KEY`` or ``GOOGLE_API_KEY`` and is never stored.
 
 from __future__ import annotations
 
+import asyncio
 import os
 from collections.abc import Sequence
 
@@ -44,13 +45,16 @@ def gemini_api_key() -> str:
 
 
 class GeminiBackend(ConcurrentBackend):
-    """google-genai async client, one request per prompt, ``concurrency`` in flight."""
+    """google-genai async client, one request per prompt, ``concurrency`` in flight.
+
+    ``base_url``: another endpoint root (a proxy, or the test server).
+    """
 
     name = "gemini"
     default_concurrency = 4
 
     def __init__(self, model: str, *, reasoning: ReasoningConfig | None = None, seed: int = 0,
-                 api_key: str | None = None, retries: int = 5) -> None:
+                 api_key: str | None = None, retries: int = 5, base_url: str | None = None) -> None:
         key = api_key or gemini_api_key()
         super().__init__(model, reasoning=reasoning, seed=seed)
         try:
@@ -59,11 +63,22 @@ class GeminiBackend(ConcurrentBackend):
         except ImportError as err:
             raise missing_extra("google-genai", "gemini") from err
         self.types = types
-        self.client = genai.Client(api_key=key, http_options=types.HttpOptions(
-            retry_options=types.HttpRetryOptions(attempts=retries)))
+        self.base_url = base_url
+        self._make_client = lambda: genai.Client(api_key=key, http_options=types.HttpOptions(
+            base_url=base_url, retry_options=types.HttpRetryOptions(attempts=retries)))
+        self._clients: dict[int, object] = {}
+
+    @property
+    def client(self):
+        """The client of the running event loop (its async HTTP session cannot move between loops)."""
+        loop = asyncio.get_running_loop()
+        if id(loop) not in self._clients:
+            self._clients = {id(loop): self._make_client()}
+        return self._clients[id(loop)]
 
     def info(self):
         info = super().info()
+        info.options = {"base_url": self.base_url}
         info.versions = {"google-genai": package_version("google-genai")}
         return info
 

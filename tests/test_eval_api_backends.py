@@ -1,0 +1,150 @@
+"""OpenAI-compatible and Gemini backends against the scripted server on 127.0.0.1 (tests/openai_stub.py).
+
+The server plays an "oracle" that reads each prompt: right answer on base pairs, "Both" on extended
+pairs shown in canonical order (S_B' first), "Neither" on swapped extended pairs; one malformed and one
+failed reply. The metrics must come out exactly as computed by hand, and failures must not be scored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from fbagent.eval.backends.base import ReasoningConfig
+from fbagent.eval.backends.openai import OpenAIBackend
+from fbagent.eval.dataset import read_entries
+from fbagent.eval.framebench import RunSettings, run_framebench
+from fbagent.eval.runner import read_predictions
+from openai_stub import OpenAIStub, error, malformed, request_text
+
+from fbagent.errors import FbagentError
+
+DATA = Path(__file__).parent / "data" / "eval_entries_en.jsonl"
+ENTRIES = read_entries(DATA, limit=3)
+ROLE = {}
+for _e in ENTRIES:
+    ROLE.update({_e.sentence_a: "A", _e.sentence_b: "B", _e.sentence_a_prime: "A'", _e.sentence_b_prime: "B'"})
+
+SENT_RE = re.compile(r"^(?:Sentence (A|B): |\[Sentence (A|B)\] )(.+)$", re.M)
+OPT_RE = re.compile(r"^(?:\[(\d)\]|(\d)[.)]) (.+)$", re.M)
+
+
+def oracle_answer(prompt: str) -> str:
+    shown = {(m.group(1) or m.group(2)): m.group(3) for m in SENT_RE.finditer(prompt)}
+    options = {m.group(3): (m.group(1) or m.group(2)) for m in OPT_RE.finditer(prompt)}
+    first = ROLE[shown["A"]]
+    if first in ("A", "B"):  # base pair: the right answer
+        return options["Sentence A" if first == "A" else "Sentence B"]
+    return options["Both sentences" if first == "B'" else "Neither sentence"]
+
+
+def responder(request: dict):
+    prompt = request_text(request)
+    if "Number only." in prompt and ENTRIES[0].sentence_a in prompt.split("Sentence B")[0] and \
+            ENTRIES[0].sentence_b in prompt:
+        return malformed('{"answer": ')  # v5, entry 1, base canonical -> failure, not a wrong answer
+    return {"answer": oracle_answer(prompt)}
+
+
+def test_openai_backend_end_to_end(tmp_path):
+    with OpenAIStub(responder, latency_s=0.02) as stub:
+        backend = OpenAIBackend("stub-model", base_url=stub.base_url, seed=5, max_retries=0)
+        summary, manifest = run_framebench(backend, RunSettings(dataset=DATA, limit=3, seed=5, concurrency=4),
+                                           tmp_path / "out", reasoning=ReasoningConfig())
+        assert stub.request_count == 3 * 4 * 5
+        assert stub.max_in_flight >= 2  # requests were concurrent
+        req = stub.requests[0]
+    fmt = req["response_format"]
+    assert fmt["type"] == "json_schema" and fmt["json_schema"]["strict"] is True
+    assert fmt["json_schema"]["schema"]["properties"]["answer"]["enum"] == ["1", "2", "3", "4"]
+    assert req["temperature"] == 0 and req["seed"] == 5 and req["model"] == "stub-model"
+
+    preds = read_predictions(tmp_path / "out")
+    failed = [p for p in preds if p["outcome"] is None]
+    assert len(failed) == 1 and failed[0]["key"] == "v5|handmade:1:0|base|canonical"
+    assert failed[0]["correct"] is None and "not JSON" in failed[0]["error"]
+    for t in ("v1", "v2", "v3", "v4"):
+        m = summary["per_template"][t]
+        assert (m["accuracy"], m["base"], m["extended"]) == pytest.approx((0.5, 1.0, 0.0))
+        assert (m["both"], m["neither"], m["opposite"]) == pytest.approx((0.25, 0.25, 0.0))
+        assert (m["first"], m["second"]) == pytest.approx((0.5, 0.5))
+    v5 = summary["per_template"]["v5"]
+    assert v5["n_scored"] == 11 and v5["n_failed"] == 1
+    assert v5["accuracy"] == pytest.approx(5 / 11) and v5["base"] == pytest.approx(1.0)
+    assert summary["n_failed"] == 1 and summary["failure_rate"] == pytest.approx(1 / 60)
+    assert summary["base_minus_extended"]["mean"] == pytest.approx(1.0)
+    assert summary["input_tokens"] > 0
+
+
+def test_openai_errors_are_failures_and_missing_key(monkeypatch):
+    with OpenAIStub() as stub:
+        stub.script(error(500, "boom"), {"answer": "9"}, "not json at all", {"answer": "2"})
+        backend = OpenAIBackend("m", base_url=stub.base_url, max_retries=0)
+        results = [asyncio.run(backend.choose_one("q", ("1", "2", "3", "4"))) for _ in range(4)]
+    assert [r.choice for r in results] == [None, None, None, "2"]
+    assert "500" in results[0].error or "InternalServerError" in results[0].error
+    assert "not one of" in results[1].error and "not JSON" in results[2].error
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    with pytest.raises(FbagentError, match="OPENAI_API_KEY is not set"):
+        OpenAIBackend("gpt-x")
+
+
+def test_openai_reasoning_budget_flag():
+    with OpenAIStub() as stub:
+        from openai_stub import Reply
+
+        stub.script(Reply(content='{"answer": "3"}', finish_reason="length"))
+        backend = OpenAIBackend("m", base_url=stub.base_url, max_retries=0,
+                                reasoning=ReasoningConfig(enabled=True, max_think_tokens=64))
+        r = asyncio.run(backend.choose_one("q", ("1", "2", "3", "4")))
+        assert stub.requests[0]["max_completion_tokens"] == 64 + 32
+        assert "temperature" not in stub.requests[0]
+    assert r.choice == "3" and r.budget_exhausted is True
+
+
+def test_gemini_backend_against_stub():
+    pytest.importorskip("google.genai")
+    from fbagent.eval.backends.gemini import GeminiBackend
+
+    prompts = [t for t in (ENTRIES[1], ENTRIES[2])]
+    from fbagent.eval.problems import build_problems
+    from fbagent.eval.templates import load_templates
+
+    tmpl = load_templates("en", ["v1"])[0]
+    probs = build_problems(prompts, seed=0)
+    texts = [tmpl.render(p) for p in probs]
+    with OpenAIStub(lambda req: {"answer": oracle_answer(request_text(req))}) as stub:
+        backend = GeminiBackend("gemini-test", api_key="test-key", base_url=stub.root_url, retries=1)
+        results = asyncio.run(backend.choose_batch(texts))
+        req = stub.requests[0]
+        assert ":generateContent" in stub.paths[0]
+    config = req["generationConfig"]
+    assert config["responseMimeType"] == "application/json"
+    assert config["responseJsonSchema"]["properties"]["answer"]["enum"] == ["1", "2", "3", "4"]
+    thinking = config["thinkingConfig"]
+    assert thinking.get("thinkingBudget", thinking.get("thinking_budget")) == 0
+    outcomes = [p.outcome(r.choice) for p, r in zip(probs, results, strict=True)]
+    assert outcomes == ["correct", "correct", "both", "neither"] * 2
+
+
+def test_gemini_missing_key_cli_one_line(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k not in ("GEMINI_API_KEY", "GOOGLE_API_KEY")}
+    proc = subprocess.run([sys.executable, "-m", "fbagent.cli", "eval", "run", "--dataset", str(DATA),
+                           "--backend", "gemini", "--model", "gemini-2.5-flash", "--out", str(tmp_path / "o")],
+                          capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 2
+    lines = [ln for ln in proc.stderr.splitlines() if ln.strip()]
+    assert lines == ["error: GEMINI_API_KEY is not set. Fix: export GEMINI_API_KEY=<your key> (or GOOGLE_API_KEY)"]
+    assert not (tmp_path / "o").exists()
+
+
+def test_unknown_backend_error():
+    from fbagent.eval.backends.factory import BackendOptions, create_backend
+
+    with pytest.raises(FbagentError, match="unknown backend"):
+        create_backend("nope", BackendOptions(model="m"), ReasoningConfig())

@@ -1,0 +1,97 @@
+"""Reading evaluation datasets: fbagent export format, FrameBench authors' columns, bad lines."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from fbagent.eval.dataset import human_accuracy, read_entries
+
+from fbagent.errors import FbagentError
+
+DATA = Path(__file__).parent / "data" / "eval_entries_en.jsonl"
+
+
+def framebench_row(i: int, **over) -> dict:
+    row = {
+        "original_qa_id": f"fb-{i}", "lex_unit_name": "leave.v",
+        "question": "Select all sentences that imply that someone goes away from a place.",
+        "sentence_a": "She left the office at noon.", "sentence_b": "She left her umbrella at the office.",
+        "sentence_a_prime": "The train leaves the station every hour.",
+        "sentence_b_prime": "He left a note for his roommate on the fridge.",
+    }
+    for a in (1, 2, 3):
+        row[f"match_answer_annotator{a}_ab"] = True
+        row[f"match_answer_annotator{a}_prime"] = a != 3  # annotator 3 got the extended pair wrong
+        row[f"quality_annotator{a}_ab"] = True
+        row[f"quality_annotator{a}_prime"] = True
+    row.update(over)
+    return row
+
+
+def write_jsonl(path: Path, rows: list) -> Path:
+    path.write_text("".join((r if isinstance(r, str) else json.dumps(r)) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+def test_fbagent_format_file():
+    entries = read_entries(DATA)
+    assert len(entries) == 10
+    e = entries[0]
+    assert e.id == "handmade:1:0"
+    assert e.source_format == "fbagent"
+    assert e.verb == "leave" and e.lu == "leave.v" and e.language == "en"
+    assert e.frame_a == "Departing" and e.frame_b == "Placing"
+    # the four-choice form of the question is the one shown to models
+    assert e.question == "Select all sentences that imply that someone goes away from a place."
+    assert e.sentence_b_prime == "He left a note for his roommate on the fridge."
+    assert set(e.human_correct) == {"ann1", "ann2", "ann3"}
+    assert human_accuracy(entries) == 1.0
+
+
+def test_framebench_columns(tmp_path):
+    path = write_jsonl(tmp_path / "fb.jsonl", [framebench_row(1), framebench_row(2, lex_unit_name="run.v")])
+    entries = read_entries(path, default_lang="en")
+    assert [e.id for e in entries] == ["fb-1", "fb-2"]
+    assert entries[0].source_format == "framebench"
+    assert entries[0].verb == "leave" and entries[1].verb == "run"
+    assert entries[0].language == "en"
+    assert entries[0].human_correct == {"annotator1": (True, True), "annotator2": (True, True),
+                                        "annotator3": (True, False)}
+    # mean over annotators of correct answers on both pairs: (1 + 1 + 0.5) / 3
+    assert human_accuracy(entries) == pytest.approx(2.5 / 3)
+
+
+def test_mixed_conventions_and_limit(tmp_path):
+    first = DATA.read_text(encoding="utf-8").splitlines()[0]
+    path = write_jsonl(tmp_path / "mixed.jsonl", [first, "", framebench_row(7)])
+    entries = read_entries(path)
+    assert [e.source_format for e in entries] == ["fbagent", "framebench"]
+    assert len(read_entries(path, limit=1)) == 1
+
+
+@pytest.mark.parametrize("bad, message", [
+    ("{not json", "not valid JSON"),
+    ("[1, 2]", "expected a JSON object"),
+    (json.dumps({"foo": 1}), "neither 'id'"),
+    (json.dumps(framebench_row(3, sentence_b="")), "field 'sentence_b' is missing or empty"),
+    (json.dumps({k: v for k, v in framebench_row(4).items() if k != "lex_unit_name"}), "'lex_unit_name'"),
+])
+def test_bad_line_names_file_and_line(tmp_path, bad, message):
+    path = write_jsonl(tmp_path / "bad.jsonl", [framebench_row(1), bad])
+    with pytest.raises(FbagentError) as err:
+        read_entries(path)
+    assert f"{path}:2" in str(err.value)
+    assert message in str(err.value)
+    assert "Fix:" in str(err.value)
+
+
+def test_duplicate_id_and_missing_file(tmp_path):
+    path = write_jsonl(tmp_path / "dup.jsonl", [framebench_row(1), framebench_row(1)])
+    with pytest.raises(FbagentError, match="repeats line 1"):
+        read_entries(path)
+    with pytest.raises(FbagentError, match="does not exist"):
+        read_entries(tmp_path / "missing.jsonl")
+    with pytest.raises(FbagentError, match="has no entries"):
+        read_entries(write_jsonl(tmp_path / "empty.jsonl", [""]))
