@@ -75,11 +75,16 @@ def item_row(run_id: int, run_name: str, pair_id: int, k: int, example: Sequence
     verb, fa, fb, cond, sa, sb, sap, sbp, va, vb, vap, vbp = example
     sentences = dict(zip(FIELDS, (sa, sb, sap, sbp), strict=True))
     forms = dict(zip(FIELDS, (va, vb, vap, vbp), strict=True))
-    verifier = {
-        f: {"definition": f"to {verb} ({fa if f in ('sentence_a', 'sentence_a_prime') else fb})",
-            "sim_own": 0.62, "sim_other": 0.31, "pass": not (status == "flagged" and f == "sentence_b_prime")}
+    sentences_v = {
+        f: {"frame": fa if f in ("sentence_a", "sentence_a_prime") else fb,
+            "definition": f"to {verb} ({fa if f in ('sentence_a', 'sentence_a_prime') else fb})",
+            "sim_own": 0.62, "sim_other": 0.31, "pass": not (status == "flagged" and f == "sentence_b_prime"),
+            "call_id": None}
         for f in FIELDS
     }
+    # the layout of fbagent.verifier.verify()
+    verifier = {"encoder": "all-MiniLM-L6-v2", "margin": 0.0, "error": None, "sentences": sentences_v,
+                "passed": status == "verified"}
     return {
         "id": f"{run_name}:{pair_id}:{k}",
         "run_id": run_id, "pair_id": pair_id, "k": k,

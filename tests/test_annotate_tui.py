@@ -8,6 +8,7 @@ from factories import make_db
 from fbagent.store import open_db
 from fbagent.tui.app import AnnotateApp
 from fbagent.tui.edit_screen import EditScreen
+from fbagent.tui.help_screen import HelpScreen
 from fbagent.tui.session import ReviseSession, Selection, ValidateSession
 from fbagent.tui.validate_screen import HIGHLIGHT
 from textual.content import Content
@@ -27,6 +28,9 @@ async def test_no_default_choice_and_verb_highlight(tmp_path):
     app = AnnotateApp(session)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)  # first time: the instructions come first
+        await pilot.press("1")  # any key closes them; it does not answer
+        assert not isinstance(app.screen, HelpScreen)
         task = session.current
         assert task.choice is None and task.acceptability is None
         choices = plain(app, "#choices")
@@ -55,6 +59,7 @@ async def test_answer_quit_reopen_resumes(tmp_path):
     session = ValidateSession.open(db, "alice", Selection())
     app = AnnotateApp(session)
     async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape")  # close the first-time instructions
         first = session.current
         await pilot.press("2", "n")  # Sentence B, Natural
         assert first.done and session.n_done == 1
@@ -102,6 +107,7 @@ async def test_skip_comment_and_all_done_page(tmp_path):
     session = ValidateSession.open(db, "bob", Selection())
     app = AnnotateApp(session)
     async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape")  # close the first-time instructions
         skipped = session.current
         await pilot.press("s")
         assert session.index == 1 and skipped.skipped == 1
@@ -130,7 +136,7 @@ async def test_revise_sentence_then_export_and_validate_view(tmp_path):
         assert session.item_id == item_id
         entry = plain(app, "#entry") + plain(app, "#frames")
         assert "Departing" in entry and "Causation" in entry  # revise mode shows frames
-        assert "verifier: pass" in entry and "sim_own 0.62" in entry
+        assert "verifier: pass · own 0.62 / other 0.31" in entry
         await pilot.press("3")  # edit S_A
         assert isinstance(app.screen, EditScreen)
         await pilot.press("ctrl+u", *new_text, "ctrl+s")
@@ -162,7 +168,7 @@ async def test_revise_sentence_then_export_and_validate_view(tmp_path):
     vs.go(vs.tasks.index(task))
     app2 = AnnotateApp(vs)
     async with app2.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+        await pilot.press("escape")  # first-time instructions
         selector = "#sentence-a" if task.shown_first == "sentence_a" else "#sentence-b"
         content = app2.screen.query_one(selector, Static).content
         assert content.plain.endswith(new_text)

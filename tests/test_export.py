@@ -51,13 +51,13 @@ def test_deterministic_bytes_and_schema(db_path, tmp_path):
     assert r["question_four_choice"] == "Select all sentences where someone ran on foot."
     assert r["revised_fields"] == ["question_four_choice"] and r["revised"] is True
     assert r["frame_a"] == "Self_motion" and r["lu"] == "run.v" and r["run"] == "run1"
-    assert r["verifier"]["sentence_b_prime"]["pass"] is False and r["status"] == "flagged"
+    assert r["verifier"]["sentences"]["sentence_b_prime"]["pass"] is False and r["status"] == "flagged"
     assert r["human"] == {"annotators": [], "entry_scores": {}, "n_correct": 0, "n_acceptable": 0,
                           "min_correct": 2, "min_acceptable": 2, "kept": False, "pairs": {}}
     s, e = r["target_spans"]["sentence_b_prime"]
     assert r["sentence_b_prime"][s:e] == "runs"
     # no leftover temp files
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.jsonl", "b.jsonl", "e.db", "e.db-shm", "e.db-wal"]
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
 
 
 def test_framebench_columns_exact(db_path, tmp_path):

@@ -7,6 +7,8 @@ is already in SQLite when the app exits, however it exits.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from fbagent.tui.revise_screen import ReviseScreen
 from fbagent.tui.session import ReviseSession, ValidateSession
 from fbagent.tui.validate_screen import ValidateScreen
@@ -17,7 +19,7 @@ from textual.binding import Binding
 class AnnotateApp(App[None]):
     """Keyboard-first annotation app for an 80x24 terminal (works over SSH)."""
 
-    CSS_PATH = "app.tcss"
+    CSS_PATH = Path(__file__).parent / "app.tcss"  # absolute: subclasses elsewhere keep it
     TITLE = "fbagent annotate"
     ENABLE_COMMAND_PALETTE = False
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False, priority=True)]
@@ -27,12 +29,15 @@ class AnnotateApp(App[None]):
         self.session = session
         self.sub_title = f"{session.annotator} · {session.mode}"
 
+    def make_screen(self) -> ValidateScreen | ReviseScreen:
+        """The screen of the session's mode (override to customize)."""
+        if isinstance(self.session, ReviseSession):
+            return ReviseScreen(self.session)
+        return ValidateScreen(self.session)
+
     def on_mount(self) -> None:
         """Show the screen of the session's mode."""
-        if isinstance(self.session, ReviseSession):
-            self.push_screen(ReviseScreen(self.session))
-        else:
-            self.push_screen(ValidateScreen(self.session))
+        self.push_screen(self.make_screen())
 
     async def action_quit(self) -> None:
         """Record the time on the current task, then exit (answers are already stored)."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -12,7 +14,7 @@ from textual.widgets import Input, Static
 class CommentScreen(ModalScreen[str | None]):
     """Returns the new comment (``""`` clears it) or None when cancelled."""
 
-    CSS_PATH = "comment_screen.tcss"
+    CSS_PATH = Path(__file__).parent / "comment_screen.tcss"  # absolute: subclasses elsewhere keep it
     BINDINGS = [Binding("escape", "cancel", "Cancel", show=False)]
 
     def __init__(self, text: str) -> None:

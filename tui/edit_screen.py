@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -12,7 +14,7 @@ from textual.widgets import Static, TextArea
 class EditScreen(ModalScreen[str | None]):
     """Returns the edited text, or None when cancelled."""
 
-    CSS_PATH = "edit_screen.tcss"
+    CSS_PATH = Path(__file__).parent / "edit_screen.tcss"  # absolute: subclasses elsewhere keep it
     BINDINGS = [
         Binding("ctrl+s", "save", "Save", show=False, priority=True),
         Binding("escape", "cancel", "Cancel", show=False),

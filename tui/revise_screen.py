@@ -11,6 +11,7 @@ definition and similarities for every sentence. Keys 1-6 open the question
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from fbagent.tui.edit_screen import EditScreen
@@ -35,24 +36,30 @@ FIELDS = {
 
 
 def _verifier_line(verifier: Any, field: str) -> str:
+    """One line of verifier results for ``field``: pass/FAIL, sim_own, sim_other, the definition.
+
+    Reads the generation verifier's ``{"sentences": {field: {...}}}`` layout
+    (see :func:`fbagent.verifier.verify`), or a flat ``{field: {...}}``.
+    """
+    if isinstance(verifier, dict) and isinstance(verifier.get("sentences"), dict):
+        verifier = verifier["sentences"]
     if not isinstance(verifier, dict) or not isinstance(verifier.get(field), dict):
         return ""
     v = verifier[field]
     parts = []
     if "pass" in v:
         parts.append("pass" if v["pass"] else "FAIL")
-    for key in ("sim_own", "sim_other"):
-        if isinstance(v.get(key), int | float):
-            parts.append(f"{key} {v[key]:.2f}")
+    if isinstance(v.get("sim_own"), int | float) and isinstance(v.get("sim_other"), int | float):
+        parts.append(f"own {v['sim_own']:.2f} / other {v['sim_other']:.2f}")
     if v.get("definition"):
-        parts.append(f"def: {v['definition']}")
+        parts.append(f"“{v['definition']}”")
     return "verifier: " + " · ".join(parts) if parts else ""
 
 
 class ReviseScreen(Screen):
     """The revise-mode page; state lives in the :class:`ReviseSession`."""
 
-    CSS_PATH = "revise_screen.tcss"
+    CSS_PATH = Path(__file__).parent / "revise_screen.tcss"  # absolute: subclasses elsewhere keep it
     BINDINGS = [
         *[Binding(key, f"edit('{key}')", show=False) for key in FIELDS],
         Binding("x", "unfixable", "Cannot be fixed", show=False),
@@ -69,12 +76,12 @@ class ReviseScreen(Screen):
     def compose(self) -> ComposeResult:
         yield Static(id="header", classes="header")
         with VerticalScroll(id="details"):
-            yield Static(id="entry")
             yield Static(id="frames")
+            yield Static(id="entry")
         yield Static(id="status")
         yield Static(
-            Content("1/2 question · 3-6 sentence: edit · x cannot be fixed · ←/→ entry · ↑/↓ scroll · q quit"),
-            id="keys", classes="keys",
+            Content("1-2 question, 3-6 sentence: edit · x cannot be fixed · ←/→ entry · q quit"),
+            id="keys",
         )
 
     def on_mount(self) -> None:
@@ -106,16 +113,17 @@ class ReviseScreen(Screen):
             parts.append("\n")
             line = _verifier_line(verifier, field)
             if line:
-                parts.append((f"    {line}\n", "dim"))
-        self.query_one("#entry", Static).update(Content.assemble(*parts))
+                note = " (on the original text)" if field in revised else ""
+                parts.append((f"    {line}{note}\n", "dim"))
+        self.query_one("#entry", Static).update(Content.assemble(*parts).rstrip())
         ctx = item.get("context") or {}
         parts = []
         for side in ("a", "b"):
             info = ctx.get(f"frame_{side}") or {}
             parts.append((f"Frame {side.upper()}: {info.get('name')}", "bold"))
-            parts.append(f" ({info.get('lu')})\n  {info.get('definition') or '(no definition in this database)'}\n")
+            parts.append(f" ({info.get('lu')}): {info.get('definition') or '(no definition in this database)'}\n")
             if info.get("lu_definition"):
-                parts.append(f"  LU: {info['lu_definition']}\n")
+                parts.append((f"  LU: {info['lu_definition']}\n", "dim"))
         reasons = item.get("reasons")
         try:
             reasons = json.loads(reasons) if isinstance(reasons, str) else reasons
@@ -124,7 +132,8 @@ class ReviseScreen(Screen):
         if reasons:
             parts.append(("Reasons: ", "bold"))
             parts.append("; ".join(map(str, reasons)) if isinstance(reasons, list) else str(reasons))
-        self.query_one("#frames", Static).update(Content.assemble(*parts))
+            parts.append("\n")
+        self.query_one("#frames", Static).update(Content.assemble(*parts).rstrip())
         self.query_one("#status", Static).update(Content(self.message))
 
     def action_edit(self, key: str) -> None:
@@ -140,6 +149,8 @@ class ReviseScreen(Screen):
             else:
                 rid = self.session.save(field, text.strip())
                 self.message = f"Saved revision #{rid} of {field}." if rid else "Unchanged."
+                if rid and field.startswith("sentence") and not (self.session.item().get("target_spans") or {}).get(field):
+                    self.message += f" Warning: the verb {item.get('verb')!r} is not found in the new text."
             self.render_entry()
 
         self.app.push_screen(EditScreen(f"{label} of {item.get('id')}", item.get(field) or ""), done)

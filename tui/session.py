@@ -72,6 +72,7 @@ class ValidateSession:
         self._languages = languages
         self.n_done = sum(1 for t in tasks if t.done)
         self.index = ann.resume_index(tasks)
+        self.first_time = False  # set by open(): no task existed for this annotator before
         self._shown_at = time.monotonic()
         self._shown_iso = ann.now_iso()
         self._item_cache: tuple[str, dict[str, Any]] | None = None
@@ -95,10 +96,13 @@ class ValidateSession:
         if missing:
             ann.insert_tasks(db, build_tasks(annotator, recorded_seed, missing, session_id))
         tasks = ann.load_queue(db, annotator, item_ids)
+        first_time = not have
         languages = {r["id"]: r["language"] for r in ann.select_items(
             db, run=selection.run, language=selection.language, statuses=selection.statuses, columns="id, language"
         )}
-        return cls(db, annotator, tasks, session_id, languages)
+        session = cls(db, annotator, tasks, session_id, languages)
+        session.first_time = first_time
+        return session
 
     # ------------------------------------------------------------------ state
 

@@ -10,7 +10,10 @@ an answer writes it to SQLite at once.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from fbagent.tui.comment_screen import CommentScreen
+from fbagent.tui.help_screen import HelpScreen
 from fbagent.tui.session import ValidateSession
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -40,7 +43,7 @@ def clock(seconds: float) -> str:
 class ValidateScreen(Screen):
     """The validate-mode page; all state lives in the :class:`ValidateSession`."""
 
-    CSS_PATH = "validate_screen.tcss"
+    CSS_PATH = Path(__file__).parent / "validate_screen.tcss"  # absolute: subclasses elsewhere keep it
     BINDINGS = [
         *[Binding(key, f"choose('{value}')", label, show=False) for key, value, label in CHOICES],
         *[Binding(key, f"rate('{key}')", show=False) for key in ("u", "a", "n")],
@@ -48,6 +51,7 @@ class ValidateScreen(Screen):
         Binding("left", "previous", "Previous", show=False),
         Binding("s", "skip", "Skip", show=False),
         Binding("c", "comment", "Comment", show=False),
+        Binding("question_mark", "help", "Help", show=False),
         Binding("q", "app.quit", "Quit", show=False),
     ]
 
@@ -71,6 +75,8 @@ class ValidateScreen(Screen):
     def on_mount(self) -> None:
         self.render_task()
         self.set_interval(1.0, self.render_header)
+        if self.session.first_time:
+            self.action_help()
 
     # ------------------------------------------------------------------ drawing
 
@@ -124,12 +130,12 @@ class ValidateScreen(Screen):
         )
         status = self.message or (
             "Saved. Press Enter for the next task." if task.done else
-            "Which sentences fit the question? Then rate the less natural sentence."
+            "Which sentences fit the question? Then rate the less natural one. ? = help"
         )
         self.query_one("#status", Static).update(Content(status))
         keys = "/".join(lv.key for lv in scale.levels)
         self.query_one("#keys", Static).update(
-            Content(f"1-4 answer · {keys} acceptability · c comment · s skip · Enter/→ next · ← back · q quit")
+            Content(f"1-4 answer · {keys} rate · c comment · s skip · Enter/→ next · ← back · q quit")
         )
 
     # ------------------------------------------------------------------ actions
@@ -180,3 +186,7 @@ class ValidateScreen(Screen):
                 self._after("Comment saved.")
 
         self.app.push_screen(CommentScreen(task.comment or ""), done)
+
+    def action_help(self) -> None:
+        """?: the instructions."""
+        self.app.push_screen(HelpScreen(self.session.scale()))

@@ -1,0 +1,49 @@
+"""Instructions for first-time annotators (validate mode), opened with ``?`` and closed with any key."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fbagent.tui.scales import Scale
+from textual import events
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+INSTRUCTIONS = """\
+How to annotate
+
+Each task shows a question and two sentences, A and B. The verb
+that the question is about is highlighted in both.
+
+1. Correctness: which sentences fit the question?
+   1 = only Sentence A   2 = only Sentence B   3 = both   4 = neither
+2. Acceptability: how natural is the LESS natural of the two sentences?
+   {levels}
+
+Every key is saved at once. Change an answer by pressing another key;
+go back with ←. c adds a comment, s skips a task (it comes back later),
+Enter or → goes to the next task, q quits. Reopening continues where
+you stopped.
+
+Press any key to close this help."""
+
+
+class HelpScreen(ModalScreen[None]):
+    """The instructions; any key closes it."""
+
+    CSS_PATH = Path(__file__).parent / "help_screen.tcss"
+
+    def __init__(self, scale: Scale) -> None:
+        super().__init__()
+        self.scale = scale
+
+    def compose(self) -> ComposeResult:
+        levels = "   ".join(f"{lv.key} = {lv.label}" for lv in self.scale.levels)
+        with Vertical(id="dialog"):
+            yield Static(INSTRUCTIONS.format(levels=levels))
+
+    def on_key(self, event: events.Key) -> None:
+        event.stop()
+        self.dismiss(None)
