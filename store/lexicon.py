@@ -32,6 +32,10 @@ CREATE INDEX IF NOT EXISTS frame_relations_lexicon ON frame_relations (lexicon_i
 """
 
 
+CORE_TYPES = ("Core", "Core-Unexpressed")
+CORE_TYPES_SQL = "('Core', 'Core-Unexpressed')"
+
+
 def ensure_indexes(db: sqlite_utils.Database) -> None:
     """Create the lexicon child-key indexes if missing (idempotent, cheap)."""
     db.conn.executescript(LEXICON_INDEXES_SQL)
@@ -105,7 +109,7 @@ def lexicon_stats(db: sqlite_utils.Database, lexicon_id: int) -> dict[str, Any]:
         ),
         "core_frame_elements": one(
             "SELECT COUNT(*) FROM frame_elements e JOIN frames f ON f.id = e.frame_pk "
-            "WHERE f.lexicon_id = ? AND e.core_type = 'Core'"
+            f"WHERE f.lexicon_id = ? AND e.core_type IN {CORE_TYPES_SQL}"
         ),
         "lexical_units": sum(by_pos.values()),
         "lus_by_pos": by_pos,
@@ -156,7 +160,7 @@ def frame_context(
 
         {"frame": "Departing", "frame_id": 57,
          "definition": "<clean frame definition>",
-         "core_fes": [{"name": "Theme", "definition": "..."}, ...],   # coreType Core, file order
+         "core_fes": [{"name": "Theme", "definition": "..."}, ...],   # Core / Core-Unexpressed, file order
          "lu": "leave.v" | None,            # the verb's LU in this frame
          "lu_definition": "go away from" | "",   # source prefix ("COD:") removed
          "examples": [{"text", "target_start", "target_end", "source"}, ...]}
@@ -174,7 +178,7 @@ def frame_context(
     core = [
         {"name": r["name"], "definition": r["definition"]}
         for r in db.query(
-            "SELECT name, definition FROM frame_elements WHERE frame_pk = ? AND core_type = 'Core' ORDER BY id",
+            f"SELECT name, definition FROM frame_elements WHERE frame_pk = ? AND core_type IN {CORE_TYPES_SQL} ORDER BY id",
             [frame["id"]],
         )
     ]

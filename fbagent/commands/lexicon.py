@@ -1,7 +1,152 @@
-"""`fbagent lexicon` commands."""
+"""`fbagent lexicon add|list|show`: import FrameNet-style lexicons and inspect them."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from typing import Annotated
+
 import typer
 
-app = typer.Typer(help="lexicon commands.", no_args_is_help=True)
+from fbagent.options import DbOption, db_path
+
+app = typer.Typer(
+    help="Lexicons: import a FrameNet of any language (NLTK XML layout or JSONL), list them, show counts.",
+    no_args_is_help=True,
+)
+
+
+@app.command("add")
+def add_cmd(
+    path: Annotated[Path, typer.Argument(help="NLTK-layout FrameNet folder (frameIndex.xml, luIndex.xml, frame/), "
+                                              "a JSONL frames file, or a folder with frames.jsonl.")],
+    lang: Annotated[str, typer.Option("--lang", help="Language code of the lexicon, e.g. en, fr, ja.")],
+    name: Annotated[str | None, typer.Option("--name", help="Lexicon name (default: the folder or file name). "
+                                                            "Re-adding a name replaces that lexicon.")] = None,
+    fmt: Annotated[str, typer.Option("--format", help="auto | nltk | jsonl (auto: by what PATH holds).")] = "auto",
+    exemplars: Annotated[Path | None, typer.Option("--exemplars", help="JSONL only: exemplars file "
+                                                   "(default: exemplars.jsonl / NAME.exemplars.jsonl next to it).")] = None,
+    strict: Annotated[bool, typer.Option("--strict", help="NLTK layout: treat dangling references (an LU whose frame "
+                                         "has no frame file, an lu/*.xml that disagrees with the index) as errors "
+                                         "instead of skipping them with a warning.")] = False,
+    db: DbOption = None,
+) -> None:
+    """Import a lexicon into the database, in one transaction.
+
+    Re-adding the same resource under the same name reports "unchanged"; a
+    changed one replaces the old content. A broken resource (missing index,
+    malformed XML, bad JSONL line) is reported with its file (and line) and
+    nothing is imported.
+    """
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from fbagent.lexicon.importer import FORMATS, import_lexicon
+    from fbagent.lexicon.jsonl_reader import LexiconFormatError
+    from fbagent.store.db import open_db
+
+    if fmt not in FORMATS:
+        from fbagent.errors import FbagentError
+
+        raise FbagentError(f"unknown --format {fmt!r}", "pass --format auto, nltk or jsonl")
+    err = Console(stderr=True)
+    out = Console()
+    database = open_db(db_path(db))
+    with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
+                  TimeElapsedColumn(), console=err, transient=True, disable=not err.is_terminal) as bar:
+        tasks: dict[str, int] = {}
+
+        def progress(stage: str, done: int, total: int) -> None:
+            if not err.is_terminal:
+                return
+            if stage not in tasks:
+                tasks[stage] = bar.add_task(stage, total=total)
+            bar.update(tasks[stage], completed=done)
+
+        try:
+            result = import_lexicon(database, path, lang=lang, name=name, fmt=fmt, strict=strict,
+                                    exemplars=exemplars, progress=progress)
+        except LexiconFormatError as e:
+            bar.stop()
+            for line in e.problems[1:]:
+                err.print(f"  {line}", highlight=False, markup=False)
+            raise
+    for note in result.notes:
+        err.print(f"note: {note}", style="dim", highlight=False, markup=False)
+    for w in result.warnings:
+        err.print(f"warning: {w}", style="yellow", highlight=False, markup=False)
+    c = result.counts
+    what = {"imported": "Imported", "replaced": "Replaced", "unchanged": "Unchanged (same content hash):"}[result.status]
+    out.print(
+        f"{what} lexicon [bold]{result.name}[/] ({lang}, {result.format}): {c['n_frames']:,} frames, "
+        f"{c['n_frame_elements']:,} FEs, {c['n_lexical_units']:,} LUs, {c['n_exemplars']:,} exemplars, "
+        f"{c['n_frame_relations']:,} frame relations in {result.seconds:.1f} s. "
+        f"See the counts with: fbagent lexicon show {result.name}",
+        highlight=False,
+    )
+
+
+@app.command("list")
+def list_cmd(db: DbOption = None) -> None:
+    """List the lexicons in the database: name, language, format, counts, import time, source."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from fbagent.store.db import open_db
+    from fbagent.store.lexicon import list_lexicons
+
+    rows = list_lexicons(open_db(db_path(db)))
+    console = Console()
+    if not rows:
+        console.print("No lexicon yet. Add one with: fbagent lexicon add PATH --lang LANG "
+                      "(commands use the embedded sample 'sample-en' until then).")
+        return
+    table = Table(title=f"Lexicons in {db_path(db)}")
+    for col in ("name", "lang", "format", "frames", "LUs", "exemplars", "relations", "imported", "source"):
+        table.add_column(col, justify="right" if col in ("frames", "LUs", "exemplars", "relations") else "left",
+                         overflow="fold", no_wrap=col in ("name", "frames", "LUs", "exemplars"))
+    for r in rows:
+        table.add_row(r["name"], r["lang"], r["format"], f"{r['n_frames'] or 0:,}", f"{r['n_lexical_units'] or 0:,}",
+                      f"{r['n_exemplars'] or 0:,}", f"{r['n_frame_relations'] or 0:,}",
+                      (r["imported_at"] or "")[:19].replace("T", " "), r["source_path"] or "")
+    console.print(table)
+
+
+@app.command("show")
+def show_cmd(
+    name: Annotated[str | None, typer.Argument(help="Lexicon name (default: the only or most recent one).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of a table.")] = False,
+    db: DbOption = None,
+) -> None:
+    """Counts of one lexicon: frames, FEs, LUs by POS, verbs with 2+ frames, candidate frame pairs, exemplars."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from fbagent.lexicon.importer import resolve_lexicon
+    from fbagent.store.db import open_db
+    from fbagent.store.lexicon import lexicon_stats
+
+    database = open_db(db_path(db))
+    row = resolve_lexicon(database, name)
+    stats = lexicon_stats(database, row["id"])
+    if as_json:
+        typer.echo(json.dumps({"lexicon": row, "counts": stats}, ensure_ascii=False, indent=2))
+        return
+    table = Table(title=f"Lexicon {row['name']} ({row['lang']}, {row['format']})", show_header=False)
+    table.add_column("what", style="bold")
+    table.add_column("count", justify="right")
+    table.add_row("frames", f"{stats['frames']:,}")
+    table.add_row("frame elements (core)", f"{stats['frame_elements']:,} ({stats['core_frame_elements']:,})")
+    table.add_row("lexical units", f"{stats['lexical_units']:,}")
+    for pos, n in stats["lus_by_pos"].items():
+        table.add_row(f"  LUs with POS {pos}", f"{n:,}")
+    table.add_row("verbs (lemmas with a V LU)", f"{stats['verbs']:,}")
+    table.add_row("verbs with 2+ frames", f"{stats['polysemous_verbs']:,}")
+    table.add_row("candidate frame pairs", f"{stats['candidate_pairs']:,}")
+    table.add_row("exemplars", f"{stats['exemplars']:,}")
+    table.add_row("frame <ex> examples", f"{stats['frame_examples']:,}")
+    table.add_row("frame relations", f"{stats['frame_relations']:,}")
+    console = Console()
+    console.print(table)
+    console.print(f"source: {row['source_path']}  imported: {(row['imported_at'] or '')[:19].replace('T', ' ')}",
+                  highlight=False, markup=False)

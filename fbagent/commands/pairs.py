@@ -1,7 +1,170 @@
-"""`fbagent pairs` commands."""
+"""`fbagent pairs select|list|show`: FrameBench step 1, polysemous verbs and their frame pairs."""
 
 from __future__ import annotations
 
+import json
+from typing import Annotated
+
 import typer
 
-app = typer.Typer(help="pairs commands.", no_args_is_help=True)
+from fbagent.options import DbOption, db_path
+
+app = typer.Typer(
+    help="Frame pairs: select (verb, frame A, frame B) pairs from a lexicon (seeded, stratified by verb), list "
+    "selections, show one.",
+    no_args_is_help=True,
+)
+
+
+@app.command("select")
+def select_cmd(
+    pairs: Annotated[int, typer.Option("--pairs", help="Number of frame pairs P to sample.")] = 800,
+    seed: Annotated[int, typer.Option("--seed", help="Random seed (recorded with the selection).")] = 0,
+    lexicon: Annotated[str | None, typer.Option("--lexicon", help="Lexicon name (default: the only or most recent "
+                                                "one; the embedded sample when the database has none).")] = None,
+    max_per_verb: Annotated[int | None, typer.Option("--max-per-verb", help="At most M pairs per verb in the "
+                                                     "sample (default: no cap; one per verb comes first anyway).")] = None,
+    per_pair: Annotated[int, typer.Option("--per-pair", help="Benchmark entries K to generate per pair.")] = 1,
+    min_examples: Annotated[int, typer.Option("--min-examples", help="Each frame needs at least N examples "
+                                              "(frame <ex> + the verb's exemplars in it).")] = 0,
+    require_definition: Annotated[bool, typer.Option("--require-definition/--no-require-definition",
+                                                     help="Both frames need a non-empty definition.")] = True,
+    require_core_fe: Annotated[bool, typer.Option("--require-core-fe/--no-require-core-fe",
+                                                  help="Both frames need at least one core FE.")] = True,
+    exclude_related: Annotated[bool, typer.Option("--exclude-related/--no-exclude-related",
+                                                  help="Exclude pairs directly related by Inheritance, Subframe "
+                                                  "or Perspective_on (where the lexicon has relations).")] = True,
+    show: Annotated[int, typer.Option("--show", help="Print the first N selected pairs.")] = 10,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object (selection, counts, pairs).")] = False,
+    db: DbOption = None,
+) -> None:
+    """Select frame pairs and store them (selections + frame_pairs); print Table-1 counts and filter counts.
+
+    Candidates are every 2-combination of the frames of each verb (LUs with POS
+    V grouped by lemma). The sample is reproducible: the same lexicon, options
+    and --seed give the same pairs; the remaining eligible pairs are kept as a
+    seeded reserve for pairs screened out later.
+    """
+    import time
+
+    from rich.console import Console
+    from rich.table import Table
+
+    from fbagent.lexicon.importer import resolve_lexicon
+    from fbagent.pairs import REASON_TEXT, SelectionOptions, select_pairs
+    from fbagent.store.db import open_db
+
+    started = time.perf_counter()
+    database = open_db(db_path(db))
+    lex = resolve_lexicon(database, lexicon)
+    options = SelectionOptions(pairs=pairs, seed=seed, max_per_verb=max_per_verb, per_pair=per_pair,
+                               min_examples=min_examples, require_definition=require_definition,
+                               require_core_fe=require_core_fe, exclude_related=exclude_related)
+    result = select_pairs(database, lex, options)
+    seconds = time.perf_counter() - started
+    c = result["counts"]
+    if as_json:
+        typer.echo(json.dumps({**result, "seconds": round(seconds, 3)}, ensure_ascii=False, indent=2))
+        return
+    console = Console()
+    t1 = Table(title=f"Selection {result['selection_id']} from lexicon {lex['name']} (seed {seed})")
+    for col in ("# frame pairs", "# unique LUs", "# unique verbs", "entries (x per-pair)"):
+        t1.add_column(col, justify="right")
+    t1.add_row(f"{c['frame_pairs']:,}", f"{c['unique_lus']:,}", f"{c['unique_verbs']:,}",
+               f"{c['frame_pairs'] * per_pair:,}")
+    console.print(t1)
+    flt = Table(title="Eligibility", show_header=True)
+    flt.add_column("step")
+    flt.add_column("pairs", justify="right")
+    flt.add_row("candidate pairs (2-combinations of a verb's frames)", f"{c['candidates']:,}")
+    active = {"missing_definition": require_definition, "missing_core_fe": require_core_fe,
+              "too_few_examples": min_examples > 0, "directly_related": exclude_related}
+    for reason, n in c["excluded"].items():
+        label = f"excluded: {REASON_TEXT[reason]}"
+        if not active[reason]:
+            label += " (filter off)"
+        elif reason == "directly_related" and not c["relations_available"]:
+            label += " (lexicon has no relations)"
+        flt.add_row(label, f"-{n:,}")
+    flt.add_row("eligible", f"{c['eligible']:,}")
+    if max_per_verb is not None:
+        flt.add_row(f"beyond --max-per-verb {max_per_verb} (kept in reserve)", f"{c['excluded_by_max_per_verb']:,}")
+    flt.add_row("selected", f"{c['selected']:,}")
+    flt.add_row("reserve (seeded order, for replacements)", f"{c['reserve']:,}")
+    console.print(flt)
+    if c["took_all"]:
+        console.print(f"[yellow]Asked for {pairs:,} pairs but only {c['selected']:,} are eligible"
+                      f"{' under --max-per-verb' if max_per_verb else ''}: took all of them.[/]")
+    if show > 0 and result["pairs"]:
+        sample = Table(title=f"First {min(show, len(result['pairs']))} selected pairs")
+        for col in ("rank", "verb", "frame A", "frame B"):
+            sample.add_column(col)
+        for p in result["pairs"][:show]:
+            sample.add_row(str(p["rank"]), p["verb"], p["frame_a"], p["frame_b"])
+        console.print(sample)
+    console.print(f"Stored as selection {result['selection_id']} in {db_path(db)} ({seconds:.2f} s). "
+                  f"See it with: fbagent pairs show {result['selection_id']}", highlight=False)
+
+
+@app.command("list")
+def list_cmd(db: DbOption = None) -> None:
+    """List the frame-pair selections: lexicon, seed, counts, options."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from fbagent.store.db import open_db
+    from fbagent.store.pairs import list_selections
+
+    rows = list_selections(open_db(db_path(db)))
+    console = Console()
+    if not rows:
+        console.print("No selection yet. Make one with: fbagent pairs select --pairs 800 --seed 0")
+        return
+    table = Table(title=f"Frame-pair selections in {db_path(db)}")
+    for col in ("id", "lexicon", "seed", "selected", "reserve", "screened out", "unique verbs", "options", "created"):
+        table.add_column(col, overflow="fold", no_wrap=col in ("lexicon",))
+    for r in rows:
+        o = r["options"]
+        opts = (f"P={o.get('pairs')} M={o.get('max_per_verb') or '-'} K={o.get('per_pair')} "
+                f"N={o.get('min_examples')}" + ("" if o.get("exclude_related", True) else " related-kept")
+                + ("" if o.get("require_definition", True) else " no-def-ok")
+                + ("" if o.get("require_core_fe", True) else " no-core-ok"))
+        table.add_row(str(r["id"]), r["lexicon"], str(r["seed"]), str(r["n_selected"]), str(r["n_reserve"]),
+                      str(r["n_screened_out"]), str(r["counts"].get("unique_verbs", "")),
+                      opts, (r["created_at"] or "")[:19].replace("T", " "))
+    console.print(table)
+
+
+@app.command("show")
+def show_cmd(
+    selection: Annotated[int, typer.Argument(help="Selection id, as printed by `fbagent pairs list`.")],
+    status: Annotated[str, typer.Option("--status", help="selected | reserve | screened_out | all")] = "selected",
+    limit: Annotated[int, typer.Option("--limit", help="Print at most N pairs (0: all).")] = 50,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
+    db: DbOption = None,
+) -> None:
+    """Show the pairs of one selection, in rank order."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from fbagent.errors import FbagentError
+    from fbagent.store.db import open_db
+    from fbagent.store.pairs import get_selection, selection_pairs
+
+    if status not in ("selected", "reserve", "screened_out", "all"):
+        raise FbagentError(f"unknown --status {status!r}", "pass --status selected, reserve, screened_out or all")
+    database = open_db(db_path(db))
+    sel = get_selection(database, selection)
+    rows = selection_pairs(database, selection, None if status == "all" else status)
+    shown = rows if limit <= 0 else rows[:limit]
+    if as_json:
+        typer.echo(json.dumps({"selection": sel, "pairs": shown}, ensure_ascii=False, indent=2))
+        return
+    table = Table(title=f"Selection {selection} ({status}: {len(rows):,} pairs; seed {sel['seed']})")
+    cols = ["rank", "status", "verb", "frame A", "frame B", "K"] + (["reason"] if status != "selected" else [])
+    for col in cols:
+        table.add_column(col, overflow="fold")
+    for p in shown:
+        cells = [str(p["rank"]), p["status"], p["verb"], p["frame_a"], p["frame_b"], str(p["per_pair"])]
+        table.add_row(*cells, *([p["reason"] or ""] if status != "selected" else []))
+    Console().print(table)

@@ -57,6 +57,7 @@ class ImportResult:
     counts: dict[str, int]
     warnings: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    notes: list[str] = field(default_factory=list)
 
 
 def embedded_path() -> Path:
@@ -284,7 +285,7 @@ def import_lexicon(
         db, data, name=name, lang=lang, fmt=format_label or used, source_path=str(Path(path).expanduser().resolve())
     )
     return ImportResult(lexicon_id, name, status, format_label or used, _counts(data), data.warnings,
-                        time.perf_counter() - t0)
+                        time.perf_counter() - t0, data.notes)
 
 
 def import_embedded(db: sqlite_utils.Database) -> ImportResult:

@@ -80,7 +80,8 @@ class LexiconData:
 
     ``source_hash`` is the SHA-256 of every file read (in a fixed order), so a
     re-import of unchanged files is detected; ``warnings`` are one-line notes
-    about skipped, dangling entries (see ``--strict``).
+    about skipped, dangling entries (see ``--strict``); ``notes`` say how the
+    resource was adapted for the reader (nothing skipped).
     """
 
     frames: list[Frame]
@@ -88,6 +89,7 @@ class LexiconData:
     relations: list[FrameRelation]
     source_hash: str
     warnings: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
     @property
     def n_exemplars(self) -> int:

@@ -236,6 +236,9 @@ def read_nltk(root: str | Path, *, strict: bool = False, progress: Progress | No
 
     src = _Source(root)
     warnings: list[str] = []
+    notes: list[str] = []
+    if not (root / "frRelation.xml").is_file():
+        notes.append(f"{root}: no frRelation.xml; read with an empty one (no frame relations)")
 
     def dangling(message: str) -> None:
         if strict:
@@ -308,13 +311,13 @@ def read_nltk(root: str | Path, *, strict: bool = False, progress: Progress | No
         _write_private(mirror / "luIndex.xml", luindex_bytes)
         _write_private(mirror / "frRelation.xml", relations_bytes or EMPTY_RELATIONS)
         _write_private(mirror / "semTypes.xml", semtypes_bytes or _semtypes_xml(semtype_refs))
-        notes: dict[str, int] = {}
+        fixes: dict[str, int] = {}
         for name, data in frame_bytes.items():
-            data = _normalize_for_nltk(data, frame_fe_ids[name], notes)
+            data = _normalize_for_nltk(data, frame_fe_ids[name], fixes)
             _write_private(mirror / "frame" / f"{name}.xml", data)
-        if any(notes.values()):
-            summary = ", ".join(f"{n} {what}" for what, n in notes.items() if n)
-            warnings.append(f"{root / 'frame'}: adapted for NLTK in a private copy ({summary})")
+        if any(fixes.values()):
+            summary = ", ".join(f"{n} {what}" for what, n in fixes.items() if n)
+            notes.append(f"{root / 'frame'}: adapted for NLTK in a private copy ({summary}); source unchanged")
         nltk.data.path.insert(0, str(tmp))
         try:
             reader = FramenetCorpusReader(str(mirror), [])
@@ -425,4 +428,4 @@ def read_nltk(root: str | Path, *, strict: bool = False, progress: Progress | No
             shown = ", ".join(unused[:5]) + (", ..." if len(unused) > 5 else "")
             warnings.append(f"{lu_dir}: {len(unused)} file(s) name no imported LU ({shown}); not read")
 
-    return LexiconData(frames, lexical_units, relations, fingerprint(root), warnings)
+    return LexiconData(frames, lexical_units, relations, fingerprint(root), warnings, notes)
