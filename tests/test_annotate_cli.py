@@ -40,8 +40,24 @@ def test_bad_input(tmp_path, args, needle):
     assert open_db(path)["annotation_tasks"].count == 0
 
 
-def test_empty_database(tmp_path):
+def test_empty_or_missing_database(tmp_path):
     path = tmp_path / "empty.db"
+    open_db(path)
     res = run_cli("annotate", "--annotator", "alice", "--db", str(path))
     assert res.returncode == 2
     assert "no generated entries" in res.stderr and "fbagent generate" in res.stderr
+    res = run_cli("annotate", "--annotator", "alice", "--db", str(tmp_path / "typo.db"))
+    assert res.returncode == 2 and "does not exist" in res.stderr
+    assert not (tmp_path / "typo.db").exists()  # nothing created by mistake
+
+
+def test_validate_report_bad_input(tmp_path):
+    path = tmp_path / "a.db"
+    make_db(path, n=2)
+    for args, needle in (
+        (["--run", "nope"], "unknown run"),
+        (["--format", "xml"], "not a report format"),
+        (["--db", str(tmp_path / "none.db")], "does not exist"),
+    ):
+        res = run_cli("validate", "report", "--db", str(path), *args)
+        assert res.returncode == 2 and needle in res.stderr and res.stderr.count("\n") == 1, res.stderr

@@ -184,3 +184,19 @@ def test_report_cli_formats(annotated, tmp_path):
     assert kappa[0]["value"] == "0.444"
     res = run_cli("validate", "report", "--db", str(path))
     assert res.returncode == 0 and "Table 2" in res.stdout and "Human (mean)" in res.stdout
+
+
+def test_eval_reader_reads_both_export_formats(annotated, tmp_path):
+    """`fbagent eval` reads our exports unchanged; its Human row equals the report's (11/12, see above)."""
+    dataset = pytest.importorskip("fbagent.eval.dataset", reason="the eval feature is not in this checkout")
+    from fbagent.export import export
+
+    db, _ = annotated
+    export(db, tmp_path / "a.jsonl", validated=True)
+    export(db, tmp_path / "b.jsonl", validated=True, fmt="framebench")
+    a = dataset.read_entries(tmp_path / "a.jsonl")
+    b = dataset.read_entries(tmp_path / "b.jsonl")
+    assert [e.id for e in a] == [e.id for e in b] == [E[0], E[1]]
+    assert a[1].question == b[1].question == "Select all sentences where someone moved quickly on foot."
+    assert dataset.human_accuracy(a) == pytest.approx(11 / 12)
+    assert dataset.human_accuracy(b) == pytest.approx(11 / 12)

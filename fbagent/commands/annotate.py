@@ -57,7 +57,9 @@ def register(app: typer.Typer) -> None:
         if mode not in ("validate", "revise"):
             raise FbagentError(f"--mode {mode!r} is not a mode", "pass --mode validate or --mode revise")
         selection = Selection(run=run, language=lang, statuses=parse_statuses(status), split=parse_split(range_, share, overlap))
-        database = open_db(db)
+        if not db.exists():
+            raise FbagentError(f"database {db} does not exist", "pass --db PATH of the database that holds the generated entries (or set FBAGENT_DB)")
+        database = open_db(db, create=False)
         session_cls = ValidateSession if mode == "validate" else ReviseSession
         session = session_cls.open(database, annotator, selection, seed)
 
