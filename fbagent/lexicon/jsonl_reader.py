@@ -86,8 +86,11 @@ def _describe(err) -> str:
     if err.validator == "pattern":
         desc = err.schema.get("description") or "the required pattern"
         return f"{prefix}{err.instance!r} is not valid ({desc})"
-    if err.validator == "additionalProperties":
-        return f"{prefix}{err.message} (allowed keys are listed in the schema; prefix private keys with x_)"
+    if err.validator == "additionalProperties" and isinstance(err.instance, dict):
+        allowed = list(err.schema.get("properties", {}))
+        extra = [k for k in err.instance if k not in allowed and not k.startswith("x_")]
+        return (f"{prefix}unknown key(s) {', '.join(map(repr, extra))} (allowed: {', '.join(allowed)}; "
+                "prefix private keys with x_)")
     return f"{prefix}{err.message}"
 
 

@@ -1,0 +1,63 @@
+"""Shared pytest fixtures.
+
+- ``shared_data``: the real FrameNet copies in ``../shared/data`` (skips with
+  a reason when absent).
+- ``tmp_db``: a fresh fbagent SQLite database file under ``tmp_path``.
+- ``en_db`` / ``fr_db``: session-wide databases with FrameNet 1.5 (English)
+  or ASFALDA (French) imported once (the English import takes ~15 s).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+EN_DIR = "framenet-en-1.5"
+FR_DIR = "framenet-fr-asfalda"
+
+
+def _shared(name: str | None = None) -> Path:
+    path = SHARED_DATA / name if name else SHARED_DATA
+    if not path.is_dir():
+        pytest.skip(f"real FrameNet data not found at {path} (expected next to the repository, see "
+                    "../shared/data/README.md)")
+    return path
+
+
+@pytest.fixture(scope="session")
+def shared_data() -> Path:
+    """Path of ``../shared/data``; skips the test with a reason when it is absent."""
+    return _shared()
+
+
+@pytest.fixture
+def tmp_db(tmp_path):
+    """An empty fbagent database (schema applied) in ``tmp_path / "fbagent.db"``."""
+    from fbagent.store.db import open_db
+
+    return open_db(tmp_path / "fbagent.db")
+
+
+def _imported(tmp_path_factory, folder: str, lang: str):
+    from fbagent.store.db import open_db
+
+    from fbagent.lexicon.importer import import_lexicon
+
+    root = _shared(folder)
+    db = open_db(tmp_path_factory.mktemp(f"db-{lang}") / "fbagent.db")
+    result = import_lexicon(db, root, lang=lang)
+    return db, result
+
+
+@pytest.fixture(scope="session")
+def en_db(tmp_path_factory):
+    """``(db, ImportResult)`` with FrameNet 1.5 imported once per test session."""
+    return _imported(tmp_path_factory, EN_DIR, "en")
+
+
+@pytest.fixture(scope="session")
+def fr_db(tmp_path_factory):
+    """``(db, ImportResult)`` with the French ASFALDA FrameNet imported once per test session."""
+    return _imported(tmp_path_factory, FR_DIR, "fr")
