@@ -128,17 +128,17 @@ def resolve_run(db: sqlite_utils.Database, run: str | None) -> dict[str, Any] | 
     """
     if run is None:
         return None
-    rows = list(db.query("SELECT * FROM runs WHERE name = ?", [run]))
-    if not rows and run.isdigit():
-        rows = list(db.query("SELECT * FROM runs WHERE id = ?", [int(run)]))
-    if not rows:
+    from fbagent.store.runs import get_run
+
+    row = get_run(db, run)
+    if row is None:
         names = [r["name"] for r in db.query("SELECT name FROM runs ORDER BY id")]
         known = ", ".join(names[:8]) + (" ..." if len(names) > 8 else "") if names else "none"
         raise FbagentError(
             f"unknown run {run!r} (runs in this database: {known})",
             "pass --run with one of these names, or see `fbagent runs list`",
         )
-    return rows[0]
+    return row
 
 
 def select_items(
