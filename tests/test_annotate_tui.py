@@ -187,3 +187,18 @@ async def test_edit_cancel_writes_nothing(tmp_path):
         await pilot.press("x", "y", "escape")
         assert "cancelled" in plain(app, "#status")
     assert db["item_revisions"].count == 0
+
+
+async def test_binary_acceptability_for_other_languages(tmp_path):
+    db = make_db(tmp_path / "fr.db", n=1, language="fr")
+    session = ValidateSession.open(db, "zoe", Selection(language="fr"))
+    app = AnnotateApp(session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape")
+        line = plain(app, "#acceptability")
+        assert "Unacceptable" in line and "Acceptable" in line and "Natural" not in line
+        await pilot.press("n")  # not a key of the binary scale: ignored
+        assert session.current.acceptability is None
+        await pilot.press("a")
+        assert session.current.acceptability == "acceptable" and session.current.acceptable == 1
+        assert "u/a rate" in plain(app, "#keys")

@@ -35,22 +35,24 @@ class Selection:
         return {"run": self.run, "lang": self.language, "statuses": list(self.statuses), **self.split.as_options()}
 
 
-def assigned_entries(db: sqlite_utils.Database, selection: Selection) -> list[str]:
-    """Item ids assigned under ``selection`` (stable order).
+def assigned_entries(db: sqlite_utils.Database, selection: Selection) -> list[dict[str, Any]]:
+    """Items (``id``, ``language``) assigned under ``selection``, in the stable entry order.
 
     Raises :class:`FbagentError` for an unknown run, when no entry matches,
     or when the split leaves nothing.
     """
-    rows = ann.select_items(db, run=selection.run, language=selection.language, statuses=selection.statuses)
+    rows = ann.select_items(
+        db, run=selection.run, language=selection.language, statuses=selection.statuses, columns="id, language"
+    )
     if not rows:
         raise ann.explain_no_items(db, run=selection.run, language=selection.language, statuses=selection.statuses)
-    ids = select_entries([r["id"] for r in rows], selection.split)
+    ids = set(select_entries([r["id"] for r in rows], selection.split))
     if not ids:
         raise FbagentError(
             f"--range/--share select none of the {len(rows)} matching entries",
             f"pick a range inside 0:{len(rows)} or a smaller M in --share N/M",
         )
-    return ids
+    return [r for r in rows if r["id"] in ids]
 
 
 class ValidateSession:
@@ -88,7 +90,8 @@ class ValidateSession:
         Raises :class:`FbagentError` on bad input (unknown run, nothing to
         annotate, seed clash).
         """
-        item_ids = assigned_entries(db, selection)
+        entries = assigned_entries(db, selection)
+        item_ids = [r["id"] for r in entries]
         recorded_seed = ann.ensure_annotator(db, annotator, seed)
         session_id = ann.start_session(db, annotator, "validate", recorded_seed, selection.as_options(), 4 * len(item_ids))
         have = ann.existing_task_keys(db, annotator)
@@ -97,10 +100,7 @@ class ValidateSession:
             ann.insert_tasks(db, build_tasks(annotator, recorded_seed, missing, session_id))
         tasks = ann.load_queue(db, annotator, item_ids)
         first_time = not have
-        languages = {r["id"]: r["language"] for r in ann.select_items(
-            db, run=selection.run, language=selection.language, statuses=selection.statuses, columns="id, language"
-        )}
-        session = cls(db, annotator, tasks, session_id, languages)
+        session = cls(db, annotator, tasks, session_id, {r["id"]: r["language"] for r in entries})
         session.first_time = first_time
         return session
 
@@ -223,7 +223,7 @@ class ReviseSession:
     @classmethod
     def open(cls, db: sqlite_utils.Database, annotator: str, selection: Selection, seed: int | None = None) -> ReviseSession:
         """Assign entries and open the session. Raises :class:`FbagentError` on bad input."""
-        item_ids = assigned_entries(db, selection)
+        item_ids = [r["id"] for r in assigned_entries(db, selection)]
         recorded_seed = ann.ensure_annotator(db, annotator, seed)
         session_id = ann.start_session(db, annotator, "revise", recorded_seed, selection.as_options(), len(item_ids))
         return cls(db, annotator, item_ids, session_id)
