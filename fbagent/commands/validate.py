@@ -38,6 +38,8 @@ def report(
         raise FbagentError(f"database {db} does not exist", "pass --db PATH of the database the annotators used")
     rep = report(open_db(db, create=False), run=run, statuses=parse_statuses(status), min_correct=min_correct, min_acceptable=min_acceptable)
     if fmt == "table":
+        import io
+
         from rich.console import Console
 
         if out is None:
@@ -45,12 +47,13 @@ def report(
             for t in rich_tables(rep):
                 console.print(t)
             return
-        with open(out, "w", encoding="utf-8") as f:
-            console = Console(file=f, width=120)
-            for t in rich_tables(rep):
-                console.print(t)
-        return
-    text = {"md": render_markdown, "csv": render_csv, "json": render_json}[fmt](rep)
+        buf = io.StringIO()
+        console = Console(file=buf, width=120, color_system=None)
+        for t in rich_tables(rep):
+            console.print(t)
+        text = buf.getvalue()
+    else:
+        text = {"md": render_markdown, "csv": render_csv, "json": render_json}[fmt](rep)
     if out is None:
         typer.echo(text, nl=False)
     else:
