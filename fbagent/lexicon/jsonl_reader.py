@@ -260,7 +260,14 @@ def read_jsonl(path: str | Path, exemplars: str | Path | None = None) -> Lexicon
             lu.exemplars.append(ex)
 
     if total:
-        raise LexiconFormatError(problems, total)
+        order = {str(frames_path): 0, str(exemplars_path): 1}
+
+        def where(msg: str) -> tuple[int, int]:
+            path, _, rest = msg.partition(".jsonl:")
+            line = rest.split(":", 1)[0]
+            return order.get(path + ".jsonl", 2), int(line) if line.isdigit() else 0
+
+        raise LexiconFormatError(sorted(problems, key=where), total)
     if not frames:
         raise FbagentError(f"{frames_path}: holds no frame", "add one JSON object per frame, one per line")
     for lu in lus:
