@@ -47,9 +47,10 @@ class SentenceEncoder:
     """A sentence-transformers model (see :mod:`fbagent.encoder`) behind the :class:`TextEncoder` protocol."""
 
     def __init__(self, name_or_path: str | None = None) -> None:
-        from fbagent.encoder import load_encoder, resolve_encoder
+        from fbagent.encoder import DEFAULT_ENCODER, load_encoder, resolve_encoder
 
-        self.name = resolve_encoder(name_or_path)
+        self.name = name_or_path or DEFAULT_ENCODER
+        self.path = resolve_encoder(name_or_path)
         self.model = load_encoder(name_or_path)
 
     def encode(self, texts: list[str]) -> np.ndarray:

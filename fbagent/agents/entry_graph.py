@@ -114,10 +114,17 @@ class EntryContext:
     encoder_name: str | None = None
 
 
-def _sampling(state: EntryState, opts: EntryOptions) -> tuple[float, int]:
-    """(temperature, seed) of an entry: greedy for k = 0; k >= 1 sample with seed + k (distinct cache keys)."""
+def _sampling(state: EntryState, opts: EntryOptions, attempt: int = 1) -> tuple[float, int]:
+    """(temperature, seed) of one request of an entry.
+
+    Entry k = 0, first attempt: greedy (temperature 0). Entries k >= 1 and retries
+    after a failed check sample at ``variant_temperature`` with the seed
+    ``seed + 1000 * k + attempt``, so each gets its own answer (and cache key).
+    """
     k = int(state.get("k", 0))
-    return (0.0 if k == 0 else opts.variant_temperature), opts.seed + k
+    if k == 0 and attempt <= 1:
+        return 0.0, opts.seed
+    return opts.variant_temperature, opts.seed + 1000 * k + attempt
 
 
 def _frame_element_names(state: EntryState) -> list[str]:
@@ -137,13 +144,13 @@ async def generate_base(state: EntryState, runtime: Runtime[EntryContext]) -> di
     if state.get("self_check") and not state["self_check"]["passed"]:
         previous, reasons = state.get("base"), state["self_check"]["reasons"]
     messages = ctx.prompts.base_messages(state["verb"], state["frame_a_info"], state["frame_b_info"], previous, reasons)
-    temperature, seed = _sampling(state, ctx.options)
+    attempts = int(state.get("attempts", 0)) + 1
+    temperature, seed = _sampling(state, ctx.options, attempts)
     result = await ctx.generator.complete(
         task="generate_base", messages=messages, response_model=BasePair, run_id=state["run_id"],
         item_id=state["item_id"], prompt_version=ctx.prompts.base.version, temperature=temperature,
         max_tokens=ctx.options.max_tokens, seed=seed,
     )
-    attempts = int(state.get("attempts", 0)) + 1
     if result.error:
         return {"attempts": attempts, "error": f"generate_base: {result.error}"}
     return {"attempts": attempts, "base": result.value.model_dump()}
@@ -173,7 +180,8 @@ async def extend(state: EntryState, runtime: Runtime[EntryContext]) -> dict[str,
         ("sentence_b_prime", "sentence_b", state["frame_b_info"], False),
     ]
     todo = [s for s in sides if not (extended.get(s[0]) or {}).get("check", {}).get("passed")]
-    temperature, seed = _sampling(state, ctx.options)
+    attempts = int(state.get("extend_attempts", 0)) + 1
+    temperature, seed = _sampling(state, ctx.options, attempts)
     calls = []
     for key, base_key, frame, answers in todo:
         prev = extended.get(key)
@@ -187,7 +195,6 @@ async def extend(state: EntryState, runtime: Runtime[EntryContext]) -> dict[str,
             max_tokens=ctx.options.max_tokens, seed=seed,
         ))
     results = await asyncio.gather(*calls)
-    attempts = int(state.get("extend_attempts", 0)) + 1
     for (key, base_key, _, _), result in zip(todo, results, strict=True):
         if result.error:
             return {"extend_attempts": attempts, "extended": extended, "error": f"extend: {result.error}"}

@@ -86,7 +86,7 @@ class Prompts:
             for ex in frame.get("examples") or []
         )
         return self.frame_info.render(
-            name=frame.get("name", ""),
+            name=frame.get("frame") or frame.get("name", ""),
             definition=frame.get("definition", "") or "",
             core_fes=fes or meta.get("no_core_fes", ""),
             lu_definition=frame.get("lu_definition") or meta.get("no_lu_definition", ""),

@@ -1,0 +1,239 @@
+"""Frame-pair selection as a LangGraph agent (FrameBench step 1; Yano and Sasano 2026, sec. 3.1).
+
+Nodes (pure steps from :mod:`fbagent.pairs`, plus one LLM node)::
+
+    START --(no selection yet)--> candidates -> filters -> sample --(save)--> save --(screen)--> screen
+      |                                                    |(dry run) -> END        |(no screen) -> END
+      +--(selection exists, screening not finished)-----------------------------------------> screen
+    screen --(a pair was screened out and the reserve promoted a replacement)--> screen
+    screen --(nothing left to screen)--> END
+
+- ``candidates``: every 2-combination of the frames of each polysemous verb.
+- ``filters``: eligibility (definitions, core FEs, examples, direct relations).
+- ``sample``: seeded, verb-stratified sample of P pairs plus the seeded reserve.
+- ``save``: ``selections`` + ``frame_pairs`` rows (sample ``selected``, rest ``reserve``).
+- ``screen`` (``--screen``): the generator LLM answers, per selected pair, whether
+  the verb truly evokes both frames and whether everyday uses tell them apart
+  (:class:`fbagent.schemas.PairScreening`). A pair failing either is marked
+  ``screened_out`` with the reason, and the next reserve pair (seeded order)
+  is promoted and screened in turn, so the sample keeps its size while the
+  reserve lasts. A screening call that fails (LLM trouble) keeps the pair.
+
+The graph runs without a checkpointer: every step is cheap, the selection is
+stored before screening starts, and screening answers come from the
+``llm_calls`` cache when it is run again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict
+
+from langgraph.graph import END, START, StateGraph
+from langgraph.runtime import Runtime
+
+from fbagent import pairs as pair_steps
+from fbagent.schemas import PairScreening
+from fbagent.store import pairs as pair_store
+
+
+class SelectionState(TypedDict, total=False):
+    """State of one selection (not checkpointed; values may be dataclasses)."""
+
+    lexicon: dict[str, Any]
+    options: dict[str, Any]            # pair_steps.SelectionOptions fields
+    selection_id: int | None
+    verb_lus: list[dict[str, Any]]
+    candidates: list[Any]              # pair_steps.Candidate
+    eligible: list[Any]
+    excluded: dict[str, int]
+    sample: Any                        # pair_steps.Sample
+    counts: dict[str, Any]
+    pairs: list[dict[str, Any]]        # selected pairs (frame_pairs rows, or dicts in a dry run)
+    screened: dict[int, dict[str, Any]]   # frame_pairs.id -> PairScreening fields (+ error)
+    screened_out: list[dict[str, Any]]
+    promoted: list[dict[str, Any]]
+
+
+@dataclass
+class SelectionContext:
+    """Run-scoped objects of the selection graph."""
+
+    db: Any
+    save: bool = True
+    screen_client: Any = None          # LLMClient or None (no screening)
+    prompts: Any = None                # fbagent.agents.prompting.Prompts
+    run_id: int | None = None
+    seed: int | None = None
+
+
+# --------------------------------------------------------------------------- nodes
+
+
+async def candidates_node(state: SelectionState, runtime: Runtime[SelectionContext]) -> dict[str, Any]:
+    """All (verb, frame A, frame B) candidates of the lexicon's polysemous verbs."""
+    verb_lus = pair_store.verb_lexical_units(runtime.context.db, state["lexicon"]["id"])
+    return {"verb_lus": verb_lus, "candidates": pair_steps.candidates(verb_lus)}
+
+
+async def filters_node(state: SelectionState, runtime: Runtime[SelectionContext]) -> dict[str, Any]:
+    """Eligibility filters; excluded candidates counted by reason."""
+    db, lexicon_id = runtime.context.db, state["lexicon"]["id"]
+    eligible, excluded = pair_steps.filter_candidates(
+        state["candidates"], pair_store.frame_facts(db, lexicon_id), state["verb_lus"],
+        pair_store.frame_relations(db, lexicon_id), pair_steps.SelectionOptions(**state["options"]),
+    )
+    return {"eligible": eligible, "excluded": excluded}
+
+
+async def sample_node(state: SelectionState, runtime: Runtime[SelectionContext]) -> dict[str, Any]:
+    """Seeded, verb-stratified sample of P pairs plus the reserve (seeded order)."""
+    opts = pair_steps.SelectionOptions(**state["options"])
+    sample = pair_steps.sample_pairs(state["eligible"], pairs=opts.pairs, seed=opts.seed, max_per_verb=opts.max_per_verb)
+    counts = {
+        "candidates": len(state["candidates"]), "excluded": state["excluded"], "eligible": len(state["eligible"]),
+        "excluded_by_max_per_verb": sample.excluded_by_cap, "requested": opts.pairs,
+        "selected": len(sample.selected), "reserve": len(sample.reserve), "took_all": sample.took_all,
+        **pair_steps.table1(sample.selected),
+    }
+    pairs = [{"id": None, "rank": i, "per_pair": opts.per_pair, **c.as_dict()} for i, c in enumerate(sample.selected)]
+    return {"sample": sample, "counts": counts, "pairs": pairs}
+
+
+async def save_node(state: SelectionState, runtime: Runtime[SelectionContext]) -> dict[str, Any]:
+    """Store the selection (``selections``, ``frame_pairs``) in one transaction."""
+    opts = pair_steps.SelectionOptions(**state["options"])
+    db, sample = runtime.context.db, state["sample"]
+    selection_id = pair_store.save_selection(
+        db, lexicon_id=state["lexicon"]["id"], seed=opts.seed, options=opts.to_json(),
+        counts={**state["counts"], "relations_available": len(pair_store.frame_relations(db, state["lexicon"]["id"]))},
+        selected=[c.as_dict() for c in sample.selected], reserve=[c.as_dict() for c in sample.reserve],
+        per_pair=opts.per_pair,
+    )
+    return {"selection_id": selection_id, "pairs": pair_store.selection_pairs(db, selection_id)}
+
+
+async def screen_node(state: SelectionState, runtime: Runtime[SelectionContext]) -> dict[str, Any]:
+    """Ask the LLM about every selected pair not yet screened; replace rejected ones from the reserve."""
+    from fbagent.store.lexicon import frame_context
+
+    ctx = runtime.context
+    db, lexicon = ctx.db, state["lexicon"]
+    screened = dict(state.get("screened") or {})
+    pairs = state.get("pairs") or pair_store.selection_pairs(db, state["selection_id"])
+    todo = [p for p in pairs if p["id"] not in screened]
+
+    def definition(frame: str, verb: str) -> str:
+        return frame_context(db, lexicon["id"], frame, verb, max_examples=0)["definition"]
+
+    calls = [
+        ctx.screen_client.complete(
+            task="screen", response_model=PairScreening, run_id=ctx.run_id, item_id=f"pair:{p['id']}",
+            prompt_version=ctx.prompts.screen.version, temperature=0.0, max_tokens=256, seed=ctx.seed,
+            messages=ctx.prompts.screen_messages(p["verb"], p["frame_a"], definition(p["frame_a"], p["verb"]),
+                                                 p["frame_b"], definition(p["frame_b"], p["verb"])),
+        )
+        for p in todo
+    ]
+    results = await asyncio.gather(*calls)
+    rejected: dict[int, str] = {}
+    for p, r in zip(todo, results, strict=True):
+        if r.error:
+            screened[p["id"]] = {"kept": True, "error": r.error}
+            continue
+        v = r.value
+        ok = bool(v.evokes_both and v.distinguishable)
+        screened[p["id"]] = {"kept": ok, "evokes_both": v.evokes_both, "distinguishable": v.distinguishable,
+                             "reason": v.reason}
+        if not ok:
+            why = []
+            if not v.evokes_both:
+                why.append("the verb does not truly evoke both frames")
+            if not v.distinguishable:
+                why.append("everyday uses do not tell the frames apart")
+            rejected[p["id"]] = f"screening: {'; '.join(why)} ({v.reason})"
+    promoted: list[dict[str, Any]] = []
+    out: list[dict[str, Any]] = list(state.get("screened_out") or [])
+    if rejected:
+        promoted = pair_store.replace_from_reserve(db, state["selection_id"], rejected)
+        out.extend({**p, "reason": rejected[p["id"]]} for p in pairs if p["id"] in rejected)
+    return {"screened": screened, "screened_out": out, "promoted": promoted,
+            "pairs": pair_store.selection_pairs(db, state["selection_id"])}
+
+
+# --------------------------------------------------------------------------- edges
+
+
+def route_start(state: SelectionState, runtime: Runtime[SelectionContext]) -> Literal["candidates", "screen", "__end__"]:
+    """A stored selection goes straight to screening (or ends without a client); otherwise select from scratch."""
+    if state.get("selection_id") is None:
+        return "candidates"
+    return "screen" if runtime.context.screen_client is not None else END
+
+
+def after_sample(state: SelectionState, runtime: Runtime[SelectionContext]) -> Literal["save", "__end__"]:
+    """Dry runs stop after sampling (nothing stored)."""
+    return "save" if runtime.context.save else END
+
+
+def after_save(state: SelectionState, runtime: Runtime[SelectionContext]) -> Literal["screen", "__end__"]:
+    """Screen when a screening client is configured."""
+    return "screen" if runtime.context.screen_client is not None else END
+
+
+def after_screen(state: SelectionState) -> Literal["screen", "__end__"]:
+    """Screen the pairs promoted from the reserve; stop when none were promoted."""
+    return "screen" if state.get("promoted") else END
+
+
+def build_selection_graph() -> StateGraph:
+    """The (uncompiled) selection :class:`~langgraph.graph.StateGraph`."""
+    graph = StateGraph(SelectionState, context_schema=SelectionContext)
+    graph.add_node("candidates", candidates_node)
+    graph.add_node("filters", filters_node)
+    graph.add_node("sample", sample_node)
+    graph.add_node("save", save_node)
+    graph.add_node("screen", screen_node)
+    graph.add_conditional_edges(START, route_start, ["candidates", "screen", END])
+    graph.add_edge("candidates", "filters")
+    graph.add_edge("filters", "sample")
+    graph.add_conditional_edges("sample", after_sample, ["save", END])
+    graph.add_conditional_edges("save", after_save, ["screen", END])
+    graph.add_conditional_edges("screen", after_screen, ["screen", END])
+    return graph
+
+
+async def select_pairs(db: Any, lexicon: dict[str, Any], *, pairs: int, per_pair: int = 1, seed: int = 0,
+                       max_per_verb: int | None = None, screen_client: Any = None, prompts: Any = None,
+                       run_id: int | None = None, save: bool = True,
+                       selection_id: int | None = None) -> dict[str, Any]:
+    """Run the selection graph.
+
+    With ``selection_id`` the stored selection is only screened (resume). With
+    ``save=False`` (dry run) nothing is stored and nothing is screened.
+    Returns ``{"selection_id", "counts", "pairs": [selected pairs in rank order],
+    "screened": {pair id: answer}, "screened_out": [pairs with reason]}``.
+    Raises :class:`fbagent.errors.FbagentError` for bad options.
+    """
+    from fbagent.errors import FbagentError
+
+    if max_per_verb is not None and max_per_verb < 1:
+        raise FbagentError(f"--max-per-verb must be at least 1, got {max_per_verb}", "pass --max-per-verb 1 or more")
+    options = pair_steps.SelectionOptions(pairs=pairs, seed=seed, max_per_verb=max_per_verb, per_pair=per_pair)
+    graph = build_selection_graph().compile()
+    ctx = SelectionContext(db=db, save=save, screen_client=screen_client if save else None, prompts=prompts,
+                           run_id=run_id, seed=seed)
+    state: SelectionState = {"lexicon": lexicon, "options": options.to_json() | {"related_types": options.related_types},
+                             "selection_id": selection_id}
+    out = await graph.ainvoke(state, context=ctx)
+    return {
+        "selection_id": out.get("selection_id"), "counts": out.get("counts") or {},
+        "pairs": out.get("pairs") or [], "screened": out.get("screened") or {},
+        "screened_out": out.get("screened_out") or [],
+    }
+
+
+def load_run_pairs(db: Any, selection_id: int) -> list[dict[str, Any]]:
+    """The selected pairs (``frame_pairs`` rows, status ``selected``) of a selection, in rank order."""
+    return pair_store.selection_pairs(db, selection_id, "selected")

@@ -1,0 +1,144 @@
+"""Resume: an entry cancelled mid-graph continues from its LangGraph checkpoint; `kill -9` loses nothing finished.
+
+Real openai + instructor + LangGraph + AsyncSqliteSaver + encoder against the
+scripted server on 127.0.0.1; the second test runs the real CLI in a
+subprocess and kills it with SIGKILL.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from fbagent.store.db import open_db  # noqa: E402
+from fbagent.store.items import run_items  # noqa: E402
+from fbagent.store.runs import get_run, sessions  # noqa: E402
+from gen_responder import FrameResponder  # noqa: E402
+from openai_stub import OpenAIStub, by_schema, schema_name, slow  # noqa: E402
+from rich.console import Console  # noqa: E402
+
+from fbagent.generation import GenerateOptions, checkpoint_path, generate  # noqa: E402
+
+
+def options(stub: OpenAIStub, **kw) -> GenerateOptions:
+    return GenerateOptions(generator="openai", base_url=stub.base_url, model="stub-model", backoff_s=0.01,
+                           screen=False, **kw)
+
+
+async def test_cancelled_entry_resumes_from_its_checkpoint(tmp_path):
+    db_path = tmp_path / "fb.db"
+    responder = FrameResponder()
+    gate = {"hold": True}
+
+    def define(request):
+        return slow(30.0, {"definition": "never delivered"}) if gate["hold"] else responder(request)
+
+    with OpenAIStub(by_schema({"Definition": define}, default=responder)) as stub:
+        task = asyncio.create_task(generate(db_path, options(stub, pairs=1, concurrency=4),
+                                            console=Console(file=io.StringIO()), command="test"))
+        for _ in range(600):  # wait until the entry is inside `verify`
+            if any(schema_name(r) == "Definition" for r in stub.requests):
+                break
+            await asyncio.sleep(0.05)
+        before = [schema_name(r) for r in stub.requests]
+        assert before == ["BasePair", "ExtendedSentence", "ExtendedSentence"] + ["Definition"] * before.count("Definition")
+        task.cancel()
+        try:
+            await task
+            raise AssertionError("generate() should re-raise the cancellation")
+        except asyncio.CancelledError:
+            pass
+        db = open_db(db_path)
+        run = get_run(db, db.execute("SELECT name FROM runs").fetchone()[0])
+        assert run["status"] == "interrupted" and sessions(db, run["id"])[-1]["status"] == "interrupted"
+        assert db.execute("SELECT COUNT(*) FROM items").fetchone()[0] == 0
+        # the checkpoint of the entry is stored next to the database
+        with sqlite3.connect(checkpoint_path(db_path)) as ck:
+            threads = {r[0] for r in ck.execute("SELECT thread_id FROM checkpoints")}
+        assert threads == {f"{run['name']}:{_pair_id(db, run)}:0"}
+
+        gate["hold"] = False
+        stub.reset_counts()
+        summary = await generate(db_path, options(stub, pairs=1, concurrency=4), console=Console(file=io.StringIO()),
+                                 command="test")
+        after = [schema_name(r) for r in stub.requests]
+    # resumed at `verify`: generate_base and extend were not run again, not even from the cache
+    assert after == ["Definition"] * 4
+    assert summary.cache_hits == 0 and summary.counts["verified"] == 1
+    (item,) = run_items(db, run["id"])
+    assert item["status"] == "verified" and item["attempts"] == 1
+    with sqlite3.connect(checkpoint_path(db_path)) as ck:
+        assert ck.execute("SELECT COUNT(*) FROM checkpoints").fetchone()[0] == 0  # cleaned up once stored
+
+
+def _pair_id(db, run) -> int:
+    return db.execute("SELECT id FROM frame_pairs WHERE selection_id = ? AND status = 'selected'",
+                      [run["selection_id"]]).fetchone()[0]
+
+
+def _cli(db_path: Path, stub: OpenAIStub, pairs: int) -> list[str]:
+    return [sys.executable, "-m", "fbagent.cli", "generate", "--pairs", str(pairs), "--generator", "openai",
+            "--base-url", stub.base_url, "--model", "stub-model", "--concurrency", "2", "--no-screen",
+            "--db", str(db_path)]
+
+
+def _item_count(db_path: Path) -> int:
+    try:
+        with sqlite3.connect(db_path, timeout=5) as conn:
+            return conn.execute("SELECT COUNT(*) FROM items").fetchone()[0]
+    except sqlite3.OperationalError:
+        return 0
+
+
+def test_kill_9_mid_run_then_rerun_loses_nothing_and_repeats_no_finished_work(tmp_path):
+    db_path = tmp_path / "fb.db"
+    env = {**os.environ, "OPENAI_API_KEY": "", "PYTHONUNBUFFERED": "1"}
+    responder = FrameResponder()
+    with OpenAIStub(responder, latency_s=0.1) as stub:
+        proc = subprocess.Popen(_cli(db_path, stub, 8), env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        deadline = time.time() + 180
+        while _item_count(db_path) < 3 and time.time() < deadline and proc.poll() is None:
+            time.sleep(0.05)
+        proc.kill()  # SIGKILL: no cleanup at all
+        proc.wait()
+        assert proc.returncode == -9, proc.stdout.read().decode()[-2000:]
+        first_requests = list(stub.requests)
+        with sqlite3.connect(db_path) as conn:
+            conn.row_factory = sqlite3.Row
+            finished = {r["id"]: dict(r) for r in conn.execute("SELECT * FROM items")}
+            marks = ",".join("?" * len(finished))
+            finished_calls = [json.loads(r[0])["messages"] for r in conn.execute(
+                f"SELECT request FROM llm_calls WHERE item_id IN ({marks})", list(finished))]
+        assert 3 <= len(finished) < 8
+
+        stub.reset_counts()
+        done = subprocess.run(_cli(db_path, stub, 8), env=env, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+        second_requests = list(stub.requests)
+    assert f"{len(finished)} of 8 entries already finished" in done.stdout.replace("\n", " ")
+    db = open_db(db_path)
+    (run_name,) = [r[0] for r in db.execute("SELECT name FROM runs")]
+    run = get_run(db, run_name)
+    items = {i["id"]: i for i in run_items(db, run["id"])}
+    assert len(items) == 8 and all(i["status"] == "verified" for i in items.values())
+    for iid, row in finished.items():  # nothing finished before the kill was lost or rewritten
+        assert items[iid]["created_at"] == row["created_at"] and items[iid]["sentence_a"] == row["sentence_a"]
+    # no request of a finished entry was sent again
+    second = [r["messages"] for r in second_requests]
+    assert not [m for m in second if m in finished_calls]
+    # every request of the second run is new work, except those that were in flight at the kill
+    repeated = [m for m in second if m in [r["messages"] for r in first_requests]]
+    assert len(repeated) <= 2 * 4, len(repeated)  # at most 2 entries x 4 parallel definitions were in flight
+    total = len(first_requests) + len(second_requests)
+    assert total <= 8 * 7 + len(repeated)
+    st = sessions(db, run["id"])
+    assert [s["status"] for s in st] == ["running", "finished"]  # the killed session never got to record its end
