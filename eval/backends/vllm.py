@@ -136,6 +136,14 @@ class VllmBackend(SyncBackend):
         info.versions = {"vllm": package_version("vllm")}
         return info
 
+    async def choose_batch(self, prompts, choices=("1", "2", "3", "4")):
+        """Run ``LLM.generate`` on the calling (event-loop) thread: vLLM's engine is not moved to a worker thread."""
+        return self._locked(self.choose_sync, list(prompts), tuple(choices))
+
+    async def generate_batch(self, prompts, max_new_tokens=96, stop=("\n",)):
+        """Free generation on the calling thread (see :meth:`choose_batch`)."""
+        return self._locked(self.generate_sync, list(prompts), max_new_tokens, tuple(stop))
+
     def _tok(self):
         if self._tokenizer is None and hasattr(self.llm, "get_tokenizer"):
             self._tokenizer = self.llm.get_tokenizer()
