@@ -9,11 +9,13 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
-SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+# ../shared/data next to the repository; FBAGENT_TEST_DATA overrides it (e.g. to check the skips).
+SHARED_DATA = Path(os.environ.get("FBAGENT_TEST_DATA") or Path(__file__).resolve().parents[2] / "shared" / "data")
 EN_DIR = "framenet-en-1.5"
 FR_DIR = "framenet-fr-asfalda"
 
