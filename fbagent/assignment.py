@@ -78,9 +78,18 @@ def selected_fields(choice: str, shown_first: str, shown_second: str) -> list[st
     }[choice]
 
 
-def build_tasks(annotator: str, seed: int, item_ids: Sequence[str], session_id: int | None = None) -> list[dict[str, Any]]:
+def build_tasks(
+    annotator: str,
+    seed: int,
+    item_ids: Sequence[str],
+    session_id: int | None = None,
+    present: dict[str, set[str]] | None = None,
+) -> list[dict[str, Any]]:
     """Four pair-task rows per entry for ``annotator``, with seeded queue position and sentence order.
 
+    ``present`` ({item id: sentence fields with text}) leaves out the pairs
+    whose sentences are missing (e.g. a rejected entry without extended
+    sentences); they are built on a later open once the text exists.
     Returns dicts with annotator, item_id, pair, sort_key (float in [0, 1):
     queue order ascending), shown_first, shown_second, gold, session_id;
     ready for :func:`fbagent.store.annotations.insert_tasks`.
@@ -88,6 +97,8 @@ def build_tasks(annotator: str, seed: int, item_ids: Sequence[str], session_id: 
     rows = []
     for item_id in item_ids:
         for pair, (first, second, _) in PAIRS.items():
+            if present is not None and not {first, second} <= present.get(item_id, set()):
+                continue
             rng = random.Random(f"{seed}:{item_id}:{pair}")
             sort_key = rng.random()
             if rng.random() < 0.5:

@@ -120,3 +120,16 @@ def test_scales():
     assert scale_for("ja") is BINARY and scale_for(None) is BINARY
     assert [lv.positive for lv in THREE_LEVEL.levels] == [False, False, True]
     assert BINARY.by_key("a").positive and BINARY.by_key("n") is None
+
+
+def test_pairs_with_missing_sentences_are_not_built(tmp_path):
+    db = make_db(tmp_path / "a.db", n=2, statuses=("verified", "rejected"))
+    db.execute("UPDATE items SET sentence_a_prime = NULL, sentence_b_prime = NULL WHERE id = 'run1:2:0'")
+    db.conn.commit()
+    s = ValidateSession.open(db, "alice", Selection(statuses=("verified", "rejected")))
+    pairs = sorted(t.pair for t in s.tasks if t.item_id == "run1:2:0")
+    assert pairs == ["base"] and s.total == 5
+    db.execute("UPDATE items SET sentence_b = NULL WHERE id = 'run1:2:0'")  # now no pair is complete
+    db.conn.commit()
+    with pytest.raises(FbagentError, match="no complete sentence pair"):
+        ValidateSession.open(db, "bob", Selection(statuses=("rejected",)))

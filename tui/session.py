@@ -36,13 +36,14 @@ class Selection:
 
 
 def assigned_entries(db: sqlite_utils.Database, selection: Selection) -> list[dict[str, Any]]:
-    """Items (``id``, ``language``) assigned under ``selection``, in the stable entry order.
+    """Items (``id``, ``language``, the four sentences) assigned under ``selection``, in the stable entry order.
 
     Raises :class:`FbagentError` for an unknown run, when no entry matches,
     or when the split leaves nothing.
     """
     rows = ann.select_items(
-        db, run=selection.run, language=selection.language, statuses=selection.statuses, columns="id, language"
+        db, run=selection.run, language=selection.language, statuses=selection.statuses,
+        columns="id, language, sentence_a, sentence_b, sentence_a_prime, sentence_b_prime",
     )
     if not rows:
         raise ann.explain_no_items(db, run=selection.run, language=selection.language, statuses=selection.statuses)
@@ -97,8 +98,14 @@ class ValidateSession:
         have = ann.existing_task_keys(db, annotator)
         missing = [i for i in item_ids if any((i, p) not in have for p in ann.PAIR_KINDS)]
         if missing:
-            ann.insert_tasks(db, build_tasks(annotator, recorded_seed, missing, session_id))
+            present = {r["id"]: {f for f in rev.SENTENCE_FIELDS if r[f]} for r in entries}
+            ann.insert_tasks(db, build_tasks(annotator, recorded_seed, missing, session_id, present))
         tasks = ann.load_queue(db, annotator, item_ids)
+        if not tasks:
+            raise FbagentError(
+                f"the {len(item_ids)} selected entries have no complete sentence pair to judge",
+                "select generated entries with all four sentences (e.g. drop --status rejected,failed)",
+            )
         first_time = not have
         session = cls(db, annotator, tasks, session_id, {r["id"]: r["language"] for r in entries})
         session.first_time = first_time

@@ -108,11 +108,11 @@ class ValidateScreen(Screen):
             return
         item = s.item(task)
         spans = item.get("target_spans") or {}
-        question = item.get("question_four_choice") or item.get("question") or ""
+        question = item.get("question_four_choice") or item.get("question") or "(no question)"
         self.query_one("#question", Static).update(Content.assemble(("Question: ", "bold"), question))
         for wid, label, field in (("#sentence-a", "Sentence A: ", task.shown_first), ("#sentence-b", "Sentence B: ", task.shown_second)):
             self.query_one(wid, Static).update(
-                Content.assemble((label, "bold"), highlight(item.get(field) or "", spans.get(field)))
+                Content.assemble((label, "bold"), highlight(item.get(field) or "(missing)", spans.get(field)))
             )
         parts: list[str | tuple[str, str]] = [("Answer:       ", "bold")]
         for key, value, label in CHOICES:
