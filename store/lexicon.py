@@ -20,25 +20,8 @@ import sqlite_utils
 
 from fbagent.errors import FbagentError
 
-# Indexes on the child keys of the lexicon tables: deleting a lexicon's rows
-# (re-import) and frame_context() look rows up by frame_pk. Additive; the lead
-# may move them into store/schema.py.
-LEXICON_INDEXES_SQL = """
-CREATE INDEX IF NOT EXISTS frames_lexicon ON frames (lexicon_id, name);
-CREATE INDEX IF NOT EXISTS frame_examples_frame ON frame_examples (frame_pk);
-CREATE INDEX IF NOT EXISTS frame_elements_frame ON frame_elements (frame_pk);
-CREATE INDEX IF NOT EXISTS lexical_units_frame ON lexical_units (frame_pk);
-CREATE INDEX IF NOT EXISTS frame_relations_lexicon ON frame_relations (lexicon_id);
-"""
-
-
 CORE_TYPES = ("Core", "Core-Unexpressed")
 CORE_TYPES_SQL = "('Core', 'Core-Unexpressed')"
-
-
-def ensure_indexes(db: sqlite_utils.Database) -> None:
-    """Create the lexicon child-key indexes if missing (idempotent, cheap)."""
-    db.conn.executescript(LEXICON_INDEXES_SQL)
 
 
 def list_lexicons(db: sqlite_utils.Database) -> list[dict[str, Any]]:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import sqlite_utils
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 LEXICON_SQL = """
 CREATE TABLE IF NOT EXISTS lexicons (
@@ -87,6 +87,12 @@ CREATE TABLE IF NOT EXISTS frame_relations (
     super_frame TEXT NOT NULL,
     sub_frame TEXT NOT NULL
 );
+-- child-key indexes: re-import deletes and frame_context() look rows up by these
+CREATE INDEX IF NOT EXISTS frames_lexicon ON frames (lexicon_id, name);
+CREATE INDEX IF NOT EXISTS frame_examples_frame ON frame_examples (frame_pk);
+CREATE INDEX IF NOT EXISTS frame_elements_frame ON frame_elements (frame_pk);
+CREATE INDEX IF NOT EXISTS lexical_units_frame ON lexical_units (frame_pk);
+CREATE INDEX IF NOT EXISTS frame_relations_lexicon ON frame_relations (lexicon_id);
 """
 
 PAIRS_SQL = """

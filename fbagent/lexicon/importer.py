@@ -210,7 +210,6 @@ def store_lexicon(
     language and content hash: nothing is written). On any error the
     transaction rolls back and the previous content stays intact.
     """
-    lexstore.ensure_indexes(db)
     now = datetime.now(UTC).isoformat(timespec="seconds")
     counts = _counts(data)
     with transaction(db):
