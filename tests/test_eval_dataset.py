@@ -95,3 +95,11 @@ def test_duplicate_id_and_missing_file(tmp_path):
         read_entries(tmp_path / "missing.jsonl")
     with pytest.raises(FbagentError, match="has no entries"):
         read_entries(write_jsonl(tmp_path / "empty.jsonl", [""]))
+
+
+def test_handmade_file_follows_the_export_schema():
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads((Path(__file__).resolve().parents[1] / "fbagent" / "json_schemas" / "export.schema.json")
+                        .read_text(encoding="utf-8"))
+    for line in DATA.read_text(encoding="utf-8").splitlines():
+        jsonschema.validate(json.loads(line), schema)
