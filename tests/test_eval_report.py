@@ -91,3 +91,10 @@ def test_human_report_errors_and_missing_folder(tmp_path):
         human_accuracy_from_report(bad)
     with pytest.raises(FbagentError, match="has no manifest.json"):
         load_result(tmp_path)
+
+
+@pytest.mark.parametrize("command", ["run", "report", "frame-id", "sembench"])
+def test_help_renders(command):
+    res = CliRunner().invoke(app, ["eval", command, "--help"], terminal_width=120)
+    assert res.exit_code == 0, res.output
+    assert "Usage" in res.output

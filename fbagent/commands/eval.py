@@ -27,7 +27,7 @@ ModelOpt = Annotated[str | None, typer.Option("--model", "-m", help="Model name 
 ReasoningOpt = Annotated[bool, typer.Option("--reasoning/--no-reasoning",
                                             help="Think freely first (until the end-of-thinking tag or the budget), then answer.")]
 EndThinkOpt = Annotated[str | None, typer.Option("--end-think-tag", help="End-of-thinking tag; default from the model "
-                                                   "profile table (</think>, [/THINK], ...).")]
+                                                   "profile table (</think>, \\[/THINK], ...).")]
 MaxThinkOpt = Annotated[int, typer.Option("--max-think-tokens", min=1, help="Thinking budget in tokens (reasoning mode); "
                                             "answers that hit it are flagged budget_exhausted.")]
 SeedOpt = Annotated[int, typer.Option("--seed", help="Seed of every random choice (option order, sampling, bootstrap).")]
@@ -292,7 +292,7 @@ def sembench_cmd(
     mode: Annotated[str, typer.Option("--mode", help="def (definition -> example -> definition) or "
                                        "ex (example -> definition).")] = "ex",
     dictionary: Annotated[str, typer.Option("--dictionary", help="'wordnet' (WordNet 3.0 via NLTK) or a JSONL file "
-                                             "of {word, pos, senses: [{definition, examples}]}.")] = "wordnet",
+                                             "of {word, pos, senses: \\[{definition, examples}]}.")] = "wordnet",
     wordnet_dir: Annotated[Path | None, typer.Option("--wordnet-dir", help="WordNet 3.0 database folder "
                                                       "(default: /usr/share/wordnet, then nltk_data).")] = None,
     pos: Annotated[str, typer.Option("--pos", help="Part of speech of the sampled words: n, v, a, r.")] = "v",
