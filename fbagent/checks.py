@@ -341,6 +341,9 @@ def question_pattern(lang: str) -> QuestionPattern:
     )
 
 
+_PLACEHOLDER = re.compile(r"[\[{]\s*condition\s*[\]}]", re.IGNORECASE)
+
+
 def _name_variants(name: str) -> set[str]:
     return {name, name.replace("_", " "), name.replace("_", "-")}
 
@@ -359,6 +362,8 @@ def check_question(question: str, lang: str, frame_names: list[str], fe_names: l
     regex = pattern.regex()
     if not question:
         reasons.append("the question is empty")
+    elif _PLACEHOLDER.search(question):
+        reasons.append("the question still holds the placeholder [condition]: write the actual condition")
     elif regex is not None:
         m = regex.match(question)
         if m and m.group("condition").strip():

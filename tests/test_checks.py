@@ -53,6 +53,8 @@ def test_question_pattern_english_and_four_choice():
     q = checks.check_question("Which sentence implies that someone moved away?", "en", ["Departing"], ["Theme"])
     assert q["passed"] and q["condition"] == "someone moved away"
     assert q["question_four_choice"] == "Select all sentences where someone moved away."
+    echo = checks.check_question("Which sentence implies that [condition]?", "en", [], [])
+    assert not echo["passed"] and "placeholder" in echo["reasons"][0]
     bad = checks.check_question("Does the Theme leave in the Departing sense?", "en", ["Departing"], ["Theme"])
     assert not bad["passed"]
     assert any("pattern" in r for r in bad["reasons"])

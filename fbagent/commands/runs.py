@@ -27,17 +27,20 @@ def list_cmd(db: DbOption = None) -> None:
     if not runs:
         console.print("No runs yet. Start one with: fbagent generate --pairs 3 --generator local")
         return
-    table = Table(title=f"Runs in {db_path(db)}")
-    for col in ("run", "status", "generator", "model", "verified", "flagged", "rejected", "failed", "LLM calls",
-                "cache hits", "tokens in/out", "created"):
-        table.add_column(col, justify="right" if col not in ("run", "status", "generator", "model", "created") else "left")
+    table = Table(title=f"Runs in {db_path(db)}", caption="items: verified/flagged/rejected/failed")
+    table.add_column("run", no_wrap=True)
+    table.add_column("status", no_wrap=True)
+    table.add_column("generator", overflow="ellipsis", max_width=24)
+    table.add_column("items", justify="right", no_wrap=True)
+    table.add_column("calls", justify="right")
+    table.add_column("cache hits", justify="right")
+    table.add_column("tokens", justify="right", no_wrap=True)
     for run in runs:
         items, usage = run["items"], run["usage"]
         table.add_row(
-            run["name"], run["status"], run["generator"] or "", run["model"] or "",
-            str(items["verified"]), str(items["flagged"]), str(items["rejected"]), str(items["failed"]),
-            str(usage["calls"]), str(usage["cache_hits"]), f"{usage['input_tokens']:,}/{usage['output_tokens']:,}",
-            (run["created_at"] or "")[:19].replace("T", " "),
+            run["name"], run["status"], f"{run['generator'] or ''}:{run['model'] or ''}",
+            "/".join(str(items[s]) for s in ("verified", "flagged", "rejected", "failed")),
+            str(usage["calls"]), str(usage["cache_hits"]), f"{usage['input_tokens'] + usage['output_tokens']:,}",
         )
     console.print(table)
 
