@@ -50,6 +50,7 @@ from fbagent.errors import FbagentError
 from fbagent.prompt_files import PromptTemplate, load_prompt, prompt_exists
 
 MODES = ("def", "ex")
+CHUNK = 20  # instances generated, scored and stored together (a crash loses at most one chunk)
 DIFFICULTIES = ("easy", "mid", "hard", "rand")
 
 
@@ -308,7 +309,8 @@ def run_sembench(backend: Backend, settings: SemBenchSettings, out_dir: Path, *,
                  on_progress: Callable[[int], None] | None = None) -> tuple[dict, dict]:
     """Run (or resume) a SemBench evaluation into ``out_dir``; returns ``(summary, manifest)``.
 
-    Generations are scored with :func:`fbagent.roundtrip.score_texts`
+    Instances are processed in chunks of :data:`CHUNK` (generate, score, store), so a crash
+    loses at most one chunk and a rerun resumes. Generations are scored with :func:`fbagent.roundtrip.score_texts`
     against the target gloss and each distractor gloss; a failed or empty
     generation is stored with its ``error`` and counted as a failure.
     """
@@ -340,23 +342,23 @@ def run_sembench(backend: Backend, settings: SemBenchSettings, out_dir: Path, *,
     shots = {i.instance_id: _shots_for(i, data.shots, settings.shots, settings.seed) for i in todo}
     kw = {"max_new_tokens": settings.max_new_tokens, "stop": ["\n"], "batch_size": settings.batch_size,
           "concurrency": settings.concurrency, "on_progress": on_progress}
-    status, summary = "interrupted", None
-    try:
+
+    async def run_chunk(chunk: list[Instance]) -> list[dict]:
         examples: dict[str, tuple[str | None, TextResult | None]] = {}
         if settings.mode == "def":
-            ex_prompts = [prompts.example_prompt(i.word, i.pos, i.target.definition, shots[i.instance_id]) for i in todo]
-            ex_results = asyncio.run(generate_all(backend, ex_prompts, **kw))
-            for i, r in zip(todo, ex_results, strict=True):
+            ex_prompts = [prompts.example_prompt(i.word, i.pos, i.target.definition, shots[i.instance_id]) for i in chunk]
+            ex_results = await generate_all(backend, ex_prompts, **kw)
+            for i, r in zip(chunk, ex_results, strict=True):
                 examples[i.instance_id] = (clean_generation(r.text, prompts.cues()) or None, r)
         else:
-            examples = {i.instance_id: (i.example, None) for i in todo}
-        def_todo = [i for i in todo if examples[i.instance_id][0]]
+            examples = {i.instance_id: (i.example, None) for i in chunk}
+        def_todo = [i for i in chunk if examples[i.instance_id][0]]
         def_prompts = [prompts.define_prompt(i.word, examples[i.instance_id][0], shots[i.instance_id]) for i in def_todo]
         def_results = dict(zip([i.instance_id for i in def_todo],
-                               asyncio.run(generate_all(backend, def_prompts, **kw)), strict=True))
+                               await generate_all(backend, def_prompts, **kw), strict=True))
         definitions = {iid: clean_generation(r.text, prompts.cues()) for iid, r in def_results.items()}
         scored_ids = [iid for iid, d in definitions.items() if d]
-        by_id = {i.instance_id: i for i in todo}
+        by_id = {i.instance_id: i for i in chunk}
         flat_defs, own, other, slots = [], [], [], []
         for iid in scored_ids:
             inst = by_id[iid]
@@ -371,7 +373,7 @@ def run_sembench(backend: Backend, settings: SemBenchSettings, out_dir: Path, *,
             scores.setdefault(iid, {})[d] = {"sim_own": round(s.sim_own, 6), "sim_other": round(s.sim_other, 6),
                                              "correct": bool(s.passed)}
         records = []
-        for inst in todo:
+        for inst in chunk:
             iid = inst.instance_id
             example, ex_r = examples[iid]
             def_r = def_results.get(iid)
@@ -396,7 +398,15 @@ def run_sembench(backend: Backend, settings: SemBenchSettings, out_dir: Path, *,
                 "budget_exhausted": bool((ex_r and ex_r.budget_exhausted) or (def_r and def_r.budget_exhausted)),
                 "latency_ms": _sum(ex_r.latency_ms if ex_r else None, def_r.latency_ms if def_r else None),
             })
-        writer.write(records)
+        return records
+
+    async def run_all() -> None:
+        for start in range(0, len(todo), CHUNK):
+            writer.write(await run_chunk(todo[start:start + CHUNK]))
+
+    status, summary = "interrupted", None
+    try:
+        asyncio.run(run_all())
         status = "finished"
         summary = sembench_summary(writer.records, n_boot=settings.n_boot, seed=settings.seed)
     finally:
