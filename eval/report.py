@@ -36,6 +36,7 @@ class RunResult:
     folder: Path
     manifest: dict
     summary: dict
+    disambiguate: bool = False  # add the folder name to the label (set when two runs share a label)
 
     @property
     def task(self) -> str:
@@ -47,8 +48,7 @@ class RunResult:
         name = Path(model).name if ("/" in model and Path(model).exists()) else model
         if (self.manifest.get("reasoning") or {}).get("enabled"):
             name += " (reasoning)"
-        extra = self.manifest.get("label_suffix")
-        return f"{name} {extra}" if extra else name
+        return f"{name} [{self.folder.name}]" if self.disambiguate else name
 
     @property
     def problems_per_s(self) -> float | None:
@@ -105,7 +105,7 @@ def _rate_s(v: float | None) -> str:
 
 
 FRAMEBENCH_HEADERS = ["Model", "Acc.", "95% CI", "Base", "Ext.", "Base-Ext.", "1st", "2nd", "1st-2nd",
-                      "Both", "Neither", "Opposite", "Failed", "Answers", "Problems/s"]
+                      "Both", "Neither", "Opposite", "Failed", "Answers", "Problems/s", "Think tok.", "Budget hit"]
 
 
 def framebench_rows(results: list[RunResult], human: float | None) -> list[list[str]]:
@@ -119,6 +119,7 @@ def framebench_rows(results: list[RunResult], human: float | None) -> list[list[
             pct(s["first"]["mean"]), pct(s["second"]["mean"]), pct(s["first_minus_second"]["mean"]),
             pct(s["both"]["mean"]), pct(s["neither"]["mean"]), pct(s["opposite"]["mean"]),
             f"{s['n_failed']} ({pct(s['failure_rate'])}%)", str(s["n_predictions"]), _rate_s(r.problems_per_s),
+            f"{s['thinking_tokens_mean']:.0f}" if s.get("thinking_tokens_mean") else "-", str(s.get("budget_exhausted", 0)),
         ])
     if human is not None:
         rows.append(["Human", pct(human)] + ["-"] * (len(FRAMEBENCH_HEADERS) - 2))
@@ -156,6 +157,12 @@ def frame_id_rows(results: list[RunResult]) -> list[list[str]]:
 def tables(results: list[RunResult], human: float | None = None) -> list[tuple[str, list[str], list[list[str]]]]:
     """``(title, headers, rows)`` per task present in ``results`` (FrameBench, frame-id, SemBench)."""
     out = []
+    seen: dict[tuple[str, str], int] = {}
+    for r in results:
+        seen[(r.task, r.label)] = seen.get((r.task, r.label), 0) + 1
+    for r in results:
+        if seen.get((r.task, r.label), 0) > 1:
+            r.disambiguate = True
     by_task: dict[str, list[RunResult]] = {}
     for r in results:
         by_task.setdefault(r.task, []).append(r)
