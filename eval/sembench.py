@@ -340,7 +340,9 @@ def run_sembench(backend: Backend, settings: SemBenchSettings, out_dir: Path, *,
     if on_start:
         on_start(len(todo) * stages)
     shots = {i.instance_id: _shots_for(i, data.shots, settings.shots, settings.seed) for i in todo}
-    kw = {"max_new_tokens": settings.max_new_tokens, "stop": ["\n"], "batch_size": settings.batch_size,
+    # No engine-level stop: base models often open with a newline, which would stop them at once.
+    # The answer is the first non-empty line of the generation (clean_generation).
+    kw = {"max_new_tokens": settings.max_new_tokens, "stop": [], "batch_size": settings.batch_size,
           "concurrency": settings.concurrency, "on_progress": on_progress}
 
     async def run_chunk(chunk: list[Instance]) -> list[dict]:
