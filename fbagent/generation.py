@@ -104,7 +104,7 @@ class GenerationSummary:
     input_tokens: int = 0
     output_tokens: int = 0
     wall_s: float = 0.0
-    llm_time_s: float = 0.0           # summed wall time inside LLM client calls
+    entries_wall_s: float = 0.0       # wall time of the entry phase only (no start-up, no selection)
     interrupted: bool = False
     dry_run: bool = False
     plan: dict[str, Any] | None = None
@@ -267,10 +267,12 @@ async def generate(db_path: str | Path, opts: GenerateOptions, *, console: Any =
             encoder_name=getattr(text_encoder, "name", None) or opts.encoder,
         )
         frame_infos = _FrameInfoCache(db, lexicon["id"])
+        entries_started = time.perf_counter()
         await _run_entries(
             db=db, graph=graph, saver=saver, ctx=ctx, todo=todo, run=run, lexicon=lexicon, frame_infos=frame_infos,
             opts=opts, clients=clients, summary=summary, console=console, show_progress=progress,
         )
+        summary.entries_wall_s = time.perf_counter() - entries_started
         status = "finished"
     except asyncio.CancelledError:
         summary.interrupted = True
@@ -397,8 +399,11 @@ async def _start_backends(db: Any, opts: GenerateOptions, encoder: Any) -> tuple
                            concurrency=opts.concurrency, max_retries=opts.llm_retries, timeout_s=opts.timeout_s,
                            model_path=opts.model_path, backoff_s=opts.backoff_s)
 
-    enc_task = asyncio.to_thread(_load_encoder, opts.encoder) if encoder is None else _ready(encoder)
-    gen_client, text_encoder = await asyncio.gather(asyncio.to_thread(gen), enc_task)
+    # One after the other, not concurrently: the local backend silences llama.cpp by swapping the
+    # process-wide stdout/stderr while it loads, and the encoder's model package prints on import;
+    # two threads swapping sys.stdout at once could leave it pointing at /dev/null for good.
+    gen_client = await asyncio.to_thread(gen)
+    text_encoder = await asyncio.to_thread(_load_encoder, opts.encoder) if encoder is None else encoder
     same = (opts.verifier_generator in (None, opts.generator) and opts.verifier_model in (None, opts.model)
             and opts.verifier_base_url in (None, opts.base_url))
     if same:
@@ -427,10 +432,6 @@ def _load_encoder(name: str | None) -> Any:
         pass
     with contextlib.redirect_stdout(io.StringIO()):  # the offline model package prints on import
         return SentenceEncoder(name)
-
-
-async def _ready(value: Any) -> Any:
-    return value
 
 
 # --------------------------------------------------------------------------- entries
@@ -487,7 +488,7 @@ async def _run_entries(*, db: Any, graph: Any, saver: Any, ctx: Any, todo: list[
     for entry in todo:
         queue.put_nowait(entry)
     progress = Progress(
-        TextColumn("[bold]entries"), BarColumn(bar_width=10), MofNCompleteColumn(),
+        BarColumn(bar_width=8), MofNCompleteColumn(),
         TextColumn("[green]ok {task.fields[verified]}[/] [yellow]flag {task.fields[flagged]}[/] "
                    "[red]rej {task.fields[rejected]}[/] [magenta]fail {task.fields[failed]}[/]"),
         TextColumn("calls {task.fields[calls]} tok {task.fields[tokens]} cache {task.fields[cache]}"),

@@ -77,9 +77,9 @@ async def test_valid_answers_give_verified_items_with_every_value_stored(tmp_pat
         assert item["sentence_a"][s:e] == verb == item["verb_form_a"]
         s, e = item["target_spans"]["sentence_b_prime"]
         assert item["sentence_b_prime"][s:e] == verb
-        # [they, <V>, the, <frame word>, box, today]: one substitution in six units
-        assert item["lexical_similarity"] == pytest.approx(5 / 6)
-        assert item["checks"]["self_check"]["lexical_similarity"]["value"] == pytest.approx(0.8333)
+        # [they, <V>, the, <frame A>, box, near, the, <frame B>, today] and A/B swapped: 2 substitutions in 9 units
+        assert item["lexical_similarity"] == pytest.approx(7 / 9)
+        assert item["checks"]["self_check"]["lexical_similarity"]["value"] == pytest.approx(0.7778)
         assert item["checks"]["extension"]["sentence_a_prime"]["reasons"] == []
         ver = item["verifier"]
         assert set(ver["sentences"]) == {"sentence_a", "sentence_b", "sentence_a_prime", "sentence_b_prime"}

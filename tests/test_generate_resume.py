@@ -142,3 +142,28 @@ def test_kill_9_mid_run_then_rerun_loses_nothing_and_repeats_no_finished_work(tm
     assert total <= 8 * 7 + len(repeated)
     st = sessions(db, run["id"])
     assert [s["status"] for s in st] == ["running", "finished"]  # the killed session never got to record its end
+
+
+def test_ctrl_c_stops_cleanly_and_records_the_interruption(tmp_path):
+    import signal
+
+    db_path = tmp_path / "fb.db"
+    env = {**os.environ, "OPENAI_API_KEY": "", "PYTHONUNBUFFERED": "1"}
+    with OpenAIStub(FrameResponder(), latency_s=0.1) as stub:
+        proc = subprocess.Popen(_cli(db_path, stub, 6), env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True)
+        deadline = time.time() + 180
+        while _item_count(db_path) < 1 and time.time() < deadline and proc.poll() is None:
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, out[-2000:] + err[-2000:]
+    assert "interrupted: everything finished so far is stored; run the same command again to resume." in err
+    assert "(interrupted)" in out and "Interrupted: every finished entry is stored" in " ".join(out.split())
+    assert "Traceback" not in err
+    db = open_db(db_path)
+    (run_name,) = [r[0] for r in db.execute("SELECT name FROM runs")]
+    run = get_run(db, run_name)
+    assert run["status"] == "interrupted"
+    (session,) = sessions(db, run["id"])
+    assert session["status"] == "interrupted" and session["entries_done"] == _item_count(db_path) >= 1

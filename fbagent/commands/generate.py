@@ -78,4 +78,9 @@ def register(app: typer.Typer) -> None:
             near_copy_threshold=near_copy_threshold, margin=margin, max_per_verb=max_per_verb, run=run,
             dry_run=dry_run, screen=screen, judge=judge,
         )
-        asyncio.run(generate(db_path(db), opts))
+        try:
+            asyncio.run(generate(db_path(db), opts))
+        except KeyboardInterrupt:  # Typer would turn it into a silent exit 130
+            typer.secho("interrupted: everything finished so far is stored; run the same command again to resume.",
+                        err=True)
+            raise typer.Exit(130) from None
