@@ -408,7 +408,8 @@ def self_check(
 
     ``base`` has the :class:`fbagent.schemas.BasePair` fields. Checks: verb present in
     S_A and S_B (lemma match), sentences differ, lexical similarity (verb masked)
-    >= ``similarity_threshold``, question well formed and naming no frame/FE.
+    >= ``similarity_threshold``, question well formed and naming no frame/FE; for
+    Japanese the verb is sentence-final and perfective (:func:`japanese_final_perfective`).
 
     Returns ``{"passed", "reasons": [str], "checks": {name: {...}}, "lexical_similarity",
     "condition", "question_four_choice", "target_spans": {"sentence_a": [s, e], ...},
@@ -428,6 +429,11 @@ def self_check(
         checks[f"verb_present_{key}"] = {"passed": match.found, "method": match.method, "surface": match.surface}
         if not match.found:
             reasons.append(f"{key} does not contain the verb '{lemma}' (any inflected form)")
+        if _base_lang(lang) == "ja" and match.found:
+            form_ok, why = japanese_final_perfective(sentence, match)
+            checks[f"final_perfective_{key}"] = {"passed": form_ok}
+            if not form_ok:
+                reasons.append(f"{key}: {why}")
     differ = _normalized(base.get("sentence_a", "")) != _normalized(base.get("sentence_b", ""))
     checks["sentences_differ"] = {"passed": differ}
     if not differ:
@@ -456,6 +462,22 @@ def self_check(
         "target_spans": spans,
         "verb_forms": forms,
     }
+
+
+def japanese_final_perfective(sentence: str, match: VerbMatch) -> tuple[bool, str]:
+    """FrameBench's Japanese form: the verb ends the sentence, in the perfective (``…た`` / ``…だ``).
+
+    Trailing punctuation and whitespace are ignored; the verb's span may be followed by
+    at most 3 more characters (auxiliaries such as ``ました``). Returns ``(ok, reason)``.
+    """
+    body = sentence.rstrip()
+    while body and unicodedata.category(body[-1]).startswith("P"):
+        body = body[:-1].rstrip()
+    if not match.span or len(body) - match.span[1] > 3:
+        return False, "the verb must come at the end of the sentence"
+    if not body.endswith(("た", "だ")):
+        return False, "the verb must be in the perfective (past) form, ending in た or だ"
+    return True, ""
 
 
 def _verb_form(sentence: str, claimed: str | None, match: VerbMatch) -> str | None:

@@ -190,6 +190,26 @@ async def generate(db_path: str | Path, opts: GenerateOptions, *, console: Any =
         _print_plan(console, summary, opts)
         return summary
 
+    # -- nothing left to do (a finished run run again): no model or encoder to load
+    if run is not None and run.get("selection_id") is not None and (
+            not screen or (run.get("options") or {}).get("screening_done")):
+        from fbagent.agents.selection_graph import load_run_pairs
+
+        entries = [(p, k) for p in load_run_pairs(db, run["selection_id"])
+                   for k in range(int(p.get("per_pair") or opts.per_pair))]
+        finished = items_store.finished_ids(db, run["id"])
+        if all(items_store.item_id(run_name, p["id"], k) in finished for p, k in entries):
+            session_id = runs_store.start_session(db, run["id"], command or _command_line())
+            summary.entries_total = summary.entries_skipped = len(entries)
+            summary.wall_s = time.perf_counter() - started
+            runs_store.finish_session(db, session_id, status="finished", entries_done=0, calls=0, cache_hits=0,
+                                      failures=0, input_tokens=0, output_tokens=0, wall_s=summary.wall_s)
+            runs_store.update_run(db, run["id"], status="finished")
+            summary.run_counts = runs_store.item_counts(db, run["id"])
+            console.print(f"Run [bold]{run_name}[/]: all {len(entries)} entries already finished; nothing to do.")
+            _print_summary(console, summary)
+            return summary
+
     # -- clients and encoder (loaded once per run, in worker threads)
     gen_client, ver_client, text_encoder = await _start_backends(db, opts, encoder)
     clients = [gen_client] if ver_client is gen_client else [gen_client, ver_client]

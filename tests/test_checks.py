@@ -103,3 +103,16 @@ def test_extension_check_near_copy_and_verb():
     noverb = checks.extension_check("The train departed at noon.", "She left the room.", key="sentence_a_prime",
                                     lemma="leave", lang="en")
     assert not noverb["passed"] and "does not contain the verb" in noverb["reasons"][0]
+
+
+def test_japanese_verb_final_and_perfective():
+    base = {"question": "部屋から離れたのはどちらの文ですか？", "sentence_a": "彼は部屋を出た。", "sentence_b": "彼は会社を出た。",
+            "verb_form_a": "出た", "verb_form_b": "出た"}
+    ok = checks.self_check(base, lemma="出る", lang="ja", frame_names=[], fe_names=[], similarity_threshold=0.5)
+    assert ok["passed"], ok["reasons"]
+    bad = dict(base, sentence_b="彼は出る会社を見た。")
+    r = checks.self_check(bad, lemma="出る", lang="ja", frame_names=[], fe_names=[], similarity_threshold=0.0)
+    assert "sentence_b: the verb must come at the end of the sentence" in r["reasons"]
+    present = dict(base, sentence_b="彼は会社を出る。", verb_form_b="出る")
+    r = checks.self_check(present, lemma="出る", lang="ja", frame_names=[], fe_names=[], similarity_threshold=0.0)
+    assert any("perfective" in x for x in r["reasons"])

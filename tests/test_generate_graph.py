@@ -103,7 +103,7 @@ async def test_rerun_of_a_finished_run_makes_no_request(tmp_path):
         assert stub.request_count == n, "a finished run is not redone"
         assert again.run_name == first.run_name and again.entries_skipped == 3 and again.entries_done == 0
         assert again.calls == 0
-        assert "3 of 3 entries already finished" in out
+        assert "all 3 entries already finished; nothing to do" in " ".join(out.split())
         # items gone (e.g. deleted by hand): every request is answered from the llm_calls cache
         db = open_db(tmp_path / "fb.db")
         db.execute("DELETE FROM items")

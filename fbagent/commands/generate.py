@@ -17,7 +17,7 @@ def register(app: typer.Typer) -> None:
 
     @app.command("generate")
     def generate_cmd(
-        pairs: Annotated[int, typer.Option("--pairs", "-p", help="Number of frame pairs to select (P).")] = 10,
+        pairs: Annotated[int, typer.Option("--pairs", "-p", help="Number of frame pairs to select (P); required.")],
         lexicon: Annotated[str | None, typer.Option(
             "--lexicon", help="Lexicon name (see `fbagent lexicon list`). Default: the only/first one; "
             "with none in the database the embedded sample is imported.")] = None,
