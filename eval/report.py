@@ -218,7 +218,7 @@ def rich_tables(tabs) -> list:
 def plot(results: list[RunResult], out_png: Path, human: float | None = None) -> Path:
     """PNG bar plot: accuracy per model with error bars, chance line and an optional human line.
 
-    FrameBench: bar = mean over templates, error bar = std over templates
+    FrameBench: bar = mean over templates, error bar = ± std over templates
     (ddof=1). Frame identification: error bar = 95% bootstrap CI. SemBench:
     grouped bars per difficulty with 95% CIs. Returns ``out_png``.
     """
@@ -228,7 +228,9 @@ def plot(results: list[RunResult], out_png: Path, human: float | None = None) ->
     import matplotlib.pyplot as plt
 
     tasks = [t for t in ("framebench", "frame_id", "sembench") if any(r.task == t for r in results)]
-    fig, axes = plt.subplots(1, len(tasks), figsize=(max(5.0, 1.4 * len(results) + 3) * len(tasks), 4.5), squeeze=False)
+    widths = [max(3.5, (4 if t == "sembench" else 1.2) * sum(1 for r in results if r.task == t) + 1.5) for t in tasks]
+    fig, axes = plt.subplots(1, len(tasks), figsize=(sum(widths), 4.8), squeeze=False,
+                             gridspec_kw={"width_ratios": widths})
     for ax, task in zip(axes[0], tasks, strict=True):
         rs = [r for r in results if r.task == task]
         labels = [r.label for r in rs]
@@ -249,18 +251,21 @@ def plot(results: list[RunResult], out_png: Path, human: float | None = None) ->
             ax.legend(title="distractor", fontsize=8)
             ax.set_title("SemBench")
         else:
-            vals, err = [], []
+            vals, lo, hi = [], [], []
             for r in rs:
                 s = r.summary
                 if task == "framebench":
                     vals.append(100 * (s["accuracy"]["mean"] or 0.0))
-                    err.append(100 * (s["accuracy"]["std"] or 0.0))
+                    lo.append(100 * (s["accuracy"]["std"] or 0.0))
+                    hi.append(lo[-1])
                 else:
                     a = s["accuracy"] or 0.0
                     ci = s["ci95"] or (a, a)
                     vals.append(100 * a)
-                    err.append(100 * max(a - ci[0], ci[1] - a))
-            ax.bar(x, vals, yerr=err, capsize=4, color="tab:blue")
+                    lo.append(100 * (a - ci[0]))
+                    hi.append(100 * (ci[1] - a))
+            ax.bar(x, vals, width=0.6, yerr=[lo, hi], capsize=4, color="tab:blue")
+            ax.set_xlim(-0.75, len(rs) - 0.25)
             ax.set_title("FrameBench" if task == "framebench" else "Frame identification")
             if task == "framebench" and human is not None:
                 ax.axhline(100 * human, color="tab:green", linestyle="-", label=f"Human ({100 * human:.1f}%)")
