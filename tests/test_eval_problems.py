@@ -84,3 +84,21 @@ def test_template_languages_and_names():
     assert parse_template_names("v3, v1,v3") == ["v3", "v1"]
     with pytest.raises(FbagentError, match="unknown template"):
         parse_template_names("v9")
+
+
+def test_japanese_templates_render(tmp_path):
+    import json
+
+    row = {"original_qa_id": "ja-1", "lex_unit_name": "出る.v", "question": "人がある場所から離れたことを表す文をすべて選んでください。",
+           "sentence_a": "彼は朝早く家を出た。", "sentence_b": "彼の本が先月出た。",
+           "sentence_a_prime": "電車が駅を出た。", "sentence_b_prime": "新しい雑誌が出た。", "language": "ja"}
+    path = tmp_path / "ja.jsonl"
+    path.write_text(json.dumps(row, ensure_ascii=False) + "\n", encoding="utf-8")
+    entry = read_entries(path)[0]
+    assert entry.language == "ja" and entry.verb == "出る"
+    p = build_problems([entry], seed=0)[0]
+    for t in load_templates("ja", parse_template_names("all")):
+        text = t.render(p)
+        assert "文A：彼は朝早く家を出た。" in text or "【文A】彼は朝早く家を出た。" in text
+        assert "どちらの文でもない" in text
+    assert "「出る」" in load_templates("ja", ["v2"])[0].render(p)
