@@ -547,11 +547,12 @@ async def _run_entries(*, db: Any, graph: Any, saver: Any, ctx: Any, todo: list[
                 item = build_item(state, generator_model=getattr(ctx.generator, "model", None))
                 console.print(f"[red]entry {iid}: {state['error']}[/]")
             items_store.save_item(db, item)
-            with contextlib.suppress(Exception):
-                await saver.adelete_thread(iid)
+            # count before the next await: a cancellation there must not lose a stored entry from the tally
             summary.entries_done += 1
             summary.counts[item["status"]] = summary.counts.get(item["status"], 0) + 1
             refresh()
+            with contextlib.suppress(Exception):
+                await saver.adelete_thread(iid)
 
     n_workers = max(1, min(len(todo), 2 * opts.concurrency))
     with progress:

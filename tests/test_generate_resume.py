@@ -158,12 +158,14 @@ def test_ctrl_c_stops_cleanly_and_records_the_interruption(tmp_path):
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, out[-2000:] + err[-2000:]
-    assert "interrupted: everything finished so far is stored; run the same command again to resume." in err
-    assert "(interrupted)" in out and "Interrupted: every finished entry is stored" in " ".join(out.split())
-    assert "Traceback" not in err
+    diag = out[-3000:] + "\n--- stderr ---\n" + err[-3000:]
+    assert "interrupted: everything finished so far is stored; run the same command again to resume." in err, diag
+    assert "(interrupted)" in out and "Interrupted: every finished entry is stored" in " ".join(out.split()), diag
+    assert "Traceback" not in err, diag
     db = open_db(db_path)
     (run_name,) = [r[0] for r in db.execute("SELECT name FROM runs")]
     run = get_run(db, run_name)
     assert run["status"] == "interrupted"
     (session,) = sessions(db, run["id"])
-    assert session["status"] == "interrupted" and session["entries_done"] == _item_count(db_path) >= 1
+    assert session["status"] == "interrupted", session
+    assert session["entries_done"] == _item_count(db_path) >= 1, session
