@@ -243,7 +243,7 @@ class SemBenchPrompts:
             own = f"{task}/{lang}/{name}"
             return load_prompt(own if prompt_exists(own) else f"{task}/generic/{name}")
 
-        from fbagent.agents.prompting import language_name
+        from fbagent.languages import language_name
 
         self.language = language_name(lang)
         self.define = pick("roundtrip", "define_from_example.txt")

@@ -51,6 +51,8 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
+from fbagent.languages import base_lang
+
 NO_SPACE_LANGS = frozenset({"ja", "zh", "th", "lo", "km", "my"})
 MASK = "<V>"
 DEFAULT_SIMILARITY_THRESHOLD = 0.5
@@ -63,13 +65,9 @@ _WORD_RE = re.compile(r"\w+", re.UNICODE)
 # --------------------------------------------------------------------------- units
 
 
-def _base_lang(lang: str) -> str:
-    return (lang or "en").split("-")[0].split("_")[0].lower()
-
-
 def written_without_spaces(lang: str) -> bool:
     """True for languages whose similarity is measured over characters (ja, zh, th, lo, km, my)."""
-    return _base_lang(lang) in NO_SPACE_LANGS
+    return base_lang(lang) in NO_SPACE_LANGS
 
 
 @dataclass(frozen=True)
@@ -133,7 +131,7 @@ def _fugashi_tagger():
 def token_lemmas(token: str, lang: str) -> frozenset[str]:
     """Candidate lemmas of one lower-cased word token: the token itself plus lemmatizer output."""
     lemmas = {token}
-    base = _base_lang(lang)
+    base = base_lang(lang)
     if base == "en":
         try:
             import lemminflect
@@ -155,7 +153,7 @@ def _simplemma_knows(token: str, lang: str) -> bool:
     try:
         import simplemma
 
-        return bool(simplemma.is_known(token, lang=_base_lang(lang)))
+        return bool(simplemma.is_known(token, lang=base_lang(lang)))
     except Exception:
         return False
 
@@ -174,7 +172,7 @@ def token_is_lemma(token: str, lemma: str, lang: str) -> bool:
     lemma = lemma.lower()
     if token == lemma or lemma in token_lemmas(token, lang):
         return True
-    if _base_lang(lang) != "en" and not _simplemma_knows(token, lang):
+    if base_lang(lang) != "en" and not _simplemma_knows(token, lang):
         return _stem_match(token, lemma)
     return False
 
@@ -230,7 +228,7 @@ def find_verb(sentence: str, lemma: str, lang: str, verb_form: str | None = None
 
 def _find_verb_no_space(sentence: str, lemma: str, lang: str, verb_form: str | None) -> VerbMatch:
     lemma = lemma.replace(" ", "")
-    if _base_lang(lang) == "ja" and (tagger := _fugashi_tagger()) is not None:
+    if base_lang(lang) == "ja" and (tagger := _fugashi_tagger()) is not None:
         pos = 0
         for word in tagger(sentence):
             surface = word.surface
@@ -332,9 +330,9 @@ def patterns_version() -> str:
 
 def question_pattern(lang: str) -> QuestionPattern:
     """The question forms for ``lang``; languages without an entry get an empty pattern (generic check)."""
-    entry = _patterns_file().get("languages", {}).get(_base_lang(lang), {})
+    entry = _patterns_file().get("languages", {}).get(base_lang(lang), {})
     return QuestionPattern(
-        lang=_base_lang(lang),
+        lang=base_lang(lang),
         question=entry.get("question"),
         four_choice=entry.get("four_choice"),
         question_regex=entry.get("question_regex"),
@@ -429,7 +427,7 @@ def self_check(
         checks[f"verb_present_{key}"] = {"passed": match.found, "method": match.method, "surface": match.surface}
         if not match.found:
             reasons.append(f"{key} does not contain the verb '{lemma}' (any inflected form)")
-        if _base_lang(lang) == "ja" and match.found:
+        if base_lang(lang) == "ja" and match.found:
             form_ok, why = japanese_final_perfective(sentence, match)
             checks[f"final_perfective_{key}"] = {"passed": form_ok}
             if not form_ok:

@@ -46,9 +46,6 @@ def main() -> None:
     except FbagentError as err:
         typer.secho(f"error: {err.line()}", fg="red", err=True)
         sys.exit(err.exit_code)
-    except KeyboardInterrupt:
-        typer.secho("interrupted: everything finished so far is stored; rerun to resume.", err=True)
-        sys.exit(130)
 
 
 if __name__ == "__main__":

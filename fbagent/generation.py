@@ -163,7 +163,6 @@ async def generate(db_path: str | Path, opts: GenerateOptions, *, console: Any =
     _validate(opts)
     started = time.perf_counter()
     db = open_db(db_path)
-    runs_store.ensure_tables(db)
     lexicon, notes = _resolve_lexicon(db, opts.lexicon)
     lexicon_name = lexicon["name"]
     imported = any("embedded" in n for n in notes)

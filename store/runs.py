@@ -17,37 +17,12 @@ from typing import Any
 import sqlite_utils
 from fbagent.store.db import transaction
 
-SCHEMA_SQL = """
-CREATE TABLE IF NOT EXISTS run_sessions (
-    id INTEGER PRIMARY KEY,
-    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
-    started_at TEXT NOT NULL,
-    ended_at TEXT,
-    status TEXT NOT NULL DEFAULT 'running',     -- running | finished | interrupted | error
-    command TEXT,
-    entries_done INTEGER NOT NULL DEFAULT 0,    -- entries finished (item rows written) in this session
-    calls INTEGER NOT NULL DEFAULT 0,           -- new LLM requests (llm_calls rows)
-    cache_hits INTEGER NOT NULL DEFAULT 0,      -- requests answered from llm_calls
-    failures INTEGER NOT NULL DEFAULT 0,
-    input_tokens INTEGER NOT NULL DEFAULT 0,
-    output_tokens INTEGER NOT NULL DEFAULT 0,
-    wall_s REAL
-);
-CREATE INDEX IF NOT EXISTS run_sessions_run ON run_sessions (run_id);
-"""
-
 RUN_STATUSES = ("running", "finished", "interrupted")
 
 
 def now() -> str:
     """UTC timestamp, ISO 8601 with milliseconds."""
     return datetime.now(UTC).isoformat(timespec="milliseconds")
-
-
-def ensure_tables(db: sqlite_utils.Database) -> None:
-    """Create ``run_sessions`` if missing (idempotent; ``runs`` itself is in :mod:`fbagent.store.schema`)."""
-    if not db["run_sessions"].exists():
-        db.conn.executescript(SCHEMA_SQL)
 
 
 def _decode(row: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -114,7 +89,6 @@ def update_run(db: sqlite_utils.Database, run_id: int, **fields: Any) -> None:
 
 def start_session(db: sqlite_utils.Database, run_id: int, command: str) -> int:
     """Record the start of one ``fbagent generate`` invocation; returns the session id."""
-    ensure_tables(db)
     with transaction(db) as conn:
         cur = conn.execute(
             "INSERT INTO run_sessions (run_id, started_at, status, command) VALUES (?, ?, 'running', ?)",
@@ -137,7 +111,6 @@ def finish_session(db: sqlite_utils.Database, session_id: int, *, status: str, e
 
 def sessions(db: sqlite_utils.Database, run_id: int) -> list[dict[str, Any]]:
     """Every session of a run, oldest first."""
-    ensure_tables(db)
     return [dict(r) for r in db.query("SELECT * FROM run_sessions WHERE run_id = ? ORDER BY id", [run_id])]
 
 
@@ -163,7 +136,6 @@ def usage(db: sqlite_utils.Database, run_id: int) -> dict[str, Any]:
         by_task[task] = dict(zip(keys, (int(v) for v in values), strict=True))
         for key, value in zip(keys, values, strict=True):
             totals[key] += int(value)
-    ensure_tables(db)
     hits, wall = db.execute(
         "SELECT COALESCE(SUM(cache_hits), 0), COALESCE(SUM(wall_s), 0) FROM run_sessions WHERE run_id = ?", [run_id]
     ).fetchone()

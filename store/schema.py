@@ -14,7 +14,9 @@ Tables (field terms as in FrameNet / FrameBench):
   (``cache_key`` = hash of backend, model, messages, response schema, params).
 - ``items``: one benchmark entry (pair x k) with its question, four sentences,
   checks, verifier scores and status.
-- ``item_revisions``: human revisions of item text (never an overwrite).
+- ``item_revisions``: human revisions of item text (never an overwrite); ``field`` also takes
+  ``question_four_choice``.
+- ``run_sessions``: one row per invocation of a run, with its calls and cache hits.
 - annotation tables: see :mod:`fbagent.store.annotations`.
 
 Schema changes are additive (``CREATE ... IF NOT EXISTS`` and column adds);
@@ -25,7 +27,7 @@ from __future__ import annotations
 
 import sqlite_utils
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 LEXICON_SQL = """
 CREATE TABLE IF NOT EXISTS lexicons (
@@ -191,6 +193,23 @@ CREATE TABLE IF NOT EXISTS item_revisions (
     created_at TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS item_revisions_item ON item_revisions (item_id, id);
+-- one row per invocation of a run (cache hits write no llm_calls row, so they are counted here)
+CREATE TABLE IF NOT EXISTS run_sessions (
+    id INTEGER PRIMARY KEY,
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    started_at TEXT NOT NULL,
+    ended_at TEXT,
+    status TEXT NOT NULL DEFAULT 'running',     -- running | finished | interrupted | error
+    command TEXT,
+    entries_done INTEGER NOT NULL DEFAULT 0,    -- entries finished (item rows written) in this session
+    calls INTEGER NOT NULL DEFAULT 0,           -- new LLM requests (llm_calls rows)
+    cache_hits INTEGER NOT NULL DEFAULT 0,      -- requests answered from llm_calls
+    failures INTEGER NOT NULL DEFAULT 0,
+    input_tokens INTEGER NOT NULL DEFAULT 0,
+    output_tokens INTEGER NOT NULL DEFAULT 0,
+    wall_s REAL
+);
+CREATE INDEX IF NOT EXISTS run_sessions_run ON run_sessions (run_id);
 """
 
 
@@ -201,7 +220,7 @@ def ensure_schema(db: sqlite_utils.Database) -> None:
     current = db.execute("PRAGMA user_version").fetchone()[0]
     scripts = [LEXICON_SQL, PAIRS_SQL, GENERATION_SQL, annotations.SCHEMA_SQL, evaluation.SCHEMA_SQL]
     if current == SCHEMA_VERSION and all(
-        db[t].exists() for t in ("lexicons", "frame_pairs", "items", "item_revisions")
+        db[t].exists() for t in ("lexicons", "frame_pairs", "items", "item_revisions", "run_sessions")
     ) and annotations.schema_present(db) and evaluation.schema_present(db):
         return
     for script in scripts:

@@ -12,32 +12,14 @@ language's name filled in, and the question pattern of
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
-from functools import lru_cache
-from importlib import resources
 from typing import Any
 
 from fbagent.checks import question_pattern
+from fbagent.languages import base_lang, language_name
 from fbagent.prompt_files import PromptTemplate, load_prompt, prompt_exists
 
 OWN_PROMPT_LANGS = ("en", "ja")
-
-
-def base_lang(lang: str) -> str:
-    """``"en-US"`` -> ``"en"``."""
-    return (lang or "en").split("-")[0].split("_")[0].lower()
-
-
-@lru_cache(maxsize=1)
-def _language_names() -> dict[str, str]:
-    node = resources.files("fbagent.prompts").joinpath("generate", "patterns.toml")
-    return dict(tomllib.loads(node.read_text(encoding="utf-8")).get("language_names", {}))
-
-
-def language_name(lang: str) -> str:
-    """English name of a language code (``fr`` -> ``French``); the code itself when unknown."""
-    return _language_names().get(base_lang(lang), lang)
 
 
 def mark_target(text: str, start: int | None, end: int | None, open_: str = "[", close: str = "]") -> str:
