@@ -408,3 +408,19 @@ async def test_openai_mode_can_be_switched_to_tools(stub, db, monkeypatch):
     monkeypatch.setenv("FBAGENT_OPENAI_MODE", "yaml")
     with pytest.raises(FbagentError, match="FBAGENT_OPENAI_MODE='yaml'"):
         client_for(stub, db)
+
+
+def test_local_answers_with_raw_control_characters_become_valid_json():
+    """llama.cpp's grammar allows raw newlines/tabs inside JSON strings; they must not cost re-asks."""
+    import json
+
+    from fbagent.llm.backends import _json_safe
+    from fbagent.schemas import Definition
+
+    raw = '{"definition": "to go away\nfrom a place\t(physically)"}'
+    try:
+        json.loads(raw, strict=True)
+        raise AssertionError("raw control characters should be invalid JSON")
+    except json.JSONDecodeError:
+        pass
+    assert Definition.model_validate_json(_json_safe(raw)).definition == "to go away from a place (physically)"

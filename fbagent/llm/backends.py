@@ -27,6 +27,7 @@ import asyncio
 import contextlib
 import functools
 import os
+import re
 import threading
 from pathlib import Path
 from typing import Any
@@ -286,6 +287,10 @@ class LocalAdapter:
             params["seed"] = kwargs["seed"]
         with self._lock:
             out = self._llm.create_chat_completion(**params)
+        for choice in out.get("choices", []):
+            message = choice.get("message") or {}
+            if isinstance(message.get("content"), str):
+                message["content"] = _json_safe(message["content"])
         out.setdefault("object", "chat.completion")
         return ChatCompletion.model_validate(out)
 
@@ -311,6 +316,19 @@ class LocalAdapter:
         if close is not None:
             with self._lock:
                 close()
+
+
+_CONTROL_CHARS = re.compile(r"[\x00-\x1f]")
+
+
+def _json_safe(text: str) -> str:
+    """Replace raw control characters (U+0000-U+001F) by spaces.
+
+    llama.cpp's JSON grammar lets a small model put raw newlines or tabs inside
+    JSON strings, which strict JSON parsing rejects; as whitespace between JSON
+    tokens a space means the same, so the answer parses instead of being re-asked.
+    """
+    return _CONTROL_CHARS.sub(" ", text)
 
 
 @functools.lru_cache(maxsize=1)
