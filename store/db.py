@@ -38,6 +38,7 @@ def open_db(path: str | Path, *, create: bool = True) -> sqlite_utils.Database:
     try:
         conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False)
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        _refuse_foreign(conn, path)
         if str(path) != ":memory:":
             conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA synchronous = NORMAL")
@@ -49,6 +50,22 @@ def open_db(path: str | Path, *, create: bool = True) -> sqlite_utils.Database:
     except sqlite3.DatabaseError as err:
         raise FbagentError(f"{path} is not a usable fbagent SQLite database ({err})", "pass --db with another file name") from err
     return db
+
+
+def _refuse_foreign(conn: sqlite3.Connection, path: Path) -> None:
+    """Raise :class:`FbagentError` when ``path`` is another program's SQLite database.
+
+    Checked before anything is written (journal mode, schema), so a mistyped
+    ``--db`` never adds tables to someone else's file.
+    """
+    tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")]
+    if tables and "lexicons" not in tables:
+        shown = ", ".join(sorted(tables)[:5]) + (", ..." if len(tables) > 5 else "")
+        conn.close()
+        raise FbagentError(
+            f"{path} is an SQLite database of another program (tables: {shown}); fbagent leaves it unchanged",
+            "pass --db with the path of an fbagent database or a new file name",
+        )
 
 
 @contextmanager

@@ -245,3 +245,12 @@ def test_cli_add_list_show_and_bad_input(tmp_path, sample_copy):
     assert lang.returncode == 2 and "not a language code" in lang.stderr
     unknown = run_cli("lexicon", "show", "nope", db=db)
     assert unknown.returncode == 2 and "available: s" in unknown.stderr
+
+
+def test_reimport_under_another_language_is_refused_and_changes_nothing(tmp_db, sample_copy):
+    first = import_lexicon(tmp_db, sample_copy, lang="en", name="s")
+    before = snapshot(tmp_db)
+    with pytest.raises(FbagentError, match="stored with language 'en', not 'fr'"):
+        import_lexicon(tmp_db, sample_copy, lang="fr", name="s")
+    assert snapshot(tmp_db) == before
+    assert tmp_db["lexicons"].get(first.lexicon_id)["lang"] == "en"

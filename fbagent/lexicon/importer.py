@@ -262,7 +262,8 @@ def import_lexicon(
         format_label: value of ``lexicons.format`` (default: the format used).
 
     Raises:
-        FbagentError: bad name or language, unreadable or broken resource (the
+        FbagentError: bad name or language, a language other than the stored one
+        for an existing name, unreadable or broken resource (the
         message names the file, and ``file:line`` for JSONL). Nothing is
         written in that case.
     """
@@ -276,6 +277,12 @@ def import_lexicon(
         raise FbagentError(f"unknown format {fmt!r}", "pass --format auto, nltk or jsonl")
     digest, used = resource_fingerprint(path, fmt, exemplars)
     existing = lexstore.get_lexicon(db, name)
+    if existing and existing["lang"] != lang:
+        raise FbagentError(
+            f"lexicon {name!r} is stored with language {existing['lang']!r}, not {lang!r}; "
+            "nothing was changed",
+            f"pass --lang {existing['lang']} to re-import it, or --name NEW to add it as another lexicon",
+        )
     if existing and existing["source_hash"] == digest and existing["lang"] == lang:
         return ImportResult(existing["id"], name, "unchanged", existing["format"],
                             {k: existing[k] for k in _COUNT_KEYS}, [], time.perf_counter() - t0)
