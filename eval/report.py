@@ -279,7 +279,7 @@ def plot(results: list[RunResult], out_png: Path, human: float | None = None) ->
     fig.tight_layout()
     out_png = Path(out_png)
     out_png.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(out_png, dpi=120)
+    fig.savefig(out_png, dpi=120, bbox_inches="tight")  # rotated x tick labels must not be clipped
     plt.close(fig)
     return out_png
 

@@ -86,6 +86,8 @@ def read_predictions(folder: Path) -> list[dict]:
 def read_manifest(folder: Path) -> dict:
     """The manifest of a result folder. Raises :class:`FbagentError` when it is missing or unreadable."""
     path = Path(folder) / MANIFEST
+    if not Path(folder).exists():
+        raise FbagentError(f"result folder {folder} does not exist", "pass a folder written by `fbagent eval run` (its --out)")
     if not path.is_file():
         raise FbagentError(f"{folder} has no {MANIFEST}", "pass a folder written by `fbagent eval run` (its --out)")
     try:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -103,3 +105,35 @@ def test_handmade_file_follows_the_export_schema():
                         .read_text(encoding="utf-8"))
     for line in DATA.read_text(encoding="utf-8").splitlines():
         jsonschema.validate(json.loads(line), schema)
+
+
+def _no_backend(*args, **kwargs):
+    raise AssertionError("the backend was created before the dataset and templates were validated")
+
+
+def test_eval_run_validates_dataset_and_templates_before_the_model(tmp_path, monkeypatch):
+    """A bad line 4 or an unknown template is reported before any model is loaded (exit 2)."""
+    from typer.testing import CliRunner
+
+    from fbagent.cli import app
+
+    lines = DATA.read_text(encoding="utf-8").splitlines()
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text("\n".join(lines[:3] + ["{not json"] + lines[3:]) + "\n", encoding="utf-8")
+    base = ["eval", "run", "--backend", "llamacpp", "--model-path", "/nonexistent.gguf", "--out", str(tmp_path / "o")]
+    # the real entry point, real backend (it would fail on the missing GGUF): the dataset line comes first, exit 2
+    proc = subprocess.run([sys.executable, "-c", "from fbagent.cli import main; main()", *base, "--dataset", str(broken)],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.strip().splitlines()[-1].startswith(f"error: {broken}:4: not valid JSON")
+    assert "nonexistent" not in proc.stdout + proc.stderr
+    # with a backend factory that must never be called
+    monkeypatch.setattr("fbagent.eval.backends.factory.create_backend", _no_backend)
+    runner = CliRunner()
+    res = runner.invoke(app, [*base, "--dataset", str(broken)])
+    assert isinstance(res.exception, FbagentError) and f"{broken}:4:" in str(res.exception), res.output
+    res = runner.invoke(app, [*base, "--dataset", str(broken), "--limit", "3"])  # --limit: line 4 is never read
+    assert isinstance(res.exception, AssertionError), res.output
+    res = runner.invoke(app, [*base, "--dataset", str(DATA), "--templates", "v9"])
+    assert isinstance(res.exception, FbagentError) and "unknown template(s) ['v9']" in str(res.exception), res.output
+    assert not (tmp_path / "o").exists()

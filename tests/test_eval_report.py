@@ -91,6 +91,26 @@ def test_human_report_errors_and_missing_folder(tmp_path):
         human_accuracy_from_report(bad)
     with pytest.raises(FbagentError, match="has no manifest.json"):
         load_result(tmp_path)
+    with pytest.raises(FbagentError, match="does not exist"):
+        load_result(tmp_path / "nonexist")
+
+
+def test_report_cli_missing_folder_and_default_out_layout(tmp_path):
+    """`eval report results/*` after runs without --out: results/<task>/<backend>-<model>/manifest.json."""
+    results = tmp_path / "results"
+    framebench_folder(results / "framebench" / "llamacpp-a", "model-a", ["correct", "correct", "both", "neither"])
+    framebench_folder(results / "framebench" / "vllm-b", "model-b", ["correct", "opposite", "correct", None])
+    runner = CliRunner()
+    res = runner.invoke(app, ["eval", "report", str(tmp_path / "nonexist")])
+    assert isinstance(res.exception, FbagentError), res.output
+    assert "does not exist" in str(res.exception) and "manifest" not in str(res.exception)
+    (tmp_path / "empty").mkdir()
+    res = runner.invoke(app, ["eval", "report", str(tmp_path / "empty")])
+    assert isinstance(res.exception, FbagentError) and "no manifest.json" in str(res.exception), res.output
+    res = runner.invoke(app, ["eval", "report", *map(str, sorted(results.iterdir())), "--out", str(tmp_path / "rep")])
+    assert res.exit_code == 0, res.output
+    md = (tmp_path / "rep" / "report.md").read_text()
+    assert "| model-a |" in md and "| model-b |" in md
 
 
 @pytest.mark.parametrize("command", ["run", "report", "frame-id", "sembench"])

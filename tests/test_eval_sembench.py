@@ -160,3 +160,22 @@ def test_wordnet_instances():
 def test_missing_wordnet_dir(tmp_path):
     with pytest.raises(FbagentError, match="WordNet 3.0 was not found"):
         load_instances(SemBenchSettings(wordnet_dir=tmp_path))
+
+
+@pytest.mark.parametrize("flag", ["--instances", "--limit", "-n"])
+def test_sembench_limit_is_another_name_of_instances(flag, monkeypatch):
+    """The README writes `fbagent eval sembench --backend llamacpp --limit 100`."""
+    from typer.testing import CliRunner
+
+    from fbagent.cli import app
+
+    seen = {}
+
+    def fake_load(settings):
+        seen["instances"] = settings.instances
+        raise FbagentError("stop here", "nothing")
+
+    monkeypatch.setattr("fbagent.eval.sembench.load_instances", fake_load)
+    res = CliRunner().invoke(app, ["eval", "sembench", "--backend", "llamacpp", flag, "7"])
+    assert isinstance(res.exception, FbagentError), res.output
+    assert seen == {"instances": 7}

@@ -173,9 +173,13 @@ def run_cmd(
     versions; OUT/summary.json the metrics. Rerun the same command to resume after a crash.
     """
     from fbagent.eval.dataset import read_entries
-    from fbagent.eval.framebench import RunSettings, run_framebench
+    from fbagent.eval.framebench import RunSettings, dataset_language, run_framebench
+    from fbagent.eval.templates import load_templates, parse_template_names
 
-    read_entries(dataset, limit=1)  # fail fast on a missing file before loading a model
+    # Validate the whole dataset (up to --limit) and the templates before loading a model:
+    # a bad line or template name must not cost a model load (minutes with vLLM).
+    entries = read_entries(dataset, default_lang=lang or "en", limit=limit)
+    load_templates(lang or dataset_language(entries), parse_template_names(templates))
     be, rcfg = _backend(backend, model, reasoning, end_think_tag, max_think_tokens, seed, base_url, model_path,
                         tensor_parallel_size, gpu_memory_utilization, max_model_len, n_ctx, device, chat, extra_body)
     out = out or _default_out("framebench", backend, be.model)
@@ -191,9 +195,34 @@ def run_cmd(
     typer.echo(f"results: {out}/predictions.jsonl, {out}/summary.json, {out}/manifest.json")
 
 
+def _result_folders(paths: list[Path]) -> list[Path]:
+    """Expand the arguments of ``eval report`` into result folders (those holding ``manifest.json``).
+
+    A folder without ``manifest.json`` stands for its sub-folders that have one (the default
+    ``--out`` layout is ``results/<task>/<backend>-<model>/``), searched recursively. Raises
+    :class:`FbagentError` for a path that does not exist or holds no result folder.
+    """
+    from fbagent.errors import FbagentError
+
+    folders: list[Path] = []
+    for p in paths:
+        if not p.exists():
+            raise FbagentError(f"result folder {p} does not exist", "pass a folder written by `fbagent eval run` (its --out)")
+        if not p.is_dir() or (p / "manifest.json").is_file():
+            folders.append(p)  # load_result reports a file or a broken folder
+            continue
+        found = sorted(m.parent for m in p.rglob("manifest.json"))
+        if not found:
+            raise FbagentError(f"{p} has no manifest.json (nor any sub-folder with one)",
+                               "pass a folder written by `fbagent eval run` (its --out)")
+        folders.extend(found)
+    return list(dict.fromkeys(folders))
+
+
 @app.command("report")
 def report_cmd(
-    result_dirs: Annotated[list[Path], typer.Argument(help="Result folders of `fbagent eval run|frame-id|sembench`.")],
+    result_dirs: Annotated[list[Path], typer.Argument(help="Result folders of `fbagent eval run|frame-id|sembench` "
+                                                        "(a folder without manifest.json: its sub-folders that have one).")],
     human_accuracy: Annotated[float | None, typer.Option("--human-accuracy", min=0.0, max=100.0,
                                                           help="Human accuracy in percent for the reference row and line.")] = None,
     validation_report: Annotated[Path | None, typer.Option("--validation-report", help="JSON of `fbagent validate "
@@ -213,7 +242,7 @@ def report_cmd(
 
     if human_accuracy is not None and validation_report is not None:
         raise FbagentError("both --human-accuracy and --validation-report given", "pass only one of them")
-    results = [load_result(d, n_boot=n_boot) for d in result_dirs]
+    results = [load_result(d, n_boot=n_boot) for d in _result_folders(result_dirs)]
     human = human_accuracy / 100.0 if human_accuracy is not None else None
     if validation_report is not None:
         human = human_accuracy_from_report(validation_report)
@@ -296,7 +325,8 @@ def sembench_cmd(
     wordnet_dir: Annotated[Path | None, typer.Option("--wordnet-dir", help="WordNet 3.0 database folder "
                                                       "(default: /usr/share/wordnet, then nltk_data).")] = None,
     pos: Annotated[str, typer.Option("--pos", help="Part of speech of the sampled words: n, v, a, r.")] = "v",
-    instances: Annotated[int, typer.Option("--instances", "-n", min=1, help="Number of (word, sense) instances.")] = 100,
+    instances: Annotated[int, typer.Option("--instances", "--limit", "-n", min=1,
+                                                   help="Number of (word, sense) instances.")] = 100,
     min_senses: Annotated[int, typer.Option("--min-senses", min=4, help="Sample words with at least this many senses "
                                              "(target + 3 distinct distractors).")] = 4,
     shots: Annotated[int, typer.Option("--shots", "-k", min=0, help="Solved examples in the prompt (0 = zero-shot).")] = 0,
