@@ -158,7 +158,7 @@ def export_records(
         raise FbagentError(f"unknown export format {fmt!r}", f"pass --format {' or --format '.join(FORMATS)}")
     items = ann.select_items(db, run=run, statuses=statuses, columns="*")
     if not items:
-        raise ann.explain_no_items(db, run=run, language=None, statuses=statuses)
+        raise ann.explain_no_items(db, run=run, language=None, statuses=statuses, options=("--run",))
     ids = [i["id"] for i in items]
     scores = score_entries(db, ids, min_correct=min_correct, min_acceptable=min_acceptable)
     if validated and not any(e.scores for e in scores.values()):

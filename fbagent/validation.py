@@ -26,6 +26,7 @@ import io
 import json
 import math
 import statistics
+import warnings
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -159,8 +160,11 @@ def fleiss(ratings: Sequence[Sequence[bool]]) -> float | None:
     col = [sum(r[0] for r in table), sum(r[1] for r in table)]
     if 0 in col:
         return None
-    value = float(fleiss_kappa(table, method="fleiss"))
-    return None if math.isnan(value) else value
+    with warnings.catch_warnings():
+        # one rater per subject divides by zero inside statsmodels: kappa is undefined (reported n/a)
+        warnings.simplefilter("ignore", RuntimeWarning)
+        value = float(fleiss_kappa(table, method="fleiss"))
+    return None if math.isnan(value) or math.isinf(value) else value
 
 
 def _rate(values: Iterable[bool]) -> float | None:
@@ -283,7 +287,7 @@ def report(
     """
     items = ann.select_items(db, run=run, statuses=statuses)
     if not items:
-        raise ann.explain_no_items(db, run=run, language=None, statuses=statuses)
+        raise ann.explain_no_items(db, run=run, language=None, statuses=statuses, options=("--run",))
     entries = score_entries(db, [i["id"] for i in items], min_correct=min_correct, min_acceptable=min_acceptable)
     return build_report(
         entries, scope={"run": run, "statuses": list(statuses)}, min_correct=min_correct, min_acceptable=min_acceptable

@@ -174,8 +174,19 @@ def select_items(
     return list(db.query(sql, params))
 
 
-def explain_no_items(db: sqlite_utils.Database, *, run: str | None, language: str | None, statuses: Sequence[str]) -> FbagentError:
-    """The one-line error for an empty selection of items, naming what was asked for."""
+def explain_no_items(
+    db: sqlite_utils.Database,
+    *,
+    run: str | None,
+    language: str | None,
+    statuses: Sequence[str],
+    options: Sequence[str] = ("--run", "--lang"),
+) -> FbagentError:
+    """The one-line error for an empty selection of items, naming what was asked for.
+
+    ``options`` are the selection options the calling command has (the fix
+    names only those, plus ``--status``).
+    """
     total = db.execute("SELECT count(*) FROM items").fetchone()[0]
     if total == 0:
         return FbagentError(
@@ -189,7 +200,7 @@ def explain_no_items(db: sqlite_utils.Database, *, run: str | None, language: st
         parts.append(f"language {language}")
     return FbagentError(
         f"no entries match {', '.join(parts)} ({total} entries in the database)",
-        "drop or change --run/--lang, or widen --status (e.g. --status verified,flagged,rejected)",
+        f"drop or change {'/'.join(options)}, or widen --status (e.g. --status verified,flagged,rejected)",
     )
 
 

@@ -61,3 +61,18 @@ def test_validate_report_bad_input(tmp_path):
     ):
         res = run_cli("validate", "report", "--db", str(path), *args)
         assert res.returncode == 2 and needle in res.stderr and res.stderr.count("\n") == 1, res.stderr
+
+
+def test_no_terminal_is_refused_before_the_app_starts(tmp_path):
+    """Without a TTY (stdin from /dev/null, output captured) the app would hang: one error line, exit 2."""
+    path = tmp_path / "a.db"
+    make_db(path, n=2)
+    res = subprocess.run(
+        [sys.executable, "-m", "fbagent.cli", "annotate", "--annotator", "alice", "--db", str(path)],
+        stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120,
+    )
+    assert res.returncode == 2
+    assert res.stderr.startswith("error: fbagent annotate needs an interactive terminal")
+    assert "Fix: run it in a terminal (e.g. over ssh -t)" in res.stderr and res.stderr.count("\n") == 1
+    assert res.stdout == ""  # no escape codes
+    assert open_db(path)["annotation_tasks"].count == 0  # nothing written

@@ -116,12 +116,81 @@ async def test_skip_comment_and_all_done_page(tmp_path):
         assert "unclear verb" in plain(app, "#comment")
         for _ in range(3):
             await pilot.press("4", "u", "enter")
+        # past the last task: straight on to the skipped one, same session
+        assert session.current is skipped and session.n_done == 3
+        await pilot.press("s")  # skip it again: no other task is open -> end page
         assert session.finished
         assert "1 task(s) still open (1 skipped)" in plain(app, "#question")
+        assert "end of queue" in plain(app, "#header")
         await pilot.press("q")
     # reopen: the skipped task is the only open one
     again = ValidateSession.open(db, "bob", Selection())
     assert again.current.id == skipped.id and again.n_done == 3
+
+
+async def test_skipped_task_comes_back_in_the_same_session(tmp_path):
+    """Skip one task, answer the rest; Enter then lands on the skipped task, which can be answered."""
+    path = tmp_path / "a.db"
+    db = make_db(path, n=2)  # 8 pair tasks
+    session = ValidateSession.open(db, "dana", Selection())
+    app = AnnotateApp(session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape")  # close the first-time instructions
+        await pilot.press("enter")  # task 1 left open (walked past)
+        skipped = session.current
+        await pilot.press("s")  # task 2 skipped
+        assert skipped.skipped == 1 and session.index == 2
+        for _ in range(session.total - 2):
+            await pilot.press("1", "n", "enter")
+        # after the last task: the open tasks in queue order (task 1, then the skipped task 2)
+        assert not session.finished and session.index == 0 and "task 1/8" in plain(app, "#header")
+        await pilot.press("2", "a", "enter")
+        assert session.current is skipped and "task 2/8" in plain(app, "#header")
+        assert session.n_done == 7
+        await pilot.press("3", "u", "enter")
+        assert session.finished and session.n_done == 8
+        assert "All 8 tasks are answered" in plain(app, "#question")
+        assert "all done" in plain(app, "#header")
+        await pilot.press("enter")  # nothing open: stays on the all-done page
+        assert session.finished
+        await pilot.press("q")
+    row = next(open_db(path).query("SELECT choice, acceptability, skipped FROM annotation_tasks WHERE id = ?", [skipped.id]))
+    assert row == {"choice": "both", "acceptability": "unacceptable", "skipped": 0}
+
+
+async def test_end_page_enter_goes_to_open_tasks(tmp_path):
+    """On the end page with open tasks, Enter/→ goes to the first open one (no quit and reopen)."""
+    db = make_db(tmp_path / "a.db", n=1)
+    session = ValidateSession.open(db, "erin", Selection())
+    app = AnnotateApp(session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape")
+        await pilot.press("s", "s")  # tasks 1 and 2 skipped
+        await pilot.press("1", "u", "enter")  # task 3 answered
+        await pilot.press("s")  # last task skipped: on to the first open one
+        assert session.index == 0 and session.revisiting
+        await pilot.press("s", "s", "s")  # 1 -> 2 -> 4 -> 1: skipping cycles the open tasks
+        assert session.index == 0
+        await pilot.press("1", "u", "enter", "1", "u", "enter")  # tasks 1 and 2 answered
+        assert session.index == 3
+        await pilot.press("s")  # the only open task skipped: end page
+        assert session.finished and "1 task(s) still open (1 skipped)" in plain(app, "#question")
+        assert "Enter" in plain(app, "#keys")
+        await pilot.press("right")
+        assert session.index == 3 and not session.finished
+        await pilot.press("q")
+
+
+async def test_help_says_acceptable_is_not_positive_in_english(tmp_path):
+    db = make_db(tmp_path / "a.db", n=1)
+    session = ValidateSession.open(db, "fay", Selection())
+    app = AnnotateApp(session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        text = str(app.screen.query_one(Static).content)
+        assert "Acceptable counts as NOT acceptable (only Natural does)" in text
+        await pilot.press("q")
 
 
 async def test_revise_sentence_then_export_and_validate_view(tmp_path):

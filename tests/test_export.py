@@ -131,3 +131,12 @@ def test_export_function_counts(db_path, tmp_path):
     make_db(db_path, n=2, run_name="run2")
     assert [r["run"] for r in export_records(db, run="run2")] == ["run2", "run2"]
     assert len(export_records(db, run="2")) == 2
+
+
+def test_no_matching_entries_hint_names_only_export_options(tmp_path):
+    path = tmp_path / "rej.db"
+    make_db(path, n=2, statuses=("rejected",))
+    res = run_cli("export", str(tmp_path / "v.jsonl"), "--db", str(path), "--validated")
+    assert res.returncode == 2 and res.stderr.count("\n") == 1
+    assert "drop or change --run, or widen --status" in res.stderr and "--lang" not in res.stderr
+    assert not (tmp_path / "v.jsonl").exists()

@@ -200,3 +200,24 @@ def test_eval_reader_reads_both_export_formats(annotated, tmp_path):
     assert a[1].question == b[1].question == "Select all sentences where someone moved quickly on foot."
     assert dataset.human_accuracy(a) == pytest.approx(11 / 12)
     assert dataset.human_accuracy(b) == pytest.approx(11 / 12)
+
+
+def test_one_annotator_report_has_no_warning(tmp_path):
+    """Kappa is undefined with one rater per entry: reported n/a, and statsmodels' RuntimeWarning is not printed."""
+    path = tmp_path / "one.db"
+    db = make_db(path, n=5)
+    scripted_answers(db, "alice")
+    res = run_cli("validate", "report", "--db", str(path))
+    assert res.returncode == 0, res.stderr
+    assert res.stderr == ""
+    assert "n/a" in res.stdout
+    rep = json.loads(run_cli("validate", "report", "--db", str(path), "--format", "json").stdout)
+    assert all(g["fleiss_kappa"] is None for g in rep["agreement"])
+
+
+def test_no_matching_entries_hint_names_only_report_options(tmp_path):
+    path = tmp_path / "rej.db"
+    make_db(path, n=2, statuses=("rejected",))
+    res = run_cli("validate", "report", "--db", str(path))
+    assert res.returncode == 2 and res.stderr.count("\n") == 1
+    assert "drop or change --run, or widen --status" in res.stderr and "--lang" not in res.stderr

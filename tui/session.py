@@ -63,6 +63,11 @@ class ValidateSession:
     screen (``index == len(tasks)`` is the "all done" page). Every answer is
     written to SQLite when given (:func:`fbagent.store.annotations.save_answer`);
     the seconds a task is on screen are added when the annotator leaves it.
+
+    Navigation: Enter/→ walks the queue in order; past the last task it goes
+    on to the tasks still open (the skipped ones) in queue order, in the
+    same session (``revisiting`` is then True), and shows the "all done"
+    page only when no other task is open.
     """
 
     mode = "validate"
@@ -75,6 +80,8 @@ class ValidateSession:
         self._languages = languages
         self.n_done = sum(1 for t in tasks if t.done)
         self.index = ann.resume_index(tasks)
+        # resumed on a skipped task: only skipped tasks are open, walk those
+        self.revisiting = bool(tasks) and tasks[self.index].skipped == 1 and not tasks[self.index].done
         self.first_time = False  # set by open(): no task existed for this annotator before
         self._shown_at = time.monotonic()
         self._shown_iso = ann.now_iso()
@@ -171,10 +178,10 @@ class ValidateSession:
         return self._save(comment=(text or "").strip() or None)
 
     def skip(self) -> None:
-        """Mark the current task skipped (it comes back after the unanswered ones) and move on."""
+        """Mark the current task skipped (it comes back after the unanswered ones) and move on (see :meth:`next`)."""
         if self.current is not None and not self.current.done:
             self._save(skipped=1)
-        self.go(self.index + 1)
+        self.next()
 
     # ------------------------------------------------------------------ navigation
 
@@ -192,9 +199,28 @@ class ValidateSession:
         self._shown_at = time.monotonic()
         self._shown_iso = ann.now_iso()
 
+    @property
+    def n_open(self) -> int:
+        """Tasks not done yet (unanswered or skipped)."""
+        return self.total - self.n_done
+
+    def next_open_index(self) -> int:
+        """Index of the next open task after the current one in queue order, wrapping to the start.
+
+        The current task itself is never returned; ``len(tasks)`` (the "all
+        done" page) when no other task is open.
+        """
+        n = len(self.tasks)
+        order = list(range(self.index + 1, n)) + list(range(0, min(self.index, n)))
+        return next((i for i in order if not self.tasks[i].done), n)
+
     def next(self) -> None:
-        """Show the next task."""
-        self.go(self.index + 1)
+        """Show the next task: the following one in the queue; past the last one, the next open (skipped) task."""
+        if not self.revisiting and self.index + 1 < len(self.tasks):
+            self.go(self.index + 1)
+            return
+        self.revisiting = True
+        self.go(self.next_open_index())
 
     def previous(self) -> None:
         """Show the previous task."""

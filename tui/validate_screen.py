@@ -83,7 +83,7 @@ class ValidateScreen(Screen):
     def render_header(self) -> None:
         """Annotator, task number, done/assigned and the time on this task."""
         s = self.session
-        where = "all done" if s.finished else f"task {s.index + 1}/{s.total}"
+        where = f"task {s.index + 1}/{s.total}" if not s.finished else ("all done" if s.n_open == 0 else "end of queue")
         self.query_one("#header", Static).update(
             Content(f"{s.annotator} · {where} · done {s.n_done}/{s.total} · {clock(s.seconds_on_task())} on this task")
         )
@@ -96,15 +96,16 @@ class ValidateScreen(Screen):
         task = s.current
         if task is None:
             skipped = sum(1 for t in s.tasks if t.skipped and not t.done)
-            open_ = s.total - s.n_done
+            open_ = s.n_open
             text = f"All {s.total} tasks are answered. Thank you!" if open_ == 0 else (
                 f"End of the queue: {open_} task(s) still open ({skipped} skipped). "
-                "Press ← to go back, or quit and reopen to resume at the first open task."
+                "Press Enter or → to go on to them, ← to go back."
             )
             self.query_one("#question", Static).update(Content(text))
             for wid in ("#sentence-a", "#sentence-b", "#choices", "#acceptability", "#comment", "#status"):
                 self.query_one(wid, Static).update("")
-            self.query_one("#keys", Static).update(Content("← previous · q quit"))
+            keys = "← previous · q quit" if open_ == 0 else "Enter/→ open tasks · ← previous · q quit"
+            self.query_one("#keys", Static).update(Content(keys))
             return
         item = s.item(task)
         spans = item.get("target_spans") or {}
@@ -170,9 +171,9 @@ class ValidateScreen(Screen):
         self._after()
 
     def action_skip(self) -> None:
-        """s: skip this task for now; it comes back after the open ones."""
+        """s: skip this task for now; it comes back after the open ones (same session)."""
         self.session.skip()
-        self._after("Skipped the previous task; it comes back at the end.")
+        self._after("Skipped the previous task; it comes back after the last open task.")
 
     def action_comment(self) -> None:
         """c: edit the optional comment in a small dialog."""

@@ -27,6 +27,19 @@ def parse_statuses(text: str) -> tuple[str, ...]:
     return out
 
 
+def require_terminal() -> None:
+    """Raise FbagentError unless stdin and stdout are both a terminal (the app would hang and print escape codes)."""
+    import sys
+
+    from fbagent.errors import FbagentError
+
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise FbagentError(
+            "fbagent annotate needs an interactive terminal (stdin or stdout is not a TTY)",
+            "run it in a terminal (e.g. over ssh -t), without redirecting its input or output",
+        )
+
+
 def register(app: typer.Typer) -> None:
     """Add the `annotate` command to the root app."""
 
@@ -60,6 +73,10 @@ def register(app: typer.Typer) -> None:
         if not db.exists():
             raise FbagentError(f"database {db} does not exist", "pass --db PATH of the database that holds the generated entries (or set FBAGENT_DB)")
         database = open_db(db, create=False)
+        from fbagent.tui.session import assigned_entries
+
+        assigned_entries(database, selection)  # bad --run/--lang/--range first (read only)
+        require_terminal()
         session_cls = ValidateSession if mode == "validate" else ReviseSession
         session = session_cls.open(database, annotator, selection, seed)
 

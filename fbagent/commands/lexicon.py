@@ -112,6 +112,11 @@ def list_cmd(db: DbOption = None) -> None:
     console.print(table)
 
 
+def _show_note(message: str) -> None:
+    """Print a lexicon-choice note on stderr, naming the way `show` takes a lexicon (a positional NAME)."""
+    typer.echo(message.replace("choose one with --lexicon NAME", "choose one with `fbagent lexicon show NAME`"), err=True)
+
+
 @app.command("show")
 def show_cmd(
     name: Annotated[str | None, typer.Argument(help="Lexicon name (default: the only or most recent one).")] = None,
@@ -127,7 +132,7 @@ def show_cmd(
     from fbagent.store.lexicon import lexicon_stats
 
     database = open_db(db_path(db))
-    row = resolve_lexicon(database, name)
+    row = resolve_lexicon(database, name, notify=_show_note)
     stats = lexicon_stats(database, row["id"])
     if as_json:
         typer.echo(json.dumps({"lexicon": row, "counts": stats}, ensure_ascii=False, indent=2))
