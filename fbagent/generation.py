@@ -36,6 +36,7 @@ import json
 import shlex
 import sys
 import time
+from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -110,6 +111,9 @@ class GenerationSummary:
     plan: dict[str, Any] | None = None
     lexicon_imported: bool = False
     selection: dict[str, Any] | None = None
+    # set when every new LLM call of the session failed, or every entry of the session failed: one line
+    # naming the most common error and the fix (the CLI prints it and exits 1; stored data stays)
+    session_failed: str | None = None
 
 
 def default_run_name(lexicon: str, opts: GenerateOptions) -> str:
@@ -187,6 +191,8 @@ async def generate(db_path: str | Path, opts: GenerateOptions, *, console: Any =
         summary.plan = await _plan(db, lexicon, prompts, run, opts)
         summary.wall_s = time.perf_counter() - started
         _print_plan(console, summary, opts)
+        for warning in _missing_key_warnings(opts):
+            console.print(f"warning: {warning}", markup=False, highlight=False)
         return summary
 
     # -- nothing left to do (a finished run run again): no model or encoder to load
@@ -227,6 +233,7 @@ async def generate(db_path: str | Path, opts: GenerateOptions, *, console: Any =
     summary.run_id = run["id"]
     session_id = runs_store.start_session(db, run["id"], command or _command_line())
     status = "interrupted"
+    item_errors: Counter[str] = Counter()
     saver_cm = None
     batch_encoder = None
     try:
@@ -290,6 +297,7 @@ async def generate(db_path: str | Path, opts: GenerateOptions, *, console: Any =
         await _run_entries(
             db=db, graph=graph, saver=saver, ctx=ctx, todo=todo, run=run, lexicon=lexicon, frame_infos=frame_infos,
             opts=opts, clients=clients, summary=summary, console=console, show_progress=progress,
+            item_errors=item_errors,
         )
         summary.entries_wall_s = time.perf_counter() - entries_started
         status = "finished"
@@ -323,9 +331,34 @@ async def generate(db_path: str | Path, opts: GenerateOptions, *, console: Any =
             with contextlib.suppress(Exception):
                 await c.aclose()
         summary.run_counts = runs_store.item_counts(db, run["id"])
+        if status == "finished":
+            summary.session_failed = _session_failure(summary, clients, item_errors)
         if status != "error":
             _print_summary(console, summary)
     return summary
+
+
+SESSION_FAILED_FIX = "check --base-url / the server / the API key; rerun the same command to retry the failed entries"
+
+
+def _session_failure(summary: GenerationSummary, clients: list[Any], item_errors: Counter[str]) -> str | None:
+    """One line when the session achieved nothing: every new LLM call failed (``calls > 0``) or every
+    entry finished in it is ``failed``; names the most common error and the fix. ``None`` otherwise."""
+    calls_failed = summary.calls > 0 and summary.failures == summary.calls
+    entries_failed = summary.entries_done > 0 and summary.counts.get("failed", 0) == summary.entries_done
+    if not (calls_failed or entries_failed):
+        return None
+    errors: Counter[str] = Counter()
+    for c in clients:
+        errors.update(getattr(c.stats, "errors", None) or {})
+    if not errors:
+        errors = item_errors
+    what = (f"all {summary.failures} LLM calls of this session failed" if calls_failed
+            else f"all {summary.entries_done} entries of this session failed")
+    if errors:
+        text, n = errors.most_common(1)[0]
+        what += f"; most common error ({n}x): {text}"
+    return f"{what}. Fix: {SESSION_FAILED_FIX}"
 
 
 def _validate(opts: GenerateOptions) -> None:
@@ -343,8 +376,41 @@ def _validate(opts: GenerateOptions) -> None:
     if not 0.0 < opts.near_copy_threshold <= 1.0:
         raise FbagentError(f"--near-copy-threshold must be in (0, 1], got {opts.near_copy_threshold}",
                            "pass a value such as 0.7")
+    if not opts.timeout_s > 0 or opts.timeout_s == float("inf"):
+        raise FbagentError(f"--timeout must be a positive number of seconds, got {opts.timeout_s}",
+                           "pass --timeout 60 (seconds per LLM request)")
+    if opts.llm_retries < 0:
+        raise FbagentError(f"--llm-retries must be 0 or more, got {opts.llm_retries}", "pass --llm-retries 0 or more")
+    if opts.max_per_verb is not None and opts.max_per_verb < 1:
+        raise FbagentError(f"--max-per-verb must be at least 1, got {opts.max_per_verb}",
+                           "pass --max-per-verb 1 or more, or leave it out")
+    if not -2.0 <= opts.margin < 2.0:
+        raise FbagentError(f"--margin must be in [-2, 2) (a cosine difference), got {opts.margin}",
+                           "pass a value such as 0.0")
     if opts.durability not in ("sync", "async", "exit"):
         raise FbagentError(f"unknown checkpoint durability {opts.durability!r}", "use sync, async or exit")
+
+
+def _missing_key_warnings(opts: GenerateOptions) -> list[str]:
+    """For ``--dry-run``: one line per backend of the run whose API key the real run would miss."""
+    import os
+
+    used = [(opts.generator, opts.base_url)]
+    verifier = opts.verifier_generator or opts.generator
+    used.append((verifier, opts.verifier_base_url or (opts.base_url if verifier == opts.generator else None)))
+    warnings: list[str] = []
+    for backend, base_url in used:
+        backend = (backend or "").strip().lower()
+        if backend == "gemini" and not (os.environ.get("GEMINI_API_KEY") or os.environ.get("GOOGLE_API_KEY")):
+            line = "the real run needs GEMINI_API_KEY or GOOGLE_API_KEY (gemini backend); neither is set"
+        elif backend == "openai" and not os.environ.get("OPENAI_API_KEY") and not (
+                base_url or os.environ.get("OPENAI_BASE_URL")):
+            line = "the real run needs OPENAI_API_KEY (openai backend without --base-url); it is not set"
+        else:
+            continue
+        if line not in warnings:
+            warnings.append(line)
+    return warnings
 
 
 def _public(url: str | None) -> str | None:
@@ -491,7 +557,7 @@ async def run_entry(graph: Any, saver: Any, ctx: Any, state: dict[str, Any], dur
 async def _run_entries(*, db: Any, graph: Any, saver: Any, ctx: Any, todo: list[tuple[dict[str, Any], int]],
                        run: dict[str, Any], lexicon: dict[str, Any], frame_infos: _FrameInfoCache,
                        opts: GenerateOptions, clients: list[Any], summary: GenerationSummary, console: Any,
-                       show_progress: bool) -> None:
+                       show_progress: bool, item_errors: Counter[str] | None = None) -> None:
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -549,6 +615,8 @@ async def _run_entries(*, db: Any, graph: Any, saver: Any, ctx: Any, todo: list[
             # count before the next await: a cancellation there must not lose a stored entry from the tally
             summary.entries_done += 1
             summary.counts[item["status"]] = summary.counts.get(item["status"], 0) + 1
+            if item["status"] == "failed" and item_errors is not None and item.get("reasons"):
+                item_errors[str(item["reasons"][0])] += 1
             refresh()
             with contextlib.suppress(Exception):
                 await saver.adelete_thread(iid)
@@ -712,5 +780,4 @@ def _print_summary(console: Any, s: GenerationSummary) -> None:
     console.print(table)
     console.print(f"Results: table [bold]items[/] of {s.db_path} (run [bold]{s.run_name}[/]).", soft_wrap=True)
     console.print(f"Details: fbagent runs show {s.run_name}", soft_wrap=True, highlight=False)
-    if s.interrupted:
-        console.print("Interrupted: every finished entry is stored; run the same command again to resume.")
+    # an interruption is reported once, by the CLI (stderr), after this table

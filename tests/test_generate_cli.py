@@ -95,3 +95,54 @@ def test_local_backend_missing_model_file_is_one_line(tmp_path):
     result = cli("generate", "--pairs", "1", "--generator", "local", "--model-path", str(tmp_path / "none.gguf"),
                  "--db", str(tmp_path / "fb.db"))
     assert result.returncode == 2 and "error: GGUF model file" in result.stderr and "Fix:" in result.stderr
+
+
+def _closed_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def test_unreachable_server_fails_the_session_with_one_line_naming_the_url(tmp_path):
+    import sqlite3
+
+    db = str(tmp_path / "fb.db")
+    url = f"http://127.0.0.1:{_closed_port()}/v1"
+    result = cli("generate", "--pairs", "1", "--generator", "openai", "--base-url", url, "--model", "M",
+                 "--llm-retries", "0", "--no-screen", "--run", "down", "--db", db)
+    assert result.returncode == 1, result.stdout + result.stderr
+    line = result.stderr.strip().splitlines()[-1]
+    assert line.startswith("error: all ") and f"cannot connect to {url} (connection refused)" in line, line
+    assert "check --base-url / the server / the API key; rerun the same command to retry the failed entries" in line
+    assert "Traceback" not in result.stderr
+    with sqlite3.connect(db) as conn:  # stored data intact: the failed calls and the failed entry
+        errors = [r[0] for r in conn.execute("SELECT error FROM llm_calls")]
+        statuses = [r[0] for r in conn.execute("SELECT status FROM items")]
+    assert errors and all(e == f"cannot connect to {url} (connection refused)" for e in errors)
+    assert statuses == ["failed"]
+
+
+def test_numeric_options_are_checked_for_the_real_run_too(tmp_path):
+    db = str(tmp_path / "fb.db")
+    for args, message in ((["--timeout", "-1"], "error: --timeout must be a positive number"),
+                          (["--timeout", "0"], "error: --timeout must be a positive number"),
+                          (["--llm-retries", "-1"], "error: --llm-retries must be 0 or more"),
+                          (["--max-per-verb", "0"], "error: --max-per-verb must be at least 1")):
+        for extra in ([], ["--dry-run"]):
+            bad = cli("generate", "--pairs", "1", "--generator", "openai", "--base-url", "http://127.0.0.1:9/v1",
+                      "--model", "M", "--db", db, *args, *extra)
+            assert bad.returncode == 2 and message in bad.stderr, (args, extra, bad.stderr)
+
+
+def test_dry_run_warns_about_a_missing_key(tmp_path):
+    db = str(tmp_path / "fb.db")
+    gemini = cli("generate", "--pairs", "1", "--generator", "gemini", "--dry-run", "--db", db)
+    assert gemini.returncode == 0, gemini.stderr
+    assert "warning: the real run needs GEMINI_API_KEY or GOOGLE_API_KEY" in gemini.stdout
+    openai = cli("generate", "--pairs", "1", "--generator", "openai", "--dry-run", "--db", db)
+    assert openai.returncode == 0 and "warning: the real run needs OPENAI_API_KEY" in openai.stdout
+    keyed = cli("generate", "--pairs", "1", "--generator", "gemini", "--dry-run", "--db", db,
+                env={"GEMINI_API_KEY": "x" * 20})
+    assert keyed.returncode == 0 and "warning:" not in keyed.stdout

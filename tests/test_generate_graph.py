@@ -200,14 +200,17 @@ async def test_timeout_fails_the_entry_with_the_error(tmp_path):
     responder = FrameResponder()
     with OpenAIStub(by_schema({"Definition": slow(3.0, {"definition": "late"})}, default=responder)) as stub:
         summary, _ = await run(tmp_path / "fb.db", options(stub, pairs=1, screen=False, timeout_s=0.3, llm_retries=1))
+        url = stub.base_url
     assert summary.counts["failed"] == 1
     db = open_db(tmp_path / "fb.db")
     (item,) = run_items(db, get_run(db, summary.run_name)["id"])
     assert item["status"] == "failed"
-    assert item["reasons"] == ["verify: define: request timed out after 0.3 s"]
+    assert item["reasons"] == [f"verify: define: request to {url} timed out after 0.3 s"]
     assert item["sentence_a_prime"]  # everything before the failing step is kept
     rows = list(db.query("SELECT attempts, error FROM llm_calls WHERE task = 'define'"))
-    assert len(rows) == 4 and all(r["error"] == "request timed out after 0.3 s" and r["attempts"] == 2 for r in rows)
+    timed_out = f"request to {url} timed out after 0.3 s"
+    assert len(rows) == 4 and all(r["error"] == timed_out and r["attempts"] == 2 for r in rows)
+    assert summary.session_failed.startswith("all 1 entries of this session failed")
 
 
 async def test_judge_answers_both_pairs_in_both_orders(tmp_path):

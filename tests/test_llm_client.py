@@ -163,12 +163,12 @@ async def test_timeout_is_retried_then_recorded(stub, db):
     client = client_for(stub, db, timeout_s=0.3, max_retries=1)
     result = await client.complete(task="define", messages=DEFINE, response_model=Definition)
     assert result.value == Definition(**GOOD) and result.attempts == 2
-    assert rows(db)[0]["request"]["transport_errors"] == ["request timed out after 0.3 s"]
+    assert rows(db)[0]["request"]["transport_errors"] == [f"request to {stub.base_url} timed out after 0.3 s"]
 
     stub.responder = lambda request: slow(3.0, GOOD)
     failed = await client.complete(task="define", messages=DEFINE, response_model=Definition, seed=1)
     assert failed.value is None and failed.attempts == 2
-    assert failed.error == "request timed out after 0.3 s"
+    assert failed.error == f"request to {stub.base_url} timed out after 0.3 s"
     assert rows(db)[-1]["error"] == failed.error
 
 
@@ -372,7 +372,8 @@ async def test_connection_refused_is_retried_then_recorded(db):
     _OPEN.append(client)
     result = await client.complete(task="define", messages=DEFINE, response_model=Definition)
     assert result.value is None and result.attempts == 3
-    assert result.error.startswith("connection error")
+    assert result.error == f"cannot connect to {url} (connection refused)"
+    assert client.stats.errors == {result.error: 1}
     [row] = rows(db)
     assert row["error"] == result.error and len(row["request"]["transport_errors"]) == 2
 

@@ -79,8 +79,11 @@ def register(app: typer.Typer) -> None:
             dry_run=dry_run, screen=screen, judge=judge,
         )
         try:
-            asyncio.run(generate(db_path(db), opts))
+            summary = asyncio.run(generate(db_path(db), opts))
         except KeyboardInterrupt:  # Typer would turn it into a silent exit 130
             typer.secho("interrupted: everything finished so far is stored; run the same command again to resume.",
                         err=True)
             raise typer.Exit(130) from None
+        if summary.session_failed:  # nothing achieved: say why and fail, the stored rows stay
+            typer.secho(f"error: {summary.session_failed}", err=True)
+            raise typer.Exit(1)

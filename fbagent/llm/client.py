@@ -31,7 +31,8 @@ import os
 import random
 import re
 import time
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, field
 from typing import Any
 
 import sqlite_utils
@@ -44,6 +45,7 @@ from fbagent.store import llm_calls
 
 BACKENDS = ("openai", "gemini", "local")
 DEFAULT_MODELS = {"openai": "gpt-4o-mini", "gemini": "gemini-2.5-flash"}
+DEFAULT_ENDPOINTS = {"openai": "https://api.openai.com/v1", "gemini": "https://generativelanguage.googleapis.com"}
 OPENAI_MODES = ("json_schema", "tools", "json", "md_json")  # env FBAGENT_OPENAI_MODE
 _MAX_ERROR_CHARS = 400
 _MAX_OUTPUT_CHARS = 4000
@@ -85,7 +87,8 @@ class UsageStats:
 
     ``calls``: finished calls that sent requests (each is one ``llm_calls`` row);
     ``cache_hits``: calls answered from the cache; ``failures``: calls that ended
-    with an error; tokens as counted by the backend.
+    with an error; tokens as counted by the backend; ``errors``: error text ->
+    number of failed calls with it (for the end-of-session diagnosis).
     """
 
     calls: int = 0
@@ -93,6 +96,7 @@ class UsageStats:
     failures: int = 0
     input_tokens: int = 0
     output_tokens: int = 0
+    errors: Counter[str] = field(default_factory=Counter)
 
 
 def one_line(text: str, limit: int = _MAX_ERROR_CHARS) -> str:
@@ -270,10 +274,16 @@ class LLMClient:
             if status is not None:
                 return self._scrub(one_line(f"HTTP {status} from {self.backend}: {getattr(err, 'message', None) or err}"))
             if "Timeout" in name or isinstance(err, TimeoutError):
-                return f"request timed out after {self.timeout_s:g} s"
+                return self._scrub(f"request to {self.endpoint} timed out after {self.timeout_s:g} s")
             if backends.is_network_error(err):
-                return self._scrub(one_line(f"connection error: {err}"))
+                return self._scrub(one_line(f"cannot connect to {self.endpoint} ({_network_reason(chain)})"))
         return self._scrub(one_line(f"{type(exc).__name__}: {exc}"))
+
+    @property
+    def endpoint(self) -> str:
+        """The server URL requests go to, without credentials or query (for error texts)."""
+        url = getattr(self._adapter, "base_url", None) or DEFAULT_ENDPOINTS.get(self.backend) or self.backend
+        return public_url(url) or str(url)
 
     async def _call(
         self, *, key: str, task: str, messages: list[dict[str, Any]], response_model: type[BaseModel],
@@ -363,11 +373,29 @@ class LLMClient:
         self.stats.output_tokens += counters["out"]
         if error is not None:
             self.stats.failures += 1
+            self.stats.errors[error] += 1
             value = None
         return CallResult(
             value=value, error=error, cached=False, input_tokens=counters["in"], output_tokens=counters["out"],
             latency_ms=latency_ms, attempts=attempts, call_id=call_id,
         )
+
+
+def _network_reason(chain: list[BaseException]) -> str:
+    """Short cause of a connection failure: 'connection refused', 'name not resolved', or the innermost error."""
+    for err in chain:
+        if isinstance(err, ConnectionRefusedError):
+            return "connection refused"
+    for err in chain:
+        text = str(err).lower()
+        if "refused" in text:
+            return "connection refused"
+        if "name or service not known" in text or "nodename nor servname" in text or "name resolution" in text:
+            return "host name not resolved"
+        if "network is unreachable" in text:
+            return "network unreachable"
+    inner = chain[-1]
+    return one_line(f"{type(inner).__name__}: {inner}", 200)
 
 
 def _missing_package(package: str, extra: str) -> FbagentError:
