@@ -41,3 +41,19 @@ def test_a_file_that_is_not_sqlite_is_one_clear_error(tmp_path):
     with pytest.raises(FbagentError, match="not a usable fbagent SQLite database"):
         open_db(path)
     assert path.read_text().startswith("root:x")
+
+
+@pytest.mark.parametrize("args", [["lexicon", "list"], ["pairs", "list"], ["runs", "list"], ["runs", "show", "x"]])
+def test_read_only_commands_do_not_create_a_mistyped_database(tmp_path, args):
+    import subprocess
+    import sys
+
+    missing = tmp_path / "typo.db"
+    proc = subprocess.run(
+        [sys.executable, "-m", "fbagent.cli", *args, "--db", str(missing)], capture_output=True, text=True
+    )
+    assert proc.returncode == 2
+    assert proc.stderr.strip().splitlines() == [
+        f"error: database {missing} does not exist. Fix: pass --db PATH of an existing database or set FBAGENT_DB"
+    ]
+    assert not missing.exists()

@@ -95,7 +95,7 @@ def list_cmd(db: DbOption = None) -> None:
     from fbagent.store.db import open_db
     from fbagent.store.lexicon import list_lexicons
 
-    rows = list_lexicons(open_db(db_path(db)))
+    rows = list_lexicons(open_db(db_path(db), create=False))
     console = Console()
     if not rows:
         console.print("No lexicon yet. Add one with: fbagent lexicon add PATH --lang LANG "

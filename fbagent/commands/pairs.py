@@ -115,7 +115,7 @@ def list_cmd(db: DbOption = None) -> None:
     from fbagent.store.db import open_db
     from fbagent.store.pairs import list_selections
 
-    rows = list_selections(open_db(db_path(db)))
+    rows = list_selections(open_db(db_path(db), create=False))
     console = Console()
     if not rows:
         console.print("No selection yet. Make one with: fbagent pairs select --pairs 800 --seed 0")

@@ -22,7 +22,7 @@ def list_cmd(db: DbOption = None) -> None:
     from fbagent.store.db import open_db
     from fbagent.store.runs import list_runs
 
-    runs = list_runs(open_db(db_path(db)))
+    runs = list_runs(open_db(db_path(db), create=False))
     console = Console()
     if not runs:
         console.print("No runs yet. Start one with: fbagent generate --pairs 3 --generator local")
@@ -59,7 +59,7 @@ def show_cmd(
     from fbagent.store.db import open_db
     from fbagent.store.runs import get_run, item_counts, sessions, usage
 
-    database = open_db(db_path(db))
+    database = open_db(db_path(db), create=False)
     row = get_run(database, run)
     if row is None:
         raise FbagentError(f"no run named {run!r} in {db_path(db)}", "see the names with: fbagent runs list")
