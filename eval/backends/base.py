@@ -266,6 +266,17 @@ class ConcurrentBackend(Backend):
     """A backend that sends one request per prompt (APIs); a batch runs its requests concurrently."""
 
     default_concurrency = 8
+    _make_client = None  # set by subclasses: () -> async API client
+    _clients: dict[int, object]
+
+    @property
+    def client(self):
+        """The API client of the running event loop (an async HTTP session cannot move between loops)."""
+        loop = asyncio.get_running_loop()
+        clients = getattr(self, "_clients", {})
+        if id(loop) not in clients:
+            self._clients = clients = {id(loop): self._make_client()}
+        return clients[id(loop)]
 
     @abstractmethod
     async def choose_one(self, prompt: str, choices: Sequence[str]) -> ChoiceResult:

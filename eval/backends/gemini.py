@@ -15,7 +15,6 @@ from ``GEMINI_API_KEY`` or ``GOOGLE_API_KEY`` and is never stored.
 
 from __future__ import annotations
 
-import asyncio
 import os
 from collections.abc import Sequence
 
@@ -66,15 +65,6 @@ class GeminiBackend(ConcurrentBackend):
         self.base_url = base_url
         self._make_client = lambda: genai.Client(api_key=key, http_options=types.HttpOptions(
             base_url=base_url, retry_options=types.HttpRetryOptions(attempts=retries)))
-        self._clients: dict[int, object] = {}
-
-    @property
-    def client(self):
-        """The client of the running event loop (its async HTTP session cannot move between loops)."""
-        loop = asyncio.get_running_loop()
-        if id(loop) not in self._clients:
-            self._clients = {id(loop): self._make_client()}
-        return self._clients[id(loop)]
 
     def info(self):
         info = super().info()

@@ -17,7 +17,6 @@ recorded when it reports them, and a ``length`` finish means the budget ran out.
 
 from __future__ import annotations
 
-import asyncio
 import os
 from collections.abc import Sequence
 
@@ -66,15 +65,6 @@ class OpenAIBackend(ConcurrentBackend):
         self.extra_body = extra_body or {}
         self._make_client = lambda: AsyncOpenAI(base_url=base_url, api_key=key, timeout=timeout_s,
                                                 max_retries=max_retries)
-        self._clients: dict[int, object] = {}
-
-    @property
-    def client(self):
-        """The async client of the running event loop (an httpx pool cannot move between loops)."""
-        loop = asyncio.get_running_loop()
-        if id(loop) not in self._clients:
-            self._clients = {id(loop): self._make_client()}
-        return self._clients[id(loop)]
 
     def info(self):
         info = super().info()

@@ -123,6 +123,18 @@ def _openai_text(response: Any) -> str:
     return " ".join(str(c.function.arguments) for c in calls if getattr(c, "function", None))
 
 
+async def _instructor_create(client: Any, model: str, response_model: type[BaseModel],
+                             messages: list[dict[str, Any]], temperature: float, max_tokens: int,
+                             seed: int | None, max_reasks: int, hooks: Any) -> BaseModel:
+    """One instructor call (OpenAI-style keyword arguments); ``seed`` is sent only when given."""
+    params: dict[str, Any] = {"model": model, "temperature": temperature, "max_tokens": max_tokens}
+    if seed is not None:
+        params["seed"] = seed
+    return await client.create(
+        response_model=response_model, messages=messages, max_retries=max_reasks, hooks=hooks, **params
+    )
+
+
 class OpenAIAdapter:
     """OpenAI or any OpenAI-compatible server (vLLM, llama.cpp server, Ollama) via ``--base-url``."""
 
@@ -163,12 +175,8 @@ class OpenAIAdapter:
         max_tokens: int, seed: int | None, max_reasks: int, hooks: Any,
     ) -> BaseModel:
         self._bind()
-        params: dict[str, Any] = {"model": self.model, "temperature": temperature, "max_tokens": max_tokens}
-        if seed is not None:
-            params["seed"] = seed
-        return await self._client.create(
-            response_model=response_model, messages=messages, max_retries=max_reasks, hooks=hooks, **params
-        )
+        return await _instructor_create(self._client, self.model, response_model, messages, temperature,
+                                        max_tokens, seed, max_reasks, hooks)
 
     usage = staticmethod(_openai_usage)
     text = staticmethod(_openai_text)
@@ -210,12 +218,8 @@ class GeminiAdapter:
         max_tokens: int, seed: int | None, max_reasks: int, hooks: Any,
     ) -> BaseModel:
         self._bind()
-        params: dict[str, Any] = {"model": self.model, "temperature": temperature, "max_tokens": max_tokens}
-        if seed is not None:
-            params["seed"] = seed
-        return await self._client.create(
-            response_model=response_model, messages=messages, max_retries=max_reasks, hooks=hooks, **params
-        )
+        return await _instructor_create(self._client, self.model, response_model, messages, temperature,
+                                        max_tokens, seed, max_reasks, hooks)
 
     @staticmethod
     def usage(response: Any) -> tuple[int, int]:
@@ -301,12 +305,8 @@ class LocalAdapter:
         self, *, response_model: type[BaseModel], messages: list[dict[str, Any]], temperature: float,
         max_tokens: int, seed: int | None, max_reasks: int, hooks: Any,
     ) -> BaseModel:
-        params: dict[str, Any] = {"model": self.model, "temperature": temperature, "max_tokens": max_tokens}
-        if seed is not None:
-            params["seed"] = seed
-        return await self._client.create(
-            response_model=response_model, messages=messages, max_retries=max_reasks, hooks=hooks, **params
-        )
+        return await _instructor_create(self._client, self.model, response_model, messages, temperature,
+                                        max_tokens, seed, max_reasks, hooks)
 
     usage = staticmethod(_openai_usage)
     text = staticmethod(_openai_text)
