@@ -33,6 +33,7 @@ import json
 import os
 import platform
 import sys
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Coroutine, Iterable, Sequence
@@ -42,7 +43,7 @@ from typing import Any, TypeVar
 
 from fbagent.errors import FbagentError
 from fbagent.eval.backends.base import Backend, ChoiceResult, TextResult, package_version
-from fbagent.providers import redact_value
+from fbagent.providers import known_secrets, may_hold_secret, redact_value
 from fbagent.store.clock import utc_now
 
 MANIFEST = "manifest.json"
@@ -127,6 +128,37 @@ def read_manifest(folder: Path) -> dict:
         raise FbagentError(f"{path} is not valid JSON", "run the evaluation again into a fresh --out") from err
 
 
+class _BackgroundFsync:
+    """``os.fsync`` of one file in a worker thread, coalesced: any number of :meth:`request` calls while a
+    sync runs lead to one more sync, and the event loop never waits for the disk (an fsync on a network
+    file system takes milliseconds). Written lines are flushed by the caller, so a killed process loses
+    nothing; the syncs bound what a power cut can lose. :meth:`close` syncs a last time and stops."""
+
+    def __init__(self, fd: int) -> None:
+        self._fd = fd
+        self._wanted = threading.Event()
+        self._stopping = False
+        self._thread = threading.Thread(target=self._run, name="fbagent-fsync", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while True:
+            self._wanted.wait()
+            self._wanted.clear()
+            if self._stopping:
+                return
+            os.fsync(self._fd)
+
+    def request(self) -> None:
+        self._wanted.set()
+
+    def close(self) -> None:
+        self._stopping = True
+        self._wanted.set()
+        self._thread.join()
+        os.fsync(self._fd)
+
+
 class ResultWriter:
     """The result folder of one run: manifest, appended predictions, summary.
 
@@ -162,6 +194,7 @@ class ResultWriter:
         self.manifest["updated_at"] = utc_now()
         write_json_atomic(self.manifest_path, self.manifest)
         self._fh = self.pred_path.open("a", encoding="utf-8")
+        self._fsync = _BackgroundFsync(self._fh.fileno())
         self.written = 0
         self.failed = 0
         self.call_errors = 0  # failed calls that got no answer at all (asked again on resume)
@@ -179,22 +212,32 @@ class ResultWriter:
             os.replace(tmp, self.pred_path)
 
     def write(self, records: Sequence[dict]) -> None:
-        """Append ``records`` (each with a unique ``key``; secrets redacted) and flush to disk (fsync)."""
-        records = [redact_value(r) for r in records]
+        """Append ``records`` (each with a unique ``key``; secrets redacted), flush them to the OS and ask for
+        an fsync in the background (:class:`_BackgroundFsync`; :meth:`finish` waits for the last one)."""
+        secrets = known_secrets()
+        redacted = []
         for r in records:
-            self._fh.write(json.dumps(r, ensure_ascii=False) + "\n")
+            line = json.dumps(r, ensure_ascii=False)
+            if may_hold_secret(line, secrets):  # else redact_value would return r unchanged
+                r = redact_value(r, secrets)
+                line = json.dumps(r, ensure_ascii=False)
+            redacted.append(r)
+            self._fh.write(line + "\n")
             self.done.add(r["key"])
             if r.get("error"):
                 self.failed += 1
                 self.call_errors += is_call_error(r)
                 self.errors[str(r["error"])] += 1
         self._fh.flush()
-        os.fsync(self._fh.fileno())
-        self.records.extend(records)
-        self.written += len(records)
+        self._fsync.request()
+        self.records.extend(redacted)
+        self.written += len(redacted)
 
     def finish(self, summary: dict | None, status: str = "finished") -> dict:
-        """Close the predictions file, record this session (wall time, problems/s), write summary and manifest."""
+        """Sync and close the predictions file, record this session (wall time, problems/s), write summary and
+        manifest."""
+        self._fh.flush()
+        self._fsync.close()
         self._fh.close()
         wall = time.perf_counter() - self._t0
         top = self.errors.most_common(1)
@@ -236,9 +279,11 @@ async def run_choice_jobs(backend: Backend, jobs: Sequence[ChoiceJob], writer: R
                           on_progress: Callable[[int], None] | None = None) -> int:
     """Answer every job not yet in ``writer.done``; returns the number answered now.
 
-    Groups run one after the other; inside a group, batches of ``batch_size``
-    (default: the backend's; 0 = whole group) run with up to ``concurrency``
-    in flight (default: the backend's).
+    Batches of ``batch_size`` (default: the backend's; 0 = whole group) run with
+    up to ``concurrency`` in flight (default: the backend's). Groups run one
+    after the other when the backend says so (``groups_in_turn``: batch
+    engines); for request-per-prompt backends (APIs) all groups share the
+    slots, so no slot waits at the end of a group.
     """
     size = backend.default_batch_size if batch_size is None else batch_size
     sem = asyncio.Semaphore(max(1, concurrency or backend.default_concurrency))
@@ -254,12 +299,17 @@ async def run_choice_jobs(backend: Backend, jobs: Sequence[ChoiceJob], writer: R
         if on_progress:
             on_progress(len(batch))
 
-    for group_jobs in groups.values():
+    def batches(group_jobs: list[ChoiceJob]) -> list[list[ChoiceJob]]:
         by_choices: dict[tuple[str, ...], list[ChoiceJob]] = {}
         for j in group_jobs:
             by_choices.setdefault(j.choices, []).append(j)
-        batches = [b for js in by_choices.values() for b in _chunks(js, size)]
-        await asyncio.gather(*(run(b) for b in batches))
+        return [b for js in by_choices.values() for b in _chunks(js, size)]
+
+    if backend.groups_in_turn:
+        for group_jobs in groups.values():
+            await asyncio.gather(*(run(b) for b in batches(group_jobs)))
+    else:
+        await asyncio.gather(*(run(b) for group_jobs in groups.values() for b in batches(group_jobs)))
     return len(todo)
 
 

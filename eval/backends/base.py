@@ -238,6 +238,7 @@ class Backend(ABC):
     name = "backend"
     default_batch_size = 1
     default_concurrency = 1
+    groups_in_turn = True  # the runner finishes one template before the next (batch engines: a template per batch)
 
     def __init__(self, model: str, reasoning: ReasoningConfig | None = None, seed: int = 0) -> None:
         from fbagent.seeds import check_seed, request_seed
@@ -311,6 +312,7 @@ class ConcurrentBackend(Backend):
     """
 
     default_concurrency = 8
+    groups_in_turn = False  # one request per prompt: every template's requests share the slots, no barrier
     _clients: LoopClients | None = None  # set by API subclasses; scripted test backends have none
 
     @property

@@ -38,7 +38,8 @@ ANSWER_TOKENS = 32  # completion budget for the JSON answer itself
 
 
 class OpenAIBackend(ConcurrentBackend):
-    """Async ``openai`` client; one chat request per prompt, ``concurrency`` in flight.
+    """Chat Completions over aiohttp (:mod:`fbagent.providers.chat_http`); one request per prompt,
+    ``concurrency`` in flight. The request body is the one the openai SDK would send.
 
     ``base_url``: any OpenAI-compatible server (default: env ``OPENAI_BASE_URL``;
     then a missing ``OPENAI_API_KEY`` is fine). ``timeout_s``: per request,
@@ -55,8 +56,7 @@ class OpenAIBackend(ConcurrentBackend):
                  max_retries: int = 4, extra_body: dict | None = None) -> None:
         super().__init__(model, reasoning=reasoning, seed=seed)
         p = providers.PROVIDERS["openai"]
-        providers.require_packages(p)
-        from openai import AsyncOpenAI
+        from fbagent.providers.chat_http import ChatCompletionsHTTP
 
         base_url = providers.base_url(p, base_url)
         key = providers.api_key(p, api_key, server_url=base_url)
@@ -66,38 +66,44 @@ class OpenAIBackend(ConcurrentBackend):
         self.retry = providers.RetryPolicy(retries=max_retries)
         self.extra_body = extra_body or {}
 
-        async def close(client: AsyncOpenAI) -> None:
-            await client.close()
+        self._http = ChatCompletionsHTTP(base_url=base_url, api_key=key, timeout_s=timeout_s)
+        import aiohttp  # noqa: F401 - imported now, not while the first requests are in flight
 
-        self._clients = providers.LoopClients(
-            lambda: AsyncOpenAI(base_url=base_url, api_key=key, timeout=timeout_s, max_retries=0), close)
+        import fbagent.schemas  # noqa: F401 - parse_json_answer's validator, likewise
+        self._clients = self._http.sessions  # closed per loop by ConcurrentBackend.aclose_loop / close
 
     def info(self):
         info = super().info()
         info.options = {"base_url": providers.public_url(self.base_url), "extra_body": self.extra_body}
-        info.versions = {"openai": package_version("openai")}
+        info.versions = {"aiohttp": package_version("aiohttp")}
         return info
 
     def _budget(self, n: int) -> int:
         return n + (self.reasoning.max_think_tokens if self.reasoning.enabled else 0)
 
-    def _common(self) -> dict:
-        kwargs = {"model": self.model, "seed": self.seed}
+    def _body(self, prompt: str, **fields) -> dict:
+        """The Chat Completions body: the prompt as one user message, ``fields``, model, seed, temperature
+        0 (not in reasoning mode), then ``extra_body`` merged on top (as the SDK's ``extra_body`` is)."""
+        body = {"messages": [{"role": "user", "content": prompt}], **fields, "model": self.model, "seed": self.seed}
         if not self.reasoning.enabled:
-            kwargs["temperature"] = 0.0
-        if self.extra_body:
-            kwargs["extra_body"] = self.extra_body
-        return kwargs
+            body["temperature"] = 0.0
+        body.update(self.extra_body)
+        return body
 
     @staticmethod
-    def _reasoning_of(resp, message) -> tuple[str, int]:
-        extra = getattr(message, "model_extra", None) or {}
-        text = extra.get("reasoning_content") or extra.get("reasoning") or ""
-        n = 0
-        usage = getattr(resp, "usage", None)
-        details = getattr(usage, "completion_tokens_details", None) if usage else None
-        if details is not None and getattr(details, "reasoning_tokens", None):
-            n = int(details.reasoning_tokens)
+    def _answer(resp: dict) -> tuple[dict, dict, dict]:
+        """``(first choice, its message, usage)`` of a parsed completion (empty dicts when absent)."""
+        choices = resp.get("choices") or [{}]
+        choice = choices[0] if isinstance(choices[0], dict) else {}
+        message = choice.get("message") if isinstance(choice.get("message"), dict) else {}
+        usage = resp.get("usage") if isinstance(resp.get("usage"), dict) else {}
+        return choice, message, usage
+
+    @staticmethod
+    def _reasoning_of(message: dict, usage: dict) -> tuple[str, int]:
+        text = message.get("reasoning_content") or message.get("reasoning") or ""
+        details = usage.get("completion_tokens_details") or {}
+        n = int(details.get("reasoning_tokens") or 0) if isinstance(details, dict) else 0
         return str(text), n
 
     def _error(self, err: BaseException) -> str:
@@ -105,59 +111,50 @@ class OpenAIBackend(ConcurrentBackend):
         return providers.describe_error(err, provider_name=self.name, endpoint_url=self.endpoint,
                                         timeout_s=self.timeout_s, limit=300)
 
-    async def _create(self, **kwargs):
-        client = self.client
-        return await providers.call_with_retries(lambda: client.chat.completions.create(**kwargs), self.retry)
+    async def _create(self, body: dict) -> dict:
+        return await providers.call_with_retries(lambda: self._http.create(body), self.retry)
 
     async def choose_one(self, prompt: str, choices: Sequence[str]) -> ChoiceResult:
         """One chat request with a strict JSON-schema response format; errors -> failure."""
         try:
-            resp = await self._create(
-                messages=[{"role": "user", "content": prompt}],
+            resp = await self._create(self._body(
+                prompt,
                 response_format={"type": "json_schema", "json_schema": {
                     "name": "four_choice_answer", "strict": True, "schema": answer_json_schema(choices)}},
                 max_completion_tokens=self._budget(ANSWER_TOKENS),
-                **self._common(),
-            )
+            ))
         except Exception as err:  # noqa: BLE001 - API errors after the retries become a recorded failure
             return ChoiceResult(raw=None, choice=None, error=self._error(err))
-        choice_obj = resp.choices[0]
-        message = choice_obj.message
-        raw = message.content
-        thinking, n_think = self._reasoning_of(resp, message)
+        choice_obj, message, usage = self._answer(resp)
+        raw = message.get("content")
+        thinking, n_think = self._reasoning_of(message, usage)
         if raw and self.reasoning.enabled and self.reasoning.end_think_tag in raw:
             inline, raw, _ = split_thinking(raw, self.reasoning.end_think_tag)
             thinking = thinking or inline
         choice, error = parse_json_answer(raw, choices)
-        exhausted = self.reasoning.enabled and choice_obj.finish_reason == "length"
-        usage = resp.usage
+        exhausted = self.reasoning.enabled and choice_obj.get("finish_reason") == "length"
         return ChoiceResult(
             raw=raw, choice=choice, error=error,
-            input_tokens=getattr(usage, "prompt_tokens", None), output_tokens=getattr(usage, "completion_tokens", None),
+            input_tokens=usage.get("prompt_tokens"), output_tokens=usage.get("completion_tokens"),
             thinking=thinking, thinking_tokens=n_think, budget_exhausted=exhausted,
         )
 
     async def generate_one(self, prompt: str, max_new_tokens: int, stop: Sequence[str]) -> TextResult:
         """One free chat completion, cut at ``stop``."""
         try:
-            resp = await self._create(
-                messages=[{"role": "user", "content": prompt}],
-                max_completion_tokens=self._budget(max_new_tokens),
-                **self._common(),
-            )
+            resp = await self._create(self._body(prompt, max_completion_tokens=self._budget(max_new_tokens)))
         except Exception as err:  # noqa: BLE001 - API errors after the retries become a recorded failure
             return TextResult(text=None, error=self._error(err))
-        choice_obj = resp.choices[0]
-        raw = choice_obj.message.content or ""
-        thinking, n_think = self._reasoning_of(resp, choice_obj.message)
+        choice_obj, message, usage = self._answer(resp)
+        raw = message.get("content") or ""
+        thinking, n_think = self._reasoning_of(message, usage)
         if self.reasoning.enabled and self.reasoning.end_think_tag in raw:
             inline, raw, _ = split_thinking(raw, self.reasoning.end_think_tag)
             thinking = thinking or inline
         text = cut_at_stop(raw.strip(), stop).strip()
-        usage = resp.usage
         return TextResult(
             text=text or None, raw=raw, error=None if text else "empty answer",
-            input_tokens=getattr(usage, "prompt_tokens", None), output_tokens=getattr(usage, "completion_tokens", None),
+            input_tokens=usage.get("prompt_tokens"), output_tokens=usage.get("completion_tokens"),
             thinking=thinking, thinking_tokens=n_think,
-            budget_exhausted=self.reasoning.enabled and choice_obj.finish_reason == "length",
+            budget_exhausted=self.reasoning.enabled and choice_obj.get("finish_reason") == "length",
         )

@@ -38,11 +38,17 @@ from typing import Any
 from pydantic import BaseModel
 
 from fbagent.llm.gguf import default_gguf_path  # noqa: F401 - the local backend's default model
+from fbagent.llm.hooks import CallHooks
+from fbagent.llm.structured import answer_content, create_json_schema
 from fbagent.providers import LoopClients
 from fbagent.seeds import request_seed
 
 
 def _openai_usage(response: Any) -> tuple[int, int]:
+    """``(prompt_tokens, completion_tokens)`` of an SDK completion or a parsed JSON one (0 when absent)."""
+    if isinstance(response, dict):
+        usage = response.get("usage") or {}
+        return int(usage.get("prompt_tokens") or 0), int(usage.get("completion_tokens") or 0)
     usage = getattr(response, "usage", None)
     if usage is None:
         return 0, 0
@@ -50,6 +56,14 @@ def _openai_usage(response: Any) -> tuple[int, int]:
 
 
 def _openai_text(response: Any) -> str:
+    """The answer text of an SDK completion or a parsed JSON one: the content, else the tool-call arguments."""
+    if isinstance(response, dict):
+        content, _finish = answer_content(response)
+        if content:
+            return content
+        message = ((response.get("choices") or [{}])[0] or {}).get("message") or {}
+        calls = message.get("tool_calls") or [] if isinstance(message, dict) else []
+        return " ".join(str((c.get("function") or {}).get("arguments")) for c in calls if isinstance(c, dict))
     try:
         message = response.choices[0].message
     except (AttributeError, IndexError, TypeError):
@@ -62,7 +76,7 @@ def _openai_text(response: Any) -> str:
 
 async def _instructor_create(client: Any, model: str, response_model: type[BaseModel],
                              messages: list[dict[str, Any]], temperature: float, max_tokens: int,
-                             seed: int | None, max_reasks: int, hooks: Any) -> BaseModel:
+                             seed: int | None, max_reasks: int, hooks: CallHooks) -> BaseModel:
     """One instructor call (OpenAI-style keyword arguments); ``seed`` is sent only when given."""
     params: dict[str, Any] = {"model": model, "temperature": temperature, "max_tokens": max_tokens}
     if seed is not None:
@@ -70,7 +84,8 @@ async def _instructor_create(client: Any, model: str, response_model: type[BaseM
     from fbagent.llm.fastpath import instructor_model  # the wrapper class, built once
 
     return await client.create(
-        response_model=instructor_model(response_model), messages=messages, max_retries=max_reasks, hooks=hooks,
+        response_model=instructor_model(response_model), messages=messages, max_retries=max_reasks,
+        hooks=hooks.to_instructor(),
         **params,
     )
 
@@ -119,21 +134,40 @@ def _final_on_max_tokens(generate_content: Any) -> Any:
 
 
 class OpenAIAdapter:
-    """OpenAI or any OpenAI-compatible server (vLLM, llama.cpp server, Ollama) via ``--base-url``."""
+    """OpenAI or any OpenAI-compatible server (vLLM, llama.cpp server, Ollama) via ``--base-url``.
+
+    ``transport``: ``direct`` (default; ``json_schema`` mode only) posts the
+    JSON-schema request over aiohttp (:mod:`fbagent.providers.chat_http`) and
+    validates the answer itself (:mod:`fbagent.llm.structured`, instructor's
+    protocol); ``sdk`` goes through ``openai.AsyncOpenAI`` + instructor, as every
+    other ``mode`` does. Both send the same request and store the same rows.
+    """
 
     name = "openai"
 
     def __init__(
-        self, *, model: str, base_url: str | None, api_key: str, timeout_s: float, mode: str = "json_schema"
+        self, *, model: str, base_url: str | None, api_key: str, timeout_s: float, mode: str = "json_schema",
+        transport: str = "direct",
     ) -> None:
+        self.model = model
+        self.base_url = base_url
+        self.mode = mode
+        self.transport = "direct" if transport == "direct" and mode == "json_schema" else "sdk"
+        self._http = None
+        if self.transport == "direct":
+            from fbagent.providers.chat_http import ChatCompletionsHTTP
+
+            self._http = ChatCompletionsHTTP(base_url=base_url, api_key=api_key, timeout_s=timeout_s)
+            return
+        self._clients = LoopClients(self._sdk_factory(base_url, api_key, timeout_s, mode), self._sdk_close)
+
+    @staticmethod
+    def _sdk_factory(base_url: str | None, api_key: str, timeout_s: float, mode: str) -> Any:
         import instructor
         import openai
 
         from fbagent.llm.fastpath import direct_chat_create
 
-        self.model = model
-        self.base_url = base_url
-        self.mode = mode
         instructor_mode = {
             "json_schema": instructor.Mode.JSON_SCHEMA, "tools": instructor.Mode.TOOLS,
             "json": instructor.Mode.JSON, "md_json": instructor.Mode.MD_JSON,
@@ -146,15 +180,23 @@ class OpenAIAdapter:
                 raw.chat.completions.create = _unwrapping_json(raw.chat.completions.create)
             return raw, instructor.from_openai(raw, mode=instructor_mode)
 
-        async def close(pair: tuple[Any, Any]) -> None:
-            await pair[0].close()
+        return make
 
-        self._clients = LoopClients(make, close)
+    @staticmethod
+    async def _sdk_close(pair: tuple[Any, Any]) -> None:
+        await pair[0].close()
 
     async def create(
         self, *, response_model: type[BaseModel], messages: list[dict[str, Any]], temperature: float,
-        max_tokens: int, seed: int | None, max_reasks: int, hooks: Any,
+        max_tokens: int, seed: int | None, max_reasks: int, hooks: CallHooks,
     ) -> BaseModel:
+        if self._http is not None:
+            request: dict[str, Any] = {"model": self.model, "messages": messages, "temperature": temperature,
+                                       "max_tokens": max_tokens}
+            if seed is not None:
+                request["seed"] = request_seed(seed)  # as _instructor_create sends it
+            return await create_json_schema(self._http.create, request=request, response_model=response_model,
+                                            max_reasks=max_reasks, hooks=hooks)
         _raw, client = self._clients.get()
         return await _instructor_create(client, self.model, response_model, messages, temperature,
                                         max_tokens, seed, max_reasks, hooks)
@@ -164,8 +206,9 @@ class OpenAIAdapter:
 
     async def aclose(self) -> None:
         """Close the running loop's HTTP client and any left by earlier loops."""
-        await self._clients.aclose()
-        await asyncio.to_thread(self._clients.close_all)
+        closer = self._http if self._http is not None else self._clients
+        await closer.aclose()
+        await asyncio.to_thread(closer.close_all)
 
 
 class GeminiAdapter:
@@ -201,7 +244,7 @@ class GeminiAdapter:
 
     async def create(
         self, *, response_model: type[BaseModel], messages: list[dict[str, Any]], temperature: float,
-        max_tokens: int, seed: int | None, max_reasks: int, hooks: Any,
+        max_tokens: int, seed: int | None, max_reasks: int, hooks: CallHooks,
     ) -> BaseModel:
         _raw, client = self._clients.get()
         return await _instructor_create(client, self.model, response_model, messages, temperature,
@@ -222,7 +265,10 @@ class GeminiAdapter:
         except Exception:  # noqa: BLE001 - a response without text parts
             return ""
 
-    aclose = OpenAIAdapter.aclose
+    async def aclose(self) -> None:
+        """Close the running loop's client and any left by earlier loops."""
+        await self._clients.aclose()
+        await asyncio.to_thread(self._clients.close_all)
 
 
 class LocalAdapter:
@@ -354,7 +400,7 @@ class LocalAdapter:
 
     async def create(
         self, *, response_model: type[BaseModel], messages: list[dict[str, Any]], temperature: float,
-        max_tokens: int, seed: int | None, max_reasks: int, hooks: Any,
+        max_tokens: int, seed: int | None, max_reasks: int, hooks: CallHooks,
     ) -> BaseModel:
         return await _instructor_create(self._client, self.model, response_model, messages, temperature,
                                         max_tokens, seed, max_reasks, hooks)

@@ -39,6 +39,7 @@ from pydantic import BaseModel, ValidationError
 from fbagent import providers
 from fbagent.errors import FbagentError
 from fbagent.llm.cache import cache_key
+from fbagent.llm.hooks import CallHooks
 from fbagent.providers import one_line, public_url, redact
 from fbagent.store import llm_calls
 
@@ -237,8 +238,6 @@ class LLMClient:
         run_id: int | None, item_id: str | None, prompt_version: str | None, temperature: float,
         max_tokens: int, seed: int | None, started: float,
     ) -> CallResult:
-        from instructor.core.hooks import Hooks
-
         adapter = self._adapter
         if adapter is None:
             raise RuntimeError("LLMClient.complete called after aclose()")
@@ -264,10 +263,7 @@ class LLMClient:
                 "error": redact(one_line(str(error))),
             })
 
-        hooks = Hooks()
-        hooks.on("completion:kwargs", on_kwargs)
-        hooks.on("completion:response", on_response)
-        hooks.on("parse:error", on_parse_error)
+        hooks = CallHooks(attempt=on_kwargs, response=on_response, parse_error=on_parse_error)
 
         value: BaseModel | None = None
         error: str | None = None
@@ -310,9 +306,9 @@ class LLMClient:
         attempts = max(counters["attempts"], 1)
         response: dict[str, Any] | None = None
         if value is not None and error is None:
-            # a clean object (instructor attaches the raw completion), equal to what the cache returns
             response = value.model_dump(mode="json")
-            value = response_model.model_validate(response)
+            if type(value) is not response_model:  # instructor's wrapper class, with the raw completion attached:
+                value = response_model.model_validate(response)  # a clean object, equal to what the cache returns
         call_id = llm_calls.insert_call(
             self.db, run_id=run_id, item_id=item_id, task=task, backend=self.backend, model=self.model,
             cache_key=key, prompt_version=prompt_version, request=request,

@@ -17,6 +17,7 @@ from fbagent.providers import one_line, public_url
 BACKENDS = providers.GENERATION_PROVIDERS
 DEFAULT_MODELS = {"openai": "gpt-4o-mini", "gemini": "gemini-2.5-flash"}
 OPENAI_MODES = ("json_schema", "tools", "json", "md_json")  # env FBAGENT_OPENAI_MODE
+OPENAI_TRANSPORTS = ("direct", "sdk")  # env FBAGENT_OPENAI_TRANSPORT (direct: json_schema mode only)
 
 
 def _first_model(base_url: str, api_key: str, timeout_s: float) -> str:
@@ -34,6 +35,18 @@ def _first_model(base_url: str, api_key: str, timeout_s: float) -> str:
     if not models:
         raise FbagentError(f"no --model given and {public_url(base_url)} lists no models", "pass --model NAME")
     return models[0]
+
+
+def openai_transport() -> str:
+    """``direct`` (aiohttp, the default) or ``sdk`` (openai SDK + instructor), from env ``FBAGENT_OPENAI_TRANSPORT``.
+
+    Raises :class:`FbagentError` for any other value.
+    """
+    transport = (os.environ.get("FBAGENT_OPENAI_TRANSPORT") or "direct").strip().lower()
+    if transport not in OPENAI_TRANSPORTS:
+        raise FbagentError(f"FBAGENT_OPENAI_TRANSPORT={transport!r} is not a transport",
+                           f"set it to one of: {', '.join(OPENAI_TRANSPORTS)} (or unset it for direct)")
+    return transport
 
 
 @dataclass(frozen=True)
@@ -80,7 +93,9 @@ def make_client(
       server's first listed model is used. Default model ``gpt-4o-mini``.
       Structured output as ``response_format`` JSON schema; env
       ``FBAGENT_OPENAI_MODE`` = ``tools`` | ``json`` | ``md_json`` selects another
-      instructor mode.
+      instructor mode; ``FBAGENT_OPENAI_TRANSPORT`` = ``sdk`` sends JSON-schema
+      requests through the openai SDK + instructor instead of aiohttp (same
+      request, same rows; :func:`openai_transport`).
     - ``gemini``: ``api_key`` or env ``GEMINI_API_KEY`` / ``GOOGLE_API_KEY``; needs
       ``google-genai``. Default model ``gemini-2.5-flash``.
     - ``local`` (alias ``llamacpp``): llama-cpp-python on the GGUF ``model_path``,
@@ -104,8 +119,10 @@ def make_client(
                 f"FBAGENT_OPENAI_MODE={mode!r} is not a structured-output mode",
                 f"set it to one of: {', '.join(OPENAI_MODES)} (or unset it for json_schema)",
             )
+        transport = openai_transport()
         model = cfg.model or (_first_model(url, key, cfg.timeout_s) if url else DEFAULT_MODELS["openai"])
-        adapter = backends.OpenAIAdapter(model=model, base_url=url, api_key=key, timeout_s=cfg.timeout_s, mode=mode)
+        adapter = backends.OpenAIAdapter(model=model, base_url=url, api_key=key, timeout_s=cfg.timeout_s, mode=mode,
+                                         transport=transport)
         return LLMClient(adapter, **common)
     if p.name == "gemini":
         providers.require_packages(p)

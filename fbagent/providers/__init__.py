@@ -58,6 +58,7 @@ from fbagent.providers.names import (
 )
 from fbagent.providers.redact import (
     known_secrets,
+    may_hold_secret,
     redact,
     redact_argv,
     redact_value,
@@ -67,6 +68,6 @@ __all__ = [
     "EVAL_PROVIDERS", "GENERATION_PROVIDERS", "NO_KEY", "PROVIDERS", "TRANSIENT_STATUS", "LoopClients",
     "Provider", "RetryPolicy", "api_key", "base_url", "call_with_retries", "describe_error", "endpoint",
     "exception_chain", "has_api_key", "help_names", "is_network_error", "is_transient", "known_secrets",
-    "missing_package", "network_reason", "one_line", "provider", "public_url", "redact", "redact_argv",
+    "may_hold_secret", "missing_package", "network_reason", "one_line", "provider", "public_url", "redact", "redact_argv",
     "redact_value", "register_secret", "require_packages", "retry_after_s", "retry_wait_s", "status_of",
 ]

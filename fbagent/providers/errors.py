@@ -112,18 +112,32 @@ async def call_with_retries(call: Callable[[], Awaitable[T]], policy: RetryPolic
 
     ``on_retry(exc)`` is called before each wait. The last error, or the first
     permanent one, is raised; ``asyncio.CancelledError`` passes through at once.
+    The first try is a plain ``await`` (no retry machinery for the common case);
+    the retries after a transient failure run under tenacity.
     """
+    try:
+        return await call()
+    except Exception as exc:  # noqa: BLE001 - classified here; CancelledError is not an Exception
+        if policy.retries < 1 or not is_transient(exc):
+            raise
+        first = exc
+    import asyncio
+
     import tenacity
 
-    def wait(state: tenacity.RetryCallState) -> float:
-        return retry_wait_s(policy, state.attempt_number, state.outcome.exception())
+    if on_retry is not None:
+        on_retry(first)
+    await asyncio.sleep(retry_wait_s(policy, 1, first))
+
+    def wait(state: tenacity.RetryCallState) -> float:  # attempt_number 1 here is the second try overall
+        return retry_wait_s(policy, state.attempt_number + 1, state.outcome.exception())
 
     def before_sleep(state: tenacity.RetryCallState) -> None:
         if on_retry is not None:
             on_retry(state.outcome.exception())
 
     retrying = tenacity.AsyncRetrying(
-        stop=tenacity.stop_after_attempt(policy.retries + 1), wait=wait,
+        stop=tenacity.stop_after_attempt(policy.retries), wait=wait,
         retry=tenacity.retry_if_exception(is_transient), before_sleep=before_sleep, reraise=True,
     )
     async for attempt in retrying:

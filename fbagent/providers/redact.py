@@ -44,33 +44,57 @@ _PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
 )
 
 
-def redact(text: str | None) -> str | None:
+#: every form of :data:`_PATTERNS` contains one of these (case-insensitive): text without any is left as it is
+_MAY_HOLD = re.compile(r"(?i)authorization|api-key|bearer|://|=|sk-|aiza")
+
+
+def redact(text: str | None, secrets: list[str] | None = None) -> str | None:
     """``text`` with every secret form replaced by ``***`` (``None`` stays ``None``).
 
     Removes: API keys known to the process (:func:`known_secrets`), values of
     ``Authorization`` / ``Proxy-Authorization`` / ``x-goog-api-key`` /
     ``x-api-key`` headers, ``Bearer`` tokens, URL user info
     (``http://user:pw@host`` -> ``http://***@host``), and ``key=``, ``api_key=``,
-    ``token=`` (and similar) query values. Idempotent.
+    ``token=`` (and similar) query values. Idempotent. ``secrets``: the keys to
+    remove (default: :func:`known_secrets`, read now).
     """
     if text is None:
         return None
     out = str(text)
-    for secret in known_secrets():
+    for secret in known_secrets() if secrets is None else secrets:
         out = out.replace(secret, _MASK)
+    if _MAY_HOLD.search(out) is None:
+        return out
     for pattern, repl in _PATTERNS:
         out = pattern.sub(repl, out)
     return out
 
 
-def redact_value(value: Any) -> Any:
-    """:func:`redact` applied to every string inside ``value`` (dicts, lists, tuples; keys too)."""
+def may_hold_secret(text: str, secrets: list[str] | None = None) -> bool:
+    """False when :func:`redact` would leave ``text`` unchanged for certain: no known secret (as it is or
+    JSON-escaped, so ``text`` may be a JSON document) and none of the marks every secret form needs
+    (``authorization``, ``api-key``, ``bearer``, ``://``, ``=``, ``sk-``, ``AIza``). A fast pre-check."""
+    import json
+
+    for secret in known_secrets() if secrets is None else secrets:
+        if secret in text or json.dumps(secret)[1:-1] in text:
+            return True
+    return _MAY_HOLD.search(text) is not None
+
+
+def redact_value(value: Any, secrets: list[str] | None = None) -> Any:
+    """:func:`redact` applied to every string inside ``value`` (dicts, lists, tuples; keys too).
+
+    ``secrets``: as for :func:`redact` (default: read once for the whole value).
+    """
+    if secrets is None:
+        secrets = known_secrets()
     if isinstance(value, str):
-        return redact(value)
+        return redact(value, secrets)
     if isinstance(value, dict):
-        return {redact_value(k): redact_value(v) for k, v in value.items()}
+        return {redact_value(k, secrets): redact_value(v, secrets) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return type(value)(redact_value(v) for v in value)
+        return type(value)(redact_value(v, secrets) for v in value)
     return value
 
 

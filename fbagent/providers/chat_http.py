@@ -1,0 +1,167 @@
+"""OpenAI-compatible chat completions over aiohttp: one ``POST {base}/chat/completions``, JSON in, JSON out.
+
+The wire protocol is OpenAI's Chat Completions API (``POST /v1/chat/completions``,
+``Authorization: Bearer KEY``), which vLLM ``serve``, llama.cpp ``llama-server``,
+Ollama and OpenAI all speak. This client sends the body it is given as it is
+and returns the answer as the parsed JSON object; it adds nothing and
+transforms nothing, so the request is the one the openai SDK sends for the
+same keyword arguments (``tests/test_chat_http.py`` compares the two on the
+wire).
+
+Why not the SDK: measured against a constant-time server on 127.0.0.1
+(``benchmarks/bench_generate.py``), one request costs the openai SDK over
+httpx about 1.1-1.7 ms of CPU and aiohttp about 0.15 ms; ``import openai``
+costs 0.6-0.9 s of start-up. fbagent sends tens of thousands of small
+requests, so it uses aiohttp (a C HTTP parser, pooled keep-alive connections)
+for the plain JSON exchange and keeps the SDK for what needs it
+(``FBAGENT_OPENAI_TRANSPORT=sdk``, instructor's other modes).
+
+Errors keep the shapes :mod:`fbagent.providers.errors` classifies: an HTTP
+error status is a :class:`ChatHTTPStatusError` (``status_code``, ``message``
+as the SDK words it, ``response.headers`` for ``Retry-After``); timeouts are
+``TimeoutError`` subclasses and refused connections aiohttp's
+``ClientConnectorError``, both transient.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from types import SimpleNamespace
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+from fbagent.providers.clients import LoopClients
+
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
+
+#: environment variables the openai SDK also reads, sent as its headers
+_ENV_HEADERS = (("OPENAI_ORG_ID", "OpenAI-Organization"), ("OPENAI_PROJECT_ID", "OpenAI-Project"))
+
+
+class ChatHTTPStatusError(Exception):
+    """The server answered with an HTTP error status (4xx/5xx).
+
+    ``status_code``: the status; ``body``: the parsed JSON error body, or its
+    text; ``message``: ``"Error code: 401 - {body}"`` (the openai SDK's wording);
+    ``response.headers``: the response headers (``Retry-After``).
+    """
+
+    def __init__(self, status_code: int, body: Any, headers: Any) -> None:
+        self.status_code = status_code
+        self.body = body
+        self.message = f"Error code: {status_code}" + (f" - {body}" if body not in (None, "") else "")
+        self.response = SimpleNamespace(status_code=status_code, headers=headers)
+        super().__init__(self.message)
+
+
+def completions_url(base_url: str | None) -> str:
+    """``{base_url}/chat/completions`` with the base URL's query kept and its user info removed.
+
+    ``base_url``: e.g. ``http://localhost:8000/v1`` (``None``: OpenAI's). User
+    info (``http://user:pass@host``) is not sent as Basic auth: the API key is
+    the one credential, as with the SDK's ``Authorization`` header.
+    """
+    parts = urlsplit(base_url or DEFAULT_BASE_URL)
+    host = parts.hostname or ""
+    if ":" in host:  # IPv6 literal
+        host = f"[{host}]"
+    if parts.port:
+        host = f"{host}:{parts.port}"
+    return urlunsplit((parts.scheme, host, parts.path.rstrip("/") + "/chat/completions", parts.query, ""))
+
+
+def request_headers(api_key: str | None) -> dict[str, str]:
+    """Headers of every request: JSON content, the bearer key when there is one, organisation/project from env."""
+    from fbagent import __version__
+
+    headers = {"Content-Type": "application/json", "Accept": "application/json",
+               "User-Agent": f"fbagent/{__version__}"}
+    if api_key:
+        headers["Authorization"] = f"Bearer {api_key}"
+    for var, name in _ENV_HEADERS:
+        if os.environ.get(var):
+            headers[name] = os.environ[var]
+    return headers
+
+
+def env_proxy(url: str) -> tuple[Any, Any]:
+    """``(proxy URL, proxy auth)`` for ``url`` from ``HTTP(S)_PROXY`` / ``NO_PROXY``, or ``(None, None)``.
+
+    Looked up once per client, not per request (aiohttp's ``trust_env`` would
+    also read ``~/.netrc`` in a worker thread on every request).
+    """
+    from aiohttp.helpers import get_env_proxy_for_url
+    from yarl import URL
+
+    try:
+        return get_env_proxy_for_url(URL(url))
+    except LookupError:
+        return None, None
+
+
+class ChatCompletionsHTTP:
+    """``POST /chat/completions`` to an OpenAI-compatible server, one aiohttp session per event loop.
+
+    ``base_url``: the server (``None``: OpenAI); ``api_key``: sent as
+    ``Authorization: Bearer`` (empty: no header); ``timeout_s``: per request,
+    seconds, connect to last byte. Concurrency is the caller's to bound (the
+    connection pool is unlimited). Proxies follow ``HTTP(S)_PROXY`` /
+    ``NO_PROXY`` as with the SDK (:func:`env_proxy`). Call :meth:`aclose` inside each loop that
+    used the client before it ends.
+    """
+
+    def __init__(self, *, base_url: str | None, api_key: str | None, timeout_s: float) -> None:
+        self.url = completions_url(base_url)
+        self.timeout_s = timeout_s
+        self._headers = request_headers(api_key)
+        self._proxy: tuple[Any, Any] | None = None  # (proxy URL, its auth) from the environment, looked up once
+        #: the aiohttp sessions, one per event loop (``aclose`` / ``close_all`` close them)
+        self.sessions: LoopClients[Any] = LoopClients(self._session, self._close)
+
+    def _session(self) -> Any:
+        import aiohttp
+
+        if self._proxy is None:
+            self._proxy = env_proxy(self.url)
+        return aiohttp.ClientSession(
+            headers=self._headers, timeout=aiohttp.ClientTimeout(total=self.timeout_s),
+            connector=aiohttp.TCPConnector(limit=0),
+        )
+
+    @staticmethod
+    async def _close(session: Any) -> None:
+        await session.close()
+
+    async def create(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Send ``body`` (a Chat Completions request: ``model``, ``messages``, ...) and return the parsed answer.
+
+        Raises :class:`ChatHTTPStatusError` for a 4xx/5xx answer,
+        ``json.JSONDecodeError`` for a 2xx answer that is not JSON, and
+        aiohttp's ``ClientError`` / ``TimeoutError`` for connection problems
+        and timeouts. ``TypeError`` when ``body`` is not JSON-serialisable.
+        """
+        import aiohttp
+
+        # a ready payload: aiohttp's payload-type lookup for plain bytes costs a fifth of a request's CPU
+        data = aiohttp.BytesPayload(json.dumps(body, ensure_ascii=False).encode(), content_type="application/json")
+        session = self.sessions.get()
+        proxy, proxy_auth = self._proxy or (None, None)
+        async with session.post(self.url, data=data, proxy=proxy, proxy_auth=proxy_auth) as response:
+            raw = await response.read()
+            if response.status >= 400:
+                text = raw.decode("utf-8", "replace").strip()
+                try:
+                    parsed: Any = json.loads(text)
+                except ValueError:
+                    parsed = text
+                raise ChatHTTPStatusError(response.status, parsed, response.headers)
+        return json.loads(raw)
+
+    async def aclose(self) -> None:
+        """Close the running loop's session (its pooled connections)."""
+        await self.sessions.aclose()
+
+    def close_all(self) -> None:
+        """Close sessions left by loops that ended without :meth:`aclose`."""
+        self.sessions.close_all()
