@@ -46,6 +46,7 @@ from __future__ import annotations
 import re
 import tomllib
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -58,6 +59,7 @@ from fbagent.verb_match import (
     VerbMatch,
     find_verb,
     lemmatizer_note,
+    sentence_tokens,
     token_is_lemma,
     token_lemmas,
     tokenize,
@@ -80,15 +82,35 @@ __all__ = [
 # --------------------------------------------------------------------------- units
 
 
-def levenshtein(a: list[str], b: list[str]) -> int:
-    """Edit distance between two sequences (unit cost insert/delete/substitute)."""
+def levenshtein(a: Sequence[str], b: Sequence[str]) -> int:
+    """Edit distance between two sequences (unit cost insert/delete/substitute).
+
+    The common prefix and suffix are dropped first (they never change the distance; a base pair shares
+    most of its words), then the usual two-row dynamic programme runs on what is left.
+    """
+    lo, hi_a, hi_b = 0, len(a), len(b)
+    while lo < hi_a and lo < hi_b and a[lo] == b[lo]:
+        lo += 1
+    while hi_a > lo and hi_b > lo and a[hi_a - 1] == b[hi_b - 1]:
+        hi_a -= 1
+        hi_b -= 1
+    a, b = a[lo:hi_a], b[lo:hi_b]
     if len(a) < len(b):
         a, b = b, a
+    if not b:
+        return len(a)
     previous = list(range(len(b) + 1))
     for i, x in enumerate(a, 1):
         current = [i]
-        for j, y in enumerate(b, 1):
-            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x != y)))
+        left = i
+        for j, y in enumerate(b):
+            best = previous[j] + (x != y)       # substitute (or keep)
+            if previous[j + 1] + 1 < best:      # delete
+                best = previous[j + 1] + 1
+            if left + 1 < best:                 # insert
+                best = left + 1
+            current.append(best)
+            left = best
         previous = current
     return previous[-1]
 
@@ -106,7 +128,7 @@ def masked_units(sentence: str, lang: str, match: VerbMatch) -> list[str]:
     units: list[str] = []
     spans = sorted(match.mask) if match.found else []
     used: set[int] = set()
-    for tok in tokenize(sentence, lang):
+    for tok in sentence_tokens(sentence, lang):
         hit = next((i for i, (s, e) in enumerate(spans) if tok.start >= s and tok.end <= e), None)
         if hit is None:
             units.append(tok.text)
@@ -135,15 +157,21 @@ class QuestionPattern:
     question_regex: str | None = None
 
     def regex(self) -> re.Pattern[str] | None:
-        """Compiled regex with a named group ``condition``; None when the language has no pattern."""
-        if self.question_regex:
-            return re.compile(self.question_regex, re.IGNORECASE | re.DOTALL)
-        if not self.question:
-            return None
-        before, _, after = self.question.partition("{condition}")
-        return re.compile(
-            "^\\s*" + _loose(before) + "(?P<condition>.+?)" + _loose(after) + "\\s*$", re.IGNORECASE | re.DOTALL
-        )
+        """Compiled regex with a named group ``condition``; None when the language has no pattern (built once
+        per pattern)."""
+        return _pattern_regex(self.question, self.question_regex)
+
+
+@lru_cache(maxsize=256)
+def _pattern_regex(question: str | None, question_regex: str | None) -> re.Pattern[str] | None:
+    if question_regex:
+        return re.compile(question_regex, re.IGNORECASE | re.DOTALL)
+    if not question:
+        return None
+    before, _, after = question.partition("{condition}")
+    return re.compile(
+        "^\\s*" + _loose(before) + "(?P<condition>.+?)" + _loose(after) + "\\s*$", re.IGNORECASE | re.DOTALL
+    )
 
 
 def _loose(text: str) -> str:
@@ -169,8 +197,10 @@ def patterns_version() -> str:
     return str(_patterns_file().get("version", "unversioned"))
 
 
+@lru_cache(maxsize=256)
 def question_pattern(lang: str) -> QuestionPattern:
-    """The question forms for ``lang``; languages without an entry get an empty pattern (generic check)."""
+    """The question forms for ``lang``; languages without an entry get an empty pattern (generic check).
+    Cached per ``lang`` (the patterns file is read once)."""
     entry = _patterns_file().get("languages", {}).get(base_lang(lang), {})
     return QuestionPattern(
         lang=base_lang(lang),
@@ -185,6 +215,12 @@ _PLACEHOLDER = re.compile(r"[\[{]\s*condition\s*[\]}]", re.IGNORECASE)
 
 def _name_variants(name: str) -> set[str]:
     return {name, name.replace("_", " "), name.replace("_", "-")}
+
+
+@lru_cache(maxsize=4096)
+def _whole_word(text: str, flags: int) -> re.Pattern[str]:
+    """``text`` as a whole word (no word character on either side), compiled once per (text, flags)."""
+    return re.compile(r"(?<!\w)" + re.escape(text) + r"(?!\w)", flags)
 
 
 def check_question(question: str, lang: str, frame_names: list[str], fe_names: list[str]) -> dict[str, Any]:
@@ -215,12 +251,12 @@ def check_question(question: str, lang: str, frame_names: list[str], fe_names: l
         condition = question
     for name in frame_names:
         for variant in _name_variants(name):
-            if re.search(r"(?<!\w)" + re.escape(variant) + r"(?!\w)", question, re.IGNORECASE):
+            if _whole_word(variant, re.IGNORECASE).search(question):
                 reasons.append(f"the question names the frame {name!r}")
                 break
     for name in fe_names:
         for variant in _name_variants(name):
-            if len(variant) > 2 and re.search(r"(?<!\w)" + re.escape(variant) + r"(?!\w)", question):
+            if len(variant) > 2 and _whole_word(variant, 0).search(question):
                 reasons.append(f"the question names the frame element {name!r}")
                 break
     four = pattern.four_choice.format(condition=condition) if (condition and pattern.four_choice and regex) else None

@@ -89,6 +89,8 @@ def base_lang(lang: str) -> str:
     Never raises: a tag langcodes cannot parse gives its first subtag, lower-cased.
     """
     text = (lang or "en").strip().replace("_", "-")
+    if len(text) == 2 and text.isalpha() and text.islower() and text in _language_names():
+        return text  # a current code fbagent has prompts for: langcodes (60-80 ms to import) would return it
     plain = text.split("-")[0].lower() or "en"
     try:
         found = _langcodes().Language.get(text).language

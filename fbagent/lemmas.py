@@ -105,10 +105,22 @@ def hanta_source(words: Sequence[str], code: str) -> list[frozenset[str]]:
     return list(_hanta_sentence(tuple(words), code))
 
 
+# caches of other modules built on the lemma sources (fbagent.verb_match's per-sentence analysis): emptied with these
+_DEPENDENT_CACHES: list[Callable[[], None]] = []
+
+
+def register_dependent_cache(cache_clear: Callable[[], None]) -> None:
+    """Have :func:`clear_caches` also call ``cache_clear`` (a cache whose values come from the lemma sources)."""
+    _DEPENDENT_CACHES.append(cache_clear)
+
+
 def clear_caches() -> None:
-    """Empty the per-word and per-sentence lemma caches (the loaded HanTa models stay); for timing runs."""
-    for fn in (_simplemma_word, _simplemma_knows, _lemminflect_word, _hanta_sentence, inflections):
+    """Empty the per-word and per-sentence lemma caches and those built on them (the loaded HanTa models
+    stay); for timing runs and tests."""
+    for fn in (_simplemma_word, _simplemma_knows, _lemminflect_word, _hanta_sentence, inflections, _token_lemmas):
         fn.cache_clear()
+    for cache_clear in _DEPENDENT_CACHES:
+        cache_clear()
 
 
 SOURCES: dict[str, LemmaSource] = {
@@ -162,8 +174,13 @@ def _fugashi_tagger():
 
 
 def token_lemmas(token: str, lang: str) -> frozenset[str]:
-    """Candidate lemmas of one lower-cased word out of context: the token plus each context-free source's lemmas."""
-    code = base_lang(lang)
+    """Candidate lemmas of one lower-cased word out of context: the token plus each context-free source's
+    lemmas (cached per word and base language)."""
+    return _token_lemmas(token, base_lang(lang))
+
+
+@lru_cache(maxsize=131072)
+def _token_lemmas(token: str, code: str) -> frozenset[str]:
     out = {token}
     for name in lemma_sources(code):
         if name != "hanta":

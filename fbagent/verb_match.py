@@ -45,7 +45,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from fbagent.languages import NO_SPACE_LANGS, base_lang, written_without_spaces
 from fbagent.lemmas import (
@@ -56,6 +58,7 @@ from fbagent.lemmas import (
     clear_caches,
     lemma_sources,
     lemmatizer_note,
+    register_dependent_cache,
     token_lemmas,
 )
 from fbagent.lexicon.lu_names import LemmaPart, lemma_parts
@@ -63,7 +66,8 @@ from fbagent.morphology import inflections, morphology, separable_splits
 
 __all__ = [
     "NO_SPACE_LANGS", "SOURCES", "LemmaSource", "MatchConfig", "Token", "VerbMatch", "clear_caches", "find_verb",
-    "lemma_sources", "lemmatizer_note", "token_is_lemma", "token_lemmas", "tokenize", "written_without_spaces",
+    "lemma_sources", "lemmatizer_note", "sentence_tokens", "token_is_lemma", "token_lemmas", "tokenize",
+    "written_without_spaces",
 ]
 
 _WORD_RE = re.compile(r"\w+", re.UNICODE)
@@ -90,6 +94,13 @@ def tokenize(sentence: str, lang: str) -> list[Token]:
             if not ch.isspace() and not unicodedata.category(ch).startswith(("P", "S"))
         ]
     return [Token(m.group().lower(), m.start(), m.end()) for m in _WORD_RE.finditer(sentence)]
+
+
+@lru_cache(maxsize=8192)
+def sentence_tokens(sentence: str, lang: str) -> tuple[Token, ...]:
+    """:func:`tokenize` as a tuple, cached per (sentence, lang): an entry's checks split each sentence
+    several times (verb search, masked units, once per check)."""
+    return tuple(tokenize(sentence, lang))
 
 
 # --------------------------------------------------------------------------- configuration
@@ -153,10 +164,10 @@ class _Ctx:
     """One sentence being searched: tokens, their clause ids and lemma sets, the language and configuration."""
 
     sentence: str
-    tokens: list[Token]
-    clause: list[int]
-    lemmas: list[frozenset[str]]
-    known: list[bool]
+    tokens: tuple[Token, ...]
+    clause: tuple[int, ...]
+    lemmas: tuple[frozenset[str], ...]
+    known: tuple[bool, ...]
     code: str
     config: MatchConfig
     window: int
@@ -202,7 +213,20 @@ class _Ctx:
 
 def _context(sentence: str, lang: str, config: MatchConfig, verb_form: str | None = None) -> _Ctx:
     code = base_lang(lang)
-    tokens = tokenize(sentence, code)
+    tokens, clause, lemmas, known, has_lemmatizer = _analysis(sentence, code, config)
+    declared = frozenset(w.lower() for w in _WORD_RE.findall(verb_form or ""))
+    return _Ctx(sentence, tokens, clause, lemmas, known, code, config, morphology(code).window, has_lemmatizer,
+                declared)
+
+
+@lru_cache(maxsize=4096)
+def _analysis(sentence: str, code: str, config: MatchConfig) -> tuple[tuple[Token, ...], tuple[int, ...],
+                                                                      tuple[frozenset[str], ...], tuple[bool, ...], bool]:
+    """What :func:`find_verb` needs of one sentence whatever the lemma: tokens, clause ids, lemma sets and
+    ``simplemma`` knowledge per token, whether a lemmatiser applies; cached per (sentence, base language,
+    configuration), so the two checks that search the same sentence (for different lemmas or declared forms)
+    lemmatise it once. Emptied by :func:`clear_caches`; a lemmatiser failure is not cached."""
+    tokens = sentence_tokens(sentence, code)
     words = [sentence[t.start:t.end] for t in tokens]
     names = config.sources if config.sources is not None else lemma_sources(code)
     lemmas = [{t.text} for t in tokens]
@@ -219,9 +243,11 @@ def _context(sentence: str, lang: str, config: MatchConfig, verb_form: str | Non
             current += 1
         clause.append(current)
         prev_end = t.end
-    declared = frozenset(w.lower() for w in _WORD_RE.findall(verb_form or ""))
-    return _Ctx(sentence, tokens, clause, [frozenset(x) for x in lemmas], known, code, config,
-                morphology(code).window, bool(names), declared)
+    return tokens, tuple(clause), tuple(frozenset(x) for x in lemmas), tuple(known), bool(names)
+
+
+register_dependent_cache(_analysis.cache_clear)
+register_dependent_cache(sentence_tokens.cache_clear)
 
 
 # --------------------------------------------------------------------------- matchers
@@ -299,7 +325,7 @@ def _alt_at(ctx: _Ctx, j: int, alt: tuple[str, ...], head: bool) -> tuple[list[i
     return idx, method
 
 
-def _in_order(ctx: _Ctx, parts: list[LemmaPart]) -> tuple[list[Candidate], int | None]:
+def _in_order(ctx: _Ctx, parts: Sequence[LemmaPart]) -> tuple[list[Candidate], int | None]:
     """Occurrences of all required parts in order (optional ones masked when near); and a head without its parts."""
     first = next(k for k, p in enumerate(parts) if not p.optional)
     head_part, rest = parts[first], parts[first + 1:]
@@ -335,7 +361,8 @@ def _in_order(ctx: _Ctx, parts: list[LemmaPart]) -> tuple[list[Candidate], int |
     return found, partial
 
 
-def _effective_parts(lemma: str, code: str) -> list[LemmaPart]:
+@lru_cache(maxsize=4096)
+def _effective_parts(lemma: str, code: str) -> tuple[LemmaPart, ...]:
     m = morphology(code)
     parts = lemma_parts(lemma)
     out = [
@@ -344,10 +371,10 @@ def _effective_parts(lemma: str, code: str) -> list[LemmaPart]:
     ]
     if out and all(p.optional for p in out):  # "(x)" alone, or only optional words: keep them required
         out = [LemmaPart(p.alternatives, False) for p in parts]
-    return out
+    return tuple(out)
 
 
-def _single_word(parts: list[LemmaPart]) -> str | None:
+def _single_word(parts: Sequence[LemmaPart]) -> str | None:
     required = [p for p in parts if not p.optional]
     if len(required) == 1 and len(required[0].alternatives) == 1 and len(required[0].alternatives[0]) == 1:
         return required[0].alternatives[0][0]
@@ -386,7 +413,7 @@ def find_verb(
         if len(a) == len(b) == 1 and (a[0] in m.separable_particles) != (b[0] in m.separable_particles):
             particle, base = (a[0], b[0]) if a[0] in m.separable_particles else (b[0], a[0])
             splits = [(particle, base)]  # "samen vatten" / "vatten samen": one separable verb
-            search = [LemmaPart(((particle + base,),))]
+            search = (LemmaPart(((particle + base,),)),)
     candidates, partial = _in_order(ctx, search)
     if config.separable and m.separable_particles and word is not None:
         candidates = [c for c in candidates if not _other_separable(ctx, c[0], word, m.separable_particles,

@@ -1,13 +1,15 @@
 """The entry graph: one LangGraph thread per benchmark entry (frame pair x k).
 
 FrameBench construction (Yano and Sasano 2026, sec. 3.1-3.2) as a LangGraph
-``StateGraph`` with async nodes and conditional edges::
+``StateGraph`` with async nodes that pick the next node themselves
+(``Command(goto=...)``, decided by :func:`after_generate`, :func:`after_self_check`,
+:func:`after_extend`)::
 
-    START -> generate_base -> self_check --ok--> extend --ok or out of retries--> verify -> finalize -> END
+    START -> generate_base -> self_check --ok--> extend --ok or out of retries--> verify -> END
                   ^               |                 ^  |
                   +--- retry -----+ (<= R times)    +--+ retry with feedback (<= R times)
-               self_check failed R+1 times -> finalize (rejected)
-               any LLM call failed after its retries -> finalize (failed)
+               self_check failed R+1 times -> finalize (rejected) -> END
+               any LLM call failed after its retries -> finalize (failed) -> END
 
 - ``generate_base`` (step 1): question Q, S_A, S_B and the verb forms
   (:class:`fbagent.schemas.BasePair`), from both frames' information; on a
@@ -16,11 +18,14 @@ FrameBench construction (Yano and Sasano 2026, sec. 3.1-3.2) as a LangGraph
 - ``extend`` (step 2): S_A' and S_B' (:class:`fbagent.schemas.ExtendedSentence`),
   checked by :func:`fbagent.checks.extension_check`; failed sides are asked
   again with feedback at most R times, then kept with the reasons (flagged).
-- ``verify``: SemBench round trip (:func:`fbagent.verifier.verify_item`).
+- ``verify``: SemBench round trip (:func:`fbagent.verifier.verify_item`), then
+  the status and the ``items`` row as ``finalize`` builds them (:func:`build_item`;
+  one step, so one checkpoint, fewer per entry).
 - ``finalize``: status ``verified`` (all checks and all four round trips pass),
   ``flagged`` (some fail; kept with reasons), ``rejected`` (self-check failed
   after R retries), ``failed`` (an LLM call failed after its retries) and the
-  ``items`` row (written by :mod:`fbagent.generation`).
+  ``items`` row (written by :mod:`fbagent.generation`), for the entries that
+  stop before ``verify``.
 
 The state holds only JSON-like data, so the SQLite checkpointer can store it
 after every step: an entry killed mid-graph resumes from its last checkpoint.
@@ -37,6 +42,7 @@ from typing import Any, Literal, TypedDict
 
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
+from langgraph.types import Command
 
 from fbagent import checks
 from fbagent.schemas import BasePair, ExtendedSentence
@@ -149,8 +155,14 @@ def _frame_element_names(state: EntryState) -> list[str]:
 # --------------------------------------------------------------------------- nodes
 
 
-async def generate_base(state: EntryState, runtime: Runtime[EntryContext]) -> dict[str, Any]:
-    """FrameBench step 1: ask the generator for Q, S_A, S_B (with feedback on a retry)."""
+async def generate_base(state: EntryState, runtime: Runtime[EntryContext]) -> Command[Literal["self_check", "finalize"]]:
+    """FrameBench step 1: ask the generator for Q, S_A, S_B (with feedback on a retry); then
+    :func:`after_generate`."""
+    update = await _generate_base(state, runtime)
+    return Command(update=update, goto=after_generate({**state, **update}))
+
+
+async def _generate_base(state: EntryState, runtime: Runtime[EntryContext]) -> dict[str, Any]:
     ctx = runtime.context
     previous, reasons = None, None
     if state.get("self_check") and not state["self_check"]["passed"]:
@@ -168,8 +180,15 @@ async def generate_base(state: EntryState, runtime: Runtime[EntryContext]) -> di
     return {"attempts": attempts, "base": result.value.model_dump()}
 
 
-async def self_check(state: EntryState, runtime: Runtime[EntryContext]) -> dict[str, Any]:
-    """Step 1 self-check (no LLM): verb present, sentences differ, lexical similarity, question form."""
+async def self_check(state: EntryState,
+                     runtime: Runtime[EntryContext]) -> Command[Literal["extend", "generate_base", "finalize"]]:
+    """Step 1 self-check (no LLM): verb present, sentences differ, lexical similarity, question form; then
+    :func:`after_self_check`."""
+    update = await _self_check(state, runtime)
+    return Command(update=update, goto=after_self_check({**state, **update}, runtime.context.options.max_retries))
+
+
+async def _self_check(state: EntryState, runtime: Runtime[EntryContext]) -> dict[str, Any]:
     await runtime.context.checks_loaded()
     opts = runtime.context.options
     result = checks.self_check(
@@ -183,8 +202,14 @@ async def self_check(state: EntryState, runtime: Runtime[EntryContext]) -> dict[
     return {"self_check": result, "check_history": history}
 
 
-async def extend(state: EntryState, runtime: Runtime[EntryContext]) -> dict[str, Any]:
-    """FrameBench step 2: S_A' and S_B' (only the sides still failing their checks), both in parallel."""
+async def extend(state: EntryState, runtime: Runtime[EntryContext]) -> Command[Literal["extend", "verify", "finalize"]]:
+    """FrameBench step 2: S_A' and S_B' (only the sides still failing their checks), both in parallel; then
+    :func:`after_extend`."""
+    update = await _extend(state, runtime)
+    return Command(update=update, goto=after_extend({**state, **update}, runtime.context.options.max_retries))
+
+
+async def _extend(state: EntryState, runtime: Runtime[EntryContext]) -> dict[str, Any]:
     ctx = runtime.context
     base, sc = state["base"] or {}, state["self_check"] or {}
     extended = {k: dict(v) for k, v in (state.get("extended") or {}).items()}
@@ -250,11 +275,16 @@ async def verify(state: EntryState, runtime: Runtime[EntryContext]) -> dict[str,
     update: dict[str, Any] = {"verifier": result}
     if result.get("error"):
         update["error"] = f"verify: {result['error']}"
+    # the entry's last step: the status and the items row as ``finalize`` would build them, one superstep
+    # (and one checkpoint) fewer for every entry that gets this far
+    item = build_item({**state, **update}, generator_model=getattr(ctx.generator, "model", None))
+    update.update(status=item["status"], item=item)
     return update
 
 
 async def finalize(state: EntryState, runtime: Runtime[EntryContext]) -> dict[str, Any]:
-    """Decide the status and build the ``items`` row (every score and reason kept)."""
+    """Decide the status and build the ``items`` row (every score and reason kept); the end of the entries
+    that stop before ``verify`` (failed, rejected; ``verify`` builds the row of the others itself)."""
     item = build_item(state, generator_model=getattr(runtime.context.generator, "model", None))
     return {"status": item["status"], "item": item}
 
@@ -314,6 +344,8 @@ def build_item(state: EntryState, generator_model: str | None = None) -> dict[st
 
 
 # --------------------------------------------------------------------------- edges
+# The nodes route themselves (LangGraph ``Command(goto=...)``) with these functions of the state after the
+# node's update: a conditional edge would read the whole state afresh after every step.
 
 
 def after_generate(state: EntryState) -> Literal["self_check", "finalize"]:
@@ -321,22 +353,24 @@ def after_generate(state: EntryState) -> Literal["self_check", "finalize"]:
     return "finalize" if state.get("error") else "self_check"
 
 
-def after_self_check(state: EntryState, runtime: Runtime[EntryContext]) -> Literal["extend", "generate_base", "finalize"]:
-    """Passed -> extend; failed with retries left (attempts <= R) -> generate_base; else -> finalize (rejected)."""
+def after_self_check(state: EntryState, max_retries: int) -> Literal["extend", "generate_base", "finalize"]:
+    """Passed -> extend; failed with retries left (attempts <= R = ``max_retries``) -> generate_base; else ->
+    finalize (rejected)."""
     if (state.get("self_check") or {}).get("passed"):
         return "extend"
-    if int(state.get("attempts", 0)) <= runtime.context.options.max_retries:
+    if int(state.get("attempts", 0)) <= max_retries:
         return "generate_base"
     return "finalize"
 
 
-def after_extend(state: EntryState, runtime: Runtime[EntryContext]) -> Literal["extend", "verify", "finalize"]:
-    """LLM failure -> finalize; a side failing its checks with retries left -> extend; else -> verify."""
+def after_extend(state: EntryState, max_retries: int) -> Literal["extend", "verify", "finalize"]:
+    """LLM failure -> finalize; a side failing its checks with retries left (R = ``max_retries``) -> extend;
+    else -> verify."""
     if state.get("error"):
         return "finalize"
     ext = state.get("extended") or {}
     all_ok = all(((ext.get(k) or {}).get("check") or {}).get("passed") for k in ("sentence_a_prime", "sentence_b_prime"))
-    if not all_ok and int(state.get("extend_attempts", 0)) <= runtime.context.options.max_retries:
+    if not all_ok and int(state.get("extend_attempts", 0)) <= max_retries:
         return "extend"
     return "verify"
 
@@ -350,10 +384,7 @@ def build_entry_graph() -> StateGraph:
     graph.add_node("verify", verify)
     graph.add_node("finalize", finalize)
     graph.add_edge(START, "generate_base")
-    graph.add_conditional_edges("generate_base", after_generate, ["self_check", "finalize"])
-    graph.add_conditional_edges("self_check", after_self_check, ["extend", "generate_base", "finalize"])
-    graph.add_conditional_edges("extend", after_extend, ["extend", "verify", "finalize"])
-    graph.add_edge("verify", "finalize")
+    graph.add_edge("verify", END)
     graph.add_edge("finalize", END)
     return graph
 

@@ -24,21 +24,36 @@ Nodes (pure steps from :mod:`fbagent.pairs`, plus one LLM node)::
 The graph runs without a checkpointer: every step is cheap, the selection is
 stored before screening starts, and screening answers come from the
 ``llm_calls`` cache when it is run again.
+
+``fbagent generate`` stores a new selection with :func:`fbagent.pairs.select_pairs`
+(as ``fbagent pairs select`` does: the rows the ``candidates`` .. ``save`` nodes
+store) and runs this graph on it to screen it.
+
+LangGraph is imported when the graph is built, not with this module. When
+:func:`select_pairs` screens a stored selection, the first round of screening
+calls (:func:`start_screen_round`) starts before that, and LangGraph loads in a
+background thread while they are in flight; the ``screen`` node then awaits
+those calls instead of making its own, so the first request of ``fbagent generate``
+does not wait for LangGraph's import (about half a second), and the calls,
+their rows and the results are the same.
 """
 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import re
-from dataclasses import dataclass
-from typing import Any, Literal, TypedDict
-
-from langgraph.graph import END, START, StateGraph
-from langgraph.runtime import Runtime
+import threading
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
 from fbagent import pairs as pair_steps
 from fbagent.schemas import PairScreening
 from fbagent.store import pairs as pair_store
+
+if TYPE_CHECKING:  # LangGraph is imported when the graph is built (module doc)
+    from langgraph.graph import StateGraph
+    from langgraph.runtime import Runtime
 
 
 class SelectionState(TypedDict, total=False):
@@ -69,6 +84,46 @@ class SelectionContext:
     prompts: Any = None                # fbagent.agents.prompting.Prompts
     run_id: int | None = None
     seed: int | None = None
+    started: ScreenRound | None = None   # the first screening round, started before the graph (select_pairs)
+
+
+@dataclass
+class ScreenRound:
+    """One round of screening calls, started: the selection's selected ``pairs`` at that point, those not
+    yet screened (``todo``), their ``requests`` (messages) and ``calls`` (tasks of ``screen_client.complete``,
+    in the same order)."""
+
+    selection_id: int | None
+    pairs: list[dict[str, Any]]
+    todo: list[dict[str, Any]]
+    requests: list[list[dict[str, Any]]]
+    calls: list[asyncio.Future[Any]] = field(default_factory=list)
+
+
+def start_screen_round(state: SelectionState, ctx: SelectionContext) -> ScreenRound:
+    """Start the screening calls of every selected pair of ``state`` not screened yet (tasks on the running
+    loop); the requests are sent as soon as the loop runs them."""
+    from fbagent.store.lexicon import frame_context
+
+    db, lexicon = ctx.db, state["lexicon"]
+    screened = state.get("screened") or {}
+    pairs = state.get("pairs") or pair_store.selection_pairs(db, state["selection_id"])
+    todo = [p for p in pairs if p["id"] not in screened]
+
+    def definition(frame: str, verb: str) -> str:
+        return frame_context(db, lexicon["id"], frame, verb, max_examples=0)["definition"]
+
+    requests = [ctx.prompts.screen_messages(p["verb"], p["frame_a"], definition(p["frame_a"], p["verb"]),
+                                            p["frame_b"], definition(p["frame_b"], p["verb"])) for p in todo]
+    calls = [
+        asyncio.ensure_future(ctx.screen_client.complete(
+            task="screen", response_model=PairScreening, run_id=ctx.run_id, item_id=f"pair:{p['id']}",
+            prompt_version=ctx.prompts.screen.version, temperature=0.0, max_tokens=256, seed=ctx.seed,
+            messages=messages,
+        ))
+        for p, messages in zip(todo, requests, strict=True)
+    ]
+    return ScreenRound(selection_id=state.get("selection_id"), pairs=pairs, todo=todo, requests=requests, calls=calls)
 
 
 # --------------------------------------------------------------------------- nodes
@@ -118,29 +173,20 @@ async def save_node(state: SelectionState, runtime: Runtime[SelectionContext]) -
 
 
 async def screen_node(state: SelectionState, runtime: Runtime[SelectionContext]) -> dict[str, Any]:
-    """Ask the LLM about every selected pair not yet screened; replace rejected ones from the reserve."""
-    from fbagent.store.lexicon import frame_context
+    """Ask the LLM about every selected pair not yet screened; replace rejected ones from the reserve.
 
+    The first visit of a graph started on a stored selection takes the round :func:`select_pairs`
+    started before the graph (the same calls this node would make); every other visit starts its own."""
     ctx = runtime.context
-    db, lexicon = ctx.db, state["lexicon"]
+    db = ctx.db
     screened = dict(state.get("screened") or {})
-    pairs = state.get("pairs") or pair_store.selection_pairs(db, state["selection_id"])
-    todo = [p for p in pairs if p["id"] not in screened]
-
-    def definition(frame: str, verb: str) -> str:
-        return frame_context(db, lexicon["id"], frame, verb, max_examples=0)["definition"]
-
-    requests = [ctx.prompts.screen_messages(p["verb"], p["frame_a"], definition(p["frame_a"], p["verb"]),
-                                            p["frame_b"], definition(p["frame_b"], p["verb"])) for p in todo]
-    calls = [
-        ctx.screen_client.complete(
-            task="screen", response_model=PairScreening, run_id=ctx.run_id, item_id=f"pair:{p['id']}",
-            prompt_version=ctx.prompts.screen.version, temperature=0.0, max_tokens=256, seed=ctx.seed,
-            messages=messages,
-        )
-        for p, messages in zip(todo, requests, strict=True)
-    ]
-    results = await asyncio.gather(*calls)
+    started, ctx.started = ctx.started, None
+    if started is not None and not screened and started.selection_id == state.get("selection_id"):
+        round_ = started
+    else:
+        round_ = start_screen_round(state, ctx)
+    pairs, todo, requests = round_.pairs, round_.todo, round_.requests
+    results = await asyncio.gather(*round_.calls)
     rejected: dict[int, str] = {}
     for p, messages, r in zip(todo, requests, results, strict=True):
         if r.error:
@@ -200,6 +246,8 @@ def own_reason(reason: str, prompt: str) -> str | None:
 
 def route_start(state: SelectionState, runtime: Runtime[SelectionContext]) -> Literal["candidates", "screen", "__end__"]:
     """A stored selection goes straight to screening (or ends without a client); otherwise select from scratch."""
+    from langgraph.graph import END
+
     if state.get("selection_id") is None:
         return "candidates"
     return "screen" if runtime.context.screen_client is not None else END
@@ -207,21 +255,31 @@ def route_start(state: SelectionState, runtime: Runtime[SelectionContext]) -> Li
 
 def after_sample(state: SelectionState, runtime: Runtime[SelectionContext]) -> Literal["save", "__end__"]:
     """Dry runs stop after sampling (nothing stored)."""
+    from langgraph.graph import END
+
     return "save" if runtime.context.save else END
 
 
 def after_save(state: SelectionState, runtime: Runtime[SelectionContext]) -> Literal["screen", "__end__"]:
     """Screen when a screening client is configured."""
+    from langgraph.graph import END
+
     return "screen" if runtime.context.screen_client is not None else END
 
 
 def after_screen(state: SelectionState) -> Literal["screen", "__end__"]:
     """Screen the pairs promoted from the reserve; stop when none were promoted."""
+    from langgraph.graph import END
+
     return "screen" if state.get("promoted") else END
 
 
 def build_selection_graph() -> StateGraph:
-    """The (uncompiled) selection :class:`~langgraph.graph.StateGraph`."""
+    """The (uncompiled) selection :class:`~langgraph.graph.StateGraph` (imports LangGraph)."""
+    global Runtime   # LangGraph reads the nodes' and edges' type hints: ``Runtime`` must resolve from now on
+    from langgraph.graph import END, START, StateGraph
+    from langgraph.runtime import Runtime
+
     graph = StateGraph(SelectionState, context_schema=SelectionContext)
     graph.add_node("candidates", candidates_node)
     graph.add_node("filters", filters_node)
@@ -251,17 +309,46 @@ async def select_pairs(db: Any, lexicon: dict[str, Any], options: pair_steps.Sel
     [pairs with reason]}``. Raises :class:`fbagent.errors.FbagentError` for bad options.
     """
     options.check()
-    graph = build_selection_graph().compile()
     ctx = SelectionContext(db=db, save=save, screen_client=screen_client if save else None, prompts=prompts,
                            run_id=run_id, seed=options.seed)
     state: SelectionState = {"lexicon": lexicon, "options": options.to_json() | {"related_types": options.related_types},
                              "selection_id": selection_id}
-    out = await graph.ainvoke(state, context=ctx)
+    if selection_id is not None and ctx.screen_client is not None:   # straight to screening: start it now
+        ctx.started = start_screen_round(state, ctx)
+    started = ctx.started
+    try:
+        graph = await _compiled_graph(loading_behind=started.calls if started else [])
+        out = await graph.ainvoke(state, context=ctx)
+    finally:
+        for call in started.calls if started else []:   # the graph failed before its screen node awaited them
+            if not call.done():
+                call.cancel()
+            elif not call.cancelled():
+                call.exception()   # retrieved: no "exception was never retrieved" warning
     return {
         "selection_id": out.get("selection_id"), "counts": out.get("counts") or {},
         "pairs": out.get("pairs") or [], "screened": out.get("screened") or {},
         "screened_out": out.get("screened_out") or [],
     }
+
+
+async def _compiled_graph(*, loading_behind: list[asyncio.Future[Any]]) -> Any:
+    """The compiled selection graph. With calls ``loading_behind`` (started, in flight), LangGraph loads in a
+    daemon thread once the loop has run them up to their first wait (their requests' own imports done), so
+    that the event loop sends them and takes their answers meanwhile; without, it loads here and now."""
+    if not loading_behind:
+        return build_selection_graph().compile()
+    await asyncio.sleep(0)
+    compiled: concurrent.futures.Future[Any] = concurrent.futures.Future()
+
+    def load() -> None:
+        try:
+            compiled.set_result(build_selection_graph().compile())
+        except BaseException as err:  # noqa: BLE001 - raised where the graph is awaited
+            compiled.set_exception(err)
+
+    threading.Thread(target=load, name="fbagent-selection-graph", daemon=True).start()
+    return await asyncio.wrap_future(compiled)
 
 
 def load_run_pairs(db: Any, selection_id: int) -> list[dict[str, Any]]:

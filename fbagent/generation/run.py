@@ -72,7 +72,6 @@ async def generate(db_path: str | Path, opts: GenerateOptions, *, encoder: Any =
     emit = on_event or ignore
     validate_options(opts)
     started = time.perf_counter()
-    import_sqlite_utils_without_pandas()
     db = open_db(db_path)
     notes: list[str] = []
     lexicon = dict(resolve_lexicon(db, opts.lexicon, notify=notes.append))
@@ -359,21 +358,6 @@ def frozen_heap() -> Iterator[None]:
         yield
     finally:
         gc.unfreeze()
-
-
-def import_sqlite_utils_without_pandas() -> None:
-    """Import sqlite-utils, if nothing has yet, with pandas hidden: sqlite-utils imports pandas (and so numpy)
-    only to map ``pandas.Timestamp`` values to TEXT columns, which a generation run never stores, and the
-    import costs 0.3-0.7 s before the first request. pandas stays importable afterwards."""
-    import sys
-
-    if "sqlite_utils" in sys.modules or "pandas" in sys.modules:
-        return
-    sys.modules["pandas"] = None  # type: ignore[assignment]  # `import pandas` raises ImportError meanwhile
-    try:
-        import sqlite_utils  # noqa: F401
-    finally:
-        del sys.modules["pandas"]
 
 
 def _reference_texts(db: Any, lexicon_id: int):

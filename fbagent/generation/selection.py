@@ -66,6 +66,7 @@ async def prepare_selection(db: Any, lexicon: dict[str, Any], opts: GenerateOpti
     store; sets ``summary.selection``; emits :class:`SelectionChosen` and :class:`ScreeningDone`.
     """
     from fbagent.agents.selection_graph import load_run_pairs, select_pairs
+    from fbagent.pairs import select_pairs as make_selection
     from fbagent.store import runs as runs_store
     from fbagent.store.pairs import get_selection
 
@@ -76,8 +77,10 @@ async def prepare_selection(db: Any, lexicon: dict[str, Any], opts: GenerateOpti
             stored = get_selection(db, choice.selection_id)
             selection = {"selection_id": choice.selection_id, "counts": stored["counts"],
                          "pairs": load_run_pairs(db, choice.selection_id)}
-        else:
-            selection = await select_pairs(db, lexicon, options, prompts=prompts, run_id=run["id"], save=True)
+        else:  # made and stored as `fbagent pairs select` does; the selection graph screens it below
+            made = make_selection(db, lexicon, options)
+            selection = {"selection_id": made["selection_id"], "counts": made["counts"], "pairs": made["pairs"],
+                         "screened": {}, "screened_out": []}
         runs_store.update_run(db, run["id"], selection_id=selection["selection_id"])
         run["selection_id"] = selection["selection_id"]
         summary.selection = {**selection, "reused": choice.selection_id is not None, "reason": choice.reason}

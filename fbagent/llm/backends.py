@@ -5,8 +5,11 @@ re-asks on validation errors) and knows its backend's error classes (which are
 transient), its token usage fields and how to close. Transport retries,
 caching, concurrency and logging live in the client, identical for all three.
 
-- ``openai``: ``openai.AsyncOpenAI`` (SDK retries off) + ``instructor.from_openai``
-  in ``Mode.JSON_SCHEMA``: the request carries
+- ``openai``: in ``Mode.JSON_SCHEMA`` (the default) straight over aiohttp
+  (:mod:`fbagent.providers.chat_http`, validation and re-asks by
+  :mod:`fbagent.llm.structured`, which follows instructor's protocol), or with
+  ``FBAGENT_OPENAI_TRANSPORT=sdk`` and for the other modes ``openai.AsyncOpenAI``
+  (SDK retries off) + ``instructor.from_openai``. The request carries
   ``response_format={"type": "json_schema", "json_schema": {"name", "schema"}}``,
   which vLLM ``serve``, llama.cpp ``llama-server``, Ollama and OpenAI turn into
   constrained decoding; the answer is JSON in ``message.content``. Env

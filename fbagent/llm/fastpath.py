@@ -19,9 +19,12 @@ themselves. Two parts of that are pure repetition, and are done once here:
   are the SDK's own exception classes. Keyword arguments it does not know
   (streaming, files...) go to the SDK's ``create`` unchanged.
 
-Not done: the SDK's aiohttp transport (``openai.DefaultAioHttpClient``) costs
-0.5-1 ms less per request, but reports a refused connection as a timeout,
-which would change fbagent's error lines and retry decisions.
+These serve the SDK paths (``FBAGENT_OPENAI_TRANSPORT=sdk`` and the
+``tools`` / ``json`` / ``md_json`` modes). The default JSON-schema path sends
+no SDK request at all (:mod:`fbagent.providers.chat_http`,
+:mod:`fbagent.llm.structured`). The SDK's own aiohttp transport
+(``openai.DefaultAioHttpClient``) is not used: it reports a refused connection
+as a timeout, which would change fbagent's error lines and retry decisions.
 """
 
 from __future__ import annotations

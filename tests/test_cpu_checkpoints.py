@@ -1,0 +1,78 @@
+"""LoopSqliteSaver's held statements: a step's pending writes and a thread's deletion are committed with
+the next checkpoint, after FLUSH_AFTER_S without one, or when the checkpointer closes; never lost on a
+clean exit, and what the entry graph stores is unchanged."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+
+from langgraph.checkpoint.base import empty_checkpoint
+
+from fbagent.generation import checkpoints
+from fbagent.generation.checkpoints import open_checkpointer
+
+
+def _count(path, table: str, thread: str) -> int:
+    with sqlite3.connect(path) as conn:       # another connection sees committed rows only
+        return conn.execute(f"SELECT COUNT(*) FROM {table} WHERE thread_id = ?", [thread]).fetchone()[0]
+
+
+def _config(thread: str, checkpoint_id: str | None = None) -> dict:
+    conf = {"thread_id": thread, "checkpoint_ns": ""}
+    if checkpoint_id:
+        conf["checkpoint_id"] = checkpoint_id
+    return {"configurable": conf}
+
+
+def test_held_writes_join_the_next_checkpoint_or_the_flush_and_deletions_the_close(tmp_path):
+    path = tmp_path / "fb.checkpoints.db"
+
+    async def scenario() -> None:
+        with open_checkpointer(path) as saver:
+            first = empty_checkpoint()
+            cfg = await saver.aput(_config("t"), first, {"step": -1}, {})
+            assert _count(path, "checkpoints", "t") == 1
+            await saver.aput_writes(cfg, [("x", 1)], "task-1")
+            assert _count(path, "writes", "t") == 0                  # held ...
+            second = empty_checkpoint()
+            await saver.aput(cfg, second, {"step": 0}, {})
+            assert _count(path, "writes", "t") == 1                  # ... committed with the next checkpoint
+            assert _count(path, "checkpoints", "t") == 2
+            await saver.aput_writes(cfg, [("y", 2)], "task-2")
+            assert _count(path, "writes", "t") == 1
+            await asyncio.sleep(checkpoints.FLUSH_AFTER_S + 0.2)
+            assert _count(path, "writes", "t") == 2                  # no checkpoint came: the flush commits
+            got = await saver.aget_tuple(_config("t"))
+            assert got is not None and got.checkpoint["id"] == second["id"]
+            await saver.adelete_thread("t")
+            assert await saver.aget_tuple(_config("t")) is None      # gone for this connection at once
+        assert _count(path, "checkpoints", "t") == 0 and _count(path, "writes", "t") == 0  # committed at close
+
+    asyncio.run(scenario())
+
+
+def test_the_synchronous_methods_still_commit_on_their_own(tmp_path):
+    path = tmp_path / "fb.checkpoints.db"
+    with open_checkpointer(path) as saver:
+        cfg = saver.put(_config("s"), empty_checkpoint(), {"step": -1}, {})
+        saver.put_writes(cfg, [("x", 1)], "task-1")
+        assert _count(path, "writes", "s") == 1
+        saver.delete_thread("s")
+        assert _count(path, "checkpoints", "s") == 0
+
+
+def test_a_session_ending_with_an_error_still_commits_what_is_held(tmp_path):
+    path = tmp_path / "fb.checkpoints.db"
+
+    async def scenario() -> None:
+        with open_checkpointer(path) as saver:
+            cfg = await saver.aput(_config("e"), empty_checkpoint(), {"step": -1}, {})
+            await saver.aput_writes(cfg, [("x", 1)], "task-1")
+            raise KeyboardInterrupt
+
+    try:
+        asyncio.run(scenario())
+    except KeyboardInterrupt:
+        pass
+    assert _count(path, "writes", "e") == 1
