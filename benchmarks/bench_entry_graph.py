@@ -3,7 +3,7 @@
 Usage: python benchmarks/bench_entry_graph.py [--entries 200] [--concurrency 16] [--json]
 
 The real entry graph (:mod:`fbagent.agents.entry_graph`: generate_base ->
-self_check -> extend -> verify -> finalize) runs ``--entries`` entries of the
+self_check -> extend -> verify; finalize for a rejected or failed entry) runs ``--entries`` entries of the
 embedded sample lexicon with ``2 x concurrency`` entries in flight, but the LLM
 clients answer at once from precomputed objects (the constant stub's answers,
 ``benchmarks/const_stub.py``, without HTTP, instructor or openai) and the

@@ -39,7 +39,12 @@ Per configuration (latency 0 and 100 ms x concurrency 1, 16, 64):
 - ``ratio`` = entries_per_s / bound; ``first_request_s``: from process spawn to
   the stub's first request (interpreter start, imports, database, selection,
   client); ``cpu_ms_per_entry``: process CPU (all threads) in the entry phase
-  per entry; ``cpu_total_ms_per_entry``: the whole process's CPU per entry;
+  per entry; ``cpu_steady_ms_per_entry``: the same between the moments a
+  quarter and three quarters of the entries are done (without the first
+  entries' one-time work: first imports of the nodes' modules, warming caches;
+  a steady state only where the ``2c`` entries in flight are few next to the
+  run's entries, i.e. not at c64 with 200 entries);
+  ``cpu_total_ms_per_entry``: the whole process's CPU per entry;
   ``peak_rss_mb``.
 
 Then ``fbagent eval run --backend openai`` against the same stub: 400 requests
@@ -213,6 +218,9 @@ def run_config(cfg: Config, stub: Stub, template: Path, folder: Path, pairs: int
         "imports_s": round(child["imports_done_t"] - spawned, 3),
         "cpu_ms_per_entry": round(1000 * (child["cpu_stopped_s"] - child["cpu_started_s"]) / entries, 2),
         "cpu_total_ms_per_entry": round(1000 * child["cpu_total_s"] / entries, 2),
+        "cpu_steady_ms_per_entry": round(1000 * (child["steady_end_cpu_s"] - child["steady_cpu_s"])
+                                         / (child["steady_end_done"] - child["steady_done"]), 2)
+        if child.get("steady_end_done", 0) > child.get("steady_done", 0) else None,
         "peak_rss_mb": round(child["peak_rss_mb"], 1), "stub_capacity_per_s": stub_capacity,
         "max_in_flight": stats["max_in_flight"], "load": round(os.getloadavg()[0], 2),
     }
@@ -271,17 +279,18 @@ def run_eval(stub: Stub, folder: Path, requests: int = 400, concurrency: int = 1
 
 def table(rows: list[dict[str, Any]]) -> str:
     head = ("latency", "conc", "encoder", "entries/s", "bound", "ratio", "target", "calls/s", "first req s",
-            "CPU ms/entry", "(total)", "RSS MB", "load")
+            "CPU ms/entry", "(steady)", "(total)", "RSS MB", "load")
     lines = [" | ".join(head), " | ".join("---" for _ in head)]
     for r in rows:
         if "refused" in r:
             lines.append(f"{r['latency_ms']} ms | {r['concurrency']} | {r['encoder']} | refused: {r['refused']}")
             continue
-        target = TARGETS.get((r["latency_ms"], r["concurrency"]))
+        target = TARGETS.get((r["latency_ms"], r["concurrency"])) if r["encoder"] == "stand-in" else None
         lines.append(" | ".join(str(x) for x in (
             f"{r['latency_ms']} ms", r["concurrency"], r["encoder"], f"{r['entries_per_s']:.1f}",
             f"{r['bound_entries_per_s']:.1f}", f"{r['ratio']:.2f}", f">= {target}" if target else "-",
             f"{r['calls_per_s']:.0f}", f"{r['first_request_s']:.2f}", f"{r['cpu_ms_per_entry']:.1f}",
+            "-" if r.get("cpu_steady_ms_per_entry") is None else f"{r['cpu_steady_ms_per_entry']:.1f}",
             f"{r['cpu_total_ms_per_entry']:.0f}", f"{r['peak_rss_mb']:.0f}", r["load"])))
     return "\n".join(lines)
 
@@ -336,13 +345,14 @@ def main() -> None:
     print(table(rows))
     ok = [r for r in rows if "refused" not in r]
     for r in ok:
-        target = TARGETS.get((r["latency_ms"], r["concurrency"]))
+        target = TARGETS.get((r["latency_ms"], r["concurrency"])) if r["encoder"] == "stand-in" else None
         if target:
             print(f"latency {r['latency_ms']} ms, c{r['concurrency']}: ratio {r['ratio']:.2f} (target >= {target}: "
                   f"{'met' if r['ratio'] >= target else 'NOT met'})")
     for r in ok:
         if r["latency_ms"] == 0 and r["encoder"] == "stand-in":
-            print(f"CPU at latency 0, c{r['concurrency']}, stand-in encoder: {r['cpu_ms_per_entry']:.1f} ms/entry "
+            print(f"CPU at latency 0, c{r['concurrency']}, stand-in encoder: {r['cpu_ms_per_entry']:.1f} ms/entry, "
+                  f"steady {r.get('cpu_steady_ms_per_entry')} ms/entry "
                   f"(target <= {CPU_TARGET_MS:g}: {'met' if r['cpu_ms_per_entry'] <= CPU_TARGET_MS else 'NOT met'})")
     first = [r["first_request_s"] for r in ok]
     if first:

@@ -9,6 +9,10 @@ console script does (Typer, the Rich view, ``asyncio.run``), and writes
 - ``entries_started_t`` / ``entries_stopped_t``: ``time.time()`` of the
   ``EntriesStarted`` / ``EntriesStopped`` events; ``cpu_started_s`` /
   ``cpu_stopped_s``: process CPU seconds (all threads) at those moments;
+- ``steady_done`` / ``steady_cpu_s`` and ``steady_end_done`` / ``steady_end_cpu_s``:
+  entries done and process CPU at the first ``Progress`` event with a quarter,
+  and with three quarters, of the entries done (between the two: the steady
+  state, without the first entries' one-time work);
 - ``cpu_total_s``, ``peak_rss_mb``: ``getrusage`` at exit; ``exit_code``;
 - ``imports_done_t``: ``time.time()`` when the CLI module was imported;
 - with ``FBBENCH_COUNT_CHECKPOINTS=1``: ``checkpointer`` = calls and seconds of
@@ -91,6 +95,10 @@ def main() -> None:
     def probe(self, event):
         if isinstance(event, events.EntriesStarted):
             result.update(entries_started_t=time.time(), cpu_started_s=time.process_time(), entries_todo=event.total)
+        elif isinstance(event, events.Progress) and "steady_done" not in result and event.done * 4 >= event.total:
+            result.update(steady_done=event.done, steady_cpu_s=time.process_time())
+        elif isinstance(event, events.Progress) and "steady_end_done" not in result and event.done * 4 >= 3 * event.total:
+            result.update(steady_end_done=event.done, steady_end_cpu_s=time.process_time())
         elif isinstance(event, events.EntriesStopped):
             result.update(entries_stopped_t=time.time(), cpu_stopped_s=time.process_time())
         elif isinstance(event, events.SessionEnded):

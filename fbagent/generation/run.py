@@ -262,6 +262,10 @@ class _Session:
             encoder_name=getattr(backends.encoder, "name", None) or opts.encoder,
             checks_ready=backends.warmup.ready() if backends.warmup is not None else None,
         )
+        if todo and backends.warmup is not None and backends.warmup.load.started:
+            # loading since the first answer: the first self_check needs the tables a round trip from now, and
+            # loading them beside the entries would take the entries' share of the GIL for as long
+            await backends.warmup.ready()
         pool = EntryPool(db=db, graph=compile_entry_graph(saver), saver=saver, ctx=ctx, run=run, lexicon=self.lexicon,
                          frame_infos=FrameInfoCache(db, self.lexicon["id"]), clients=backends.clients,
                          emit=self.emit, durability=opts.durability)
