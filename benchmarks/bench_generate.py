@@ -13,7 +13,7 @@ What runs where:
   async OpenAI-compatible server answering from precomputed bytes, with a fixed
   ``latency_ms`` per answer;
 - each configuration in a fresh process (``benchmarks/generate_child.py``): the
-  real ``fbagent generate`` CLI (Typer, Rich view, openai + instructor,
+  real ``fbagent generate`` CLI (Typer, Rich view, the aiohttp transport,
   LangGraph and its SQLite checkpointer, SQLite) on a copy of a database that already
   holds the embedded sample lexicon (25 frame pairs; ``--per-pair 8`` reaches
   200 entries, ``--quick``: 5 pairs x 8), screening on, a warm model cache; the
