@@ -335,13 +335,24 @@ async def generate_all(backend: Backend, prompts: Sequence[str], *, max_new_toke
     return [r for r in results if r is not None]
 
 
+MAX_STORED_CHARS = 20_000   # of a raw answer or its thinking in predictions.jsonl (a 100 MB answer is not kept)
+
+
+def stored_text(text: str | None, limit: int = MAX_STORED_CHARS) -> str | None:
+    """``text`` as stored: cut at ``limit`` characters, with a note of how many more there were."""
+    if text is None or len(text) <= limit:
+        return text
+    return f"{text[:limit]}… [{len(text) - limit} more characters not stored]"
+
+
 def choice_fields(r: ChoiceResult) -> dict:
-    """The stored fields every constrained prediction carries (raw output, tokens, latency, thinking)."""
+    """The stored fields every constrained prediction carries (raw output, tokens, latency, thinking); the
+    texts are cut at :data:`MAX_STORED_CHARS` (the choice was read from the whole answer before)."""
     return {
-        "raw_output": r.raw, "choice": r.choice, "error": r.error,
+        "raw_output": stored_text(r.raw), "choice": r.choice, "error": r.error,
         "input_tokens": r.input_tokens, "output_tokens": r.output_tokens,
         "thinking_tokens": r.thinking_tokens, "thinking_chars": len(r.thinking or ""),
-        "thinking": r.thinking or None, "budget_exhausted": r.budget_exhausted,
+        "thinking": stored_text(r.thinking) or None, "budget_exhausted": r.budget_exhausted,
         "latency_ms": None if r.latency_ms is None else round(r.latency_ms, 3), "batch_size": r.batch_size,
         "option_probs": r.option_probs,
     }

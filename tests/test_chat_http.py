@@ -134,3 +134,68 @@ def test_completions_url():
     assert completions_url(None) == "https://api.openai.com/v1/chat/completions"
     assert completions_url("http://localhost:8000/v1/") == "http://localhost:8000/v1/chat/completions"
     assert completions_url("http://u:p@[::1]:8000/v1?key=1") == "http://[::1]:8000/v1/chat/completions?key=1"
+
+
+@pytest.mark.parametrize("body", ["<!DOCTYPE html><html>login</html>", [1, 2], {"object": "list"}, {"choices": []}],
+                         ids=["html", "list", "no-choices", "empty-choices"])
+def test_an_answer_that_is_not_a_chat_completion_is_one_clear_permanent_error(body):
+    from openai_stub import raw
+
+    from fbagent.providers.chat_http import ChatResponseError
+
+    with OpenAIStub() as stub:
+        stub.script(raw(body))
+        with pytest.raises(ChatResponseError) as err:
+            _run(ChatCompletionsHTTP(base_url=stub.base_url, api_key=None, timeout_s=5), BODY)
+        url = stub.base_url
+    assert not providers.is_transient(err.value)
+    line = providers.describe_error(err.value, provider_name="openai", endpoint_url=url)
+    assert line.startswith("the server's answer is not") and f"(from {url}; is it the /v1 URL" in line
+
+
+def test_a_body_cut_short_is_a_transient_network_error_not_an_http_status():
+    """aiohttp's payload errors carry ``code = 400`` (its parser's); that is no HTTP status."""
+    async def main():
+        async def handle(reader, writer):
+            await reader.readuntil(b"\r\n\r\n")
+            writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 315\r\n\r\n{\"choi")
+            await writer.drain()
+            writer.close()
+
+        server = await asyncio.start_server(handle, "127.0.0.1", 0)
+        url = f"http://127.0.0.1:{server.sockets[0].getsockname()[1]}/v1"
+        http = ChatCompletionsHTTP(base_url=url, api_key=None, timeout_s=5)
+        try:
+            await http.create(BODY)
+        except Exception as exc:  # noqa: BLE001 - examined below
+            return exc, url
+        finally:
+            await http.aclose()
+            server.close()
+        raise AssertionError("a cut body was accepted")
+
+    exc, url = asyncio.run(main())
+    assert providers.status_of(exc) is None and providers.is_transient(exc)
+    assert providers.describe_error(exc, provider_name="openai", endpoint_url=url).startswith(f"cannot connect to {url}")
+
+
+def test_retry_after_as_an_http_date():
+    import email.utils
+    import time
+
+    later = email.utils.formatdate(time.time() + 20, usegmt=True)
+    exc = ChatHTTPStatusError(429, "slow down", {"retry-after": later})
+    assert 18 <= providers.retry_after_s(exc) <= 20
+    vague = ChatHTTPStatusError(503, "busy", {"retry-after": "soon"})
+    assert providers.retry_after_s(vague) is None
+
+
+def test_a_key_with_a_control_character_is_refused_before_any_request():
+    from fbagent.errors import FbagentError
+
+    with pytest.raises(FbagentError, match="control character"):
+        ChatCompletionsHTTP(base_url="http://127.0.0.1:9/v1", api_key="sk-abc\nX-Evil: 1", timeout_s=5)
+
+
+def test_an_ipv6_url_keeps_its_brackets_where_it_is_shown():
+    assert providers.public_url("http://u:p@[::1]:8000/v1?key=1") == "http://[::1]:8000/v1"

@@ -249,3 +249,26 @@ def test_full_width_json_answer_and_some_failures_closing_line(tmp_path):
     full_width = {json.dumps({"answer": chr(0xFF10 + i)}, ensure_ascii=False) for i in range(1, 5)}
     assert sum(p["error"] is None for p in preds) == 7
     assert {p["raw_output"] for p in preds if p["raw_output"]} <= full_width
+
+
+@pytest.mark.parametrize("body", [
+    None, [1, 2], "hello", {"choices": "abc"},
+    {"choices": [{"message": {"content": {"answer": "1"}}}]},
+    {"choices": [{"message": {"content": 3}}]},
+    {"choices": [{"message": {"content": '{"answer": "2"}'}}],
+     "usage": {"prompt_tokens": "12", "completion_tokens_details": {"reasoning_tokens": "x"}}},
+], ids=["null", "list", "string", "choices-str", "content-object", "content-number", "odd-usage"])
+def test_a_malformed_200_answer_is_a_recorded_failure_never_a_crash(body):
+    """Whatever JSON a server sends with a 200, the prediction is a choice or a failure; odd token counts
+    are stored as unknown (None), never as text the metrics cannot add up."""
+    from openai_stub import raw
+
+    with OpenAIStub() as stub:
+        stub.script(raw(body if body is not None else "null"))
+        backend = OpenAIBackend("m", base_url=stub.base_url, max_retries=0)
+        [r] = asyncio.run(backend.choose_batch(["Which? 1, 2, 3 or 4."]))
+        backend.close()
+    if body is not None and isinstance(body, dict) and "usage" in body:
+        assert r.choice == "2" and r.error is None and r.input_tokens is None and r.thinking_tokens == 0
+    else:
+        assert r.choice is None and r.error

@@ -91,20 +91,26 @@ class OpenAIBackend(ConcurrentBackend):
         return body
 
     @staticmethod
-    def _answer(resp: dict) -> tuple[dict, dict, dict]:
-        """``(first choice, its message, usage)`` of a parsed completion (empty dicts when absent)."""
-        choices = resp.get("choices") or [{}]
-        choice = choices[0] if isinstance(choices[0], dict) else {}
+    def _answer(resp: dict) -> tuple[dict, str | None, dict, dict]:
+        """``(first choice, its text content or None, its message, usage)`` of a parsed completion (a dict with
+        a non-empty ``choices`` list, :meth:`ChatCompletionsHTTP.create`); odd types count as absent."""
+        choice = resp["choices"][0] if isinstance(resp["choices"][0], dict) else {}
         message = choice.get("message") if isinstance(choice.get("message"), dict) else {}
+        content = message.get("content") if isinstance(message.get("content"), str) else None
         usage = resp.get("usage") if isinstance(resp.get("usage"), dict) else {}
-        return choice, message, usage
+        return choice, content, message, usage
 
     @staticmethod
-    def _reasoning_of(message: dict, usage: dict) -> tuple[str, int]:
+    def _tokens(usage: dict, key: str) -> int | None:
+        value = usage.get(key)
+        return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+
+    @classmethod
+    def _reasoning_of(cls, message: dict, usage: dict) -> tuple[str, int]:
         text = message.get("reasoning_content") or message.get("reasoning") or ""
-        details = usage.get("completion_tokens_details") or {}
-        n = int(details.get("reasoning_tokens") or 0) if isinstance(details, dict) else 0
-        return str(text), n
+        details = usage.get("completion_tokens_details")
+        n = (cls._tokens(details, "reasoning_tokens") or 0) if isinstance(details, dict) else 0
+        return (text if isinstance(text, str) else ""), n
 
     def _error(self, err: BaseException) -> str:
         """One redacted line for a failed request (:func:`fbagent.providers.describe_error`)."""
@@ -125,8 +131,7 @@ class OpenAIBackend(ConcurrentBackend):
             ))
         except Exception as err:  # noqa: BLE001 - API errors after the retries become a recorded failure
             return ChoiceResult(raw=None, choice=None, error=self._error(err))
-        choice_obj, message, usage = self._answer(resp)
-        raw = message.get("content")
+        choice_obj, raw, message, usage = self._answer(resp)
         thinking, n_think = self._reasoning_of(message, usage)
         if raw and self.reasoning.enabled and self.reasoning.end_think_tag in raw:
             inline, raw, _ = split_thinking(raw, self.reasoning.end_think_tag)
@@ -135,7 +140,7 @@ class OpenAIBackend(ConcurrentBackend):
         exhausted = self.reasoning.enabled and choice_obj.get("finish_reason") == "length"
         return ChoiceResult(
             raw=raw, choice=choice, error=error,
-            input_tokens=usage.get("prompt_tokens"), output_tokens=usage.get("completion_tokens"),
+            input_tokens=self._tokens(usage, "prompt_tokens"), output_tokens=self._tokens(usage, "completion_tokens"),
             thinking=thinking, thinking_tokens=n_think, budget_exhausted=exhausted,
         )
 
@@ -145,8 +150,8 @@ class OpenAIBackend(ConcurrentBackend):
             resp = await self._create(self._body(prompt, max_completion_tokens=self._budget(max_new_tokens)))
         except Exception as err:  # noqa: BLE001 - API errors after the retries become a recorded failure
             return TextResult(text=None, error=self._error(err))
-        choice_obj, message, usage = self._answer(resp)
-        raw = message.get("content") or ""
+        choice_obj, content, message, usage = self._answer(resp)
+        raw = content or ""
         thinking, n_think = self._reasoning_of(message, usage)
         if self.reasoning.enabled and self.reasoning.end_think_tag in raw:
             inline, raw, _ = split_thinking(raw, self.reasoning.end_think_tag)
@@ -154,7 +159,7 @@ class OpenAIBackend(ConcurrentBackend):
         text = cut_at_stop(raw.strip(), stop).strip()
         return TextResult(
             text=text or None, raw=raw, error=None if text else "empty answer",
-            input_tokens=usage.get("prompt_tokens"), output_tokens=usage.get("completion_tokens"),
+            input_tokens=self._tokens(usage, "prompt_tokens"), output_tokens=self._tokens(usage, "completion_tokens"),
             thinking=thinking, thinking_tokens=n_think,
             budget_exhausted=self.reasoning.enabled and choice_obj.get("finish_reason") == "length",
         )

@@ -217,6 +217,10 @@ def run_cmd(
         with _Progress(f"{backend.backend}:{_slug(be.model)}") as prog:
             _, manifest = run_framebench(be, settings, out, reasoning=rcfg, command=sys.argv, plan=plan,
                                          on_start=prog.start, on_progress=prog.advance)
+    except KeyboardInterrupt:  # after the progress bar is gone, so that the line is the last one shown
+        typer.secho(f"interrupted: the predictions so far are stored in {out}; run the same command again to "
+                    "resume.", err=True)
+        raise typer.Exit(130) from None
     finally:
         be.close()
     _close(manifest, out)

@@ -50,23 +50,24 @@ from fbagent.seeds import request_seed
 def _openai_usage(response: Any) -> tuple[int, int]:
     """``(prompt_tokens, completion_tokens)`` of an SDK completion or a parsed JSON one (0 when absent)."""
     if isinstance(response, dict):
-        usage = response.get("usage") or {}
-        return int(usage.get("prompt_tokens") or 0), int(usage.get("completion_tokens") or 0)
+        usage = response.get("usage") if isinstance(response.get("usage"), dict) else {}
+        return _count(usage.get("prompt_tokens")), _count(usage.get("completion_tokens"))
     usage = getattr(response, "usage", None)
     if usage is None:
         return 0, 0
     return int(getattr(usage, "prompt_tokens", 0) or 0), int(getattr(usage, "completion_tokens", 0) or 0)
 
 
+def _count(value: Any) -> int:
+    """A token count as the server gave it, or 0 when it is not a whole number."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
+
+
 def _openai_text(response: Any) -> str:
-    """The answer text of an SDK completion or a parsed JSON one: the content, else the tool-call arguments."""
+    """The answer text of an SDK completion (the content, else the tool-call arguments) or of a parsed JSON
+    one (the content: the direct path asks for JSON-schema answers only)."""
     if isinstance(response, dict):
-        content, _finish = answer_content(response)
-        if content:
-            return content
-        message = ((response.get("choices") or [{}])[0] or {}).get("message") or {}
-        calls = message.get("tool_calls") or [] if isinstance(message, dict) else []
-        return " ".join(str((c.get("function") or {}).get("arguments")) for c in calls if isinstance(c, dict))
+        return answer_content(response)[0]
     try:
         message = response.choices[0].message
     except (AttributeError, IndexError, TypeError):

@@ -34,13 +34,14 @@ from urllib.parse import urlsplit, urlunsplit
 from fbagent.providers.clients import LoopClients
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
+MAX_ANSWER_BYTES = 32 * 1024 * 1024   # a larger answer is refused (a chat answer is kilobytes)
 
 #: environment variables the openai SDK also reads, sent as its headers
 _ENV_HEADERS = (("OPENAI_ORG_ID", "OpenAI-Organization"), ("OPENAI_PROJECT_ID", "OpenAI-Project"))
 
 
 class ChatHTTPStatusError(Exception):
-    """The server answered with an HTTP error status (4xx/5xx).
+    """The server's final answer has a status outside 2xx (an error; or a redirect without a target).
 
     ``status_code``: the status; ``body``: the parsed JSON error body, or its
     text; ``message``: ``"Error code: 401 - {body}"`` (the openai SDK's wording);
@@ -53,6 +54,16 @@ class ChatHTTPStatusError(Exception):
         self.message = f"Error code: {status_code}" + (f" - {body}" if body not in (None, "") else "")
         self.response = SimpleNamespace(status_code=status_code, headers=headers)
         super().__init__(self.message)
+
+
+class ChatResponseError(ValueError):
+    """A 2xx answer that is not a chat completion: not JSON (an HTML page: usually a wrong ``--base-url``),
+    JSON that is not an object, an object without ``choices``, or larger than :data:`MAX_ANSWER_BYTES`.
+    Not worth another try."""
+
+
+def _start(raw: bytes) -> str:
+    return raw[:120].decode("utf-8", "replace").strip()
 
 
 def completions_url(base_url: str | None) -> str:
@@ -74,9 +85,13 @@ def completions_url(base_url: str | None) -> str:
 def request_headers(api_key: str | None) -> dict[str, str]:
     """Headers of every request: JSON content, the bearer key when there is one, organisation/project from env."""
     from fbagent import __version__
+    from fbagent.errors import FbagentError
 
     headers = {"Content-Type": "application/json", "Accept": "application/json",
                "User-Agent": f"fbagent/{__version__}"}
+    if api_key and any(ord(c) < 32 or ord(c) == 127 for c in api_key):
+        raise FbagentError("the API key contains a control character (a newline?)",
+                           "set OPENAI_API_KEY (or --api-key) to the key alone, e.g. export OPENAI_API_KEY=\"$(echo $OPENAI_API_KEY)\"")
     if api_key:
         headers["Authorization"] = f"Bearer {api_key}"
     for var, name in _ENV_HEADERS:
@@ -136,8 +151,11 @@ class ChatCompletionsHTTP:
     async def create(self, body: dict[str, Any]) -> dict[str, Any]:
         """Send ``body`` (a Chat Completions request: ``model``, ``messages``, ...) and return the parsed answer.
 
-        Raises :class:`ChatHTTPStatusError` for a 4xx/5xx answer,
-        ``json.JSONDecodeError`` for a 2xx answer that is not JSON, and
+        Redirects are followed, as the SDK follows them (a 301/302/303 turns the
+        POST into a GET, which a chat endpoint refuses; 307/308 keep it).
+        Raises :class:`ChatHTTPStatusError` for a final status outside 2xx,
+        :class:`ChatResponseError` for a 2xx answer that is not a chat completion
+        (see there), and
         aiohttp's ``ClientError`` / ``TimeoutError`` for connection problems
         and timeouts. ``TypeError`` when ``body`` is not JSON-serialisable.
         """
@@ -148,15 +166,27 @@ class ChatCompletionsHTTP:
         session = self.sessions.get()
         proxy, proxy_auth = self._proxy or (None, None)
         async with session.post(self.url, data=data, proxy=proxy, proxy_auth=proxy_auth) as response:
-            raw = await response.read()
-            if response.status >= 400:
+            raw = bytearray()
+            async for chunk in response.content.iter_chunked(1 << 16):
+                raw += chunk
+                if len(raw) > MAX_ANSWER_BYTES:
+                    raise ChatResponseError(f"the server's answer is larger than {MAX_ANSWER_BYTES >> 20} MiB "
+                                            f"(starts with {_start(raw)!r})")
+            raw = bytes(raw)
+            if not 200 <= response.status < 300:
                 text = raw.decode("utf-8", "replace").strip()
                 try:
                     parsed: Any = json.loads(text)
                 except ValueError:
-                    parsed = text
+                    parsed = text[:2000]
                 raise ChatHTTPStatusError(response.status, parsed, response.headers)
-        return json.loads(raw)
+        try:
+            answer = json.loads(raw)
+        except ValueError:
+            raise ChatResponseError(f"the server's answer is not JSON (starts with {_start(raw)!r})") from None
+        if not isinstance(answer, dict) or not isinstance(answer.get("choices"), list) or not answer["choices"]:
+            raise ChatResponseError(f"the server's answer is not a chat completion (no choices): {_start(raw)!r}")
+        return answer
 
     async def aclose(self) -> None:
         """Close the running loop's session (its pooled connections)."""

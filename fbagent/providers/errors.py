@@ -20,7 +20,7 @@ _NETWORK_ERROR_NAMES = frozenset({
     "TimeoutException", "ConnectError", "ConnectTimeout", "ReadTimeout", "WriteTimeout",
     "PoolTimeout", "ReadError", "WriteError", "RemoteProtocolError", "NetworkError",
     "ClientConnectorError", "ClientConnectionError", "ClientOSError", "ServerDisconnectedError",
-    "ServerTimeoutError", "APIConnectionError", "APITimeoutError",
+    "ServerTimeoutError", "APIConnectionError", "APITimeoutError", "ClientPayloadError",
 })
 
 
@@ -37,7 +37,10 @@ def exception_chain(exc: BaseException) -> list[BaseException]:
 
 
 def status_of(exc: BaseException) -> int | None:
-    """HTTP status carried by an SDK exception (openai ``status_code``, google-genai ``code``)."""
+    """HTTP status carried by an SDK exception (openai ``status_code``, google-genai ``code``); aiohttp's
+    own errors carry none (their ``code`` is a parser's, e.g. 400 for a body cut short)."""
+    if type(exc).__module__.startswith("aiohttp"):
+        return None
     for attr in ("status_code", "code"):
         value = getattr(exc, attr, None)
         if isinstance(value, int) and 100 <= value < 600:
@@ -79,8 +82,19 @@ def retry_after_s(exc: BaseException) -> float | None:
             if headers.get("retry-after") is not None:
                 return max(0.0, float(headers.get("retry-after")))
         except (TypeError, ValueError):
-            return None
+            return _http_date_s(headers.get("retry-after"))
     return None
+
+
+def _http_date_s(value: object) -> float | None:
+    """Seconds from now to an HTTP-date ``Retry-After`` (RFC 9110 sec. 10.2.3), or ``None``."""
+    import time
+    from email.utils import parsedate_to_datetime
+
+    try:
+        return max(0.0, parsedate_to_datetime(str(value)).timestamp() - time.time())
+    except (TypeError, ValueError, IndexError, OverflowError):
+        return None
 
 
 @dataclass(frozen=True)
@@ -187,6 +201,9 @@ def describe_error(exc: BaseException, *, provider_name: str, endpoint_url: str,
             return redact(one_line(f"answer failed validation for {err.title}: {err}", limit))
         if name == "JSONDecodeError":
             return redact(one_line(f"answer is not valid JSON: {err}", limit))
+        if name == "ChatResponseError":
+            return redact(one_line(f"{err} (from {endpoint_url}; is it the /v1 URL of an OpenAI-compatible "
+                                   f"server?)", limit))
         status = status_of(err)
         if status is not None:
             message = getattr(err, "message", None) or err

@@ -144,6 +144,8 @@ def public_url(url: str | None) -> str | None:
         return None
     parts = urlsplit(str(url))
     host = parts.hostname or ""
+    if ":" in host:  # an IPv6 literal keeps its brackets
+        host = f"[{host}]"
     if parts.port:
         host = f"{host}:{parts.port}"
     return urlunsplit((parts.scheme, host, parts.path, "", ""))
