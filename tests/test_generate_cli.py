@@ -146,3 +146,16 @@ def test_dry_run_warns_about_a_missing_key(tmp_path):
     keyed = cli("generate", "--pairs", "1", "--generator", "gemini", "--dry-run", "--db", db,
                 env={"GEMINI_API_KEY": "x" * 20})
     assert keyed.returncode == 0 and "warning:" not in keyed.stdout
+
+
+def test_a_session_of_truncated_answers_names_the_budget_not_the_url(tmp_path):
+    """Every answer cut at max_tokens: the server works, so the fix is about the schema, not --base-url."""
+    from openai_stub import OpenAIStub, ok
+
+    with OpenAIStub(lambda request: ok('{"question": "Which', finish_reason="length")) as stub:
+        result = cli("generate", "--pairs", "1", "--generator", "openai", "--base-url", stub.base_url, "--model", "M",
+                     "--llm-retries", "0", "--no-screen", "--run", "cut", "--db", str(tmp_path / "fb.db"))
+    assert result.returncode == 1, result.stdout + result.stderr
+    line = result.stderr.strip().splitlines()[-1]
+    assert "answer truncated at max_tokens" in line and "enforces the JSON schema" in line, line
+    assert "check --base-url" not in line and "Traceback" not in result.stderr

@@ -337,10 +337,14 @@ def session_failure(summary: GenerationSummary, clients: list[Any], item_errors:
         errors = item_errors
     what = (f"all {summary.failures} LLM calls of this session failed" if calls_failed
             else f"all {summary.entries_done} entries of this session failed")
+    fix = SESSION_FAILED_FIX
     if errors:
         text, n = errors.most_common(1)[0]
         what += f"; most common error ({n}x): {text}"
-    return f"{what}. Fix: {SESSION_FAILED_FIX}"
+        if text.startswith("answer truncated at max_tokens"):  # the server works: the budget is the problem
+            fix = ("check that the server enforces the JSON schema (vLLM serve, llama.cpp llama-server; "
+                   "docs/backends.md), so answers end within max_tokens; rerun the same command to retry")
+    return f"{what}. Fix: {fix}"
 
 
 @contextlib.contextmanager
