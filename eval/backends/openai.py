@@ -33,6 +33,7 @@ from fbagent.eval.backends.base import (
     parse_json_answer,
     split_thinking,
 )
+from fbagent.providers.chat_http import Answer, ChatCompletionsHTTP, answer_of, token_count
 
 ANSWER_TOKENS = 32  # completion budget for the JSON answer itself
 
@@ -56,8 +57,6 @@ class OpenAIBackend(ConcurrentBackend):
                  max_retries: int = 4, extra_body: dict | None = None) -> None:
         super().__init__(model, reasoning=reasoning, seed=seed)
         p = providers.PROVIDERS["openai"]
-        from fbagent.providers.chat_http import ChatCompletionsHTTP
-
         base_url = providers.base_url(p, base_url)
         key = providers.api_key(p, api_key, server_url=base_url)
         self.base_url = base_url
@@ -91,25 +90,9 @@ class OpenAIBackend(ConcurrentBackend):
         return body
 
     @staticmethod
-    def _answer(resp: dict) -> tuple[dict, str | None, dict, dict]:
-        """``(first choice, its text content or None, its message, usage)`` of a parsed completion (a dict with
-        a non-empty ``choices`` list, :meth:`ChatCompletionsHTTP.create`); odd types count as absent."""
-        choice = resp["choices"][0] if isinstance(resp["choices"][0], dict) else {}
-        message = choice.get("message") if isinstance(choice.get("message"), dict) else {}
-        content = message.get("content") if isinstance(message.get("content"), str) else None
-        usage = resp.get("usage") if isinstance(resp.get("usage"), dict) else {}
-        return choice, content, message, usage
-
-    @staticmethod
-    def _tokens(usage: dict, key: str) -> int | None:
-        value = usage.get(key)
-        return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
-
-    @classmethod
-    def _reasoning_of(cls, message: dict, usage: dict) -> tuple[str, int]:
-        text = message.get("reasoning_content") or message.get("reasoning") or ""
-        details = usage.get("completion_tokens_details")
-        n = (cls._tokens(details, "reasoning_tokens") or 0) if isinstance(details, dict) else 0
+    def _reasoning_of(answer: Answer) -> tuple[str, int]:
+        text = answer.message.get("reasoning_content") or answer.message.get("reasoning") or ""
+        n = token_count(answer.usage.get("completion_tokens_details"), "reasoning_tokens") or 0
         return (text if isinstance(text, str) else ""), n
 
     def _error(self, err: BaseException) -> str:
@@ -131,16 +114,18 @@ class OpenAIBackend(ConcurrentBackend):
             ))
         except Exception as err:  # noqa: BLE001 - API errors after the retries become a recorded failure
             return ChoiceResult(raw=None, choice=None, error=self._error(err))
-        choice_obj, raw, message, usage = self._answer(resp)
-        thinking, n_think = self._reasoning_of(message, usage)
+        answer = answer_of(resp)
+        raw = answer.content
+        thinking, n_think = self._reasoning_of(answer)
         if raw and self.reasoning.enabled and self.reasoning.end_think_tag in raw:
             inline, raw, _ = split_thinking(raw, self.reasoning.end_think_tag)
             thinking = thinking or inline
         choice, error = parse_json_answer(raw, choices)
-        exhausted = self.reasoning.enabled and choice_obj.get("finish_reason") == "length"
+        exhausted = self.reasoning.enabled and answer.finish_reason == "length"
         return ChoiceResult(
             raw=raw, choice=choice, error=error,
-            input_tokens=self._tokens(usage, "prompt_tokens"), output_tokens=self._tokens(usage, "completion_tokens"),
+            input_tokens=token_count(answer.usage, "prompt_tokens"),
+            output_tokens=token_count(answer.usage, "completion_tokens"),
             thinking=thinking, thinking_tokens=n_think, budget_exhausted=exhausted,
         )
 
@@ -150,16 +135,17 @@ class OpenAIBackend(ConcurrentBackend):
             resp = await self._create(self._body(prompt, max_completion_tokens=self._budget(max_new_tokens)))
         except Exception as err:  # noqa: BLE001 - API errors after the retries become a recorded failure
             return TextResult(text=None, error=self._error(err))
-        choice_obj, content, message, usage = self._answer(resp)
-        raw = content or ""
-        thinking, n_think = self._reasoning_of(message, usage)
+        answer = answer_of(resp)
+        raw = answer.content or ""
+        thinking, n_think = self._reasoning_of(answer)
         if self.reasoning.enabled and self.reasoning.end_think_tag in raw:
             inline, raw, _ = split_thinking(raw, self.reasoning.end_think_tag)
             thinking = thinking or inline
         text = cut_at_stop(raw.strip(), stop).strip()
         return TextResult(
             text=text or None, raw=raw, error=None if text else "empty answer",
-            input_tokens=self._tokens(usage, "prompt_tokens"), output_tokens=self._tokens(usage, "completion_tokens"),
+            input_tokens=token_count(answer.usage, "prompt_tokens"),
+            output_tokens=token_count(answer.usage, "completion_tokens"),
             thinking=thinking, thinking_tokens=n_think,
-            budget_exhausted=self.reasoning.enabled and choice_obj.get("finish_reason") == "length",
+            budget_exhausted=self.reasoning.enabled and answer.finish_reason == "length",
         )

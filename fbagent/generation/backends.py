@@ -90,6 +90,11 @@ class Warmup:
         """Start loading (no-op once started)."""
         self.load.start()
 
+    @property
+    def started(self) -> bool:
+        """Whether the load has started (it may be done)."""
+        return self.load.started
+
     def ready(self) -> asyncio.Future[None]:
         """An asyncio future of the running loop for :attr:`done` (starts the load if it has not started)."""
         self.start()

@@ -262,7 +262,7 @@ class _Session:
             encoder_name=getattr(backends.encoder, "name", None) or opts.encoder,
             checks_ready=backends.warmup.ready() if backends.warmup is not None else None,
         )
-        if todo and backends.warmup is not None and backends.warmup.load.started:
+        if todo and backends.warmup is not None and backends.warmup.started:
             # loading since the first answer: the first self_check needs the tables a round trip from now, and
             # loading them beside the entries would take the entries' share of the GIL for as long
             await backends.warmup.ready()

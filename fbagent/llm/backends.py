@@ -42,32 +42,28 @@ from pydantic import BaseModel
 
 from fbagent.llm.gguf import default_gguf_path  # noqa: F401 - the local backend's default model
 from fbagent.llm.hooks import CallHooks
-from fbagent.llm.structured import answer_content, create_json_schema
+from fbagent.llm.structured import create_json_schema
 from fbagent.providers import LoopClients
+from fbagent.providers.chat_http import answer_of, token_count
 from fbagent.seeds import request_seed
 
 
 def _openai_usage(response: Any) -> tuple[int, int]:
     """``(prompt_tokens, completion_tokens)`` of an SDK completion or a parsed JSON one (0 when absent)."""
     if isinstance(response, dict):
-        usage = response.get("usage") if isinstance(response.get("usage"), dict) else {}
-        return _count(usage.get("prompt_tokens")), _count(usage.get("completion_tokens"))
+        usage = answer_of(response).usage
+        return token_count(usage, "prompt_tokens") or 0, token_count(usage, "completion_tokens") or 0
     usage = getattr(response, "usage", None)
     if usage is None:
         return 0, 0
     return int(getattr(usage, "prompt_tokens", 0) or 0), int(getattr(usage, "completion_tokens", 0) or 0)
 
 
-def _count(value: Any) -> int:
-    """A token count as the server gave it, or 0 when it is not a whole number."""
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
-
-
 def _openai_text(response: Any) -> str:
     """The answer text of an SDK completion (the content, else the tool-call arguments) or of a parsed JSON
     one (the content: the direct path asks for JSON-schema answers only)."""
     if isinstance(response, dict):
-        return answer_content(response)[0]
+        return answer_of(response).content or ""
     try:
         message = response.choices[0].message
     except (AttributeError, IndexError, TypeError):

@@ -29,33 +29,21 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from fbagent.llm.hooks import CallHooks
+from fbagent.providers.chat_http import answer_of
 
 REASK_PREFIX = "Correct your JSON ONLY RESPONSE, based on the following errors:\n"
 
 
 @functools.lru_cache(maxsize=256)
-def _schema(response_model: type[BaseModel]) -> dict[str, Any]:
-    return {"type": "json_schema",
-            "json_schema": {"name": response_model.__name__, "schema": response_model.model_json_schema()}}
-
-
 def response_format(response_model: type[BaseModel]) -> dict[str, Any]:
     """The ``response_format`` request field for ``response_model`` (built once per model class; do not mutate)."""
-    return _schema(response_model)
+    return {"type": "json_schema",
+            "json_schema": {"name": response_model.__name__, "schema": response_model.model_json_schema()}}
 
 
 def reask_messages(content: str, error: Exception) -> list[dict[str, str]]:
     """The two messages appended after an answer ``content`` that failed with ``error`` (step 3 of the module doc)."""
     return [{"role": "assistant", "content": content or ""}, {"role": "user", "content": f"{REASK_PREFIX}{error}"}]
-
-
-def answer_content(completion: dict[str, Any]) -> tuple[str, str | None]:
-    """``(message content, finish_reason)`` of the first choice of a parsed chat completion (``""`` when absent)."""
-    choices = completion.get("choices") or [{}]
-    first = choices[0] if isinstance(choices[0], dict) else {}
-    message = first.get("message") or {}
-    content = message.get("content") if isinstance(message, dict) else None
-    return (content if isinstance(content, str) else ""), first.get("finish_reason")
 
 
 async def create_json_schema(
@@ -77,8 +65,9 @@ async def create_json_schema(
         hooks.attempt(**body)
         completion = await send(body)
         hooks.response(completion)
-        content, finish = answer_content(completion)
-        if finish == "length":
+        answer = answer_of(completion)
+        content = answer.content or ""
+        if answer.finish_reason == "length":
             from instructor.core.exceptions import IncompleteOutputException
 
             raise IncompleteOutputException(last_completion=completion)

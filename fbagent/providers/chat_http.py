@@ -27,11 +27,13 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from fbagent.providers.clients import LoopClients
+from fbagent.providers.names import host_and_port
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 MAX_ANSWER_BYTES = 32 * 1024 * 1024   # a larger answer is refused (a chat answer is kilobytes)
@@ -74,12 +76,38 @@ def completions_url(base_url: str | None) -> str:
     the one credential, as with the SDK's ``Authorization`` header.
     """
     parts = urlsplit(base_url or DEFAULT_BASE_URL)
-    host = parts.hostname or ""
-    if ":" in host:  # IPv6 literal
-        host = f"[{host}]"
-    if parts.port:
-        host = f"{host}:{parts.port}"
-    return urlunsplit((parts.scheme, host, parts.path.rstrip("/") + "/chat/completions", parts.query, ""))
+    return urlunsplit((parts.scheme, host_and_port(parts), parts.path.rstrip("/") + "/chat/completions",
+                       parts.query, ""))
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The parts of a parsed chat completion fbagent reads: the first choice's text ``content`` (``None``
+    when absent or not a string), its ``finish_reason``, its ``message`` and the ``usage`` object (empty
+    dicts when absent or not objects)."""
+
+    content: str | None
+    finish_reason: Any
+    message: dict[str, Any]
+    usage: dict[str, Any]
+
+
+def answer_of(completion: Any) -> Answer:
+    """The :class:`Answer` of ``completion`` (a parsed chat completion); odd types count as absent, never raise."""
+    if not isinstance(completion, dict):
+        return Answer(None, None, {}, {})
+    choices = completion.get("choices")
+    choice = choices[0] if isinstance(choices, list) and choices and isinstance(choices[0], dict) else {}
+    message = choice.get("message") if isinstance(choice.get("message"), dict) else {}
+    content = message.get("content") if isinstance(message.get("content"), str) else None
+    usage = completion.get("usage") if isinstance(completion.get("usage"), dict) else {}
+    return Answer(content, choice.get("finish_reason"), message, usage)
+
+
+def token_count(usage: Any, key: str) -> int | None:
+    """``usage[key]`` when it is a whole number of tokens (0 or more), else ``None``."""
+    value = usage.get(key) if isinstance(usage, dict) else None
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
 
 
 def request_headers(api_key: str | None) -> dict[str, str]:
@@ -135,7 +163,7 @@ class ChatCompletionsHTTP:
         self.sessions: LoopClients[Any] = LoopClients(self._session, self._close)
 
     def _session(self) -> Any:
-        import aiohttp
+        import aiohttp  # here, not at module level: fbagent's commands import this module without sending
 
         if self._proxy is None:
             self._proxy = env_proxy(self.url)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
 from collections.abc import Awaitable, Callable
@@ -135,9 +136,7 @@ async def call_with_retries(call: Callable[[], Awaitable[T]], policy: RetryPolic
         if policy.retries < 1 or not is_transient(exc):
             raise
         first = exc
-    import asyncio
-
-    import tenacity
+    import tenacity  # only after a transient failure
 
     if on_retry is not None:
         on_retry(first)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import SplitResult, urlsplit, urlunsplit
 
 from fbagent.errors import FbagentError
 
@@ -138,17 +138,20 @@ def base_url(p: Provider, flag: str | None = None) -> str | None:
     return (os.environ.get(p.base_url_var) or None) if p.base_url_var else None
 
 
+def host_and_port(parts: SplitResult) -> str:
+    """The ``host[:port]`` of a split URL without its user info; an IPv6 literal keeps its brackets."""
+    host = parts.hostname or ""
+    if ":" in host:
+        host = f"[{host}]"
+    return f"{host}:{parts.port}" if parts.port else host
+
+
 def public_url(url: str | None) -> str | None:
     """``url`` without user info and query string (which may carry keys): what is stored with a call."""
     if not url:
         return None
     parts = urlsplit(str(url))
-    host = parts.hostname or ""
-    if ":" in host:  # an IPv6 literal keeps its brackets
-        host = f"[{host}]"
-    if parts.port:
-        host = f"{host}:{parts.port}"
-    return urlunsplit((parts.scheme, host, parts.path, "", ""))
+    return urlunsplit((parts.scheme, host_and_port(parts), parts.path, "", ""))
 
 
 def endpoint(p: Provider, url: str | None) -> str:
