@@ -123,6 +123,12 @@ CASES = [
     _c("generate-run-name-taken", "generate", "--pairs", "1", "--run", "run1", "--db", "{db}", says=("run1",)),
     _c("generate-bad-openai-mode", "generate", "--pairs", "1", "--generator", "openai", "--base-url", UNREACHABLE,
        "--no-screen", "--db", "{db}", env={"FBAGENT_OPENAI_MODE": "yaml"}),
+    _c("generate-bad-openai-transport", "generate", "--pairs", "1", "--generator", "openai", "--base-url",
+       UNREACHABLE, "--model", "m", "--no-screen", "--db", "{db}", env={"FBAGENT_OPENAI_TRANSPORT": "curl"},
+       says=("FBAGENT_OPENAI_TRANSPORT='curl'", "direct, sdk")),
+    _c("generate-api-key-with-newline", "generate", "--pairs", "1", "--generator", "openai", "--base-url",
+       UNREACHABLE, "--model", "m", "--no-screen", "--db", "{db}", env={"OPENAI_API_KEY": "sk-abc123\nX-Evil: 1"},
+       says=("control character",)),
     # --- servers failing: the command runs, achieves nothing, says why in one line, exit 1 (its record is kept)
     _c("generate-unreachable-server", "generate", "--pairs", "1", "--generator", "openai", "--model", "m",
        "--base-url", UNREACHABLE, "--no-screen", "--llm-retries", "0", "--no-require-core-fe", "--db", "{db}",
@@ -235,7 +241,7 @@ def base_db(tmp_path_factory) -> Path:
 def _env(case: Case, home: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items()
            if k not in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "GEMINI_API_KEY", "GOOGLE_API_KEY", "FBAGENT_DB",
-                        "FBAGENT_OPENAI_MODE")}
+                        "FBAGENT_OPENAI_MODE", "FBAGENT_OPENAI_TRANSPORT")}
     env.update({"COLUMNS": "200", **case.env})
     return env
 

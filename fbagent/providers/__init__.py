@@ -15,7 +15,11 @@ scoring) take from here, and only from here:
   (:func:`call_with_retries`, tenacity), and one line describing any failure
   (:func:`describe_error`);
 - :func:`redact`, which every error text, command line, URL and manifest field
-  that fbagent stores or prints passes through.
+  that fbagent stores or prints passes through;
+- the Chat Completions client over aiohttp that generation and evaluation both
+  send OpenAI-compatible requests with, and the one reader of its answers
+  (:mod:`fbagent.providers.chat_http`, imported from there: aiohttp loads on
+  the first request, not with this package).
 
 Secrets are read from the environment and never stored: :func:`redact` removes
 every API key the process knows (the variables of :data:`PROVIDERS` and keys
