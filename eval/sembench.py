@@ -11,7 +11,7 @@ sentence encoder:
 
 D is correct against a distractor sense d when it is closer to the gloss of
 s than to the gloss of d (cosine of sentence-encoder embeddings,
-:func:`fbagent.roundtrip.score_texts`, margin 0: the ONE implementation shared
+:func:`fbagent.verifier.roundtrip.score_texts`, margin 0: the ONE implementation shared
 with the generation verifier).
 
 Distractor difficulty (bins by rank, per instance): the other senses of the
@@ -173,7 +173,7 @@ def sample_instances(words: list[DictWord], settings: SemBenchSettings) -> SemBe
     with the encoder (one batch for all glosses). Raises :class:`FbagentError`
     when too few words qualify.
     """
-    from fbagent.encoder import embed
+    from fbagent.verifier.encoder import embed
 
     rng = random.Random(f"{settings.seed}|sembench")
     order = list(words)
@@ -312,11 +312,11 @@ def run_sembench(backend: Backend, settings: SemBenchSettings, out_dir: Path, *,
     """Run (or resume) a SemBench evaluation into ``out_dir``; returns ``(summary, manifest)``.
 
     Instances are processed in chunks of :data:`CHUNK` (generate, score, store), so a crash
-    loses at most one chunk and a rerun resumes. Generations are scored with :func:`fbagent.roundtrip.score_texts`
+    loses at most one chunk and a rerun resumes. Generations are scored with :func:`fbagent.verifier.roundtrip.score_texts`
     against the target gloss and each distractor gloss; a failed or empty
     generation is stored with its ``error`` and counted as a failure.
     """
-    from fbagent.roundtrip import score_texts
+    from fbagent.verifier.roundtrip import score_texts
 
     data = data or load_instances(settings)
     prompts = SemBenchPrompts(settings.lang)

@@ -19,7 +19,7 @@ D (from ``example``, or from an example it first wrote from ``definitions[label]
 with a sentence encoder together with both definitions; the predicted label is 0 when
 ``dot(D, definitions[0]) > dot(D, definitions[1])``, else 1 (a tie predicts 1); accuracy is
 ``mean(predicted == label)`` over every line of the file. Their encoders normalise embeddings, so
-the dot product is the cosine that :func:`fbagent.roundtrip.score_texts` computes.
+the dot product is the cosine that :func:`fbagent.verifier.roundtrip.score_texts` computes.
 
 What this module adds to :mod:`fbagent.eval.sembench`: :func:`read_instances_file` (one
 :class:`~fbagent.eval.sembench.Instance` per line, its one distractor keyed by the file's

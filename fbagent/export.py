@@ -38,7 +38,7 @@ import sqlite_utils
 from fbagent.errors import FbagentError
 from fbagent.store import annotations as ann
 from fbagent.store.revisions import apply_revisions, revisions_by_item
-from fbagent.validation import (
+from fbagent.validation.aggregate import (
     DEFAULT_MIN_ACCEPTABLE,
     DEFAULT_MIN_CORRECT,
     EntryScore,

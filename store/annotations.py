@@ -359,7 +359,7 @@ def insert_tasks(db: sqlite_utils.Database, rows: Iterable[dict[str, Any]], chun
     """Insert task rows that do not exist yet (``INSERT OR IGNORE`` on annotator x item x pair).
 
     ``rows`` are dicts with annotator, item_id, pair, sort_key, shown_first,
-    shown_second, gold (see :func:`fbagent.assignment.build_tasks`). Existing
+    shown_second, gold (see :func:`fbagent.validation.assignment.build_tasks`). Existing
     tasks keep their answers and order. Commits every ``chunk`` rows (short
     transactions). Returns the number of rows inserted.
     """

@@ -1,7 +1,7 @@
 """Exemplar queries of the verifier's encoder check and its calibration (table ``exemplars``).
 
 FrameNet's annotated exemplar sentences of one LU, target span known: the gold data that
-:mod:`fbagent.exemplar_check` compares a sentence with and that :mod:`fbagent.calibration`
+:mod:`fbagent.verifier.encoder_check` compares a sentence with and that :mod:`fbagent.verifier.calibration`
 holds out as stand-ins for generated sentences. This module knows no encoder and no LLM.
 """
 

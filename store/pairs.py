@@ -1,7 +1,7 @@
 """Queries for frame-pair selection (tables ``selections`` and ``frame_pairs``).
 
 The selection logic itself (candidates, eligibility filters, seeded stratified
-sampling) is pure and lives in :mod:`fbagent.pairs`; this module reads the
+sampling) is pure and lives in :mod:`fbagent.pairs.select`; this module reads the
 facts it needs from an imported lexicon and stores its result.
 
 ``frame_pairs`` rows of one selection: ``status='selected'`` (ranks 0..P-1, the

@@ -184,7 +184,7 @@ CREATE TABLE IF NOT EXISTS items (
     sentence_a TEXT, sentence_b TEXT, sentence_a_prime TEXT, sentence_b_prime TEXT,
     verb_form_a TEXT, verb_form_b TEXT, verb_form_a_prime TEXT, verb_form_b_prime TEXT,
     target_spans TEXT,                 -- JSON: {sentence_a: [start, end], ...}
-    lexical_similarity REAL,           -- base pair, verb masked (see fbagent.checks)
+    lexical_similarity REAL,           -- base pair, verb masked (see fbagent.checks.self_check)
     checks TEXT,                       -- JSON: every self-check and extension check result
     verifier TEXT,                     -- JSON: per sentence definition, sim_own, sim_other, pass
     status TEXT NOT NULL,              -- verified | flagged | rejected | failed

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from fbagent.options import DEFAULT_DB, DbOption
+from fbagent.commands.options import DEFAULT_DB, DbOption
 
 KNOWN_STATUSES = ("verified", "flagged", "rejected", "failed")
 
@@ -74,10 +74,10 @@ def register(app: typer.Typer) -> None:
         given); → / ← move; o next open task; ? help; q quit. Reopening says
         where it resumes; tasks revised since you judged them come first.
         """
-        from fbagent.assignment import parse_split
         from fbagent.errors import FbagentError
         from fbagent.store import open_db
         from fbagent.tui.session import ReviseSession, Selection, ValidateSession
+        from fbagent.validation.assignment import parse_split
 
         if mode not in ("validate", "revise"):
             raise FbagentError(f"--mode {mode!r} is not a mode", "pass --mode validate or --mode revise")

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from fbagent.options import DEFAULT_DB, DbOption
+from fbagent.commands.options import DEFAULT_DB, DbOption
 
 
 def register(app: typer.Typer) -> None:

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from fbagent.options import DbOption, db_path
+from fbagent.commands.options import DbOption, db_path
 
 app = typer.Typer(
     help="Lexicons: import a FrameNet of any language (NLTK XML layout or JSONL), list them, show counts.",
@@ -62,7 +62,7 @@ def add_cmd(
         if created:
             _remove_new_database(database, Path(target))
         raise
-    from fbagent.verb_match import lemmatizer_note
+    from fbagent.checks.verb_match import lemmatizer_note
 
     verb_note = lemmatizer_note(result.lang)
     for note in [*result.notes, *([verb_note] if verb_note else [])]:  # one line each, never hard-wrapped

@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from fbagent.commands.options import DbOption, db_path
 from fbagent.commands.selection_options import (
     ExcludeRelatedOption,
     MaxPerVerbOption,
@@ -14,7 +15,6 @@ from fbagent.commands.selection_options import (
     RequireCoreFeOption,
     RequireDefinitionOption,
 )
-from fbagent.options import DbOption, db_path
 
 app = typer.Typer(
     help="Frame pairs: select (verb, frame A, frame B) pairs from a lexicon (seeded, stratified by verb), list "
@@ -52,7 +52,7 @@ def select_cmd(
     from rich.table import Table
 
     from fbagent.lexicon.importer import resolve_lexicon
-    from fbagent.pairs import REASON_TEXT, SelectionOptions, select_pairs
+    from fbagent.pairs.select import REASON_TEXT, SelectionOptions, select_pairs
     from fbagent.store.db import open_db
 
     started = time.perf_counter()

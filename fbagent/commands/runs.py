@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from fbagent.options import DbOption, db_path
+from fbagent.commands.options import DbOption, db_path
 
 app = typer.Typer(help="Generation runs: list them, show one (options, counts by status, tokens, calls).",
                   no_args_is_help=True)

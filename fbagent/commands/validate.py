@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from fbagent.options import DEFAULT_DB, DbOption
+from fbagent.commands.options import DEFAULT_DB, DbOption
 
 app = typer.Typer(help="Human validation: agreement, filter and human accuracy.", no_args_is_help=True)
 
@@ -32,7 +32,13 @@ def report(
     from fbagent.commands.annotate import parse_statuses
     from fbagent.errors import FbagentError
     from fbagent.store import open_db
-    from fbagent.validation import render_csv, render_json, render_markdown, report, rich_tables
+    from fbagent.validation.aggregate import (
+        render_csv,
+        render_json,
+        render_markdown,
+        report,
+        rich_tables,
+    )
 
     if fmt not in FORMATS:
         raise FbagentError(f"--format {fmt!r} is not a report format", f"pass --format {', '.join(FORMATS)}")

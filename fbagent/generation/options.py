@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from fbagent.errors import FbagentError
-from fbagent.pairs import SelectionOptions
+from fbagent.pairs.select import SelectionOptions
 
 FINAL = ("verified", "flagged", "rejected")   # item statuses that a rerun skips (``failed`` is redone)
 
@@ -31,7 +31,7 @@ PROMPT_STYLE_DEFAULTS = {"prompt_style": "auto"}
 
 
 def eligibility_defaults() -> dict[str, Any]:
-    """``{eligibility option: default}``, the defaults of :class:`fbagent.pairs.SelectionOptions`."""
+    """``{eligibility option: default}``, the defaults of :class:`fbagent.pairs.select.SelectionOptions`."""
     defaults = SelectionOptions()
     return {k: getattr(defaults, k) for k in ELIGIBILITY_KEYS}
 
@@ -80,7 +80,7 @@ class GenerateOptions:
     require_definition: bool = True
     require_core_fe: bool = True
     exclude_related: bool = True
-    verifier: str = "roundtrip"       # verifier signal: roundtrip | encoder | both (fbagent.verifier)
+    verifier: str = "roundtrip"       # verifier signal: roundtrip | encoder | both (fbagent.verifier.verify)
     margin_auto: bool = False         # --margin auto: margin from the lexicon's latest calibration
     target_precision: float = 0.9     # the precision --margin auto must reach
     margin_source: str | None = None  # set by --margin auto: which calibration gave the margin (stored, not hashed)
@@ -179,7 +179,7 @@ def validate_options(opts: GenerateOptions) -> None:
     from fbagent.llm.prompt_style import check_prompt_style
 
     check_prompt_style(opts.prompt_style)
-    from fbagent.verifier import SIGNALS
+    from fbagent.verifier.verify import SIGNALS
 
     if opts.verifier not in SIGNALS:
         raise FbagentError(f"unknown verifier signal {opts.verifier!r}", f"pass --verifier {' | '.join(SIGNALS)}")

@@ -52,7 +52,7 @@ async def generate(db_path: str | Path, opts: GenerateOptions, *, encoder: Any =
                    on_event: OnEvent | None = None) -> GenerationSummary:
     """Run (or resume, or plan with ``opts.dry_run``) one generation run; see :mod:`fbagent.generation`.
 
-    ``encoder``: a ready :class:`fbagent.verifier.TextEncoder` (tests/benchmarks); by
+    ``encoder``: a ready :class:`fbagent.verifier.verify.TextEncoder` (tests/benchmarks); by
     default the sentence-transformers model of ``opts.encoder`` is checked at once and
     loaded in a background thread while screening and the first requests run
     (:mod:`fbagent.generation.backends`). ``command``: the command line to store (default: this process's,
@@ -63,7 +63,7 @@ async def generate(db_path: str | Path, opts: GenerateOptions, *, encoder: Any =
     re-raises ``asyncio.CancelledError`` after recording an interruption.
     """
     from fbagent.agents.prompting import load_prompts
-    from fbagent.checks import lemmatizer_note
+    from fbagent.checks.self_check import lemmatizer_note
     from fbagent.generation.plan import build_plan, missing_key_warnings
     from fbagent.lexicon.importer import resolve_lexicon
     from fbagent.store import runs as runs_store
@@ -79,8 +79,10 @@ async def generate(db_path: str | Path, opts: GenerateOptions, *, encoder: Any =
         emit(LexiconNote(note))
     if verb_note := lemmatizer_note(lexicon["lang"]):  # once per run: the verb check without a lemmatiser
         emit(LexiconNote(f"note: {verb_note}"))
-    if opts.margin_auto:  # --margin auto: the margin of the lexicon's latest calibration (fbagent.calibration)
-        from fbagent.calibration.margin import auto_margin  # not the package: it imports generation
+    if opts.margin_auto:  # --margin auto: the margin of the lexicon's latest calibration (fbagent.verifier.calibration)
+        from fbagent.verifier.calibration.margin import (
+            auto_margin,  # not the package: it imports generation
+        )
 
         chosen = auto_margin(db, lexicon, opts.verifier, opts.target_precision, encoder=opts.encoder,
                              verifier_model=opts.verifier_model or opts.model)
@@ -137,8 +139,8 @@ async def generate(db_path: str | Path, opts: GenerateOptions, *, encoder: Any =
 def _entries_if_all_finished(db: Any, run: dict[str, Any], opts: GenerateOptions) -> list[Any] | None:
     """The run's entries when it has its selection (screened, if it screens) and every entry is finished;
     ``None`` when there is work left."""
-    from fbagent.agents.selection_graph import load_run_pairs
     from fbagent.generation.selection import screening_done
+    from fbagent.pairs.screening import load_run_pairs
     from fbagent.store import items as items_store
 
     if run.get("selection_id") is None or (opts.screen and not screening_done(run)):
@@ -236,9 +238,9 @@ class _Session:
         pairs = await prepare_selection(db, self.lexicon, opts, run, screen_client=backends.generator,
                                         prompts=self.prompts, summary=summary, emit=self.emit)
         from fbagent.agents.entry_graph import EntryContext, EntryOptions, compile_entry_graph
-        from fbagent.exemplar_check import ExemplarBank, generation_references
         from fbagent.generation.checkpoints import open_checkpointer
-        from fbagent.verifier import BatchEncoder, ReferenceBank
+        from fbagent.verifier.encoder_check import ExemplarBank, generation_references
+        from fbagent.verifier.verify import BatchEncoder, ReferenceBank
 
         entries = entry_list(pairs, opts.per_pair)
         todo = pending(entries, run["name"], items_store.finished_ids(db, run["id"]))

@@ -3,7 +3,7 @@
 Rule: the latest finished calibration of the lexicon that measured the run's verifier signal
 (``--verifier``; a ``--signal both`` calibration measured all three); its ``by_margin`` table of
 that signal; the smallest margin whose sentence-level precision reaches ``--target-precision``
-(:func:`fbagent.calibration.metrics.smallest_margin`). The generation run records the margin (it
+(:func:`fbagent.verifier.calibration.metrics.smallest_margin`). The generation run records the margin (it
 is one of the options that name the run) and which calibration gave it.
 """
 
@@ -35,8 +35,8 @@ def auto_margin(db: Any, lexicon: dict[str, Any], signal: str, target_precision:
     Raises :class:`FbagentError` when no calibration of the lexicon measured the signal, or when
     no margin of its table reaches ``target_precision``.
     """
-    from fbagent.calibration.metrics import smallest_margin
     from fbagent.store.calibrations import latest_calibration
+    from fbagent.verifier.calibration.metrics import smallest_margin
 
     run = latest_calibration(db, lexicon["id"], signal)
     if run is None:

@@ -30,7 +30,7 @@ near_copy_threshold`` (default 0.7).
 
 Verb presence (lemma match, not substring)
 ------------------------------------------
-:func:`find_verb` (from :mod:`fbagent.verb_match`, which documents every
+:func:`find_verb` (from :mod:`fbagent.checks.verb_match`, which documents every
 method): a token counts as the verb when it is the lemma, when the language's
 lemmatiser maps it to the lemma (lemminflect and simplemma for English,
 simplemma for 50+ languages, fugashi/UniDic for Japanese when installed), or
@@ -52,8 +52,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from fbagent.languages import base_lang
-from fbagent.verb_match import (
+from fbagent.checks.verb_match import (
     NO_SPACE_LANGS,
     Token,
     VerbMatch,
@@ -65,6 +64,7 @@ from fbagent.verb_match import (
     tokenize,
     written_without_spaces,
 )
+from fbagent.languages import base_lang
 
 MASK = "<V>"
 DEFAULT_SIMILARITY_THRESHOLD = 0.5

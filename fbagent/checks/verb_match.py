@@ -1,15 +1,15 @@
-"""Find the target verb of an LU in a sentence, for any language (the verb check of fbagent.checks).
+"""Find the target verb of an LU in a sentence, for any language (the verb check of fbagent.checks.self_check).
 
 A token counts as the verb ``lemma`` when (first match wins; the name is the
 ``method`` recorded with every check):
 
 1. ``exact``: it is the lemma;
 2. ``lemma``: a lemmatiser of the language maps it to the lemma (sources by
-   language in :mod:`fbagent.lemmas`: lemminflect and simplemma for English;
+   language in :mod:`fbagent.checks.lemmas`: lemminflect and simplemma for English;
    simplemma and HanTa, which tags the whole sentence, for Dutch and German;
    simplemma for the 50+ other languages it covers);
 3. ``inflection``: it is one of the lemma's generated forms
-   (:func:`fbagent.morphology.inflections`: lemminflect for English, weak-verb
+   (:func:`fbagent.checks.morphology.inflections`: lemminflect for English, weak-verb
    rules for Dutch and German);
 4. ``stem``: outside English, no lemmatiser knows the token and it shares a
    prefix of at least ``max(4, len(lemma) - 2)`` characters with the lemma;
@@ -49,8 +49,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from fbagent.languages import NO_SPACE_LANGS, base_lang, written_without_spaces
-from fbagent.lemmas import (
+from fbagent.checks.lemmas import (
     SOURCES,
     LemmaSource,
     _fugashi_tagger,
@@ -61,8 +60,9 @@ from fbagent.lemmas import (
     register_dependent_cache,
     token_lemmas,
 )
+from fbagent.checks.morphology import inflections, morphology, separable_splits
+from fbagent.languages import NO_SPACE_LANGS, base_lang, written_without_spaces
 from fbagent.lexicon.lu_names import LemmaPart, lemma_parts
-from fbagent.morphology import inflections, morphology, separable_splits
 
 __all__ = [
     "NO_SPACE_LANGS", "SOURCES", "LemmaSource", "MatchConfig", "Token", "VerbMatch", "clear_caches", "find_verb",

@@ -6,7 +6,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from fbagent.errors import FbagentError
-from fbagent.exemplar_check import DEFAULT_MAX_REFERENCES
+from fbagent.verifier.encoder_check import DEFAULT_MAX_REFERENCES
 
 #: held-out exemplars per (frame, verb): the four sentences of one pseudo-entry (2 per frame)
 HOLDOUT = 2
@@ -82,7 +82,7 @@ class CalibrateOptions:
 
 def validate_calibrate_options(opts: CalibrateOptions) -> None:
     """Raise :class:`FbagentError` (one line, with the fix) for the first impossible option value."""
-    from fbagent.verifier import SIGNALS
+    from fbagent.verifier.verify import SIGNALS
 
     if opts.signal not in SIGNALS:
         raise FbagentError(f"unknown verifier signal {opts.signal!r}", f"pass --signal {' | '.join(SIGNALS)}")

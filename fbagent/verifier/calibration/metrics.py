@@ -1,7 +1,7 @@
 """Metrics of a verifier calibration, computed from its per-sentence rows.
 
 Every held-out exemplar is a sentence whose frame is known (FrameNet's annotation). For a signal
-(roundtrip, encoder, both; :mod:`fbagent.verifier`) its score is ``d = sim_own - sim_other``
+(roundtrip, encoder, both; :mod:`fbagent.verifier.verify`) its score is ``d = sim_own - sim_other``
 (``both``: the smaller of the two signals' ``d``), the quantity the verifier compares with the
 margin. Definitions (docs/verifier.md, "What the numbers mean"):
 

@@ -1,4 +1,4 @@
-"""Lemma sources of the verb check (fbagent.verb_match), by language.
+"""Lemma sources of the verb check (fbagent.checks.verb_match), by language.
 
 A lemma source maps the words of one sentence, as written, to one set of
 lower-cased lemmas per word (:data:`LemmaSource`). :func:`lemma_sources` says
@@ -23,9 +23,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 
+from fbagent.checks.morphology import inflections, lemminflect_module
 from fbagent.errors import FbagentError
 from fbagent.languages import base_lang, written_without_spaces
-from fbagent.morphology import inflections, lemminflect_module
 
 HANTA_MODELS = {"de": "morphmodel_ger.pgz", "nl": "morphmodel_dutch.pgz"}
 
@@ -105,7 +105,7 @@ def hanta_source(words: Sequence[str], code: str) -> list[frozenset[str]]:
     return list(_hanta_sentence(tuple(words), code))
 
 
-# caches of other modules built on the lemma sources (fbagent.verb_match's per-sentence analysis): emptied with these
+# caches of other modules built on the lemma sources (fbagent.checks.verb_match's per-sentence analysis): emptied with these
 _DEPENDENT_CACHES: list[Callable[[], None]] = []
 
 
