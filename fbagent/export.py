@@ -38,6 +38,7 @@ import sqlite_utils
 from fbagent.errors import FbagentError
 from fbagent.store import annotations as ann
 from fbagent.store.revisions import apply_revisions, revisions_by_item
+from fbagent.store.runs import run_names as stored_run_names
 from fbagent.validation.aggregate import (
     DEFAULT_MIN_ACCEPTABLE,
     DEFAULT_MIN_CORRECT,
@@ -167,7 +168,7 @@ def export_records(
             "let annotators run `fbagent annotate --annotator NAME` first, or export without --validated",
         )
     revisions = revisions_by_item(db, ids)
-    run_names = {r["id"]: r["name"] for r in db.query("SELECT id, name FROM runs")}
+    run_names = stored_run_names(db)
     out = []
     for item in items:
         eff = apply_revisions(item, revisions.get(item["id"], []))

@@ -57,6 +57,15 @@ RANKS: dict[str, int] = {
     # shared root helpers and data (schemas, errors, ...): rank 0 unless listed above
 }
 
+# Modules ranked apart from their room. The lexicon's data model (parsed FrameNet records, pure
+# functions over LU names and definition markup) is what the store writes and reads, so it sits
+# below the store; the lexicon's readers and importer sit above it.
+MODULE_RANKS: dict[str, int] = {
+    "fbagent.lexicon.model": 5,
+    "fbagent.lexicon.markup": 5,
+    "fbagent.lexicon.lu_names": 5,
+}
+
 
 def module_name(path: Path) -> str:
     """``store/db.py`` -> ``fbagent.store.db``; a package's ``__init__.py`` -> the package."""
@@ -122,6 +131,8 @@ def room(name: str) -> str:
 
 
 def rank(name: str) -> int:
+    if name in MODULE_RANKS:
+        return MODULE_RANKS[name]
     return RANKS.get(room(name), 0)
 
 
@@ -184,7 +195,7 @@ def main() -> int:
     edges = sum(len(v) for v in graph.values())
     cycles = strongly_connected(graph)
     upward = sorted(
-        (a, b) for a, targets in graph.items() for b in targets if rank(a) < rank(b) and room(a) != room(b)
+        (a, b) for a, targets in graph.items() for b in targets if rank(a) < rank(b)
     )
     roots = sorted(
         p.name for p in (REPO / "fbagent").glob("*.py") if p.name != "__init__.py"

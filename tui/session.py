@@ -401,11 +401,9 @@ class ReviseSession:
         self.session_id = session_id
         self.order = order
         self.index = 0
-        last = list(db.query(
-            "SELECT item_id FROM item_revisions WHERE annotator = ? ORDER BY id DESC LIMIT 1", [annotator]
-        ))
-        if last and last[0]["item_id"] in item_ids:
-            self.index = min(item_ids.index(last[0]["item_id"]) + 1, len(item_ids) - 1)
+        last = rev.last_revised_item(db, annotator)
+        if last in item_ids:
+            self.index = min(item_ids.index(last) + 1, len(item_ids) - 1)
 
     @classmethod
     def open(cls, db: sqlite_utils.Database, annotator: str, selection: Selection, seed: int | None = None,

@@ -57,7 +57,8 @@ def select_cmd(
 
     started = time.perf_counter()
     database = open_db(db_path(db))
-    lex = resolve_lexicon(database, lexicon)
+    lex = resolve_lexicon(database, lexicon,
+                          notify=lambda note: Console(stderr=True).print(note, highlight=False, markup=False))
     options = SelectionOptions(pairs=pairs, seed=seed, max_per_verb=max_per_verb, per_pair=per_pair,
                                min_examples=min_examples, require_definition=require_definition,
                                require_core_fe=require_core_fe, exclude_related=exclude_related)

@@ -60,10 +60,10 @@ def choose_pairs(db: Any, lexicon: dict[str, Any], opts: CalibrateOptions) -> Ca
                    counts_by.get((p["verb"], p["frame_b"]), 0)) >= opts.min_exemplars
 
     if opts.selection is not None:
-        rows = list(db.query("SELECT * FROM selections WHERE id = ?", [opts.selection]))
-        if not rows:
+        row = pair_store.find_selection(db, opts.selection)
+        if row is None:
             raise FbagentError(f"selection {opts.selection} does not exist", "pass an id listed by `fbagent pairs list`")
-        if rows[0]["lexicon_id"] != lexicon["id"]:
+        if row["lexicon_id"] != lexicon["id"]:
             raise FbagentError(f"selection {opts.selection} belongs to another lexicon than {lexicon['name']!r}",
                                "pass --lexicon with the selection's lexicon, or leave --lexicon out")
         stored = [dict(p) for p in pair_store.selection_pairs(db, opts.selection, "selected")]
