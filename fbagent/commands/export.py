@@ -32,8 +32,8 @@ def register(app: typer.Typer) -> None:
         """
         from fbagent.commands.annotate import parse_statuses, upgrade_note
         from fbagent.errors import FbagentError
-        from fbagent.export import export as run_export
         from fbagent.store import open_db
+        from fbagent.validation.export import export as run_export
 
         if not Path(db).exists():
             raise FbagentError(f"database {db} does not exist", "pass --db PATH of the database with generated entries")

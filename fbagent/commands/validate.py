@@ -69,7 +69,7 @@ def report(
     if out is None:
         echo(text, nl=False)
     else:
-        from fbagent.export import write_text
+        from fbagent.validation.export import write_text
 
         write_text(text, out)
         echo(f"wrote {out}")
