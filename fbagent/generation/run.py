@@ -304,7 +304,7 @@ class _Session:
 def _check_selectable(db: Any, lexicon: dict[str, Any], opts: GenerateOptions) -> None:
     """Raise :class:`FbagentError` when the new run would make a selection with no pair in it."""
     from fbagent.generation.selection import choose_selection
-    from fbagent.pairs import check_selectable
+    from fbagent.pairs.select import check_selectable
 
     if choose_selection(db, lexicon, opts.selection_options()).selection_id is None:
         check_selectable(db, lexicon, opts.selection_options())
