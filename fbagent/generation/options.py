@@ -6,9 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import shlex
 import sqlite3
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -236,25 +234,6 @@ def check_checkpoint_file(path: str | Path) -> Path:
         raise FbagentError(f"the checkpoint file {path} is another program's SQLite database "
                            f"(tables: {', '.join(sorted(tables)[:3])})", fix)
     return path
-
-
-def stored_command(command: str | None = None) -> str:
-    """The command line to store with a run and its sessions: ``command``, or this process's
-    ``fbagent ...`` arguments, with secrets removed (:func:`fbagent.providers.redact`)."""
-    from fbagent.providers import redact
-
-    if command is None:
-        command = " ".join(shlex.quote(a) for a in ["fbagent", *sys.argv[1:]]) if sys.argv else "fbagent generate"
-    return redact(command)
-
-
-def stored_base_url(url: str | None) -> str | None:
-    """A base URL as stored with a run: no userinfo, no query string, secrets redacted; ``None`` stays ``None``."""
-    if not url:
-        return None
-    from fbagent.providers import public_url, redact
-
-    return redact(public_url(url) or "")
 
 
 def check_compatible(run: dict[str, Any], lexicon: dict[str, Any], opts: GenerateOptions) -> None:

@@ -40,11 +40,10 @@ from fbagent.generation.options import (
     check_compatible,
     checkpoint_path,
     default_run_name,
-    stored_base_url,
-    stored_command,
     validate_options,
 )
 from fbagent.generation.workers import EntryPool, FrameInfoCache, entry_list, pending
+from fbagent.providers.redact import stored_base_url, stored_command
 
 SESSION_FAILED_FIX = "check --base-url / the server / the API key; rerun the same command to retry the failed entries"
 

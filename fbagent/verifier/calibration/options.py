@@ -71,7 +71,7 @@ class CalibrateOptions:
 
     def to_json(self) -> dict[str, Any]:
         """The options as stored with the calibration (no secrets: base URLs are stored without userinfo)."""
-        from fbagent.generation.options import stored_base_url
+        from fbagent.providers.redact import stored_base_url
 
         out = asdict(self)
         out["base_url"] = stored_base_url(self.base_url)

@@ -139,7 +139,7 @@ def _metrics(rows: list[dict[str, Any]], opts: CalibrateOptions) -> dict[str, An
 async def _calibrate_lexicon(db: Any, lexicon: dict[str, Any], chosen: CalibrationPairs, prompts: Any,
                              opts: CalibrateOptions, text_encoder: Any, client: Any, command: str | None,
                              emit: OnCalibrationEvent) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    from fbagent.generation.options import stored_command
+    from fbagent.providers.redact import stored_command
     from fbagent.store import calibrations as store
     from fbagent.store.exemplars import frame_definition
     from fbagent.store.lexicon import frame_reference_texts
