@@ -94,7 +94,7 @@ def register(app: typer.Typer) -> None:
 
         from fbagent.commands.generate_view import GenerateView
         from fbagent.generation import GenerateOptions, generate
-        from fbagent.verifier.calibration.margin import parse_margin
+        from fbagent.verifier.margin import parse_margin
 
         margin, margin_auto = parse_margin(margin)
         opts = GenerateOptions(

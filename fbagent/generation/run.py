@@ -82,8 +82,8 @@ async def generate(db_path: str | Path, opts: GenerateOptions, *, encoder: Any =
     if verb_note := lemmatizer_note(lexicon["lang"]):  # once per run: the verb check without a lemmatiser
         emit(LexiconNote(f"note: {verb_note}"))
     if opts.margin_auto:  # --margin auto: the margin of the lexicon's latest calibration (fbagent.verifier.calibration)
-        from fbagent.verifier.calibration.margin import (
-            auto_margin,  # not the package: it imports generation
+        from fbagent.verifier.margin import (
+            auto_margin,
         )
 
         chosen = auto_margin(db, lexicon, opts.verifier, opts.target_precision, encoder=opts.encoder,

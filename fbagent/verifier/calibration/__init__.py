@@ -12,7 +12,6 @@ latest one (:mod:`.margin`). docs/verifier.md has the measured numbers.
 
 from __future__ import annotations
 
-from fbagent.verifier.calibration.margin import AutoMargin, auto_margin
 from fbagent.verifier.calibration.metrics import (
     MARGINS,
     TARGET_PRECISIONS,
@@ -32,6 +31,7 @@ from fbagent.verifier.calibration.run import (
     calibrate,
 )
 from fbagent.verifier.calibration.split import choose_pairs, make_splits, split_exemplars
+from fbagent.verifier.margin import AutoMargin, auto_margin
 
 __all__ = [
     "HOLDOUT", "MARGINS", "TARGET_PRECISIONS", "AutoMargin", "CalibrateOptions", "CalibrationEvent", "CalibrationNote",
