@@ -15,8 +15,9 @@ Prints:
 - ``cycles``: strongly connected components of more than one module (or a module importing
   itself), each listed;
 - ``upward imports``: edges from a module in a lower room to one in a higher room, by the
-  ranks in :data:`RANKS` (DESIGN.md: cli -> commands -> tui/eval -> generation -> agents ->
-  verifier/checks/pairs -> llm/providers/store/lexicon -> shared root helpers);
+  ranks in :data:`RANKS` and :data:`MODULE_RANKS` (DESIGN.md: cli -> commands -> tui/eval ->
+  calibration -> generation -> agents -> verifier/pairs -> checks -> llm -> providers -> lexicon
+  -> store -> the lexicon's data model -> shared root helpers);
 - ``root modules``: modules directly in ``fbagent/`` besides ``__init__.py`` (target: <= 10).
 
 Exit status 0 when there are no cycles, no upward imports and at most 10 root modules, else 1.
@@ -60,10 +61,16 @@ RANKS: dict[str, int] = {
 # Modules ranked apart from their room. The lexicon's data model (parsed FrameNet records, pure
 # functions over LU names and definition markup) is what the store writes and reads, so it sits
 # below the store; the lexicon's readers and importer sit above it.
+#
+# ``fbagent verifier calibrate`` (``fbagent.verifier.calibration``) is a workflow like ``generate``:
+# it runs the generation verifier on held-out exemplars with the clients and encoder started as
+# ``generate`` starts them, so it sits above generation; what generation needs from a stored
+# calibration (``--margin auto``) is the verifier's own ``fbagent.verifier.margin``.
 MODULE_RANKS: dict[str, int] = {
     "fbagent.lexicon.model": 5,
     "fbagent.lexicon.markup": 5,
     "fbagent.lexicon.lu_names": 5,
+    "fbagent.verifier.calibration": 55,
 }
 
 
@@ -131,8 +138,12 @@ def room(name: str) -> str:
 
 
 def rank(name: str) -> int:
-    if name in MODULE_RANKS:
-        return MODULE_RANKS[name]
+    """The rank of the longest :data:`MODULE_RANKS` prefix of ``name``, else that of its room."""
+    parts = name.split(".")
+    for n in range(len(parts), 1, -1):
+        prefix = ".".join(parts[:n])
+        if prefix in MODULE_RANKS:
+            return MODULE_RANKS[prefix]
     return RANKS.get(room(name), 0)
 
 

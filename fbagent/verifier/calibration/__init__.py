@@ -16,7 +16,6 @@ from fbagent.verifier.calibration.metrics import (
     MARGINS,
     TARGET_PRECISIONS,
     signal_summary,
-    smallest_margin,
 )
 from fbagent.verifier.calibration.options import (
     HOLDOUT,
@@ -31,7 +30,7 @@ from fbagent.verifier.calibration.run import (
     calibrate,
 )
 from fbagent.verifier.calibration.split import choose_pairs, make_splits, split_exemplars
-from fbagent.verifier.margin import AutoMargin, auto_margin
+from fbagent.verifier.margin import AutoMargin, auto_margin, smallest_margin
 
 __all__ = [
     "HOLDOUT", "MARGINS", "TARGET_PRECISIONS", "AutoMargin", "CalibrateOptions", "CalibrationEvent", "CalibrationNote",
