@@ -48,7 +48,7 @@ from fbagent.validation.aggregate import (
 
 FORMATS = ("fbagent", "framebench")
 FORMAT_VERSION = "1"
-SCHEMA_PATH = Path(__file__).parent / "json_schemas" / "export.schema.json"
+SCHEMA_PATH = Path(__file__).parent.parent / "json_schemas" / "export.schema.json"  # fbagent/json_schemas/
 FRAMEBENCH_ANNOTATORS = 3
 
 
