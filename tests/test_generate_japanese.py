@@ -124,17 +124,18 @@ async def test_kana_lus_generate_kanji_sentences_verified(tmp_path):
             assert item[key][s:e] == form, (key, item[key])  # the kanji spelling, found by its reading
 
 
-#: runs the real console entry point with fugashi unimportable (as without the ``ja`` extra)
-NO_FUGASHI_CLI = "import sys; sys.modules['fugashi'] = None; from fbagent.cli import main; sys.argv[0] = 'fbagent'; main()"
-
-
 def test_without_fugashi_generate_and_calibrate_refuse_in_one_line(tmp_path):
     db_path = _lexicon_db(tmp_path)
+    blocked = tmp_path / "no-fugashi"  # first on PYTHONPATH: fugashi fails to import, in child processes too
+    (blocked / "fugashi").mkdir(parents=True)
+    (blocked / "fugashi" / "__init__.py").write_text("raise ImportError('fugashi is not installed (test)')\n")
+    env = {**os.environ, "COLUMNS": "200", "PYTHONPATH": os.pathsep.join(
+        [str(blocked), *filter(None, [os.environ.get("PYTHONPATH")])])}
     for args in (["generate", "--pairs", "2", "--generator", "openai", "--base-url", "http://127.0.0.1:9/v1",
                   "--model", "m", "--lexicon", "ja-kana", "--no-screen"],
                  ["verifier", "calibrate", "--lexicon", "ja-kana", "--signal", "encoder"]):
-        result = subprocess.run([sys.executable, "-c", NO_FUGASHI_CLI, *args, "--db", str(db_path)],
-                                capture_output=True, text=True, timeout=300, env={**os.environ, "COLUMNS": "200"})
+        result = subprocess.run([sys.executable, "-m", "fbagent.cli", *args, "--db", str(db_path)],
+                                capture_output=True, text=True, timeout=300, env=env)
         assert result.returncode == 2, result.stderr
         lines = [line for line in (result.stdout + result.stderr).splitlines() if line.strip()]
         assert len(lines) == 1 and lines[0].startswith("error: the Japanese verb check needs fugashi"), lines
