@@ -65,8 +65,8 @@ async def generate(db_path: str | Path, opts: GenerateOptions, *, encoder: Any =
     re-raises ``asyncio.CancelledError`` after recording an interruption.
     """
     from fbagent.agents.prompting import load_prompts
-    from fbagent.checks import lemmatizer_note
     from fbagent.generation.plan import build_plan, missing_key_warnings
+    from fbagent.lemmas import analyser_note, require_verb_analyser
     from fbagent.lexicon.importer import resolve_lexicon
     from fbagent.store import runs as runs_store
     from fbagent.store.db import open_db
@@ -81,8 +81,8 @@ async def generate(db_path: str | Path, opts: GenerateOptions, *, encoder: Any =
     lexicon = dict(resolve_lexicon(db, opts.lexicon, notify=notes.append))
     for note in notes:
         emit(LexiconNote(note))
-    if verb_note := lemmatizer_note(lexicon["lang"]):  # once per run: the verb check without a lemmatiser
-        emit(LexiconNote(f"note: {verb_note}"))
+    require_verb_analyser(lexicon["lang"], surface_verb_match=opts.surface_verb_match)  # ja without fugashi: refuse
+    emit(LexiconNote(f"note: {analyser_note(lexicon['lang'], surface_verb_match=opts.surface_verb_match)}"))
     if opts.margin_auto:  # --margin auto: the margin of the lexicon's latest calibration (fbagent.calibration)
         from fbagent.calibration.margin import auto_margin  # not the package: it imports generation
 
