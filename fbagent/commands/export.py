@@ -8,7 +8,8 @@ from typing import Annotated
 
 import typer
 
-from fbagent.options import DEFAULT_DB, DbOption
+from fbagent.commands.output import echo
+from fbagent.options import DEFAULT_DB, DbOption, name_check
 
 ALL_FORMATS = ("fbagent", "framebench", "hf", "lm-eval")
 
@@ -21,7 +22,7 @@ def register(app: typer.Typer) -> None:
         out: Annotated[Path, typer.Argument(help="Output JSONL file, or the folder of --format hf / lm-eval "
                                             "(written to a temporary file or folder, then renamed).")],
         validated: Annotated[bool, typer.Option("--validated", help="Only entries that pass the human filter.")] = False,
-        run: Annotated[str | None, typer.Option("--run", help="Only entries of this generation run (name or id).")] = None,
+        run: Annotated[str | None, typer.Option("--run", callback=name_check("run name"), help="Only entries of this generation run (name or id).")] = None,
         fmt: Annotated[str, typer.Option("--format", help="fbagent (all fields + human block), framebench (the authors' "
                                          "column names), hf (Hugging Face dataset folder with its card) or lm-eval "
                                          "(lm-evaluation-harness task folder).")] = "fbagent",
@@ -68,7 +69,7 @@ def register(app: typer.Typer) -> None:
                 res = export_hf(database, out, scope, HfOptions(annotator_names=annotator_names, license=license,
                                                                  pretty_name=pretty_name))
                 langs = ", ".join(f"{k}: {v}" for k, v in res["languages"].items())
-                typer.echo(f"wrote {res['entries']} {what} ({langs}) as a Hugging Face dataset folder to {out}")
+                echo(f"wrote {res['entries']} {what} ({langs}) as a Hugging Face dataset folder to {out}")
                 return
             from fbagent.publish.lmeval import export_lmeval
 
@@ -76,11 +77,11 @@ def register(app: typer.Typer) -> None:
                 seed=seed, templates=templates, templates_dir=templates_dir, choices_style=choices_style,
                 templates_lang=templates_lang, orders=orders))
             probs = ", ".join(f"{k}: {v}" for k, v in res["problems"].items())
-            typer.echo(f"wrote {len(res['tasks'])} lm-eval tasks in groups {', '.join(res['groups'])} "
+            echo(f"wrote {len(res['tasks'])} lm-eval tasks in groups {', '.join(res['groups'])} "
                        f"({res['entries']} {what}, problems {probs}) to {out}")
             return
         from fbagent.export import export as run_export
 
         n = run_export(database, out, run=run, fmt=fmt, validated=validated,
                        min_correct=min_correct, min_acceptable=min_acceptable, statuses=parse_statuses(status))
-        typer.echo(f"wrote {n} {what} ({fmt} format) to {out}")
+        echo(f"wrote {n} {what} ({fmt} format) to {out}")
