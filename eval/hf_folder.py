@@ -66,8 +66,11 @@ def read_hf_folder(folder: Path, default_lang: str = "en", limit: int | None = N
     """The entries of an exported Hugging Face folder (``limit``: the first N).
 
     Raises :class:`FbagentError` without pyarrow (the ``publish`` extra), for a folder without data
-    files, an unreadable file, a row without its fields, or a repeated id.
+    files, an unreadable file, a row without its fields, a pair of identical sentences
+    (:func:`fbagent.eval.dataset.check_pairs_differ`) or a repeated id.
     """
+    from fbagent.eval.dataset import check_pairs_differ
+
     try:
         import pyarrow.parquet as pq
     except ImportError as err:
@@ -82,6 +85,7 @@ def read_hf_folder(folder: Path, default_lang: str = "en", limit: int | None = N
         for i, row in enumerate(rows):
             where = f"{f}:row {i}"
             entry = entry_from_row(row, where, default_lang)
+            check_pairs_differ(entry, where)
             if entry.id in seen:
                 raise FbagentError(f"{where}: entry id {entry.id!r} repeats {seen[entry.id]}", "export the folder again")
             seen[entry.id] = where
