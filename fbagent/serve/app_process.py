@@ -33,7 +33,7 @@ class AnnotatorAppService(AppService):
         self.argv = argv
         self.timeout_s = timeout_s
         self.exit_code: int | None = None
-        self._stopped = False
+        self._stop_task: asyncio.Task | None = None
 
     @property
     def pid(self) -> int | None:
@@ -53,15 +53,19 @@ class AnnotatorAppService(AppService):
         self._stdin = process.stdin
         return process
 
+    def stopping(self) -> asyncio.Task:
+        """The one task that stops the app (started on first call); it runs to its end even if a waiter is cancelled."""
+        if self._stop_task is None:
+            self._stop_task = asyncio.ensure_future(self._stop())
+        return self._stop_task
+
     async def stop(self) -> None:
-        """Ask the app to quit; after ``timeout_s`` SIGTERM, then SIGKILL; wait for the process (idempotent)."""
-        if self._stopped:
-            return
-        self._stopped = True
-        try:
+        """Ask the app to quit; after ``timeout_s`` SIGTERM, then SIGKILL; wait for the process (idempotent, shielded)."""
+        await asyncio.shield(self.stopping())
+
+    async def _stop(self) -> None:
+        with contextlib.suppress(Exception):
             await asyncio.wait_for(super().stop(), self.timeout_s)
-        except (TimeoutError, ConnectionError, RuntimeError):
-            pass
         process = self._process
         if process is None:
             return

@@ -55,6 +55,8 @@ from fbagent.serve.tokens import new_token, token_hash
 from fbagent.store import invites
 
 COOKIE = "fbagent_session"
+#: The live session of a request, set by the guard.
+WEB_SESSION = web.RequestKey("web_session", invites.WebSession)
 HERE = Path(__file__).parent
 #: The page that answers a good link: sets the cookie and moves to ``/`` with a same-origin
 #: navigation. A 303 would not do: a SameSite=Strict cookie is not sent on a redirect that
@@ -163,7 +165,7 @@ class AnnotateServer(Server):
             with contextlib.suppress(Exception):
                 await live.websocket.close(code=WSCloseCode.GOING_AWAY, message=b"server stopped")
         services = [live.service for live in list(self.live) if live.service is not None]
-        await asyncio.gather(*(s.stop() for s in services), return_exceptions=True)
+        await asyncio.gather(*(s.stopping() for s in services), return_exceptions=True)
 
     async def _on_cleanup(self, app: web.Application) -> None:
         if self._watcher is not None:
@@ -226,7 +228,7 @@ class AnnotateServer(Server):
                         response = self._refuse(request, 401, state)
                         response.del_cookie(COOKIE, path="/")
                     else:
-                        request["web_session"] = state
+                        request[WEB_SESSION] = state
                         await self._seen(state.id)
                         response = await handler(request)
             else:
@@ -298,7 +300,7 @@ class AnnotateServer(Server):
 
     async def handle_index(self, request: web.Request) -> web.StreamResponse:
         """The page of textual-serve (our template), for a session under its process bounds."""
-        session: invites.WebSession = request["web_session"]
+        session: invites.WebSession = request[WEB_SESSION]
         over = self._over_limit(session.annotator)
         if over is not None:
             self.on_event("limit", {"annotator": session.annotator, "status": over[0]})
@@ -321,7 +323,7 @@ class AnnotateServer(Server):
 
     async def handle_websocket(self, request: web.Request) -> web.StreamResponse:
         """Check ``Origin`` and the bounds, upgrade, run the session's annotator's app until either side closes."""
-        session: invites.WebSession = request["web_session"]
+        session: invites.WebSession = request[WEB_SESSION]
         if request.headers.get("Origin") != self.origin:
             return self._refuse(request, 403, f"the WebSocket must come from a page of {self.origin}")
         over = self._over_limit(session.annotator)
@@ -344,25 +346,28 @@ class AnnotateServer(Server):
             self.counters.apps_started += 1
             self.on_event("app_started", {"annotator": session.annotator, "pid": live.service.pid,
                                           "running": self._count()})
-            try:
-                await self._process_messages(websocket, live.service)
-            finally:
-                await live.service.stop()
-        except asyncio.CancelledError:
-            with contextlib.suppress(Exception):
-                await websocket.close()
-            raise
+            await self._process_messages(websocket, live.service)
         except (ConnectionError, RuntimeError):
-            pass
+            pass  # the browser went away mid-message: stop the app below
         finally:
-            if live.service is not None:
-                await live.service.stop()
-                self.counters.apps_stopped += 1
-                self.on_event("app_stopped", {"annotator": session.annotator, "pid": live.service.pid,
-                                              "exit_code": live.service.exit_code, "why": live.ended or "closed",
-                                              "running": self._count() - 1})
-            self.live.remove(live)
+            if live.service is None:
+                self.live.remove(live)
+            else:  # the stop runs to its end even when aiohttp cancels this handler (a dropped connection)
+                stopping = live.service.stopping()
+                stopping.add_done_callback(lambda _task: self._forget(live))
+                with contextlib.suppress(Exception):
+                    await websocket.close()
+                await asyncio.shield(stopping)
         return websocket
+
+    def _forget(self, live: LiveApp) -> None:
+        """Bookkeeping once an app process has ended."""
+        if live in self.live:
+            self.live.remove(live)
+        self.counters.apps_stopped += 1
+        self.on_event("app_stopped", {"annotator": live.annotator, "pid": live.service.pid if live.service else None,
+                                      "exit_code": live.service.exit_code if live.service else None,
+                                      "why": live.ended or "closed", "running": self._count()})
 
     # ------------------------------------------------------------------ revocation, expiry, last seen
 
