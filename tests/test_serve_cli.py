@@ -6,6 +6,7 @@ import shutil
 import signal
 import ssl
 import subprocess
+import sys
 import time
 import urllib.error
 import urllib.request
@@ -154,5 +155,40 @@ def test_ctrl_c_ends_running_apps_cleanly(db_path):
         assert server.proc.wait(30) == 0
     log = server.log.read_text()
     assert "alice: app ended (shutdown, exit 0" in log, log
+    db = open_db(db_path)
+    assert next(db.query("SELECT last_task_id FROM annotation_sessions WHERE annotator = 'alice'"))["last_task_id"]
+
+
+CLIENT = """
+import asyncio, sys, aiohttp
+async def main(link, url):
+    async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
+        async with http.get(link) as r:
+            assert r.status == 200
+        async with http.ws_connect(url + "/ws?width=80&height=24", headers={"Origin": url}) as ws:
+            seen = b""
+            while b"task 1/8" not in seen:
+                seen += (await ws.receive(timeout=30)).data or b""
+            print("drawn", flush=True)
+            await asyncio.sleep(600)
+asyncio.run(main(sys.argv[1], sys.argv[2]))
+"""
+
+
+def test_a_killed_browser_ends_its_app_cleanly_and_the_link_resumes(db_path):
+    """The client process dies (SIGKILL, no WebSocket close): the app still quits with exit 0 and records its place."""
+    with ServeProcess(db_path) as server:
+        link = server.invite("alice")
+        client = subprocess.Popen([sys.executable, "-c", CLIENT, link, server.url], stdout=subprocess.PIPE, text=True)
+        assert client.stdout.readline().strip() == "drawn"
+        assert len(server.app_pids()) == 1
+        client.kill()
+        client.wait()
+        deadline = time.monotonic() + 30
+        while server.app_pids() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert server.app_pids() == []
+        time.sleep(0.2)
+        assert "alice: app ended (closed, exit 0" in server.log.read_text()
     db = open_db(db_path)
     assert next(db.query("SELECT last_task_id FROM annotation_sessions WHERE annotator = 'alice'"))["last_task_id"]

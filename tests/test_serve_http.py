@@ -258,3 +258,23 @@ def test_addresses_and_origins():
     for bad in ("14", "0d", "1y", "-1d", ""):
         with pytest.raises(FbagentError, match="is not a lifetime"):
             parse_duration(bad)
+
+
+async def test_revise_mode_serves_the_revise_screen_for_the_sessions_annotator(db_path):
+    events: list = []
+    server = AnnotateServer(AppLaunch(db=db_path, mode="revise"), ServeOptions(public_url=PUBLIC),
+                            on_event=lambda kind, fields: events.append((kind, fields)))
+    client = TestClient(TestServer(await server.make_app()), cookie_jar=DummyCookieJar())
+    await client.start_server()
+    try:
+        _, lead = await join(client, invite(db_path, "lead"))
+        ws = await _ws(client, lead)
+        assert b"entry 1/2" in await _screen(ws, b"lead \xc2\xb7 revise")
+        await ws.close()
+        assert await _until(lambda: server.counters.apps_stopped == 1)
+        db = open_db(db_path)
+        assert [r["mode"] for r in db.query("SELECT mode FROM annotation_sessions WHERE annotator = 'lead'")] == ["revise"]
+        row = invites.overview(db)[0]
+        assert (row["annotator"], row["link"], row["sessions"]) == ("lead", "used", 1) and row["last_seen_at"]
+    finally:
+        await client.close()
