@@ -109,8 +109,17 @@ def entry_from_fbagent(obj: dict, where: str, default_lang: str) -> Entry:
     lu = obj.get("lu") or obj.get("lu_a") or ""
     verb = obj.get("verb") or lemma_of_lu(lu)
     human: dict[str, tuple[bool, bool]] = {}
-    pairs = ((obj.get("human") or {}).get("pairs") or {}) if isinstance(obj.get("human"), dict) else {}
-    base, ext = pairs.get("base") or {}, pairs.get("extended") or {}
+    block = obj.get("human")
+    if block is not None and not isinstance(block, dict):
+        raise FbagentError(f"{where}: field 'human' must be an object (the human block of `fbagent export`), "
+                           f"got {type(block).__name__} {str(block)[:20]!r}", "fix that line or export again")
+    pairs = (block or {}).get("pairs") or {}
+    base = pairs.get("base") or {} if isinstance(pairs, dict) else None
+    ext = pairs.get("extended") or {} if isinstance(pairs, dict) else None
+    if not isinstance(base, dict) or not isinstance(ext, dict) or not all(
+            isinstance(v, dict) for v in (*base.values(), *ext.values())):
+        raise FbagentError(f"{where}: field 'human.pairs' must map base/extended to {{annotator: {{correct, ...}}}}",
+                           "fix that line or export again")
     for name in sorted(set(base) & set(ext)):
         human[name] = (bool(base[name].get("correct")), bool(ext[name].get("correct")))
     return Entry(
@@ -172,6 +181,19 @@ def entry_from_framebench(obj: dict, where: str, default_lang: str) -> Entry:
     )
 
 
+def check_pairs_differ(entry: Entry, where: str) -> None:
+    """Raise :class:`FbagentError` when the two sentences of the base pair (S_A, S_B) or of the extended
+    pair (S_A', S_B') are the same text (whitespace and case aside): the gold answer ("only the frame-A
+    sentence") could not be told apart from its opposite, so the problem has no single answer."""
+    for first, second, pair in (("sentence_a", "sentence_b", "base"),
+                                ("sentence_a_prime", "sentence_b_prime", "extended")):
+        a, b = (" ".join(getattr(entry, k).split()).casefold() for k in (first, second))
+        if a == b:
+            raise FbagentError(f"{where}: {first} and {second} are the same text, so the {pair} problem has no "
+                               "single answer", "revise one of the two sentences (fbagent annotate --mode revise) "
+                               "and export again, or remove that line")
+
+
 def human_filter_keeps(entry: Entry, kind: str) -> bool:
     """The authors' human filter for one pair (``kind``: ``"base"`` or ``"extended"``).
 
@@ -227,6 +249,7 @@ def read_entries(path: Path, default_lang: str = "en", limit: int | None = None)
                 raise FbagentError(f"{where}: neither 'id' (fbagent format) nor 'original_qa_id' (the FrameBench "
                                    "authors' columns)",
                                    "export the entries with `fbagent export --validated OUT.jsonl`")
+            check_pairs_differ(entry, where)
             if entry.id in seen:
                 raise FbagentError(f"{where}: entry id {entry.id!r} repeats line {seen[entry.id]}",
                                    "remove the duplicate line")

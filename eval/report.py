@@ -35,6 +35,7 @@ from pathlib import Path
 from fbagent.errors import FbagentError
 from fbagent.eval.metrics import DEFAULT_SCORING, Scoring, pct, summarize
 from fbagent.eval.runner import latest, read_manifest, read_predictions
+from fbagent.files import write_atomic
 
 CHANCE = {"framebench": 0.25, "frame_id": 1 / 3, "sembench": 0.5}
 FIGURE_FORMATS = ("png", "pdf", "svg")
@@ -542,7 +543,9 @@ def plot(results: list[RunResult], out_path: Path, human: float | None = None,
     paths = {}
     for fmt in dict.fromkeys(formats):
         path = out_path.with_suffix(f".{fmt}")
-        fig.savefig(path, dpi=150, bbox_inches="tight", format=fmt)
+        buf = io.BytesIO()
+        fig.savefig(buf, dpi=150, bbox_inches="tight", format=fmt)
+        write_atomic(path, [buf.getvalue()])
         paths[fmt] = path
     plt.close(fig)
     return paths
@@ -560,8 +563,8 @@ def write_report(results: list[RunResult], out_dir: Path, human: float | None = 
     out_dir.mkdir(parents=True, exist_ok=True)
     tabs = tables(results, human, wide=True, scoring=scoring)
     paths: dict[str, Path] = {"markdown": out_dir / "report.md", "csv": out_dir / "report.csv"}
-    paths["markdown"].write_text(render_markdown(tabs, warnings), encoding="utf-8")
-    paths["csv"].write_text(render_csv(tabs), encoding="utf-8")
+    write_atomic(paths["markdown"], [render_markdown(tabs, warnings)])
+    write_atomic(paths["csv"], [render_csv(tabs)])
     caption = tabs[0].caption if tabs and tabs[0].title.startswith("FrameBench") else ""
     paths.update(plot(results, out_dir / "accuracy", human, formats,
                       FigureNotes(warnings=list(warnings or []), conventions=caption), scoring))

@@ -43,6 +43,7 @@ from typing import Any, TypeVar
 
 from fbagent.errors import FbagentError
 from fbagent.eval.backends.base import Backend, ChoiceResult, TextResult, package_version
+from fbagent.files import write_atomic
 from fbagent.providers import known_secrets, may_hold_secret, redact_value
 from fbagent.store.clock import utc_now
 
@@ -55,9 +56,7 @@ SUMMARY = "summary.json"
 def write_json_atomic(path: Path, obj: dict) -> None:
     """Write ``obj`` as indented JSON to ``path`` via a temp file and rename; secrets redacted
     (:func:`fbagent.providers.redact_value`: command lines, URLs, error texts)."""
-    tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
-    tmp.write_text(json.dumps(redact_value(obj), ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+    write_atomic(path, [json.dumps(redact_value(obj), ensure_ascii=False, indent=2) + "\n"])
 
 
 def base_versions() -> dict[str, str | None]:
@@ -159,6 +158,20 @@ class _BackgroundFsync:
         os.fsync(self._fd)
 
 
+def check_result_folder(out_dir: Path) -> Path:
+    """``out_dir`` if it can be a result folder: an existing folder, or a missing one whose nearest
+    existing ancestor is a folder. Raises :class:`FbagentError` when it (or a parent) is a file."""
+    out_dir = Path(out_dir)
+    for p in (out_dir, *out_dir.parents):
+        if p.exists() or p.is_symlink():
+            if not p.is_dir():
+                where = "is" if p == out_dir else f"lies under {p}, which is"
+                raise FbagentError(f"result folder {out_dir} {where} an existing file, not a folder",
+                                   "pass a new or existing folder as the result folder (--out)")
+            break
+    return out_dir
+
+
 class ResultWriter:
     """The result folder of one run: manifest, appended predictions, summary.
 
@@ -170,8 +183,12 @@ class ResultWriter:
     """
 
     def __init__(self, out_dir: Path, manifest: dict, *, retry_failed_calls: bool = False) -> None:
-        self.out_dir = Path(out_dir)
-        self.out_dir.mkdir(parents=True, exist_ok=True)
+        self.out_dir = check_result_folder(out_dir)
+        try:
+            self.out_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise FbagentError(f"cannot create result folder {self.out_dir} ({err.strerror})",
+                               "pass a result folder (--out) in a place you can write to") from err
         self.manifest_path = self.out_dir / MANIFEST
         self.pred_path = self.out_dir / PREDICTIONS
         existing = None
@@ -207,9 +224,7 @@ class ResultWriter:
             return
         text = self.pred_path.read_text(encoding="utf-8")
         if text and not text.endswith("\n"):
-            tmp = self.pred_path.with_name(f".{PREDICTIONS}.tmp{os.getpid()}")
-            tmp.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in self.records), encoding="utf-8")
-            os.replace(tmp, self.pred_path)
+            write_atomic(self.pred_path, (json.dumps(r, ensure_ascii=False) + "\n" for r in self.records))
 
     def write(self, records: Sequence[dict]) -> None:
         """Append ``records`` (each with a unique ``key``; secrets redacted), flush them to the OS and ask for

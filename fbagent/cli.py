@@ -21,7 +21,9 @@ from fbagent.commands import pairs as pairs_cmd
 from fbagent.commands import runs as runs_cmd
 from fbagent.commands import validate as validate_cmd
 from fbagent.commands import verifier as verifier_cmd
+from fbagent.commands.output import secho
 from fbagent.errors import FbagentError
+from fbagent.text import shown
 
 app = typer.Typer(
     name="fbagent",
@@ -52,12 +54,17 @@ def main() -> None:
     ``error: <what click says>. Fix: see `fbagent CMD --help```, exit 2; Ctrl-C
     outside a command's own handling -> one line, exit 130.
     """
+    from fbagent.crash import supervise
+
+    supervised = supervise(sys.argv[1:])  # generate/eval/calibrate: in a child, native crashes become one line
+    if supervised is not None:
+        sys.exit(supervised)
     from fbagent.providers import redact
 
     try:
         code = app(standalone_mode=False)
     except FbagentError as err:
-        typer.secho(f"error: {redact(err.line())}", fg="red", err=True)
+        secho(f"error: {shown(redact(err.line()), one_line=True)}", fg="red", err=True)
         sys.exit(err.exit_code)
     except typer.TyperException as err:  # click's usage errors, as Typer ships them
         if type(err).__name__ == "NoArgsIsHelpError":
@@ -66,15 +73,15 @@ def main() -> None:
             ctx = getattr(err, "ctx", None)
             where = ctx.command_path if ctx is not None else "fbagent"
             message = redact(" ".join(err.format_message().split())).rstrip(".")
-            typer.secho(f"error: {message}. Fix: see `{where} --help`", fg="red", err=True)
+            secho(f"error: {shown(message, one_line=True)}. Fix: see `{where} --help`", fg="red", err=True)
         sys.exit(getattr(err, "exit_code", 2))
     except sqlite3.Error as err:  # full disk, I/O error, lock held too long...: one line, data intact
         from fbagent.store.db import sqlite_error
 
-        typer.secho(f"error: {redact(sqlite_error(err).line())}", fg="red", err=True)
+        secho(f"error: {shown(redact(sqlite_error(err).line()), one_line=True)}", fg="red", err=True)
         sys.exit(2)
     except (typer.Abort, KeyboardInterrupt):
-        typer.secho("interrupted.", err=True)
+        secho("interrupted.", err=True)
         sys.exit(130)
     sys.exit(code if isinstance(code, int) else 0)
 

@@ -27,15 +27,14 @@ a temporary file in the same folder and renamed over ``OUT``.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import sqlite_utils
 
 from fbagent.errors import FbagentError
+from fbagent.files import write_atomic
 from fbagent.store import annotations as ann
 from fbagent.store.revisions import apply_revisions, revisions_by_item
 from fbagent.validation import (
@@ -181,46 +180,14 @@ def export_records(
     return out
 
 
-def _atomic_write(out: Path, chunks: Iterable[str]) -> None:
-    """Write ``chunks`` to ``out`` atomically (temp file in the same folder, fsync, rename).
-
-    Raises :class:`FbagentError` when ``out`` is a folder, its folder is
-    missing, or it cannot be written; no partial file is left behind.
-    """
-    out = Path(out)
-    if out.is_dir():
-        raise FbagentError(f"{out} is a folder", "pass a file name such as out.jsonl")
-    parent = out.parent
-    if not parent.is_dir():
-        raise FbagentError(f"folder {parent} of {out} does not exist", f"create it (mkdir -p {parent}) or pass another output file")
-    try:
-        fd, tmp = tempfile.mkstemp(dir=parent, prefix=f".{out.name}.", suffix=".tmp")
-    except OSError as err:
-        raise FbagentError(f"cannot write into {parent} ({err.strerror})", "pass an output file in a folder you can write to") from err
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            for chunk in chunks:
-                f.write(chunk)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, out)
-    except OSError as err:
-        Path(tmp).unlink(missing_ok=True)
-        raise FbagentError(f"cannot write {out} ({err.strerror})", "pass an output file in a folder you can write to") from err
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def write_jsonl(records: Sequence[dict[str, Any]], out: Path) -> None:
     """Write ``records`` as JSONL (one ``json.dumps(ensure_ascii=False)`` per line) to ``out`` atomically."""
-    _atomic_write(out, (json.dumps(r, ensure_ascii=False) + "\n" for r in records))
+    write_atomic(out, (json.dumps(r, ensure_ascii=False) + "\n" for r in records))
 
 
 def write_text(text: str, out: Path) -> None:
     """Write ``text`` to ``out`` atomically (see :func:`write_jsonl`)."""
-    _atomic_write(out, [text])
+    write_atomic(out, [text])
 
 
 def export(

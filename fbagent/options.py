@@ -30,3 +30,19 @@ def db_path(db: Path | None) -> Path:
         return db
     env = os.environ.get("FBAGENT_DB")
     return Path(env) if env else DEFAULT_DB
+
+
+def name_check(what: str):
+    """A Typer ``callback=`` that passes a name option's value (``None`` or a list: each item) through
+    :func:`fbagent.text.check_name` as a ``what`` (``"run name"``...), before the command runs."""
+
+    def callback(value):
+        if value is None:
+            return value
+        from fbagent.text import check_name
+
+        if isinstance(value, (list, tuple)):
+            return type(value)(check_name(v, what) for v in value)
+        return check_name(value, what)
+
+    return callback

@@ -91,21 +91,15 @@ class SelectionOptions:
 
     def check(self) -> None:
         """Raise :class:`fbagent.errors.FbagentError` for an impossible value
-        (P < 1, M < 1, K < 1, N < 0, a seed outside 0..2**64-1); return ``None`` otherwise."""
-        from fbagent.errors import FbagentError
+        (a count outside its range in :data:`fbagent.limits.COUNTS`, a seed outside 0..2**64-1); return ``None`` otherwise."""
+        from fbagent.limits import check_count
         from fbagent.seeds import check_seed
 
         check_seed(self.seed)
-        if self.pairs < 1:
-            raise FbagentError(f"--pairs must be at least 1, got {self.pairs}", "pass --pairs 1 or more")
-        if self.max_per_verb is not None and self.max_per_verb < 1:
-            raise FbagentError(f"--max-per-verb must be at least 1, got {self.max_per_verb}",
-                               "pass --max-per-verb 1 or more, or leave it out")
-        if self.per_pair < 1:
-            raise FbagentError(f"--per-pair must be at least 1, got {self.per_pair}", "pass --per-pair 1 or more")
-        if self.min_examples < 0:
-            raise FbagentError(f"--min-examples must be 0 or more, got {self.min_examples}",
-                               "pass --min-examples 0 or more")
+        check_count("--pairs", self.pairs)
+        check_count("--max-per-verb", self.max_per_verb)
+        check_count("--per-pair", self.per_pair)
+        check_count("--min-examples", self.min_examples)
 
 
 @dataclass
@@ -248,6 +242,27 @@ def table1(pairs: Iterable[Candidate | Mapping[str, Any]]) -> dict[str, int]:
     return {"frame_pairs": len(rows), "unique_lus": len(lus), "unique_verbs": len({r["verb"] for r in rows})}
 
 
+def check_pool(lexicon: Mapping[str, Any], n_verb_lus: int, n_candidates: int, n_eligible: int,
+               excluded: Mapping[str, int]) -> None:
+    """Raise :class:`FbagentError` when a lexicon offers no frame pair to select (no verb lexical unit,
+    no verb evoking two or more frames, or every candidate pair excluded), before anything is stored."""
+    from fbagent.errors import FbagentError
+
+    name = lexicon.get("name", "?")
+    if n_verb_lus == 0:
+        raise FbagentError(f"lexicon {name} has no verb lexical units (POS V), so no frame pair can be selected",
+                           "add a lexicon whose lexical units include verbs (e.g. leave.v)")
+    if n_candidates == 0:
+        raise FbagentError(f"lexicon {name} has {n_verb_lus:,} verb lexical units but no verb evokes two or more "
+                           "frames, so no frame pair can be selected",
+                           "add a lexicon with polysemous verbs (one lemma with lexical units in 2+ frames)")
+    if n_eligible == 0:
+        why = ", ".join(f"{REASON_TEXT[r]}: {n:,}" for r, n in excluded.items() if n)
+        raise FbagentError(f"all {n_candidates:,} candidate frame pairs of lexicon {name} are excluded ({why})",
+                           "relax the eligibility filters (e.g. --no-require-core-fe, --no-exclude-related, "
+                           "--min-examples 0)")
+
+
 def select_pairs(db: Any, lexicon: Mapping[str, Any], options: SelectionOptions) -> dict[str, Any]:
     """Run the whole selection for one lexicon and store it.
 
@@ -275,6 +290,7 @@ def select_pairs(db: Any, lexicon: Mapping[str, Any], options: SelectionOptions)
     relations = store.frame_relations(db, lexicon_id)
     cands = candidates(verb_lus)
     eligible, excluded = filter_candidates(cands, store.frame_facts(db, lexicon_id), verb_lus, relations, options)
+    check_pool(lexicon, len(verb_lus), len(cands), len(eligible), excluded)
     sample = sample_pairs(eligible, pairs=options.pairs, seed=options.seed, max_per_verb=options.max_per_verb)
     counts = {
         "candidates": len(cands),

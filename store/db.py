@@ -60,6 +60,9 @@ def open_db(
             raise FbagentError(f"database {path} does not exist", "pass --db PATH of an existing database or set FBAGENT_DB")
         if not path.parent.exists():
             raise FbagentError(f"folder {path.parent} of database {path} does not exist", "create the folder or pass another --db")
+        if path.is_dir():
+            raise FbagentError(f"database {path} is a folder, not a file",
+                               f"pass --db with a database file, e.g. {path / 'framebench.db'}")
     if read_only and not memory:
         return _open_read_only(path, on_upgrade)
     if not memory:
@@ -89,13 +92,14 @@ def open_db(
     return db
 
 
-def sqlite_error(err: sqlite3.Error, path: str | Path | None = None) -> FbagentError:
+def sqlite_error(err: sqlite3.Error, path: str | Path | None = None, *, fix: str | None = None) -> FbagentError:
     """The one-line :class:`FbagentError` for an SQLite failure, by what happened.
 
     A full disk, a read-only file, a disk I/O error, a write lock held too long
     and a file that is not an (fbagent) database each say what happened and what
     to do; SQLite has already rolled back the failed transaction, so what was
-    stored before is intact. ``path``: the database file (``None``: "the database").
+    stored before is intact. ``path``: the database file (``None``: "the database"); ``fix``: the
+    fix for a file that is not usable (default: pass another ``--db``), e.g. for a checkpoint file.
     """
     where = str(path) if path is not None else "the database"
     text = str(err)
@@ -119,7 +123,7 @@ def sqlite_error(err: sqlite3.Error, path: str | Path | None = None) -> FbagentE
             "wait for the other fbagent command (generate, annotate) to finish or stop it, then rerun",
         )
     return FbagentError(f"{where} is not a usable fbagent SQLite database ({text})",
-                        "pass --db with the path of an fbagent database or a new file name")
+                        fix or "pass --db with the path of an fbagent database or a new file name")
 
 
 def _read_only_error(path: Path) -> FbagentError:

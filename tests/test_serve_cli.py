@@ -52,9 +52,10 @@ def test_invite_list_revoke(db_path):
 
 @pytest.mark.parametrize("args, message", [
     (["annotators", "invite", "carol", "--expires", "soon"], "error: --expires 'soon' is not a lifetime"),
-    (["annotators", "invite", "a\x1b[31mb"], "contains control characters"),
-    (["annotators", "invite", "x" * 65], "more than 64"),
-    (["annotators", "invite", " carol"], "starts or ends with a space"),
+    (["annotators", "invite", "a\x1b[31mb"], "contains the control character \\x1b"),
+    (["annotators", "invite", "x" * 201], "(at most 200)"),
+    (["annotators", "invite", " "], "the annotator name is empty"),
+    (["annotate", "--serve", "--run", "r\u202eun"], "contains the control character \\u202e"),
     (["annotators", "invite", "carol", "--public-url", "javascript:alert(1)"], "is not an http(s) URL"),
     (["annotators", "revoke", "nobody"], "error: 'nobody' was never invited"),
     (["annotate", "--serve", "--annotator", "alice"], "--annotator name one annotator's work"),

@@ -65,9 +65,11 @@ class LlamaCppBackend(SyncBackend):
                  reasoning: ReasoningConfig | None = None, seed: int = 0, n_ctx: int = 4096,
                  n_threads: int | None = None, n_gpu_layers: int = 0, chat: bool = False) -> None:
         try:
-            from llama_cpp import Llama
+            import llama_cpp  # noqa: F401 - the extra is installed
         except ImportError as err:
             raise missing_extra("llama-cpp-python", "local") from err
+        from fbagent.providers.llamacpp import build_llama, settings_for
+
         path = Path(model_path) if model_path else (Path(model) if model and model.endswith(".gguf") else None)
         if path is None:
             path = default_gguf_path()
@@ -78,15 +80,20 @@ class LlamaCppBackend(SyncBackend):
         self.n_ctx = n_ctx
         self.chat = chat
         try:
-            self.llm = Llama(model_path=str(path), n_ctx=n_ctx, seed=seed, n_threads=n_threads,
-                             n_gpu_layers=n_gpu_layers, verbose=False)
+            self.llm = build_llama(settings_for(path, n_ctx=n_ctx, seed=seed, n_threads=n_threads,
+                                                n_gpu_layers=n_gpu_layers))
+        except FbagentError:
+            raise
         except Exception as err:  # llama.cpp raises ValueError for unreadable files
             raise FbagentError(f"llama.cpp cannot load {path} ({err})", "pass --model-path with a valid GGUF file") from err
         self._grammars: dict[tuple[str, ...], object] = {}
 
     def info(self):
         info = super().info()
-        info.options = {"model_path": str(self.model_path), "n_ctx": self.n_ctx, "chat": self.chat}
+        from fbagent.providers.llamacpp import uses_extra_bufts
+
+        info.options = {"model_path": str(self.model_path), "n_ctx": self.n_ctx, "chat": self.chat,
+                        "extra_buffer_types": uses_extra_bufts(self.llm)}
         info.versions = {"llama-cpp-python": package_version("llama-cpp-python")}
         return info
 

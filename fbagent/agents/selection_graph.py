@@ -142,6 +142,7 @@ async def filters_node(state: SelectionState, runtime: Runtime[SelectionContext]
         state["candidates"], pair_store.frame_facts(db, lexicon_id), state["verb_lus"],
         pair_store.frame_relations(db, lexicon_id), pair_steps.SelectionOptions(**state["options"]),
     )
+    pair_steps.check_pool(state["lexicon"], len(state["verb_lus"]), len(state["candidates"]), len(eligible), excluded)
     return {"eligible": eligible, "excluded": excluded}
 
 

@@ -82,30 +82,31 @@ class CalibrateOptions:
 
 def validate_calibrate_options(opts: CalibrateOptions) -> None:
     """Raise :class:`FbagentError` (one line, with the fix) for the first impossible option value."""
+    from fbagent.limits import check_count
+    from fbagent.providers import check_base_url
     from fbagent.verifier import SIGNALS
+
+    check_base_url(opts.base_url)
+    check_base_url(opts.verifier_base_url)
 
     if opts.signal not in SIGNALS:
         raise FbagentError(f"unknown verifier signal {opts.signal!r}", f"pass --signal {' | '.join(SIGNALS)}")
-    if opts.selection is None and opts.pairs < 1:
-        raise FbagentError(f"--pairs must be at least 1, got {opts.pairs}", "pass --pairs 1 or more")
+    if opts.selection is None:
+        check_count("--pairs", opts.pairs)
     if opts.min_exemplars < HOLDOUT:
         raise FbagentError(f"--min-exemplars must be at least {HOLDOUT} (the exemplars held out per frame), got "
                            f"{opts.min_exemplars}", f"pass --min-exemplars {HOLDOUT + 1} (or {HOLDOUT}: the encoder "
                            "check then compares with the frame definition where no exemplar is left)")
-    if opts.max_references < 1:
-        raise FbagentError(f"--max-references must be at least 1, got {opts.max_references}",
-                           "pass --max-references 10")
+    check_count("--min-exemplars", opts.min_exemplars)
+    check_count("--max-references", opts.max_references)
     if not -2.0 <= opts.margin < 2.0:
         raise FbagentError(f"--margin must be in [-2, 2) (a cosine difference), got {opts.margin}",
                            "pass a value such as 0.0")
-    if opts.concurrency < 1:
-        raise FbagentError(f"--concurrency must be at least 1, got {opts.concurrency}", "pass --concurrency 1 or more")
-    if opts.llm_retries < 0:
-        raise FbagentError(f"--llm-retries must be 0 or more, got {opts.llm_retries}", "pass --llm-retries 0 or more")
+    check_count("--concurrency", opts.concurrency)
+    check_count("--llm-retries", opts.llm_retries)
     if not opts.timeout_s > 0 or opts.timeout_s == float("inf"):
         raise FbagentError(f"--timeout must be a positive number of seconds, got {opts.timeout_s}",
                            "pass --timeout 60 (seconds per LLM request)")
-    if opts.n_boot < 100:
-        raise FbagentError(f"--n-boot must be at least 100, got {opts.n_boot}", "pass --n-boot 1000")
+    check_count("--n-boot", opts.n_boot)
     if len(set(opts.lexicons)) < len(opts.lexicons):
         raise FbagentError("a lexicon is given twice", "pass each --lexicon once")

@@ -7,7 +7,8 @@ from typing import Annotated
 
 import typer
 
-from fbagent.options import DEFAULT_DB, DbOption
+from fbagent.commands.output import echo
+from fbagent.options import DEFAULT_DB, DbOption, name_check
 
 KNOWN_STATUSES = ("verified", "flagged", "rejected", "failed")
 
@@ -43,7 +44,7 @@ def require_terminal() -> None:
 
 def upgrade_note(info: dict) -> None:
     """Say on stderr that the database was upgraded to a new schema, and where the copy taken before is."""
-    typer.echo(
+    echo(
         f"note: upgraded the database from schema version {info['from']} to {info['to']}"
         + (f"; the copy taken before is {info['backup']}" if info.get("backup") else ""),
         err=True,
@@ -55,9 +56,9 @@ def register(app: typer.Typer) -> None:
 
     @app.command("annotate")
     def annotate(
-        annotator: Annotated[str | None, typer.Option("--annotator", help="Your name; answers, seed and progress are kept per name (not with --serve: each link names its annotator).")] = None,
+        annotator: Annotated[str | None, typer.Option("--annotator", callback=name_check("annotator name"), help="Your name; answers, seed and progress are kept per name (not with --serve: each link names its annotator).")] = None,
         mode: Annotated[str, typer.Option("--mode", help="validate (blind judgments) or revise (edit text, see frames and verifier results).")] = "validate",
-        run: Annotated[str | None, typer.Option("--run", help="Only entries of this generation run (name or id).")] = None,
+        run: Annotated[str | None, typer.Option("--run", callback=name_check("run name"), help="Only entries of this generation run (name or id).")] = None,
         lang: Annotated[str | None, typer.Option("--lang", help="Only entries of this language (e.g. en, ja, fr).")] = None,
         range_: Annotated[str | None, typer.Option("--range", help="Entries START:STOP of the stable order (0-based, STOP excluded), e.g. 0:200.")] = None,
         share: Annotated[str | None, typer.Option("--share", help="Take share N of M (N/M), e.g. 1/3; round-robin over entries.")] = None,
@@ -143,6 +144,6 @@ def register(app: typer.Typer) -> None:
         finally:
             session.close()
         if isinstance(session, ValidateSession):
-            typer.echo(f"{annotator}: {session.n_done}/{session.total} pair tasks answered; all answers are saved in {db}.")
+            echo(f"{annotator}: {session.n_done}/{session.total} pair tasks answered; all answers are saved in {db}.")
         else:
-            typer.echo(f"{annotator}: revisions are saved in {db}.")
+            echo(f"{annotator}: revisions are saved in {db}.")

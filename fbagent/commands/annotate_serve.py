@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import ssl
-import sys
 from datetime import UTC, datetime
 
-import typer
-
+from fbagent.commands.output import echo, secho
 from fbagent.errors import FbagentError
 
 
@@ -37,7 +35,7 @@ def check_tls(options) -> None:
 
 
 def render(kind: str, fields: dict) -> None:
-    """One line on stderr per server event (no tokens, no cookies)."""
+    """One line on stderr per server event (no tokens, no cookies; request paths and names shown safely)."""
     stamp = datetime.now(UTC).strftime("%H:%M:%S")
     if kind == "listening":
         line = (f"serving fbagent annotate on {fields['url']} (listening on {fields['host']}:{fields['port']});"
@@ -55,7 +53,7 @@ def render(kind: str, fields: dict) -> None:
         line = f"{stamp} {fields['annotator']}: session revoked or expired, closing the app"
     else:
         line = f"{stamp} {kind}: {fields}"
-    print(line, file=sys.stderr, flush=True)
+    echo(line.replace("\n", "\\n"), err=True)
 
 
 def serve_browsers(launch, options) -> None:
@@ -69,7 +67,7 @@ def serve_browsers(launch, options) -> None:
                            "pip install 'fbagent[serve]'") from err
     warning = insecure_warning(options)
     if warning:
-        typer.secho(warning, fg="yellow", err=True)
+        secho(warning, fg="yellow", err=True)
     server = AnnotateServer(launch, options, on_event=render)
     try:
         server.serve()

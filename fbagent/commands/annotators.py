@@ -6,7 +6,8 @@ from typing import Annotated
 
 import typer
 
-from fbagent.options import DbOption, db_path
+from fbagent.commands.output import echo
+from fbagent.options import DbOption, db_path, name_check
 
 app = typer.Typer(help="Invite annotators to the browser app (annotate --serve): one-time links, list, revoke.",
                   no_args_is_help=True)
@@ -30,7 +31,7 @@ def _open(db):
 
 @app.command("invite")
 def invite_cmd(
-    name: Annotated[str, typer.Argument(help="The annotator's name (answers, seed and progress are kept per name).")],
+    name: Annotated[str, typer.Argument(callback=name_check("annotator name"), help="The annotator's name (answers, seed and progress are kept per name).")],
     expires: Annotated[str, typer.Option("--expires", help="Lifetime of the link and of the browser session: 30m, 12h, 14d, 2w.")] = "14d",
     public_url: PublicUrlOption = None,
     db: DbOption = None,
@@ -42,21 +43,21 @@ def invite_cmd(
     lifetime = parse_duration(expires)
     base = check_url("127.0.0.1", 8000, public_url or DEFAULT_URL, tls=False)
     made = create_invite(_open(db), name, lifetime, base)
-    typer.echo(made.link)
-    typer.echo(f"{made.annotator}: one-time link, valid until {made.expires_at[:16].replace('T', ' ')} UTC;"
+    echo(made.link)
+    echo(f"{made.annotator}: one-time link, valid until {made.expires_at[:16].replace('T', ' ')} UTC;"
                " send it privately (it is shown only now)", err=True)
 
 
 @app.command("list")
 def list_cmd(db: DbOption = None) -> None:
     """Invited annotators: state of the newest link, its expiry, live browser sessions, last seen."""
-    from rich.console import Console
     from rich.table import Table
 
+    from fbagent.commands.output import new_console
     from fbagent.store.invites import overview
 
     rows = overview(_open(db))
-    console = Console()
+    console = new_console()
     if not rows:
         console.print("No invites yet. Make one with: fbagent annotators invite NAME")
         return
@@ -86,5 +87,5 @@ def revoke_cmd(
     if name not in known_names(database):
         raise FbagentError(f"{name!r} was never invited", "see the names with: fbagent annotators list")
     done = revoke(database, name)
-    typer.echo(f"{name}: revoked {done['links']} open link(s) and {done['sessions']} browser session(s);"
+    echo(f"{name}: revoked {done['links']} open link(s) and {done['sessions']} browser session(s);"
                " answers stay stored.")

@@ -15,7 +15,9 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from fbagent.commands.model_options import backend_options
-from fbagent.options import DEFAULT_DB, DbOption
+from fbagent.commands.output import echo, new_console, secho
+from fbagent.limits import bounds
+from fbagent.options import DEFAULT_DB, DbOption, name_check
 
 if TYPE_CHECKING:
     from fbagent.eval.backends.factory import BackendOptions
@@ -25,20 +27,20 @@ app = typer.Typer(help="Score language models on FrameBench entries, frame ident
 
 # -- options shared by the commands (the model/backend options: fbagent.commands.model_options) ----
 SeedOpt = Annotated[int, typer.Option("--seed", help="Seed of every random choice (option order, sampling, bootstrap).")]
-ConcurrencyOpt = Annotated[int | None, typer.Option("--concurrency", min=1, help="Calls in flight at once "
+ConcurrencyOpt = Annotated[int | None, typer.Option("--concurrency", **bounds("--concurrency"), help="Calls in flight at once "
                                                      "(default: 8 for openai, 4 for gemini, 1 for local backends).")]
-BatchOpt = Annotated[int | None, typer.Option("--batch-size", min=0, help="Prompts per backend call (0 = all prompts of a "
+BatchOpt = Annotated[int | None, typer.Option("--batch-size", **bounds("--batch-size"), help="Prompts per backend call (0 = all prompts of a "
                                                 "template in one call; default: 0 for vllm, 8 for local, 1 for APIs).")]
 OutOpt = Annotated[Path | None, typer.Option("--out", "-o", help="Result folder (rerun the same command to resume).")]
-LimitOpt = Annotated[int | None, typer.Option("--limit", min=1, help="Use only the first N entries / instances / pairs.")]
-NBootOpt = Annotated[int, typer.Option("--n-boot", min=100, help="Bootstrap resamples for the 95% CI.")]
+LimitOpt = Annotated[int | None, typer.Option("--limit", **bounds("--limit"), help="Use only the first N entries / instances / pairs.")]
+NBootOpt = Annotated[int, typer.Option("--n-boot", **bounds("--n-boot"), help="Bootstrap resamples for the 95% CI.")]
 ExcludeFailuresOpt = Annotated[bool, typer.Option(
     "--exclude-failures/--count-failures", help="Leave answers without a valid option (API errors, malformed or "
     "unparsable replies) out of every rate instead of counting them as wrong (the default, as the FrameBench "
     "authors and lm-evaluation-harness do). The failure rate is reported either way.")]
 StdOpt = Annotated[str, typer.Option(
     "--std", help="Standard deviation over templates: population (ddof=0, the FrameBench authors') or sample (ddof=1).")]
-LabelOpt = Annotated[str | None, typer.Option("--label", help="Name of this run in reports and figures (stored in "
+LabelOpt = Annotated[str | None, typer.Option("--label", callback=name_check("label"), help="Name of this run in reports and figures (stored in "
                                                "the manifest; default: a short model name).")]
 
 
@@ -48,6 +50,12 @@ def _slug(text: str) -> str:
 
 def _default_out(task: str, backend: str, model: str | None) -> Path:
     return Path("results") / task / f"{backend}-{_slug(model or 'default')}"
+
+
+def _check_out(out: Path) -> None:
+    from fbagent.eval.runner import check_result_folder
+
+    check_result_folder(out)
 
 
 def _create(spec):
@@ -62,7 +70,6 @@ class _Progress:
     number already done and says so."""
 
     def __init__(self, description: str) -> None:
-        from rich.console import Console
         from rich.progress import (
             BarColumn,
             MofNCompleteColumn,
@@ -73,7 +80,7 @@ class _Progress:
         )
 
         self.progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                                 TimeElapsedColumn(), TimeRemainingColumn(), console=Console(stderr=True), transient=False)
+                                 TimeElapsedColumn(), TimeRemainingColumn(), console=new_console(stderr=True), transient=False)
         self.description = description
         self.task = None
 
@@ -97,10 +104,9 @@ def _console():
     """A Rich console: the terminal's width, else ``$COLUMNS``, else 200 columns (files, pipes)."""
     import os
 
-    from rich.console import Console
 
-    probe = Console()
-    return probe if probe.is_terminal or os.environ.get("COLUMNS") else Console(width=200)
+    probe = new_console()
+    return probe if probe.is_terminal or os.environ.get("COLUMNS") else new_console(width=200)
 
 
 def _print_results(folders: list[Path], human: float | None = None) -> None:
@@ -142,7 +148,7 @@ def _close(manifest: dict, out: Path, *, show: bool = True, retries: bool = True
                    "calls that got no answer are asked again")
         else:
             fix = f"check the server URL, model name and API key, then delete {out} and run again"
-        typer.secho(f"error: all {n} answers of this run failed; most common error "
+        secho(f"error: all {n} answers of this run failed; most common error "
                     f"({session.get('top_error_count')}x): {top}. Fix: {fix}", err=True)
         raise typer.Exit(1)
     if show:
@@ -150,7 +156,7 @@ def _close(manifest: dict, out: Path, *, show: bool = True, retries: bool = True
     tail = ""
     if failed:
         tail = f" ({failed} of {n} answers failed, {100 * failed / n:.1f}%; most common: {top})"
-    typer.echo(f"results: {out}/predictions.jsonl, {out}/summary.json, {out}/manifest.json{tail}")
+    echo(f"results: {out}/predictions.jsonl, {out}/summary.json, {out}/manifest.json{tail}")
 
 
 @app.command("run")
@@ -211,6 +217,8 @@ def run_cmd(
     # Validate the whole dataset (up to --limit), the templates and the options before loading a model:
     # a bad line or template must not cost a model load (minutes with vLLM).
     plan = plan_run(settings)
+    if out is not None:
+        _check_out(out)  # before the model loads
     be, rcfg = _create(backend), backend.reasoning
     out = out or _default_out("framebench", backend.backend, be.model)
     try:
@@ -218,7 +226,7 @@ def run_cmd(
             _, manifest = run_framebench(be, settings, out, reasoning=rcfg, command=sys.argv, plan=plan,
                                          on_start=prog.start, on_progress=prog.advance)
     except KeyboardInterrupt:  # after the progress bar is gone, so that the line is the last one shown
-        typer.secho(f"interrupted: the predictions so far are stored in {out}; run the same command again to "
+        secho(f"interrupted: the predictions so far are stored in {out}; run the same command again to "
                     "resume.", err=True)
         raise typer.Exit(130) from None
     finally:
@@ -297,7 +305,7 @@ def report_cmd(
     human = None
     if human_accuracy is not None:
         human, how = parse_human_accuracy(human_accuracy)
-        typer.echo(f"human accuracy: {human_accuracy:g} read as a {how} ({100 * human:.1f}%)", err=True)
+        echo(f"human accuracy: {human_accuracy:g} read as a {how} ({100 * human:.1f}%)", err=True)
     if validation_report is not None:
         human = human_accuracy_from_report(validation_report)
     if human is None:
@@ -306,27 +314,26 @@ def report_cmd(
     ds = dataset_warning(results)
     warnings = warnings + ([ds] if ds else [])
     console = _console()
-    from rich.console import Console
     from rich.text import Text
 
-    err_console = Console(stderr=True, width=console.width)
+    err_console = new_console(stderr=True, width=console.width)
     for w in warnings:  # wrapped at words to the terminal's width
         err_console.print(Text("warning: ", style="yellow") + Text(w), highlight=False)
     for t in rich_tables(tables(results, human, wide=wide, scoring=scoring), width=console.width):
         console.print(t)
     if out is not None:
         paths = write_report(results, out, human, formats=figure_format, warnings=warnings, scoring=scoring)
-        typer.echo("wrote " + ", ".join(str(p) for p in paths.values()))
+        echo("wrote " + ", ".join(str(p) for p in paths.values()))
 
 
 @app.command("frame-id")
 @backend_options
 def frame_id_cmd(
     db: DbOption = DEFAULT_DB,
-    lexicon: Annotated[str | None, typer.Option("--lexicon", help="Lexicon name (default: the only one in the store).")] = None,
+    lexicon: Annotated[str | None, typer.Option("--lexicon", callback=name_check("lexicon name"), help="Lexicon name (default: the only one in the store).")] = None,
     selection: Annotated[int | None, typer.Option("--selection", help="Frame-pair selection id (default: the latest "
                                                    "of the lexicon; without any, pairs come from the lexical units).")] = None,
-    shots: Annotated[int, typer.Option("--shots", "-k", min=0, help="Solved examples in the prompt (k-shot).")] = 3,
+    shots: Annotated[int, typer.Option("--shots", "-k", **bounds("--shots"), help="Solved examples in the prompt (k-shot).")] = 3,
     limit: LimitOpt = None,
     seed: SeedOpt = 0,
     concurrency: ConcurrencyOpt = None,
@@ -355,6 +362,8 @@ def frame_id_cmd(
     from fbagent.eval.frame_id import load_pairs
 
     pairs, lex = load_pairs(settings)  # fail fast before loading a model
+    if out is not None:
+        _check_out(out)  # before the model loads
     be, rcfg = _create(backend), backend.reasoning
     out = out or _default_out("frame-id", backend.backend, be.model)
     try:
@@ -380,11 +389,11 @@ def sembench_cmd(
         "line, e.g. test_hard.json); repeat for several files. Scores exactly its instances, grouped by file; "
         "--dictionary, --pos, --instances and --min-senses do not apply.")] = None,
     pos: Annotated[str, typer.Option("--pos", help="Part of speech of the sampled words: n, v, a, r.")] = "v",
-    instances: Annotated[int, typer.Option("--instances", "--limit", "-n", min=1,
+    instances: Annotated[int, typer.Option("--instances", "--limit", "-n", **bounds("--instances"),
                                                    help="Number of (word, sense) instances.")] = 100,
     min_senses: Annotated[int, typer.Option("--min-senses", min=4, help="Sample words with at least this many senses "
                                              "(target + 3 distinct distractors).")] = 4,
-    shots: Annotated[int, typer.Option("--shots", "-k", min=0, help="Solved examples in the prompt (0 = zero-shot).")] = 0,
+    shots: Annotated[int, typer.Option("--shots", "-k", **bounds("--shots"), help="Solved examples in the prompt (0 = zero-shot).")] = 0,
     lang: Annotated[str, typer.Option("--lang", help="Language of the dictionary (prompts: en, else generic).")] = "en",
     seed: SeedOpt = 0,
     max_new_tokens: Annotated[int, typer.Option("--max-new-tokens", min=8, help="Tokens per generated definition or example.")] = 48,
@@ -406,13 +415,15 @@ def sembench_cmd(
     instance_file = list(instances_file or [])
     if not instance_file and looks_like_instances(dictionary):
         instance_file = [Path(dictionary)]   # the authors' format given as --dictionary: score it as is
-        typer.echo(f"note: {dictionary} is a SemBench instances file (label, definitions, example); "
+        echo(f"note: {dictionary} is a SemBench instances file (label, definitions, example); "
                    "scoring its instances as they are (--instances-file)", err=True)
     settings = SemBenchSettings(mode=mode, dictionary=dictionary, wordnet_dir=wordnet_dir, pos=pos, instances=instances,
                                 min_senses=min_senses, shots=shots, lang=lang, seed=seed, max_new_tokens=max_new_tokens,
                                 encoder=encoder, concurrency=concurrency, batch_size=batch_size, n_boot=n_boot,
                                 instances_files=instance_file or None)
     data = load_instances(settings)  # fail fast (dictionary, encoder) before loading a model
+    if out is not None:
+        _check_out(out)  # before the model loads
     be, rcfg = _create(backend), backend.reasoning
     out = out or _default_out(f"sembench-{mode}-{shots}shot" + ("-sets" if instance_file else ""), backend.backend,
                               be.model)

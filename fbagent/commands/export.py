@@ -7,7 +7,8 @@ from typing import Annotated
 
 import typer
 
-from fbagent.options import DEFAULT_DB, DbOption
+from fbagent.commands.output import echo
+from fbagent.options import DEFAULT_DB, DbOption, name_check
 
 
 def register(app: typer.Typer) -> None:
@@ -17,7 +18,7 @@ def register(app: typer.Typer) -> None:
     def export(
         out: Annotated[Path, typer.Argument(help="Output JSONL file (written to a temp file, then renamed).")],
         validated: Annotated[bool, typer.Option("--validated", help="Only entries that pass the human filter.")] = False,
-        run: Annotated[str | None, typer.Option("--run", help="Only entries of this generation run (name or id).")] = None,
+        run: Annotated[str | None, typer.Option("--run", callback=name_check("run name"), help="Only entries of this generation run (name or id).")] = None,
         fmt: Annotated[str, typer.Option("--format", help="fbagent (all fields + human block) or framebench (the authors' column names).")] = "fbagent",
         min_correct: Annotated[int, typer.Option("--min-correct", help="Filter: at least this many annotators judged the entry correct.")] = 2,
         min_acceptable: Annotated[int, typer.Option("--min-acceptable", help="Filter: at least this many annotators judged it acceptable.")] = 2,
@@ -41,4 +42,4 @@ def register(app: typer.Typer) -> None:
             min_correct=min_correct, min_acceptable=min_acceptable, statuses=parse_statuses(status),
         )
         what = "validated entries" if validated else "entries"
-        typer.echo(f"wrote {n} {what} ({fmt} format) to {out}")
+        echo(f"wrote {n} {what} ({fmt} format) to {out}")

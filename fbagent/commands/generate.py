@@ -21,6 +21,7 @@ from fbagent.commands.generation_options import (
     VerifierModelOption,
     VerifierSignalOption,
 )
+from fbagent.commands.output import secho
 from fbagent.commands.selection_options import (
     ExcludeRelatedOption,
     MaxPerVerbOption,
@@ -28,7 +29,7 @@ from fbagent.commands.selection_options import (
     RequireCoreFeOption,
     RequireDefinitionOption,
 )
-from fbagent.options import DbOption, db_path
+from fbagent.options import DbOption, db_path, name_check
 
 
 def register(app: typer.Typer) -> None:
@@ -38,7 +39,7 @@ def register(app: typer.Typer) -> None:
     def generate_cmd(
         pairs: Annotated[int, typer.Option("--pairs", "-p", help="Number of frame pairs to select (P); required.")],
         lexicon: Annotated[str | None, typer.Option(
-            "--lexicon", help="Lexicon name (see `fbagent lexicon list`). Default: the only/first one; "
+            "--lexicon", callback=name_check("lexicon name"), help="Lexicon name (see `fbagent lexicon list`). Default: the only/first one; "
             "with none in the database the embedded sample is imported.")] = None,
         per_pair: Annotated[int, typer.Option("--per-pair", "-k", help="Entries per frame pair (K).")] = 1,
         seed: Annotated[int, typer.Option("--seed", help="Seed of the pair sample and of sampling for k >= 1.")] = 0,
@@ -70,7 +71,7 @@ def register(app: typer.Typer) -> None:
         require_core_fe: RequireCoreFeOption = True,
         exclude_related: ExcludeRelatedOption = True,
         run: Annotated[str | None, typer.Option(
-            "--run", help="Run name. Default: derived from lexicon, generator, seed and options, so the same "
+            "--run", callback=name_check("run name"), help="Run name. Default: derived from lexicon, generator, seed and options, so the same "
             "command resumes the same run.")] = None,
         dry_run: Annotated[bool, typer.Option("--dry-run", help="Print the plan (entries, calls, tokens); call nothing.")] = False,
         screen: Annotated[bool | None, typer.Option(
@@ -111,11 +112,11 @@ def register(app: typer.Typer) -> None:
         try:
             summary = asyncio.run(generate(db_path(db), opts, on_event=view))
         except KeyboardInterrupt:  # Typer would turn it into a silent exit 130
-            typer.secho("interrupted: everything finished so far is stored; run the same command again to resume.",
+            secho("interrupted: everything finished so far is stored; run the same command again to resume.",
                         err=True)
             raise typer.Exit(130) from None
         finally:
             view.close()
         if summary.session_failed:  # nothing achieved: say why and fail, the stored rows stay
-            typer.secho(f"error: {summary.session_failed}", err=True)
+            secho(f"error: {summary.session_failed}", err=True)
             raise typer.Exit(1)

@@ -21,6 +21,7 @@ from rich.progress import Progress as ProgressBar
 from rich.table import Table
 from rich.text import Text
 
+from fbagent.commands.output import new_console
 from fbagent.generation.events import (
     EntriesStarted,
     EntriesStopped,
@@ -43,7 +44,7 @@ class GenerateView:
     """Renders generation events on ``console`` (default: stdout); ``progress=False`` hides the bar."""
 
     def __init__(self, console: Console | None = None, *, progress: bool = True) -> None:
-        self.console = console or Console()
+        self.console = console or new_console()
         self.show_progress = progress
         self._bar: ProgressBar | None = None
         self._task: Any = None

@@ -8,7 +8,8 @@ from typing import Annotated
 
 import typer
 
-from fbagent.options import DbOption, db_path
+from fbagent.commands.output import echo, new_console
+from fbagent.options import DbOption, db_path, name_check
 
 app = typer.Typer(
     help="Lexicons: import a FrameNet of any language (NLTK XML layout or JSONL), list them, show counts.",
@@ -22,7 +23,7 @@ def add_cmd(
                                               "or a .zip of one, a JSONL frames file, or a folder with frames.jsonl.")],
     lang: Annotated[str, typer.Option("--lang", help="Language code of the lexicon (BCP 47 / ISO 639): en, fr, ja, "
                                       "nl-BE, nld (stored as nl); a name such as Dutch is refused with its code.")],
-    name: Annotated[str | None, typer.Option("--name", help="Lexicon name (default: the folder or file name): letters "
+    name: Annotated[str | None, typer.Option("--name", callback=name_check("lexicon name"), help="Lexicon name (default: the folder or file name): letters "
                                                             "and digits of any script and _ . + @ -. "
                                                             "Re-adding a name replaces that lexicon.")] = None,
     fmt: Annotated[str, typer.Option("--format", help="auto | nltk | jsonl (auto: by what PATH holds).")] = "auto",
@@ -41,7 +42,6 @@ def add_cmd(
     reported with its file (and line) and nothing is imported; a failed first
     import leaves no database file behind.
     """
-    from rich.console import Console
     from rich.markup import escape
 
     from fbagent.lexicon.importer import FORMATS
@@ -51,8 +51,8 @@ def add_cmd(
         from fbagent.errors import FbagentError
 
         raise FbagentError(f"unknown --format {fmt!r}", "pass --format auto, nltk or jsonl")
-    err = Console(stderr=True)
-    out = Console()
+    err = new_console(stderr=True)
+    out = new_console()
     target = db_path(db)
     created = str(target) != ":memory:" and not Path(target).exists()
     database = open_db(target)
@@ -123,14 +123,13 @@ def _import(database, err, path: Path, *, lang: str, name: str | None, fmt: str,
 @app.command("list")
 def list_cmd(db: DbOption = None) -> None:
     """List the lexicons in the database: name, language, format, counts, import time, source."""
-    from rich.console import Console
     from rich.table import Table
 
     from fbagent.store.db import open_db
     from fbagent.store.lexicon import list_lexicons
 
     rows = list_lexicons(open_db(db_path(db), read_only=True))
-    console = Console()
+    console = new_console()
     if not rows:
         console.print("No lexicon yet. Add one with: fbagent lexicon add PATH --lang LANG "
                       "(commands use the embedded sample 'sample-en' until then).")
@@ -148,17 +147,16 @@ def list_cmd(db: DbOption = None) -> None:
 
 def _show_note(message: str) -> None:
     """Print a lexicon-choice note on stderr, naming the way `show` takes a lexicon (a positional NAME)."""
-    typer.echo(message.replace("choose one with --lexicon NAME", "choose one with `fbagent lexicon show NAME`"), err=True)
+    echo(message.replace("choose one with --lexicon NAME", "choose one with `fbagent lexicon show NAME`"), err=True)
 
 
 @app.command("show")
 def show_cmd(
-    name: Annotated[str | None, typer.Argument(help="Lexicon name (default: the only or most recent one).")] = None,
+    name: Annotated[str | None, typer.Argument(callback=name_check("lexicon name"), help="Lexicon name (default: the only or most recent one).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of a table.")] = False,
     db: DbOption = None,
 ) -> None:
     """Counts of one lexicon: frames, FEs, LUs by POS, verbs with 2+ frames, candidate frame pairs, exemplars."""
-    from rich.console import Console
     from rich.table import Table
 
     from fbagent.lexicon.importer import resolve_lexicon
@@ -172,7 +170,7 @@ def show_cmd(
     row = resolve_lexicon(database, name, notify=_show_note)
     stats = lexicon_stats(database, row["id"])
     if as_json:
-        typer.echo(json.dumps({"lexicon": row, "counts": stats}, ensure_ascii=False, indent=2))
+        echo(json.dumps({"lexicon": row, "counts": stats}, ensure_ascii=False, indent=2))
         return
     table = Table(title=f"Lexicon {row['name']} ({row['lang']}, {row['format']})", show_header=False)
     table.add_column("what", style="bold")
@@ -188,7 +186,7 @@ def show_cmd(
     table.add_row("exemplars", f"{stats['exemplars']:,}")
     table.add_row("frame <ex> examples", f"{stats['frame_examples']:,}")
     table.add_row("frame relations", f"{stats['frame_relations']:,}")
-    console = Console()
+    console = new_console()
     console.print(table)
     console.print(f"source: {row['source_path']}  imported: {(row['imported_at'] or '')[:19].replace('T', ' ')}",
                   highlight=False, markup=False)

@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from fbagent.commands.output import echo, new_console
 from fbagent.commands.selection_options import (
     ExcludeRelatedOption,
     MaxPerVerbOption,
@@ -14,7 +15,8 @@ from fbagent.commands.selection_options import (
     RequireCoreFeOption,
     RequireDefinitionOption,
 )
-from fbagent.options import DbOption, db_path
+from fbagent.limits import bounds
+from fbagent.options import DbOption, db_path, name_check
 
 app = typer.Typer(
     help="Frame pairs: select (verb, frame A, frame B) pairs from a lexicon (seeded, stratified by verb), list "
@@ -27,7 +29,7 @@ app = typer.Typer(
 def select_cmd(
     pairs: Annotated[int, typer.Option("--pairs", help="Number of frame pairs P to sample.")] = 800,
     seed: Annotated[int, typer.Option("--seed", help="Random seed (recorded with the selection).")] = 0,
-    lexicon: Annotated[str | None, typer.Option("--lexicon", help="Lexicon name (default: the only or most recent "
+    lexicon: Annotated[str | None, typer.Option("--lexicon", callback=name_check("lexicon name"), help="Lexicon name (default: the only or most recent "
                                                 "one; the embedded sample when the database has none).")] = None,
     max_per_verb: MaxPerVerbOption = None,
     per_pair: Annotated[int, typer.Option("--per-pair", help="Benchmark entries K to generate per pair.")] = 1,
@@ -35,7 +37,7 @@ def select_cmd(
     require_definition: RequireDefinitionOption = True,
     require_core_fe: RequireCoreFeOption = True,
     exclude_related: ExcludeRelatedOption = True,
-    show: Annotated[int, typer.Option("--show", help="Print the first N selected pairs.")] = 10,
+    show: Annotated[int, typer.Option("--show", **bounds("--show"), help="Print the first N selected pairs.")] = 10,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object (selection, counts, pairs).")] = False,
     db: DbOption = None,
 ) -> None:
@@ -48,7 +50,6 @@ def select_cmd(
     """
     import time
 
-    from rich.console import Console
     from rich.table import Table
 
     from fbagent.lexicon.importer import resolve_lexicon
@@ -65,9 +66,9 @@ def select_cmd(
     seconds = time.perf_counter() - started
     c = result["counts"]
     if as_json:
-        typer.echo(json.dumps({**result, "seconds": round(seconds, 3)}, ensure_ascii=False, indent=2))
+        echo(json.dumps({**result, "seconds": round(seconds, 3)}, ensure_ascii=False, indent=2))
         return
-    console = Console()
+    console = new_console()
     t1 = Table(title=f"Selection {result['selection_id']} from lexicon {lex['name']} (seed {seed})")
     for col in ("# frame pairs", "# unique LUs", "# unique verbs", "entries (x per-pair)"):
         t1.add_column(col, justify="right")
@@ -110,14 +111,13 @@ def select_cmd(
 @app.command("list")
 def list_cmd(db: DbOption = None) -> None:
     """List the frame-pair selections: lexicon, seed, counts, options."""
-    from rich.console import Console
     from rich.table import Table
 
     from fbagent.store.db import open_db
     from fbagent.store.pairs import list_selections
 
     rows = list_selections(open_db(db_path(db), read_only=True))
-    console = Console()
+    console = new_console()
     if not rows:
         console.print("No selection yet. Make one with: fbagent pairs select --pairs 800 --seed 0")
         return
@@ -140,12 +140,11 @@ def list_cmd(db: DbOption = None) -> None:
 def show_cmd(
     selection: Annotated[int, typer.Argument(help="Selection id, as printed by `fbagent pairs list`.")],
     status: Annotated[str, typer.Option("--status", help="selected | reserve | screened_out | all")] = "selected",
-    limit: Annotated[int, typer.Option("--limit", help="Print at most N pairs (0: all).")] = 50,
+    limit: Annotated[int, typer.Option("--limit", min=0, help="Print at most N pairs (0: all).")] = 50,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
     db: DbOption = None,
 ) -> None:
     """Show the pairs of one selection, in rank order."""
-    from rich.console import Console
     from rich.table import Table
 
     from fbagent.errors import FbagentError
@@ -159,7 +158,7 @@ def show_cmd(
     rows = selection_pairs(database, selection, None if status == "all" else status)
     shown = rows if limit <= 0 else rows[:limit]
     if as_json:
-        typer.echo(json.dumps({"selection": sel, "pairs": shown}, ensure_ascii=False, indent=2))
+        echo(json.dumps({"selection": sel, "pairs": shown}, ensure_ascii=False, indent=2))
         return
     table = Table(title=f"Selection {selection} ({status}: {len(rows):,} pairs; seed {sel['seed']})")
     cols = ["rank", "status", "verb", "frame A", "frame B", "K"] + (["reason"] if status != "selected" else [])
@@ -168,4 +167,4 @@ def show_cmd(
     for p in shown:
         cells = [str(p["rank"]), p["status"], p["verb"], p["frame_a"], p["frame_b"], str(p["per_pair"])]
         table.add_row(*cells, *([p["reason"] or ""] if status != "selected" else []))
-    Console().print(table)
+    new_console().print(table)

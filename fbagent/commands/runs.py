@@ -7,7 +7,8 @@ from typing import Annotated
 
 import typer
 
-from fbagent.options import DbOption, db_path
+from fbagent.commands.output import echo, new_console
+from fbagent.options import DbOption, db_path, name_check
 
 app = typer.Typer(help="Generation runs: list them, show one (options, counts by status, tokens, calls).",
                   no_args_is_help=True)
@@ -16,14 +17,13 @@ app = typer.Typer(help="Generation runs: list them, show one (options, counts by
 @app.command("list")
 def list_cmd(db: DbOption = None) -> None:
     """List every run, newest first: status, items by status, LLM calls, cache hits, tokens."""
-    from rich.console import Console
     from rich.table import Table
 
     from fbagent.store.db import open_db
     from fbagent.store.runs import list_runs
 
     runs = list_runs(open_db(db_path(db), read_only=True))
-    console = Console()
+    console = new_console()
     if not runs:
         console.print("No runs yet. Start one with: fbagent generate --pairs 3 --generator local")
         return
@@ -65,7 +65,7 @@ def problem_entries(database, run_id: int, statuses: tuple[str, ...] = ENTRY_STA
 
 @app.command("show")
 def show_cmd(
-    run: Annotated[str, typer.Argument(help="Run name (or numeric id), as printed by `fbagent runs list`.")],
+    run: Annotated[str, typer.Argument(callback=name_check("run name"), help="Run name (or numeric id), as printed by `fbagent runs list`.")],
     db: DbOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables "
                                           "(entries with all their reasons).")] = False,
@@ -75,7 +75,6 @@ def show_cmd(
 ) -> None:
     """Show one run: command, backends, options, prompt versions, items by status, LLM usage by task, sessions,
     and the rejected and failed entries with their first reason."""
-    from rich.console import Console
     from rich.table import Table
 
     from fbagent.errors import FbagentError
@@ -93,10 +92,10 @@ def show_cmd(
     sess = sessions(database, row["id"], as_recovered=True)  # killed sessions shown as interrupted
     entries = problem_entries(database, row["id"], (entry_status,) if entry_status else ENTRY_STATUSES)
     if as_json:
-        typer.echo(json.dumps({"run": row, "items": counts, "usage": use, "sessions": sess, "entries": entries},
+        echo(json.dumps({"run": row, "items": counts, "usage": use, "sessions": sess, "entries": entries},
                               ensure_ascii=False, indent=2, default=str))
         return
-    console = Console()
+    console = new_console()
     head = Table(title=f"Run {row['name']} (id {row['id']})", show_header=False)
     head.add_column("field", style="bold")
     head.add_column("value", overflow="fold")

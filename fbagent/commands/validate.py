@@ -7,7 +7,8 @@ from typing import Annotated
 
 import typer
 
-from fbagent.options import DEFAULT_DB, DbOption
+from fbagent.commands.output import echo, new_console
+from fbagent.options import DEFAULT_DB, DbOption, name_check
 
 app = typer.Typer(help="Human validation: agreement, filter and human accuracy.", no_args_is_help=True)
 
@@ -16,7 +17,7 @@ FORMATS = ("table", "md", "csv", "json")
 
 @app.command("report")
 def report(
-    run: Annotated[str | None, typer.Option("--run", help="Only entries of this generation run (name or id).")] = None,
+    run: Annotated[str | None, typer.Option("--run", callback=name_check("run name"), help="Only entries of this generation run (name or id).")] = None,
     min_correct: Annotated[int, typer.Option("--min-correct", help="Keep entries judged correct by at least this many annotators.")] = 2,
     min_acceptable: Annotated[int, typer.Option("--min-acceptable", help="Keep entries judged acceptable by at least this many annotators.")] = 2,
     status: Annotated[str, typer.Option("--status", help="Item statuses in scope, comma list or 'all'.")] = "verified,flagged",
@@ -46,24 +47,23 @@ def report(
     if fmt == "table":
         import io
 
-        from rich.console import Console
 
         if out is None:
-            console = Console()
+            console = new_console()
             for t in rich_tables(rep):
                 console.print(t)
             return
         buf = io.StringIO()
-        console = Console(file=buf, width=120, color_system=None)
+        console = new_console(file=buf, width=120, color_system=None)
         for t in rich_tables(rep):
             console.print(t)
         text = buf.getvalue()
     else:
         text = {"md": render_markdown, "csv": render_csv, "json": render_json}[fmt](rep)
     if out is None:
-        typer.echo(text, nl=False)
+        echo(text, nl=False)
     else:
         from fbagent.export import write_text
 
         write_text(text, out)
-        typer.echo(f"wrote {out}")
+        echo(f"wrote {out}")

@@ -27,7 +27,8 @@ from fbagent.commands.generation_options import (
     VerifierGeneratorOption,
     VerifierModelOption,
 )
-from fbagent.options import DbOption, db_path
+from fbagent.commands.output import echo, new_console, secho
+from fbagent.options import DbOption, db_path, name_check
 
 app = typer.Typer(help="The generation verifier measured on gold data: calibrate it on held-out FrameNet exemplars, "
                   "list stored calibrations.", no_args_is_help=True)
@@ -39,7 +40,7 @@ SHOWN_MARGINS = (-0.1, -0.05, 0.0, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5)
 @app.command("calibrate")
 def calibrate_cmd(
     lexicon: Annotated[list[str] | None, typer.Option(
-        "--lexicon", help="Lexicon name (repeat for several; each gets its own calibration). Default: the only/first "
+        "--lexicon", callback=name_check("lexicon name"), help="Lexicon name (repeat for several; each gets its own calibration). Default: the only/first "
         "one, as generate picks it.")] = None,
     selection: Annotated[int | None, typer.Option(
         "--selection", help="Use the selected pairs of this stored selection (`fbagent pairs list`) instead of a "
@@ -89,24 +90,23 @@ def calibrate_cmd(
     try:
         result = asyncio.run(calibrate(db_path(db), opts, on_event=view))
     except KeyboardInterrupt:
-        typer.secho("interrupted: the calibration is stored as interrupted (its LLM calls are cached); run the "
+        secho("interrupted: the calibration is stored as interrupted (its LLM calls are cached); run the "
                     "same command again.", err=True)
         raise typer.Exit(130) from None
     finally:
         view.close()
     if as_json:
-        typer.echo(json.dumps(_json_ready(result), ensure_ascii=False))
+        echo(json.dumps(_json_ready(result), ensure_ascii=False))
         return
     render(result)
 
 
 @app.command("list")
 def list_cmd(
-    lexicon: Annotated[str | None, typer.Option("--lexicon", help="Only calibrations of this lexicon.")] = None,
+    lexicon: Annotated[str | None, typer.Option("--lexicon", callback=name_check("lexicon name"), help="Only calibrations of this lexicon.")] = None,
     db: DbOption = None,
 ) -> None:
     """Stored calibrations, newest first: lexicon, signal, pairs, accuracy, margins for precision 0.8/0.9/0.95."""
-    from rich.console import Console
     from rich.table import Table
 
     from fbagent.store.calibrations import list_calibrations
@@ -116,8 +116,8 @@ def list_cmd(
     conn = open_db(db_path(db), create=False, read_only=True)
     lex_id = lexicon_by_name(conn, lexicon)["id"] if lexicon else None
     rows = list_calibrations(conn, lex_id)
-    console = Console()
-    console = console if console.is_terminal else Console(width=200)   # a pipe or file: no wrapped names
+    console = new_console()
+    console = console if console.is_terminal else new_console(width=200)   # a pipe or file: no wrapped names
     if not rows:
         console.print("No calibration yet. Make one with: fbagent verifier calibrate --signal encoder")
         return
@@ -139,9 +139,8 @@ class _View:
     """Renders calibration events: notes on stderr, a progress bar per lexicon."""
 
     def __init__(self, show_progress: bool = True) -> None:
-        from rich.console import Console
 
-        self.console = Console(stderr=True)
+        self.console = new_console(stderr=True)
         self.show_progress = show_progress
         self._progress: Any = None
         self._task: Any = None
@@ -182,11 +181,10 @@ class _View:
 
 def render(result: dict[str, Any]) -> None:
     """The calibration result as tables: per lexicon and signal, then the margins table of the requested signal."""
-    from rich.console import Console
     from rich.table import Table
 
-    console = Console()
-    console = console if console.is_terminal else Console(width=200)
+    console = new_console()
+    console = console if console.is_terminal else new_console(width=200)
     m = result["margin"]
     t = Table(title=f"Verifier calibration on held-out exemplars (pass: d > {m:g}; 95% CI, bootstrap over pairs)")
     for col in ("lexicon", "lang", "signal", "pairs", "sentences", "accuracy", f"precision @{m:g}", f"recall @{m:g}",

@@ -123,10 +123,16 @@ def open_checkpointer(path: str | Path, *, busy_timeout_ms: int = 30_000) -> Ite
     """
     conn = sqlite3.connect(str(path), check_same_thread=False)
     try:
-        conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
-        saver = LoopSqliteSaver(conn)
-        saver.setup()                                  # tables; journal_mode=WAL
-        conn.execute("PRAGMA synchronous = NORMAL")
+        try:
+            conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+            saver = LoopSqliteSaver(conn)
+            saver.setup()                                  # tables; journal_mode=WAL
+            conn.execute("PRAGMA synchronous = NORMAL")
+        except sqlite3.Error as err:  # name the checkpoint file, not the database
+            from fbagent.store.db import sqlite_error
+
+            raise sqlite_error(err, path, fix=f"move {path} away (mv {path} {path}.bad) and rerun; finished "
+                               "entries are stored in the database and are not redone") from err
         try:
             yield saver
         except BaseException:

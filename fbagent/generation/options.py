@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shlex
+import sqlite3
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -149,6 +151,7 @@ def validate_options(opts: GenerateOptions) -> None:
     run's name and options never depend on the spelling.
     """
     from fbagent import providers
+    from fbagent.limits import check_count
 
     opts.generator = providers.provider(opts.generator, among=providers.GENERATION_PROVIDERS,
                                         kind="LLM backend").name
@@ -156,10 +159,10 @@ def validate_options(opts: GenerateOptions) -> None:
         opts.verifier_generator = providers.provider(opts.verifier_generator, among=providers.GENERATION_PROVIDERS,
                                                      kind="LLM backend").name
     opts.selection_options().check()   # seed, pairs, per-pair, max-per-verb, min-examples
-    if opts.concurrency < 1:
-        raise FbagentError(f"--concurrency must be at least 1, got {opts.concurrency}", "pass --concurrency 1 or more")
-    if opts.max_retries < 0:
-        raise FbagentError(f"--max-retries must be 0 or more, got {opts.max_retries}", "pass --max-retries 0 or more")
+    providers.check_base_url(opts.base_url)
+    providers.check_base_url(opts.verifier_base_url)
+    check_count("--concurrency", opts.concurrency)
+    check_count("--max-retries", opts.max_retries)
     if not 0.0 <= opts.similarity_threshold <= 1.0:
         raise FbagentError(f"--similarity-threshold must be in [0, 1], got {opts.similarity_threshold}",
                            "pass a value such as 0.5")
@@ -169,8 +172,7 @@ def validate_options(opts: GenerateOptions) -> None:
     if not opts.timeout_s > 0 or opts.timeout_s == float("inf"):
         raise FbagentError(f"--timeout must be a positive number of seconds, got {opts.timeout_s}",
                            "pass --timeout 60 (seconds per LLM request)")
-    if opts.llm_retries < 0:
-        raise FbagentError(f"--llm-retries must be 0 or more, got {opts.llm_retries}", "pass --llm-retries 0 or more")
+    check_count("--llm-retries", opts.llm_retries)
     if not -2.0 <= opts.margin < 2.0:
         raise FbagentError(f"--margin must be in [-2, 2) (a cosine difference), got {opts.margin}",
                            "pass a value such as 0.0")
@@ -199,6 +201,41 @@ def checkpoint_path(db_path: str | Path) -> Path:
     """Where LangGraph checkpoints live: ``<db folder>/<db stem>.checkpoints.db``."""
     p = Path(db_path)
     return p.with_name(p.stem + ".checkpoints.db")
+
+
+def check_checkpoint_file(path: str | Path) -> Path:
+    """``path`` when it can hold LangGraph checkpoints: missing (it is created), or an SQLite database
+    (empty or with the checkpointer's tables) that passes ``PRAGMA quick_check``.
+
+    Raises :class:`FbagentError` naming the checkpoint file itself (a folder, garbage, a truncated or
+    corrupt database), with the fix: move it away; finished entries are in the main database and are
+    not redone, only entries in flight when it was last written start again.
+    """
+    path = Path(path)
+    fix = (f"move it away (mv {path} {path}.bad) and rerun: generate starts its checkpoints afresh; finished "
+           "entries are stored in the database and are not redone")
+    if not path.exists():
+        if not os.access(path.parent, os.W_OK):
+            raise FbagentError(f"the folder of the checkpoint file {path} is not writable",
+                               "get write permission on it, or pass --db in a writable folder")
+        return path
+    if path.is_dir():
+        raise FbagentError(f"the checkpoint file {path} is a folder, not an SQLite file", fix)
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            problems = [row[0] for row in conn.execute("PRAGMA quick_check")]
+            tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        finally:
+            conn.close()
+    except sqlite3.Error as err:
+        raise FbagentError(f"the checkpoint file {path} is not a usable SQLite database ({err})", fix) from err
+    if problems != ["ok"]:
+        raise FbagentError(f"the checkpoint file {path} is corrupt ({'; '.join(problems[:2])})", fix)
+    if tables and not tables & {"checkpoints", "writes"}:
+        raise FbagentError(f"the checkpoint file {path} is another program's SQLite database "
+                           f"(tables: {', '.join(sorted(tables)[:3])})", fix)
+    return path
 
 
 def stored_command(command: str | None = None) -> str:

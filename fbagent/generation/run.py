@@ -36,6 +36,7 @@ from fbagent.generation.events import (
 )
 from fbagent.generation.options import (
     GenerateOptions,
+    check_checkpoint_file,
     check_compatible,
     checkpoint_path,
     default_run_name,
@@ -71,6 +72,8 @@ async def generate(db_path: str | Path, opts: GenerateOptions, *, encoder: Any =
 
     emit = on_event or ignore
     validate_options(opts)
+    if not opts.dry_run:  # a broken checkpoint file is refused before anything is stored
+        check_checkpoint_file(checkpoint_path(db_path))
     started = time.perf_counter()
     db = open_db(db_path)
     notes: list[str] = []
@@ -101,10 +104,14 @@ async def generate(db_path: str | Path, opts: GenerateOptions, *, encoder: Any =
         check_compatible(run, lexicon, opts)
         summary.run_id = run["id"]
         if not opts.dry_run:  # sessions killed earlier (kill -9, lost terminal): interrupted, counted from rows
+            from fbagent.crash import crash_note
+
             for s in runs_store.recover_stale_sessions(db, run["id"]):
+                why = crash_note(s.get("host"), s.get("pid")) or ("no crash record: it was killed (kill -9, a lost "
+                                                                  "terminal, out of memory) or its machine stopped")
                 emit(RunWarning(f"session {s['id']} of run {run_name} (started {s['started_at']}) was killed before it "
                                 f"finished; marked interrupted with the {s['entries_done']} entries and {s['calls']} "
-                                "LLM calls it stored"))
+                                f"LLM calls it stored; {why}"))
 
     if opts.dry_run:  # plan only: no LLM call, nothing stored (besides an embedded-lexicon import)
         summary.plan = await build_plan(db, lexicon, prompts, run, opts)

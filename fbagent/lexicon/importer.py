@@ -31,6 +31,7 @@ from fbagent.lexicon.model import LexiconData
 from fbagent.store import lexicon as lexstore
 from fbagent.store.clock import utc_now
 from fbagent.store.db import transaction
+from fbagent.text import check_name
 
 EMBEDDED_NAME = "sample-en"
 EMBEDDED_LANG = "en"
@@ -77,6 +78,8 @@ def check_lexicon_name(name: str) -> str:
     Raises :class:`FbagentError` naming the characters that are not allowed.
     """
     nfc = unicodedata.normalize("NFC", name or "")
+    if nfc:
+        check_name(nfc, "lexicon name")  # length and control characters, as for every name
     bad = sorted({ch for ch in nfc if unicodedata.category(ch)[0] not in "LNM" and ch not in NAME_PUNCTUATION})
     if not nfc:
         what = "it is empty"

@@ -218,18 +218,29 @@ def _targets(sentence: ET.Element, ns: str, text: str) -> tuple[int | None, int 
     return None, None
 
 
-def read_exemplars(root_el: ET.Element) -> list[Example]:
-    """Exemplar sentences of one parsed ``lu/lu<ID>.xml``: text + first Target span."""
+def read_exemplars(root_el: ET.Element) -> tuple[list[Example], int]:
+    """Exemplar sentences of one parsed ``lu/lu<ID>.xml``: text + first Target span, each once.
+
+    Returns ``(exemplars, repeated)``: a sentence that the file holds twice with the same text and the
+    same target span (seen in FrameNet releases, nltk issue #1370) is kept once and counted in
+    ``repeated``; the same text with another target span is a different exemplar and is kept.
+    """
     ns = _ns(root_el)
     out: list[Example] = []
+    seen: set[tuple[str, int | None, int | None]] = set()
+    repeated = 0
     for sentence in root_el.iter(ns + "sentence"):
         text_el = sentence.find(ns + "text")
         text = (text_el.text or "") if text_el is not None else ""
         if not text.strip():
             continue
         start, end = _targets(sentence, ns, text)
+        if (text, start, end) in seen:
+            repeated += 1
+            continue
+        seen.add((text, start, end))
         out.append(Example(text, start, end))
-    return out
+    return out, repeated
 
 
 def _read_zip(path: Path, *, strict: bool, progress: Progress | None) -> LexiconData:
@@ -466,6 +477,7 @@ def read_nltk(root: str | Path, *, strict: bool = False, progress: Progress | No
                  "they are imported without exemplars")
     if lu_dir.is_dir():
         used: set[str] = set()
+        repeats: dict[str, int] = {}
         for i, lu in enumerate(lexical_units):
             fname = f"lu{lu.lu_id}.xml"
             if fname in present:
@@ -478,11 +490,17 @@ def read_nltk(root: str | Path, *, strict: bool = False, progress: Progress | No
                         f"but the index has {lu.name} (ID {lu.lu_id}) in {lu.frame}; its exemplars are skipped"
                     )
                     continue
-                lu.exemplars = read_exemplars(el)
+                lu.exemplars, repeated = read_exemplars(el)
+                if repeated:
+                    repeats[fname] = repeated
             if not lu.n_annotated:
                 lu.n_annotated = len(lu.exemplars)
             if progress:
                 progress("read exemplars", i + 1, len(lexical_units))
+        if repeats:
+            shown = ", ".join(f"{f} ({n})" for f, n in list(repeats.items())[:3]) + (", ..." if len(repeats) > 3 else "")
+            warnings.append(f"{lu_dir}: {sum(repeats.values()):,} exemplar sentence(s) repeated in their LU file "
+                            f"(same text, same target) were imported once ({shown})")
         unused = sorted(present - used)
         if unused:
             shown = ", ".join(unused[:5]) + (", ..." if len(unused) > 5 else "")

@@ -31,7 +31,6 @@ caching, concurrency and logging live in the client, identical for all three.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
 import re
 import threading
@@ -176,7 +175,7 @@ class OpenAIAdapter:
         def make() -> tuple[Any, Any]:  # max_retries=0: the client's retry loop (fbagent.providers) retries
             raw = openai.AsyncOpenAI(api_key=api_key, base_url=base_url, timeout=timeout_s, max_retries=0)
             raw.chat.completions.create = direct_chat_create(raw)  # same request, no per-call SDK transform
-            if mode == "json":  # before instructor parses: unwrap fenced or prose-wrapped JSON
+            if mode in ("json", "json_schema"):  # before instructor parses: unwrap fenced or prose-wrapped JSON
                 raw.chat.completions.create = _unwrapping_json(raw.chat.completions.create)
             return raw, instructor.from_openai(raw, mode=instructor_mode)
 
@@ -294,9 +293,9 @@ class LocalAdapter:
     def __init__(self, *, model_path: str, n_ctx: int = 4096, n_threads: int | None = None,
                  prompt_style: str = "auto") -> None:
         import instructor
-        from llama_cpp import Llama
 
         from fbagent.llm.prompt_style import check_prompt_style, style_from_metadata
+        from fbagent.providers.llamacpp import build_llama, settings_for
 
         check_prompt_style(prompt_style)
         self.model_path = model_path
@@ -304,16 +303,8 @@ class LocalAdapter:
         self.base_url = None
         self._lock = threading.Lock()
         self._grammars: dict[str, Any] = {}
-        try:  # llama.cpp prints context set-up notes to fd 2 even with verbose=False
-            from llama_cpp._utils import suppress_stdout_stderr
-        except ImportError:  # pragma: no cover - older/newer layouts
-            suppress_stdout_stderr = None
-        quiet = suppress_stdout_stderr(disable=False) if suppress_stdout_stderr else contextlib.nullcontext()
-        with quiet:
-            self._llm = Llama(
-                model_path=model_path, n_ctx=n_ctx, verbose=False,
-                n_threads=n_threads or int(os.environ.get("FBAGENT_LLAMA_THREADS") or 0) or os.cpu_count() or 1,
-            )
+        threads = n_threads or int(os.environ.get("FBAGENT_LLAMA_THREADS") or 0) or os.cpu_count() or 1
+        self._llm = build_llama(settings_for(model_path, n_ctx=n_ctx, n_threads=threads))
         self.prompt_style = style_from_metadata(self._llm.metadata) if prompt_style == "auto" else prompt_style
         # recorded with every request in llm_calls
         self.mode = "completion_json_grammar" if self.prompt_style == "fewshot" else "json_schema_grammar"

@@ -14,7 +14,9 @@ messages are the ones instructor builds:
    ``Model.model_validate_json``; ``finish_reason == "length"`` raises
    instructor's ``IncompleteOutputException`` at once (a truncated answer is
    final: asking again with the same limit would truncate it again);
-3. an answer that fails validation is re-asked: the answer as an ``assistant``
+3. an answer that is not bare JSON (a Markdown fence, prose around the object) has its JSON object
+   extracted first (:func:`unwrap_json`, as instructor's ``json``/``md_json`` modes do);
+   an answer that still fails validation is re-asked: the answer as an ``assistant``
    message, then a ``user`` message ``"Correct your JSON ONLY RESPONSE, based on
    the following errors:\\n{error}"``; after ``max_reasks`` re-asks the last
    ``ValidationError`` is raised.
@@ -46,6 +48,27 @@ def reask_messages(content: str, error: Exception) -> list[dict[str, str]]:
     return [{"role": "assistant", "content": content or ""}, {"role": "user", "content": f"{REASK_PREFIX}{error}"}]
 
 
+def _invalid_json(exc: ValidationError) -> bool:
+    return any(e.get("type") == "json_invalid" for e in exc.errors())
+
+
+def unwrap_json(content: str) -> str | None:
+    """The JSON object inside ``content`` when ``content`` is not bare JSON (a Markdown ```json fence,
+    prose around the object), by instructor's own ``extract_json_from_codeblock`` (what its ``json`` and
+    ``md_json`` modes do); ``None`` when nothing different can be extracted.
+
+    Servers that do not enforce the schema (a llama.cpp server without grammar support, some proxies)
+    answer like this; re-asking them gives the same fence again.
+    """
+    from instructor.utils import extract_json_from_codeblock
+
+    try:
+        out = extract_json_from_codeblock(content)
+    except ValueError:  # over instructor's size/nesting limits
+        return None
+    return out if out and out != content else None
+
+
 async def create_json_schema(
     send: Callable[[dict[str, Any]], Awaitable[dict[str, Any]]], *, request: dict[str, Any],
     response_model: type[BaseModel], max_reasks: int, hooks: CallHooks,
@@ -74,6 +97,12 @@ async def create_json_schema(
         try:
             return response_model.model_validate_json(content)
         except ValidationError as exc:
+            unwrapped = unwrap_json(content) if _invalid_json(exc) else None
+            if unwrapped is not None:
+                try:
+                    return response_model.model_validate_json(unwrapped)
+                except ValidationError as inner:
+                    exc = inner
             hooks.parse_error(exc)
             if attempt == max_reasks:
                 raise

@@ -51,6 +51,7 @@ from fbagent.providers.names import (
     Provider,
     api_key,
     base_url,
+    check_base_url,
     endpoint,
     has_api_key,
     help_names,
@@ -70,7 +71,7 @@ from fbagent.providers.redact import (
 
 __all__ = [
     "EVAL_PROVIDERS", "GENERATION_PROVIDERS", "NO_KEY", "PROVIDERS", "TRANSIENT_STATUS", "LoopClients",
-    "Provider", "RetryPolicy", "api_key", "base_url", "call_with_retries", "describe_error", "endpoint",
+    "Provider", "RetryPolicy", "api_key", "base_url", "check_base_url", "call_with_retries", "describe_error", "endpoint",
     "exception_chain", "has_api_key", "help_names", "is_network_error", "is_transient", "known_secrets",
     "may_hold_secret", "missing_package", "network_reason", "one_line", "provider", "public_url", "redact", "redact_argv",
     "redact_value", "register_secret", "require_packages", "retry_after_s", "retry_wait_s", "status_of",

@@ -132,10 +132,41 @@ def api_key(p: Provider, explicit: str | None = None, *, server_url: str | None 
 
 
 def base_url(p: Provider, flag: str | None = None) -> str | None:
-    """The server URL for ``p``: ``flag`` when given, else ``p.base_url_var`` from the environment, else ``None``."""
+    """The server URL for ``p``: ``flag`` when given, else ``p.base_url_var`` from the environment, else ``None``.
+
+    Raises :class:`FbagentError` when the URL is not an http(s) URL with a host (:func:`check_base_url`).
+    """
     if flag:
-        return flag
-    return (os.environ.get(p.base_url_var) or None) if p.base_url_var else None
+        return check_base_url(flag)
+    url = (os.environ.get(p.base_url_var) or None) if p.base_url_var else None
+    return check_base_url(url, source=p.base_url_var) if url else None
+
+
+def check_base_url(url: str | None, *, source: str | None = None) -> str | None:
+    """``url`` when it is ``None`` or an ``http://`` / ``https://`` URL with a host (and a valid port);
+    raises :class:`FbagentError` otherwise (``ftp://...``, ``localhost:8000`` without a scheme, a
+    control character), naming ``source`` (an environment variable) when the URL came from there."""
+    if url is None:
+        return None
+    shown = public_url(url) if "://" in url else url
+    where = f" (from {source})" if source else ""
+    parts = urlsplit(url)
+    problem = None
+    if any(ord(ch) < 0x20 or ord(ch) == 0x7F for ch in url):
+        problem = "contains a control character"
+    elif parts.scheme.lower() not in ("http", "https"):
+        problem = f"has the scheme {parts.scheme!r}, not http or https" if parts.scheme else "has no http:// or https://"
+    elif not parts.hostname:
+        problem = "has no host"
+    else:
+        try:
+            parts.port  # noqa: B018 - raises ValueError for a port out of range or not a number
+        except ValueError:
+            problem = "has an invalid port"
+    if problem:
+        raise FbagentError(f"the server URL {shown!r}{where} {problem}",
+                           "give the OpenAI-compatible server as http://HOST:PORT/v1 (or https://...)")
+    return url
 
 
 def host_and_port(parts: SplitResult) -> str:

@@ -1,4 +1,4 @@
-"""Invite tokens and session ids: random, URL-safe, stored only as SHA-256; link lifetimes; names.
+"""Invite tokens and session ids: random, URL-safe, stored only as SHA-256; link lifetimes; invites.
 
 A token is 32 random bytes (:func:`secrets.token_urlsafe`, 43 characters,
 256 bits), so guessing one is hopeless and rate limiting only keeps logs and
@@ -11,15 +11,12 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
-import unicodedata
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from fbagent.errors import FbagentError
 
 TOKEN_BYTES = 32
-#: Longest annotator name an invite accepts (characters).
-MAX_NAME_CHARS = 64
 _DURATION = re.compile(r"^\s*(\d+)\s*([mhdw])\s*$", re.IGNORECASE)
 _UNITS = {"m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
 
@@ -48,19 +45,6 @@ def expiry(lifetime: timedelta, now: datetime | None = None) -> str:
     return (start + lifetime).isoformat(timespec="milliseconds")
 
 
-def check_name(name: str) -> str:
-    """An annotator name fit for an invite: 1-64 characters, no control or format characters, no
-    leading/trailing spaces. Returns it; raises FbagentError naming the problem."""
-    if not name or name != name.strip():
-        raise FbagentError(f"annotator name {name!r} is empty or starts or ends with a space", "pass the name without surrounding spaces")
-    if len(name) > MAX_NAME_CHARS:
-        raise FbagentError(f"annotator name has {len(name)} characters, more than {MAX_NAME_CHARS}", "pass a shorter name")
-    bad = [c for c in name if unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp")]
-    if bad:
-        raise FbagentError(f"annotator name {name!r} contains control characters", "pass a name of letters, digits, spaces and punctuation")
-    return name
-
-
 @dataclass(frozen=True)
 class Invite:
     """A new invite: the one-time ``link`` (holds the token; shown once, never stored) and its expiry."""
@@ -74,12 +58,13 @@ def create_invite(db, annotator: str, lifetime: timedelta, base_url: str) -> Inv
     """Store an invite for ``annotator`` (the token's hash only) and return its link ``BASE/join?token=T``.
 
     ``base_url``: the address browsers open (``--public-url``). The name is
-    checked with :func:`check_name`; earlier unused links of the name are
-    revoked (:func:`fbagent.store.invites.add_invite`). Raises FbagentError for a bad name.
+    checked with :func:`fbagent.text.check_name` (the one name check); earlier unused links of the name
+    are revoked (:func:`fbagent.store.invites.add_invite`). Raises FbagentError for a bad name.
     """
     from fbagent.store import invites
+    from fbagent.text import check_name
 
-    check_name(annotator)
+    check_name(annotator, "annotator name")
     token = new_token()
     expires_at = expiry(lifetime)
     invites.add_invite(db, annotator, token_hash(token), expires_at)

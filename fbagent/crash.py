@@ -1,0 +1,191 @@
+"""Native crashes become one line: the long commands run in a supervised child process.
+
+``generate``, ``verifier calibrate`` and ``eval run|frame-id|sembench`` load native engines
+(llama.cpp, PyTorch, vLLM) whose faults (``SIGSEGV``, ``SIGILL``, ``SIGBUS``, ``SIGABRT``) would kill
+the Python process with no word but the shell's "Segmentation fault". On Linux, :func:`supervise`
+runs such a command as a child process of a small parent that only waits:
+
+- the child writes Python's fault traceback (:mod:`faulthandler`, every thread) to a crash log in
+  ``~/.cache/fbagent/crashes/`` (``XDG_CACHE_HOME`` respected); nothing of it reaches the terminal;
+- when the child dies of a signal, the parent prints one line: the signal, the engine whose frames
+  the crashing thread was running (:func:`engine_of`), the log, that finished work is stored and the
+  same command resumes, and the engine's fix; exit code 1. It also leaves a crash record, so that the
+  next run of the command, which finds the session "killed before it finished", says why
+  (:func:`crash_note`);
+- SQLite commits are atomic (WAL), so a crash loses at most the entries in flight.
+
+Signals: Ctrl-C in a terminal reaches both processes (one process group); the parent ignores it and
+the child handles it as before. A signal sent to the parent alone (``kill -INT``, ``kill -TERM``) is
+passed on to the child; if the parent is killed outright (``kill -9``), the kernel kills the child too
+(``PR_SET_PDEATHSIG``). ``FBAGENT_SUPERVISE=0`` runs every command in one process.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import socket
+import sys
+import time
+from pathlib import Path
+
+SUPERVISED = {("generate",), ("verifier", "calibrate"), ("eval", "run"), ("eval", "frame-id"),
+              ("eval", "sembench")}
+CHILD_ENV = "FBAGENT_CRASH_LOG"
+CRASH_SIGNALS = {signal.SIGSEGV, signal.SIGBUS, signal.SIGILL, signal.SIGFPE, signal.SIGABRT, signal.SIGKILL}
+_FORWARDED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)
+_PR_SET_PDEATHSIG = 1
+
+# engine -> (the frames that name it, the fix)
+ENGINES: dict[str, tuple[tuple[str, ...], str]] = {
+    "llama.cpp (llama-cpp-python)": (
+        ("/llama_cpp/",),
+        "set FBAGENT_LLAMA_EXTRA_BUFTS=0, or reinstall a portable build: CMAKE_ARGS='-DGGML_NATIVE=OFF' "
+        "pip install --force-reinstall --no-cache-dir --no-deps llama-cpp-python"),
+    "vLLM": (("/vllm/",), "check the GPU driver and the vLLM/torch versions (scripts/gpu_check_vllm.py)"),
+    "PyTorch": (
+        ("/torch/", "/sentence_transformers/", "/transformers/"),
+        "reinstall the CPU build of PyTorch (pip install --force-reinstall torch==2.13.0), or set "
+        "OMP_NUM_THREADS=1 to rule out a threading fault"),
+}
+
+
+def crash_dir() -> Path:
+    """Where crash logs and records go: ``$XDG_CACHE_HOME/fbagent/crashes`` or ``~/.cache/fbagent/crashes``."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "fbagent" / "crashes"
+
+
+def command_of(argv: list[str]) -> tuple[str, ...]:
+    """The command words of ``argv`` (without the program name): ``["eval", "run", "--x"]`` -> ``("eval", "run")``."""
+    words = []
+    for arg in argv:
+        if arg.startswith("-"):
+            break
+        words.append(arg)
+        if len(words) == 2:
+            break
+    if words and (words[0],) in SUPERVISED:
+        return (words[0],)
+    return tuple(words)
+
+
+def engine_of(log: str) -> tuple[str, str] | None:
+    """``(engine, fix)`` whose frames the crashing thread ran, from a :mod:`faulthandler` log; ``None``
+    when no known engine is on that stack."""
+    current = re.search(r"(?ms)^Current thread 0x[0-9a-f]+ \(most recent call first\):\n(.*?)(?:\n\n|\Z)", log)
+    block = current.group(1) if current else log
+    for engine, (marks, fix) in ENGINES.items():
+        if any(mark in block for mark in marks):
+            return engine, fix
+    return None
+
+
+def _record_path(host: str, pid: int) -> Path:
+    return crash_dir() / f"{re.sub(r'[^A-Za-z0-9._-]', '_', host)}-{int(pid)}.json"
+
+
+def crash_note(host: str | None, pid: int | None) -> str | None:
+    """What the crash record of process ``pid`` on ``host`` says (``"it crashed with SIGSEGV in
+    llama.cpp ...; crash log: PATH"``), or ``None`` when that process left none."""
+    if host is None or pid is None:
+        return None
+    try:
+        rec = json.loads(_record_path(host, pid).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    where = f" in {rec['engine']}" if rec.get("engine") else ""
+    return f"it crashed with {rec.get('signal', 'a signal')}{where} (crash log: {rec.get('log')}; fix: {rec.get('fix')})"
+
+
+def _child_setup() -> None:  # runs in the child between fork and exec
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {*_FORWARDED, signal.SIGCHLD})
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):  # not Linux glibc: the child may outlive a killed parent
+        pass
+
+
+def enable_in_child() -> None:
+    """In a supervised child: write fault tracebacks of every thread to the log the parent named."""
+    path = os.environ.get(CHILD_ENV)
+    if not path:
+        return
+    import faulthandler
+
+    try:
+        fh = open(path, "w", encoding="utf-8")  # noqa: SIM115 - stays open for the process's life
+    except OSError:
+        return
+    faulthandler.enable(file=fh, all_threads=True)
+    globals()["_log_file"] = fh
+
+
+def supervise(argv: list[str]) -> int | None:
+    """Run ``fbagent ARGV`` in a supervised child when it is one of :data:`SUPERVISED` (Linux only;
+    not for ``--help``; not inside a child; not with ``FBAGENT_SUPERVISE=0``). Returns the exit code to
+    exit with, or ``None`` when this process should run the command itself."""
+    if os.environ.get(CHILD_ENV) is not None:
+        enable_in_child()
+        return None
+    if (os.environ.get("FBAGENT_SUPERVISE", "1").strip() == "0" or not sys.platform.startswith("linux")
+            or command_of(argv) not in SUPERVISED or "--help" in argv):
+        return None
+    import subprocess
+
+    folder = crash_dir()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None  # nowhere to log: run unsupervised rather than not at all
+    log = folder / f"{time.strftime('%Y%m%dT%H%M%S')}-{os.getpid()}.log"
+    env = {**os.environ, CHILD_ENV: str(log)}
+    signal.pthread_sigmask(signal.SIG_BLOCK, {*_FORWARDED, signal.SIGCHLD})
+    try:
+        proc = subprocess.Popen([sys.executable, "-m", "fbagent.cli", *argv], env=env, preexec_fn=_child_setup)
+    except OSError:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {*_FORWARDED, signal.SIGCHLD})
+        return None
+    while proc.poll() is None:
+        info = signal.sigtimedwait({*_FORWARDED, signal.SIGCHLD}, 0.5)
+        if info is not None and info.si_signo != signal.SIGCHLD and info.si_code <= 0 and proc.poll() is None:
+            os.kill(proc.pid, info.si_signo)  # sent to this process alone (kill, not a terminal key)
+    code = proc.returncode
+    if code >= 0 or -code not in CRASH_SIGNALS:
+        log.unlink(missing_ok=True)
+        return code if code >= 0 else 128 - code
+    return _report(argv, proc.pid, -code, log)
+
+
+def _report(argv: list[str], pid: int, signum: int, log: Path) -> int:
+    """Say in one line that the child ``pid`` died of ``signum``; leave the crash record; exit code 1."""
+    name = signal.Signals(signum).name
+    try:
+        text = log.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        text = ""
+    found = engine_of(text)
+    engine, fix = found if found else (None, "run the same command again (it resumes); if it crashes again, "
+                                             f"report the crash log {log}")
+    if signum == signal.SIGKILL:
+        engine, fix = None, "free memory (the kernel kills processes that run out: dmesg says so) or lower --concurrency"
+    command = " ".join(command_of(argv))
+    where = f" inside {engine}" if engine else ""
+    kind = "was killed (SIGKILL: out of memory, or kill -9)" if signum == signal.SIGKILL else \
+        f"crashed{where} ({name}, a native fault)"
+    line = (f"error: fbagent {command} {kind}; finished work is stored and the same command resumes; "
+            f"traceback: {log if text.strip() else 'none'}. Fix: {fix}")
+    record = {"signal": name, "engine": engine, "fix": fix, "log": str(log), "command": command,
+              "time": time.strftime("%Y-%m-%dT%H:%M:%S")}
+    try:
+        _record_path(socket.gethostname(), pid).write_text(json.dumps(record), encoding="utf-8")
+    except OSError:
+        pass
+    colour = sys.stderr.isatty() and not os.environ.get("NO_COLOR")
+    sys.stderr.write((f"\x1b[31m{line}\x1b[0m" if colour else line) + "\n")
+    sys.stderr.flush()
+    return 1
