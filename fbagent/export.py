@@ -35,6 +35,7 @@ import sqlite_utils
 
 from fbagent.errors import FbagentError
 from fbagent.files import write_atomic
+from fbagent.limits import check_count
 from fbagent.store import annotations as ann
 from fbagent.store.revisions import apply_revisions, revisions_by_item
 from fbagent.validation import (
@@ -150,11 +151,13 @@ def export_records(
 ) -> list[dict[str, Any]]:
     """The records to export, in stable entry order.
 
-    Raises :class:`FbagentError` for an unknown format or run, when no entry
+    Raises :class:`FbagentError` for an unknown format or run, a threshold out of range, when no entry
     matches, or when ``validated`` is asked and no entry has human judgments.
     """
     if fmt not in FORMATS:
         raise FbagentError(f"unknown export format {fmt!r}", f"pass --format {' or --format '.join(FORMATS)}")
+    check_count("--min-correct", min_correct)
+    check_count("--min-acceptable", min_acceptable)
     items = ann.select_items(db, run=run, statuses=statuses, columns="*")
     if not items:
         raise ann.explain_no_items(db, run=run, language=None, statuses=statuses, options=("--run",))

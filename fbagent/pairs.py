@@ -263,6 +263,18 @@ def check_pool(lexicon: Mapping[str, Any], n_verb_lus: int, n_candidates: int, n
                            "--min-examples 0)")
 
 
+def check_selectable(db: Any, lexicon: Mapping[str, Any], options: SelectionOptions) -> None:
+    """Raise :class:`FbagentError` (:func:`check_pool`) when a new selection of ``lexicon`` under
+    ``options`` would hold no pair; reads only (``generate`` calls it before it stores a run)."""
+    from fbagent.store import pairs as store
+
+    verb_lus = store.verb_lexical_units(db, lexicon["id"])
+    cands = candidates(verb_lus)
+    eligible, excluded = filter_candidates(cands, store.frame_facts(db, lexicon["id"]), verb_lus,
+                                           store.frame_relations(db, lexicon["id"]), options)
+    check_pool(lexicon, len(verb_lus), len(cands), len(eligible), excluded)
+
+
 def select_pairs(db: Any, lexicon: Mapping[str, Any], options: SelectionOptions) -> dict[str, Any]:
     """Run the whole selection for one lexicon and store it.
 

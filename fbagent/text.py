@@ -43,6 +43,22 @@ def shown(text: Any, *, one_line: bool = False) -> str:
     return _UNSAFE.sub(_escape, value)
 
 
+def _picture(match: re.Match[str]) -> str:
+    code = ord(match.group(0))
+    if code < 0x20:
+        return chr(0x2400 + code)    # Unicode control pictures: ESC -> U+241B, BEL -> U+2407
+    if code == 0x7F:
+        return "\u2421"              # DEL symbol
+    return "\ufffd"                  # C1 controls, separators, bidi controls: the replacement character
+
+
+def pictured(text: str) -> str:
+    """``text`` with each unsafe character of :func:`shown` replaced by one visible character of the same
+    length (a Unicode control picture such as ``U+241B`` for ``ESC``, or ``U+FFFD``), so that character
+    offsets (highlighted spans of a verb) stay valid: for text laid out in the terminal app."""
+    return _UNSAFE.sub(_picture, text)
+
+
 def check_name(value: str, what: str) -> str:
     """Return ``value`` when it is a usable ``what`` (e.g. ``"annotator name"``, ``"run name"``); raise
     :class:`FbagentError` naming the problem otherwise.

@@ -67,62 +67,62 @@ CASES = [
        says=("--human-accuracy",)),
     # --- databases: missing, another program's, a folder, garbage, in a missing folder
     _c("db-missing-lexicon-list", "lexicon", "list", "--db", "{tmp}/none.db", db="none", says=("does not exist",)),
-    _c("db-missing-runs-list", "runs", "list", "--db", "{tmp}/none.db", db="none"),
-    _c("db-missing-pairs-list", "pairs", "list", "--db", "{tmp}/none.db", db="none"),
-    _c("db-missing-validate", "validate", "report", "--db", "{tmp}/none.db", db="none"),
-    _c("db-missing-export", "export", "--out", "{tmp}/o.jsonl", "--db", "{tmp}/none.db", db="none"),
-    _c("db-other-program", "lexicon", "list", "--db", "{tmp}/other.db", setup="other_db", db="none"),
-    _c("db-other-program-generate", "generate", "--pairs", "1", "--db", "{tmp}/other.db", setup="other_db", db="none"),
-    _c("db-is-a-folder", "lexicon", "list", "--db", "{tmp}", db="none"),
-    _c("db-garbage-file", "runs", "list", "--db", "{tmp}/garbage.db", setup="garbage_db", db="none"),
-    _c("db-in-missing-folder", "pairs", "select", "--pairs", "2", "--db", "{tmp}/no/such/dir/x.db", db="none"),
+    _c("db-missing-runs-list", "runs", "list", "--db", "{tmp}/none.db", db="none", says=("does not exist",)),
+    _c("db-missing-pairs-list", "pairs", "list", "--db", "{tmp}/none.db", db="none", says=("does not exist",)),
+    _c("db-missing-validate", "validate", "report", "--db", "{tmp}/none.db", db="none", says=("does not exist",)),
+    _c("db-missing-export", "export", "{tmp}/o.jsonl", "--db", "{tmp}/none.db", db="none", says=("does not exist",)),
+    _c("db-other-program", "lexicon", "list", "--db", "{tmp}/other.db", setup="other_db", db="none", says=("another program",)),
+    _c("db-other-program-generate", "generate", "--pairs", "1", "--db", "{tmp}/other.db", setup="other_db", db="none", says=("another program",)),
+    _c("db-is-a-folder", "lexicon", "list", "--db", "{tmp}", db="none", says=("is a folder",)),
+    _c("db-garbage-file", "runs", "list", "--db", "{tmp}/garbage.db", setup="garbage_db", db="none", says=("not a usable",)),
+    _c("db-in-missing-folder", "pairs", "select", "--pairs", "2", "--db", "{tmp}/no/such/dir/x.db", db="none", says=("does not exist",)),
     # --- lexicon add / show
-    _c("lexicon-add-missing-path", "lexicon", "add", "{tmp}/nope", "--lang", "en", "--db", "{db}"),
-    _c("lexicon-add-empty-folder", "lexicon", "add", "{tmp}/empty", "--lang", "en", "--db", "{db}", setup="empty_dir"),
+    _c("lexicon-add-missing-path", "lexicon", "add", "{tmp}/nope", "--lang", "en", "--db", "{db}", says=("does not exist",)),
+    _c("lexicon-add-empty-folder", "lexicon", "add", "{tmp}/empty", "--lang", "en", "--db", "{db}", setup="empty_dir", says=("frameIndex.xml",)),
     _c("lexicon-add-malformed-xml", "lexicon", "add", "{tmp}/badxml", "--lang", "en", "--db", "{db}",
-       setup="malformed_xml"),
+       setup="malformed_xml", says=("malformed XML",)),
     _c("lexicon-add-bad-jsonl-line", "lexicon", "add", "{tmp}/bad.jsonl", "--lang", "en", "--db", "{db}",
        setup="bad_jsonl", says=("bad.jsonl",)),
     _c("lexicon-add-jsonl-missing-field", "lexicon", "add", "{tmp}/nofield.jsonl", "--lang", "en", "--db", "{db}",
-       setup="jsonl_missing_field"),
-    _c("lexicon-add-bad-format", "lexicon", "add", "{tmp}/bad.jsonl", "--format", "csv", "--db", "{db}",
-       setup="bad_jsonl"),
+       setup="jsonl_missing_field", says=("'frame' is a required property",)),
+    _c("lexicon-add-bad-format", "lexicon", "add", "{tmp}/bad.jsonl", "--format", "csv", "--lang", "en", "--db", "{db}",
+       setup="bad_jsonl", says=("csv",)),
     _c("lexicon-add-new-db-failed-first-import", "lexicon", "add", "{tmp}/bad.jsonl", "--lang", "en",
-       "--db", "{tmp}/fresh.db", setup="bad_jsonl", db="none"),
+       "--db", "{tmp}/fresh.db", setup="bad_jsonl", db="none", says=("bad.jsonl:1",)),
     _c("lexicon-show-unknown", "lexicon", "show", "nosuch", "--db", "{db}", says=("nosuch",)),
     # --- pairs
-    _c("pairs-select-zero", "pairs", "select", "--pairs", "0", "--db", "{db}"),
+    _c("pairs-select-zero", "pairs", "select", "--pairs", "0", "--db", "{db}", says=("--pairs",)),
     _c("pairs-select-huge-seed", "pairs", "select", "--pairs", "2", "--seed", HUGE_SEED, "--db", "{db}",
        says=("seed",)),
     _c("pairs-select-negative-seed", "pairs", "select", "--pairs", "2", "--seed", "-1", "--db", "{db}",
        says=("seed",)),
-    _c("pairs-select-unknown-lexicon", "pairs", "select", "--pairs", "2", "--lexicon", "nosuch", "--db", "{db}"),
-    _c("pairs-select-max-per-verb-zero", "pairs", "select", "--pairs", "2", "--max-per-verb", "0", "--db", "{db}"),
-    _c("pairs-select-min-examples-negative", "pairs", "select", "--pairs", "2", "--min-examples", "-1", "--db", "{db}"),
-    _c("pairs-show-unknown-selection", "pairs", "show", "999", "--db", "{db}"),
-    _c("pairs-show-bad-status", "pairs", "show", "1", "--status", "bogus", "--db", "{db}"),
+    _c("pairs-select-unknown-lexicon", "pairs", "select", "--pairs", "2", "--lexicon", "nosuch", "--db", "{db}", says=("nosuch",)),
+    _c("pairs-select-max-per-verb-zero", "pairs", "select", "--pairs", "2", "--max-per-verb", "0", "--db", "{db}", says=("--max-per-verb",)),
+    _c("pairs-select-min-examples-negative", "pairs", "select", "--pairs", "2", "--min-examples", "-1", "--db", "{db}", says=("--min-examples",)),
+    _c("pairs-show-unknown-selection", "pairs", "show", "999", "--db", "{db}", says=("999",)),
+    _c("pairs-show-bad-status", "pairs", "show", "1", "--status", "bogus", "--db", "{db}", says=("bogus",)),
     # --- generate: options validated before anything is stored or loaded
-    _c("generate-pairs-zero", "generate", "--pairs", "0", "--db", "{db}"),
-    _c("generate-per-pair-zero", "generate", "--pairs", "1", "--per-pair", "0", "--db", "{db}"),
+    _c("generate-pairs-zero", "generate", "--pairs", "0", "--db", "{db}", says=("--pairs",)),
+    _c("generate-per-pair-zero", "generate", "--pairs", "1", "--per-pair", "0", "--db", "{db}", says=("--per-pair",)),
     _c("generate-unknown-backend", "generate", "--pairs", "1", "--generator", "claude", "--db", "{db}",
        says=("claude",)),
-    _c("generate-unknown-verifier", "generate", "--pairs", "1", "--verifier-generator", "x", "--db", "{db}"),
-    _c("generate-concurrency-zero", "generate", "--pairs", "1", "--concurrency", "0", "--db", "{db}"),
-    _c("generate-timeout-negative", "generate", "--pairs", "1", "--timeout", "-1", "--db", "{db}"),
-    _c("generate-similarity-out-of-range", "generate", "--pairs", "1", "--similarity-threshold", "2", "--db", "{db}"),
-    _c("generate-margin-out-of-range", "generate", "--pairs", "1", "--margin", "5", "--db", "{db}"),
+    _c("generate-unknown-verifier", "generate", "--pairs", "1", "--verifier-generator", "x", "--db", "{db}", says=("'x'",)),
+    _c("generate-concurrency-zero", "generate", "--pairs", "1", "--concurrency", "0", "--db", "{db}", says=("--concurrency",)),
+    _c("generate-timeout-negative", "generate", "--pairs", "1", "--timeout", "-1", "--db", "{db}", says=("--timeout",)),
+    _c("generate-similarity-out-of-range", "generate", "--pairs", "1", "--similarity-threshold", "2", "--db", "{db}", says=("--similarity-threshold",)),
+    _c("generate-margin-out-of-range", "generate", "--pairs", "1", "--margin", "5", "--db", "{db}", says=("--margin",)),
     _c("generate-huge-seed", "generate", "--pairs", "1", "--seed", HUGE_SEED, "--db", "{db}", says=("seed",)),
     _c("generate-huge-seed-dry-run", "generate", "--pairs", "1", "--seed", HUGE_SEED, "--dry-run", "--db", "{db}",
        says=("seed",)),
-    _c("generate-unknown-lexicon", "generate", "--pairs", "1", "--lexicon", "nosuch", "--db", "{db}"),
+    _c("generate-unknown-lexicon", "generate", "--pairs", "1", "--lexicon", "nosuch", "--db", "{db}", says=("nosuch",)),
     _c("generate-openai-no-key", "generate", "--pairs", "1", "--generator", "openai", "--no-screen",
        "--db", "{db}", says=("OPENAI_API_KEY",)),
     _c("generate-gemini-no-key", "generate", "--pairs", "1", "--generator", "gemini", "--no-screen",
        "--db", "{db}", says=("GEMINI_API_KEY",)),
-    _c("generate-missing-gguf", "generate", "--pairs", "1", "--model-path", "{tmp}/none.gguf", "--db", "{db}"),
+    _c("generate-missing-gguf", "generate", "--pairs", "1", "--model-path", "{tmp}/none.gguf", "--db", "{db}", says=("none.gguf",)),
     _c("generate-run-name-taken", "generate", "--pairs", "1", "--run", "run1", "--db", "{db}", says=("run1",)),
     _c("generate-bad-openai-mode", "generate", "--pairs", "1", "--generator", "openai", "--base-url", UNREACHABLE,
-       "--no-screen", "--db", "{db}", env={"FBAGENT_OPENAI_MODE": "yaml"}),
+       "--no-screen", "--db", "{db}", env={"FBAGENT_OPENAI_MODE": "yaml"}, says=("FBAGENT_OPENAI_MODE",)),
     _c("generate-bad-openai-transport", "generate", "--pairs", "1", "--generator", "openai", "--base-url",
        UNREACHABLE, "--model", "m", "--no-screen", "--db", "{db}", env={"FBAGENT_OPENAI_TRANSPORT": "curl"},
        says=("FBAGENT_OPENAI_TRANSPORT='curl'", "direct, sdk")),
@@ -139,46 +139,104 @@ CASES = [
     # --- runs
     _c("runs-show-unknown", "runs", "show", "nosuch", "--db", "{db}", says=("nosuch",)),
     # --- annotate (needs a terminal; bad options are refused first)
-    _c("annotate-no-tty", "annotate", "--annotator", "alice", "--db", "{db}"),
+    _c("annotate-no-tty", "annotate", "--annotator", "alice", "--db", "{db}", says=("interactive terminal",)),
     _c("annotate-huge-seed", "annotate", "--annotator", "alice", "--seed", HUGE_SEED, "--db", "{db}",
        says=("seed",)),
     # --- validate / export
-    _c("validate-min-correct-negative", "validate", "report", "--min-correct", "-1", "--db", "{db}"),
-    _c("validate-unknown-run", "validate", "report", "--run", "nosuch", "--db", "{db}"),
-    _c("export-min-correct-negative", "export", "--validated", "--min-correct", "-1", "--out", "{tmp}/o.jsonl",
-       "--db", "{db}"),
-    _c("export-out-in-missing-folder", "export", "--out", "{tmp}/no/such/o.jsonl", "--db", "{db}"),
-    _c("export-out-is-a-folder", "export", "--out", "{tmp}", "--db", "{db}"),
-    _c("export-unknown-run", "export", "--run", "nosuch", "--out", "{tmp}/o.jsonl", "--db", "{db}"),
+    _c("validate-min-correct-negative", "validate", "report", "--min-correct", "-1", "--db", "{db}", says=("--min-correct",)),
+    _c("validate-unknown-run", "validate", "report", "--run", "nosuch", "--db", "{db}", says=("nosuch",)),
+    _c("export-min-correct-negative", "export", "{tmp}/o.jsonl", "--validated", "--min-correct", "-1",
+       "--db", "{db}", says=("--min-correct",)),
+    _c("export-out-in-missing-folder", "export", "{tmp}/no/such/o.jsonl", "--db", "{db}", says=("does not exist",)),
+    _c("export-out-is-a-folder", "export", "{tmp}", "--db", "{db}", says=("is a folder",)),
+    _c("export-unknown-run", "export", "{tmp}/o.jsonl", "--run", "nosuch", "--db", "{db}", says=("nosuch",)),
     # --- eval run / report / frame-id / sembench
     _c("eval-dataset-missing", "eval", "run", "--dataset", "{tmp}/none.jsonl", "--backend", "local",
-       "--out", "{tmp}/r"),
+       "--out", "{tmp}/r", says=("does not exist",)),
     _c("eval-dataset-bad-line", "eval", "run", "--dataset", "{tmp}/bad.jsonl", "--backend", "local",
-       "--out", "{tmp}/r", setup="bad_jsonl"),
+       "--out", "{tmp}/r", setup="bad_jsonl", says=("bad.jsonl:1",)),
     _c("eval-dataset-empty", "eval", "run", "--dataset", "{tmp}/empty.jsonl", "--backend", "local",
-       "--out", "{tmp}/r", setup="empty_file"),
+       "--out", "{tmp}/r", setup="empty_file", says=("no entries",)),
     _c("eval-unknown-template", "eval", "run", "--dataset", "{entries}", "--backend", "local", "--templates", "v9",
        "--out", "{tmp}/r", says=("v9",)),
     _c("eval-unknown-backend", "eval", "run", "--dataset", "{entries}", "--backend", "nope", "--out", "{tmp}/r",
        says=("nope",)),
     _c("eval-extra-body-not-json", "eval", "run", "--dataset", "{entries}", "--backend", "openai", "--model", "m",
-       "--base-url", UNREACHABLE, "--extra-body", "{{bad", "--out", "{tmp}/r"),
+       "--base-url", UNREACHABLE, "--extra-body", "{{bad", "--out", "{tmp}/r", says=("--extra-body",)),
     _c("eval-openai-no-key", "eval", "run", "--dataset", "{entries}", "--backend", "openai", "--model", "m",
        "--out", "{tmp}/r", says=("OPENAI_API_KEY",)),
     _c("eval-openai-needs-model", "eval", "run", "--dataset", "{entries}", "--backend", "openai",
-       "--base-url", UNREACHABLE, "--out", "{tmp}/r"),
+       "--base-url", UNREACHABLE, "--out", "{tmp}/r", says=("needs a model",)),
     _c("eval-missing-gguf", "eval", "run", "--dataset", "{entries}", "--backend", "local",
-       "--model-path", "{tmp}/none.gguf", "--out", "{tmp}/r"),
+       "--model-path", "{tmp}/none.gguf", "--out", "{tmp}/r", says=("none.gguf",)),
     _c("eval-out-holds-another-run", "eval", "run", "--dataset", "{entries}", "--backend", "openai", "--model", "m",
-       "--base-url", UNREACHABLE, "--out", "{tmp}/other-run", setup="other_result"),
-    _c("eval-report-missing-folder", "eval", "report", "{tmp}/nope"),
-    _c("eval-report-no-manifest", "eval", "report", "{tmp}/empty", setup="empty_dir"),
-    _c("eval-report-broken-manifest", "eval", "report", "{tmp}/broken", setup="broken_result"),
+       "--base-url", UNREACHABLE, "--out", "{tmp}/other-run", setup="other_result", says=("another run",)),
+    _c("eval-report-missing-folder", "eval", "report", "{tmp}/nope", says=("does not exist",)),
+    _c("eval-report-no-manifest", "eval", "report", "{tmp}/empty", setup="empty_dir", says=("manifest.json",)),
+    _c("eval-report-broken-manifest", "eval", "report", "{tmp}/broken", setup="broken_result", says=("not valid JSON",)),
     _c("eval-frame-id-unknown-lexicon", "eval", "frame-id", "--backend", "local", "--lexicon", "nosuch",
-       "--db", "{db}", "--out", "{tmp}/r"),
-    _c("eval-sembench-bad-mode", "eval", "sembench", "--backend", "local", "--mode", "bogus", "--out", "{tmp}/r"),
+       "--db", "{db}", "--out", "{tmp}/r", says=("nosuch",)),
+    _c("eval-sembench-bad-mode", "eval", "sembench", "--backend", "local", "--mode", "bogus", "--out", "{tmp}/r", says=("bogus",)),
     _c("eval-sembench-missing-dictionary", "eval", "sembench", "--backend", "local", "--dictionary",
-       "{tmp}/none.jsonl", "--out", "{tmp}/r"),
+       "{tmp}/none.jsonl", "--out", "{tmp}/r", says=("does not exist",)),
+    # --- issue 19: outputs that are not regular files, counts out of range, names, URLs, checkpoints, datasets
+    _c("export-to-dev-full", "export", "/dev/full", "--db", "{db}", says=("no space left",)),
+    _c("export-to-a-socket", "export", "{tmp}/sock", "--db", "{db}", setup="socket", says=("socket",)),
+    _c("generate-per-pair-huge-dry-run", "generate", "--pairs", "1", "--per-pair", "100000000", "--dry-run",
+       "--db", "{db}", says=("--per-pair", "at most")),
+    _c("generate-pairs-huge", "generate", "--pairs", "1000000000", "--db", "{db}", says=("--pairs", "at most")),
+    _c("pairs-select-per-pair-huge", "pairs", "select", "--pairs", "2", "--per-pair", "5000", "--db", "{db}",
+       says=("--per-pair",)),
+    _c("eval-out-is-a-file", "eval", "run", "--dataset", "{entries}", "--backend", "local", "--out", "{tmp}/afile",
+       setup="a_file", says=("existing file",)),
+    _c("eval-out-under-a-file", "eval", "run", "--dataset", "{entries}", "--backend", "local", "--out",
+       "{tmp}/afile/sub", setup="a_file", says=("existing file",)),
+    _c("annotate-name-too-long", "annotate", "--annotator", "x" * 10_000, "--db", "{db}", says=("characters long",)),
+    _c("annotate-name-with-escape", "annotate", "--annotator", "eve\x1b[31m\x07", "--db", "{db}",
+       says=("annotator name", "control character")),
+    _c("generate-run-name-with-newline-and-escape", "generate", "--pairs", "1", "--run", "a\nb\x1b[31m",
+       "--db", "{db}", says=("run name", "control character")),
+    _c("lexicon-add-name-with-osc", "lexicon", "add", "{tmp}", "--lang", "en", "--name", "x\x1b]0;owned\x07",
+       "--db", "{db}", says=("lexicon name", "control character")),
+    _c("eval-label-with-escape", "eval", "run", "--dataset", "{entries}", "--backend", "local", "--label",
+       "\x1b[2J", "--out", "{tmp}/r", says=("label", "control character")),
+    _c("runs-show-name-with-escape", "runs", "show", "\x1b[2Jx", "--db", "{db}", says=("run name",)),
+    _c("export-run-name-too-long", "export", "{tmp}/o.jsonl", "--run", "r" * 300, "--db", "{db}",
+       says=("characters long",)),
+    _c("pairs-select-lexicon-without-verbs", "pairs", "select", "--pairs", "2", "--lexicon", "nouns",
+       "--db", "{db}", setup="noun_lexicon", says=("no verb",)),
+    _c("generate-lexicon-without-verbs", "generate", "--pairs", "1", "--lexicon", "nouns", "--generator", "openai",
+       "--model", "m", "--base-url", UNREACHABLE, "--no-screen", "--db", "{db}", setup="noun_lexicon",
+       says=("no verb",)),
+    _c("generate-checkpoints-is-a-folder", "generate", "--pairs", "1", "--generator", "openai", "--model", "m",
+       "--base-url", UNREACHABLE, "--no-screen", "--db", "{db}", setup="checkpoints_folder",
+       says=("checkpoint file", "fb.checkpoints.db", "is a folder")),
+    _c("generate-checkpoints-garbage", "generate", "--pairs", "1", "--generator", "openai", "--model", "m",
+       "--base-url", UNREACHABLE, "--no-screen", "--db", "{db}", setup="checkpoints_garbage",
+       says=("checkpoint file", "fb.checkpoints.db")),
+    _c("generate-checkpoints-truncated", "generate", "--pairs", "1", "--generator", "openai", "--model", "m",
+       "--base-url", UNREACHABLE, "--no-screen", "--db", "{db}", setup="checkpoints_truncated",
+       says=("checkpoint file", "fb.checkpoints.db")),
+    _c("generate-base-url-ftp", "generate", "--pairs", "1", "--generator", "openai", "--model", "m", "--base-url",
+       "ftp://127.0.0.1/v1", "--no-screen", "--db", "{db}", says=("ftp",)),
+    _c("generate-base-url-without-scheme", "generate", "--pairs", "1", "--generator", "openai", "--model", "m",
+       "--base-url", "127.0.0.1:8000/v1", "--no-screen", "--db", "{db}", says=("http",)),
+    _c("generate-base-url-env-ftp", "generate", "--pairs", "1", "--generator", "openai", "--model", "m",
+       "--no-screen", "--db", "{db}", env={"OPENAI_BASE_URL": "ftp://127.0.0.1/v1", "OPENAI_API_KEY": "k"},
+       says=("OPENAI_BASE_URL", "ftp")),
+    _c("eval-base-url-ftp", "eval", "run", "--dataset", "{entries}", "--backend", "openai", "--model", "m",
+       "--base-url", "ftp://127.0.0.1/v1", "--out", "{tmp}/r", says=("ftp",)),
+    _c("db-is-a-folder-runs-list", "runs", "list", "--db", "{tmp}", db="none", says=("is a folder",)),
+    _c("db-is-a-folder-validate", "validate", "report", "--db", "{tmp}", db="none", says=("is a folder",)),
+    _c("db-is-a-folder-export", "export", "{tmp}/o.jsonl", "--db", "{tmp}", db="none", says=("is a folder",)),
+    _c("eval-dataset-same-base-sentences", "eval", "run", "--dataset", "{tmp}/same.jsonl", "--backend", "local",
+       "--out", "{tmp}/r", setup="same_sentences", says=("same.jsonl:1", "same text")),
+    _c("eval-dataset-human-not-an-object", "eval", "run", "--dataset", "{tmp}/human.jsonl", "--backend", "local",
+       "--out", "{tmp}/r", setup="human_yes", says=("human.jsonl:1", "'human'")),
+    _c("lexicon-add-billion-laughs", "lexicon", "add", "{tmp}/laughs", "--lang", "en", "--db", "{db}",
+       setup="billion_laughs", says=("Activity_start.xml", "amplification")),
+    _c("lexicon-add-external-entity", "lexicon", "add", "{tmp}/xxe", "--lang", "en", "--db", "{db}",
+       setup="external_entity", says=("Activity_start.xml", "entity")),
 ]
 
 
@@ -200,7 +258,8 @@ def _setup(name: str | None, tmp: Path) -> None:
         (tmp / "empty.jsonl").write_text("")
     elif name == "malformed_xml":
         (tmp / "badxml" / "frame").mkdir(parents=True)
-        (tmp / "badxml" / "frameIndex.xml").write_text("<frameIndex><frame ID='1' name='X'")
+        (tmp / "badxml" / "frameIndex.xml").write_text("<frameIndex><frame ID='1' name='X'/></frameIndex>")
+        (tmp / "badxml" / "luIndex.xml").write_text("<luIndex></luIndex>")
         (tmp / "badxml" / "frame" / "X.xml").write_text("<frame><unclosed>")
     elif name == "bad_jsonl":
         (tmp / "bad.jsonl").write_text('{"frame": "Departing", "definition": "x"}\n{not json\n')
@@ -214,6 +273,60 @@ def _setup(name: str | None, tmp: Path) -> None:
         folder = tmp / "broken"
         folder.mkdir()
         (folder / "manifest.json").write_text("{broken")
+    elif name == "socket":
+        import socket
+
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        sock.bind(str(tmp / "sock"))
+        sock.close()
+    elif name == "a_file":
+        (tmp / "afile").write_text("not a folder\n")
+    elif name == "noun_lexicon":
+        rows = [{"frame": f"Thing_{i}", "definition": "A kind of thing.", "frame_elements": [
+            {"name": "Entity", "core_type": "Core", "definition": "The thing."}],
+            "lexical_units": [{"name": "stone.n"}, {"name": f"item{i}.n"}]} for i in range(3)]
+        (tmp / "nouns.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+        proc = subprocess.run([sys.executable, "-m", "fbagent.cli", "lexicon", "add", str(tmp / "nouns.jsonl"),
+                               "--lang", "en", "--name", "nouns", "--db", str(tmp / "fb.db")],
+                              capture_output=True, text=True, timeout=240, stdin=subprocess.DEVNULL)
+        assert proc.returncode == 0, proc.stderr
+    elif name == "checkpoints_folder":
+        (tmp / "fb.checkpoints.db").mkdir()
+    elif name == "checkpoints_garbage":
+        (tmp / "fb.checkpoints.db").write_text("garbage, not SQLite\n" * 50)
+    elif name == "checkpoints_truncated":
+        path = tmp / "fb.checkpoints.db"
+        conn = sqlite3.connect(path)
+        with conn:
+            conn.execute("CREATE TABLE checkpoints (thread_id TEXT, data BLOB)")
+            conn.executemany("INSERT INTO checkpoints VALUES (?, ?)", [(str(i), b"x" * 3000) for i in range(40)])
+        conn.close()
+        data = path.read_bytes()
+        path.write_bytes(data[: len(data) // 3])
+    elif name == "same_sentences":
+        row = json.loads(ENTRIES.read_text(encoding="utf-8").splitlines()[0])
+        row["sentence_b"] = row["sentence_a"]
+        (tmp / "same.jsonl").write_text(json.dumps(row) + "\n")
+    elif name == "human_yes":
+        row = json.loads(ENTRIES.read_text(encoding="utf-8").splitlines()[0])
+        row["human"] = "yes"
+        (tmp / "human.jsonl").write_text(json.dumps(row) + "\n")
+    elif name in ("billion_laughs", "external_entity"):
+        from fbagent.lexicon.importer import embedded_path
+
+        folder = tmp / ("laughs" if name == "billion_laughs" else "xxe")
+        shutil.copytree(embedded_path(), folder)  # a complete layout: only the entities are wrong
+        frame = folder / "frame" / "Activity_start.xml"
+        if name == "billion_laughs":
+            dtd = '<!DOCTYPE frame [<!ENTITY a "aaaaaaaaaa">' + "".join(
+                f'<!ENTITY {chr(98 + i)} "' + f"&{chr(97 + i)};" * 10 + '">' for i in range(8)) + "]>"
+            ref = "&i;"
+        else:
+            (tmp / "secret.txt").write_text("TOP SECRET\n")
+            dtd = f'<!DOCTYPE frame [<!ENTITY xxe SYSTEM "file://{tmp}/secret.txt">]>'
+            ref = "&xxe;"
+        text = frame.read_text(encoding="utf-8").replace('<frame ID="146"', dtd + '\n<frame ID="146"', 1)
+        frame.write_text(text.replace("<definition>", "<definition>" + ref, 1), encoding="utf-8")
     else:  # pragma: no cover - a typo in CASES
         raise AssertionError(f"unknown setup {name}")
 
@@ -246,6 +359,12 @@ def _env(case: Case, home: Path) -> dict[str, str]:
     return env
 
 
+def test_every_case_names_a_word_of_its_message() -> None:
+    """A case that asserted no word could pass on another error (a usage error, a typo in its options)."""
+    assert all(c.says for c in CASES), [c.id for c in CASES if not c.says]
+    assert len({c.id for c in CASES}) == len(CASES)
+
+
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_bad_input(case: Case, base_db: Path, tmp_path: Path) -> None:
     db = tmp_path / "fb.db"
@@ -262,6 +381,7 @@ def test_bad_input(case: Case, base_db: Path, tmp_path: Path) -> None:
     shown = f"exit {proc.returncode}\nstdout: {proc.stdout[-1500:]}\nstderr: {proc.stderr[-3000:]}"
     assert proc.returncode == case.code, shown
     assert "Traceback" not in proc.stderr + proc.stdout, shown
+    assert "\x1b" not in proc.stderr + proc.stdout and "\x07" not in proc.stderr, "a control character reached the terminal"
     assert 1 <= len(err_lines) <= 2, shown
     line = next((ln for ln in err_lines if ln.startswith("error:")), "")
     assert line, shown

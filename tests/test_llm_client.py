@@ -465,3 +465,26 @@ async def test_json_mode_unwraps_fenced_and_prose_wrapped_json(stub, db, monkeyp
     result = await client.complete(task="define", messages=DEFINE, response_model=Definition)
     assert result.value == Definition(definition="to go away"), result.error
     assert stub.request_count == 1  # no re-ask
+
+
+@pytest.mark.parametrize("transport", ["direct", "sdk"])
+@pytest.mark.parametrize("answer", [
+    '```json\n{"definition": "to go away"}\n```',
+    'Sure! Here is the JSON: {"definition": "to go away"} Hope this helps.',
+])
+async def test_json_schema_mode_unwraps_fenced_and_prose_wrapped_json(stub, db, monkeypatch, answer, transport):
+    """Servers that do not enforce the schema wrap the object; the default mode takes it out, no re-ask."""
+    monkeypatch.delenv("FBAGENT_OPENAI_MODE", raising=False)
+    monkeypatch.setenv("FBAGENT_OPENAI_TRANSPORT", transport)
+    stub.script(ok(answer))
+    client = client_for(stub, db)
+    result = await client.complete(task="define", messages=DEFINE, response_model=Definition)
+    assert result.value == Definition(definition="to go away"), result.error
+    assert stub.request_count == 1
+
+
+async def test_json_schema_mode_still_reasks_a_fenced_answer_that_fails_validation(stub, db):
+    stub.script(ok('```json\n{"wrong": 1}\n```'), ok('{"definition": "to go away"}'))
+    client = client_for(stub, db)
+    result = await client.complete(task="define", messages=DEFINE, response_model=Definition)
+    assert result.value == Definition(definition="to go away") and stub.request_count == 2

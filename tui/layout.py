@@ -15,14 +15,19 @@ from collections.abc import Sequence
 from rich.cells import cell_len
 from textual.content import Content
 
+from fbagent.text import pictured
+
 
 def as_content(chunk: Content | str | tuple[str, str]) -> Content:
-    """A chunk as :class:`Content`: a plain string, ``(text, style)``, or Content as is."""
+    """A chunk as :class:`Content`: a plain string, ``(text, style)``, or Content as is; control
+    characters of stored text (``ESC``, ``BEL``...) become visible one-cell pictures
+    (:func:`fbagent.text.pictured`) so that they never reach the terminal."""
     if isinstance(chunk, Content):
-        return chunk
+        plain = pictured(chunk.plain)
+        return chunk if plain == chunk.plain else Content(plain, spans=list(chunk.spans))
     if isinstance(chunk, tuple):
-        return Content.styled(*chunk)
-    return Content(chunk)
+        return Content.styled(pictured(chunk[0]), *chunk[1:])
+    return Content(pictured(chunk))
 
 
 def pack(

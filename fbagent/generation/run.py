@@ -129,6 +129,8 @@ async def generate(db_path: str | Path, opts: GenerateOptions, *, encoder: Any =
         async with contextlib.AsyncExitStack() as stack:
             session.backends = await start_backends(db, opts, encoder, lang=lexicon["lang"])
             stack.push_async_callback(_close_backends, session.backends, emit)
+            if run is None:  # a new run: a lexicon without a single selectable pair is refused before it is stored
+                _check_selectable(db, lexicon, opts)
             session.run = session.open_run(run)
             stack.enter_context(session.recorded())
             await watch_encoder(session.generate_entries(stack), session.backends.encoder)
@@ -295,6 +297,15 @@ class _Session:
         self.emit(NothingToDo(run_name=run["name"], total=total))
         self.emit(SessionEnded(summary))
         return summary
+
+
+def _check_selectable(db: Any, lexicon: dict[str, Any], opts: GenerateOptions) -> None:
+    """Raise :class:`FbagentError` when the new run would make a selection with no pair in it."""
+    from fbagent.generation.selection import choose_selection
+    from fbagent.pairs import check_selectable
+
+    if choose_selection(db, lexicon, opts.selection_options()).selection_id is None:
+        check_selectable(db, lexicon, opts.selection_options())
 
 
 def record_session_end(db: Any, session_id: int, run: dict[str, Any], summary: GenerationSummary) -> list[str]:

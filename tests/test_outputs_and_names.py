@@ -1,0 +1,159 @@
+"""Issue 19's shared mechanisms: one atomic write that knows non-regular targets, one name check, one
+terminal escape (checked by hand-computed values and through the real CLI)."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from factories import make_db
+
+from fbagent.errors import FbagentError
+from fbagent.files import write_atomic
+from fbagent.text import MAX_NAME_CHARS, check_name, pictured, safe_console, shown
+
+
+def _cli(*args: str, **kw) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "fbagent.cli", *args], capture_output=True, text=True,
+                          timeout=240, stdin=subprocess.DEVNULL, **kw)
+
+
+# --------------------------------------------------------------------------- write_atomic
+
+
+def test_a_regular_file_is_replaced_whole_and_no_temp_file_is_left(tmp_path):
+    out = tmp_path / "o.jsonl"
+    out.write_text("old\n")
+    write_atomic(out, ["a\n", b"b\n"])
+    assert out.read_bytes() == b"a\nb\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["o.jsonl"]
+    assert stat.S_IMODE(out.stat().st_mode) == 0o644
+
+
+def test_a_symlink_keeps_pointing_at_the_replaced_file(tmp_path):
+    target = tmp_path / "real.jsonl"
+    target.write_text("old\n")
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(target)
+    write_atomic(link, ["new\n"])
+    assert link.is_symlink() and target.read_text() == "new\n"
+
+
+def test_a_failed_write_leaves_the_old_file_and_no_temp_file(tmp_path):
+    out = tmp_path / "o.jsonl"
+    out.write_text("old\n")
+
+    def chunks():
+        yield "half"
+        raise OSError(28, "No space left on device")
+
+    with pytest.raises(FbagentError, match="no space left on the device"):
+        write_atomic(out, chunks())
+    assert out.read_text() == "old\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["o.jsonl"]
+
+
+def test_dev_full_stays_a_device_and_the_write_fails_in_one_line(tmp_path):
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full on this system")
+    before = os.stat("/dev/full")
+    with pytest.raises(FbagentError, match="no space left"):
+        write_atomic("/dev/full", ["x" * 100_000])
+    after = os.stat("/dev/full")
+    assert stat.S_ISCHR(after.st_mode) and after.st_rdev == before.st_rdev
+
+
+def test_a_fifo_is_written_in_place(tmp_path):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    reader = subprocess.Popen(["cat", str(fifo)], stdout=subprocess.PIPE)
+    write_atomic(fifo, ["through the pipe\n"])
+    out, _ = reader.communicate(timeout=30)
+    assert out == b"through the pipe\n" and stat.S_ISFIFO(fifo.stat().st_mode)
+
+
+def test_export_to_dev_stdout_and_dev_null_writes_in_place(tmp_path):
+    db = tmp_path / "fb.db"
+    make_db(db, n=2).conn.close()
+    proc = _cli("export", "/dev/stdout", "--db", str(db))
+    assert proc.returncode == 0, proc.stderr
+    lines = [json.loads(ln) for ln in proc.stdout.splitlines() if ln.startswith("{")]
+    assert len(lines) == 2 and "wrote 2 entries" in proc.stdout
+    proc = _cli("export", "/dev/null", "--db", str(db))
+    assert proc.returncode == 0 and stat.S_ISCHR(os.stat("/dev/null").st_mode)
+
+
+# --------------------------------------------------------------------------- names and terminal text
+
+
+@pytest.mark.parametrize("name", ["alice", "Ålesund-β", "注釈者1", "a" * MAX_NAME_CHARS, "بيانات\u200c"])
+def test_usable_names_pass_unchanged(name):
+    assert check_name(name, "annotator name") == name
+
+
+@pytest.mark.parametrize("name, says", [
+    ("", "is empty"), ("   ", "is empty"), ("a" * (MAX_NAME_CHARS + 1), "201 characters long"),
+    ("a\nb", "\\x0a"), ("eve\x1b[31m", "\\x1b"), ("bell\x07", "\\x07"), ("tab\there", "\\x09"),
+    ("c1\x9b31m", "\\x9b"), ("rtl\u202eevil", "\\u202e"), ("line\u2028sep", "\\u2028"),
+])
+def test_unusable_names_are_refused_with_a_printable_message(name, says):
+    with pytest.raises(FbagentError) as err:
+        check_name(name, "run name")
+    line = err.value.line()
+    assert says in line and "run name" in line
+    assert shown(line) == line  # the message itself carries no control character
+
+
+def test_shown_makes_controls_visible_and_keeps_text():
+    assert shown("plain text, ünïcode, 日本語") == "plain text, ünïcode, 日本語"
+    assert shown("a\x1b[31mb\x07c") == "a\\x1b[31mb\\x07c"
+    assert shown("two\nlines\tand tab") == "two\nlines\tand tab"
+    assert shown("two\nlines", one_line=True) == "two\\nlines"
+    assert shown("\x7f\x9b\u202e") == "\\x7f\\x9b\\u202e"
+
+
+def test_pictured_keeps_offsets_for_highlighted_spans():
+    text = "She \x1b[2Jleft\x07."
+    out = pictured(text)
+    assert len(out) == len(text) and out == "She \u241b[2Jleft\u2407."
+
+
+def test_the_safe_console_escapes_cells_but_keeps_its_own_colours():
+    import io
+
+    from rich.table import Table
+
+    buf = io.StringIO()
+    console = safe_console(file=buf, force_terminal=True, color_system="standard", width=60)
+    table = Table()
+    table.add_column("run", style="red")
+    table.add_row("evil\x1b]0;owned\x07name")
+    console.print(table)
+    out = buf.getvalue()
+    assert "evil\\x1b]0;owned" in out   # the stored text, made visible (Rich drops BEL itself)
+    assert "\x1b[31m" in out                 # the console's own colour codes stay
+    assert "\x07" not in out and "\x1b]0;" not in out
+
+
+def test_an_old_run_name_with_escapes_is_shown_escaped_by_runs_list(tmp_path):
+    """A name stored before names were checked (written straight into SQLite) never reaches the terminal raw."""
+    db_path = tmp_path / "fb.db"
+    db = make_db(db_path, n=1)
+    db.conn.execute("UPDATE runs SET name = ?", ("old\x1b[2Jname",))
+    db.conn.commit()
+    db.conn.close()
+    proc = _cli("runs", "list", "--db", str(db_path), env={**os.environ, "COLUMNS": "200"})
+    assert proc.returncode == 0, proc.stderr
+    assert "\x1b[2J" not in proc.stdout and "\\x1b[2Jname" in proc.stdout.replace("…", "")
+
+
+def test_the_annotate_app_shows_control_characters_as_pictures():
+    from fbagent.tui.layout import as_content
+
+    content = as_content("S_A: she \x1b[31mleft")
+    assert "\x1b" not in content.plain and "\u241b" in content.plain
