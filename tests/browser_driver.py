@@ -176,7 +176,7 @@ class AppTab:
     def __init__(self, page) -> None:
         self.page = page
 
-    def open(self, url: str, timeout_s: float = 30) -> AppTab:
+    def open(self, url: str, timeout_s: float = 60) -> AppTab:
         """Go to ``url`` (an invite link or ``/``) and wait until the app has drawn its first screen."""
         self.page.goto(url)
         self.page.wait_for_function("location.pathname === '/'", timeout=timeout_s * 1000)
@@ -188,7 +188,7 @@ class AppTab:
         """Every WebSocket frame received so far, joined (escape codes included)."""
         return "".join(t for _, t in self.page.evaluate("window.__frames"))
 
-    def wait_text(self, text: str, timeout_s: float = 15, since_key: bool = True) -> float:
+    def wait_text(self, text: str, timeout_s: float = 30, since_key: bool = True) -> float:
         """Wait for a frame containing ``text`` (after the last key press when ``since_key``); ms from that key to it."""
         self.page.wait_for_function(
             """([text, sinceKey]) => {

@@ -37,7 +37,7 @@ def answers(db_path, annotator):
         db.conn.close()
 
 
-def wait_until(predicate, timeout_s=15.0):
+def wait_until(predicate, timeout_s=30.0):
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         if predicate():
@@ -102,7 +102,7 @@ def test_invite_link_keys_answers_resume_and_a_browser_without_cookie(tmp_path):
         # closing the tab ends the app process cleanly; reopening resumes on the next open task
         pid = server.app_pids()[0]
         tab.page.close()
-        assert wait_until(lambda: not server.app_pids())
+        assert wait_until(lambda: not server.app_pids() and "alice: app ended" in server.log.read_text())
         log = server.log.read_text()
         assert "alice: app ended (closed, exit 0" in log and f"pid {pid}" in log
         tab = alice.tab().open(server.url + "/")
@@ -116,7 +116,7 @@ def test_invite_link_keys_answers_resume_and_a_browser_without_cookie(tmp_path):
         out = subprocess.run([str(FBAGENT), "annotators", "revoke", "alice", "--db", str(db_path)],
                              capture_output=True, text=True, check=True)
         assert "revoked 0 open link(s) and 1 browser session(s)" in out.stdout
-        assert wait_until(lambda: not server.app_pids() and tab.closed(), 10)
+        assert wait_until(lambda: not server.app_pids() and tab.closed(), 30)
         assert tab.page.goto(server.url + "/").status == 401
         alice.close()
         db = open_db(db_path)

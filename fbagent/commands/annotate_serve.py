@@ -51,6 +51,8 @@ def render(kind: str, fields: dict) -> None:
         line = f"{stamp} {fields['annotator']}: link used from {fields['remote']}, browser signed in"
     elif kind == "ended":
         line = f"{stamp} {fields['annotator']}: session revoked or expired, closing the app"
+    elif kind == "watch_error":
+        line = f"{stamp} could not check sessions ({fields['error']}); trying again in a second"
     else:
         line = f"{stamp} {kind}: {fields}"
     echo(line.replace("\n", "\\n"), err=True)

@@ -66,7 +66,7 @@ INDEX_TEMPLATE = "app_index.html"
 REFUSED_TEMPLATE = "refused.html"
 #: Seconds between ``last_seen_at`` writes for a live session.
 TOUCH_EVERY_S = 30.0
-#: Events: listening, joined, refused, app_started, app_stopped, ended (revoked/expired), limit.
+#: Events: listening, joined, refused (any 401/403/429/503), app_started, app_stopped, ended (revoked/expired), watch_error.
 Event = Callable[[str, dict[str, Any]], None]
 
 REASONS = {
@@ -303,7 +303,6 @@ class AnnotateServer(Server):
         session: invites.WebSession = request[WEB_SESSION]
         over = self._over_limit(session.annotator)
         if over is not None:
-            self.on_event("limit", {"annotator": session.annotator, "status": over[0]})
             return self._refuse(request, over[0], over[1])
         nonce = secrets.token_urlsafe(16)
         context = {
@@ -328,7 +327,6 @@ class AnnotateServer(Server):
             return self._refuse(request, 403, f"the WebSocket must come from a page of {self.origin}")
         over = self._over_limit(session.annotator)
         if over is not None:
-            self.on_event("limit", {"annotator": session.annotator, "status": over[0]})
             return self._refuse(request, over[0], over[1])
         websocket = web.WebSocketResponse(heartbeat=15)
         live = LiveApp(session.id, session.annotator, websocket)
