@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from fbagent.crash import invocation_pid
 from fbagent.errors import FbagentError
 from fbagent.generation.backends import Backends, start_backends, watch_encoder
 from fbagent.generation.events import (
@@ -208,7 +209,7 @@ class _Session:
         from fbagent.store import runs as runs_store
 
         summary = self.summary
-        session_id = runs_store.start_session(self.db, self.run["id"], self.command)
+        session_id = runs_store.start_session(self.db, self.run["id"], self.command, pid=invocation_pid())
         summary.status = "interrupted"
         try:
             yield
@@ -288,7 +289,7 @@ class _Session:
         from fbagent.store import runs as runs_store
 
         summary = self.summary
-        session_id = runs_store.start_session(self.db, run["id"], self.command)
+        session_id = runs_store.start_session(self.db, run["id"], self.command, pid=invocation_pid())
         summary.entries_total = summary.entries_skipped = total
         summary.wall_s = time.perf_counter() - self.started
         summary.status = "finished"
