@@ -18,6 +18,8 @@ Tables (field terms as in FrameNet / FrameBench):
   ``question_four_choice``.
 - ``run_sessions``: one row per invocation of a run, with its calls and cache hits.
 - annotation tables: see :mod:`fbagent.store.annotations`.
+- ``annotator_invites``, ``annotator_web_sessions`` (schema 6): invite links and browser sessions of
+  ``annotate --serve``, hashes only; see :mod:`fbagent.store.invites`.
 - ``schema_migrations``: one row per upgrade of this file (from, to, when, backup copy).
 
 ``PRAGMA user_version`` records :data:`SCHEMA_VERSION`. A new file gets the
@@ -39,7 +41,7 @@ import sqlite_utils
 from fbagent.errors import FbagentError
 from fbagent.store.db import transaction
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 LEXICON_SQL = """
 CREATE TABLE IF NOT EXISTS lexicons (
@@ -243,10 +245,10 @@ CORE_TABLES = ("lexicons", "frame_pairs", "items", "item_revisions", "run_sessio
 
 
 def scripts() -> list[str]:
-    """The SQL scripts of the current schema, in order (core, then annotation tables)."""
-    from fbagent.store import annotations
+    """The SQL scripts of the current schema, in order (core, then annotation and invite tables)."""
+    from fbagent.store import annotations, invites
 
-    return [LEXICON_SQL, PAIRS_SQL, GENERATION_SQL, MIGRATIONS_SQL, annotations.SCHEMA_SQL]
+    return [LEXICON_SQL, PAIRS_SQL, GENERATION_SQL, MIGRATIONS_SQL, annotations.SCHEMA_SQL, invites.SCHEMA_SQL]
 
 
 def schema_version(db: sqlite_utils.Database) -> int:
@@ -275,14 +277,14 @@ def ensure_schema(db: sqlite_utils.Database, path: Path | str | None = None) -> 
 
     Returns None unless an upgrade ran.
     """
-    from fbagent.store import annotations
+    from fbagent.store import annotations, invites
     from fbagent.store.migrations import run_script, upgrade
 
     current = schema_version(db)
     if current > SCHEMA_VERSION:
         raise newer_error(path or "the database", current)
     if current == SCHEMA_VERSION:
-        if all(db[t].exists() for t in CORE_TABLES) and annotations.schema_present(db):
+        if all(db[t].exists() for t in CORE_TABLES) and annotations.schema_present(db) and invites.schema_present(db):
             return None
         with transaction(db) as conn:
             for script in scripts():
