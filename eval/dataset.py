@@ -214,7 +214,8 @@ def has_annotator_columns(entries: list[Entry]) -> bool:
 
 
 def read_entries(path: Path, default_lang: str = "en", limit: int | None = None) -> list[Entry]:
-    """Read a JSONL file of entries (both conventions may be mixed, blank lines skipped).
+    """Read a JSONL file of entries (both conventions may be mixed, blank lines skipped), or the
+    Hugging Face folder of ``fbagent export --format hf`` (:func:`fbagent.eval.hf_folder.read_hf_folder`).
 
     ``default_lang`` is used when a line has no ``language`` (FrameBench columns
     never do). ``limit`` keeps the first N entries. Raises :class:`FbagentError`
@@ -222,8 +223,17 @@ def read_entries(path: Path, default_lang: str = "en", limit: int | None = None)
     duplicate id, or a file without entries.
     """
     path = Path(path)
+    if path.is_dir():  # a Hugging Face folder from `fbagent export --format hf`
+        from fbagent.eval.hf_folder import read_hf_folder
+
+        entries = read_hf_folder(path, default_lang=default_lang, limit=limit)
+        if not entries:
+            raise FbagentError(f"dataset folder {path} has no entries", "export some entries with `fbagent export`")
+        return entries
     if not path.is_file():
-        raise FbagentError(f"dataset {path} does not exist", "pass --dataset with a JSONL file from `fbagent export`")
+        raise FbagentError(f"dataset {path} does not exist",
+                           "pass --dataset with a JSONL file from `fbagent export` or a folder from "
+                           "`fbagent export --format hf`")
     entries: list[Entry] = []
     seen: dict[str, int] = {}
     with path.open(encoding="utf-8") as f:
@@ -260,6 +270,16 @@ def read_entries(path: Path, default_lang: str = "en", limit: int | None = None)
     if not entries:
         raise FbagentError(f"dataset {path} has no entries", "export some entries with `fbagent export --validated`")
     return entries
+
+
+def dataset_sha256(path: Path) -> str:
+    """Hex sha256 of a dataset: a file's bytes, or a Hugging Face folder's data files
+    (:func:`fbagent.eval.hf_folder.folder_sha256`). Recorded in the run manifest."""
+    if Path(path).is_dir():
+        from fbagent.eval.hf_folder import folder_sha256
+
+        return folder_sha256(Path(path))
+    return file_sha256(path)
 
 
 def file_sha256(path: Path) -> str:

@@ -46,7 +46,7 @@ from fbagent.eval.backends.base import (
 from fbagent.eval.dataset import (
     HUMAN_FILTER_MIN,
     Entry,
-    file_sha256,
+    dataset_sha256,
     has_annotator_columns,
     human_accuracy,
     human_filter_keeps,
@@ -234,7 +234,7 @@ def _lang_key(plan: Plan, settings: RunSettings) -> str:
 def identity(plan: Plan, settings: RunSettings, info, reasoning: ReasoningConfig) -> dict:
     """The manifest identity (see the module docstring: new keys only off their defaults)."""
     ident = {
-        "task": "framebench", "dataset_sha256": file_sha256(settings.dataset), "backend": info.name,
+        "task": "framebench", "dataset_sha256": dataset_sha256(settings.dataset), "backend": info.name,
         "model": info.model, "seed": settings.seed, "lang": _lang_key(plan, settings), "limit": settings.limit,
         "reasoning": asdict(reasoning),
     }

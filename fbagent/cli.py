@@ -12,6 +12,7 @@ import sys
 import typer
 
 from fbagent.commands import annotate as annotate_cmd
+from fbagent.commands import annotators as annotators_cmd
 from fbagent.commands import eval as eval_cmd
 from fbagent.commands import export as export_cmd
 from fbagent.commands import generate as generate_cmd
@@ -38,6 +39,7 @@ app.add_typer(pairs_cmd.app, name="pairs")
 generate_cmd.register(app)
 app.add_typer(runs_cmd.app, name="runs")
 annotate_cmd.register(app)
+app.add_typer(annotators_cmd.app, name="annotators")
 app.add_typer(validate_cmd.app, name="validate")
 app.add_typer(verifier_cmd.app, name="verifier")
 export_cmd.register(app)

@@ -34,6 +34,7 @@ from pathlib import Path
 SUPERVISED = {("generate",), ("verifier", "calibrate"), ("eval", "run"), ("eval", "frame-id"),
               ("eval", "sembench")}
 CHILD_ENV = "FBAGENT_CRASH_LOG"
+PARENT_ENV = "FBAGENT_SUPERVISOR_PID"
 CRASH_SIGNALS = {signal.SIGSEGV, signal.SIGBUS, signal.SIGILL, signal.SIGFPE, signal.SIGABRT, signal.SIGKILL}
 _FORWARDED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)
 _PR_SET_PDEATHSIG = 1
@@ -100,6 +101,17 @@ def crash_note(host: str | None, pid: int | None) -> str | None:
     return f"it crashed with {rec.get('signal', 'a signal')}{where} (crash log: {rec.get('log')}; fix: {rec.get('fix')})"
 
 
+def invocation_pid() -> int:
+    """The pid of the command the user started: the supervisor's in a supervised child (what ``ps`` shows
+    and ``kill`` is sent to; it lives exactly as long as the child), else this process's."""
+    if os.environ.get(CHILD_ENV) is not None:
+        try:
+            return int(os.environ[PARENT_ENV])
+        except (KeyError, ValueError):
+            pass
+    return os.getpid()
+
+
 def _child_setup() -> None:  # runs in the child between fork and exec
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {*_FORWARDED, signal.SIGCHLD})
     try:
@@ -117,12 +129,11 @@ def enable_in_child() -> None:
         return
     import faulthandler
 
-    try:
-        fh = open(path, "w", encoding="utf-8")  # noqa: SIM115 - stays open for the process's life
+    try:  # a raw descriptor: it stays open for the process's life (no unclosed-file warning at exit)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     except OSError:
         return
-    faulthandler.enable(file=fh, all_threads=True)
-    globals()["_log_file"] = fh
+    faulthandler.enable(file=fd, all_threads=True)
 
 
 def supervise(argv: list[str]) -> int | None:
@@ -143,7 +154,7 @@ def supervise(argv: list[str]) -> int | None:
     except OSError:
         return None  # nowhere to log: run unsupervised rather than not at all
     log = folder / f"{time.strftime('%Y%m%dT%H%M%S')}-{os.getpid()}.log"
-    env = {**os.environ, CHILD_ENV: str(log)}
+    env = {**os.environ, CHILD_ENV: str(log), PARENT_ENV: str(os.getpid())}
     signal.pthread_sigmask(signal.SIG_BLOCK, {*_FORWARDED, signal.SIGCHLD})
     try:
         proc = subprocess.Popen([sys.executable, "-m", "fbagent.cli", *argv], env=env, preexec_fn=_child_setup)
@@ -158,11 +169,12 @@ def supervise(argv: list[str]) -> int | None:
     if code >= 0 or -code not in CRASH_SIGNALS:
         log.unlink(missing_ok=True)
         return code if code >= 0 else 128 - code
-    return _report(argv, proc.pid, -code, log)
+    return _report(argv, os.getpid(), -code, log)
 
 
 def _report(argv: list[str], pid: int, signum: int, log: Path) -> int:
-    """Say in one line that the child ``pid`` died of ``signum``; leave the crash record; exit code 1."""
+    """Say in one line that the command (``pid``: its :func:`invocation_pid`) died of ``signum``; leave the
+    crash record under that pid; exit code 1."""
     name = signal.Signals(signum).name
     try:
         text = log.read_text(encoding="utf-8", errors="replace")

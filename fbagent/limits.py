@@ -46,7 +46,8 @@ def check_count(option: str, value: int | None) -> None:
     lo, hi = COUNTS[option]
     if not lo <= value <= hi:
         if value < lo:
-            problem = f"{option} must be at least {lo:,}, got {value:,}"
+            least = "0 or more" if lo == 0 else f"at least {lo:,}"
+            problem = f"{option} must be {least}, got {value:,}"
         else:
             problem = f"{option} must be at most {hi:,}, got {value:,}"
         raise FbagentError(problem, f"pass {option} between {lo:,} and {hi:,}")

@@ -40,9 +40,11 @@ ROOT_LIMIT = 10
 RANKS: dict[str, int] = {
     "cli": 90,
     "commands": 80,
+    "serve": 65,        # annotate --serve: the Textual app behind a web server
     "tui": 60,
     "eval": 60,
     "generation": 50,
+    "publish": 62,      # the hf / lm-eval export folders (they take eval's templates and protocol)
     "validation": 45,
     "export": 45,
     "assignment": 45,

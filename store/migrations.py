@@ -33,6 +33,9 @@ Steps (``MIGRATIONS[n]`` turns version ``n - 1`` into ``n``):
    killed (``kill -9``, a lost terminal) from one still running, and mark it
    ``interrupted`` with its entries and calls counted from ``items`` and
    ``llm_calls`` (:func:`fbagent.store.runs.recover_stale_sessions`).
+6. ``annotator_invites`` and ``annotator_web_sessions``: invite links and
+   browser sessions of ``fbagent annotate --serve`` (token and cookie hashes
+   only, :mod:`fbagent.store.invites`).
 
 Steps never use today's ``CREATE TABLE`` scripts (those describe the newest
 schema); each step's SQL is frozen here. Every step is idempotent (an older
@@ -155,6 +158,30 @@ CREATE TABLE IF NOT EXISTS schema_migrations (
     backup TEXT,
     note TEXT
 );
+"""
+
+V6_SQL = """
+CREATE TABLE IF NOT EXISTS annotator_invites (
+    id INTEGER PRIMARY KEY,
+    annotator TEXT NOT NULL,
+    token_hash TEXT NOT NULL UNIQUE,
+    created_at TEXT NOT NULL,
+    expires_at TEXT NOT NULL,
+    used_at TEXT,
+    revoked_at TEXT
+);
+CREATE INDEX IF NOT EXISTS annotator_invites_annotator ON annotator_invites (annotator, id);
+CREATE TABLE IF NOT EXISTS annotator_web_sessions (
+    id INTEGER PRIMARY KEY,
+    invite_id INTEGER NOT NULL REFERENCES annotator_invites(id),
+    annotator TEXT NOT NULL,
+    session_hash TEXT NOT NULL UNIQUE,
+    created_at TEXT NOT NULL,
+    expires_at TEXT NOT NULL,
+    last_seen_at TEXT NOT NULL,
+    revoked_at TEXT
+);
+CREATE INDEX IF NOT EXISTS annotator_web_sessions_annotator ON annotator_web_sessions (annotator, id);
 """
 
 #: Binary-scale level names before schema 4 -> after (FrameBench appendix A.2: only the positive level counts).
@@ -321,8 +348,12 @@ def _step5(conn: sqlite3.Connection) -> None:
     _add_column(conn, "run_sessions", "host", "TEXT")
 
 
+def _step6(conn: sqlite3.Connection) -> None:
+    run_script(conn, V6_SQL)
+
+
 #: version n -> the step that turns version n - 1 into n.
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {2: _step2, 3: _step3, 4: _step4, 5: _step5}
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {2: _step2, 3: _step3, 4: _step4, 5: _step5, 6: _step6}
 
 
 # --------------------------------------------------------------------------- running them

@@ -89,13 +89,15 @@ def update_run(db: sqlite_utils.Database, run_id: int, **fields: Any) -> None:
         conn.execute(f"UPDATE runs SET {cols} WHERE id = ?", [*fields.values(), run_id])
 
 
-def start_session(db: sqlite_utils.Database, run_id: int, command: str) -> int:
-    """Record the start of one ``fbagent generate`` invocation (with this process's pid and host); returns its id."""
+def start_session(db: sqlite_utils.Database, run_id: int, command: str, *, pid: int | None = None) -> int:
+    """Record the start of one ``fbagent generate`` invocation with its host and ``pid`` (default: this
+    process's; a supervised command passes its supervisor's, the process the user started and sees);
+    returns its id."""
     with transaction(db) as conn:
         cur = conn.execute(
             "INSERT INTO run_sessions (run_id, started_at, status, command, pid, host)"
             " VALUES (?, ?, 'running', ?, ?, ?)",
-            (run_id, utc_now(), command, os.getpid(), socket.gethostname()),
+            (run_id, utc_now(), command, pid or os.getpid(), socket.gethostname()),
         )
         return int(cur.lastrowid)
 

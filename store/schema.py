@@ -19,6 +19,8 @@ Tables (field terms as in FrameNet / FrameBench):
 - ``run_sessions``: one row per invocation of a run, with its calls and cache hits.
 - annotation tables (:data:`ANNOTATION_SQL`): annotators, their sessions, pair tasks, answer history and
   judgments; queried by :mod:`fbagent.store.annotations`.
+- ``annotator_invites``, ``annotator_web_sessions`` (schema 6, :data:`INVITE_SQL`): invite links and
+  browser sessions of ``annotate --serve``, hashes only; queried by :mod:`fbagent.store.invites`.
 - ``schema_migrations``: one row per upgrade of this file (from, to, when, backup copy).
 
 ``PRAGMA user_version`` records :data:`SCHEMA_VERSION`. A new file gets the
@@ -40,7 +42,7 @@ import sqlite_utils
 from fbagent.errors import FbagentError
 from fbagent.store.transaction import transaction
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 LEXICON_SQL = """
 CREATE TABLE IF NOT EXISTS lexicons (
@@ -313,13 +315,41 @@ CREATE INDEX IF NOT EXISTS annotation_judgments_annotator ON annotation_judgment
 
 ANNOTATION_TABLES = ("annotators", "annotation_sessions", "annotation_tasks", "annotation_history", "annotation_judgments")
 
+#: The invite tables of ``annotate --serve`` (:mod:`fbagent.store.invites`).
+INVITE_SQL = """
+CREATE TABLE IF NOT EXISTS annotator_invites (
+    id INTEGER PRIMARY KEY,
+    annotator TEXT NOT NULL,
+    token_hash TEXT NOT NULL UNIQUE,   -- sha256 hex of the link's token; the token itself is never stored
+    created_at TEXT NOT NULL,
+    expires_at TEXT NOT NULL,
+    used_at TEXT,                      -- when the link was exchanged for a session (links are one-time)
+    revoked_at TEXT
+);
+CREATE INDEX IF NOT EXISTS annotator_invites_annotator ON annotator_invites (annotator, id);
+CREATE TABLE IF NOT EXISTS annotator_web_sessions (
+    id INTEGER PRIMARY KEY,
+    invite_id INTEGER NOT NULL REFERENCES annotator_invites(id),
+    annotator TEXT NOT NULL,
+    session_hash TEXT NOT NULL UNIQUE, -- sha256 hex of the session cookie value
+    created_at TEXT NOT NULL,
+    expires_at TEXT NOT NULL,
+    last_seen_at TEXT NOT NULL,
+    revoked_at TEXT
+);
+CREATE INDEX IF NOT EXISTS annotator_web_sessions_annotator ON annotator_web_sessions (annotator, id);
+"""
+
+
+INVITE_TABLES = ("annotator_invites", "annotator_web_sessions")
+
 #: Tables every fbagent database of this version has.
 CORE_TABLES = ("lexicons", "frame_pairs", "items", "item_revisions", "run_sessions", "schema_migrations")
 
 
 def scripts() -> list[str]:
-    """The SQL scripts of the current schema, in order (core, then annotation tables)."""
-    return [LEXICON_SQL, PAIRS_SQL, GENERATION_SQL, MIGRATIONS_SQL, ANNOTATION_SQL]
+    """The SQL scripts of the current schema, in order (core, then annotation and invite tables)."""
+    return [LEXICON_SQL, PAIRS_SQL, GENERATION_SQL, MIGRATIONS_SQL, ANNOTATION_SQL, INVITE_SQL]
 
 
 def schema_version(db: sqlite_utils.Database) -> int:
@@ -354,7 +384,7 @@ def ensure_schema(db: sqlite_utils.Database, path: Path | str | None = None) -> 
     if current > SCHEMA_VERSION:
         raise newer_error(path or "the database", current)
     if current == SCHEMA_VERSION:
-        if all(db[t].exists() for t in CORE_TABLES + ANNOTATION_TABLES):
+        if all(db[t].exists() for t in CORE_TABLES + ANNOTATION_TABLES + INVITE_TABLES):
             return None
         with transaction(db) as conn:
             for script in scripts():

@@ -202,7 +202,10 @@ async def test_the_library_prints_nothing_and_reports_events(tmp_path, capsys):
     assert capsys.readouterr().out == ""
     assert silent.counts["verified"] == 2
     kinds = [type(e) for e in events if not isinstance(e, Progress)]
-    assert kinds == [LexiconNote, SelectionChosen, EntriesStarted, EntriesStopped, SessionEnded]
+    assert kinds == [LexiconNote, LexiconNote, SelectionChosen, EntriesStarted, EntriesStopped, SessionEnded]
+    # once per run: which analyser serves the verb check of the lexicon's language
+    assert [e.text for e in events if isinstance(e, LexiconNote)][1].startswith(
+        "note: verb check for 'en': part of speech by HanTa (morphmodel_en.pgz)")
     progress = [e for e in events if isinstance(e, Progress)]
     assert progress[-1].done == 2 and progress[-1].total == 2 and progress[-1].counts["verified"] == 2
     assert progress[-1].calls == summary.calls == 14

@@ -6,13 +6,16 @@ which ones a language uses:
 
 - English: lemminflect (every verb reading of a word) and simplemma;
 - Dutch, German: simplemma and HanTa (the Hanover Tagger, LGPL, pure Python,
-  models shipped in the package): HanTa tags the whole sentence, so ``stand``
-  in "Er stand ... auf" is ``stehen`` (simplemma: the noun ``Stand``) and
-  ``verrekte`` is ``verrekken`` (simplemma: ``verrekt``);
+  models shipped in the package; loaded by :mod:`fbagent.analysers`): HanTa tags the
+  whole sentence, so ``stand`` in "Er stand ... auf" is ``stehen`` (simplemma: the noun
+  ``Stand``) and ``verrekte`` is ``verrekken`` (simplemma: ``verrekt``);
 - the other languages simplemma has a dictionary for (50+, e.g. French): simplemma;
 - any other language: none (:func:`lemmatizer_note` says how the check then works).
 
-Japanese uses fugashi/UniDic when installed (``pip install 'fbagent[ja]'``).
+The part of speech of each word, and the lemma in context of the analyser that gives it (HanTa
+for English too, spaCy for French), come from :mod:`fbagent.analysers`. Japanese uses
+fugashi/UniDic (``pip install 'fbagent[ja]'``; :func:`require_verb_analyser` refuses a run
+without it).
 A missing dependency raises :class:`fbagent.errors.FbagentError` naming the
 package; results are cached per word or sentence, failures never are.
 Measured per source on 90 sentences: ``benchmarks/bench_verbs.py``.
@@ -23,11 +26,19 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 
+from fbagent import analysers
+from fbagent.analysers import hanta_tagger, tagger_name
 from fbagent.checks.morphology import inflections, lemminflect_module
 from fbagent.errors import FbagentError
 from fbagent.languages import base_lang, written_without_spaces
 
-HANTA_MODELS = {"de": "morphmodel_ger.pgz", "nl": "morphmodel_dutch.pgz"}
+__all__ = [
+    "HANTA_LEMMA_LANGS", "SOURCES", "LemmaSource", "analyser_note", "clear_caches", "hanta_source", "hanta_tagger",
+    "lemma_sources", "lemmatizer_note", "lemminflect_source", "register_dependent_cache", "require_verb_analyser",
+    "simplemma_languages", "simplemma_source", "token_lemmas",
+]
+
+HANTA_LEMMA_LANGS = ("de", "nl")  # languages whose lemma sources include HanTa's lemma in context
 
 # A lemma source: (the sentence's words as written, base language) -> one set of lower-cased lemmas per word.
 LemmaSource = Callable[[Sequence[str], str], list[frozenset[str]]]
@@ -78,31 +89,11 @@ def lemminflect_source(words: Sequence[str], code: str) -> list[frozenset[str]]:
     return [_lemminflect_word(w.lower()) for w in words]
 
 
-@lru_cache(maxsize=4)
-def hanta_tagger(code: str):
-    """The HanTa tagger of ``code`` (``de``, ``nl``), loaded once (about 0.2 s / 1.3 s).
-
-    Raises :class:`FbagentError` when HanTa (a dependency) is not installed.
-    """
-    try:
-        from HanTa import HanoverTagger
-    except ImportError as err:
-        raise FbagentError("HanTa is not installed (Dutch and German lemmas in context)",
-                           "reinstall fbagent with its dependencies: pip install -e . (or pip install HanTa)") from err
-    return HanoverTagger.HanoverTagger(HANTA_MODELS[code])
-
-
-@lru_cache(maxsize=8192)
-def _hanta_sentence(words: tuple[str, ...], code: str) -> tuple[frozenset[str], ...]:
-    tagged = hanta_tagger(code).tag_sent(list(words), taglevel=1)
-    return tuple(frozenset({str(lemma).lower()}) for _, lemma, _ in tagged)
-
-
 def hanta_source(words: Sequence[str], code: str) -> list[frozenset[str]]:
     """HanTa's lemma of each word, tagged as one sentence (context decides ``stand`` -> ``stehen``)."""
-    if code not in HANTA_MODELS or not words:
+    if code not in HANTA_LEMMA_LANGS or not words:
         return [frozenset() for _ in words]
-    return list(_hanta_sentence(tuple(words), code))
+    return [frozenset({lemma.lower()}) for lemma, _ in analysers.hanta_sentence(tuple(words), code)]
 
 
 # caches of other modules built on the lemma sources (fbagent.checks.verb_match's per-sentence analysis): emptied with these
@@ -117,8 +108,9 @@ def register_dependent_cache(cache_clear: Callable[[], None]) -> None:
 def clear_caches() -> None:
     """Empty the per-word and per-sentence lemma caches and those built on them (the loaded HanTa models
     stay); for timing runs and tests."""
-    for fn in (_simplemma_word, _simplemma_knows, _lemminflect_word, _hanta_sentence, inflections, _token_lemmas):
+    for fn in (_simplemma_word, _simplemma_knows, _lemminflect_word, inflections, _token_lemmas):
         fn.cache_clear()
+    analysers.clear_caches()
     for cache_clear in _DEPENDENT_CACHES:
         cache_clear()
 
@@ -135,7 +127,7 @@ def lemma_sources(lang: str) -> tuple[str, ...]:
     code = base_lang(lang)
     if code == "en":
         return ("lemminflect", "simplemma")
-    if code in HANTA_MODELS:
+    if code in HANTA_LEMMA_LANGS:
         return ("simplemma", "hanta")
     if code in simplemma_languages():
         return ("simplemma",)
@@ -158,6 +150,45 @@ def lemmatizer_note(lang: str) -> str | None:
     return (f"no lemmatiser for language {lang!r}: the verb check accepts the lemma as written, the generator's "
             "declared verb_form (when it shares its first letter or 3 letters in a row with the lemma) and words "
             "sharing a long prefix with the lemma")
+
+
+def analyser_note(lang: str, *, surface_verb_match: bool = False) -> str:
+    """One line saying what serves the verb check of ``lang`` (said once per run and per calibration):
+    the part-of-speech analyser and the lemma sources, or that none does and what the check then accepts.
+
+    ``surface_verb_match``: the run accepted Japanese surface matching without fugashi
+    (:func:`require_verb_analyser`). Raises :class:`FbagentError` for a fugashi without its dictionary.
+    """
+    code = base_lang(lang)
+    if code == "ja":
+        if _fugashi_tagger() is not None:
+            return "verb check for 'ja': fugashi + UniDic (part of speech, lemma and reading: kana and kanji spellings meet)"
+        how = "accepted by the run's surface-verb-match option" if surface_verb_match else "not installed"
+        return (f"verb check for 'ja': no morphological analyser (fugashi {how}): the dictionary form minus its final "
+                "kana is matched as written, nouns sharing it pass; pip install 'fbagent[ja]'")
+    if note := lemmatizer_note(code):
+        return f"verb check for {lang!r}: {note}"
+    sources = ", ".join(lemma_sources(code)) or "none"
+    tagger = tagger_name(code)
+    if tagger is None:
+        return (f"verb check for {lang!r}: lemmas by {sources}; no part-of-speech analyser for this language, "
+                "so a noun spelled like a form of the verb may pass")
+    return f"verb check for {lang!r}: part of speech by {tagger}; lemmas by {sources} and the analyser in context"
+
+
+def require_verb_analyser(lang: str, *, surface_verb_match: bool = False) -> None:
+    """Refuse a Japanese run whose verb check would have no analyser (fugashi not installed).
+
+    Without fugashi the Japanese verb check can only match the dictionary form minus its last kana
+    as written, so nouns (出口, 出発 for 出る) pass and a kana LU (とる) misses its kanji spelling (取った).
+    ``surface_verb_match=True`` accepts that (the caller records it with the run). Other languages: no-op.
+
+    Raises :class:`FbagentError` naming the ``ja`` extra.
+    """
+    if base_lang(lang) == "ja" and not surface_verb_match and _fugashi_tagger() is None:
+        raise FbagentError("the Japanese verb check needs fugashi with UniDic, which is not installed (without it "
+                           "nouns such as 出口 pass as 出る and kana LUs miss their kanji spellings)",
+                           "pip install 'fbagent[ja]', or pass --surface-verb-match to accept today's surface match")
 
 
 @lru_cache(maxsize=1)

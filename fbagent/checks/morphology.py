@@ -16,6 +16,13 @@ regular forms of a verb lemma:
   inseparable prefix or for ``-ieren``), ``e`` inserted after ``t``/``d``
   (``arbeitete``).
 
+- French (``weak_inflection = "fr"``): the regular conjugations of ``-er`` verbs
+  (``couche``, ``marchons``, ``lèvera``: ``ç`` / ``ge`` before ``a o``, ``è`` and doubled
+  consonants both generated for ``-eler -eter`` and ``e/é + consonant + er``) and of ``-ir``
+  verbs of the second group (``finis``, ``finissons``); and (``participles`` table) the past participle of the lemma by its ending
+  (``partir`` -> ``parti``, ``ouvrir`` -> ``ouvert``, ``prendre`` -> ``pris``) with its
+  agreement forms (``partie``, ``partis``, ``parties``), for "avoir/être + participle".
+
 Strong forms with a vowel change (``sliep``, ``rief``) are not generated: the
 lemmatisers know them; the strong participle without one (``ge`` + lemma:
 ``gelopen``, ``gefahren``) is. A generated non-word costs nothing (it is only compared with tokens);
@@ -48,6 +55,13 @@ class Morphology:
     inseparable_prefixes: tuple[str, ...] = ()
     weak_inflection: str = ""
     optional_words: frozenset[str] = frozenset()
+    reflexive_clitics: frozenset[str] = frozenset()
+    auxiliaries: frozenset[str] = frozenset()
+    between_auxiliary: frozenset[str] = frozenset()
+    determiners: frozenset[str] = frozenset()
+    subject_pronouns: frozenset[str] = frozenset()
+    enclitics: frozenset[str] = frozenset()
+    participles: tuple[tuple[str, str], ...] = ()
     window: int = 6
 
 
@@ -81,6 +95,14 @@ def morphology(lang: str) -> Morphology:
         inseparable_prefixes=tuple(sorted(low(entry.get("inseparable_prefixes", [])), key=len, reverse=True)),
         weak_inflection=str(entry.get("weak_inflection", "")),
         optional_words=frozenset(low(entry.get("optional_words", []))),
+        reflexive_clitics=frozenset(low(entry.get("reflexive_clitics", []))),
+        auxiliaries=frozenset(low(entry.get("auxiliaries", []))),
+        between_auxiliary=frozenset(low(entry.get("between_auxiliary", []))),
+        determiners=frozenset(low(entry.get("determiners", []))),
+        subject_pronouns=frozenset(low(entry.get("subject_pronouns", []))),
+        enclitics=frozenset(low(entry.get("enclitics", []))),
+        participles=tuple(sorted(((str(a).lower(), str(b).lower()) for a, b in entry.get("participles", [])),
+                                 key=lambda r: len(r[0]), reverse=True)),
         window=int(_data().get("defaults", {}).get("window", 6)),
     )
 
@@ -175,6 +197,58 @@ def _german_forms(lemma: str, m: Morphology) -> set[str]:
     return forms
 
 
+def past_participles(lemma: str, lang: str) -> frozenset[str]:
+    """The past participle of ``lemma`` and its agreement forms, for a language with a ``participles``
+    table (French): ``ouvrir`` -> ``{ouvert, ouverte, ouverts, ouvertes}``; ``prendre`` -> ``{pris,
+    prise, prises}``. Empty for other languages or a lemma no ending fits. Generated, not looked up:
+    the verb check counts one only where a lexicon or the sentence's analyser knows it."""
+    m = morphology(lang)
+    lemma = lemma.lower()
+    for ending, participle in m.participles:
+        if lemma.endswith(ending):
+            p = lemma[: len(lemma) - len(ending)] + participle
+            stem = p[:-1] + "u" if p.endswith("û") else p  # dû -> due, dus
+            plural = p if p.endswith(("s", "x")) else stem + "s"
+            return frozenset({p, stem + "e", plural, stem + "es"})
+    return frozenset()
+
+
+_FR_ER = {
+    "present": ("e", "es", "e", "ons", "ez", "ent"), "imperfect": ("ais", "ait", "ions", "iez", "aient"),
+    "simple_past": ("ai", "as", "a", "âmes", "âtes", "èrent"), "subjunctive": ("ions", "iez"),
+    "past_subjunctive": ("asse", "asses", "ât", "assions", "assiez", "assent"), "participle": ("ant",),
+}
+_FR_FUTURE = ("ai", "as", "a", "ons", "ez", "ont", "ais", "ait", "ions", "iez", "aient")
+_FR_IR = ("is", "it", "issons", "issez", "issent", "issais", "issait", "issions", "issiez", "issaient", "îmes",
+          "îtes", "irent", "isse", "isses", "ît", "issant", "irai", "iras", "ira", "irons", "irez", "iront", "irais",
+          "irait", "irions", "iriez", "iraient")
+
+
+def _french_forms(lemma: str, m: Morphology) -> set[str]:
+    """Regular conjugated forms of a French ``-er`` or second-group ``-ir`` lemma (see the module doc)."""
+    forms: set[str] = set()
+    if lemma.endswith("ir") and len(lemma) > 3:
+        forms |= {lemma[:-2] + e for e in _FR_IR}
+    if not lemma.endswith("er") or len(lemma) < 4:
+        return forms
+    stem = lemma[:-2]
+    soft = stem + ("ç" if stem.endswith("c") else "e" if stem.endswith("g") else "")  # before a / o
+    for endings in _FR_ER.values():
+        forms |= {(soft if e[0] in "aâo" else stem) + e for e in endings}
+    forms |= {lemma + e for e in _FR_FUTURE}
+    # stressed stems (before a mute e): lève / appelle / jette / paie
+    stressed = []
+    if len(stem) >= 3 and stem[-2] in "eé" and stem[-1] not in _VOWELS:
+        stressed.append(stem[:-2] + "è" + stem[-1])
+        if stem.endswith(("el", "et")):
+            stressed.append(stem + stem[-1])
+    if stem.endswith("y"):
+        stressed.append(stem[:-1] + "i")
+    for st in stressed:
+        forms |= {st + e for e in ("e", "es", "ent")} | {st + "er" + e for e in _FR_FUTURE}
+    return forms
+
+
 def lemminflect_module():
     """The lemminflect module; :class:`FbagentError` when it is not installed (a core dependency)."""
     try:
@@ -195,7 +269,8 @@ def _english_forms(lemma: str) -> set[str]:
 def inflections(lemma: str, lang: str) -> frozenset[str]:
     """Generated forms of a one-word verb ``lemma`` (lower case), the lemma included.
 
-    English: lemminflect; Dutch and German: the weak rules of the module doc,
+    English: lemminflect; French: the past participles (:func:`past_participles`); Dutch and
+    German: the weak rules of the module doc,
     and for a separable verb also particle + each joined form of the base
     (``samengevat``, ``opbelde``) and, in German, particle + ``zu`` + base
     (``anzurufen``). Other languages: ``{lemma}``. Shapes: a frozenset of str.
@@ -208,7 +283,8 @@ def inflections(lemma: str, lang: str) -> frozenset[str]:
     if m.lang == "en":
         forms |= _english_forms(lemma)
         return frozenset(forms)
-    rules = {"nl": _dutch_forms, "de": _german_forms}.get(m.weak_inflection)
+    forms |= past_participles(lemma, lang)
+    rules = {"nl": _dutch_forms, "de": _german_forms, "fr": _french_forms}.get(m.weak_inflection)
     if rules is None:
         return frozenset(forms)
     forms |= rules(lemma, m)

@@ -1,4 +1,4 @@
-"""Find the target verb of an LU in a sentence, for any language (the verb check of fbagent.checks.self_check).
+"""Find the target verb of an LU in a sentence, for any language (the verb check of fbagent.checks).
 
 A token counts as the verb ``lemma`` when (first match wins; the name is the
 ``method`` recorded with every check):
@@ -17,24 +17,43 @@ A token counts as the verb ``lemma`` when (first match wins; the name is the
    generator's declared ``verb_form`` and shares its first letter or three
    letters in a row with the lemma (:func:`lemmatizer_note` says so).
 
+Part of speech (:mod:`fbagent.analysers`: HanTa for German, Dutch and English,
+spaCy ``fr_core_news_sm`` for French): a token the sentence's analyser reads as
+a noun, adposition or conjunction is not the verb whatever its spelling ("a run",
+"De stelen", "Der Anruf", "un souvenir"); a generated form (``inflection``,
+``stem``, a joined separable form) counts only where the analyser reads it as a
+verb or simplemma's lexicon knows the word, so rules never invent a word. French
+"avoir/être + participle" ("s'est plainte") and a verb joined to a pronoun by a
+hyphen ("Dépêchez-vous") are verb readings whatever the tagger says.
+
 Separable verbs (languages with ``separable_particles`` in
 ``prompts/verbs/morphology.toml``: Dutch, German): ``samenvatten`` also
-matches the base verb with its particle later in the same clause ("Hij vat het
-samen."), the particle being clause-final or followed by a word listed in
-``after_particle``; the particle just before the base with only cluster words
-between ("samen te vatten", "dat hij het samen wil vatten"); or the particle
-glued to a form of the base ("samengevat", "anzurufen"). The base alone or the
-particle alone is not the verb.
+matches the base verb with its particle anywhere later in the same clause
+("Hij vat het samen."): clause-final, before a word listed in ``after_particle``,
+or, with an analyser, read as a particle before any word ("kwam aan wegens");
+with an analyser the clause also ends where a conjunction or relative pronoun is
+followed by a finite verb, whose particle it then is ("trok de deur dicht en ging
+uit" is not uittrekken); without one the particle must stand within ``window``
+tokens. Also the particle just before the base with only cluster words between
+("samen te vatten", "dat hij het samen wil vatten"), or glued to a form of the
+base ("samengevat", "anzurufen"). The base alone or the particle alone is not
+the verb.
 
 Multi-word LUs (:func:`fbagent.lexicon.lu_names.lemma_parts`): the first
 required part is matched as a verb (1-5 above), every other required part, in
 order, by word or lemma within ``window`` tokens of the previous one and in
 the same clause (clauses end at ``, ; : . ! ?``); parenthesised parts and
 ``optional_words`` (reflexive pronouns, ``someone's``) may be missing and are
-masked when present; ``a/b`` are alternatives.
+masked when present, but only beside a verb reading of the head (a bare noun
+never passes through them); ``a/b`` are alternatives. French reflexive LUs
+(``se souvenir``) need a reflexive pronoun (``reflexive_clitics``): before the
+verb with only auxiliaries, negation and clitics between ("nous nous sommes
+souvenus"), or after it with a hyphen ("Réveille-toi").
 
-Japanese (written without spaces): fugashi/UniDic when installed
-(``pip install fbagent[ja]``), else the dictionary form minus its final kana.
+Japanese (written without spaces): fugashi/UniDic by lemma and reading
+(:mod:`fbagent.verb_match_ja`), else the dictionary form minus its final kana as
+written (:func:`fbagent.checks.lemmas.require_verb_analyser` refuses runs that did not
+accept that).
 
 Errors: a missing dependency (lemminflect, simplemma, HanTa) or a fugashi
 without its dictionary raises :class:`fbagent.errors.FbagentError` naming the
@@ -49,6 +68,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from fbagent.analysers import Reading, readings
 from fbagent.checks.lemmas import (
     SOURCES,
     LemmaSource,
@@ -60,9 +80,10 @@ from fbagent.checks.lemmas import (
     register_dependent_cache,
     token_lemmas,
 )
-from fbagent.checks.morphology import inflections, morphology, separable_splits
+from fbagent.checks.morphology import Morphology, inflections, morphology, separable_splits
 from fbagent.languages import NO_SPACE_LANGS, base_lang, written_without_spaces
 from fbagent.lexicon.lu_names import LemmaPart, lemma_parts
+from fbagent.verb_match_ja import find_verb_ja
 
 __all__ = [
     "NO_SPACE_LANGS", "SOURCES", "LemmaSource", "MatchConfig", "Token", "VerbMatch", "clear_caches", "find_verb",
@@ -113,11 +134,13 @@ class MatchConfig:
     ``sources``: lemma sources (names in :data:`SOURCES` or callables with the
     :data:`LemmaSource` shape); ``None`` = :func:`lemma_sources` of the
     language. ``inflections``, ``separable``, ``stem``, ``verb_form``: methods
-    3, separable verbs, 4 and 5 of the module doc. ``benchmarks/bench_verbs.py``
-    compares configurations.
+    3, separable verbs, 4 and 5 of the module doc; ``pos``: the part-of-speech
+    analyser (off: any spelling counts, the token window bounds a particle).
+    ``benchmarks/bench_verbs.py`` compares configurations.
     """
 
     sources: tuple[str | LemmaSource, ...] | None = None
+    pos: bool = True
     inflections: bool = True
     separable: bool = True
     stem: bool = True
@@ -159,23 +182,74 @@ def _plausible_form(form: str, lemma: str) -> bool:
     return form[0] == lemma[0] or any(lemma[i:i + 3] in form for i in range(len(lemma) - 2))
 
 
+_NOT_VERB = frozenset({"noun", "adposition", "conjunction"})
+
+
 @dataclass
 class _Ctx:
-    """One sentence being searched: tokens, their clause ids and lemma sets, the language and configuration."""
+    """One sentence being searched: tokens, their clause ids, lemma sets and readings, the language and configuration."""
 
     sentence: str
     tokens: tuple[Token, ...]
     clause: tuple[int, ...]
     lemmas: tuple[frozenset[str], ...]
     known: tuple[bool, ...]
+    readings: tuple[Reading | None, ...] | None
     code: str
     config: MatchConfig
-    window: int
+    m: Morphology
     has_lemmatizer: bool
     declared: frozenset[str] = frozenset()
 
+    @property
+    def window(self) -> int:
+        return self.m.window
+
+    def verb_reading(self, i: int) -> bool | None:
+        """Whether token ``i`` is read as a verb: True (the analyser says verb, or a French auxiliary,
+        subject-pronoun or hyphen construction), False (a noun, adposition or conjunction, or right after a
+        determiner), None (no analyser, or another class)."""
+        if self.readings is None or self.readings[i] is None:
+            return None
+        if i > 0 and self.clause[i - 1] == self.clause[i] and self.tokens[i - 1].text in self.m.determiners:
+            return False
+        if self.readings[i].verb or self._construction(i):
+            return True
+        return False if self.readings[i].pos in _NOT_VERB else None
+
+    def _construction(self, i: int) -> bool:
+        """French: an auxiliary or a subject pronoun before token ``i`` (only ``between_auxiliary`` words
+        between), or a pronoun joined after it by a hyphen."""
+        m, toks = self.m, self.tokens
+        if m.enclitics and i + 1 < len(toks) and toks[i + 1].start == toks[i].end + 1 \
+                and self.sentence[toks[i].end] in "-\u2011" and toks[i + 1].text in m.enclitics:
+            return True
+        if not (m.auxiliaries or m.subject_pronouns):
+            return False
+        for j in range(i - 1, max(-1, i - 6), -1):
+            if self.clause[j] != self.clause[i]:
+                return False
+            text = toks[j].text
+            if text in m.auxiliaries or text in m.subject_pronouns:
+                return True
+            if text not in m.between_auxiliary:
+                return False
+        return False
+
     def word_method(self, text: str, lemma: str, i: int | None, *, stem: bool = True) -> str | None:
-        """How ``text`` (token ``i``, or a piece of a word when None) is a form of the one-word ``lemma``."""
+        """How ``text`` (token ``i``, or a piece of a word when None) is a form of the one-word ``lemma``,
+        given the token's part of speech (see the module doc)."""
+        method = self._spelling_method(text, lemma, i, stem=stem)
+        if method is None or i is None or not self.config.pos:
+            return method
+        verb = self.verb_reading(i)
+        if verb is False:
+            return None
+        if method in ("inflection", "stem") and verb is not True and not (method == "inflection" and self.known[i]):
+            return None  # a generated form the analyser does not read as a verb and no lexicon knows
+        return method
+
+    def _spelling_method(self, text: str, lemma: str, i: int | None, *, stem: bool = True) -> str | None:
         if text == lemma:
             return "exact"
         lemmas = self.lemmas[i] if i is not None else self._lemmas_of(text)
@@ -213,19 +287,22 @@ class _Ctx:
 
 def _context(sentence: str, lang: str, config: MatchConfig, verb_form: str | None = None) -> _Ctx:
     code = base_lang(lang)
-    tokens, clause, lemmas, known, has_lemmatizer = _analysis(sentence, code, config)
+    tokens, clause, lemmas, known, tagged, has_lemmatizer = _analysis(sentence, code, config)
     declared = frozenset(w.lower() for w in _WORD_RE.findall(verb_form or ""))
-    return _Ctx(sentence, tokens, clause, lemmas, known, code, config, morphology(code).window, has_lemmatizer,
+    return _Ctx(sentence, tokens, clause, lemmas, known, tagged, code, config, morphology(code), has_lemmatizer,
                 declared)
 
 
 @lru_cache(maxsize=4096)
-def _analysis(sentence: str, code: str, config: MatchConfig) -> tuple[tuple[Token, ...], tuple[int, ...],
-                                                                      tuple[frozenset[str], ...], tuple[bool, ...], bool]:
-    """What :func:`find_verb` needs of one sentence whatever the lemma: tokens, clause ids, lemma sets and
-    ``simplemma`` knowledge per token, whether a lemmatiser applies; cached per (sentence, base language,
-    configuration), so the two checks that search the same sentence (for different lemmas or declared forms)
-    lemmatise it once. Emptied by :func:`clear_caches`; a lemmatiser failure is not cached."""
+def _analysis(sentence: str, code: str, config: MatchConfig) -> tuple[
+        tuple[Token, ...], tuple[int, ...], tuple[frozenset[str], ...], tuple[bool, ...],
+        tuple[Reading | None, ...] | None, bool]:
+    """What :func:`find_verb` needs of one sentence whatever the lemma: tokens, clause ids, lemma sets,
+    ``simplemma`` knowledge and the analyser's reading per token (None: no analyser or ``config.pos`` off),
+    whether a lemmatiser applies; cached per (sentence, base language, configuration), so the two checks
+    that search the same sentence (for different lemmas or declared forms) analyse it once. A verb
+    reading adds the analyser's lemma in context to the token's lemmas. Emptied by :func:`clear_caches`;
+    an analyser failure is not cached."""
     tokens = sentence_tokens(sentence, code)
     words = [sentence[t.start:t.end] for t in tokens]
     names = config.sources if config.sources is not None else lemma_sources(code)
@@ -234,6 +311,10 @@ def _analysis(sentence: str, code: str, config: MatchConfig) -> tuple[tuple[Toke
         fn = SOURCES[src] if isinstance(src, str) else src
         for i, found in enumerate(fn(words, code)):
             lemmas[i] |= found
+    tagged = readings(sentence, words, [(t.start, t.end) for t in tokens], code) if config.pos else None
+    for i, r in enumerate(tagged or ()):
+        if r is not None and r.verb and r.lemma:
+            lemmas[i].add(r.lemma)
     known = [False] * len(tokens)
     if "simplemma" in names:
         known = [_simplemma_knows(t.text, code) for t in tokens]
@@ -243,7 +324,7 @@ def _analysis(sentence: str, code: str, config: MatchConfig) -> tuple[tuple[Toke
             current += 1
         clause.append(current)
         prev_end = t.end
-    return tokens, tuple(clause), tuple(frozenset(x) for x in lemmas), tuple(known), bool(names)
+    return tokens, tuple(clause), tuple(frozenset(x) for x in lemmas), tuple(known), tagged, bool(names or tagged)
 
 
 register_dependent_cache(_analysis.cache_clear)
@@ -256,14 +337,16 @@ Candidate = tuple[int, list[int], str]  # (head token, masked tokens, method)
 
 
 def _separable(ctx: _Ctx, particle: str, base: str) -> list[Candidate]:
-    m = morphology(ctx.code)
+    m = ctx.m
     out: list[Candidate] = []
     marker = m.infinitive_marker
     for i, t in enumerate(ctx.tokens):
         if t.text.startswith(particle) and len(t.text) > len(particle):
             rest = t.text[len(particle):]
             rests = [rest] + ([rest[len(marker):]] if marker and rest.startswith(marker) else [])
-            if any(ctx.word_method(r, base, None, stem=False) for r in rests):
+            verb = ctx.verb_reading(i) if ctx.config.pos else None
+            real = verb is True or ctx.known[i] or ctx.readings is None or not ctx.config.pos
+            if verb is not False and real and any(ctx.word_method(r, base, None, stem=False) for r in rests):
                 out.append((i, [i], "separable:joined"))
                 continue
         if not ctx.word_method(t.text, base, i, stem=False):
@@ -277,14 +360,26 @@ def _separable(ctx: _Ctx, particle: str, base: str) -> list[Candidate]:
 
 
 def _particle_after(ctx: _Ctx, i: int, particle: str, after: frozenset[str]) -> int | None:
-    """The separated particle later in the clause ("Hij vat het verhaal samen."), clause-final or before ``after``."""
+    """The separated particle later in token ``i``'s clause ("Hij vat het verhaal samen."): clause-final,
+    before a word of ``after``, or read as a particle by the analyser; an occurrence that is none of these
+    (a preposition: "op de krant") is passed over. With an analyser the clause ends at a conjunction or
+    relative pronoun followed by a finite verb; without one the particle must be within the window."""
     toks = ctx.tokens
-    for j in ctx.near(i):
-        if ctx.clause[j] != ctx.clause[i]:
+    tagged = ctx.readings is not None and ctx.config.pos
+    opened = False  # a conjunction or relative pronoun since token i: its finite verb starts another clause
+    for j in range(i + 1, len(toks)):
+        if ctx.clause[j] != ctx.clause[i] or (not tagged and j - i > ctx.window):
+            return None
+        r = ctx.readings[j] if tagged else None
+        if r is not None and r.pos == "conjunction":
+            opened = True
+        elif r is not None and opened and r.verb and r.finite:
             return None
         if toks[j].text == particle:
             last = j + 1 >= len(toks) or ctx.clause[j + 1] != ctx.clause[j]
-            return j if last or toks[j + 1].text in after else None
+            if last or toks[j + 1].text in after or (r is not None and r.pos in ("particle", "other")) or (
+                    r is not None and (nxt := ctx.readings[j + 1]) is not None and nxt.pos == "adposition"):
+                return j  # an adposition followed by another cannot govern it: "belde haar op vanuit Parijs"
     return None
 
 
@@ -374,6 +469,37 @@ def _effective_parts(lemma: str, code: str) -> tuple[LemmaPart, ...]:
     return tuple(out)
 
 
+def _reflexive_part(parts: Sequence[LemmaPart], m: Morphology) -> bool:
+    """True when the LU starts with a reflexive pronoun that the language requires (French ``se souvenir``)."""
+    return (bool(m.reflexive_clitics) and len(parts) > 1 and not parts[0].optional
+            and all(len(a) == 1 and a[0] in m.reflexive_clitics for a in parts[0].alternatives))
+
+
+def _reflexive_at(ctx: _Ctx, i: int) -> int | None:
+    """The reflexive pronoun of the verb at token ``i``: before it with only ``between_auxiliary`` words and
+    auxiliaries between ("nous nous sommes souvenus", "ne s'en souvient"), or joined after it by a hyphen
+    ("Réveille-toi"). A ``nous`` / ``vous`` just before a finite verb is its subject, not a reflexive, unless
+    another ``nous`` / ``vous`` precedes it."""
+    m, toks = ctx.m, ctx.tokens
+    if i + 1 < len(toks) and toks[i + 1].text in m.reflexive_clitics and toks[i + 1].start == toks[i].end + 1 \
+            and ctx.sentence[toks[i].end] in "-\u2011":
+        return i + 1
+    for j in range(i - 1, max(-1, i - 6), -1):
+        if ctx.clause[j] != ctx.clause[i]:
+            return None
+        text = toks[j].text
+        if text in m.reflexive_clitics:
+            if text not in ("nous", "vous"):
+                return j
+            subject_only = j == 0 or toks[j - 1].text != text
+            finite = ctx.readings is not None and ctx.readings[i] is not None and ctx.readings[i].finite
+            if not (subject_only and finite and j == i - 1):
+                return j
+        if text not in m.between_auxiliary and text not in m.auxiliaries:
+            return None
+    return None
+
+
 def _single_word(parts: Sequence[LemmaPart]) -> str | None:
     required = [p for p in parts if not p.optional]
     if len(required) == 1 and len(required[0].alternatives) == 1 and len(required[0].alternatives[0]) == 1:
@@ -401,7 +527,10 @@ def find_verb(
     if not parts:
         return VerbMatch(False, method="empty")
     ctx = _context(sentence, code, config, verb_form)
-    m = morphology(code)
+    m = ctx.m
+    reflexive = _reflexive_part(parts, m)
+    if reflexive:
+        parts = parts[1:]
     required = [p for p in parts if not p.optional]
     word = _single_word(parts)
     search = parts
@@ -421,6 +550,8 @@ def find_verb(
     if config.separable:
         for particle, base in splits:
             candidates += _separable(ctx, particle, base)
+    if reflexive:
+        candidates = [(c[0], c[1] + [r], c[2]) for c in candidates if (r := _reflexive_at(ctx, c[0])) is not None]
     if candidates:
         candidates.sort(key=lambda c: c[0])
         form = [w.lower() for w in _WORD_RE.findall(verb_form or "")]
@@ -445,19 +576,11 @@ def token_is_lemma(token: str, lemma: str, lang: str) -> bool:
 def _find_verb_no_space(sentence: str, lemma: str, lang: str, verb_form: str | None) -> VerbMatch:
     lemma = lemma.replace("_", " ").replace(" ", "").strip().lower()
     if base_lang(lang) == "ja" and (tagger := _fugashi_tagger()) is not None:
-        pos = 0
-        for word in tagger(sentence):
-            surface = word.surface
-            start = sentence.find(surface, pos)
-            if start < 0:
-                continue
-            end = start + len(surface)
-            pos = end
-            feature = word.feature
-            base_forms = {surface, getattr(feature, "lemma", None), getattr(feature, "orthBase", None)}
-            if lemma in base_forms:
-                return VerbMatch(True, (start, end), [(start, end)], surface, "fugashi")
-        return VerbMatch(False, method="fugashi")
+        hit = find_verb_ja(sentence, lemma, tagger)
+        if hit is None:
+            return VerbMatch(False, method="fugashi")
+        start, end, surface = hit
+        return VerbMatch(True, (start, end), [(start, end)], surface, "fugashi")
     # No morphological analyser: the stem (dictionary form minus its last kana) must occur.
     stem = lemma[:-1] if len(lemma) > 1 and _is_kana(lemma[-1]) else lemma
     if verb_form and verb_form in sentence and verb_form.startswith(stem):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -55,7 +56,7 @@ def register(app: typer.Typer) -> None:
 
     @app.command("annotate")
     def annotate(
-        annotator: Annotated[str, typer.Option("--annotator", callback=name_check("annotator name"), help="Your name; answers, seed and progress are kept per name.")],
+        annotator: Annotated[str | None, typer.Option("--annotator", callback=name_check("annotator name"), help="Your name; answers, seed and progress are kept per name (not with --serve: each link names its annotator).")] = None,
         mode: Annotated[str, typer.Option("--mode", help="validate (blind judgments) or revise (edit text, see frames and verifier results).")] = "validate",
         run: Annotated[str | None, typer.Option("--run", callback=name_check("run name"), help="Only entries of this generation run (name or id).")] = None,
         lang: Annotated[str | None, typer.Option("--lang", help="Only entries of this language (e.g. en, ja, fr).")] = None,
@@ -66,6 +67,14 @@ def register(app: typer.Typer) -> None:
         seed: Annotated[int | None, typer.Option("--seed", help="Seed of your task shuffle (recorded the first time; default: from your name).")] = None,
         order: Annotated[str, typer.Option("--order", help="Revise mode: stable (entry order) or worst-first (lowest correctness, then acceptability, from current judgments).")] = "stable",
         db: DbOption = DEFAULT_DB,
+        serve: Annotated[bool, typer.Option("--serve", help="Serve the app to invited browsers (fbagent annotators invite NAME) instead of this terminal; needs the serve extra.")] = False,
+        host: Annotated[str, typer.Option("--host", help="--serve: address to listen on (default: this machine only).")] = "127.0.0.1",
+        port: Annotated[int, typer.Option("--port", help="--serve: TCP port.", min=1, max=65535)] = 8000,
+        public_url: Annotated[str | None, typer.Option("--public-url", envvar="FBAGENT_PUBLIC_URL", help="--serve: address browsers open (e.g. a TLS reverse proxy's https://...); default http(s)://HOST:PORT. Env: FBAGENT_PUBLIC_URL.")] = None,
+        certfile: Annotated[Path | None, typer.Option("--certfile", help="--serve: TLS certificate (PEM); with --keyfile.")] = None,
+        keyfile: Annotated[Path | None, typer.Option("--keyfile", help="--serve: TLS private key (PEM); with --certfile.")] = None,
+        max_per_annotator: Annotated[int, typer.Option("--max-tabs", help="--serve: app processes (open tabs) per annotator.", min=1)] = 2,
+        max_total: Annotated[int, typer.Option("--max-apps", help="--serve: app processes in all.", min=1)] = 12,
     ) -> None:
         """Annotate entries in a terminal app: 4 pair tasks per entry, every answer saved at once.
 
@@ -74,6 +83,10 @@ def register(app: typer.Typer) -> None:
         Unnatural / Natural); c comment; s skip; Enter next (once both are
         given); → / ← move; o next open task; ? help; q quit. Reopening says
         where it resumes; tasks revised since you judged them come first.
+
+        With --serve the same app runs in browsers: each invited annotator
+        opens their link (fbagent annotators invite NAME) and annotates as
+        that name; see docs/annotate.md, "In a browser".
         """
         from fbagent.errors import FbagentError
         from fbagent.store import open_db
@@ -90,6 +103,16 @@ def register(app: typer.Typer) -> None:
             from fbagent.seeds import check_seed
 
             check_seed(seed)
+        if serve:
+            per_annotator = {"--annotator": annotator, "--share": share, "--overlap": overlap, "--seed": seed}
+            given = [k for k, v in per_annotator.items() if v is not None]
+            if given:
+                raise FbagentError(f"{', '.join(given)} name one annotator's work, and --serve serves every invited annotator",
+                                   f"drop {', '.join(given)} (each link names its annotator; their seed is kept per name)")
+        elif annotator is None:
+            raise FbagentError("--annotator is missing", "pass --annotator NAME (or --serve to serve invited browsers)")
+        elif any(v is not None for v in (certfile, keyfile)) or (host, port) != ("127.0.0.1", 8000):
+            raise FbagentError("--host/--port/--certfile/--keyfile go with --serve", "add --serve, or drop them")
         selection = Selection(run=run, language=lang, statuses=parse_statuses(status), split=parse_split(range_, share, overlap))
         if not db.exists():
             raise FbagentError(f"database {db} does not exist", "pass --db PATH of the database that holds the generated entries (or set FBAGENT_DB)")
@@ -97,6 +120,17 @@ def register(app: typer.Typer) -> None:
         from fbagent.tui.session import assigned_entries
 
         assigned_entries(database, selection)  # bad --run/--lang/--range first (read only)
+        if serve:
+            from fbagent.commands.annotate_serve import serve_browsers
+            from fbagent.serve.options import AppLaunch, ServeOptions
+
+            database.conn.close()
+            launch = AppLaunch(db=db.resolve(), mode=mode, run=run, lang=lang, statuses=selection.statuses,
+                               range=selection.split.range, order=order)
+            options = ServeOptions(host=host, port=port, public_url=public_url, certfile=certfile, keyfile=keyfile,
+                                   max_per_annotator=max_per_annotator, max_total=max_total)
+            serve_browsers(launch, options)
+            return
         require_terminal()
         if mode == "validate":
             session: ValidateSession | ReviseSession = ValidateSession.open(database, annotator, selection, seed)

@@ -1,4 +1,5 @@
-"""`fbagent export`: entries as JSONL (fbagent format or the FrameBench authors' column names)."""
+"""`fbagent export`: entries as JSONL (fbagent format or the FrameBench authors' column names), a
+Hugging Face dataset folder (``--format hf``) or an lm-evaluation-harness task folder (``--format lm-eval``)."""
 
 from __future__ import annotations
 
@@ -10,36 +11,77 @@ import typer
 from fbagent.commands.options import DEFAULT_DB, DbOption, name_check
 from fbagent.commands.output import echo
 
+ALL_FORMATS = ("fbagent", "framebench", "hf", "lm-eval")
+
 
 def register(app: typer.Typer) -> None:
     """Add the `export` command to the root app."""
 
     @app.command("export")
     def export(
-        out: Annotated[Path, typer.Argument(help="Output JSONL file (written to a temp file, then renamed).")],
+        out: Annotated[Path, typer.Argument(help="Output JSONL file, or the folder of --format hf / lm-eval "
+                                            "(written to a temporary file or folder, then renamed).")],
         validated: Annotated[bool, typer.Option("--validated", help="Only entries that pass the human filter.")] = False,
         run: Annotated[str | None, typer.Option("--run", callback=name_check("run name"), help="Only entries of this generation run (name or id).")] = None,
-        fmt: Annotated[str, typer.Option("--format", help="fbagent (all fields + human block) or framebench (the authors' column names).")] = "fbagent",
+        fmt: Annotated[str, typer.Option("--format", help="fbagent (all fields + human block), framebench (the authors' "
+                                         "column names), hf (Hugging Face dataset folder with its card) or lm-eval "
+                                         "(lm-evaluation-harness task folder).")] = "fbagent",
         min_correct: Annotated[int, typer.Option("--min-correct", help="Filter: at least this many annotators judged the entry correct.")] = 2,
         min_acceptable: Annotated[int, typer.Option("--min-acceptable", help="Filter: at least this many annotators judged it acceptable.")] = 2,
         status: Annotated[str, typer.Option("--status", help="Item statuses to export, comma list or 'all'.")] = "verified,flagged",
+        annotator_names: Annotated[bool, typer.Option(
+            "--annotator-names", help="hf: publish annotator names (default: anonymised annotator_1..n).")] = False,
+        license: Annotated[str, typer.Option("--license", help="hf: the card's licence (a Hugging Face licence id).")] = "cc-by-4.0",
+        pretty_name: Annotated[str | None, typer.Option("--pretty-name", help="hf: the card's title (default: from the languages).")] = None,
+        seed: Annotated[int, typer.Option("--seed", help="lm-eval: seed of the option orders (as `eval run --seed`).")] = 0,
+        templates: Annotated[str, typer.Option("--templates", help="lm-eval: all, or a list such as v1,v3 (as `eval run`).")] = "all",
+        templates_dir: Annotated[Path | None, typer.Option(
+            "--templates-dir", help="lm-eval: templates folder in the FrameBench authors' layout (as `eval run`).")] = None,
+        choices_style: Annotated[str | None, typer.Option("--choices-style", help="lm-eval: inline or lines (as `eval run`).")] = None,
+        templates_lang: Annotated[str | None, typer.Option("--templates-lang", help="lm-eval: one language's templates for every entry.")] = None,
+        orders: Annotated[str, typer.Option("--orders", help="lm-eval: both or canonical sentence orders (as `eval run`).")] = "both",
         db: DbOption = DEFAULT_DB,
     ) -> None:
-        """Write one JSON object per entry; revised text replaces generated text; "cannot be fixed" entries are left out.
+        """Export entries; revised text replaces generated text; "cannot be fixed" entries are left out.
 
-        --validated keeps the entries whose current (revised) text passes the
-        filter on judgments of that text. Reads the database read-only.
+        --validated keeps the entries whose current (revised) text passes the filter on judgments of
+        that text. --format hf writes a folder that `datasets.load_dataset(OUT)` loads; --format lm-eval
+        a folder for `lm_eval --include_path OUT --tasks framebench_<lang>`. Reads the database read-only.
         """
         from fbagent.commands.annotate import parse_statuses, upgrade_note
         from fbagent.errors import FbagentError
         from fbagent.store import open_db
         from fbagent.validation.export import export as run_export
 
+        if fmt not in ALL_FORMATS:
+            raise FbagentError(f"unknown export format {fmt!r}", f"pass --format {' or --format '.join(ALL_FORMATS)}")
         if not Path(db).exists():
             raise FbagentError(f"database {db} does not exist", "pass --db PATH of the database with generated entries")
-        n = run_export(
-            open_db(db, read_only=True, on_upgrade=upgrade_note), out, run=run, fmt=fmt, validated=validated,
-            min_correct=min_correct, min_acceptable=min_acceptable, statuses=parse_statuses(status),
-        )
+        database = open_db(db, read_only=True, on_upgrade=upgrade_note)
         what = "validated entries" if validated else "entries"
+        if fmt in ("hf", "lm-eval"):
+            from fbagent.publish.options import HfOptions, LmEvalOptions, Scope
+
+            scope = Scope(run=run, validated=validated, min_correct=min_correct, min_acceptable=min_acceptable,
+                          statuses=tuple(parse_statuses(status)))
+            if fmt == "hf":
+                from fbagent.publish.hf import export_hf
+
+                res = export_hf(database, out, scope, HfOptions(annotator_names=annotator_names, license=license,
+                                                                 pretty_name=pretty_name))
+                langs = ", ".join(f"{k}: {v}" for k, v in res["languages"].items())
+                echo(f"wrote {res['entries']} {what} ({langs}) as a Hugging Face dataset folder to {out}")
+                return
+            from fbagent.publish.lmeval import export_lmeval
+
+            res = export_lmeval(database, out, scope, LmEvalOptions(
+                seed=seed, templates=templates, templates_dir=templates_dir, choices_style=choices_style,
+                templates_lang=templates_lang, orders=orders))
+            probs = ", ".join(f"{k}: {v}" for k, v in res["problems"].items())
+            echo(f"wrote {len(res['tasks'])} lm-eval tasks in groups {', '.join(res['groups'])} "
+                       f"({res['entries']} {what}, problems {probs}) to {out}")
+            return
+
+        n = run_export(database, out, run=run, fmt=fmt, validated=validated,
+                       min_correct=min_correct, min_acceptable=min_acceptable, statuses=parse_statuses(status))
         echo(f"wrote {n} {what} ({fmt} format) to {out}")

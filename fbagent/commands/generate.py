@@ -14,6 +14,7 @@ from fbagent.commands.generation_options import (
     LlmRetriesOption,
     ModelOption,
     ModelPathOption,
+    SurfaceVerbMatchOption,
     TargetPrecisionOption,
     TimeoutOption,
     VerifierBaseUrlOption,
@@ -83,6 +84,7 @@ def register(app: typer.Typer) -> None:
             "for a local GGUF without a chat template, else chat. Recorded with the run.")] = "auto",
         judge: Annotated[bool, typer.Option(
             "--judge", help="The verifier also answers the four-choice question, both pairs, both orders.")] = False,
+        surface_verb_match: SurfaceVerbMatchOption = False,
         db: DbOption = None,
     ) -> None:
         """Generate FrameBench entries: select frame pairs, then per entry generate_base -> self_check
@@ -107,6 +109,7 @@ def register(app: typer.Typer) -> None:
             dry_run=dry_run, screen=screen, judge=judge, min_examples=min_examples,
             require_definition=require_definition, require_core_fe=require_core_fe, exclude_related=exclude_related,
             margin_auto=margin_auto, target_precision=target_precision, verifier=verifier, prompt_style=prompt_style,
+            surface_verb_match=surface_verb_match,
         )
         view = GenerateView()
         try:

@@ -42,6 +42,10 @@ TimeoutOption = Annotated[float, typer.Option("--timeout", help="Per LLM request
 VerifierSignalOption = Annotated[str, typer.Option(
     "--verifier", help=f"Verifier signal: {SIGNALS_HELP}. roundtrip = the LLM's definition vs the frames' texts; "
     "encoder = the verb vs each frame's exemplars (no LLM call); both = a sentence passes only when both do.")]
+SurfaceVerbMatchOption = Annotated[bool, typer.Option(
+    "--surface-verb-match", help="Japanese lexicon without fugashi (pip install 'fbagent[ja]'): accept the verb "
+    "check's surface match (the dictionary form minus its last kana as written: nouns sharing it pass, kana LUs miss "
+    "kanji spellings) instead of refusing. Recorded with the run.")]
 TargetPrecisionOption = Annotated[float, typer.Option(
     "--target-precision", help="With --margin auto: the sentence-level precision the margin must reach on the "
     "latest calibration of the lexicon (0..1).")]

@@ -22,6 +22,7 @@ from fbagent.commands.generation_options import (
     LlmRetriesOption,
     ModelOption,
     ModelPathOption,
+    SurfaceVerbMatchOption,
     TimeoutOption,
     VerifierBaseUrlOption,
     VerifierGeneratorOption,
@@ -68,6 +69,7 @@ def calibrate_cmd(
     concurrency: ConcurrencyOption = 4,
     llm_retries: LlmRetriesOption = 3,
     timeout: TimeoutOption = 60.0,
+    surface_verb_match: SurfaceVerbMatchOption = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object (every number) instead of tables.")] = False,
     db: DbOption = None,
 ) -> None:
@@ -85,6 +87,7 @@ def calibrate_cmd(
         generator=generator, model=model, base_url=base_url, model_path=str(model_path) if model_path else None,
         verifier_generator=verifier_generator, verifier_model=verifier_model, verifier_base_url=verifier_base_url,
         encoder=encoder, concurrency=concurrency, llm_retries=llm_retries, timeout_s=timeout,
+        surface_verb_match=surface_verb_match,
     )
     view = _View(show_progress=not as_json)
     try:

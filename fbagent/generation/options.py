@@ -28,6 +28,8 @@ ELIGIBILITY_KEYS = ("min_examples", "require_definition", "require_core_fe", "ex
 VERIFIER_DEFAULTS = {"verifier": "roundtrip"}
 # The prompt style (``--prompt-style``, fbagent.llm.prompt_style), with the same rule.
 PROMPT_STYLE_DEFAULTS = {"prompt_style": "auto"}
+# The verb check's accepted fallback (``--surface-verb-match``, fbagent.checks.lemmas.require_verb_analyser), same rule.
+VERB_MATCH_DEFAULTS = {"surface_verb_match": False}
 
 
 def eligibility_defaults() -> dict[str, Any]:
@@ -85,6 +87,7 @@ class GenerateOptions:
     target_precision: float = 0.9     # the precision --margin auto must reach
     margin_source: str | None = None  # set by --margin auto: which calibration gave the margin (stored, not hashed)
     prompt_style: str = "auto"        # --prompt-style: auto | chat | fewshot (fbagent.llm.prompt_style)
+    surface_verb_match: bool = False  # --surface-verb-match: a ja lexicon without fugashi runs on the surface match
 
     def selection_options(self) -> SelectionOptions:
         """The frame-pair selection this run asks for (sample size, seed, caps, eligibility filters)."""
@@ -102,6 +105,7 @@ class GenerateOptions:
         out.update({k: getattr(self, k) for k, v in eligibility_defaults().items() if getattr(self, k) != v})
         out.update({k: getattr(self, k) for k, v in VERIFIER_DEFAULTS.items() if getattr(self, k) != v})
         out.update({k: getattr(self, k) for k, v in PROMPT_STYLE_DEFAULTS.items() if getattr(self, k) != v})
+        out.update({k: getattr(self, k) for k, v in VERB_MATCH_DEFAULTS.items() if getattr(self, k) != v})
         return out
 
 
@@ -249,11 +253,13 @@ def check_compatible(run: dict[str, Any], lexicon: dict[str, Any], opts: Generat
                            "pass another --run NAME")
     if run.get("lexicon_id") != lexicon["id"]:
         raise FbagentError(f"run {run['name']!r} was made on another lexicon", "pass --run NEW_NAME or the same --lexicon")
-    stored = dict(eligibility_defaults()) | VERIFIER_DEFAULTS | PROMPT_STYLE_DEFAULTS | (run.get("options") or {})
+    stored = (dict(eligibility_defaults()) | VERIFIER_DEFAULTS | PROMPT_STYLE_DEFAULTS | VERB_MATCH_DEFAULTS
+              | (run.get("options") or {}))
     for column in ("generator", "seed"):  # always stored as columns, even by runs that stored no options
         if run.get(column) is not None:
             stored.setdefault(column, run[column])
-    wanted = {k: getattr(opts, k) for k in (*RESULT_KEYS, *ELIGIBILITY_KEYS, *VERIFIER_DEFAULTS, *PROMPT_STYLE_DEFAULTS)}
+    wanted = {k: getattr(opts, k) for k in (*RESULT_KEYS, *ELIGIBILITY_KEYS, *VERIFIER_DEFAULTS, *PROMPT_STYLE_DEFAULTS,
+                                            *VERB_MATCH_DEFAULTS)}
     if "prompt_styles" in stored:
         generator, verifier = prompt_styles(opts)
         wanted["prompt_styles"] = {"generator": generator, "verifier": verifier}

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from fbagent.crash import invocation_pid
 from fbagent.errors import FbagentError
 from fbagent.generation.backends import Backends, start_backends, watch_encoder
 from fbagent.generation.events import (
@@ -63,7 +64,7 @@ async def generate(db_path: str | Path, opts: GenerateOptions, *, encoder: Any =
     re-raises ``asyncio.CancelledError`` after recording an interruption.
     """
     from fbagent.agents.prompting import load_prompts
-    from fbagent.checks.self_check import lemmatizer_note
+    from fbagent.checks.lemmas import analyser_note, require_verb_analyser
     from fbagent.generation.plan import build_plan, missing_key_warnings
     from fbagent.lexicon.importer import resolve_lexicon
     from fbagent.store import runs as runs_store
@@ -79,12 +80,10 @@ async def generate(db_path: str | Path, opts: GenerateOptions, *, encoder: Any =
     lexicon = dict(resolve_lexicon(db, opts.lexicon, notify=notes.append))
     for note in notes:
         emit(LexiconNote(note))
-    if verb_note := lemmatizer_note(lexicon["lang"]):  # once per run: the verb check without a lemmatiser
-        emit(LexiconNote(f"note: {verb_note}"))
+    require_verb_analyser(lexicon["lang"], surface_verb_match=opts.surface_verb_match)  # ja without fugashi: refuse
+    emit(LexiconNote(f"note: {analyser_note(lexicon['lang'], surface_verb_match=opts.surface_verb_match)}"))
     if opts.margin_auto:  # --margin auto: the margin of the lexicon's latest calibration (fbagent.verifier.calibration)
-        from fbagent.verifier.margin import (
-            auto_margin,
-        )
+        from fbagent.verifier.margin import auto_margin  # not the package: it imports generation
 
         chosen = auto_margin(db, lexicon, opts.verifier, opts.target_precision, encoder=opts.encoder,
                              verifier_model=opts.verifier_model or opts.model)
@@ -209,7 +208,7 @@ class _Session:
         from fbagent.store import runs as runs_store
 
         summary = self.summary
-        session_id = runs_store.start_session(self.db, self.run["id"], self.command)
+        session_id = runs_store.start_session(self.db, self.run["id"], self.command, pid=invocation_pid())
         summary.status = "interrupted"
         try:
             yield
@@ -289,7 +288,7 @@ class _Session:
         from fbagent.store import runs as runs_store
 
         summary = self.summary
-        session_id = runs_store.start_session(self.db, run["id"], self.command)
+        session_id = runs_store.start_session(self.db, run["id"], self.command, pid=invocation_pid())
         summary.entries_total = summary.entries_skipped = total
         summary.wall_s = time.perf_counter() - self.started
         summary.status = "finished"

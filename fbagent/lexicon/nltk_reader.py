@@ -499,7 +499,7 @@ def read_nltk(root: str | Path, *, strict: bool = False, progress: Progress | No
                 progress("read exemplars", i + 1, len(lexical_units))
         if repeats:
             shown = ", ".join(f"{f} ({n})" for f, n in list(repeats.items())[:3]) + (", ..." if len(repeats) > 3 else "")
-            warnings.append(f"{lu_dir}: {sum(repeats.values()):,} exemplar sentence(s) repeated in their LU file "
+            notes.append(f"{lu_dir}: {sum(repeats.values()):,} exemplar sentence(s) repeated in their LU file "
                             f"(same text, same target) were imported once ({shown})")
         unused = sorted(present - used)
         if unused:

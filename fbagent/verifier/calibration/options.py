@@ -47,6 +47,7 @@ class CalibrateOptions:
     llm_retries: int = 3
     timeout_s: float = 60.0
     backoff_s: float = 1.0
+    surface_verb_match: bool = False  # a ja lexicon without fugashi: accept the surface verb match (stored)
 
     @property
     def uses_llm(self) -> bool:

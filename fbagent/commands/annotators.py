@@ -1,0 +1,91 @@
+"""`fbagent annotators invite|list|revoke`: who may open `fbagent annotate --serve` in a browser."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from fbagent.commands.options import DbOption, db_path, name_check
+from fbagent.commands.output import echo
+
+app = typer.Typer(help="Invite annotators to the browser app (annotate --serve): one-time links, list, revoke.",
+                  no_args_is_help=True)
+
+#: Default address of links (`annotate --serve`'s default listening address).
+DEFAULT_URL = "http://127.0.0.1:8000"
+
+PublicUrlOption = Annotated[
+    str | None,
+    typer.Option("--public-url", envvar="FBAGENT_PUBLIC_URL",
+                 help="Address browsers open (as `annotate --serve --public-url`), default http://127.0.0.1:8000."
+                      " Env: FBAGENT_PUBLIC_URL."),
+]
+
+
+def _open(db):
+    from fbagent.store.db import open_db
+
+    return open_db(db_path(db), create=False)
+
+
+@app.command("invite")
+def invite_cmd(
+    name: Annotated[str, typer.Argument(callback=name_check("annotator name"), help="The annotator's name (answers, seed and progress are kept per name).")],
+    expires: Annotated[str, typer.Option("--expires", help="Lifetime of the link and of the browser session: 30m, 12h, 14d, 2w.")] = "14d",
+    public_url: PublicUrlOption = None,
+    db: DbOption = None,
+) -> None:
+    """Print a one-time link for NAME; its token is stored hashed. A new invite revokes NAME's unused links."""
+    from fbagent.serve.options import public_url as check_url
+    from fbagent.serve.tokens import create_invite, parse_duration
+
+    lifetime = parse_duration(expires)
+    base = check_url("127.0.0.1", 8000, public_url or DEFAULT_URL, tls=False)
+    made = create_invite(_open(db), name, lifetime, base)
+    echo(made.link)
+    echo(f"{made.annotator}: one-time link, valid until {made.expires_at[:16].replace('T', ' ')} UTC;"
+               " send it privately (it is shown only now)", err=True)
+
+
+@app.command("list")
+def list_cmd(db: DbOption = None) -> None:
+    """Invited annotators: state of the newest link, its expiry, live browser sessions, last seen."""
+    from rich.table import Table
+
+    from fbagent.commands.output import new_console
+    from fbagent.store.invites import overview
+
+    rows = overview(_open(db))
+    console = new_console()
+    if not rows:
+        console.print("No invites yet. Make one with: fbagent annotators invite NAME")
+        return
+    table = Table(title=f"Annotators invited in {db_path(db)}", caption="times in UTC")
+    for col in ("annotator", "link", "link expires", "sessions", "session expires", "last seen"):
+        table.add_column(col, no_wrap=col != "annotator", justify="right" if col == "sessions" else "left")
+
+    def when(ts: str | None) -> str:
+        return "never" if ts is None else ts[:16].replace("T", " ")
+
+    for r in rows:
+        table.add_row(r["annotator"], r["link"], when(r["link_expires_at"]), str(r["sessions"]),
+                      "-" if r["session_expires_at"] is None else when(r["session_expires_at"]), when(r["last_seen_at"]))
+    console.print(table)
+
+
+@app.command("revoke")
+def revoke_cmd(
+    name: Annotated[str, typer.Argument(help="The annotator whose links and browser sessions end now.")],
+    db: DbOption = None,
+) -> None:
+    """End NAME's open links and browser sessions; a running `annotate --serve` closes NAME's apps within a second."""
+    from fbagent.errors import FbagentError
+    from fbagent.store.invites import known_names, revoke
+
+    database = _open(db)
+    if name not in known_names(database):
+        raise FbagentError(f"{name!r} was never invited", "see the names with: fbagent annotators list")
+    done = revoke(database, name)
+    echo(f"{name}: revoked {done['links']} open link(s) and {done['sessions']} browser session(s);"
+               " answers stay stored.")

@@ -1,0 +1,57 @@
+"""Options of the publishing exports: which entries (:class:`Scope`), the HF card (:class:`HfOptions`)
+and the lm-eval problems (:class:`LmEvalOptions`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from fbagent.store.annotations import DEFAULT_STATUSES
+from fbagent.validation.aggregate import DEFAULT_MIN_ACCEPTABLE, DEFAULT_MIN_CORRECT
+
+DEFAULT_LICENSE = "cc-by-4.0"  # FrameNet data is distributed under CC BY; change it with --license
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Which entries are exported (as ``fbagent export``): one ``run`` (name or id, None = all),
+    ``validated`` (only entries passing the human filter, FrameBench 3.2), the filter thresholds and
+    the item ``statuses``."""
+
+    run: str | None = None
+    validated: bool = False
+    min_correct: int = DEFAULT_MIN_CORRECT
+    min_acceptable: int = DEFAULT_MIN_ACCEPTABLE
+    statuses: tuple[str, ...] = DEFAULT_STATUSES
+
+    def export_options(self) -> dict:
+        """Keyword arguments of :func:`fbagent.validation.export.export_records`."""
+        return {"run": self.run, "validated": self.validated, "min_correct": self.min_correct,
+                "min_acceptable": self.min_acceptable, "statuses": tuple(self.statuses)}
+
+
+@dataclass(frozen=True)
+class HfOptions:
+    """The Hugging Face folder: ``annotator_names`` (publish annotator names; default: anonymised
+    ``annotator_1..n``), the card's ``license`` (a Hub licence id) and ``pretty_name`` (None: made
+    from the languages)."""
+
+    annotator_names: bool = False
+    license: str = DEFAULT_LICENSE
+    pretty_name: str | None = None
+
+
+@dataclass(frozen=True)
+class LmEvalOptions:
+    """The problems of the lm-eval task folder, as ``fbagent eval run`` builds them: ``seed`` (option
+    orders), ``templates`` (``all`` or names), ``templates_dir`` (a folder in the FrameBench authors'
+    layout; None: fbagent's templates), ``choices_style`` (``inline`` | ``lines`` | None),
+    ``templates_lang`` (one language's templates for every entry) and ``orders`` (``both`` |
+    ``canonical``)."""
+
+    seed: int = 0
+    templates: str = "all"
+    templates_dir: Path | None = None
+    choices_style: str | None = None
+    templates_lang: str | None = None
+    orders: str = "both"

@@ -1,0 +1,136 @@
+"""What the database says about how the exported entries were built and validated (for the card).
+
+Only whitelisted facts leave the database: lexicon names, releases (the folder name of the
+imported source, never its full path), selection seeds and counts, run models, seeds, prompt
+versions and verifier settings, statuses, and the validation report with annotators anonymised.
+Command lines, server URLs, options outside :data:`RUN_OPTION_KEYS` and annotator comments are
+never read into the result; every string is passed through :func:`fbagent.providers.redact.redact`
+as a second guard.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import PurePath
+from typing import Any
+
+import sqlite_utils
+
+from fbagent.providers.redact import redact_value
+from fbagent.publish.options import Scope
+from fbagent.store.runs import get_run
+
+#: the run options the card shows (what changes the generated entries; no URLs, no keys)
+RUN_OPTION_KEYS = ("pairs", "per_pair", "max_per_verb", "max_retries", "similarity_threshold", "near_copy_threshold",
+                   "verifier", "margin", "margin_source", "target_precision", "screen", "judge",
+                   "variant_temperature", "max_tokens", "prompt_style", "prompt_styles", "min_examples",
+                   "require_definition", "require_core_fe", "exclude_related")
+
+
+def display_model(name: str | None) -> str | None:
+    """A model name fit for publishing: a local path (``/``, ``~`` or ``.`` first) becomes its file name."""
+    if not name:
+        return name
+    return PurePath(name).name if name[0] in "/~." else name
+
+
+def _json(value: Any) -> Any:
+    if isinstance(value, str):
+        try:
+            return json.loads(value)
+        except ValueError:
+            return value
+    return value
+
+
+def lexicon_facts(db: sqlite_utils.Database, lexicon_id: int | None) -> dict[str, Any] | None:
+    """``{name, lang, format, release, source_hash, n_frames, n_lexical_units, ...}`` of one lexicon."""
+    if lexicon_id is None:
+        return None
+    rows = list(db.query("SELECT * FROM lexicons WHERE id = ?", [lexicon_id]))
+    if not rows:
+        return None
+    r = rows[0]
+    release = PurePath(r["source_path"]).name if r.get("source_path") else None
+    return {"name": r["name"], "lang": r["lang"], "format": r["format"], "release": release,
+            "source_hash": r.get("source_hash"), "imported_at": r.get("imported_at"),
+            **{k: r.get(k) for k in ("n_frames", "n_frame_elements", "n_lexical_units", "n_exemplars",
+                                     "n_frame_relations")}}
+
+
+def selection_facts(db: sqlite_utils.Database, selection_id: int | None) -> dict[str, Any] | None:
+    """``{seed, counts}`` of the frame-pair selection a run drew from."""
+    if selection_id is None:
+        return None
+    rows = list(db.query("SELECT seed, counts FROM selections WHERE id = ?", [selection_id]))
+    if not rows:
+        return None
+    counts = _json(rows[0]["counts"])
+    return {"seed": rows[0]["seed"], "counts": counts if isinstance(counts, dict) else {}}
+
+
+def run_facts(db: sqlite_utils.Database, name: str) -> dict[str, Any]:
+    """Models, seed, prompt versions, whitelisted options, lexicon, selection and item statuses of one run."""
+    run = get_run(db, name) or {"name": name}
+    options = run.get("options") if isinstance(run.get("options"), dict) else {}
+    statuses = {r["status"]: r["n"] for r in db.query(
+        "SELECT status, count(*) AS n FROM items WHERE run_id = ? GROUP BY status ORDER BY status", [run.get("id")])}
+    return {
+        "name": run["name"], "generator": run.get("generator"), "model": display_model(run.get("model")),
+        "verifier_generator": run.get("verifier_generator") or run.get("generator"),
+        "verifier_model": display_model(run.get("verifier_model") or run.get("model")),
+        "encoder": display_model(run.get("encoder")), "seed": run.get("seed"), "status": run.get("status"),
+        "prompt_versions": dict(sorted((run.get("prompt_versions") or {}).items())),
+        "options": {k: options[k] for k in RUN_OPTION_KEYS if k in options},
+        "lexicon": lexicon_facts(db, run.get("lexicon_id")),
+        "selection": selection_facts(db, run.get("selection_id")),
+        "items_by_status": statuses,
+    }
+
+
+def verifier_settings(records: list[dict]) -> list[dict[str, Any]]:
+    """Distinct ``(encoder, margin)`` of the exported entries' verifier results, with counts."""
+    seen: Counter = Counter()
+    for r in records:
+        v = r.get("verifier")
+        if isinstance(v, dict):
+            seen[(display_model(v.get("encoder")), v.get("margin"))] += 1
+    return [{"encoder": e, "margin": m, "entries": n} for (e, m), n in sorted(seen.items(), key=str)]
+
+
+def anonymised_report(rep: dict[str, Any], aliases: dict[str, str]) -> dict[str, Any]:
+    """The validation report (:func:`fbagent.validation.report`) with annotator names replaced by
+    their aliases and the per-entry list dropped."""
+    out = {k: v for k, v in rep.items() if k not in ("judgments", "verifier_vs_human")}
+    out["annotators"] = [{**a, "annotator": aliases.get(a["annotator"], a["annotator"])} for a in rep["annotators"]]
+    h = rep["human_accuracy"]
+    out["human_accuracy"] = {**h, "per_annotator": {aliases.get(n, n): v for n, v in h["per_annotator"].items()}}
+    return out
+
+
+def provenance(db: sqlite_utils.Database, records: list[dict], scope: Scope, annotator_names: bool) -> dict[str, Any]:
+    """Facts for the card: ``runs`` (:func:`run_facts`), ``verifier`` (:func:`verifier_settings`),
+    ``validation`` (anonymised report, or None when nobody judged), ``aliases`` (annotator -> published
+    name, name order), ``exported`` (entries per language and status) and the ``scope``."""
+    from fbagent.validation.aggregate import report
+
+    rep = report(db, run=scope.run, statuses=scope.statuses, min_correct=scope.min_correct,
+                 min_acceptable=scope.min_acceptable)
+    names = sorted({a["annotator"] for a in rep["annotators"]}
+                   | {n for r in records for p in r["human"]["pairs"].values() for n in p})
+    aliases = {n: (n if annotator_names else f"annotator_{i}") for i, n in enumerate(names, start=1)}
+    facts = {
+        "scope": {"run": scope.run, "validated": scope.validated, "min_correct": scope.min_correct,
+                  "min_acceptable": scope.min_acceptable, "statuses": list(scope.statuses)},
+        "runs": [run_facts(db, name) for name in sorted({r["run"] for r in records})],
+        "verifier": verifier_settings(records),
+        "validation": anonymised_report(rep, aliases) if rep["entries"]["judged"] else None,
+        "exported": {
+            "entries": len(records),
+            "languages": dict(sorted(Counter(r["language"] for r in records).items())),
+            "statuses": dict(sorted(Counter(r["status"] for r in records).items())),
+            "revised": sum(1 for r in records if r["revised"]),
+        },
+    }
+    return {**redact_value(facts), "aliases": aliases}

@@ -1,0 +1,10 @@
+"""``fbagent annotate --serve``: the Textual annotation app in a browser, for invited annotators only.
+
+Rooms: :mod:`~fbagent.serve.tokens` (random tokens, hashes, lifetimes, names),
+:mod:`~fbagent.serve.options` (what the server and each app process need),
+:mod:`~fbagent.serve.server` (textual-serve's aiohttp server with sessions,
+origin check, rate limit and process bounds), :mod:`~fbagent.serve.app_process`
+(one annotate app process per browser tab), :mod:`~fbagent.serve.child` (the
+entry point that process runs). Invites and sessions are stored by
+:mod:`fbagent.store.invites`. Needs the ``serve`` extra (textual-serve, limits).
+"""

@@ -1,0 +1,128 @@
+"""Options of ``fbagent annotate --serve``: the server (:class:`ServeOptions`) and each app process (:class:`AppLaunch`)."""
+
+from __future__ import annotations
+
+import ipaddress
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from fbagent.errors import FbagentError
+
+#: Hosts that only this machine can reach (no warning without TLS).
+LOCAL_HOSTS = ("localhost",)
+
+
+@dataclass(frozen=True)
+class ServeOptions:
+    """Where and how the server listens, and its bounds.
+
+    ``host``/``port``: the listening address (default 127.0.0.1:8000, this
+    machine only). ``public_url``: the address browsers use (a reverse proxy's
+    ``https://...``); default ``http(s)://host:port``; links, the WebSocket URL and
+    the ``Origin`` check derive from it. ``certfile``/``keyfile``: PEM files for
+    TLS in the server itself. ``max_per_annotator`` / ``max_total``: app
+    processes (open tabs) per annotator and in all. ``wrong_tokens``: how many
+    refused links or unknown session cookies one client address may present
+    (a ``limits`` rate string). ``check_interval_s``: how often running apps are
+    checked against revocation and expiry; ``stop_timeout_s``: how long an app
+    gets to quit before it is killed.
+    """
+
+    host: str = "127.0.0.1"
+    port: int = 8000
+    public_url: str | None = None
+    certfile: Path | None = None
+    keyfile: Path | None = None
+    max_per_annotator: int = 2
+    max_total: int = 12
+    wrong_tokens: str = "10/minute"
+    check_interval_s: float = 1.0
+    stop_timeout_s: float = 10.0
+
+    @property
+    def tls(self) -> bool:
+        """True when the server itself speaks TLS."""
+        return self.certfile is not None
+
+    def url(self) -> str:
+        """The public base URL without a trailing slash (see :func:`public_url`)."""
+        return public_url(self.host, self.port, self.public_url, self.tls)
+
+    def is_local(self) -> bool:
+        """True when ``host`` is a loopback address or ``localhost``."""
+        return is_local_host(self.host)
+
+
+@dataclass(frozen=True)
+class AppLaunch:
+    """What every app process annotates (the annotator comes from each browser's session, never from here).
+
+    ``db``: the database file. ``mode``: validate | revise. ``run``, ``lang``,
+    ``statuses``, ``range``: the selection (as ``fbagent annotate`` takes it;
+    ``range`` is (start, stop) or None). ``order``: revise-mode order.
+    """
+
+    db: Path
+    mode: str = "validate"
+    run: str | None = None
+    lang: str | None = None
+    statuses: tuple[str, ...] = ("verified", "flagged")
+    range: tuple[int | None, int | None] | None = None
+    order: str = "stable"
+
+    def as_json(self, annotator: str) -> dict[str, Any]:
+        """The JSON the child process reads: these fields plus ``annotator``."""
+        d = asdict(self)
+        d["db"] = str(self.db)
+        d["statuses"] = list(self.statuses)
+        d["range"] = None if self.range is None else list(self.range)
+        d["annotator"] = annotator
+        return d
+
+
+def is_local_host(host: str) -> bool:
+    """True for ``localhost`` and loopback addresses (127.0.0.0/8, ::1)."""
+    if host.lower() in LOCAL_HOSTS:
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def public_url(host: str, port: int, given: str | None, tls: bool) -> str:
+    """The base URL browsers use: ``given`` (checked, trailing slash dropped), else ``http(s)://host:port``.
+
+    Raises FbagentError for a ``given`` that is not an http(s) URL with a
+    host, or for a wildcard ``host`` (0.0.0.0, ::) without ``given`` (no
+    browser can open a link to it).
+    """
+    if given:
+        parts = urlsplit(given)
+        if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
+            raise FbagentError(f"--public-url {given!r} is not an http(s) URL of a host",
+                               "pass the address browsers open, e.g. https://annotate.example.org")
+        return given.rstrip("/")
+    try:
+        wildcard = ipaddress.ip_address(host.strip("[]")).is_unspecified
+    except ValueError:
+        wildcard = False
+    if wildcard:
+        raise FbagentError(f"--host {host} listens on every address, so links cannot name it",
+                           "add --public-url with the address browsers open, e.g. http://myserver.example.org:8000")
+    shown = f"[{host}]" if ":" in host and not host.startswith("[") else host
+    scheme = "https" if tls else "http"
+    default = 443 if tls else 80
+    return f"{scheme}://{shown}" + ("" if port == default else f":{port}")
+
+
+def origin_of(url: str) -> str:
+    """``scheme://host[:port]`` of a URL as a browser sends it in ``Origin`` (default ports dropped, host lower case)."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    shown = f"[{host}]" if ":" in host else host
+    default = {"http": 80, "https": 443}.get(parts.scheme)
+    port = parts.port
+    return f"{parts.scheme}://{shown}" + ("" if port in (None, default) else f":{port}")

@@ -1,0 +1,83 @@
+"""The Japanese verb check: fugashi + UniDic, by lemma and by reading (used by :mod:`fbagent.checks.verb_match`).
+
+An LU lemma (``取る``, ``とる``, ``勉強する``) is found in a sentence when a word that UniDic reads as
+a verb (``pos1 == 動詞``) ends it, and the words before that verb spell the rest of the lemma:
+
+- by writing: the verb's dictionary form (``orthBase``, or UniDic's ``lemma``, which joins
+  spellings of one lexeme: 撮る is 取る) completes the surfaces before it
+  (``勉強`` + ``する``, ``電話を`` + ``かける``);
+- by reading, when the lemma is written in kana: the verb's dictionary reading (``kanaBase`` /
+  ``lForm``, in hiragana) completes the readings before it, so ``とる.v`` meets 取った and 撮る,
+  and ``かける.v`` meets 掛けた.
+
+A noun that shares the verb's kanji or reading (出口, 出発, かけ算) is never a verb word, so it never
+matches. Shapes: :func:`find_verb_ja` returns ``(start, end, surface)`` character offsets of the
+matched words (the verb, the words before it that spell the lemma, and the auxiliaries after it
+that inflect it: 取った, 出ます), or None.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+#: UniDic's pos1 of a verb word
+VERB_POS = "動詞"
+#: UniDic's pos1 of an auxiliary (た, ます, ない): taken into the verb's span, as the inflection
+AUX_POS = "助動詞"
+#: how many words before the verb may spell the start of the lemma (勉強 + する, 電話 を + かける)
+MAX_PREFIX_WORDS = 3
+
+
+def to_hiragana(text: str) -> str:
+    """Katakana letters of ``text`` as hiragana (``トル`` -> ``とる``); other characters unchanged."""
+    return "".join(chr(ord(ch) - 0x60) if "\u30a1" <= ch <= "\u30f6" else ch for ch in text)
+
+
+def is_kana(text: str) -> bool:
+    """True when every character of ``text`` is hiragana or katakana (the prolonged sound mark included)."""
+    return bool(text) and all("\u3040" <= ch <= "\u30ff" for ch in text)
+
+
+def _field(feature: Any, name: str) -> str:
+    value = getattr(feature, name, None)
+    if not value or value == "*":
+        return ""
+    return str(value).split("-")[0]  # UniDic lemmas of loanwords carry "-origin": ペン-pen
+
+
+def _words(sentence: str, tagger: Any) -> list[tuple[int, int, str, Any]]:
+    out, pos = [], 0
+    for word in tagger(sentence):
+        start = sentence.find(word.surface, pos)
+        if start < 0:
+            continue
+        pos = start + len(word.surface)
+        out.append((start, pos, word.surface, word.feature))
+    return out
+
+
+def find_verb_ja(sentence: str, lemma: str, tagger: Any) -> tuple[int, int, str] | None:
+    """The first verb occurrence of ``lemma`` in ``sentence`` (see the module doc), or None.
+
+    ``tagger``: a ``fugashi.Tagger`` with UniDic (unidic-lite). Returns ``(start, end, surface)``.
+    """
+    words = _words(sentence, tagger)
+    kana_lemma = is_kana(lemma)
+    lemma_reading = to_hiragana(lemma)
+    for j, (_, end, _, feature) in enumerate(words):
+        if _field(feature, "pos1") != VERB_POS:
+            continue
+        spellings = {_field(feature, "orthBase"), _field(feature, "lemma")} - {""}
+        reading = {to_hiragana(_field(feature, f)) for f in ("kanaBase", "lForm")} - {""}
+        for k in range(j, max(-1, j - MAX_PREFIX_WORDS - 1), -1):
+            before = "".join(w[2] for w in words[k:j])
+            before_reading = "".join(to_hiragana(_field(w[3], "kana") or w[2]) for w in words[k:j])
+            if any(before + b == lemma for b in spellings) or (
+                    kana_lemma and any(before_reading + r == lemma_reading for r in reading)):
+                start = words[k][0]
+                for _, aux_end, _, aux in words[j + 1:]:  # the inflection: auxiliaries (た, ます, ない) follow
+                    if _field(aux, "pos1") != AUX_POS:
+                        break
+                    end = aux_end
+                return start, end, sentence[start:end]
+    return None

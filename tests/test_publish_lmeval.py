@@ -1,0 +1,134 @@
+"""`fbagent export --format lm-eval`: the task folder asks eval run's problems with eval run's prompts, and
+the real `lm_eval` on a tiny transformers model built here picks the same option as
+`fbagent eval run --backend transformers` for every problem (same accuracy per template)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("datasets", reason="the publish extra is not installed: pip install 'fbagent[publish]'")
+yaml = pytest.importorskip("yaml")
+
+from factories import make_db  # noqa: E402
+from test_validation import scripted_answers  # noqa: E402
+
+from fbagent.eval.framebench import RunSettings, plan_run  # noqa: E402
+
+LMEVAL_DIR = Path(__file__).parents[1] / "fbagent" / "publish" / "lm_eval_task_utils.py"
+
+
+def run(cmd: list[str], timeout: int = 600, env=None) -> subprocess.CompletedProcess:
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env={**os.environ, **(env or {})})
+
+
+def fbagent(*args: str) -> subprocess.CompletedProcess:
+    return run([sys.executable, "-m", "fbagent.cli", *args])
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory):
+    """A database of 5 English entries in scope judged by three annotators, its JSONL export (what
+    `eval run` reads) and its lm-eval task folder."""
+    tmp = tmp_path_factory.mktemp("lmeval")
+    db = make_db(tmp / "v.db", n=6, statuses=("verified", "flagged", "verified", "flagged", "verified", "rejected"))
+    for name in ("alice", "bob", "carol"):
+        scripted_answers(db, name)
+    res = fbagent("export", str(tmp / "tasks"), "--db", str(tmp / "v.db"), "--format", "lm-eval")
+    assert res.returncode == 0, res.stderr
+    assert "wrote 5 lm-eval tasks in groups framebench_en (5 entries, problems en: 20)" in res.stdout
+    assert fbagent("export", str(tmp / "entries.jsonl"), "--db", str(tmp / "v.db")).returncode == 0
+    return tmp
+
+
+def utils_module(folder: Path):
+    spec = importlib.util.spec_from_file_location("framebench_lm_eval_utils", folder / "utils.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_problems_and_prompts_are_eval_runs(exported):
+    tasks = exported / "tasks"
+    plan = plan_run(RunSettings(dataset=exported / "entries.jsonl"))
+    rows = [json.loads(x) for x in (tasks / "data" / "framebench_en.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert [r["problem_id"] for r in rows] == [p.problem_id for p in plan.problems]
+    templates = plan.template_sets["en"].templates
+    for row, p in zip(rows, plan.problems, strict=True):
+        assert row["options"] == [p.mapping[n] for n in "1234"] and row["gold_choice"] == p.gold_choice
+        for t in templates:
+            assert row[f"prompt_{t.name}"] == t.render(p, lu=p.lu)  # the exact string eval run sends
+    assert sorted(p.name for p in tasks.glob("*.yaml")) == [
+        "_framebench_en.yaml", *[f"framebench_en_v{i}.yaml" for i in range(1, 6)]]
+    group = yaml.safe_load((tasks / "_framebench_en.yaml").read_text())
+    assert group["group"] == "framebench_en" and group["task"] == [f"framebench_en_v{i}" for i in range(1, 6)]
+    assert group["aggregate_metric_list"][0] == {"metric": "acc", "aggregation": "mean", "weight_by_size": False}
+    text = (tasks / "framebench_en_v3.yaml").read_text()
+    assert "output_type: multiple_choice" in text and "custom_dataset: !function utils.load_problems" in text
+    assert "doc_to_text: prompt_v3" in text and 'target_delimiter: ""' in text
+    assert 'doc_to_choice: ["1", " 1", "2", " 2", "3", " 3", "4", " 4"]' in text
+    assert (tasks / "utils.py").read_text() == LMEVAL_DIR.read_text()
+
+
+def test_choice_rule_sums_both_spellings(exported):
+    u = utils_module(exported / "tasks")
+    ln = math.log
+    # " 2" alone is the most likely continuation (0.30), but "1" + " 1" = 0.20 + 0.25 = 0.45 wins
+    assert u.choose([ln(0.20), ln(0.25), -math.inf, ln(0.30), ln(0.1), ln(0.05), ln(0.05), ln(0.05)]) == "1"
+    # ties go to the smaller number, as fbagent's choose_label
+    assert u.choose([ln(0.1)] * 8) == "1"
+    doc = {"options": ["both", "sentence_b", "sentence_a", "neither"], "gold_label": "sentence_a"}
+    assert u.process_results(doc, [(ln(p), False) for p in (.01, .01, .01, .01, .5, .3, .01, .01)]) == {
+        "acc": 1.0, "both": 0.0, "neither": 0.0, "opposite": 0.0}
+    assert u.outcome(doc, "2") == "opposite" and u.outcome(doc, "1") == "both"
+    loaded = u.load_problems(language="en", version=1.0)
+    assert loaded["test"].num_rows == 20
+
+
+@pytest.mark.slow
+def test_parity_with_real_lm_eval(exported, tmp_path):
+    """Both real tools on one tiny model saved here (byte-level BPE tokenizer trained here, random Llama)."""
+    if shutil.which("lm_eval") is None and importlib.util.find_spec("lm_eval") is None:
+        pytest.skip("lm_eval is not installed: pip install 'fbagent[publish]'")
+    pytest.importorskip("accelerate", reason="lm_eval's hf model needs accelerate (the publish extra)")
+    from fbagent.eval.tiny import save_tiny_model
+
+    model = save_tiny_model(tmp_path / "tiny", seed=0)
+    env = {"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
+           "HF_DATASETS_CACHE": str(tmp_path / "hf-cache")}
+    res = fbagent("eval", "run", "--dataset", str(exported / "entries.jsonl"), "--backend", "transformers",
+                  "--model", str(model), "--out", str(tmp_path / "fb"))
+    assert res.returncode == 0, res.stderr[-2000:]
+    t0 = time.perf_counter()
+    res = run([sys.executable, "-m", "lm_eval", "--model", "hf", "--model_args", f"pretrained={model}",
+               "--include_path", str(exported / "tasks"), "--tasks", "framebench_en", "--device", "cpu",
+               "--batch_size", "8", "--log_samples", "--output_path", str(tmp_path / "lm")], env=env)
+    seconds = time.perf_counter() - t0
+    assert res.returncode == 0, res.stderr[-3000:]
+    print(f"lm_eval took {seconds:.1f} s for 100 problems x 8 continuations")
+
+    preds = {(p["template"], p["problem_id"]): p for p in map(json.loads, (tmp_path / "fb" / "predictions.jsonl")
+                                                              .read_text().splitlines())}
+    lm: dict[tuple[str, str], str] = {}
+    for f in (tmp_path / "lm").rglob("samples_framebench_en_*.jsonl"):
+        template = f.name.removeprefix("samples_framebench_en_").split("_")[0]
+        for line in f.read_text().splitlines():
+            s = json.loads(line)
+            (outcome,) = [k for k in ("acc", "both", "neither", "opposite") if s[k] == 1.0]
+            lm[(template, s["doc"]["problem_id"])] = "correct" if outcome == "acc" else outcome
+    assert len(lm) == len(preds) == 100
+    assert {k: lm[k] for k in preds} == {k: p["outcome"] for k, p in preds.items()}  # same choice, every problem
+    summary = json.loads((tmp_path / "fb" / "summary.json").read_text())
+    results = json.loads(next((tmp_path / "lm").rglob("results_*.json")).read_text())["results"]
+    for t in ("v1", "v2", "v3", "v4", "v5"):
+        assert results[f"framebench_en_{t}"]["acc,none"] == pytest.approx(summary["per_template"][t]["accuracy"])
+    assert results["framebench_en"]["acc,none"] == pytest.approx(summary["accuracy"]["mean"])

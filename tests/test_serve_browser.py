@@ -1,0 +1,145 @@
+"""The annotate app in a real browser: Debian's Chromium driven by playwright against `fbagent annotate --serve`.
+
+Opens an invite link, judges tasks with key presses, checks the answers in
+SQLite; closes the tab (the app process ends, exit 0) and reopens ``/`` in
+the same browser (it resumes on the next task); a second browser without the
+cookie gets 401 on the page and on the WebSocket and starts no app process;
+revoking the annotator ends the running app. Skips with a reason only when
+playwright or /usr/bin/chromium is missing.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+from browser_driver import FBAGENT, Browser, ServeProcess, browser_skip_reason, chromium
+from factories import make_db
+
+from fbagent.store import open_db
+
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(browser_skip_reason() is not None, reason=str(browser_skip_reason()))]
+
+N_ENTRIES = 3  # 12 pair tasks
+
+
+def answers(db_path, annotator):
+    db = open_db(db_path)
+    try:
+        return [(r["choice"], r["acceptability"]) for r in db.query(
+            "SELECT choice, acceptability FROM annotation_tasks WHERE annotator = ? AND choice IS NOT NULL"
+            " ORDER BY answered_at, id", [annotator])]
+    finally:
+        db.conn.close()
+
+
+def wait_until(predicate, timeout_s=30.0):
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.05)
+    return predicate()
+
+
+def status_of(url, headers=None):
+    try:
+        with urllib.request.urlopen(urllib.request.Request(url, headers=headers or {}), timeout=10) as r:
+            return r.status
+    except urllib.error.HTTPError as err:
+        return err.code
+
+
+def test_invite_link_keys_answers_resume_and_a_browser_without_cookie(tmp_path):
+    db_path = tmp_path / "bench.db"
+    make_db(db_path, n=N_ENTRIES).conn.close()
+    with ServeProcess(db_path, "--max-tabs", "1") as server, chromium() as pw:
+        link = server.invite("alice")
+        alice = Browser(pw)
+        tab = alice.tab().open(link)
+        assert tab.page.evaluate("location.href") == server.url + "/"  # the token left the address bar
+        assert tab.page.evaluate("document.cookie") == ""  # HttpOnly: no script sees the session
+        cookie = next(c for c in alice.context.cookies() if c["name"] == "fbagent_session")
+        assert (cookie["httpOnly"], cookie["sameSite"], cookie["path"]) == (True, "Strict", "/")
+        assert len(server.app_pids()) == 1
+        tab.wait_text("task 1/12", since_key=False)
+        tab.close_help()  # the first-time help closes on any key
+        given = []
+        for i, (key, choice, level) in enumerate([("1", "A", "n"), ("2", "B", "u"), ("4", "neither", "a")]):
+            tab.press(key)
+            tab.press(level)
+            tab.wait_text("●")  # the answer is drawn: it is stored
+            tab.press("Enter")
+            tab.wait_text(f"task {i + 2}/12")
+            given.append((choice, {"n": "natural", "u": "unacceptable", "a": "acceptable"}[level]))
+        assert answers(db_path, "alice") == given
+
+        # a second browser without the cookie: 401 on the page, no app process
+        other = Browser(pw)
+        page = other.tab().page
+        response = page.goto(server.url + "/")
+        assert response.status == 401 and "not signed in" in page.inner_text("body")
+        ws_status = page.evaluate(
+            """(url) => new Promise((done) => { const ws = new WebSocket(url);
+                 ws.onopen = () => done("open"); ws.onerror = () => done("refused"); })""",
+            server.url.replace("http", "ws") + "/ws?width=80&height=24",
+        )
+        assert ws_status == "refused"
+        # the same link again in the second browser: used, 401
+        assert other.tab().page.goto(link).status == 401
+        assert len(server.app_pids()) == 1
+        other.close()
+
+        # the per-annotator bound (--max-tabs 1): a second tab of alice is refused before any process starts
+        second = alice.tab().page
+        assert second.goto(server.url + "/").status == 429 and len(server.app_pids()) == 1
+        second.close()
+
+        # closing the tab ends the app process cleanly; reopening resumes on the next open task
+        pid = server.app_pids()[0]
+        tab.page.close()
+        assert wait_until(lambda: not server.app_pids() and "alice: app ended" in server.log.read_text())
+        log = server.log.read_text()
+        assert "alice: app ended (closed, exit 0" in log and f"pid {pid}" in log
+        tab = alice.tab().open(server.url + "/")
+        tab.wait_text("task 4/12", since_key=False)
+        tab.press("3")
+        tab.press("n")
+        tab.wait_text("●")
+        assert answers(db_path, "alice")[-1] == ("both", "natural")
+
+        # revoking alice ends her running app within a second or two; the page shows the session ended
+        out = subprocess.run([str(FBAGENT), "annotators", "revoke", "alice", "--db", str(db_path)],
+                             capture_output=True, text=True, check=True)
+        assert "revoked 0 open link(s) and 1 browser session(s)" in out.stdout
+        assert wait_until(lambda: not server.app_pids() and tab.closed(), 30)
+        assert tab.page.goto(server.url + "/").status == 401
+        alice.close()
+        db = open_db(db_path)
+        session = next(db.query("SELECT * FROM annotation_sessions WHERE annotator = 'alice' ORDER BY id DESC LIMIT 1"))
+        assert json.loads(session["options"])["statuses"] == ["verified", "flagged"]
+        assert session["last_task_id"] is not None  # close() ran in the app process: the position is recorded
+    assert server.proc.returncode == 0  # Ctrl+C stops the server cleanly
+
+
+def test_screenshots_at_desktop_and_phone_size(tmp_path):
+    """The views docs/annotate.md shows (written to tmp_path; `benchmarks/bench_serve.py --screenshots docs/` commits them)."""
+    db_path = tmp_path / "bench.db"
+    make_db(db_path, n=N_ENTRIES).conn.close()
+    with ServeProcess(db_path) as server, chromium() as pw:
+        for name, size in (("desktop", (1280, 800)), ("phone", (390, 844))):
+            browser = Browser(pw, viewport=size, **({"is_mobile": True, "has_touch": True, "device_scale_factor": 1}
+                                                     if name == "phone" else {}))
+            tab = browser.tab().open(server.invite(name))
+            tab.wait_text("task 1/12", since_key=False)
+            tab.close_help()
+            tab.press("1")
+            tab.wait_text("●")
+            shot = tmp_path / f"{name}.png"
+            tab.page.screenshot(path=str(shot))
+            assert shot.stat().st_size > 5_000
+            browser.close()

@@ -1,0 +1,194 @@
+"""`fbagent annotators invite|list|revoke` and `fbagent annotate --serve` options, through the real CLI."""
+
+from __future__ import annotations
+
+import shutil
+import signal
+import ssl
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+from browser_driver import FBAGENT, ServeProcess, free_port
+from factories import make_db
+
+from fbagent.store import open_db
+
+
+def fb(*args, **kw):
+    return subprocess.run([str(FBAGENT), *args], capture_output=True, text=True, **kw)
+
+
+@pytest.fixture
+def db_path(tmp_path):
+    path = tmp_path / "bench.db"
+    make_db(path, n=2).conn.close()
+    return path
+
+
+def test_invite_list_revoke(db_path):
+    first = fb("annotators", "invite", "alice", "--db", str(db_path), "--public-url", "https://annotate.example.org/")
+    assert first.returncode == 0
+    link = first.stdout.strip()
+    assert link.startswith("https://annotate.example.org/join?token=") and len(link.split("=", 1)[1]) == 43
+    assert "one-time link, valid until" in first.stderr
+    second = fb("annotators", "invite", "alice", "--db", str(db_path), "--expires", "2h")
+    assert second.stdout.startswith("http://127.0.0.1:8000/join?token=")
+    db = open_db(db_path)
+    rows = list(db.query("SELECT revoked_at IS NOT NULL AS revoked FROM annotator_invites ORDER BY id"))
+    assert [r["revoked"] for r in rows] == [1, 0]  # the new link replaced the unused one
+    fb("annotators", "invite", "bob", "--db", str(db_path), check=True)
+    listing = fb("annotators", "list", "--db", str(db_path))
+    assert listing.returncode == 0
+    lines = [ln for ln in listing.stdout.splitlines() if "alice" in ln or "bob" in ln]
+    assert len(lines) == 2 and all("open" in ln and "never" in ln for ln in lines)
+    revoked = fb("annotators", "revoke", "bob", "--db", str(db_path))
+    assert revoked.stdout.strip() == "bob: revoked 1 open link(s) and 0 browser session(s); answers stay stored."
+    assert "revoked" in next(ln for ln in fb("annotators", "list", "--db", str(db_path)).stdout.splitlines() if "bob" in ln)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["annotators", "invite", "carol", "--expires", "soon"], "error: --expires 'soon' is not a lifetime"),
+    (["annotators", "invite", "a\x1b[31mb"], "contains the control character \\x1b"),
+    (["annotators", "invite", "x" * 201], "(at most 200)"),
+    (["annotators", "invite", " "], "the annotator name is empty"),
+    (["annotate", "--serve", "--run", "r\u202eun"], "contains the control character \\u202e"),
+    (["annotators", "invite", "carol", "--public-url", "javascript:alert(1)"], "is not an http(s) URL"),
+    (["annotators", "revoke", "nobody"], "error: 'nobody' was never invited"),
+    (["annotate", "--serve", "--annotator", "alice"], "--annotator name one annotator's work"),
+    (["annotate", "--serve", "--share", "1/3"], "--share name one annotator's work"),
+    (["annotate", "--serve", "--host", "0.0.0.0"], "listens on every address"),
+    (["annotate", "--serve", "--certfile", "nope.pem"], "--certfile and --keyfile go together"),
+    (["annotate", "--serve", "--certfile", "nope.pem", "--keyfile", "nope.key"], "TLS file nope.pem does not exist"),
+    (["annotate", "--port", "9000", "--annotator", "alice"], "go with --serve"),
+    (["annotate"], "--annotator is missing"),
+])
+def test_bad_input_is_one_line_and_exit_2(db_path, args, message):
+    before = db_path.read_bytes()
+    res = fb(*args, "--db", str(db_path))
+    assert res.returncode == 2, res.stderr
+    assert message in res.stderr and len(res.stderr.strip().splitlines()) == 1, res.stderr
+    assert db_path.read_bytes() == before
+
+
+def _lines_until_listening(proc, timeout=30):
+    lines = []
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        line = proc.stderr.readline()
+        if not line:
+            break
+        lines.append(line)
+        if line.startswith("serving fbagent annotate"):
+            break
+    return lines
+
+
+def test_a_non_local_host_without_tls_warns_once(db_path):
+    port = free_port()
+    proc = subprocess.Popen([str(FBAGENT), "annotate", "--serve", "--db", str(db_path), "--host", "0.0.0.0", "--port",
+                             str(port), "--public-url", f"http://myhost.example:{port}"],
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        lines = _lines_until_listening(proc)
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(30)
+    assert len(lines) == 2 and lines[1].startswith(f"serving fbagent annotate on http://myhost.example:{port}")
+    assert lines[0].startswith("warning: --host 0.0.0.0 is reachable from other machines and this server has no TLS")
+    assert "TLS reverse proxy (--public-url https://...) or pass --certfile and --keyfile" in lines[0]
+    assert proc.returncode == 0
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl is not installed (to make a test certificate)")
+def test_tls_with_certfile_and_keyfile_serves_https_without_the_warning(db_path, tmp_path):
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(cert),
+                    "-days", "1", "-subj", "/CN=127.0.0.1"], check=True, capture_output=True)
+    port = free_port()
+    proc = subprocess.Popen([str(FBAGENT), "annotate", "--serve", "--db", str(db_path), "--host", "0.0.0.0", "--port",
+                             str(port), "--public-url", f"https://127.0.0.1:{port}", "--certfile", str(cert),
+                             "--keyfile", str(key)], stderr=subprocess.PIPE, text=True)
+    try:
+        lines = _lines_until_listening(proc)
+        assert len(lines) == 1 and lines[0].startswith(f"serving fbagent annotate on https://127.0.0.1:{port}")
+        context = ssl.create_default_context(cafile=str(cert))
+        context.check_hostname = False
+        link = fb("annotators", "invite", "alice", "--db", str(db_path), "--public-url", f"https://127.0.0.1:{port}",
+                  check=True).stdout.strip()
+        with pytest.raises(urllib.error.HTTPError) as err:
+            urllib.request.urlopen(f"https://127.0.0.1:{port}/", context=context, timeout=10)
+        assert err.value.code == 401
+        with urllib.request.urlopen(link, context=context, timeout=10) as r:
+            assert r.status == 200 and "Secure" in r.headers["Set-Cookie"]  # https: the cookie never travels in clear
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(30)
+
+
+def test_ctrl_c_ends_running_apps_cleanly(db_path):
+    """A live app when the server stops: it quits (exit 0) and its session records the position."""
+    import asyncio
+
+    import aiohttp
+
+    with ServeProcess(db_path) as server:
+        link = server.invite("alice")
+
+        async def open_app():
+            async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
+                async with http.get(link) as r:
+                    assert r.status == 200
+                async with http.ws_connect(server.url + "/ws?width=80&height=24", headers={"Origin": server.url}) as ws:
+                    seen = b""
+                    while b"task 1/8" not in seen:
+                        seen += (await ws.receive(timeout=30)).data or b""
+                    assert len(server.app_pids()) == 1
+                    server.proc.send_signal(signal.SIGINT)
+                    msg = await ws.receive(timeout=30)
+                    while msg.type == aiohttp.WSMsgType.BINARY:
+                        msg = await ws.receive(timeout=30)
+
+        asyncio.run(open_app())
+        assert server.proc.wait(30) == 0
+    log = server.log.read_text()
+    assert "alice: app ended (shutdown, exit 0" in log, log
+    db = open_db(db_path)
+    assert next(db.query("SELECT last_task_id FROM annotation_sessions WHERE annotator = 'alice'"))["last_task_id"]
+
+
+CLIENT = """
+import asyncio, sys, aiohttp
+async def main(link, url):
+    async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
+        async with http.get(link) as r:
+            assert r.status == 200
+        async with http.ws_connect(url + "/ws?width=80&height=24", headers={"Origin": url}) as ws:
+            seen = b""
+            while b"task 1/8" not in seen:
+                seen += (await ws.receive(timeout=30)).data or b""
+            print("drawn", flush=True)
+            await asyncio.sleep(600)
+asyncio.run(main(sys.argv[1], sys.argv[2]))
+"""
+
+
+def test_a_killed_browser_ends_its_app_cleanly_and_the_link_resumes(db_path):
+    """The client process dies (SIGKILL, no WebSocket close): the app still quits with exit 0 and records its place."""
+    with ServeProcess(db_path) as server:
+        link = server.invite("alice")
+        client = subprocess.Popen([sys.executable, "-c", CLIENT, link, server.url], stdout=subprocess.PIPE, text=True)
+        assert client.stdout.readline().strip() == "drawn"
+        assert len(server.app_pids()) == 1
+        client.kill()
+        client.wait()
+        deadline = time.monotonic() + 30
+        while (server.app_pids() or "alice: app ended" not in server.log.read_text()) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert server.app_pids() == []
+        assert "alice: app ended (closed, exit 0" in server.log.read_text()
+    db = open_db(db_path)
+    assert next(db.query("SELECT last_task_id FROM annotation_sessions WHERE annotator = 'alice'"))["last_task_id"]
