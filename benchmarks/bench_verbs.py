@@ -50,7 +50,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from fbagent.analysers import spacy_pipeline
+from fbagent.checks.analysers import spacy_pipeline
 from fbagent.checks.lemmas import clear_caches, hanta_tagger
 from fbagent.checks.verb_match import MatchConfig, find_verb
 

@@ -6,14 +6,14 @@ which ones a language uses:
 
 - English: lemminflect (every verb reading of a word) and simplemma;
 - Dutch, German: simplemma and HanTa (the Hanover Tagger, LGPL, pure Python,
-  models shipped in the package; loaded by :mod:`fbagent.analysers`): HanTa tags the
+  models shipped in the package; loaded by :mod:`fbagent.checks.analysers`): HanTa tags the
   whole sentence, so ``stand`` in "Er stand ... auf" is ``stehen`` (simplemma: the noun
   ``Stand``) and ``verrekte`` is ``verrekken`` (simplemma: ``verrekt``);
 - the other languages simplemma has a dictionary for (50+, e.g. French): simplemma;
 - any other language: none (:func:`lemmatizer_note` says how the check then works).
 
 The part of speech of each word, and the lemma in context of the analyser that gives it (HanTa
-for English too, spaCy for French), come from :mod:`fbagent.analysers`. Japanese uses
+for English too, spaCy for French), come from :mod:`fbagent.checks.analysers`. Japanese uses
 fugashi/UniDic (``pip install 'fbagent[ja]'``; :func:`require_verb_analyser` refuses a run
 without it).
 A missing dependency raises :class:`fbagent.errors.FbagentError` naming the
@@ -26,8 +26,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 
-from fbagent import analysers
-from fbagent.analysers import hanta_tagger, tagger_name
+from fbagent.checks import analysers
+from fbagent.checks.analysers import hanta_tagger, tagger_name
 from fbagent.checks.morphology import inflections, lemminflect_module
 from fbagent.errors import FbagentError
 from fbagent.languages import base_lang, written_without_spaces

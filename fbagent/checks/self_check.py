@@ -38,7 +38,7 @@ when it is a generated form of the lemma (weak-verb rules for Dutch and
 German); separable verbs (Dutch, German) also match split ("vat ... samen");
 multi-word LUs (``lead (to)``, ``take off``) need every required part, in
 order, in one clause. Where a part-of-speech analyser serves the language
-(HanTa for de/nl/en, spaCy for fr, fugashi for ja: :mod:`fbagent.analysers`)
+(HanTa for de/nl/en, spaCy for fr, fugashi for ja: :mod:`fbagent.checks.analysers`)
 a noun spelled like the verb never counts. A language without a lemmatiser
 falls back to the generator's declared ``verb_form`` (:func:`lemmatizer_note`
 says so).
