@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from fbagent.errors import FbagentError
+from fbagent.text import first_unsafe
 
 SENTENCE_FIELDS = ("sentence_a", "sentence_b", "sentence_a_prime", "sentence_b_prime")
 
@@ -50,6 +51,12 @@ def _text(obj: dict, key: str, where: str) -> str:
     if not isinstance(value, str) or not value.strip():
         raise FbagentError(f"{where}: field {key!r} is missing or empty",
                            "export the entries again with `fbagent export --validated`, or fix that line")
+    bad = first_unsafe(value)
+    if bad is not None:
+        raise FbagentError(f"{where}: field {key!r} contains the control character {bad} (an escape sequence, "
+                           "a bell...), which a model would read and a terminal would run",
+                           "remove it from that line (fbagent annotate --mode revise can fix the entry), then "
+                           "export again")
     return value.strip()
 
 

@@ -86,9 +86,18 @@ def write_atomic(out: Path | str, chunks: Iterable[str | bytes], *, mode: int = 
 
 
 def _write_in_place(out: Path, chunks: Iterable[str | bytes]) -> Path:
-    """Write to a character device or FIFO as it is (no temp file, no rename, no truncation)."""
+    """Write to a character device or FIFO as it is (no temp file, no rename, no truncation). A FIFO
+    that no process reads is refused at once instead of blocking until one does."""
     try:
-        with open(out, "ab") as fh:  # append: never truncates (a no-op for devices and pipes anyway)
+        fd = os.open(out, os.O_WRONLY | os.O_APPEND | os.O_NONBLOCK)
+    except OSError as err:
+        if err.errno == errno.ENXIO:
+            raise FbagentError(f"{out} is a named pipe (FIFO) that no process reads", "start its reader first "
+                               "(e.g. cat FIFO in another shell), or pass a regular output file") from err
+        raise FbagentError(f"cannot write {out} ({_reason(err)})", _fix(err)) from err
+    os.set_blocking(fd, True)  # the reader is there: block while it catches up
+    try:
+        with os.fdopen(fd, "ab") as fh:  # append: never truncates (a no-op for devices and pipes anyway)
             for chunk in chunks:
                 fh.write(chunk.encode("utf-8") if isinstance(chunk, str) else chunk)
             fh.flush()

@@ -59,6 +59,17 @@ def pictured(text: str) -> str:
     return _UNSAFE.sub(_picture, text)
 
 
+def first_unsafe(text: str) -> str | None:
+    """The first unsafe character of ``text`` (see :func:`shown`; tab and newline are fine) as a visible
+    escape such as ``"\\x1b"``, or ``None`` when there is none."""
+    match = _UNSAFE.search(text)
+    return _escape(match) if match else None
+
+
+def _a(what: str) -> str:
+    return f"an {what}" if what[:1].lower() in "aeiou" else f"a {what}"
+
+
 def check_name(value: str, what: str) -> str:
     """Return ``value`` when it is a usable ``what`` (e.g. ``"annotator name"``, ``"run name"``); raise
     :class:`FbagentError` naming the problem otherwise.
@@ -68,7 +79,7 @@ def check_name(value: str, what: str) -> str:
     error shows the name through :func:`shown`, cut to 40 characters, so it is safe to print.
     """
     if not isinstance(value, str) or not value.strip():
-        raise FbagentError(f"the {what} is empty", f"give a {what} of 1 to {MAX_NAME_CHARS} printable characters")
+        raise FbagentError(f"the {what} is empty", f"give {_a(what)} of 1 to {MAX_NAME_CHARS} printable characters")
     preview = shown(value[:40], one_line=True) + ("..." if len(value) > 40 else "")
     if len(value) > MAX_NAME_CHARS:
         raise FbagentError(f"the {what} '{preview}' is {len(value):,} characters long (at most {MAX_NAME_CHARS})",
@@ -76,7 +87,7 @@ def check_name(value: str, what: str) -> str:
     bad = _UNSAFE_IN_NAME.search(value)
     if bad:
         raise FbagentError(f"the {what} '{preview}' contains the control character {_escape(bad)}",
-                           f"give a {what} of printable characters only (no tab, newline or escape)")
+                           f"give {_a(what)} of printable characters only (no tab, newline or escape)")
     return value
 
 

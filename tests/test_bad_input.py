@@ -231,6 +231,10 @@ CASES = [
     _c("db-is-a-folder-export", "export", "{tmp}/o.jsonl", "--db", "{tmp}", db="none", says=("is a folder",)),
     _c("eval-dataset-same-base-sentences", "eval", "run", "--dataset", "{tmp}/same.jsonl", "--backend", "local",
        "--out", "{tmp}/r", setup="same_sentences", says=("same.jsonl:1", "same text")),
+    _c("eval-dataset-sentence-with-escape", "eval", "run", "--dataset", "{tmp}/esc.jsonl", "--backend", "local",
+       "--out", "{tmp}/r", setup="sentence_escape", says=("esc.jsonl:1", "control character")),
+    _c("export-to-a-fifo-without-reader", "export", "{tmp}/fifo", "--db", "{db}", setup="fifo",
+       says=("no process reads",)),
     _c("eval-dataset-human-not-an-object", "eval", "run", "--dataset", "{tmp}/human.jsonl", "--backend", "local",
        "--out", "{tmp}/r", setup="human_yes", says=("human.jsonl:1", "'human'")),
     _c("lexicon-add-billion-laughs", "lexicon", "add", "{tmp}/laughs", "--lang", "en", "--db", "{db}",
@@ -307,6 +311,12 @@ def _setup(name: str | None, tmp: Path) -> None:
         row = json.loads(ENTRIES.read_text(encoding="utf-8").splitlines()[0])
         row["sentence_b"] = row["sentence_a"]
         (tmp / "same.jsonl").write_text(json.dumps(row) + "\n")
+    elif name == "sentence_escape":
+        row = json.loads(ENTRIES.read_text(encoding="utf-8").splitlines()[0])
+        row["sentence_a"] = "She \x1b[31mheld\x07 the cup."
+        (tmp / "esc.jsonl").write_text(json.dumps(row) + "\n")
+    elif name == "fifo":
+        os.mkfifo(tmp / "fifo")
     elif name == "human_yes":
         row = json.loads(ENTRIES.read_text(encoding="utf-8").splitlines()[0])
         row["human"] = "yes"

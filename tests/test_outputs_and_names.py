@@ -68,13 +68,17 @@ def test_dev_full_stays_a_device_and_the_write_fails_in_one_line(tmp_path):
     assert stat.S_ISCHR(after.st_mode) and after.st_rdev == before.st_rdev
 
 
-def test_a_fifo_is_written_in_place(tmp_path):
+def test_a_fifo_is_written_in_place_and_one_without_a_reader_is_refused_at_once(tmp_path):
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
-    reader = subprocess.Popen(["cat", str(fifo)], stdout=subprocess.PIPE)
-    write_atomic(fifo, ["through the pipe\n"])
-    out, _ = reader.communicate(timeout=30)
-    assert out == b"through the pipe\n" and stat.S_ISFIFO(fifo.stat().st_mode)
+    with pytest.raises(FbagentError, match="no process reads"):
+        write_atomic(fifo, ["nobody listens\n"])
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # a reader is there before the write
+    try:
+        write_atomic(fifo, ["through the pipe\n"])
+        assert os.read(reader, 100) == b"through the pipe\n" and stat.S_ISFIFO(fifo.stat().st_mode)
+    finally:
+        os.close(reader)
 
 
 def test_export_to_dev_stdout_and_dev_null_writes_in_place(tmp_path):
