@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from fbagent.commands.output import echo
+from fbagent.commands.output import echo, secho
 from fbagent.options import DEFAULT_DB, DbOption, name_check
 
 ALL_FORMATS = ("fbagent", "framebench", "hf", "lm-eval")
@@ -57,7 +57,24 @@ def register(app: typer.Typer) -> None:
         if not Path(db).exists():
             raise FbagentError(f"database {db} does not exist", "pass --db PATH of the database with generated entries")
         database = open_db(db, read_only=True, on_upgrade=upgrade_note)
-        what = "validated entries" if validated else "entries"
+        _export(database, out, fmt=fmt, validated=validated, run=run, min_correct=min_correct,
+                min_acceptable=min_acceptable, status=status, annotator_names=annotator_names, license=license,
+                pretty_name=pretty_name, seed=seed, templates=templates, templates_dir=templates_dir,
+                choices_style=choices_style, templates_lang=templates_lang, orders=orders)
+        if validated:  # one annotator, or a filter that keeps nothing: say which thresholds fit
+            from fbagent.export import validated_hint
+
+            hint = validated_hint(database, run=run, min_correct=min_correct, min_acceptable=min_acceptable,
+                                  statuses=parse_statuses(status))
+            if hint:
+                secho(f"hint: {hint}", err=True)
+
+    def _export(database, out, *, fmt, validated, run, min_correct, min_acceptable, status, annotator_names, license,
+                pretty_name, seed, templates, templates_dir, choices_style, templates_lang, orders) -> None:
+        from fbagent.commands.annotate import parse_statuses
+
+        def what(n: int) -> str:
+            return f"{n} {'validated ' if validated else ''}{'entry' if n == 1 else 'entries'}"
         if fmt in ("hf", "lm-eval"):
             from fbagent.publish.options import HfOptions, LmEvalOptions, Scope
 
@@ -69,7 +86,7 @@ def register(app: typer.Typer) -> None:
                 res = export_hf(database, out, scope, HfOptions(annotator_names=annotator_names, license=license,
                                                                  pretty_name=pretty_name))
                 langs = ", ".join(f"{k}: {v}" for k, v in res["languages"].items())
-                echo(f"wrote {res['entries']} {what} ({langs}) as a Hugging Face dataset folder to {out}")
+                echo(f"wrote {what(res['entries'])} ({langs}) as a Hugging Face dataset folder to {out}")
                 return
             from fbagent.publish.lmeval import export_lmeval
 
@@ -78,10 +95,10 @@ def register(app: typer.Typer) -> None:
                 templates_lang=templates_lang, orders=orders))
             probs = ", ".join(f"{k}: {v}" for k, v in res["problems"].items())
             echo(f"wrote {len(res['tasks'])} lm-eval tasks in groups {', '.join(res['groups'])} "
-                       f"({res['entries']} {what}, problems {probs}) to {out}")
+                       f"({what(res['entries'])}, problems {probs}) to {out}")
             return
         from fbagent.export import export as run_export
 
         n = run_export(database, out, run=run, fmt=fmt, validated=validated,
                        min_correct=min_correct, min_acceptable=min_acceptable, statuses=parse_statuses(status))
-        echo(f"wrote {n} {what} ({fmt} format) to {out}")
+        echo(f"wrote {what(n)} ({fmt} format) to {out}")

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from fbagent.commands.output import echo, new_console
+from fbagent.commands.output import echo, new_console, secho
 from fbagent.options import DEFAULT_DB, DbOption, name_check
 
 app = typer.Typer(help="Human validation: agreement, filter and human accuracy.", no_args_is_help=True)
@@ -47,11 +47,11 @@ def report(
     if fmt == "table":
         import io
 
-
         if out is None:
             console = new_console()
             for t in rich_tables(rep):
                 console.print(t)
+            _hint(rep)
             return
         buf = io.StringIO()
         console = new_console(file=buf, width=120, color_system=None)
@@ -67,3 +67,10 @@ def report(
 
         write_text(text, out)
         echo(f"wrote {out}")
+    _hint(rep)
+
+
+def _hint(rep: dict) -> None:
+    """The filter hint (one annotator, or a filter that keeps nothing: which thresholds fit), on stderr."""
+    if rep.get("filter_hint"):
+        secho(f"hint: {rep['filter_hint']}", err=True)
