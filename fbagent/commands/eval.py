@@ -17,7 +17,7 @@ import typer
 from fbagent.commands.model_options import backend_options
 from fbagent.commands.output import echo, new_console, secho
 from fbagent.limits import bounds
-from fbagent.options import DEFAULT_DB, DbOption, name_check
+from fbagent.options import DEFAULT_DB, ExistingDbOption, name_check
 
 if TYPE_CHECKING:
     from fbagent.eval.backends.factory import BackendOptions
@@ -334,7 +334,7 @@ def report_cmd(
 @app.command("frame-id")
 @backend_options
 def frame_id_cmd(
-    db: DbOption = DEFAULT_DB,
+    db: ExistingDbOption = DEFAULT_DB,
     lexicon: Annotated[str | None, typer.Option("--lexicon", callback=name_check("lexicon name"), help="Lexicon name (default: the only one in the store).")] = None,
     selection: Annotated[int | None, typer.Option("--selection", help="Frame-pair selection id (default: the latest "
                                                    "of the lexicon; without any, pairs come from the lexical units).")] = None,

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from fbagent.commands.output import echo, secho
-from fbagent.options import DEFAULT_DB, DbOption, name_check
+from fbagent.options import DEFAULT_DB, ExistingDbOption, name_check
 
 ALL_FORMATS = ("fbagent", "framebench", "hf", "lm-eval")
 
@@ -40,7 +40,7 @@ def register(app: typer.Typer) -> None:
         choices_style: Annotated[str | None, typer.Option("--choices-style", help="lm-eval: inline or lines (as `eval run`).")] = None,
         templates_lang: Annotated[str | None, typer.Option("--templates-lang", help="lm-eval: one language's templates for every entry.")] = None,
         orders: Annotated[str, typer.Option("--orders", help="lm-eval: both or canonical sentence orders (as `eval run`).")] = "both",
-        db: DbOption = DEFAULT_DB,
+        db: ExistingDbOption = DEFAULT_DB,
     ) -> None:
         """Export entries; revised text replaces generated text; "cannot be fixed" entries are left out.
 

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from fbagent.commands.output import echo, new_console
-from fbagent.options import DbOption, db_path, name_check
+from fbagent.options import DbOption, ExistingDbOption, db_path, name_check
 
 app = typer.Typer(
     help="Lexicons: import a FrameNet of any language (NLTK XML layout or JSONL), list them, show counts.",
@@ -121,7 +121,7 @@ def _import(database, err, path: Path, *, lang: str, name: str | None, fmt: str,
 
 
 @app.command("list")
-def list_cmd(db: DbOption = None) -> None:
+def list_cmd(db: ExistingDbOption = None) -> None:
     """List the lexicons in the database: name, language, format, counts, import time, source."""
     from rich.table import Table
 

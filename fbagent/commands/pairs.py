@@ -16,7 +16,7 @@ from fbagent.commands.selection_options import (
     RequireDefinitionOption,
 )
 from fbagent.limits import bounds
-from fbagent.options import DbOption, db_path, name_check
+from fbagent.options import DbOption, ExistingDbOption, db_path, name_check
 
 app = typer.Typer(
     help="Frame pairs: select (verb, frame A, frame B) pairs from a lexicon (seeded, stratified by verb), list "
@@ -109,7 +109,7 @@ def select_cmd(
 
 
 @app.command("list")
-def list_cmd(db: DbOption = None) -> None:
+def list_cmd(db: ExistingDbOption = None) -> None:
     """List the frame-pair selections: lexicon, seed, counts, options."""
     from rich.table import Table
 
@@ -142,7 +142,7 @@ def show_cmd(
     status: Annotated[str, typer.Option("--status", help="selected | reserve | screened_out | all")] = "selected",
     limit: Annotated[int, typer.Option("--limit", min=0, help="Print at most N pairs (0: all).")] = 50,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
-    db: DbOption = None,
+    db: ExistingDbOption = None,
 ) -> None:
     """Show the pairs of one selection, in rank order."""
     from rich.table import Table

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from fbagent.commands.output import echo, new_console, secho
-from fbagent.options import DEFAULT_DB, DbOption, name_check
+from fbagent.options import DEFAULT_DB, ExistingDbOption, name_check
 
 app = typer.Typer(help="Human validation: agreement, filter and human accuracy.", no_args_is_help=True)
 
@@ -23,7 +23,7 @@ def report(
     status: Annotated[str, typer.Option("--status", help="Item statuses in scope, comma list or 'all'.")] = "verified,flagged",
     fmt: Annotated[str, typer.Option("--format", help="table (terminal), md, csv or json.")] = "table",
     out: Annotated[Path | None, typer.Option("--out", help="Write the report to this file instead of the terminal.")] = None,
-    db: DbOption = DEFAULT_DB,
+    db: ExistingDbOption = DEFAULT_DB,
 ) -> None:
     """Judgments per entry (current / stale / pending), Table 2 counts, positive rate per annotator,
     3/3 agreement and Fleiss' kappa, human accuracy; only judgments of the current (revised) text count.
