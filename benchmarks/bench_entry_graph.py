@@ -115,7 +115,7 @@ async def run_variant(variant: str, db: Any, lexicon: dict[str, Any], pairs: lis
     from fbagent.agents.prompting import load_prompts
     from fbagent.generation.workers import run_entry
     from fbagent.store.lexicon import frame_reference_texts
-    from fbagent.verifier import BatchEncoder, ReferenceBank
+    from fbagent.verifier.verify import BatchEncoder, ReferenceBank
 
     encoder = BatchEncoder(HashEncoder())
     client = InstantClient(answers)
@@ -181,7 +181,7 @@ async def run_variant(variant: str, db: Any, lexicon: dict[str, Any], pairs: lis
 
 def checks_cpu(n: int) -> float:
     """CPU ms of one entry's checks (self_check on the base pair, extension_check on both sides), warm."""
-    from fbagent import checks
+    from fbagent.checks import self_check as checks
 
     base = {"condition": "something was done to a box", "question": "Which sentence implies that something was "
             "done to a box?", "sentence_a": "They leave the departing box near the placing today.",

@@ -24,7 +24,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from fbagent.lexicon.importer import import_lexicon
-from fbagent.pairs import SelectionOptions, select_pairs
+from fbagent.pairs.select import SelectionOptions, select_pairs
 from fbagent.store.db import open_db
 
 

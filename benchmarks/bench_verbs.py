@@ -1,4 +1,4 @@
-"""Benchmark: the verb check (fbagent.verb_match.find_verb) per language and per method.
+"""Benchmark: the verb check (fbagent.checks.verb_match.find_verb) per language and per method.
 
 Usage: python benchmarks/bench_verbs.py [--data tests/data/verb_sentences.jsonl]
                                         [--spacy-lookups DIR] [--no-declared-form]
@@ -50,9 +50,9 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from fbagent.analysers import spacy_pipeline
-from fbagent.lemmas import clear_caches, hanta_tagger
-from fbagent.verb_match import MatchConfig, find_verb
+from fbagent.checks.analysers import spacy_pipeline
+from fbagent.checks.lemmas import clear_caches, hanta_tagger
+from fbagent.checks.verb_match import MatchConfig, find_verb
 
 ROOT = Path(__file__).resolve().parents[1]
 LEMMA_ONLY = {"inflections": False, "separable": False, "stem": False, "verb_form": False}

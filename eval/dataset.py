@@ -34,13 +34,12 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from fbagent.errors import FbagentError
+from fbagent.eval.entry import SENTENCE_FIELDS, Entry, _text, check_pairs_differ
 
-SENTENCE_FIELDS = ("sentence_a", "sentence_b", "sentence_a_prime", "sentence_b_prime")
 # the authors' step-3 column names -> ours
 STEP3_FIELDS = {"sentence_A": "sentence_a", "sentence_B": "sentence_b",
                 "sentence_A_prime": "sentence_a_prime", "sentence_B_prime": "sentence_b_prime"}
@@ -49,51 +48,12 @@ _PAIR_OF_SUFFIX = {"ab": "base", "prime": "extended"}
 HUMAN_FILTER_MIN = 2  # the authors' QUALITY_FILTER_THRESHOLD: annotators needed, per pair
 
 
-@dataclass(frozen=True)
-class Entry:
-    """One benchmark entry (FrameBench, Yano and Sasano 2026, section 3).
-
-    ``sentence_a``/``sentence_a_prime`` evoke frame A and answer ``question``;
-    ``sentence_b``/``sentence_b_prime`` evoke frame B and do not.
-    ``human_correct``: per annotator, correctness on the base and extended
-    pair (``{name: (base_correct, extended_correct)}``), empty when unknown.
-    ``pair_votes``: from the authors' annotator columns, per pair
-    (``"base"``, ``"extended"``) the number of annotators who matched the
-    gold answer and who rated the pair acceptable, and how many annotators
-    have columns: ``{"base": {"matched": 3, "acceptable": 2, "annotators": 3}, ...}``;
-    empty without such columns.
-    """
-
-    id: str
-    question: str
-    sentence_a: str
-    sentence_b: str
-    sentence_a_prime: str
-    sentence_b_prime: str
-    verb: str
-    language: str
-    lu: str = ""
-    frame_a: str = ""
-    frame_b: str = ""
-    source_format: str = "fbagent"
-    human_correct: dict[str, tuple[bool, bool]] = field(default_factory=dict)
-    pair_votes: dict[str, dict[str, int]] = field(default_factory=dict)
-
-
 def _bool(value: Any) -> bool:
     if isinstance(value, str):
         return value.strip().lower() in ("1", "true", "yes", "y", "correct")
     if isinstance(value, float) and value != value:  # NaN (a pandas export of a missing cell)
         return False
     return bool(value)
-
-
-def _text(obj: dict, key: str, where: str) -> str:
-    value = obj.get(key)
-    if not isinstance(value, str) or not value.strip():
-        raise FbagentError(f"{where}: field {key!r} is missing or empty",
-                           "export the entries again with `fbagent export --validated`, or fix that line")
-    return value.strip()
 
 
 def lemma_of_lu(lu: str) -> str:
@@ -179,19 +139,6 @@ def entry_from_framebench(obj: dict, where: str, default_lang: str) -> Entry:
         frame_b=str(obj.get("frame_B") or obj.get("frame_b") or ""),
         source_format="framebench-step3" if step3 else "framebench", human_correct=human, pair_votes=votes,
     )
-
-
-def check_pairs_differ(entry: Entry, where: str) -> None:
-    """Raise :class:`FbagentError` when the two sentences of the base pair (S_A, S_B) or of the extended
-    pair (S_A', S_B') are the same text (whitespace and case aside): the gold answer ("only the frame-A
-    sentence") could not be told apart from its opposite, so the problem has no single answer."""
-    for first, second, pair in (("sentence_a", "sentence_b", "base"),
-                                ("sentence_a_prime", "sentence_b_prime", "extended")):
-        a, b = (" ".join(getattr(entry, k).split()).casefold() for k in (first, second))
-        if a == b:
-            raise FbagentError(f"{where}: {first} and {second} are the same text, so the {pair} problem has no "
-                               "single answer", "revise one of the two sentences (fbagent annotate --mode revise) "
-                               "and export again, or remove that line")
 
 
 def human_filter_keeps(entry: Entry, kind: str) -> bool:

@@ -127,7 +127,9 @@ def short_definition(text: str, limit: int) -> str:
 
 
 def _lexicon(db, name: str | None) -> dict:
-    rows = list(db.query("SELECT id, name, lang FROM lexicons ORDER BY id"))
+    from fbagent.store.lexicon import lexicons_by_id
+
+    rows = lexicons_by_id(db)
     if not rows:
         raise FbagentError("the store has no lexicon", "import one with `fbagent lexicon add`")
     if name is None:
@@ -142,15 +144,10 @@ def _lexicon(db, name: str | None) -> dict:
 
 
 def _exemplars(db, lexicon_id: int, lu: str, frame: str) -> list[Exemplar]:
-    sql = """SELECT e.id, e.text, e.target_start, e.target_end FROM exemplars e
-             JOIN lexical_units lu ON lu.id = e.lu_pk JOIN frames f ON f.id = lu.frame_pk
-             WHERE lu.lexicon_id = ? AND lu.name = ? AND f.name = ? ORDER BY e.id"""
-    return [Exemplar(r["id"], r["text"], r["target_start"], r["target_end"]) for r in db.query(sql, [lexicon_id, lu, frame])]
+    from fbagent.store.exemplars import lu_frame_exemplars
 
-
-def _definition(db, lexicon_id: int, frame: str) -> str:
-    row = next(db.query("SELECT definition FROM frames WHERE lexicon_id = ? AND name = ?", [lexicon_id, frame]), None)
-    return row["definition"] if row else ""
+    return [Exemplar(r["id"], r["text"], r["target_start"], r["target_end"])
+            for r in lu_frame_exemplars(db, lexicon_id, lu, frame)]
 
 
 def load_pairs(settings: FrameIdSettings) -> tuple[list[FramePair], dict]:
@@ -162,6 +159,8 @@ def load_pairs(settings: FrameIdSettings) -> tuple[list[FramePair], dict]:
     pair has exemplars for both frames.
     """
     from fbagent.store import open_db
+    from fbagent.store.exemplars import frame_definition, verb_lus_with_exemplars
+    from fbagent.store.pairs import latest_selection_id, selection_in_lexicon, selection_pairs
 
     if not Path(settings.db).exists():
         raise FbagentError(f"database {settings.db} does not exist", "pass --db, or import a lexicon with `fbagent lexicon add`")
@@ -169,23 +168,17 @@ def load_pairs(settings: FrameIdSettings) -> tuple[list[FramePair], dict]:
     lex = _lexicon(db, settings.lexicon)
     sel = settings.selection
     if sel is None:
-        row = next(db.query("SELECT id FROM selections WHERE lexicon_id = ? ORDER BY id DESC LIMIT 1", [lex["id"]]), None)
-        sel = row["id"] if row else None
-    elif next(db.query("SELECT id FROM selections WHERE id = ? AND lexicon_id = ?", [sel, lex["id"]]), None) is None:
+        sel = latest_selection_id(db, lex["id"])
+    elif not selection_in_lexicon(db, sel, lex["id"]):
         raise FbagentError(f"no frame-pair selection {sel} for lexicon {lex['name']!r}", "run `fbagent pairs` or omit --selection")
     candidates: list[tuple[str, str, str, str, str, str]] = []
     if sel is not None:
-        for r in db.query("""SELECT id, verb, lu_a, lu_b, frame_a, frame_b FROM frame_pairs
-                             WHERE selection_id = ? AND status = 'selected' ORDER BY rank""", [sel]):
+        for r in selection_pairs(db, sel):
             candidates.append((f"pair:{r['id']}", r["verb"], r["lu_a"], r["lu_b"], r["frame_a"], r["frame_b"]))
         source = f"selection:{sel}"
     else:
         by_lemma: dict[str, list[tuple[str, str]]] = {}
-        for r in db.query("""SELECT lu.lemma, lu.name, f.name AS frame FROM lexical_units lu
-                             JOIN frames f ON f.id = lu.frame_pk
-                             WHERE lu.lexicon_id = ? AND lu.pos = 'V'
-                               AND EXISTS (SELECT 1 FROM exemplars e WHERE e.lu_pk = lu.id)
-                             ORDER BY lu.lemma, f.name""", [lex["id"]]):
+        for r in verb_lus_with_exemplars(db, lex["id"]):
             by_lemma.setdefault(r["lemma"], []).append((r["name"], r["frame"]))
         for lemma, lus in sorted(by_lemma.items()):
             for (lu_a, fa), (lu_b, fb) in combinations(lus, 2):
@@ -199,8 +192,8 @@ def load_pairs(settings: FrameIdSettings) -> tuple[list[FramePair], dict]:
             skipped += 1
             continue
         pairs.append(FramePair(pid, verb, lu_a, lu_b, fa, fb,
-                               short_definition(_definition(db, lex["id"], fa), settings.definition_chars),
-                               short_definition(_definition(db, lex["id"], fb), settings.definition_chars),
+                               short_definition(frame_definition(db, lex["id"], fa), settings.definition_chars),
+                               short_definition(frame_definition(db, lex["id"], fb), settings.definition_chars),
                                ex_a, ex_b))
         if settings.limit is not None and len(pairs) >= settings.limit:
             break

@@ -122,11 +122,6 @@ class Plan:
         return sorted(self.template_sets)
 
 
-def dataset_language(entries: list[Entry]) -> str:
-    """The most common ``language`` of the entries."""
-    return Counter(e.language for e in entries).most_common(1)[0][0]
-
-
 def plan_run(settings: RunSettings) -> Plan:
     """Read the dataset, resolve the template set of every entry language and build the problems.
 

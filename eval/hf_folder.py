@@ -2,7 +2,7 @@
 
 The folder's Parquet files (``data/<lang>/test-*.parquet``, every language config) are read with
 pyarrow in language order, rows in file order: the same entries, in the same order, as the fbagent
-JSONL export of the same database. A row becomes an :class:`fbagent.eval.dataset.Entry` as an
+JSONL export of the same database. A row becomes an :class:`fbagent.eval.entry.Entry` as an
 fbagent-format line does (four-choice question, the four sentences, LU, frames; per-annotator
 correctness on the base and extended pair from ``human.judgments``). The authors' annotator
 columns are not turned into a human filter: the export already applied fbagent's filter, as for the
@@ -38,8 +38,8 @@ def folder_sha256(folder: Path) -> str:
 
 
 def entry_from_row(row: dict, where: str, default_lang: str):
-    """One dataset row -> :class:`fbagent.eval.dataset.Entry` (``where`` names the file and row for errors)."""
-    from fbagent.eval.dataset import SENTENCE_FIELDS, Entry, _text
+    """One dataset row -> :class:`fbagent.eval.entry.Entry` (``where`` names the file and row for errors)."""
+    from fbagent.eval.entry import SENTENCE_FIELDS, Entry, _text
 
     question = row.get("question_four_choice") or row.get("question")
     if not isinstance(question, str) or not question.strip():
@@ -67,9 +67,9 @@ def read_hf_folder(folder: Path, default_lang: str = "en", limit: int | None = N
 
     Raises :class:`FbagentError` without pyarrow (the ``publish`` extra), for a folder without data
     files, an unreadable file, a row without its fields, a pair of identical sentences
-    (:func:`fbagent.eval.dataset.check_pairs_differ`) or a repeated id.
+    (:func:`fbagent.eval.entry.check_pairs_differ`) or a repeated id.
     """
-    from fbagent.eval.dataset import check_pairs_differ
+    from fbagent.eval.entry import check_pairs_differ
 
     try:
         import pyarrow.parquet as pq

@@ -11,7 +11,7 @@ sentence encoder:
 
 D is correct against a distractor sense d when it is closer to the gloss of
 s than to the gloss of d (cosine of sentence-encoder embeddings,
-:func:`fbagent.roundtrip.score_texts`, margin 0: the ONE implementation shared
+:func:`fbagent.verifier.roundtrip.score_texts`, margin 0: the ONE implementation shared
 with the generation verifier).
 
 Distractor difficulty (bins by rank, per instance): the other senses of the
@@ -35,7 +35,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
@@ -45,6 +45,8 @@ from fbagent.eval.backends.base import Backend, ReasoningConfig, TextResult
 from fbagent.eval.jsonl import jsonl_objects
 from fbagent.eval.metrics import sembench_summary
 from fbagent.eval.runner import ResultWriter, base_versions, generate_all, run_on_loop
+from fbagent.eval.sembench_items import Instance, SemBenchData, Shot
+from fbagent.eval.sembench_sets import by_file_summary, load_instance_files
 from fbagent.eval.wordnet import DictWord, Sense
 from fbagent.prompt_files import PromptTemplate, load_prompt, prompt_exists
 
@@ -73,38 +75,6 @@ class SemBenchSettings:
     n_boot: int = 1000
     #: SemBench's own test sets (:mod:`fbagent.eval.sembench_sets`): score exactly these instances
     instances_files: list[Path] | None = None
-
-
-@dataclass
-class Instance:
-    """One SemBench item: a word, its target sense, the example shown (mode ``ex``) and four distractors."""
-
-    instance_id: str
-    word: str
-    pos: str
-    target: Sense
-    example: str | None
-    distractors: dict[str, Sense]
-    distractor_similarity: dict[str, float]
-
-
-@dataclass
-class Shot:
-    """A solved example for k-shot prompts (gold dictionary data of another word)."""
-
-    word: str
-    pos: str
-    definition: str
-    example: str
-
-
-@dataclass
-class SemBenchData:
-    """Sampled instances, shot pool and dictionary description (for the manifest)."""
-
-    instances: list[Instance]
-    shots: list[Shot] = field(default_factory=list)
-    dictionary: dict = field(default_factory=dict)
 
 
 def read_dictionary_jsonl(path: Path, pos: str | None, min_senses: int) -> list[DictWord]:
@@ -173,7 +143,7 @@ def sample_instances(words: list[DictWord], settings: SemBenchSettings) -> SemBe
     with the encoder (one batch for all glosses). Raises :class:`FbagentError`
     when too few words qualify.
     """
-    from fbagent.encoder import embed
+    from fbagent.verifier.encoder import embed
 
     rng = random.Random(f"{settings.seed}|sembench")
     order = list(words)
@@ -227,8 +197,6 @@ def load_instances(settings: SemBenchSettings) -> SemBenchData:
     if settings.mode not in MODES:
         raise FbagentError(f"unknown --mode {settings.mode!r}", "use --mode def or --mode ex")
     if settings.instances_files:
-        from fbagent.eval.sembench_sets import load_instance_files
-
         return load_instance_files(settings.instances_files, settings.mode)
     words, desc = load_words(settings)
     data = sample_instances(words, settings)
@@ -312,11 +280,11 @@ def run_sembench(backend: Backend, settings: SemBenchSettings, out_dir: Path, *,
     """Run (or resume) a SemBench evaluation into ``out_dir``; returns ``(summary, manifest)``.
 
     Instances are processed in chunks of :data:`CHUNK` (generate, score, store), so a crash
-    loses at most one chunk and a rerun resumes. Generations are scored with :func:`fbagent.roundtrip.score_texts`
+    loses at most one chunk and a rerun resumes. Generations are scored with :func:`fbagent.verifier.roundtrip.score_texts`
     against the target gloss and each distractor gloss; a failed or empty
     generation is stored with its ``error`` and counted as a failure.
     """
-    from fbagent.roundtrip import score_texts
+    from fbagent.verifier.roundtrip import score_texts
 
     data = data or load_instances(settings)
     prompts = SemBenchPrompts(settings.lang)
@@ -416,8 +384,6 @@ def run_sembench(backend: Backend, settings: SemBenchSettings, out_dir: Path, *,
         status = "finished"
         summary = sembench_summary(writer.records, n_boot=settings.n_boot, seed=settings.seed)
         if settings.instances_files:
-            from fbagent.eval.sembench_sets import by_file_summary
-
             summary["by_file"] = by_file_summary(writer.records, data)
             summary["by_file_convention"] = ("SemBench authors' rule: predicted label 0 when sim(D, def0) > "
                                              "sim(D, def1), else 1; accuracy over scored instances, "

@@ -19,7 +19,7 @@ D (from ``example``, or from an example it first wrote from ``definitions[label]
 with a sentence encoder together with both definitions; the predicted label is 0 when
 ``dot(D, definitions[0]) > dot(D, definitions[1])``, else 1 (a tie predicts 1); accuracy is
 ``mean(predicted == label)`` over every line of the file. Their encoders normalise embeddings, so
-the dot product is the cosine that :func:`fbagent.roundtrip.score_texts` computes.
+the dot product is the cosine that :func:`fbagent.verifier.roundtrip.score_texts` computes.
 
 What this module adds to :mod:`fbagent.eval.sembench`: :func:`read_instances_file` (one
 :class:`~fbagent.eval.sembench.Instance` per line, its one distractor keyed by the file's
@@ -36,6 +36,9 @@ from pathlib import Path
 from typing import Any
 
 from fbagent.errors import FbagentError
+from fbagent.eval.jsonl import jsonl_objects
+from fbagent.eval.sembench_items import Instance, SemBenchData, Shot
+from fbagent.eval.wordnet import Sense
 
 #: The authors' difficulty names (in their file names) -> the difficulty keys of fbagent's summaries.
 DIFFICULTY_NAMES = {"easy": "easy", "medium": "mid", "mid": "mid", "hard": "hard", "random": "rand", "rand": "rand"}
@@ -71,24 +74,19 @@ def looks_like_instances(path: str | Path) -> bool:
 
 
 def read_instances_file(path: str | Path, group: str | None = None) -> list[Any]:
-    """Read one authors' instance file: one :class:`fbagent.eval.sembench.Instance` per non-empty line.
+    """Read one authors' instance file: one :class:`fbagent.eval.sembench_items.Instance` per non-empty line.
 
     ``instance_id`` is ``<file name>:<line>``; ``target`` is ``definitions[label]`` (with ``example`` as
     its example); ``distractors`` holds the other definition under ``group`` (default
     :func:`file_group`); ``pos`` is the WordNet letter of ``POS``. Raises :class:`FbagentError` naming
     ``file:line`` for a missing file, invalid JSON, or a line that is not in the authors' format.
     """
-    from fbagent.eval.sembench import Instance
-    from fbagent.eval.wordnet import Sense
-
     path = Path(path)
     if not path.is_file():
         raise FbagentError(f"instances file {path} does not exist",
                            "pass --instances-file with a file in SemBench's format (" + FORMAT_HINT + ")")
     group = group or file_group(path)
     out = []
-    from fbagent.eval.jsonl import jsonl_objects
-
     for where, obj in jsonl_objects(path, "fix that line: " + FORMAT_HINT):
         problem = _format_problem(obj)
         if problem:
@@ -127,7 +125,7 @@ def _format_problem(obj: Any) -> str | None:
 
 
 def load_instance_files(paths: Sequence[str | Path], mode: str) -> Any:
-    """Every instance of ``paths`` (in file and line order) as :class:`fbagent.eval.sembench.SemBenchData`.
+    """Every instance of ``paths`` (in file and line order) as :class:`fbagent.eval.sembench_items.SemBenchData`.
 
     Mode ``ex`` needs each instance's ``example`` (a line with an empty one raises
     :class:`FbagentError`). Two files with the same group (e.g. ``dev_hard`` and ``test_hard``) are
@@ -135,8 +133,6 @@ def load_instance_files(paths: Sequence[str | Path], mode: str) -> Any:
     instances themselves; a shot is never of the same word. ``dictionary`` describes the files
     for the manifest: ``{"name": "sembench-instances", "files": [{"path", "group", "instances"}]}``.
     """
-    from fbagent.eval.sembench import SemBenchData, Shot
-
     if not paths:
         raise FbagentError("no instances file given", "pass --instances-file FILE (repeat it for several files)")
     groups = [file_group(p) for p in paths]

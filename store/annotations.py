@@ -48,78 +48,6 @@ from fbagent.errors import FbagentError
 from fbagent.store.clock import utc_now
 from fbagent.store.db import transaction
 
-SCHEMA_SQL = """
-CREATE TABLE IF NOT EXISTS annotators (
-    name TEXT PRIMARY KEY,
-    seed INTEGER NOT NULL,             -- seed of the task shuffle and sentence orders
-    created_at TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS annotation_sessions (
-    id INTEGER PRIMARY KEY,
-    annotator TEXT NOT NULL REFERENCES annotators(name),
-    mode TEXT NOT NULL,                -- validate | revise
-    seed INTEGER NOT NULL,
-    options TEXT NOT NULL,             -- JSON: run, lang, range, share, overlap, statuses
-    n_assigned INTEGER NOT NULL,       -- pair tasks (validate) or entries (revise) assigned
-    started_at TEXT NOT NULL,
-    last_active_at TEXT NOT NULL,
-    last_task_id INTEGER               -- schema 4: task on screen when the session was last active
-);
-CREATE TABLE IF NOT EXISTS annotation_tasks (
-    id INTEGER PRIMARY KEY,
-    annotator TEXT NOT NULL REFERENCES annotators(name),
-    item_id TEXT NOT NULL REFERENCES items(id),
-    pair TEXT NOT NULL,                -- base | extended | both_correct | neither_correct
-    sort_key REAL NOT NULL,            -- position in the annotator's seeded shuffle (ascending)
-    shown_first TEXT NOT NULL,         -- item field shown as "Sentence A" (sentence_a, sentence_b_prime, ...)
-    shown_second TEXT NOT NULL,        -- item field shown as "Sentence B"
-    gold TEXT NOT NULL,                -- correct choice in the shown labels: A | B | both | neither
-    choice TEXT,                       -- A | B | both | neither; NULL = not answered yet
-    correct INTEGER,                   -- 1 when choice = gold, 0 otherwise, NULL while unanswered
-    acceptability TEXT,                -- level of the language's scale (unacceptable | acceptable | natural)
-    acceptable INTEGER,                -- binarized acceptability: 1 = positive for the filter
-    comment TEXT,
-    skipped INTEGER NOT NULL DEFAULT 0,
-    seconds REAL NOT NULL DEFAULT 0,   -- time the task was on screen, summed over visits (s)
-    session_id INTEGER REFERENCES annotation_sessions(id),
-    created_at TEXT NOT NULL,
-    first_shown_at TEXT,
-    answered_at TEXT,                  -- first time both choice and acceptability were given
-    updated_at TEXT,                   -- last change of any answer field
-    fingerprint TEXT,                  -- schema 4: text_fingerprint of the text choice/acceptability were given on
-    UNIQUE (annotator, item_id, pair)
-);
-CREATE INDEX IF NOT EXISTS annotation_tasks_queue ON annotation_tasks (annotator, sort_key);
-CREATE INDEX IF NOT EXISTS annotation_tasks_item ON annotation_tasks (item_id, pair);
-CREATE TABLE IF NOT EXISTS annotation_history (
-    id INTEGER PRIMARY KEY,
-    task_id INTEGER NOT NULL REFERENCES annotation_tasks(id),
-    annotator TEXT NOT NULL,
-    field TEXT NOT NULL,               -- choice | acceptability | comment | skipped
-    old TEXT, new TEXT,
-    changed_at TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS annotation_history_task ON annotation_history (task_id, id);
-CREATE TABLE IF NOT EXISTS annotation_judgments (
-    id INTEGER PRIMARY KEY,
-    task_id INTEGER NOT NULL REFERENCES annotation_tasks(id),
-    annotator TEXT NOT NULL,
-    item_id TEXT NOT NULL,
-    pair TEXT NOT NULL,
-    fingerprint TEXT NOT NULL,         -- text_fingerprint(question, Sentence A, Sentence B) as shown
-    choice TEXT NOT NULL,              -- A | B | both | neither (shown labels)
-    correct INTEGER NOT NULL,
-    acceptability TEXT NOT NULL,       -- level name of the language's scale
-    acceptable INTEGER NOT NULL,       -- binarized: 1 = positive for the filter
-    judged_at TEXT NOT NULL,
-    source TEXT NOT NULL DEFAULT 'app' -- app | migration (answer given before schema 4)
-);
-CREATE INDEX IF NOT EXISTS annotation_judgments_item ON annotation_judgments (item_id, task_id, id);
-CREATE INDEX IF NOT EXISTS annotation_judgments_annotator ON annotation_judgments (annotator, task_id, id);
-"""
-
-TABLES = ("annotators", "annotation_sessions", "annotation_tasks", "annotation_history", "annotation_judgments")
-
 #: Pair tasks of one entry (FrameBench section 3.2).
 PAIR_KINDS = ("base", "extended", "both_correct", "neither_correct")
 
@@ -131,11 +59,6 @@ DEFAULT_STATUSES = ("verified", "flagged")
 
 #: Answer fields whose changes go to ``annotation_history``.
 ANSWER_FIELDS = ("choice", "acceptability", "comment", "skipped")
-
-
-def schema_present(db: sqlite_utils.Database) -> bool:
-    """True when every annotation table exists."""
-    return all(db[t].exists() for t in TABLES)
 
 
 def shown_question(texts: dict[str, Any]) -> str | None:
@@ -359,7 +282,7 @@ def insert_tasks(db: sqlite_utils.Database, rows: Iterable[dict[str, Any]], chun
     """Insert task rows that do not exist yet (``INSERT OR IGNORE`` on annotator x item x pair).
 
     ``rows`` are dicts with annotator, item_id, pair, sort_key, shown_first,
-    shown_second, gold (see :func:`fbagent.assignment.build_tasks`). Existing
+    shown_second, gold (see :func:`fbagent.validation.assignment.build_tasks`). Existing
     tasks keep their answers and order. Commits every ``chunk`` rows (short
     transactions). Returns the number of rows inserted.
     """
@@ -640,18 +563,3 @@ def tasks_of_items(db: sqlite_utils.Database, item_ids: Iterable[str]) -> list[d
 def task_history(db: sqlite_utils.Database, task_id: int) -> list[dict[str, Any]]:
     """History rows of one task, oldest first."""
     return list(db.query("SELECT * FROM annotation_history WHERE task_id = ? ORDER BY id", [task_id]))
-
-
-def answered_tasks(db: sqlite_utils.Database, item_ids: Iterable[str] | None = None) -> list[dict[str, Any]]:
-    """Every task row with both judgments given, joined with nothing; ordered by item, annotator, pair.
-
-    Used by aggregation and export. Restricts to ``item_ids`` when given.
-    """
-    rows = db.query(
-        "SELECT * FROM annotation_tasks WHERE choice IS NOT NULL AND acceptability IS NOT NULL"
-        " ORDER BY item_id, annotator, pair"
-    )
-    if item_ids is None:
-        return list(rows)
-    wanted = set(item_ids)
-    return [r for r in rows if r["item_id"] in wanted]

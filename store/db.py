@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -20,6 +19,10 @@ from urllib.parse import quote
 import sqlite_utils
 
 from fbagent.errors import FbagentError
+from fbagent.store.schema import SCHEMA_VERSION, ensure_schema, newer_error, schema_version
+from fbagent.store.transaction import transaction
+
+__all__ = ["BUSY_TIMEOUT_MS", "holds_rows", "open_db", "sqlite_error", "transaction"]
 
 BUSY_TIMEOUT_MS = 30_000
 
@@ -71,7 +74,6 @@ def open_db(
         conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False)
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         _refuse_foreign(conn, path)
-        from fbagent.store.schema import SCHEMA_VERSION, newer_error, schema_version
 
         db = sqlite_utils.Database(conn)
         version = schema_version(db)
@@ -82,7 +84,6 @@ def open_db(
             conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA synchronous = NORMAL")
         conn.execute("PRAGMA foreign_keys = ON")
-        from fbagent.store.schema import ensure_schema
 
         upgraded = ensure_schema(db, path)
     except sqlite3.DatabaseError as err:
@@ -155,8 +156,6 @@ def _connect_read_only(path: Path, immutable: bool = False) -> sqlite3.Connectio
 
 def _open_read_only(path: Path, on_upgrade: Callable[[dict[str, Any]], None] | None) -> sqlite_utils.Database:
     """The read-only open of :func:`open_db` (``mode=ro``; ``immutable=1`` when the WAL index cannot be created)."""
-    from fbagent.store.schema import SCHEMA_VERSION, newer_error
-
     try:
         try:
             conn = _connect_read_only(path)
@@ -205,29 +204,7 @@ def _refuse_foreign(conn: sqlite3.Connection, path: Path) -> None:
         )
 
 
-@contextmanager
-def transaction(db: sqlite_utils.Database) -> Iterator[sqlite3.Connection]:
-    """One short write transaction (``BEGIN IMMEDIATE`` ... ``COMMIT``; ``ROLLBACK`` on any error).
-
-    ``BEGIN IMMEDIATE`` takes the write lock up front, so two writers queue on
-    the busy timeout instead of failing with "database is locked" mid-way.
-    SQLite errors pass through unchanged (the CLI turns them into one line with
-    :func:`sqlite_error`); a rollback SQLite already did is not repeated.
-    """
-    conn = db.conn
-    if conn.in_transaction:  # nested: join the outer transaction
-        yield conn
-        return
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        yield conn
-    except BaseException:
-        if conn.in_transaction:  # SQLite already rolled back after a full disk or an I/O error
-            conn.execute("ROLLBACK")
-        raise
-    try:
-        conn.execute("COMMIT")
-    except sqlite3.OperationalError:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        raise
+def holds_rows(db: sqlite_utils.Database) -> bool:
+    """Whether any table of the database (``sqlite_`` tables aside) holds a row."""
+    tables = [t for t in db.table_names() if not t.startswith("sqlite_")]
+    return any(db.execute(f'SELECT 1 FROM "{t}" LIMIT 1').fetchone() for t in tables)

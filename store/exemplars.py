@@ -1,7 +1,7 @@
 """Exemplar queries of the verifier's encoder check and its calibration (table ``exemplars``).
 
 FrameNet's annotated exemplar sentences of one LU, target span known: the gold data that
-:mod:`fbagent.exemplar_check` compares a sentence with and that :mod:`fbagent.calibration`
+:mod:`fbagent.verifier.encoder_check` compares a sentence with and that :mod:`fbagent.verifier.calibration`
 holds out as stand-ins for generated sentences. This module knows no encoder and no LLM.
 """
 
@@ -45,3 +45,27 @@ def frame_definition(db: sqlite_utils.Database, lexicon_id: int, frame: str) -> 
     """The clean definition of ``frame`` (``""`` when the frame is not in the lexicon)."""
     row = db.execute("SELECT definition FROM frames WHERE lexicon_id = ? AND name = ?", [lexicon_id, frame]).fetchone()
     return (row[0] or "") if row else ""
+
+
+def lu_frame_exemplars(db: sqlite_utils.Database, lexicon_id: int, lu_name: str, frame: str) -> list[dict[str, Any]]:
+    """The exemplars of LU ``lu_name`` (e.g. ``leave.v``) in ``frame``: ``{"id", "text", "target_start",
+    "target_end"}`` rows in id order (offsets in characters; ``None`` when the exemplar has no target span)."""
+    return list(db.query(
+        """SELECT e.id, e.text, e.target_start, e.target_end FROM exemplars e
+           JOIN lexical_units lu ON lu.id = e.lu_pk JOIN frames f ON f.id = lu.frame_pk
+           WHERE lu.lexicon_id = ? AND lu.name = ? AND f.name = ? ORDER BY e.id""",
+        [lexicon_id, lu_name, frame],
+    ))
+
+
+def verb_lus_with_exemplars(db: sqlite_utils.Database, lexicon_id: int) -> list[dict[str, Any]]:
+    """Verb LUs (``pos = 'V'``) of the lexicon that have at least one exemplar: ``{"lemma", "name",
+    "frame"}`` rows ordered by lemma, then frame name."""
+    return list(db.query(
+        """SELECT lu.lemma, lu.name, f.name AS frame FROM lexical_units lu
+           JOIN frames f ON f.id = lu.frame_pk
+           WHERE lu.lexicon_id = ? AND lu.pos = 'V'
+             AND EXISTS (SELECT 1 FROM exemplars e WHERE e.lu_pk = lu.id)
+           ORDER BY lu.lemma, f.name""",
+        [lexicon_id],
+    ))

@@ -28,39 +28,8 @@ import sqlite_utils
 from fbagent.store.clock import utc_now
 from fbagent.store.db import transaction
 
-SCHEMA_SQL = """
-CREATE TABLE IF NOT EXISTS annotator_invites (
-    id INTEGER PRIMARY KEY,
-    annotator TEXT NOT NULL,
-    token_hash TEXT NOT NULL UNIQUE,   -- sha256 hex of the link's token; the token itself is never stored
-    created_at TEXT NOT NULL,
-    expires_at TEXT NOT NULL,
-    used_at TEXT,                      -- when the link was exchanged for a session (links are one-time)
-    revoked_at TEXT
-);
-CREATE INDEX IF NOT EXISTS annotator_invites_annotator ON annotator_invites (annotator, id);
-CREATE TABLE IF NOT EXISTS annotator_web_sessions (
-    id INTEGER PRIMARY KEY,
-    invite_id INTEGER NOT NULL REFERENCES annotator_invites(id),
-    annotator TEXT NOT NULL,
-    session_hash TEXT NOT NULL UNIQUE, -- sha256 hex of the session cookie value
-    created_at TEXT NOT NULL,
-    expires_at TEXT NOT NULL,
-    last_seen_at TEXT NOT NULL,
-    revoked_at TEXT
-);
-CREATE INDEX IF NOT EXISTS annotator_web_sessions_annotator ON annotator_web_sessions (annotator, id);
-"""
-
-TABLES = ("annotator_invites", "annotator_web_sessions")
-
 #: Why a link or a session does not let a browser in.
 USED, EXPIRED, REVOKED, UNKNOWN = "used", "expired", "revoked", "unknown"
-
-
-def schema_present(db: sqlite_utils.Database) -> bool:
-    """True when both invite tables exist."""
-    return all(db[t].exists() for t in TABLES)
 
 
 @dataclass(frozen=True)

@@ -63,12 +63,6 @@ def save_item(db: sqlite_utils.Database, item: dict[str, Any]) -> None:
         )
 
 
-def get_item(db: sqlite_utils.Database, item_id_: str) -> dict[str, Any] | None:
-    """One item with its JSON fields decoded, or ``None``."""
-    rows = list(db.query("SELECT * FROM items WHERE id = ?", [item_id_]))
-    return decode(rows[0]) if rows else None
-
-
 def decode(row: dict[str, Any]) -> dict[str, Any]:
     """Decode the JSON fields of an ``items`` row."""
     row = dict(row)

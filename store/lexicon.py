@@ -1,8 +1,9 @@
 """Queries on imported lexicons (tables ``lexicons``, ``frames``, ``frame_examples``,
 ``frame_elements``, ``lexical_units``, ``exemplars``, ``frame_relations``).
 
-No LLM and no file parsing here: readers live in :mod:`fbagent.lexicon`, the
-import transaction in :mod:`fbagent.lexicon.importer`.
+No LLM and no file parsing here: readers live in :mod:`fbagent.lexicon`; the importer
+(:mod:`fbagent.lexicon.importer`) reads a resource and hands the parsed :class:`LexiconData`
+to :func:`store_lexicon`, the one transaction that writes it.
 
 Functions other features use:
 
@@ -10,6 +11,7 @@ Functions other features use:
 - :func:`frame_reference_texts` - the reference texts of the SemBench-style
   round-trip verifier (DESIGN.md, "The SemBench round-trip verifier").
 - :func:`lexicon_stats` - the counts ``fbagent lexicon show`` prints.
+- :func:`store_lexicon` - write (or replace) a parsed lexicon in one transaction.
 """
 
 from __future__ import annotations
@@ -19,6 +21,9 @@ from typing import Any
 import sqlite_utils
 
 from fbagent.errors import FbagentError
+from fbagent.lexicon.model import LexiconData
+from fbagent.store.clock import utc_now
+from fbagent.store.transaction import transaction
 
 CORE_TYPES = ("Core", "Core-Unexpressed")
 CORE_TYPES_SQL = "('Core', 'Core-Unexpressed')"
@@ -27,6 +32,11 @@ CORE_TYPES_SQL = "('Core', 'Core-Unexpressed')"
 def list_lexicons(db: sqlite_utils.Database) -> list[dict[str, Any]]:
     """All rows of ``lexicons``, oldest first (``imported_at``, then ``id``)."""
     return list(db.query("SELECT * FROM lexicons ORDER BY imported_at, id"))
+
+
+def lexicons_by_id(db: sqlite_utils.Database) -> list[dict[str, Any]]:
+    """``{"id", "name", "lang"}`` of every lexicon, in id order."""
+    return list(db.query("SELECT id, name, lang FROM lexicons ORDER BY id"))
 
 
 def get_lexicon(db: sqlite_utils.Database, name: str) -> dict[str, Any] | None:
@@ -217,3 +227,115 @@ def frame_reference_texts(
     if lu is not None:
         texts.append(clean_lu_definition(lu["definition"]))
     return [t for t in texts if t]
+
+
+# --------------------------------------------------------------------------- writing a lexicon
+
+
+def _write(db: sqlite_utils.Database, lexicon_id: int, data: LexiconData) -> None:
+    """Insert all rows of ``data`` under ``lexicon_id`` (inside the caller's transaction)."""
+    conn = db.conn
+    frame_pk: dict[str, int] = {}
+    for f in data.frames:
+        cur = conn.execute(
+            "INSERT INTO frames (lexicon_id, frame_id, name, definition, definition_markup) VALUES (?, ?, ?, ?, ?)",
+            (lexicon_id, f.frame_id, f.name, f.definition, f.definition_markup),
+        )
+        pk = cur.lastrowid
+        frame_pk[f.name] = pk
+        conn.executemany(
+            "INSERT INTO frame_examples (frame_pk, text, target_start, target_end) VALUES (?, ?, ?, ?)",
+            [(pk, e.text, e.target_start, e.target_end) for e in f.examples],
+        )
+        conn.executemany(
+            "INSERT INTO frame_elements (frame_pk, name, core_type, definition) VALUES (?, ?, ?, ?)",
+            [(pk, fe.name, fe.core_type, fe.definition) for fe in f.frame_elements],
+        )
+    for lu in data.lexical_units:
+        cur = conn.execute(
+            """INSERT INTO lexical_units (lexicon_id, frame_pk, lu_id, name, lemma, pos, definition, n_annotated)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?)""",
+            (lexicon_id, frame_pk[lu.frame], lu.lu_id, lu.name, lu.lemma, lu.pos, lu.definition, lu.n_annotated),
+        )
+        lu_pk = cur.lastrowid
+        conn.executemany(
+            "INSERT INTO exemplars (lu_pk, text, target_start, target_end) VALUES (?, ?, ?, ?)",
+            [(lu_pk, e.text, e.target_start, e.target_end) for e in lu.exemplars],
+        )
+    conn.executemany(
+        "INSERT INTO frame_relations (lexicon_id, type, super_frame, sub_frame) VALUES (?, ?, ?, ?)",
+        [(lexicon_id, r.type, r.super_frame, r.sub_frame) for r in data.relations],
+    )
+
+
+def _delete_content(db: sqlite_utils.Database, lexicon_id: int) -> None:
+    """Delete a lexicon's frames, FEs, LUs, exemplars and relations (children first)."""
+    conn = db.conn
+    conn.execute(
+        "DELETE FROM exemplars WHERE lu_pk IN (SELECT id FROM lexical_units WHERE lexicon_id = ?)", (lexicon_id,)
+    )
+    conn.execute("DELETE FROM lexical_units WHERE lexicon_id = ?", (lexicon_id,))
+    for child in ("frame_examples", "frame_elements"):
+        conn.execute(f"DELETE FROM {child} WHERE frame_pk IN (SELECT id FROM frames WHERE lexicon_id = ?)", (lexicon_id,))
+    conn.execute("DELETE FROM frames WHERE lexicon_id = ?", (lexicon_id,))
+    conn.execute("DELETE FROM frame_relations WHERE lexicon_id = ?", (lexicon_id,))
+
+
+COUNT_KEYS = ("n_frames", "n_frame_elements", "n_lexical_units", "n_exemplars", "n_frame_relations")
+
+
+def lexicon_counts(data: LexiconData) -> dict[str, int]:
+    """The ``lexicons`` count columns of ``data`` (frames, FEs, LUs, exemplars, relations)."""
+    return {
+        "n_frames": len(data.frames),
+        "n_frame_elements": sum(len(f.frame_elements) for f in data.frames),
+        "n_lexical_units": len(data.lexical_units),
+        "n_exemplars": data.n_exemplars,
+        "n_frame_relations": len(data.relations),
+    }
+
+
+def store_lexicon(
+    db: sqlite_utils.Database,
+    data: LexiconData,
+    *,
+    name: str,
+    lang: str,
+    fmt: str,
+    source_path: str,
+) -> tuple[int, str]:
+    """Write ``data`` as lexicon ``name`` in one transaction: ``(lexicon_id, status)``.
+
+    ``status`` is ``"imported"``, ``"replaced"`` or ``"unchanged"`` (same name,
+    language and content hash: nothing is written). On any error the
+    transaction rolls back and the previous content stays intact.
+    """
+    now = utc_now()
+    counts = lexicon_counts(data)
+    with transaction(db):
+        existing = get_lexicon(db, name)
+        if existing and existing["source_hash"] == data.source_hash and existing["lang"] == lang:
+            return existing["id"], "unchanged"
+        row = {"lang": lang, "format": fmt, "source_path": source_path, "source_hash": data.source_hash,
+               "imported_at": now, **counts}
+        if existing:
+            lexicon_id = existing["id"]
+            _delete_content(db, lexicon_id)
+            sets = ", ".join(f"{k} = ?" for k in row)
+            db.conn.execute(f"UPDATE lexicons SET {sets} WHERE id = ?", [*row.values(), lexicon_id])
+            status = "replaced"
+        else:
+            cols = ["name", *row]
+            cur = db.conn.execute(
+                f"INSERT INTO lexicons ({', '.join(cols)}) VALUES ({', '.join('?' for _ in cols)})",
+                [name, *row.values()],
+            )
+            lexicon_id = cur.lastrowid
+            status = "imported"
+        _write(db, lexicon_id, data)
+    return lexicon_id, status
+
+
+def has_lexicon(db: sqlite_utils.Database) -> bool:
+    """Whether the database holds at least one lexicon."""
+    return db.execute("SELECT 1 FROM lexicons LIMIT 1").fetchone() is not None

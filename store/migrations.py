@@ -44,13 +44,16 @@ fbagent that opened an upgraded file may have set ``user_version`` back).
 
 from __future__ import annotations
 
+import hashlib
+import json
 import sqlite3
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from fbagent.errors import FbagentError
-from fbagent.store.clock import utc_now
+from fbagent.store.clock import as_instant, utc_now
 
 # --------------------------------------------------------------------------- frozen SQL of the steps
 
@@ -265,9 +268,6 @@ def backfill_fingerprints(conn: sqlite3.Connection) -> int:
     complete answer also becomes an ``annotation_judgments`` row (source
     ``migration``). Returns the number of tasks given a fingerprint.
     """
-    from fbagent.store.annotations import task_fingerprint
-    from fbagent.store.revisions import REVISABLE_FIELDS, texts_at
-
     conn.row_factory = sqlite3.Row
     try:
         todo = conn.execute(
@@ -285,7 +285,7 @@ def backfill_fingerprints(conn: sqlite3.Connection) -> int:
         item_ids = sorted({r["item_id"] for r in todo})
         items: dict[str, dict] = {}
         revisions: dict[str, list[dict]] = {}
-        cols = ", ".join(("id", *REVISABLE_FIELDS))
+        cols = ", ".join(("id", *V4_REVISABLE_FIELDS))
         for chunk in range(0, len(item_ids), 500):
             ids = item_ids[chunk:chunk + 500]
             marks = ", ".join("?" for _ in ids)
@@ -296,8 +296,8 @@ def backfill_fingerprints(conn: sqlite3.Connection) -> int:
         for t in todo:
             times = [x for x in (t["answered_at"], last_change.get(t["id"])) if x]
             when = max(times, key=_key) if times else (t["updated_at"] or t["created_at"])
-            texts = texts_at(items.get(t["item_id"], {}), revisions.get(t["item_id"], []), before=when)
-            fp = task_fingerprint(texts, t["shown_first"], t["shown_second"])
+            texts = _v4_texts_at(items.get(t["item_id"], {}), revisions.get(t["item_id"], []), before=when)
+            fp = _v4_task_fingerprint(texts, t["shown_first"], t["shown_second"])
             conn.execute("UPDATE annotation_tasks SET fingerprint = ? WHERE id = ?", [fp, t["id"]])
             if t["choice"] is not None and t["acceptability"] is not None:
                 conn.execute(
@@ -312,9 +312,34 @@ def backfill_fingerprints(conn: sqlite3.Connection) -> int:
 
 
 def _key(ts: str) -> datetime:
-    from fbagent.store.revisions import as_instant
-
     return as_instant(ts)
+
+
+# Frozen copies (schema 4) of what step 4 needs from the store modules, so that a later change there
+# never changes what an upgrade computes. The fingerprint must equal
+# fbagent.store.annotations.task_fingerprint of schema 4 and later (tests/test_store_db.py checks an
+# upgraded file against answers given in the app).
+
+#: The revisable item fields of schema 4 (fbagent.store.revisions.REVISABLE_FIELDS then).
+V4_REVISABLE_FIELDS = ("question", "question_four_choice", "sentence_a", "sentence_b", "sentence_a_prime",
+                       "sentence_b_prime")
+
+
+def _v4_texts_at(item: dict[str, Any], revisions: list[dict[str, Any]], before: str) -> dict[str, Any]:
+    """The revisable texts of ``item`` with the ``revisions`` created strictly before ``before`` applied."""
+    out = {f: item.get(f) for f in V4_REVISABLE_FIELDS}
+    limit = as_instant(before)
+    for r in revisions:
+        if r["field"] in V4_REVISABLE_FIELDS and as_instant(r["created_at"]) < limit:
+            out[r["field"]] = r["new"]
+    return out
+
+
+def _v4_task_fingerprint(texts: dict[str, Any], shown_first: str, shown_second: str) -> str:
+    """32 hex digits of sha256 over ``[question shown, Sentence A, Sentence B]`` (JSON), as schema 4 defines it."""
+    question = texts.get("question_four_choice") or texts.get("question")
+    blob = json.dumps([question, texts.get(shown_first), texts.get(shown_second)], ensure_ascii=False)
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:32]
 
 
 def _step5(conn: sqlite3.Connection) -> None:

@@ -1,7 +1,7 @@
 """Queries for frame-pair selection (tables ``selections`` and ``frame_pairs``).
 
 The selection logic itself (candidates, eligibility filters, seeded stratified
-sampling) is pure and lives in :mod:`fbagent.pairs`; this module reads the
+sampling) is pure and lives in :mod:`fbagent.pairs.select`; this module reads the
 facts it needs from an imported lexicon and stores its result.
 
 ``frame_pairs`` rows of one selection: ``status='selected'`` (ranks 0..P-1, the
@@ -198,3 +198,20 @@ def replace_from_reserve(
     if not ids:
         return []
     return list(db.query(f"SELECT * FROM frame_pairs WHERE id IN ({','.join('?' * len(ids))}) ORDER BY rank", ids))
+
+
+def latest_selection_id(db: sqlite_utils.Database, lexicon_id: int) -> int | None:
+    """The id of the newest selection of the lexicon, ``None`` when it has none."""
+    row = next(db.query("SELECT id FROM selections WHERE lexicon_id = ? ORDER BY id DESC LIMIT 1", [lexicon_id]), None)
+    return row["id"] if row else None
+
+
+def selection_in_lexicon(db: sqlite_utils.Database, selection_id: int, lexicon_id: int) -> bool:
+    """Whether selection ``selection_id`` exists and belongs to the lexicon."""
+    return next(db.query("SELECT id FROM selections WHERE id = ? AND lexicon_id = ?", [selection_id, lexicon_id]),
+                None) is not None
+
+
+def find_selection(db: sqlite_utils.Database, selection_id: int) -> dict[str, Any] | None:
+    """The ``selections`` row as stored (JSON columns not decoded), ``None`` when there is none."""
+    return next(db.query("SELECT * FROM selections WHERE id = ?", [selection_id]), None)

@@ -16,12 +16,11 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable
-from datetime import UTC, datetime
 from typing import Any
 
 import sqlite_utils
 
-from fbagent.store.clock import utc_now
+from fbagent.store.clock import as_instant, utc_now
 from fbagent.store.db import transaction
 
 #: Item fields an annotator may revise (revise mode).
@@ -168,12 +167,6 @@ def texts_at(item: dict[str, Any], revisions: Iterable[dict[str, Any]], before: 
     return out
 
 
-def as_instant(ts: str) -> datetime:
-    """An ISO 8601 timestamp as an aware datetime (UTC when it has no offset), for comparing stored times."""
-    value = datetime.fromisoformat(ts)
-    return value if value.tzinfo else value.replace(tzinfo=UTC)
-
-
 def effective_texts(db: sqlite_utils.Database, item_ids: Iterable[str] | None = None) -> dict[str, dict[str, Any]]:
     """``{item id: {field: current text}}`` for the revisable fields (:func:`texts_at` with every revision).
 
@@ -285,3 +278,10 @@ def frame_context(db: sqlite_utils.Database, item: dict[str, Any]) -> dict[str, 
                 info["lu_definition"] = lus[0]["definition"] or ""
         out[f"frame_{side}"] = info
     return out
+
+
+def last_revised_item(db: sqlite_utils.Database, annotator: str) -> str | None:
+    """The id of the item ``annotator`` revised last (``None``: no revision yet)."""
+    row = next(db.query("SELECT item_id FROM item_revisions WHERE annotator = ? ORDER BY id DESC LIMIT 1",
+                        [annotator]), None)
+    return row["item_id"] if row else None

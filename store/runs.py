@@ -238,3 +238,8 @@ def list_runs(db: sqlite_utils.Database) -> list[dict[str, Any]]:
         run["usage"] = usage(db, run["id"])
         out.append(run)
     return out
+
+
+def run_names(db: sqlite_utils.Database) -> dict[int, str]:
+    """``{run id: run name}`` of every run."""
+    return {r["id"]: r["name"] for r in db.query("SELECT id, name FROM runs")}

@@ -17,9 +17,10 @@ Tables (field terms as in FrameNet / FrameBench):
 - ``item_revisions``: human revisions of item text (never an overwrite); ``field`` also takes
   ``question_four_choice``.
 - ``run_sessions``: one row per invocation of a run, with its calls and cache hits.
-- annotation tables: see :mod:`fbagent.store.annotations`.
-- ``annotator_invites``, ``annotator_web_sessions`` (schema 6): invite links and browser sessions of
-  ``annotate --serve``, hashes only; see :mod:`fbagent.store.invites`.
+- annotation tables (:data:`ANNOTATION_SQL`): annotators, their sessions, pair tasks, answer history and
+  judgments; queried by :mod:`fbagent.store.annotations`.
+- ``annotator_invites``, ``annotator_web_sessions`` (schema 6, :data:`INVITE_SQL`): invite links and
+  browser sessions of ``annotate --serve``, hashes only; queried by :mod:`fbagent.store.invites`.
 - ``schema_migrations``: one row per upgrade of this file (from, to, when, backup copy).
 
 ``PRAGMA user_version`` records :data:`SCHEMA_VERSION`. A new file gets the
@@ -39,7 +40,7 @@ from typing import Any
 import sqlite_utils
 
 from fbagent.errors import FbagentError
-from fbagent.store.db import transaction
+from fbagent.store.transaction import transaction
 
 SCHEMA_VERSION = 6
 
@@ -186,7 +187,7 @@ CREATE TABLE IF NOT EXISTS items (
     sentence_a TEXT, sentence_b TEXT, sentence_a_prime TEXT, sentence_b_prime TEXT,
     verb_form_a TEXT, verb_form_b TEXT, verb_form_a_prime TEXT, verb_form_b_prime TEXT,
     target_spans TEXT,                 -- JSON: {sentence_a: [start, end], ...}
-    lexical_similarity REAL,           -- base pair, verb masked (see fbagent.checks)
+    lexical_similarity REAL,           -- base pair, verb masked (see fbagent.checks.self_check)
     checks TEXT,                       -- JSON: every self-check and extension check result
     verifier TEXT,                     -- JSON: per sentence definition, sim_own, sim_other, pass
     status TEXT NOT NULL,              -- verified | flagged | rejected | failed
@@ -240,15 +241,115 @@ CREATE TABLE IF NOT EXISTS schema_migrations (
 );
 """
 
+#: The annotation tables (:mod:`fbagent.store.annotations`; FrameBench sec. 3.2 validation).
+ANNOTATION_SQL = """
+CREATE TABLE IF NOT EXISTS annotators (
+    name TEXT PRIMARY KEY,
+    seed INTEGER NOT NULL,             -- seed of the task shuffle and sentence orders
+    created_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS annotation_sessions (
+    id INTEGER PRIMARY KEY,
+    annotator TEXT NOT NULL REFERENCES annotators(name),
+    mode TEXT NOT NULL,                -- validate | revise
+    seed INTEGER NOT NULL,
+    options TEXT NOT NULL,             -- JSON: run, lang, range, share, overlap, statuses
+    n_assigned INTEGER NOT NULL,       -- pair tasks (validate) or entries (revise) assigned
+    started_at TEXT NOT NULL,
+    last_active_at TEXT NOT NULL,
+    last_task_id INTEGER               -- schema 4: task on screen when the session was last active
+);
+CREATE TABLE IF NOT EXISTS annotation_tasks (
+    id INTEGER PRIMARY KEY,
+    annotator TEXT NOT NULL REFERENCES annotators(name),
+    item_id TEXT NOT NULL REFERENCES items(id),
+    pair TEXT NOT NULL,                -- base | extended | both_correct | neither_correct
+    sort_key REAL NOT NULL,            -- position in the annotator's seeded shuffle (ascending)
+    shown_first TEXT NOT NULL,         -- item field shown as "Sentence A" (sentence_a, sentence_b_prime, ...)
+    shown_second TEXT NOT NULL,        -- item field shown as "Sentence B"
+    gold TEXT NOT NULL,                -- correct choice in the shown labels: A | B | both | neither
+    choice TEXT,                       -- A | B | both | neither; NULL = not answered yet
+    correct INTEGER,                   -- 1 when choice = gold, 0 otherwise, NULL while unanswered
+    acceptability TEXT,                -- level of the language's scale (unacceptable | acceptable | natural)
+    acceptable INTEGER,                -- binarized acceptability: 1 = positive for the filter
+    comment TEXT,
+    skipped INTEGER NOT NULL DEFAULT 0,
+    seconds REAL NOT NULL DEFAULT 0,   -- time the task was on screen, summed over visits (s)
+    session_id INTEGER REFERENCES annotation_sessions(id),
+    created_at TEXT NOT NULL,
+    first_shown_at TEXT,
+    answered_at TEXT,                  -- first time both choice and acceptability were given
+    updated_at TEXT,                   -- last change of any answer field
+    fingerprint TEXT,                  -- schema 4: text_fingerprint of the text choice/acceptability were given on
+    UNIQUE (annotator, item_id, pair)
+);
+CREATE INDEX IF NOT EXISTS annotation_tasks_queue ON annotation_tasks (annotator, sort_key);
+CREATE INDEX IF NOT EXISTS annotation_tasks_item ON annotation_tasks (item_id, pair);
+CREATE TABLE IF NOT EXISTS annotation_history (
+    id INTEGER PRIMARY KEY,
+    task_id INTEGER NOT NULL REFERENCES annotation_tasks(id),
+    annotator TEXT NOT NULL,
+    field TEXT NOT NULL,               -- choice | acceptability | comment | skipped
+    old TEXT, new TEXT,
+    changed_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS annotation_history_task ON annotation_history (task_id, id);
+CREATE TABLE IF NOT EXISTS annotation_judgments (
+    id INTEGER PRIMARY KEY,
+    task_id INTEGER NOT NULL REFERENCES annotation_tasks(id),
+    annotator TEXT NOT NULL,
+    item_id TEXT NOT NULL,
+    pair TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,         -- text_fingerprint(question, Sentence A, Sentence B) as shown
+    choice TEXT NOT NULL,              -- A | B | both | neither (shown labels)
+    correct INTEGER NOT NULL,
+    acceptability TEXT NOT NULL,       -- level name of the language's scale
+    acceptable INTEGER NOT NULL,       -- binarized: 1 = positive for the filter
+    judged_at TEXT NOT NULL,
+    source TEXT NOT NULL DEFAULT 'app' -- app | migration (answer given before schema 4)
+);
+CREATE INDEX IF NOT EXISTS annotation_judgments_item ON annotation_judgments (item_id, task_id, id);
+CREATE INDEX IF NOT EXISTS annotation_judgments_annotator ON annotation_judgments (annotator, task_id, id);
+"""
+
+
+ANNOTATION_TABLES = ("annotators", "annotation_sessions", "annotation_tasks", "annotation_history", "annotation_judgments")
+
+#: The invite tables of ``annotate --serve`` (:mod:`fbagent.store.invites`).
+INVITE_SQL = """
+CREATE TABLE IF NOT EXISTS annotator_invites (
+    id INTEGER PRIMARY KEY,
+    annotator TEXT NOT NULL,
+    token_hash TEXT NOT NULL UNIQUE,   -- sha256 hex of the link's token; the token itself is never stored
+    created_at TEXT NOT NULL,
+    expires_at TEXT NOT NULL,
+    used_at TEXT,                      -- when the link was exchanged for a session (links are one-time)
+    revoked_at TEXT
+);
+CREATE INDEX IF NOT EXISTS annotator_invites_annotator ON annotator_invites (annotator, id);
+CREATE TABLE IF NOT EXISTS annotator_web_sessions (
+    id INTEGER PRIMARY KEY,
+    invite_id INTEGER NOT NULL REFERENCES annotator_invites(id),
+    annotator TEXT NOT NULL,
+    session_hash TEXT NOT NULL UNIQUE, -- sha256 hex of the session cookie value
+    created_at TEXT NOT NULL,
+    expires_at TEXT NOT NULL,
+    last_seen_at TEXT NOT NULL,
+    revoked_at TEXT
+);
+CREATE INDEX IF NOT EXISTS annotator_web_sessions_annotator ON annotator_web_sessions (annotator, id);
+"""
+
+
+INVITE_TABLES = ("annotator_invites", "annotator_web_sessions")
+
 #: Tables every fbagent database of this version has.
 CORE_TABLES = ("lexicons", "frame_pairs", "items", "item_revisions", "run_sessions", "schema_migrations")
 
 
 def scripts() -> list[str]:
     """The SQL scripts of the current schema, in order (core, then annotation and invite tables)."""
-    from fbagent.store import annotations, invites
-
-    return [LEXICON_SQL, PAIRS_SQL, GENERATION_SQL, MIGRATIONS_SQL, annotations.SCHEMA_SQL, invites.SCHEMA_SQL]
+    return [LEXICON_SQL, PAIRS_SQL, GENERATION_SQL, MIGRATIONS_SQL, ANNOTATION_SQL, INVITE_SQL]
 
 
 def schema_version(db: sqlite_utils.Database) -> int:
@@ -277,14 +378,13 @@ def ensure_schema(db: sqlite_utils.Database, path: Path | str | None = None) -> 
 
     Returns None unless an upgrade ran.
     """
-    from fbagent.store import annotations, invites
-    from fbagent.store.migrations import run_script, upgrade
+    from fbagent.store.migrations import run_script, upgrade  # the steps load only for an old file
 
     current = schema_version(db)
     if current > SCHEMA_VERSION:
         raise newer_error(path or "the database", current)
     if current == SCHEMA_VERSION:
-        if all(db[t].exists() for t in CORE_TABLES) and annotations.schema_present(db) and invites.schema_present(db):
+        if all(db[t].exists() for t in CORE_TABLES + ANNOTATION_TABLES + INVITE_TABLES):
             return None
         with transaction(db) as conn:
             for script in scripts():

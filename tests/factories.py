@@ -83,7 +83,7 @@ def item_row(run_id: int, run_name: str, pair_id: int, k: int, example: Sequence
             "call_id": None}
         for f in FIELDS
     }
-    # the layout of fbagent.verifier.verify()
+    # the layout of fbagent.verifier.verify.verify_item()
     verifier = {"encoder": "all-MiniLM-L6-v2", "margin": 0.0, "error": None, "sentences": sentences_v,
                 "passed": status == "verified"}
     return {

@@ -17,7 +17,6 @@ from textual._xterm_parser import XTermParser
 from textual.content import Content
 from textual.widgets import Input, Static, TextArea
 
-from fbagent.assignment import PAIRS
 from fbagent.store import open_db
 from fbagent.tui.app import ESCAPE_DELAY_MS, AnnotateApp, tune_escape_delay
 from fbagent.tui.comment_screen import CommentScreen
@@ -26,6 +25,7 @@ from fbagent.tui.help_screen import HelpScreen
 from fbagent.tui.scales import BINARY, SCALES, THREE_LEVEL, check_scales
 from fbagent.tui.session import ReviseSession, Selection, ValidateSession
 from fbagent.tui.unsaved_screen import UnsavedScreen
+from fbagent.validation.assignment import PAIRS
 
 KEYS = {"A": "1", "B": "2", "both": "3", "neither": "4"}
 

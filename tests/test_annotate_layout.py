@@ -15,12 +15,12 @@ from rich.cells import cell_len
 from textual.content import Content
 from textual.widgets import Static
 
-from fbagent.assignment import PAIRS
 from fbagent.store import open_db
 from fbagent.store.revisions import set_unfixable
 from fbagent.tui.app import AnnotateApp
 from fbagent.tui.help_screen import HelpScreen
 from fbagent.tui.session import ReviseSession, Selection, ValidateSession
+from fbagent.validation.assignment import PAIRS
 
 SIZES = [(80, 24), (60, 20)]
 

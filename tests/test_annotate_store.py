@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 from factories import make_db
 
-from fbagent.assignment import PAIRS, Split, build_tasks, gold_label, parse_split, select_entries
 from fbagent.errors import FbagentError
 from fbagent.store import annotations as ann
 from fbagent.store.revisions import (
@@ -17,6 +16,14 @@ from fbagent.store.revisions import (
 )
 from fbagent.tui.scales import BINARY, THREE_LEVEL, scale_for
 from fbagent.tui.session import Selection, ValidateSession
+from fbagent.validation.assignment import (
+    PAIRS,
+    Split,
+    build_tasks,
+    gold_label,
+    parse_split,
+    select_entries,
+)
 
 
 def test_gold_depends_on_shown_order():

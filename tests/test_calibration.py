@@ -24,16 +24,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from openai_stub import OpenAIStub, request_text, schema_name  # noqa: E402
 
-from fbagent.calibration import (  # noqa: E402
+from fbagent.errors import FbagentError  # noqa: E402
+from fbagent.store.calibrations import latest_calibration, list_calibrations  # noqa: E402
+from fbagent.store.db import open_db  # noqa: E402
+from fbagent.verifier.calibration import (  # noqa: E402
     CalibrateOptions,
     auto_margin,
     calibrate,
     signal_summary,
     split_exemplars,
 )
-from fbagent.errors import FbagentError  # noqa: E402
-from fbagent.store.calibrations import latest_calibration, list_calibrations  # noqa: E402
-from fbagent.store.db import open_db  # noqa: E402
 
 KEYWORDS = {"fast": 0, "company": 1, "home": 2}
 

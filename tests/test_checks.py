@@ -1,10 +1,10 @@
-"""Self-checks of generated items (fbagent.checks): lemma match, similarity formula, question form."""
+"""Self-checks of generated items (fbagent.checks.self_check): lemma match, similarity formula, question form."""
 
 from __future__ import annotations
 
 import pytest
 
-from fbagent import checks
+from fbagent.checks import self_check as checks
 
 
 def test_levenshtein_and_normalized_similarity():

@@ -1,12 +1,12 @@
 """The per-entry caches and fast paths of the checks return what the uncached code returns.
 
-- :func:`fbagent.checks.levenshtein` (common prefix/suffix dropped, unrolled minimum) against the
+- :func:`fbagent.checks.self_check.levenshtein` (common prefix/suffix dropped, unrolled minimum) against the
   textbook two-row programme on random sequences;
-- :func:`fbagent.verb_match.find_verb` and :func:`fbagent.checks.self_check` /
-  :func:`fbagent.checks.extension_check` with warm caches (the per-sentence analysis, the tokens,
+- :func:`fbagent.checks.verb_match.find_verb` and :func:`fbagent.checks.self_check.self_check` /
+  :func:`fbagent.checks.self_check.extension_check` with warm caches (the per-sentence analysis, the tokens,
   the lemma parts, the question regexes) against the same calls after
-  :func:`fbagent.verb_match.clear_caches`, in several languages;
-- :func:`fbagent.lemmas.token_lemmas` (cached per word) against the lemma sources asked directly.
+  :func:`fbagent.checks.verb_match.clear_caches`, in several languages;
+- :func:`fbagent.checks.lemmas.token_lemmas` (cached per word) against the lemma sources asked directly.
 """
 
 from __future__ import annotations
@@ -14,8 +14,9 @@ from __future__ import annotations
 import random
 from dataclasses import asdict
 
-from fbagent import checks, lemmas, verb_match
-from fbagent.verb_match import find_verb, tokenize
+from fbagent.checks import lemmas, verb_match
+from fbagent.checks import self_check as checks
+from fbagent.checks.verb_match import find_verb, tokenize
 
 
 def _reference_levenshtein(a: list[str], b: list[str]) -> int:

@@ -6,8 +6,8 @@ import asyncio
 
 import numpy as np
 
-from fbagent.encoder import unit_float32
-from fbagent.verifier import BatchEncoder
+from fbagent.verifier.encoder import unit_float32
+from fbagent.verifier.verify import BatchEncoder
 
 
 class HalfEncoder:

@@ -27,7 +27,7 @@ needs_wordnet = pytest.mark.skipif(not HAVE_WORDNET, reason="WordNet 3.0 (Debian
 
 
 def _encoder_or_skip():
-    from fbagent.encoder import load_encoder
+    from fbagent.verifier.encoder import load_encoder
 
     try:
         load_encoder(None)

@@ -11,9 +11,9 @@ import pytest
 from factories import make_db
 
 from fbagent.errors import FbagentError
-from fbagent.export import SCHEMA_PATH, export, export_records, write_jsonl
 from fbagent.store import open_db
 from fbagent.store.revisions import save_revision
+from fbagent.validation.export import SCHEMA_PATH, export, export_records, write_jsonl
 
 FRAMEBENCH_COLUMNS = [
     "original_qa_id", "lex_unit_name", "question", "sentence_a", "sentence_b", "sentence_a_prime", "sentence_b_prime",

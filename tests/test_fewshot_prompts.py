@@ -11,7 +11,6 @@ import pytest
 
 from fbagent.agents.fewshot import load_fewshot, meaning, pick_use, short_use, verb_key
 from fbagent.agents.prompting import load_prompts
-from fbagent.agents.selection_graph import NO_OWN_REASON, own_reason
 from fbagent.errors import FbagentError
 from fbagent.generation.options import (
     GenerateOptions,
@@ -22,6 +21,7 @@ from fbagent.generation.options import (
     validate_options,
 )
 from fbagent.llm.cache import cache_key
+from fbagent.pairs.screening import NO_OWN_REASON, own_reason
 from fbagent.schemas import BasePair, Definition, ExtendedSentence, FourChoiceAnswer, PairScreening
 
 FILES = {
@@ -217,9 +217,9 @@ async def test_screening_stores_no_reason_that_repeats_the_prompt(tmp_db):
     """screen_node with a scripted screening client: an echoed reason is not stored, an own one is."""
     from types import SimpleNamespace
 
-    from fbagent.agents.selection_graph import select_pairs
     from fbagent.lexicon.importer import resolve_lexicon
-    from fbagent.pairs import SelectionOptions
+    from fbagent.pairs.screening import select_pairs
+    from fbagent.pairs.select import SelectionOptions
 
     answers = iter([
         PairScreening(evokes_both=False, distinguishable=True, reason="(one sentence explaining your decision)"),

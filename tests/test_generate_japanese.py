@@ -22,7 +22,7 @@ from gen_responder import FrameResponder  # noqa: E402
 from openai_stub import OpenAIStub  # noqa: E402
 from rich.console import Console  # noqa: E402
 
-from fbagent import lemmas, verb_match  # noqa: E402
+from fbagent.checks import lemmas, verb_match  # noqa: E402
 from fbagent.commands.generate_view import GenerateView  # noqa: E402
 from fbagent.generation import GenerateOptions, generate  # noqa: E402
 from fbagent.lexicon.importer import import_lexicon  # noqa: E402

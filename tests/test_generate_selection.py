@@ -219,7 +219,7 @@ async def test_plan_counts_the_real_screening_prompt(tmp_path):
     with OpenAIStub(FrameResponder()) as stub:
         screened, _ = await run(tmp_path / "fb.db", options(stub, pairs=3, screen=True, dry_run=True))
         plain, _ = await run(tmp_path / "fb.db", options(stub, pairs=3, screen=False, dry_run=True))
-    from fbagent.agents.selection_graph import select_pairs
+    from fbagent.pairs.screening import select_pairs
 
     db = open_db(tmp_path / "fb.db")
     lexicon = next(db.query("SELECT * FROM lexicons"))

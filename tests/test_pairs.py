@@ -12,7 +12,7 @@ import pytest
 
 from fbagent.errors import FbagentError
 from fbagent.lexicon.importer import import_embedded
-from fbagent.pairs import (
+from fbagent.pairs.select import (
     Candidate,
     SelectionOptions,
     candidates,

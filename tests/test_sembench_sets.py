@@ -70,7 +70,7 @@ class Scripted(ConcurrentBackend):
 
 
 def _encoder_or_skip():
-    from fbagent.encoder import load_encoder
+    from fbagent.verifier.encoder import load_encoder
 
     try:
         load_encoder(None)

@@ -1,8 +1,8 @@
 """The first screening requests of ``fbagent generate`` go out before LangGraph is imported.
 
 :func:`fbagent.generation.selection.prepare_selection` stores a new selection as ``fbagent pairs
-select`` does (:func:`fbagent.pairs.select_pairs`, the same rows as the selection graph's nodes),
-and :func:`fbagent.agents.selection_graph.select_pairs` starts the first round of screening calls
+select`` does (:func:`fbagent.pairs.select.select_pairs`, the same rows as the selection graph's nodes),
+and :func:`fbagent.pairs.screening.select_pairs` starts the first round of screening calls
 before it builds the graph, whose LangGraph import then runs behind them.
 """
 
@@ -72,12 +72,12 @@ def _selection_rows(db, selection_id):
 
 
 async def test_new_selection_stores_what_the_selection_graph_stores(tmp_path):
-    """``prepare_selection`` stores a new selection with :func:`fbagent.pairs.select_pairs` instead of the
+    """``prepare_selection`` stores a new selection with :func:`fbagent.pairs.select.select_pairs` instead of the
     graph's nodes: the same ``selections`` and ``frame_pairs`` rows."""
-    from fbagent.agents.selection_graph import select_pairs as graph_select
     from fbagent.generation.options import GenerateOptions
     from fbagent.lexicon.importer import resolve_lexicon
-    from fbagent.pairs import select_pairs as direct_select
+    from fbagent.pairs.screening import select_pairs as graph_select
+    from fbagent.pairs.select import select_pairs as direct_select
     from fbagent.store.db import open_db
 
     options = GenerateOptions(pairs=6, per_pair=2, seed=3, max_per_verb=2).selection_options()
@@ -96,11 +96,11 @@ async def test_a_failing_graph_cancels_the_started_screening_calls(tmp_path, mon
     """Calls started before the graph do not outlive a graph that fails to build."""
     import asyncio
 
-    from fbagent.agents import selection_graph
     from fbagent.agents.prompting import load_prompts
     from fbagent.lexicon.importer import resolve_lexicon
-    from fbagent.pairs import SelectionOptions
-    from fbagent.pairs import select_pairs as direct_select
+    from fbagent.pairs import screening as selection_graph
+    from fbagent.pairs.select import SelectionOptions
+    from fbagent.pairs.select import select_pairs as direct_select
     from fbagent.store.db import open_db
 
     db = open_db(tmp_path / "f.db")

@@ -107,7 +107,7 @@ def _version(path: Path) -> int:
 def test_schema_v3_fixture_upgrades_in_place_and_every_row_survives(tmp_path):
     from fbagent.store.annotations import text_fingerprint
     from fbagent.store.schema import SCHEMA_VERSION
-    from fbagent.validation import collect
+    from fbagent.validation.aggregate import collect
 
     path = tmp_path / "old.db"
     shutil.copy(FIXTURE_V3, path)

@@ -14,12 +14,12 @@ import sys
 import pytest
 from factories import make_db
 
-from fbagent.assignment import PAIRS
-from fbagent.export import export_records
 from fbagent.store.revisions import set_unfixable
 from fbagent.tui.scales import THREE_LEVEL
 from fbagent.tui.session import Selection, ValidateSession
-from fbagent.validation import fleiss, report, tables
+from fbagent.validation.aggregate import fleiss, report, tables
+from fbagent.validation.assignment import PAIRS
+from fbagent.validation.export import export_records
 
 E = ["run1:1:0", "run1:2:0", "run1:3:0", "run1:4:0", "run1:5:0"]
 
@@ -189,7 +189,7 @@ def test_report_cli_formats(annotated, tmp_path):
 def test_eval_reader_reads_both_export_formats(annotated, tmp_path):
     """`fbagent eval` reads our exports unchanged; its Human row equals the report's (11/12, see above)."""
     dataset = pytest.importorskip("fbagent.eval.dataset", reason="the eval feature is not in this checkout")
-    from fbagent.export import export
+    from fbagent.validation.export import export
 
     db, _ = annotated
     export(db, tmp_path / "a.jsonl", validated=True)
@@ -230,7 +230,7 @@ def test_worst_first_order_for_the_revise_pass(annotated):
     -> E5 (0/3), E3 (1/3), E2 (2/3), then E4 and E1 with 3/3 correct: E4 (0/3 acceptable) before E1 (3/3).
     """
     from fbagent.tui.session import ReviseSession
-    from fbagent.validation import score_entries, worst_first
+    from fbagent.validation.aggregate import score_entries, worst_first
 
     db, _ = annotated
     assert worst_first(score_entries(db, E)) == [E[4], E[2], E[1], E[3], E[0]]

@@ -1,4 +1,4 @@
-"""The verb check for any language (fbagent.verb_match): inflection, separable and multi-word verbs.
+"""The verb check for any language (fbagent.checks.verb_match): inflection, separable and multi-word verbs.
 
 The targets of issue 12 are asserted on tests/data/verb_sentences.jsonl (also read by
 benchmarks/bench_verbs.py, which prints the table per language and method).
@@ -14,9 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from fbagent import checks, lemmas, morphology, verb_match
+from fbagent.checks import lemmas, morphology, verb_match
+from fbagent.checks import self_check as checks
+from fbagent.checks.verb_match import MatchConfig, find_verb
 from fbagent.errors import FbagentError
-from fbagent.verb_match import MatchConfig, find_verb
 
 SENTENCES = [json.loads(line) for line in
              (Path(__file__).parent / "data" / "verb_sentences.jsonl").read_text("utf-8").splitlines() if line.strip()]

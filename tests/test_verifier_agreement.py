@@ -10,8 +10,8 @@ import pytest
 from factories import make_db
 from test_validation import scripted_answers
 
-from fbagent.validation import report, tables
-from fbagent.verifier_agreement import cohens_kappa, confusion_row
+from fbagent.validation.aggregate import report, tables
+from fbagent.verifier.agreement import cohens_kappa, confusion_row
 
 
 @pytest.fixture

@@ -27,12 +27,12 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Static
 
-from fbagent.assignment import PAIRS, selected_fields
 from fbagent.tui.edit_screen import EditScreen
 from fbagent.tui.layout import pack, wrap
 from fbagent.tui.scales import scale_for
 from fbagent.tui.session import ReviseSession
 from fbagent.tui.validate_screen import highlight
+from fbagent.validation.assignment import PAIRS, selected_fields
 
 #: key -> (item field, label)
 FIELDS = {
@@ -50,7 +50,7 @@ def _verifier_line(verifier: Any, field: str) -> str:
     """One line of verifier results for ``field``: pass/FAIL, sim_own, sim_other, the definition.
 
     Reads the generation verifier's ``{"sentences": {field: {...}}}`` layout
-    (see :func:`fbagent.verifier.verify`), or a flat ``{field: {...}}``.
+    (see :func:`fbagent.verifier.verify.verify`), or a flat ``{field: {...}}``.
     """
     if isinstance(verifier, dict) and isinstance(verifier.get("sentences"), dict):
         verifier = verifier["sentences"]
@@ -76,7 +76,7 @@ def choice_text(choice: str, shown_first: str, shown_second: str) -> str:
 def judgment_lines(review: Any, language: str | None) -> list[Any]:
     """Content parts of the judgments block: a summary line, then per pair one line per annotator.
 
-    ``review`` is the entry's :class:`fbagent.validation.EntryScore`.
+    ``review`` is the entry's :class:`fbagent.validation.aggregate.EntryScore`.
     """
     scale = scale_for(language)
     parts: list[Any] = []

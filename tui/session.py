@@ -14,12 +14,12 @@ from typing import Any
 
 import sqlite_utils
 
-from fbagent.assignment import Split, build_tasks, select_entries
 from fbagent.errors import FbagentError
 from fbagent.store import annotations as ann
 from fbagent.store import revisions as rev
 from fbagent.store.clock import utc_now
 from fbagent.tui.scales import Level, Scale, scale_for
+from fbagent.validation.assignment import Split, build_tasks, select_entries
 
 
 @dataclass
@@ -385,7 +385,7 @@ class ReviseSession:
     Each save is an ``item_revisions`` row (:func:`fbagent.store.revisions.save_revision`);
     it makes the judgments of the pairs that show the field pending again
     (FrameBench 3.3). ``order`` is ``stable`` (the stable entry order) or
-    ``worst-first`` (:func:`fbagent.validation.worst_first`: lowest
+    ``worst-first`` (:func:`fbagent.validation.aggregate.worst_first`: lowest
     correctness, then acceptability, from current judgments). Resumes after
     the last entry this annotator revised.
     """
@@ -401,11 +401,9 @@ class ReviseSession:
         self.session_id = session_id
         self.order = order
         self.index = 0
-        last = list(db.query(
-            "SELECT item_id FROM item_revisions WHERE annotator = ? ORDER BY id DESC LIMIT 1", [annotator]
-        ))
-        if last and last[0]["item_id"] in item_ids:
-            self.index = min(item_ids.index(last[0]["item_id"]) + 1, len(item_ids) - 1)
+        last = rev.last_revised_item(db, annotator)
+        if last in item_ids:
+            self.index = min(item_ids.index(last) + 1, len(item_ids) - 1)
 
     @classmethod
     def open(cls, db: sqlite_utils.Database, annotator: str, selection: Selection, seed: int | None = None,
@@ -415,7 +413,7 @@ class ReviseSession:
             raise FbagentError(f"--order {order!r} is not an order", "pass --order stable or --order worst-first")
         item_ids = [r["id"] for r in assigned_entries(db, selection)]
         if order == "worst-first":
-            from fbagent.validation import score_entries, worst_first
+            from fbagent.validation.aggregate import score_entries, worst_first
 
             item_ids = worst_first(score_entries(db, item_ids))
         recorded_seed = ann.ensure_annotator(db, annotator, seed)
@@ -437,10 +435,10 @@ class ReviseSession:
         """The effective item on screen with frame and LU context and the human judgments.
 
         Adds ``context`` (:func:`fbagent.store.revisions.frame_context`) and
-        ``review``, the entry's :class:`fbagent.validation.EntryScore`
+        ``review``, the entry's :class:`fbagent.validation.aggregate.EntryScore`
         (current judgments, task states, stale judgments, comments).
         """
-        from fbagent.validation import score_entries
+        from fbagent.validation.aggregate import score_entries
 
         item = rev.effective_item(self.db, self.item_id) or {}
         item["context"] = rev.frame_context(self.db, item) if item else {}

@@ -52,8 +52,9 @@ class GeminiBackend(ConcurrentBackend):
         key = providers.api_key(p, api_key)
         super().__init__(model, reasoning=reasoning, seed=seed)
         providers.require_packages(p)
-        from google import genai
         from google.genai import types
+
+        from fbagent.providers.gemini import close_gemini_client, gemini_client
 
         self.types = types
         self.base_url = base_url
@@ -61,13 +62,7 @@ class GeminiBackend(ConcurrentBackend):
         self.timeout_s = timeout_s
         self.retry = providers.RetryPolicy(retries=max(0, retries - 1))
 
-        async def close(client: genai.Client) -> None:
-            await client.aio.aclose()
-            client.close()
-
-        self._clients = providers.LoopClients(lambda: genai.Client(api_key=key, http_options=types.HttpOptions(
-            base_url=base_url, timeout=int(timeout_s * 1000), retry_options=types.HttpRetryOptions(attempts=1))),
-            close)
+        self._clients = providers.LoopClients(lambda: gemini_client(key, base_url, timeout_s), close_gemini_client)
 
     def info(self):
         info = super().info()

@@ -14,11 +14,11 @@ FrameBench construction (Yano and Sasano 2026, sec. 3.1-3.2) as a LangGraph
 - ``generate_base`` (step 1): question Q, S_A, S_B and the verb forms
   (:class:`fbagent.schemas.BasePair`), from both frames' information; on a
   retry the previous answer and the self-check reasons are sent as feedback.
-- ``self_check`` (no LLM, :func:`fbagent.checks.self_check`).
+- ``self_check`` (no LLM, :func:`fbagent.checks.self_check.self_check`).
 - ``extend`` (step 2): S_A' and S_B' (:class:`fbagent.schemas.ExtendedSentence`),
-  checked by :func:`fbagent.checks.extension_check`; failed sides are asked
+  checked by :func:`fbagent.checks.self_check.extension_check`; failed sides are asked
   again with feedback at most R times, then kept with the reasons (flagged).
-- ``verify``: SemBench round trip (:func:`fbagent.verifier.verify_item`), then
+- ``verify``: SemBench round trip (:func:`fbagent.verifier.verify.verify_item`), then
   the status and the ``items`` row as ``finalize`` builds them (:func:`build_item`;
   one step, so one checkpoint, fewer per entry).
 - ``finalize``: status ``verified`` (all checks and all four round trips pass),
@@ -44,9 +44,9 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 from langgraph.types import Command
 
-from fbagent import checks
+from fbagent.checks import self_check as checks
 from fbagent.schemas import BasePair, ExtendedSentence
-from fbagent.verifier import (
+from fbagent.verifier.verify import (
     SENTENCE_KEYS,
     BatchEncoder,
     ReferenceBank,
@@ -96,7 +96,7 @@ class EntryOptions:
     maximum similarity of S_x' to S_x; ``max_retries``: R, extra generate_base / extend
     attempts after a failed check; ``margin``: round-trip pass margin (cosine);
     ``variant_temperature``: sampling temperature for entries k >= 1 (k = 0 is greedy);
-    ``verifier``: the verifier signal, roundtrip | encoder | both (:mod:`fbagent.verifier`).
+    ``verifier``: the verifier signal, roundtrip | encoder | both (:mod:`fbagent.verifier.verify`).
     """
 
     similarity_threshold: float = checks.DEFAULT_SIMILARITY_THRESHOLD
@@ -121,7 +121,7 @@ class EntryContext:
     references: ReferenceBank
     options: EntryOptions = field(default_factory=EntryOptions)
     encoder_name: str | None = None
-    exemplars: Any = None            # fbagent.exemplar_check.ExemplarBank (verifier signals encoder, both)
+    exemplars: Any = None            # fbagent.verifier.encoder_check.ExemplarBank (verifier signals encoder, both)
     # resolves when the verb check's lemma tables are loaded (fbagent.generation.backends.Warmup); None: no wait
     checks_ready: Awaitable[None] | None = None
 

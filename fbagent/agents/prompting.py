@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fbagent.agents.fewshot import FewShotPrompt, first_sentence, load_fewshot, meaning, pick_use
-from fbagent.checks import question_pattern
+from fbagent.checks.self_check import question_pattern
 from fbagent.errors import FbagentError
 from fbagent.languages import base_lang, language_name
 from fbagent.prompt_files import PromptTemplate, load_prompt, prompt_exists
@@ -234,7 +234,7 @@ def load_prompts(lang: str, style: str = "chat", verifier_style: str | None = No
         style=style,
         verifier_style=verifier_style,
     )
-    from fbagent.checks import patterns_version
+    from fbagent.checks.self_check import patterns_version
 
     versions = {"generate_base": prompts.base.version}
     if not fewshot:  # a base model gets no feedback text and no frame blocks

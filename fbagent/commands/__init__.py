@@ -1,1 +1,1 @@
-"""CLI command groups. Modules here import only typer/fbagent.options at import time."""
+"""CLI command groups. Modules here import only typer/fbagent.commands.options at import time."""

@@ -7,8 +7,8 @@ from typing import Annotated
 
 import typer
 
+from fbagent.commands.options import DEFAULT_DB, ExistingDbOption, name_check
 from fbagent.commands.output import echo
-from fbagent.options import DEFAULT_DB, ExistingDbOption, name_check
 
 KNOWN_STATUSES = ("verified", "flagged", "rejected", "failed")
 
@@ -88,10 +88,10 @@ def register(app: typer.Typer) -> None:
         opens their link (fbagent annotators invite NAME) and annotates as
         that name; see docs/annotate.md, "In a browser".
         """
-        from fbagent.assignment import parse_split
         from fbagent.errors import FbagentError
         from fbagent.store import open_db
         from fbagent.tui.session import ReviseSession, Selection, ValidateSession
+        from fbagent.validation.assignment import parse_split
 
         if mode not in ("validate", "revise"):
             raise FbagentError(f"--mode {mode!r} is not a mode", "pass --mode validate or --mode revise")

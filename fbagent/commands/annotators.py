@@ -6,8 +6,8 @@ from typing import Annotated
 
 import typer
 
+from fbagent.commands.options import ExistingDbOption, db_path, name_check
 from fbagent.commands.output import echo
-from fbagent.options import ExistingDbOption, db_path, name_check
 
 app = typer.Typer(help="Invite annotators to the browser app (annotate --serve): one-time links, list, revoke.",
                   no_args_is_help=True)

@@ -1,6 +1,6 @@
 """`fbagent eval` commands: run, report, frame-id, sembench.
 
-Only typer, fbagent.options and the standard library are imported here; the
+Only typer, fbagent.commands.options and the standard library are imported here; the
 evaluation code (numpy, torch, vllm, llama.cpp, openai, matplotlib...) is
 imported inside the command functions so that ``fbagent --help`` stays fast.
 """
@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from fbagent.commands.model_options import backend_options
+from fbagent.commands.options import DEFAULT_DB, ExistingDbOption, name_check
 from fbagent.commands.output import echo, new_console, secho
 from fbagent.limits import bounds
-from fbagent.options import DEFAULT_DB, ExistingDbOption, name_check
 
 if TYPE_CHECKING:
     from fbagent.eval.backends.factory import BackendOptions

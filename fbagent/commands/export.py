@@ -8,8 +8,8 @@ from typing import Annotated
 
 import typer
 
+from fbagent.commands.options import DEFAULT_DB, ExistingDbOption, name_check
 from fbagent.commands.output import echo, secho
-from fbagent.options import DEFAULT_DB, ExistingDbOption, name_check
 
 ALL_FORMATS = ("fbagent", "framebench", "hf", "lm-eval")
 
@@ -62,7 +62,7 @@ def register(app: typer.Typer) -> None:
                 pretty_name=pretty_name, seed=seed, templates=templates, templates_dir=templates_dir,
                 choices_style=choices_style, templates_lang=templates_lang, orders=orders)
         if validated:  # one annotator, or a filter that keeps nothing: say which thresholds fit
-            from fbagent.export import validated_hint
+            from fbagent.validation.export import validated_hint
 
             hint = validated_hint(database, run=run, min_correct=min_correct, min_acceptable=min_acceptable,
                                   statuses=parse_statuses(status))
@@ -97,7 +97,8 @@ def register(app: typer.Typer) -> None:
             echo(f"wrote {len(res['tasks'])} lm-eval tasks in groups {', '.join(res['groups'])} "
                        f"({what(res['entries'])}, problems {probs}) to {out}")
             return
-        from fbagent.export import export as run_export
+
+        from fbagent.validation.export import export as run_export
 
         n = run_export(database, out, run=run, fmt=fmt, validated=validated,
                        min_correct=min_correct, min_acceptable=min_acceptable, statuses=parse_statuses(status))

@@ -22,6 +22,7 @@ from fbagent.commands.generation_options import (
     VerifierModelOption,
     VerifierSignalOption,
 )
+from fbagent.commands.options import DbOption, db_path, name_check
 from fbagent.commands.output import secho
 from fbagent.commands.selection_options import (
     ExcludeRelatedOption,
@@ -30,7 +31,6 @@ from fbagent.commands.selection_options import (
     RequireCoreFeOption,
     RequireDefinitionOption,
 )
-from fbagent.options import DbOption, db_path, name_check
 
 
 def register(app: typer.Typer) -> None:
@@ -94,9 +94,9 @@ def register(app: typer.Typer) -> None:
         run uses (e.g. one made by `fbagent pairs select`), else makes one; the line it prints says which."""
         import asyncio
 
-        from fbagent.calibration.margin import parse_margin
         from fbagent.commands.generate_view import GenerateView
         from fbagent.generation import GenerateOptions, generate
+        from fbagent.verifier.margin import parse_margin
 
         margin, margin_auto = parse_margin(margin)
         opts = GenerateOptions(

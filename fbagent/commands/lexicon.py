@@ -8,8 +8,8 @@ from typing import Annotated
 
 import typer
 
+from fbagent.commands.options import DbOption, ExistingDbOption, db_path, name_check
 from fbagent.commands.output import echo, new_console
-from fbagent.options import DbOption, ExistingDbOption, db_path, name_check
 
 app = typer.Typer(
     help="Lexicons: import a FrameNet of any language (NLTK XML layout or JSONL), list them, show counts.",
@@ -62,7 +62,7 @@ def add_cmd(
         if created:
             _remove_new_database(database, Path(target))
         raise
-    from fbagent.verb_match import lemmatizer_note
+    from fbagent.checks.verb_match import lemmatizer_note
 
     verb_note = lemmatizer_note(result.lang)
     for note in [*result.notes, *([verb_note] if verb_note else [])]:  # one line each, never hard-wrapped
@@ -82,8 +82,9 @@ def add_cmd(
 
 def _remove_new_database(database, path: Path) -> None:
     """Delete the database file a failed first import created (and its -wal/-shm), if it holds no row at all."""
-    tables = [t for t in database.table_names() if not t.startswith("sqlite_")]
-    if any(database.execute(f'SELECT 1 FROM "{t}" LIMIT 1').fetchone() for t in tables):
+    from fbagent.store.db import holds_rows
+
+    if holds_rows(database):
         return  # someone else wrote to it meanwhile: keep it
     database.close()
     for suffix in ("", "-wal", "-shm", "-journal"):
@@ -161,11 +162,11 @@ def show_cmd(
 
     from fbagent.lexicon.importer import resolve_lexicon
     from fbagent.store.db import open_db
-    from fbagent.store.lexicon import lexicon_stats
+    from fbagent.store.lexicon import has_lexicon, lexicon_stats
 
     path = db_path(db)
     database = open_db(path, read_only=True) if path.exists() else open_db(path)
-    if name is None and database.execute("SELECT 1 FROM lexicons LIMIT 1").fetchone() is None:
+    if name is None and not has_lexicon(database):
         database = open_db(path)  # no lexicon yet: resolve_lexicon imports the embedded sample (a write)
     row = resolve_lexicon(database, name, notify=_show_note)
     stats = lexicon_stats(database, row["id"])

@@ -38,9 +38,14 @@ _OPTIONS: dict[str, tuple[Any, Any]] = {
     "base_url": (Annotated[str | None, typer.Option(
         "--base-url", help="OpenAI-compatible server URL, e.g. http://127.0.0.1:8000/v1 "
         "(default: env OPENAI_BASE_URL for openai).")], None),
-    "max_retries": (Annotated[int, typer.Option(
-        "--max-retries", min=0, help="openai, gemini: retries per request on 408/429/5xx, timeouts and "
+    "llm_retries": (Annotated[int, typer.Option(
+        "--llm-retries", min=0, help="openai, gemini: retries per request on 408/429/5xx, timeouts and "
         "connection errors (exponential backoff from 1 s; Retry-After honoured).")], 4),
+    # The spelling before --llm-retries (the name `generate` and `verifier calibrate` give the same
+    # meaning; `generate --max-retries` counts self-check regenerations): kept, hidden, so that old
+    # command lines still run.
+    "max_retries_alias": (Annotated[int | None, typer.Option(
+        "--max-retries", min=0, hidden=True, help="Old spelling of --llm-retries.")], None),
     "timeout": (Annotated[float, typer.Option(
         "--timeout", min=0.1, help="openai, gemini: seconds per request.")], 120.0),
     "model_path": (Annotated[Path | None, typer.Option("--model-path", help="GGUF file for --backend local.")], None),
@@ -63,6 +68,7 @@ _OPTIONS: dict[str, tuple[Any, Any]] = {
 def backend_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """Decorator: add every option of :data:`_OPTIONS` to ``command``'s CLI signature.
 
+    ``--llm-retries`` (old spelling ``--max-retries``, hidden) becomes ``BackendOptions.max_retries``.
     ``command`` declares a parameter ``backend`` (default ``None``; it receives
     the built ``BackendOptions``) and a ``seed`` option (shared with the backend). Raises
     :class:`fbagent.errors.FbagentError` at call time for bad values
@@ -85,6 +91,9 @@ def backend_options(command: Callable[..., Any]) -> Callable[..., Any]:
         from fbagent.eval.backends.factory import backend_options as build
 
         values = {name: kwargs.pop(name) for name in _OPTIONS}
+        alias = values.pop("max_retries_alias")
+        llm_retries = values.pop("llm_retries")
+        values["max_retries"] = llm_retries if alias is None else alias
         if values["model_path"] is not None:
             values["model_path"] = str(values["model_path"])
         return command(**kwargs, backend=build(**values, seed=kwargs["seed"]))

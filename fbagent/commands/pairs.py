@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from fbagent.commands.options import DbOption, ExistingDbOption, db_path, name_check
 from fbagent.commands.output import echo, new_console
 from fbagent.commands.selection_options import (
     ExcludeRelatedOption,
@@ -16,7 +17,6 @@ from fbagent.commands.selection_options import (
     RequireDefinitionOption,
 )
 from fbagent.limits import bounds
-from fbagent.options import DbOption, ExistingDbOption, db_path, name_check
 
 app = typer.Typer(
     help="Frame pairs: select (verb, frame A, frame B) pairs from a lexicon (seeded, stratified by verb), list "
@@ -53,12 +53,13 @@ def select_cmd(
     from rich.table import Table
 
     from fbagent.lexicon.importer import resolve_lexicon
-    from fbagent.pairs import REASON_TEXT, SelectionOptions, select_pairs
+    from fbagent.pairs.select import REASON_TEXT, SelectionOptions, select_pairs
     from fbagent.store.db import open_db
 
     started = time.perf_counter()
     database = open_db(db_path(db))
-    lex = resolve_lexicon(database, lexicon)
+    lex = resolve_lexicon(database, lexicon,
+                          notify=lambda note: new_console(stderr=True).print(note, highlight=False, markup=False))
     options = SelectionOptions(pairs=pairs, seed=seed, max_per_verb=max_per_verb, per_pair=per_pair,
                                min_examples=min_examples, require_definition=require_definition,
                                require_core_fe=require_core_fe, exclude_related=exclude_related)

@@ -7,8 +7,8 @@ from typing import Annotated
 
 import typer
 
+from fbagent.commands.options import ExistingDbOption, db_path, name_check
 from fbagent.commands.output import echo, new_console
-from fbagent.options import ExistingDbOption, db_path, name_check
 
 app = typer.Typer(help="Generation runs: list them, show one (options, counts by status, tokens, calls).",
                   no_args_is_help=True)

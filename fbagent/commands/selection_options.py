@@ -2,7 +2,7 @@
 
 Declared once as Typer ``Annotated`` aliases, so both commands offer the same
 flags with the same help and defaults (those of
-:class:`fbagent.pairs.SelectionOptions`). Only ``typer`` is imported here, so
+:class:`fbagent.pairs.select.SelectionOptions`). Only ``typer`` is imported here, so
 that ``fbagent --help`` stays fast.
 """
 

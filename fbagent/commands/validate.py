@@ -7,8 +7,8 @@ from typing import Annotated
 
 import typer
 
+from fbagent.commands.options import DEFAULT_DB, ExistingDbOption, name_check
 from fbagent.commands.output import echo, new_console, secho
-from fbagent.options import DEFAULT_DB, ExistingDbOption, name_check
 
 app = typer.Typer(help="Human validation: agreement, filter and human accuracy.", no_args_is_help=True)
 
@@ -33,7 +33,13 @@ def report(
     from fbagent.commands.annotate import parse_statuses
     from fbagent.errors import FbagentError
     from fbagent.store import open_db
-    from fbagent.validation import render_csv, render_json, render_markdown, report, rich_tables
+    from fbagent.validation.aggregate import (
+        render_csv,
+        render_json,
+        render_markdown,
+        report,
+        rich_tables,
+    )
 
     if fmt not in FORMATS:
         raise FbagentError(f"--format {fmt!r} is not a report format", f"pass --format {', '.join(FORMATS)}")
@@ -63,7 +69,7 @@ def report(
     if out is None:
         echo(text, nl=False)
     else:
-        from fbagent.export import write_text
+        from fbagent.validation.export import write_text
 
         write_text(text, out)
         echo(f"wrote {out}")

@@ -1,7 +1,7 @@
 """`fbagent verifier calibrate|list`: measure the verifier on the lexicon's own exemplars (gold data).
 
-A thin layer over :mod:`fbagent.calibration`: parse options, build one
-:class:`~fbagent.calibration.CalibrateOptions`, call :func:`~fbagent.calibration.calibrate`,
+A thin layer over :mod:`fbagent.verifier.calibration`: parse options, build one
+:class:`~fbagent.verifier.calibration.CalibrateOptions`, call :func:`~fbagent.verifier.calibration.calibrate`,
 render its result. Only typer (and the shared option aliases) at module level.
 """
 
@@ -28,8 +28,8 @@ from fbagent.commands.generation_options import (
     VerifierGeneratorOption,
     VerifierModelOption,
 )
+from fbagent.commands.options import DbOption, ExistingDbOption, db_path, name_check
 from fbagent.commands.output import echo, new_console, secho
-from fbagent.options import DbOption, ExistingDbOption, db_path, name_check
 
 app = typer.Typer(help="The generation verifier measured on gold data: calibrate it on held-out FrameNet exemplars, "
                   "list stored calibrations.", no_args_is_help=True)
@@ -79,7 +79,7 @@ def calibrate_cmd(
     latest calibration of a lexicon gives `generate --margin auto`."""
     import asyncio
 
-    from fbagent.calibration import CalibrateOptions, calibrate
+    from fbagent.verifier.calibration import CalibrateOptions, calibrate
 
     opts = CalibrateOptions(
         lexicons=list(lexicon or []), selection=selection, pairs=pairs, seed=seed, signal=signal,
@@ -149,7 +149,11 @@ class _View:
         self._task: Any = None
 
     def __call__(self, event: Any) -> None:
-        from fbagent.calibration import CalibrationNote, CalibrationProgress, CalibrationStarted
+        from fbagent.verifier.calibration import (
+            CalibrationNote,
+            CalibrationProgress,
+            CalibrationStarted,
+        )
 
         match event:
             case CalibrationNote(text=text):

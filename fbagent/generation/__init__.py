@@ -9,8 +9,8 @@ Flow of :func:`generate` (FrameBench construction, Yano and Sasano 2026, sec. 3)
 2. Pair selection unless the run already has one: a stored selection with the
    same options that no run uses (e.g. made by ``fbagent pairs select``) is
    reused, else one is made and stored as ``pairs select`` makes it
-   (:func:`fbagent.pairs.select_pairs`); then LLM screening with replacement from
-   the seeded reserve by :mod:`fbagent.agents.selection_graph` (:mod:`.selection`),
+   (:func:`fbagent.pairs.select.select_pairs`); then LLM screening with replacement from
+   the seeded reserve by :mod:`fbagent.pairs.screening` (:mod:`.selection`),
    whose first requests go out before LangGraph is imported.
 3. Entries = selected pairs x ``per_pair`` (:func:`.workers.entry_list`). Entries
    whose ``items`` row has a final status (verified, flagged, rejected) are

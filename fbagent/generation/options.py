@@ -6,15 +6,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import shlex
 import sqlite3
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from fbagent.errors import FbagentError
-from fbagent.pairs import SelectionOptions
+from fbagent.pairs.select import SelectionOptions
 
 FINAL = ("verified", "flagged", "rejected")   # item statuses that a rerun skips (``failed`` is redone)
 
@@ -30,12 +28,12 @@ ELIGIBILITY_KEYS = ("min_examples", "require_definition", "require_core_fe", "ex
 VERIFIER_DEFAULTS = {"verifier": "roundtrip"}
 # The prompt style (``--prompt-style``, fbagent.llm.prompt_style), with the same rule.
 PROMPT_STYLE_DEFAULTS = {"prompt_style": "auto"}
-# The verb check's accepted fallback (``--surface-verb-match``, fbagent.lemmas.require_verb_analyser), same rule.
+# The verb check's accepted fallback (``--surface-verb-match``, fbagent.checks.lemmas.require_verb_analyser), same rule.
 VERB_MATCH_DEFAULTS = {"surface_verb_match": False}
 
 
 def eligibility_defaults() -> dict[str, Any]:
-    """``{eligibility option: default}``, the defaults of :class:`fbagent.pairs.SelectionOptions`."""
+    """``{eligibility option: default}``, the defaults of :class:`fbagent.pairs.select.SelectionOptions`."""
     defaults = SelectionOptions()
     return {k: getattr(defaults, k) for k in ELIGIBILITY_KEYS}
 
@@ -84,7 +82,7 @@ class GenerateOptions:
     require_definition: bool = True
     require_core_fe: bool = True
     exclude_related: bool = True
-    verifier: str = "roundtrip"       # verifier signal: roundtrip | encoder | both (fbagent.verifier)
+    verifier: str = "roundtrip"       # verifier signal: roundtrip | encoder | both (fbagent.verifier.verify)
     margin_auto: bool = False         # --margin auto: margin from the lexicon's latest calibration
     target_precision: float = 0.9     # the precision --margin auto must reach
     margin_source: str | None = None  # set by --margin auto: which calibration gave the margin (stored, not hashed)
@@ -185,7 +183,7 @@ def validate_options(opts: GenerateOptions) -> None:
     from fbagent.llm.prompt_style import check_prompt_style
 
     check_prompt_style(opts.prompt_style)
-    from fbagent.verifier import SIGNALS
+    from fbagent.verifier.verify import SIGNALS
 
     if opts.verifier not in SIGNALS:
         raise FbagentError(f"unknown verifier signal {opts.verifier!r}", f"pass --verifier {' | '.join(SIGNALS)}")
@@ -240,25 +238,6 @@ def check_checkpoint_file(path: str | Path) -> Path:
         raise FbagentError(f"the checkpoint file {path} is another program's SQLite database "
                            f"(tables: {', '.join(sorted(tables)[:3])})", fix)
     return path
-
-
-def stored_command(command: str | None = None) -> str:
-    """The command line to store with a run and its sessions: ``command``, or this process's
-    ``fbagent ...`` arguments, with secrets removed (:func:`fbagent.providers.redact`)."""
-    from fbagent.providers import redact
-
-    if command is None:
-        command = " ".join(shlex.quote(a) for a in ["fbagent", *sys.argv[1:]]) if sys.argv else "fbagent generate"
-    return redact(command)
-
-
-def stored_base_url(url: str | None) -> str | None:
-    """A base URL as stored with a run: no userinfo, no query string, secrets redacted; ``None`` stays ``None``."""
-    if not url:
-        return None
-    from fbagent.providers import public_url, redact
-
-    return redact(public_url(url) or "")
 
 
 def check_compatible(run: dict[str, Any], lexicon: dict[str, Any], opts: GenerateOptions) -> None:

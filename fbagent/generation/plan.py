@@ -40,8 +40,8 @@ async def build_plan(db: Any, lexicon: dict[str, Any], prompts: Any, run: dict[s
     "input_tokens", "output_tokens", "generator", "model", "verifier"}``; ``calls_*`` count
     requests (no retries .. every retry), tokens assume no retries.
     """
-    from fbagent.agents.selection_graph import load_run_pairs, select_pairs
     from fbagent.generation.selection import choose_selection, screening_done
+    from fbagent.pairs.screening import load_run_pairs, select_pairs
     from fbagent.store import items as items_store
 
     if run is not None and run.get("selection_id") is not None:

@@ -41,11 +41,10 @@ from fbagent.generation.options import (
     check_compatible,
     checkpoint_path,
     default_run_name,
-    stored_base_url,
-    stored_command,
     validate_options,
 )
 from fbagent.generation.workers import EntryPool, FrameInfoCache, entry_list, pending
+from fbagent.providers.redact import stored_base_url, stored_command
 
 SESSION_FAILED_FIX = "check --base-url / the server / the API key; rerun the same command to retry the failed entries"
 
@@ -54,7 +53,7 @@ async def generate(db_path: str | Path, opts: GenerateOptions, *, encoder: Any =
                    on_event: OnEvent | None = None) -> GenerationSummary:
     """Run (or resume, or plan with ``opts.dry_run``) one generation run; see :mod:`fbagent.generation`.
 
-    ``encoder``: a ready :class:`fbagent.verifier.TextEncoder` (tests/benchmarks); by
+    ``encoder``: a ready :class:`fbagent.verifier.verify.TextEncoder` (tests/benchmarks); by
     default the sentence-transformers model of ``opts.encoder`` is checked at once and
     loaded in a background thread while screening and the first requests run
     (:mod:`fbagent.generation.backends`). ``command``: the command line to store (default: this process's,
@@ -65,8 +64,8 @@ async def generate(db_path: str | Path, opts: GenerateOptions, *, encoder: Any =
     re-raises ``asyncio.CancelledError`` after recording an interruption.
     """
     from fbagent.agents.prompting import load_prompts
+    from fbagent.checks.lemmas import analyser_note, require_verb_analyser
     from fbagent.generation.plan import build_plan, missing_key_warnings
-    from fbagent.lemmas import analyser_note, require_verb_analyser
     from fbagent.lexicon.importer import resolve_lexicon
     from fbagent.store import runs as runs_store
     from fbagent.store.db import open_db
@@ -83,8 +82,8 @@ async def generate(db_path: str | Path, opts: GenerateOptions, *, encoder: Any =
         emit(LexiconNote(note))
     require_verb_analyser(lexicon["lang"], surface_verb_match=opts.surface_verb_match)  # ja without fugashi: refuse
     emit(LexiconNote(f"note: {analyser_note(lexicon['lang'], surface_verb_match=opts.surface_verb_match)}"))
-    if opts.margin_auto:  # --margin auto: the margin of the lexicon's latest calibration (fbagent.calibration)
-        from fbagent.calibration.margin import auto_margin  # not the package: it imports generation
+    if opts.margin_auto:  # --margin auto: the margin of the lexicon's latest calibration (fbagent.verifier.calibration)
+        from fbagent.verifier.margin import auto_margin  # not the package: it imports generation
 
         chosen = auto_margin(db, lexicon, opts.verifier, opts.target_precision, encoder=opts.encoder,
                              verifier_model=opts.verifier_model or opts.model)
@@ -147,8 +146,8 @@ async def generate(db_path: str | Path, opts: GenerateOptions, *, encoder: Any =
 def _entries_if_all_finished(db: Any, run: dict[str, Any], opts: GenerateOptions) -> list[Any] | None:
     """The run's entries when it has its selection (screened, if it screens) and every entry is finished;
     ``None`` when there is work left."""
-    from fbagent.agents.selection_graph import load_run_pairs
     from fbagent.generation.selection import screening_done
+    from fbagent.pairs.screening import load_run_pairs
     from fbagent.store import items as items_store
 
     if run.get("selection_id") is None or (opts.screen and not screening_done(run)):
@@ -246,9 +245,9 @@ class _Session:
         pairs = await prepare_selection(db, self.lexicon, opts, run, screen_client=backends.generator,
                                         prompts=self.prompts, summary=summary, emit=self.emit)
         from fbagent.agents.entry_graph import EntryContext, EntryOptions, compile_entry_graph
-        from fbagent.exemplar_check import ExemplarBank, generation_references
         from fbagent.generation.checkpoints import open_checkpointer
-        from fbagent.verifier import BatchEncoder, ReferenceBank
+        from fbagent.verifier.encoder_check import ExemplarBank, generation_references
+        from fbagent.verifier.verify import BatchEncoder, ReferenceBank
 
         entries = entry_list(pairs, opts.per_pair)
         todo = pending(entries, run["name"], items_store.finished_ids(db, run["id"]))
@@ -303,7 +302,7 @@ class _Session:
 def _check_selectable(db: Any, lexicon: dict[str, Any], opts: GenerateOptions) -> None:
     """Raise :class:`FbagentError` when the new run would make a selection with no pair in it."""
     from fbagent.generation.selection import choose_selection
-    from fbagent.pairs import check_selectable
+    from fbagent.pairs.select import check_selectable
 
     if choose_selection(db, lexicon, opts.selection_options()).selection_id is None:
         check_selectable(db, lexicon, opts.selection_options())

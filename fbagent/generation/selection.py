@@ -2,7 +2,7 @@
 
 The rule (documented in ``docs/generate.md``, "Which selection a run uses"): a run
 keeps the selection it got for good. A run without one reuses the newest stored
-selection of its lexicon whose selection options (:class:`fbagent.pairs.SelectionOptions`:
+selection of its lexicon whose selection options (:class:`fbagent.pairs.select.SelectionOptions`:
 pairs, seed, max per verb, per pair, min examples, the eligibility switches,
 related types) equal the run's and that no other run uses, typically one just
 made by ``fbagent pairs select``; otherwise it makes a new one. Runs never share
@@ -16,7 +16,7 @@ from typing import Any
 
 from fbagent.generation.events import GenerationSummary, OnEvent, ScreeningDone, SelectionChosen
 from fbagent.generation.options import GenerateOptions
-from fbagent.pairs import SelectionOptions
+from fbagent.pairs.select import SelectionOptions
 
 
 @dataclass(frozen=True)
@@ -65,8 +65,8 @@ async def prepare_selection(db: Any, lexicon: dict[str, Any], opts: GenerateOpti
     Updates ``run`` (``selection_id``, ``options.screening_done``) in memory and in the
     store; sets ``summary.selection``; emits :class:`SelectionChosen` and :class:`ScreeningDone`.
     """
-    from fbagent.agents.selection_graph import load_run_pairs, select_pairs
-    from fbagent.pairs import select_pairs as make_selection
+    from fbagent.pairs.screening import load_run_pairs, select_pairs
+    from fbagent.pairs.select import select_pairs as make_selection
     from fbagent.store import runs as runs_store
     from fbagent.store.pairs import get_selection
 

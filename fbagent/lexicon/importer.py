@@ -9,13 +9,15 @@
   while writing rolls it back: the database is never half-written.
 - :func:`resolve_lexicon` is what every other command calls to get "the"
   lexicon: the named one, else the only or most recent one, else the embedded
-  English sample (imported on first use, and announced on stderr).
+  English sample (imported on first use, and announced through ``notify``).
+
+The SQL of the import (inserts, the replacement's deletes) is in :mod:`fbagent.store.lexicon`
+(:func:`fbagent.store.lexicon.store_lexicon`); this module reads and decides.
 """
 
 from __future__ import annotations
 
 import os
-import sys
 import time
 import unicodedata
 from collections.abc import Callable
@@ -30,8 +32,6 @@ from fbagent.errors import FbagentError
 from fbagent.languages import normalize_lang
 from fbagent.lexicon.model import LexiconData
 from fbagent.store import lexicon as lexstore
-from fbagent.store.clock import utc_now
-from fbagent.store.db import transaction
 from fbagent.text import check_name
 
 EMBEDDED_NAME = "sample-en"
@@ -175,109 +175,6 @@ def default_name(path: str | Path) -> str:
     return unicodedata.normalize("NFC", p.name)
 
 
-def _write(db: sqlite_utils.Database, lexicon_id: int, data: LexiconData) -> None:
-    """Insert all rows of ``data`` under ``lexicon_id`` (inside the caller's transaction)."""
-    conn = db.conn
-    frame_pk: dict[str, int] = {}
-    for f in data.frames:
-        cur = conn.execute(
-            "INSERT INTO frames (lexicon_id, frame_id, name, definition, definition_markup) VALUES (?, ?, ?, ?, ?)",
-            (lexicon_id, f.frame_id, f.name, f.definition, f.definition_markup),
-        )
-        pk = cur.lastrowid
-        frame_pk[f.name] = pk
-        conn.executemany(
-            "INSERT INTO frame_examples (frame_pk, text, target_start, target_end) VALUES (?, ?, ?, ?)",
-            [(pk, e.text, e.target_start, e.target_end) for e in f.examples],
-        )
-        conn.executemany(
-            "INSERT INTO frame_elements (frame_pk, name, core_type, definition) VALUES (?, ?, ?, ?)",
-            [(pk, fe.name, fe.core_type, fe.definition) for fe in f.frame_elements],
-        )
-    for lu in data.lexical_units:
-        cur = conn.execute(
-            """INSERT INTO lexical_units (lexicon_id, frame_pk, lu_id, name, lemma, pos, definition, n_annotated)
-               VALUES (?, ?, ?, ?, ?, ?, ?, ?)""",
-            (lexicon_id, frame_pk[lu.frame], lu.lu_id, lu.name, lu.lemma, lu.pos, lu.definition, lu.n_annotated),
-        )
-        lu_pk = cur.lastrowid
-        conn.executemany(
-            "INSERT INTO exemplars (lu_pk, text, target_start, target_end) VALUES (?, ?, ?, ?)",
-            [(lu_pk, e.text, e.target_start, e.target_end) for e in lu.exemplars],
-        )
-    conn.executemany(
-        "INSERT INTO frame_relations (lexicon_id, type, super_frame, sub_frame) VALUES (?, ?, ?, ?)",
-        [(lexicon_id, r.type, r.super_frame, r.sub_frame) for r in data.relations],
-    )
-
-
-def _delete_content(db: sqlite_utils.Database, lexicon_id: int) -> None:
-    """Delete a lexicon's frames, FEs, LUs, exemplars and relations (children first)."""
-    conn = db.conn
-    conn.execute(
-        "DELETE FROM exemplars WHERE lu_pk IN (SELECT id FROM lexical_units WHERE lexicon_id = ?)", (lexicon_id,)
-    )
-    conn.execute("DELETE FROM lexical_units WHERE lexicon_id = ?", (lexicon_id,))
-    for child in ("frame_examples", "frame_elements"):
-        conn.execute(f"DELETE FROM {child} WHERE frame_pk IN (SELECT id FROM frames WHERE lexicon_id = ?)", (lexicon_id,))
-    conn.execute("DELETE FROM frames WHERE lexicon_id = ?", (lexicon_id,))
-    conn.execute("DELETE FROM frame_relations WHERE lexicon_id = ?", (lexicon_id,))
-
-
-_COUNT_KEYS = ("n_frames", "n_frame_elements", "n_lexical_units", "n_exemplars", "n_frame_relations")
-
-
-def _counts(data: LexiconData) -> dict[str, int]:
-    return {
-        "n_frames": len(data.frames),
-        "n_frame_elements": sum(len(f.frame_elements) for f in data.frames),
-        "n_lexical_units": len(data.lexical_units),
-        "n_exemplars": data.n_exemplars,
-        "n_frame_relations": len(data.relations),
-    }
-
-
-def store_lexicon(
-    db: sqlite_utils.Database,
-    data: LexiconData,
-    *,
-    name: str,
-    lang: str,
-    fmt: str,
-    source_path: str,
-) -> tuple[int, str]:
-    """Write ``data`` as lexicon ``name`` in one transaction: ``(lexicon_id, status)``.
-
-    ``status`` is ``"imported"``, ``"replaced"`` or ``"unchanged"`` (same name,
-    language and content hash: nothing is written). On any error the
-    transaction rolls back and the previous content stays intact.
-    """
-    now = utc_now()
-    counts = _counts(data)
-    with transaction(db):
-        existing = lexstore.get_lexicon(db, name)
-        if existing and existing["source_hash"] == data.source_hash and existing["lang"] == lang:
-            return existing["id"], "unchanged"
-        row = {"lang": lang, "format": fmt, "source_path": source_path, "source_hash": data.source_hash,
-               "imported_at": now, **counts}
-        if existing:
-            lexicon_id = existing["id"]
-            _delete_content(db, lexicon_id)
-            sets = ", ".join(f"{k} = ?" for k in row)
-            db.conn.execute(f"UPDATE lexicons SET {sets} WHERE id = ?", [*row.values(), lexicon_id])
-            status = "replaced"
-        else:
-            cols = ["name", *row]
-            cur = db.conn.execute(
-                f"INSERT INTO lexicons ({', '.join(cols)}) VALUES ({', '.join('?' for _ in cols)})",
-                [name, *row.values()],
-            )
-            lexicon_id = cur.lastrowid
-            status = "imported"
-        _write(db, lexicon_id, data)
-    return lexicon_id, status
-
-
 def import_lexicon(
     db: sqlite_utils.Database,
     path: str | Path,
@@ -330,13 +227,13 @@ def import_lexicon(
         )
     if existing and existing["source_hash"] == digest and existing["lang"] == lang:
         return ImportResult(existing["id"], name, "unchanged", existing["format"],
-                            {k: existing[k] for k in _COUNT_KEYS}, [], time.perf_counter() - t0, lang=lang)
+                            {k: existing[k] for k in lexstore.COUNT_KEYS}, [], time.perf_counter() - t0, lang=lang)
     data, used = read_resource(path, used, strict=strict, exemplars=exemplars, progress=progress)
-    lexicon_id, status = store_lexicon(
+    lexicon_id, status = lexstore.store_lexicon(
         db, data, name=name, lang=lang, fmt=format_label or used, source_path=str(Path(path).expanduser().resolve())
     )
     notes = [located.note, *data.notes] if located.note else data.notes
-    return ImportResult(lexicon_id, name, status, format_label or used, _counts(data), data.warnings,
+    return ImportResult(lexicon_id, name, status, format_label or used, lexstore.lexicon_counts(data), data.warnings,
                         time.perf_counter() - t0, notes, lang)
 
 
@@ -345,20 +242,11 @@ def import_embedded(db: sqlite_utils.Database) -> ImportResult:
     return import_lexicon(db, embedded_path(), lang=EMBEDDED_LANG, name=EMBEDDED_NAME, fmt="nltk", format_label="embedded")
 
 
-def _stderr(message: str) -> None:
-    try:
-        from rich.console import Console
-
-        Console(stderr=True).print(message, highlight=False, markup=False)
-    except Exception:  # pragma: no cover - rich is a dependency; never fail on a note
-        print(message, file=sys.stderr)
-
-
 def resolve_lexicon(
     db: sqlite_utils.Database,
     name: str | None = None,
     *,
-    notify: Callable[[str], None] | None = _stderr,
+    notify: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
     """The lexicon a command works on, as its ``lexicons`` row (dict).
 
@@ -369,8 +257,8 @@ def resolve_lexicon(
     - no lexicon at all: imports the embedded English sample ``sample-en``
       (34 frames, 16 polysemous verbs) and says so through ``notify``.
 
-    ``notify`` receives one-line notes (default: printed to stderr with rich;
-    pass ``None`` to stay silent, or a callable to capture them).
+    ``notify`` receives one-line notes (``None``, the default: nothing is said; the commands pass
+    a callable that prints them, library callers one that collects them).
     """
     if name is not None:
         return lexstore.lexicon_by_name(db, name)

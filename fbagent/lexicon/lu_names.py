@@ -11,7 +11,7 @@ the lemma part (the name without its ``.pos`` suffix, see
   counts as a space, so ``sleep (together/with)``, ``sleep_(with)`` and
   ``sleep`` are one verb; the full LU names stay stored and shown.
 - :func:`lemma_parts`: the parts a sentence must contain, in order, for the
-  verb check (:mod:`fbagent.verb_match`). A parenthesised part is optional,
+  verb check (:mod:`fbagent.checks.verb_match`). A parenthesised part is optional,
   ``a/b`` (or ``a|b``) are alternatives, ``a(n)`` is ``a`` or ``an``.
 
 Pure functions over strings; no I/O.

@@ -217,26 +217,20 @@ class GeminiAdapter:
 
     def __init__(self, *, model: str, base_url: str | None, api_key: str, timeout_s: float) -> None:
         import instructor
-        from google import genai
-        from google.genai import types
+
+        from fbagent.providers.gemini import close_gemini_client, gemini_client
 
         self.model = model
         self.base_url = base_url
-        http_options = types.HttpOptions(
-            base_url=base_url,
-            timeout=int(timeout_s * 1000),
-            retry_options=types.HttpRetryOptions(attempts=1),  # the client's retry loop (fbagent.providers) retries
-        )
 
         def make() -> tuple[Any, Any]:
-            raw = genai.Client(api_key=api_key, http_options=http_options)
+            raw = gemini_client(api_key, base_url, timeout_s)
             # a MAX_TOKENS answer is final: raised before instructor would re-ask it with the same limit
             raw.aio.models.generate_content = _final_on_max_tokens(raw.aio.models.generate_content)
             return raw, instructor.from_genai(raw, mode=instructor.Mode.JSON, use_async=True)
 
         async def close(pair: tuple[Any, Any]) -> None:
-            await pair[0].aio.aclose()
-            pair[0].close()
+            await close_gemini_client(pair[0])
 
         self._clients = LoopClients(make, close)
 

@@ -19,7 +19,9 @@ scoring) take from here, and only from here:
 - the Chat Completions client over aiohttp that generation and evaluation both
   send OpenAI-compatible requests with, and the one reader of its answers
   (:mod:`fbagent.providers.chat_http`, imported from there: aiohttp loads on
-  the first request, not with this package).
+  the first request, not with this package);
+- the engines, each built in one module: llama.cpp (:mod:`fbagent.providers.llamacpp`)
+  and the google-genai client (:mod:`fbagent.providers.gemini`).
 
 Secrets are read from the environment and never stored: :func:`redact` removes
 every API key the process knows (the variables of :data:`PROVIDERS` and keys

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
+import sys
 from typing import Any
 
-from fbagent.providers.names import MIN_SECRET, PROVIDERS, registered_secrets
+from fbagent.providers.names import MIN_SECRET, PROVIDERS, public_url, registered_secrets
 
 
 def known_secrets() -> list[str]:
@@ -101,3 +103,18 @@ def redact_value(value: Any, secrets: list[str] | None = None) -> Any:
 def redact_argv(argv: list[str] | tuple[str, ...]) -> list[str]:
     """A command line (list of words) with :func:`redact` applied to each word."""
     return [redact(str(a)) or "" for a in argv]
+
+
+def stored_command(command: str | None = None) -> str:
+    """The command line to store with a run and its sessions (``generate``, ``verifier calibrate``):
+    ``command``, or this process's ``fbagent ...`` arguments, with secrets removed (:func:`redact`)."""
+    if command is None:
+        command = " ".join(shlex.quote(a) for a in ["fbagent", *sys.argv[1:]]) if sys.argv else "fbagent generate"
+    return redact(command)
+
+
+def stored_base_url(url: str | None) -> str | None:
+    """A base URL as stored with a run: no userinfo, no query string, secrets redacted; ``None`` stays ``None``."""
+    if not url:
+        return None
+    return redact(public_url(url) or "")

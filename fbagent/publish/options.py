@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from fbagent.store.annotations import DEFAULT_STATUSES
-from fbagent.validation import DEFAULT_MIN_ACCEPTABLE, DEFAULT_MIN_CORRECT
+from fbagent.validation.aggregate import DEFAULT_MIN_ACCEPTABLE, DEFAULT_MIN_CORRECT
 
 DEFAULT_LICENSE = "cc-by-4.0"  # FrameNet data is distributed under CC BY; change it with --license
 
@@ -25,7 +25,7 @@ class Scope:
     statuses: tuple[str, ...] = DEFAULT_STATUSES
 
     def export_options(self) -> dict:
-        """Keyword arguments of :func:`fbagent.export.export_records`."""
+        """Keyword arguments of :func:`fbagent.validation.export.export_records`."""
         return {"run": self.run, "validated": self.validated, "min_correct": self.min_correct,
                 "min_acceptable": self.min_acceptable, "statuses": tuple(self.statuses)}
 

@@ -113,7 +113,7 @@ def provenance(db: sqlite_utils.Database, records: list[dict], scope: Scope, ann
     """Facts for the card: ``runs`` (:func:`run_facts`), ``verifier`` (:func:`verifier_settings`),
     ``validation`` (anonymised report, or None when nobody judged), ``aliases`` (annotator -> published
     name, name order), ``exported`` (entries per language and status) and the ``scope``."""
-    from fbagent.validation import report
+    from fbagent.validation.aggregate import report
 
     rep = report(db, run=scope.run, statuses=scope.statuses, min_correct=scope.min_correct,
                  min_acceptable=scope.min_acceptable)

@@ -40,9 +40,9 @@ def main(argv: list[str] | None = None) -> int:
 
 def open_session(args: dict):
     """The validate or revise session of ``args`` (see :meth:`AppLaunch.as_json`). Raises FbagentError on bad input."""
-    from fbagent.assignment import Split
     from fbagent.store import open_db
     from fbagent.tui.session import ReviseSession, Selection, ValidateSession
+    from fbagent.validation.assignment import Split
 
     rng = args.get("range")
     selection = Selection(run=args.get("run"), language=args.get("lang"), statuses=tuple(args["statuses"]),

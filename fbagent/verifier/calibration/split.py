@@ -1,7 +1,7 @@
 """Which frame pairs a calibration uses and which exemplars it holds out (seeded).
 
 Pairs: the selected pairs of a stored selection (``--selection``), or a seeded, verb-stratified
-sample (:func:`fbagent.pairs.sample_pairs`, FrameBench step 1) of the lexicon's candidate pairs
+sample (:func:`fbagent.pairs.select.sample_pairs`, FrameBench step 1) of the lexicon's candidate pairs
 that pass ``fbagent pairs select``'s default eligibility filters; either way only pairs whose two
 frames have at least ``min_exemplars`` exemplars of the verb with a target span are kept.
 
@@ -18,8 +18,8 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from fbagent.calibration.options import HOLDOUT, CalibrateOptions
 from fbagent.errors import FbagentError
+from fbagent.verifier.calibration.options import HOLDOUT, CalibrateOptions
 
 
 @dataclass
@@ -49,7 +49,7 @@ class CalibrationPairs:
 def choose_pairs(db: Any, lexicon: dict[str, Any], opts: CalibrateOptions) -> CalibrationPairs:
     """The calibration pairs of ``lexicon`` (module doc). Raises :class:`FbagentError` for an unknown
     selection, a selection of another lexicon, or when no pair has enough exemplars."""
-    from fbagent import pairs as pair_steps
+    from fbagent.pairs import select as pair_steps
     from fbagent.store import pairs as pair_store
     from fbagent.store.exemplars import exemplar_counts
 
@@ -60,10 +60,10 @@ def choose_pairs(db: Any, lexicon: dict[str, Any], opts: CalibrateOptions) -> Ca
                    counts_by.get((p["verb"], p["frame_b"]), 0)) >= opts.min_exemplars
 
     if opts.selection is not None:
-        rows = list(db.query("SELECT * FROM selections WHERE id = ?", [opts.selection]))
-        if not rows:
+        row = pair_store.find_selection(db, opts.selection)
+        if row is None:
             raise FbagentError(f"selection {opts.selection} does not exist", "pass an id listed by `fbagent pairs list`")
-        if rows[0]["lexicon_id"] != lexicon["id"]:
+        if row["lexicon_id"] != lexicon["id"]:
             raise FbagentError(f"selection {opts.selection} belongs to another lexicon than {lexicon['name']!r}",
                                "pass --lexicon with the selection's lexicon, or leave --lexicon out")
         stored = [dict(p) for p in pair_store.selection_pairs(db, opts.selection, "selected")]

@@ -1,7 +1,7 @@
 """Metrics of a verifier calibration, computed from its per-sentence rows.
 
 Every held-out exemplar is a sentence whose frame is known (FrameNet's annotation). For a signal
-(roundtrip, encoder, both; :mod:`fbagent.verifier`) its score is ``d = sim_own - sim_other``
+(roundtrip, encoder, both; :mod:`fbagent.verifier.verify`) its score is ``d = sim_own - sim_other``
 (``both``: the smaller of the two signals' ``d``), the quantity the verifier compares with the
 margin. Definitions (docs/verifier.md, "What the numbers mean"):
 
@@ -31,6 +31,8 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+
+from fbagent.verifier.margin import smallest_margin
 
 #: margins of the ``by_margin`` table: -0.10 .. 0.50 by 0.01 (cosine differences)
 MARGINS = tuple(round(-0.10 + 0.01 * i, 2) for i in range(61))
@@ -153,14 +155,3 @@ def signal_summary(rows: Sequence[dict[str, Any]], signal: str, *, margin: float
 
 def _min_pass(n_sentences: int) -> int:
     return max(1, int(np.ceil(MIN_PASS_SHARE * n_sentences)))
-
-
-def smallest_margin(by_margin: Sequence[dict[str, Any]], target_precision: float) -> float | None:
-    """The smallest margin of a stored ``by_margin`` table whose precision is at least ``target_precision``
-    and at which enough claims pass (``n_pass >= min_pass``, module doc); ``None`` when there is none."""
-    for row in sorted(by_margin, key=lambda r: r["margin"]):
-        if row.get("n_pass", 1) < row.get("min_pass", 1):
-            continue
-        if row.get("precision") is not None and row["precision"] >= target_precision:
-            return float(row["margin"])
-    return None

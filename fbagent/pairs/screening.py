@@ -1,6 +1,6 @@
 """Frame-pair selection as a LangGraph agent (FrameBench step 1; Yano and Sasano 2026, sec. 3.1).
 
-Nodes (pure steps from :mod:`fbagent.pairs`, plus one LLM node)::
+Nodes (pure steps from :mod:`fbagent.pairs.select`, plus one LLM node)::
 
     START --(no selection yet)--> candidates -> filters -> sample --(save)--> save --(screen)--> screen
       |                                                    |(dry run) -> END        |(no screen) -> END
@@ -25,7 +25,7 @@ The graph runs without a checkpointer: every step is cheap, the selection is
 stored before screening starts, and screening answers come from the
 ``llm_calls`` cache when it is run again.
 
-``fbagent generate`` stores a new selection with :func:`fbagent.pairs.select_pairs`
+``fbagent generate`` stores a new selection with :func:`fbagent.pairs.select.select_pairs`
 (as ``fbagent pairs select`` does: the rows the ``candidates`` .. ``save`` nodes
 store) and runs this graph on it to screen it.
 
@@ -47,7 +47,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
-from fbagent import pairs as pair_steps
+from fbagent.pairs import select as pair_steps
 from fbagent.schemas import PairScreening
 from fbagent.store import pairs as pair_store
 

@@ -5,10 +5,10 @@ Per lexicon (:func:`calibrate`):
 1. pairs and the held-out split (:mod:`.split`);
 2. a ``runs`` row of kind ``calibrate`` (:mod:`fbagent.store.calibrations`), so that every LLM
    call is an ``llm_calls`` row of it (audit log and cache: the same calibration again costs no call);
-3. per pair, the pair's four held-out exemplars go through :func:`fbagent.verifier.verify_item`
+3. per pair, the pair's four held-out exemplars go through :func:`fbagent.verifier.verify.verify_item`
    as one item (S_A, S_A' from frame A; S_B, S_B' from frame B): the same round trip (verifier
    LLM, ``define_from_example`` prompt, reference texts, encoder) and the same encoder check
-   (:class:`fbagent.exemplar_check.ExemplarBank`, whose references are the non-held-out
+   (:class:`fbagent.verifier.encoder_check.ExemplarBank`, whose references are the non-held-out
    exemplars) as generation, with the clients and encoder started as generation starts them
    (:func:`fbagent.generation.backends.start_backends`);
 4. the metrics of each signal (:mod:`.metrics`), stored with the per-sentence scores.
@@ -26,9 +26,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from fbagent.calibration.metrics import signal_summary
-from fbagent.calibration.options import CalibrateOptions, validate_calibrate_options
-from fbagent.calibration.split import CalibrationPairs, choose_pairs, make_splits
+from fbagent.verifier.calibration.metrics import signal_summary
+from fbagent.verifier.calibration.options import CalibrateOptions, validate_calibrate_options
+from fbagent.verifier.calibration.split import CalibrationPairs, choose_pairs, make_splits
 
 
 @dataclass(frozen=True)
@@ -69,7 +69,7 @@ async def calibrate(db_path: str | Path, opts: CalibrateOptions, *, encoder: Any
                     on_event: OnCalibrationEvent | None = None) -> dict[str, Any]:
     """Calibrate the verifier on held-out exemplars of each lexicon of ``opts``; store and return the result.
 
-    ``encoder``: a ready :class:`fbagent.verifier.TextEncoder` (tests); by default the encoder of
+    ``encoder``: a ready :class:`fbagent.verifier.verify.TextEncoder` (tests); by default the encoder of
     ``opts.encoder`` is loaded once. Returns the pooled result over every lexicon::
 
         {"accuracy", "ci95", "precision", "precision_ci95", "recall", "recall_ci95", "margin",
@@ -78,7 +78,7 @@ async def calibrate(db_path: str | Path, opts: CalibrateOptions, *, encoder: Any
          "by_lexicon": [{"lexicon", "language", "calibration_id", "calibration", "source",
                          "pair_counts", "llm", "seconds", ...the same metrics...}]}
 
-    (metrics: :func:`fbagent.calibration.metrics.signal_summary`; rates in [0, 1], seconds of wall
+    (metrics: :func:`fbagent.verifier.calibration.metrics.signal_summary`; rates in [0, 1], seconds of wall
     time). Raises :class:`fbagent.errors.FbagentError` for bad options, an unknown lexicon or
     selection, a lexicon without usable exemplars, a missing key, package or model file; nothing is
     stored for a lexicon that fails before its calibration starts.
@@ -99,7 +99,7 @@ async def calibrate(db_path: str | Path, opts: CalibrateOptions, *, encoder: Any
         lexicons = [dict(resolve_lexicon(db, None, notify=notes.append))]
     for note in notes:
         emit(CalibrationNote(note))
-    from fbagent.lemmas import analyser_note, require_verb_analyser
+    from fbagent.checks.lemmas import analyser_note, require_verb_analyser
 
     for lexicon in lexicons:  # ja without fugashi: refused before anything is stored
         require_verb_analyser(lexicon["lang"], surface_verb_match=opts.surface_verb_match)
@@ -144,12 +144,12 @@ def _metrics(rows: list[dict[str, Any]], opts: CalibrateOptions) -> dict[str, An
 async def _calibrate_lexicon(db: Any, lexicon: dict[str, Any], chosen: CalibrationPairs, prompts: Any,
                              opts: CalibrateOptions, text_encoder: Any, client: Any, command: str | None,
                              emit: OnCalibrationEvent) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    from fbagent.exemplar_check import ExemplarBank
-    from fbagent.generation.options import stored_command
+    from fbagent.providers.redact import stored_command
     from fbagent.store import calibrations as store
     from fbagent.store.exemplars import frame_definition
     from fbagent.store.lexicon import frame_reference_texts
-    from fbagent.verifier import BatchEncoder, ReferenceBank, verify_item
+    from fbagent.verifier.encoder_check import ExemplarBank
+    from fbagent.verifier.verify import BatchEncoder, ReferenceBank, verify_item
 
     started = time.perf_counter()
     encoder_name = getattr(text_encoder, "name", None) or opts.encoder

@@ -38,7 +38,8 @@ from fbagent.files import write_atomic
 from fbagent.limits import check_count
 from fbagent.store import annotations as ann
 from fbagent.store.revisions import apply_revisions, revisions_by_item
-from fbagent.validation import (
+from fbagent.store.runs import run_names as stored_run_names
+from fbagent.validation.aggregate import (
     DEFAULT_MIN_ACCEPTABLE,
     DEFAULT_MIN_CORRECT,
     EntryScore,
@@ -47,7 +48,7 @@ from fbagent.validation import (
 
 FORMATS = ("fbagent", "framebench")
 FORMAT_VERSION = "1"
-SCHEMA_PATH = Path(__file__).parent / "json_schemas" / "export.schema.json"
+SCHEMA_PATH = Path(__file__).parent.parent / "json_schemas" / "export.schema.json"  # fbagent/json_schemas/
 FRAMEBENCH_ANNOTATORS = 3
 
 
@@ -169,7 +170,7 @@ def export_records(
             "let annotators run `fbagent annotate --annotator NAME` first, or export without --validated",
         )
     revisions = revisions_by_item(db, ids)
-    run_names = {r["id"]: r["name"] for r in db.query("SELECT id, name FROM runs")}
+    run_names = stored_run_names(db)
     out = []
     for item in items:
         eff = apply_revisions(item, revisions.get(item["id"], []))
@@ -212,9 +213,9 @@ def validated_hint(
     min_acceptable: int = DEFAULT_MIN_ACCEPTABLE,
     statuses: Sequence[str] = ann.DEFAULT_STATUSES,
 ) -> str | None:
-    """The hint of :func:`fbagent.thresholds.filter_hint` for the entries a ``--validated`` export reads
+    """The hint of :func:`fbagent.validation.thresholds.filter_hint` for the entries a ``--validated`` export reads
     (``None`` when the filter fits them or no entry matches)."""
-    from fbagent.thresholds import filter_hint
+    from fbagent.validation.thresholds import filter_hint
 
     items = ann.select_items(db, run=run, statuses=statuses)
     if not items:

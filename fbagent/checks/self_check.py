@@ -30,7 +30,7 @@ near_copy_threshold`` (default 0.7).
 
 Verb presence (lemma match, not substring)
 ------------------------------------------
-:func:`find_verb` (from :mod:`fbagent.verb_match`, which documents every
+:func:`find_verb` (from :mod:`fbagent.checks.verb_match`, which documents every
 method): a token counts as the verb when it is the lemma, when the language's
 lemmatiser maps it to the lemma (lemminflect and simplemma for English,
 simplemma for 50+ languages, fugashi/UniDic for Japanese when installed), or
@@ -38,7 +38,7 @@ when it is a generated form of the lemma (weak-verb rules for Dutch and
 German); separable verbs (Dutch, German) also match split ("vat ... samen");
 multi-word LUs (``lead (to)``, ``take off``) need every required part, in
 order, in one clause. Where a part-of-speech analyser serves the language
-(HanTa for de/nl/en, spaCy for fr, fugashi for ja: :mod:`fbagent.analysers`)
+(HanTa for de/nl/en, spaCy for fr, fugashi for ja: :mod:`fbagent.checks.analysers`)
 a noun spelled like the verb never counts. A language without a lemmatiser
 falls back to the generator's declared ``verb_form`` (:func:`lemmatizer_note`
 says so).
@@ -55,8 +55,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from fbagent.languages import base_lang
-from fbagent.verb_match import (
+from fbagent.checks.verb_match import (
     NO_SPACE_LANGS,
     Token,
     VerbMatch,
@@ -68,6 +67,7 @@ from fbagent.verb_match import (
     tokenize,
     written_without_spaces,
 )
+from fbagent.languages import base_lang
 
 MASK = "<V>"
 DEFAULT_SIMILARITY_THRESHOLD = 0.5

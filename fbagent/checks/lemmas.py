@@ -1,4 +1,4 @@
-"""Lemma sources of the verb check (fbagent.verb_match), by language.
+"""Lemma sources of the verb check (fbagent.checks.verb_match), by language.
 
 A lemma source maps the words of one sentence, as written, to one set of
 lower-cased lemmas per word (:data:`LemmaSource`). :func:`lemma_sources` says
@@ -6,14 +6,14 @@ which ones a language uses:
 
 - English: lemminflect (every verb reading of a word) and simplemma;
 - Dutch, German: simplemma and HanTa (the Hanover Tagger, LGPL, pure Python,
-  models shipped in the package; loaded by :mod:`fbagent.analysers`): HanTa tags the
+  models shipped in the package; loaded by :mod:`fbagent.checks.analysers`): HanTa tags the
   whole sentence, so ``stand`` in "Er stand ... auf" is ``stehen`` (simplemma: the noun
   ``Stand``) and ``verrekte`` is ``verrekken`` (simplemma: ``verrekt``);
 - the other languages simplemma has a dictionary for (50+, e.g. French): simplemma;
 - any other language: none (:func:`lemmatizer_note` says how the check then works).
 
 The part of speech of each word, and the lemma in context of the analyser that gives it (HanTa
-for English too, spaCy for French), come from :mod:`fbagent.analysers`. Japanese uses
+for English too, spaCy for French), come from :mod:`fbagent.checks.analysers`. Japanese uses
 fugashi/UniDic (``pip install 'fbagent[ja]'``; :func:`require_verb_analyser` refuses a run
 without it).
 A missing dependency raises :class:`fbagent.errors.FbagentError` naming the
@@ -26,11 +26,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 
-from fbagent import analysers
-from fbagent.analysers import hanta_tagger, tagger_name
+from fbagent.checks import analysers
+from fbagent.checks.analysers import hanta_tagger, tagger_name
+from fbagent.checks.morphology import inflections, lemminflect_module
 from fbagent.errors import FbagentError
 from fbagent.languages import base_lang, written_without_spaces
-from fbagent.morphology import inflections, lemminflect_module
 
 __all__ = [
     "HANTA_LEMMA_LANGS", "SOURCES", "LemmaSource", "analyser_note", "clear_caches", "hanta_source", "hanta_tagger",
@@ -96,7 +96,7 @@ def hanta_source(words: Sequence[str], code: str) -> list[frozenset[str]]:
     return [frozenset({lemma.lower()}) for lemma, _ in analysers.hanta_sentence(tuple(words), code)]
 
 
-# caches of other modules built on the lemma sources (fbagent.verb_match's per-sentence analysis): emptied with these
+# caches of other modules built on the lemma sources (fbagent.checks.verb_match's per-sentence analysis): emptied with these
 _DEPENDENT_CACHES: list[Callable[[], None]] = []
 
 

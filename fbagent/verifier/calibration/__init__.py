@@ -3,7 +3,7 @@
 FrameNet ships human-annotated exemplar sentences for each LU, so the frame a verb evokes in them
 is known. A calibration holds out exemplars of each frame's LU of the verb (:mod:`.split`), runs
 them through the generation verifier as if they were generated sentences (:mod:`.run`: the same
-:func:`fbagent.verifier.verify_item`, clients and encoder), and reports how often the verdict is
+:func:`fbagent.verifier.verify.verify_item`, clients and encoder), and reports how often the verdict is
 right (:mod:`.metrics`: accuracy, precision and recall of ``pass`` / ``verified`` with 95%
 intervals, a table over margins). Results are stored (:mod:`fbagent.store.calibrations`);
 ``generate --margin auto`` takes the smallest margin that reaches a target precision on the
@@ -12,17 +12,25 @@ latest one (:mod:`.margin`). docs/verifier.md has the measured numbers.
 
 from __future__ import annotations
 
-from fbagent.calibration.margin import AutoMargin, auto_margin
-from fbagent.calibration.metrics import MARGINS, TARGET_PRECISIONS, signal_summary, smallest_margin
-from fbagent.calibration.options import HOLDOUT, CalibrateOptions, validate_calibrate_options
-from fbagent.calibration.run import (
+from fbagent.verifier.calibration.metrics import (
+    MARGINS,
+    TARGET_PRECISIONS,
+    signal_summary,
+)
+from fbagent.verifier.calibration.options import (
+    HOLDOUT,
+    CalibrateOptions,
+    validate_calibrate_options,
+)
+from fbagent.verifier.calibration.run import (
     CalibrationEvent,
     CalibrationNote,
     CalibrationProgress,
     CalibrationStarted,
     calibrate,
 )
-from fbagent.calibration.split import choose_pairs, make_splits, split_exemplars
+from fbagent.verifier.calibration.split import choose_pairs, make_splits, split_exemplars
+from fbagent.verifier.margin import AutoMargin, auto_margin, smallest_margin
 
 __all__ = [
     "HOLDOUT", "MARGINS", "TARGET_PRECISIONS", "AutoMargin", "CalibrateOptions", "CalibrationEvent", "CalibrationNote",

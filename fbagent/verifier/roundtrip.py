@@ -47,9 +47,9 @@ def score_texts(definitions: list[str], own_refs: list[list[str]], other_refs: l
     """Embed and score a batch: ``definitions[i]`` against ``own_refs[i]`` and ``other_refs[i]``.
 
     One encoder call embeds all texts (the encoder is loaded once per process, see
-    :mod:`fbagent.encoder`). Raises :class:`fbagent.errors.FbagentError` when the encoder cannot load.
+    :mod:`fbagent.verifier.encoder`). Raises :class:`fbagent.errors.FbagentError` when the encoder cannot load.
     """
-    from fbagent.encoder import embed
+    from fbagent.verifier.encoder import embed
 
     texts: list[str] = list(definitions)
     spans = []

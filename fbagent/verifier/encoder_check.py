@@ -8,7 +8,7 @@ L2-normalised, :func:`target_embeddings`) and the targets of the reference exemp
 known), at the layer at two thirds of the encoder's depth. The similarity of the sentence to a frame
 is the cosine between its target vector and the normalised CENTROID of that frame's reference target vectors (:func:`centroid_similarity`); the
 sentence passes when ``sim_own - sim_other > margin``, as the round trip does
-(:mod:`fbagent.roundtrip`).
+(:mod:`fbagent.verifier.roundtrip`).
 
 Why these choices (measured on FrameNet 1.5 held-out exemplars, all-MiniLM-L6-v2, 100 pairs, 400
 sentences; docs/verifier.md has the tables): whole-sentence embeddings score 72-74% (the topic of the
@@ -19,7 +19,7 @@ to 69%, a logistic regression on the references to 67%, mixing in the frame defi
 embedding, another space than a target vector) lowers it too, so none of these is used.
 
 Held-out split (calibration): the exemplars that stand in for generated sentences are never among
-the references they are compared with (:mod:`fbagent.calibration`).
+the references they are compared with (:mod:`fbagent.verifier.calibration`).
 """
 
 from __future__ import annotations
@@ -139,7 +139,7 @@ def centroid_similarity(target: np.ndarray, references: np.ndarray) -> float:
 class ExemplarBank:
     """Target embeddings of each frame's reference exemplars, computed once per (frame, verb) and run.
 
-    ``encoder``: a :class:`fbagent.verifier.BatchEncoder`; ``rows_for(frame, verb)`` -> reference
+    ``encoder``: a :class:`fbagent.verifier.verify.BatchEncoder`; ``rows_for(frame, verb)`` -> reference
     exemplars ``[{"text", "target_start", "target_end"}]`` (generation:
     :func:`fbagent.store.exemplars.reference_exemplars`; calibration: the exemplars left after the
     held-out split). A frame without reference exemplars falls back to its definition

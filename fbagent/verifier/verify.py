@@ -5,7 +5,7 @@ short dictionary definition of the verb as used there (SemBench "from
 example" prompt, ``prompts/roundtrip/<lang>/define_from_example.txt``). A
 sentence encoder embeds that definition and the reference texts of both
 frames (clean frame definition, plus the LU definition where the lexicon has
-one); :func:`fbagent.roundtrip.score` gives ``sim_own`` and ``sim_other``
+one); :func:`fbagent.verifier.roundtrip.score` gives ``sim_own`` and ``sim_other``
 (cosine, max over each frame's reference texts). The sentence passes when
 ``sim_own - sim_other > margin``. Source: SemBench (round-trip definition
 generation scored with a sentence encoder); FrameBench (Yano and Sasano 2026,
@@ -17,7 +17,7 @@ sentence 1 only, 2: sentence 2 only, 3: both, 4: neither); the gold answer is
 the position of the frame-A sentence.
 
 Signals (``signal``; ``fbagent generate --verifier``): ``roundtrip`` (above, the default),
-``encoder`` (the exemplar-based encoder check of :mod:`fbagent.exemplar_check`: the verb's
+``encoder`` (the exemplar-based encoder check of :mod:`fbagent.verifier.encoder_check`: the verb's
 target vector against each frame's exemplars; no LLM call) or ``both``. With ``both`` a
 sentence passes when BOTH differences exceed the margin, i.e. ``min(d_roundtrip, d_encoder) >
 margin`` (the stricter verdict: the sentence must look like its frame to the verifier LLM and
@@ -37,9 +37,9 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from fbagent.encoder import unit_float32
-from fbagent.roundtrip import score
 from fbagent.schemas import Definition, FourChoiceAnswer
+from fbagent.verifier.encoder import unit_float32
+from fbagent.verifier.roundtrip import score
 
 SENTENCE_KEYS = ("sentence_a", "sentence_b", "sentence_a_prime", "sentence_b_prime")
 #: verifier signals: the LLM round trip, the exemplar-based encoder check, or both (module doc)
@@ -55,7 +55,7 @@ class TextEncoder(Protocol):
 
 
 class SentenceEncoder:
-    """A sentence-transformers model (see :mod:`fbagent.encoder`) behind the :class:`TextEncoder` protocol."""
+    """A sentence-transformers model (see :mod:`fbagent.verifier.encoder`) behind the :class:`TextEncoder` protocol."""
 
     def __init__(self, name_or_path: str | None = None, threads: int | None = None) -> None:
         """Load the model once. ``threads``: torch intra-op threads (default ``$FBAGENT_ENCODER_THREADS`` or 1).
@@ -68,7 +68,7 @@ class SentenceEncoder:
 
         import torch
 
-        from fbagent.encoder import DEFAULT_ENCODER, load_encoder, resolve_encoder
+        from fbagent.verifier.encoder import DEFAULT_ENCODER, load_encoder, resolve_encoder
 
         torch.set_num_threads(max(1, int(threads or os.environ.get("FBAGENT_ENCODER_THREADS") or 1)))
 
@@ -83,9 +83,9 @@ class SentenceEncoder:
 
     def encode_targets(self, texts: list[str], spans: list[Any]) -> np.ndarray:
         """L2-normalised float32 target vectors (the verb in context), shape (len(texts), dim): see
-        :func:`fbagent.exemplar_check.target_embeddings`. A model without a Hugging Face transformer as
+        :func:`fbagent.verifier.encoder_check.target_embeddings`. A model without a Hugging Face transformer as
         its first module embeds the sentences with the target bracketed instead."""
-        from fbagent.exemplar_check import mark_target, target_embeddings
+        from fbagent.verifier.encoder_check import mark_target, target_embeddings
 
         try:
             return unit_float32(target_embeddings(self.model, texts, spans))
@@ -132,7 +132,7 @@ class BatchEncoder:
     def _encode_targets(self, texts: list[str], spans: list[Any]) -> np.ndarray:
         if hasattr(self.encoder, "encode_targets"):
             return self.encoder.encode_targets(texts, spans)
-        from fbagent.exemplar_check import mark_target
+        from fbagent.verifier.encoder_check import mark_target
 
         return self.encoder.encode([mark_target(t, s) for t, s in zip(texts, spans, strict=True)])
 
@@ -231,7 +231,7 @@ async def verify_item(
     ``client``: an :class:`fbagent.llm.client.LLMClient` (the verifier; unused with signal
     ``encoder`` unless ``judge``); ``prompts``: :class:`fbagent.agents.prompting.Prompts`;
     ``sentences``: the four texts keyed by :data:`SENTENCE_KEYS`; ``exemplars``: an
-    :class:`fbagent.exemplar_check.ExemplarBank` (signals ``encoder`` and ``both``); ``spans``:
+    :class:`fbagent.verifier.encoder_check.ExemplarBank` (signals ``encoder`` and ``both``); ``spans``:
     the target span ``[start, end)`` of each sentence (characters; a missing one makes the check
     use the whole sentence). Returns::
 

@@ -46,9 +46,9 @@ from typing import Any
 
 import sqlite_utils
 
-from fbagent.assignment import AUXILIARY_PAIRS, SCORED_PAIRS, selected_fields
 from fbagent.store import annotations as ann
 from fbagent.store.revisions import effective_texts, unfixable_ids
+from fbagent.validation.assignment import AUXILIARY_PAIRS, SCORED_PAIRS, selected_fields
 
 DEFAULT_MIN_CORRECT = 2
 DEFAULT_MIN_ACCEPTABLE = 2
@@ -380,11 +380,11 @@ def report(
     rep = build_report(
         entries, scope={"run": run, "statuses": list(statuses)}, min_correct=min_correct, min_acceptable=min_acceptable
     )
-    from fbagent.verifier_agreement import verifier_vs_human
+    from fbagent.verifier.agreement import verifier_vs_human
 
     rows = ann.select_items(db, run=run, statuses=statuses, columns="id, status, verifier, generator_model")
     rep["verifier_vs_human"] = verifier_vs_human(entries, rows, min_correct=min_correct, min_acceptable=min_acceptable)
-    from fbagent.thresholds import filter_hint
+    from fbagent.validation.thresholds import filter_hint
 
     rep["filter_hint"] = filter_hint(entries.values(), min_correct, min_acceptable)
     return rep
@@ -455,7 +455,7 @@ def tables(rep: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:
     rows = [[n, _fmt(v["all"], True), _fmt(v["base"], True), _fmt(v["extended"], True)] for n, v in h["per_annotator"].items()]
     rows.append(["Human (mean)", _fmt(h["mean"], True), _fmt(h["base"], True), _fmt(h["extended"], True)])
     out.append((f"Human accuracy on the {h['entries']} kept entries", ["annotator", "accuracy", "base", "extended"], rows))
-    if rep.get("verifier_vs_human"):  # fbagent.verifier_agreement
+    if rep.get("verifier_vs_human"):  # fbagent.verifier.agreement
         out.append((
             "Verifier vs human filter (judged entries; positive = verified / kept)",
             ["scope", "n", "verified+kept", "verified+dropped", "flagged+kept", "flagged+dropped", "precision",

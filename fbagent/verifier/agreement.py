@@ -1,7 +1,7 @@
 """Verifier vs human validation: would the verifier's verdict have saved human judgments, at what precision?
 
 For every judged entry (an annotator gave both scored pairs a judgment on its current text;
-:mod:`fbagent.validation`) the verifier's verdict is set beside the human filter (FrameBench sec.
+:mod:`fbagent.validation.aggregate`) the verifier's verdict is set beside the human filter (FrameBench sec.
 3.2: kept when at least ``min_correct`` annotators judged it correct and ``min_acceptable``
 acceptable, and not marked "cannot be fixed"):
 
@@ -81,7 +81,7 @@ def verifier_vs_human(entries: dict[str, Any], items: Sequence[dict[str, Any]], 
                       min_acceptable: int) -> dict[str, Any]:
     """The verifier-vs-human table (module doc) of the judged ``entries``.
 
-    ``entries``: :class:`fbagent.validation.EntryScore` by item id, filter applied; ``items``: their
+    ``entries``: :class:`fbagent.validation.aggregate.EntryScore` by item id, filter applied; ``items``: their
     ``items`` rows with ``id``, ``status``, ``verifier``, ``generator_model``. Returns
     ``{"rows": [row, ...], "convention": str}``; rows in order: ``all entries``, ``base pair``,
     ``extended pair``, then ``model <name>`` per generator model (sorted).

@@ -11,8 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
-from fbagent.validation import EntryScore
+# The entries are fbagent.validation.aggregate.EntryScore objects (scores, n_correct, n_acceptable, kept,
+# unfixable); aggregate's report imports this module, so the type is named here, not imported.
+EntryScore = Any
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from fbagent.errors import FbagentError
-from fbagent.exemplar_check import DEFAULT_MAX_REFERENCES
+from fbagent.verifier.encoder_check import DEFAULT_MAX_REFERENCES
 
 #: held-out exemplars per (frame, verb): the four sentences of one pseudo-entry (2 per frame)
 HOLDOUT = 2
@@ -72,7 +72,7 @@ class CalibrateOptions:
 
     def to_json(self) -> dict[str, Any]:
         """The options as stored with the calibration (no secrets: base URLs are stored without userinfo)."""
-        from fbagent.generation.options import stored_base_url
+        from fbagent.providers.redact import stored_base_url
 
         out = asdict(self)
         out["base_url"] = stored_base_url(self.base_url)
@@ -85,7 +85,7 @@ def validate_calibrate_options(opts: CalibrateOptions) -> None:
     """Raise :class:`FbagentError` (one line, with the fix) for the first impossible option value."""
     from fbagent.limits import check_count
     from fbagent.providers import check_base_url
-    from fbagent.verifier import SIGNALS
+    from fbagent.verifier.verify import SIGNALS
 
     check_base_url(opts.base_url)
     check_base_url(opts.verifier_base_url)

@@ -3,12 +3,14 @@
 Rule: the latest finished calibration of the lexicon that measured the run's verifier signal
 (``--verifier``; a ``--signal both`` calibration measured all three); its ``by_margin`` table of
 that signal; the smallest margin whose sentence-level precision reaches ``--target-precision``
-(:func:`fbagent.calibration.metrics.smallest_margin`). The generation run records the margin (it
+(:func:`smallest_margin`; rows where too few claims pass are skipped, see
+:mod:`fbagent.verifier.calibration.metrics`). The generation run records the margin (it
 is one of the options that name the run) and which calibration gave it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,7 +37,6 @@ def auto_margin(db: Any, lexicon: dict[str, Any], signal: str, target_precision:
     Raises :class:`FbagentError` when no calibration of the lexicon measured the signal, or when
     no margin of its table reaches ``target_precision``.
     """
-    from fbagent.calibration.metrics import smallest_margin
     from fbagent.store.calibrations import latest_calibration
 
     run = latest_calibration(db, lexicon["id"], signal)
@@ -85,3 +86,14 @@ def parse_margin(text: str | float) -> tuple[float, bool]:
     except ValueError:
         raise FbagentError(f"--margin must be a number or 'auto', got {text!r}",
                            "pass --margin 0.05 (a cosine difference) or --margin auto") from None
+
+
+def smallest_margin(by_margin: Sequence[dict[str, Any]], target_precision: float) -> float | None:
+    """The smallest margin of a stored ``by_margin`` table whose precision is at least ``target_precision``
+    and at which enough claims pass (``n_pass >= min_pass``, :mod:`fbagent.verifier.calibration.metrics`); ``None`` when there is none."""
+    for row in sorted(by_margin, key=lambda r: r["margin"]):
+        if row.get("n_pass", 1) < row.get("min_pass", 1):
+            continue
+        if row.get("precision") is not None and row["precision"] >= target_precision:
+            return float(row["margin"])
+    return None

@@ -1,4 +1,4 @@
-"""The Japanese verb check: fugashi + UniDic, by lemma and by reading (used by :mod:`fbagent.verb_match`).
+"""The Japanese verb check: fugashi + UniDic, by lemma and by reading (used by :mod:`fbagent.checks.verb_match`).
 
 An LU lemma (``取る``, ``とる``, ``勉強する``) is found in a sentence when a word that UniDic reads as
 a verb (``pos1 == 動詞``) ends it, and the words before that verb spell the rest of the lemma:

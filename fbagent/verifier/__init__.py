@@ -1,0 +1,11 @@
+"""The verifier: does each generated sentence evoke its own frame rather than the other?
+
+- :mod:`.verify`: the ``verify`` node of the entry graph (SemBench round trip per sentence,
+  the encoder check, the optional four-choice judge, the verdict);
+- :mod:`.roundtrip`: the round-trip comparison (definition vs references), shared with
+  ``fbagent eval sembench``;
+- :mod:`.encoder_check`: the exemplar-based encoder check (target vectors vs frame centroids);
+- :mod:`.encoder`: the sentence encoder, loaded once per process;
+- :mod:`.calibration`: ``fbagent verifier calibrate`` and ``generate --margin auto``;
+- :mod:`.agreement`: the verifier's verdict against human validation.
+"""

@@ -1,0 +1,243 @@
+"""Import graph of fbagent: cycles, upward imports between rooms, and the number of root modules.
+
+Usage: python scripts/import_graph.py [--edges] [--rooms]
+
+Reads every ``.py`` file under ``fbagent/``, ``store/``, ``eval/`` and ``tui/`` with :mod:`ast`
+(nothing is imported), maps the top-level folders into the ``fbagent`` namespace as pyproject
+installs them (``store/db.py`` is ``fbagent.store.db``), and collects every import statement
+anywhere in a module: top level, inside functions, under ``if TYPE_CHECKING``. An edge goes to
+the most specific fbagent module the statement names (``from fbagent.store import db`` is an
+edge to ``fbagent.store.db``; ``from fbagent.store import open_db`` one to the package
+``fbagent.store``, i.e. its ``__init__``).
+
+Prints:
+
+- ``cycles``: strongly connected components of more than one module (or a module importing
+  itself), each listed;
+- ``upward imports``: edges from a module in a lower room to one in a higher room, by the
+  ranks in :data:`RANKS` and :data:`MODULE_RANKS` (DESIGN.md: cli -> commands -> tui/eval ->
+  calibration -> generation -> agents -> verifier/pairs -> checks -> llm -> providers -> lexicon
+  -> store -> the lexicon's data model -> shared root helpers);
+- ``root modules``: modules directly in ``fbagent/`` besides ``__init__.py`` (target: <= 10).
+
+Exit status 0 when there are no cycles, no upward imports and at most 10 root modules, else 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+FOLDERS = {"fbagent": "fbagent", "store": "fbagent.store", "eval": "fbagent.eval", "tui": "fbagent.tui"}
+ROOT_LIMIT = 10
+
+# Rank of each room: a module may import from its own room and from rooms of a lower rank only.
+# Rooms are the first name below ``fbagent``; root modules are rooms of their own.
+RANKS: dict[str, int] = {
+    "cli": 90,
+    "commands": 80,
+    "serve": 65,        # annotate --serve: the Textual app behind a web server
+    "tui": 60,
+    "eval": 60,
+    "generation": 50,
+    "publish": 62,      # the hf / lm-eval export folders (they take eval's templates and protocol)
+    "validation": 45,
+    "export": 45,
+    "assignment": 45,
+    "agents": 40,
+    "verifier": 30,
+    "calibration": 30,
+    "pairs": 30,
+    "checks": 25,
+    "llm": 20,
+    "providers": 15,
+    "lexicon": 12,
+    "store": 10,
+    # shared root helpers and data (schemas, errors, ...): rank 0 unless listed above
+}
+
+# Modules ranked apart from their room. The lexicon's data model (parsed FrameNet records, pure
+# functions over LU names and definition markup) is what the store writes and reads, so it sits
+# below the store; the lexicon's readers and importer sit above it.
+#
+# ``fbagent verifier calibrate`` (``fbagent.verifier.calibration``) is a workflow like ``generate``:
+# it runs the generation verifier on held-out exemplars with the clients and encoder started as
+# ``generate`` starts them, so it sits above generation; what generation needs from a stored
+# calibration (``--margin auto``) is the verifier's own ``fbagent.verifier.margin``.
+MODULE_RANKS: dict[str, int] = {
+    "fbagent.lexicon.model": 5,
+    "fbagent.lexicon.markup": 5,
+    "fbagent.lexicon.lu_names": 5,
+    "fbagent.verifier.calibration": 55,
+}
+
+
+def module_name(path: Path) -> str:
+    """``store/db.py`` -> ``fbagent.store.db``; a package's ``__init__.py`` -> the package."""
+    rel = path.relative_to(REPO)
+    parts = list(rel.with_suffix("").parts)
+    parts[0] = FOLDERS[parts[0]]
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def collect_modules() -> dict[str, Path]:
+    mods: dict[str, Path] = {}
+    for folder in FOLDERS:
+        for path in sorted((REPO / folder).rglob("*.py")):
+            if ".venv" in path.parts or "__pycache__" in path.parts:
+                continue
+            mods[module_name(path)] = path
+    return mods
+
+
+def imports_of(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
+    """Every fbagent module ``name`` imports, at any depth of its syntax tree."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    is_pkg = path.name == "__init__.py"
+    package = name if is_pkg else name.rpartition(".")[0]
+    out: set[str] = set()
+
+    def resolve(target: str) -> str | None:
+        while target:
+            if target in modules:
+                return target
+            target = target.rpartition(".")[0]
+        return None
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.split(".")[0] == "fbagent":
+                    hit = resolve(alias.name)
+                    if hit:
+                        out.add(hit)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base_parts = package.split(".")
+                base_parts = base_parts[: len(base_parts) - (node.level - 1)]
+                base = ".".join(base_parts + ([node.module] if node.module else []))
+            else:
+                base = node.module or ""
+            if base.split(".")[0] != "fbagent":
+                continue
+            for alias in node.names:
+                hit = resolve(f"{base}.{alias.name}") if f"{base}.{alias.name}" in modules else resolve(base)
+                if hit:
+                    out.add(hit)
+    out.discard(name)
+    return out
+
+
+def room(name: str) -> str:
+    parts = name.split(".")
+    return parts[1] if len(parts) > 1 else "__init__"
+
+
+def rank(name: str) -> int:
+    """The rank of the longest :data:`MODULE_RANKS` prefix of ``name``, else that of its room."""
+    parts = name.split(".")
+    for n in range(len(parts), 1, -1):
+        prefix = ".".join(parts[:n])
+        if prefix in MODULE_RANKS:
+            return MODULE_RANKS[prefix]
+    return RANKS.get(room(name), 0)
+
+
+def strongly_connected(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Tarjan's algorithm, iterative; returns the components with a cycle."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    comps: list[list[str]] = []
+    counter = 0
+    for start in sorted(graph):
+        if start in index:
+            continue
+        work = [(start, iter(sorted(graph[start])))]
+        index[start] = low[start] = counter
+        counter += 1
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, it = work[-1]
+            advanced = False
+            for nxt in it:
+                if nxt not in index:
+                    index[nxt] = low[nxt] = counter
+                    counter += 1
+                    stack.append(nxt)
+                    on_stack.add(nxt)
+                    work.append((nxt, iter(sorted(graph[nxt]))))
+                    advanced = True
+                    break
+                if nxt in on_stack:
+                    low[node] = min(low[node], index[nxt])
+            if advanced:
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                comp = []
+                while True:
+                    w = stack.pop()
+                    on_stack.discard(w)
+                    comp.append(w)
+                    if w == node:
+                        break
+                if len(comp) > 1 or node in graph[node]:
+                    comps.append(sorted(comp))
+    return comps
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--edges", action="store_true", help="print every edge")
+    parser.add_argument("--rooms", action="store_true", help="print the room-to-room edges")
+    args = parser.parse_args()
+
+    modules = collect_modules()
+    graph = {name: imports_of(name, path, modules) for name, path in modules.items()}
+    edges = sum(len(v) for v in graph.values())
+    cycles = strongly_connected(graph)
+    upward = sorted(
+        (a, b) for a, targets in graph.items() for b in targets if rank(a) < rank(b)
+    )
+    roots = sorted(
+        p.name for p in (REPO / "fbagent").glob("*.py") if p.name != "__init__.py"
+    )
+
+    if args.edges:
+        for a in sorted(graph):
+            for b in sorted(graph[a]):
+                print(f"{a} -> {b}")
+    if args.rooms:
+        pairs: dict[tuple[str, str], int] = defaultdict(int)
+        for a, targets in graph.items():
+            for b in targets:
+                if room(a) != room(b):
+                    pairs[(room(a), room(b))] += 1
+        for (ra, rb), n in sorted(pairs.items()):
+            print(f"room {ra} -> {rb}: {n}")
+
+    print(f"modules: {len(modules)}  edges: {edges}")
+    print(f"cycles: {len(cycles)}")
+    for comp in cycles:
+        print("  cycle: " + " <-> ".join(comp))
+    print(f"upward imports: {len(upward)}")
+    for a, b in upward:
+        print(f"  {a} ({room(a)}, rank {rank(a)}) -> {b} ({room(b)}, rank {rank(b)})")
+    print(f"root modules: {len(roots)} (limit {ROOT_LIMIT}): {' '.join(roots)}")
+    ok = not cycles and not upward and len(roots) <= ROOT_LIMIT
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
