@@ -77,7 +77,8 @@ class RunSettings:
 
     ``lang``: language of entries that carry none (the authors' columns never
     do; default ``en``). ``templates``: ``all`` or names; ``templates_dir``: a
-    folder in the authors' layout (None: fbagent's templates);
+    folder in the authors' layout (None: fbagent's templates); ``labels_file``: the
+    four option labels from this file (None: the folder's ``labels.txt``, else ours);
     ``choices_style``: ``inline`` | ``lines`` | None (the source's default);
     ``templates_lang``: ask every entry with this language's templates;
     ``orders``: ``both`` | ``canonical``; ``parse_free_text``: read an option
@@ -96,6 +97,7 @@ class RunSettings:
     batch_size: int | None = None
     n_boot: int = 1000
     templates_dir: Path | None = None
+    labels_file: Path | None = None
     choices_style: str | None = None
     templates_lang: str | None = None
     orders: str = "both"
@@ -138,7 +140,8 @@ def plan_run(settings: RunSettings) -> Plan:
         if settings.templates_lang and sets:  # one forced set serves every language
             sets[lang] = next(iter(sets.values()))
             continue
-        sets[lang] = load_template_set(want, settings.templates, settings.templates_dir, settings.choices_style)
+        sets[lang] = load_template_set(want, settings.templates, settings.templates_dir, settings.choices_style,
+                                       settings.labels_file)
     problems = build_problems(entries, settings.seed, ORDER_CHOICES[settings.orders])
     with_columns = has_annotator_columns(entries)
     if settings.human_filter and not with_columns:
@@ -241,6 +244,7 @@ def identity(plan: Plan, settings: RunSettings, info, reasoning: ReasoningConfig
     first = next(iter(plan.template_sets.values()))
     if settings.templates_dir is not None:
         ident["templates"] = {lang: s.describe()["templates"] for lang, s in plan.template_sets.items()}
+    if settings.templates_dir is not None or settings.labels_file is not None:
         ident["labels"] = {lang: s.labels for lang, s in plan.template_sets.items()}
     if first.choices_style != ("lines" if first.source == "fbagent" else "inline"):
         ident["choices_style"] = first.choices_style
@@ -285,6 +289,7 @@ def run_framebench(backend: Backend, settings: RunSettings, out_dir: Path, *,
         "labels": first.labels,
         "template_sets": {lang: s.describe() for lang, s in plan.template_sets.items()},
         "templates_dir": str(settings.templates_dir) if settings.templates_dir else None,
+        **({"labels_file": str(settings.labels_file)} if settings.labels_file else {}),
         "choices_style": first.choices_style, "orders": settings.orders,
         "parse_free_text": settings.parse_free_text,
         "human_filter": plan.human_filter,

@@ -365,14 +365,52 @@ def render_markdown(tabs: list[Table], warnings: list[str] | None = None) -> str
     return "\n".join(parts)
 
 
+_NUM = r"-?\d+(?:\.\d+)?"
+# the text forms of the table cells -> the numeric columns they become in the CSV (suffixes of the header)
+_CELL_FORMS = (
+    (re.compile(rf"^({_NUM}) ?± ?({_NUM}|n/a)$"), ("mean", "std")),              # 12.5 ± 3.1 (over templates)
+    (re.compile(rf"^\[({_NUM}), ?({_NUM})\]$"), ("low", "high")),                 # [40.0, 50.0] (95% CI)
+    (re.compile(rf"^({_NUM}) \[({_NUM}), ?({_NUM})\]$"), ("", "CI low", "CI high")),  # 45.0 [40.0, 50.0]
+    (re.compile(rf"^({_NUM}) \(({_NUM})%\)$"), ("n", "%")),                       # 3 (1.5%)
+    (re.compile(rf"^({_NUM})%$"), ("%",)),                                         # 1.5%
+)
+_EMPTY = ("-", "n/a", "")
+_PLAIN = re.compile(rf"^{_NUM}$")
+
+
+def _csv_form(cells: list[str]):
+    """The one cell form every non-empty cell of a column has, or ``None`` (a text or plain-number column)."""
+    filled = [c for c in cells if c not in _EMPTY]
+    for pattern, parts in _CELL_FORMS:  # a plain number may stand in such a column too (the Human row)
+        if any(pattern.match(c) for c in filled) and all(pattern.match(c) or _PLAIN.match(c) for c in filled):
+            return pattern, parts
+    return None
+
+
 def render_csv(tabs: list[Table]) -> str:
-    """CSV: one block per task, a ``table`` column naming it."""
+    """CSV: one block per task, a ``table`` column naming it; numbers as numbers. A cell that joins
+    numbers on screen becomes separate columns: ``Acc.`` ``12.5 ± 3.1`` -> ``Acc. mean`` 12.5,
+    ``Acc. std`` 3.1; ``95% CI`` ``[40.0, 50.0]`` -> ``95% CI low``, ``95% CI high``; ``Failed``
+    ``3 (1.5%)`` -> ``Failed n``, ``Failed %``; ``1.5%`` -> ``... %`` 1.5. ``-`` and ``n/a`` (undefined)
+    are empty cells. Percent values stay percent (as in the table)."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     for title, headers, rows in tabs:
-        w.writerow(["table", *headers])
+        forms = [_csv_form([r[i] for r in rows]) for i in range(len(headers))]
+        out_headers = ["table"]
+        for h, form in zip(headers, forms, strict=True):
+            out_headers += [h] if form is None else [f"{h} {p}".strip() for p in form[1]]
+        w.writerow(out_headers)
         for r in rows:
-            w.writerow([title, *r])
+            cells: list[str] = [title]
+            for c, form in zip(r, forms, strict=True):
+                if form is None:
+                    cells.append("" if c in ("-", "n/a") else c)
+                    continue
+                m = form[0].match(c)
+                groups = m.groups() if m else (c, *[""] * (len(form[1]) - 1)) if _PLAIN.match(c) else ()
+                cells += [g if g is not None and g != "n/a" else "" for g in groups] or [""] * len(form[1])
+            w.writerow(cells)
     return buf.getvalue()
 
 
@@ -440,6 +478,14 @@ class FigureNotes:
     conventions: str = ""
 
 
+MIN_BAR = 0.8  # percentage points: the height a 0% bar is drawn with, so that it shows (its label says 0.0)
+
+
+def shown_heights(values: list[float]) -> list[float]:
+    """Bar heights as drawn (percent): a bar of 0 is drawn :data:`MIN_BAR` high, every other as it is."""
+    return [MIN_BAR if v == 0 else v for v in values]
+
+
 def _bar_labels(ax, xs, tops, texts, fontsize=7) -> None:
     for x, top, text in zip(xs, tops, texts, strict=True):
         ax.annotate(text, (x, top), xytext=(0, 3), textcoords="offset points", ha="center", va="bottom",
@@ -453,7 +499,7 @@ def plot(results: list[RunResult], out_path: Path, human: float | None = None,
 
     FrameBench: bar = mean over templates, error bar = ± std over templates,
     label = ``mean±std`` and ``N=`` answers (``std n/a`` and no error bar when
-    the std is undefined). Frame identification: error bar = 95% bootstrap CI.
+    the std is undefined); a 0% bar is drawn :data:`MIN_BAR` high so that it shows. Frame identification: error bar = 95% bootstrap CI.
     SemBench: grouped bars per difficulty with 95% CIs. A dashed chance line,
     a solid human line (FrameBench), legends outside the bars, warnings under
     the axes. ``out_path``: the file name without or with a suffix (it is
@@ -492,7 +538,7 @@ def plot(results: list[RunResult], out_path: Path, human: float | None = None,
                     lo.append(100 * (a - ci[0]) if ci and a is not None else 0.0)
                     hi.append(100 * (ci[1] - a) if ci and a is not None else 0.0)
                 xs = [i + (k - 1.5) * width for i in x]
-                ax.bar(xs, vals, width, yerr=[lo, hi], capsize=3, label=d)
+                ax.bar(xs, shown_heights(vals), width, yerr=[lo, hi], capsize=3, label=d)
                 _bar_labels(ax, xs, [v + h for v, h in zip(vals, hi, strict=True)], [f"{v:.0f}" for v in vals], 6)
             ax.set_title("SemBench (N = instances)")
         else:
@@ -514,7 +560,7 @@ def plot(results: list[RunResult], out_path: Path, human: float | None = None,
                     lo_hi.append((100 * (a - ci[0]), 100 * (ci[1] - a)))
                     texts.append(f"{100 * a:.1f}\nN={s['n_predictions']}")
             err = [[lh[0] for lh in lo_hi], [lh[1] for lh in lo_hi]]
-            ax.bar(x, vals, width=0.6, yerr=err, capsize=4, color="tab:blue",
+            ax.bar(x, shown_heights(vals), width=0.6, yerr=err, capsize=4, color="tab:blue",
                    label="mean ± std over templates" if task == "framebench" else "accuracy ± 95% CI")
             _bar_labels(ax, x, [v + h for v, h in zip(vals, err[1], strict=True)], texts)
             ax.set_xlim(-0.75, len(rs) - 0.25)

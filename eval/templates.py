@@ -40,7 +40,7 @@ from __future__ import annotations
 import hashlib
 import re
 import string
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from fbagent.errors import FbagentError
@@ -230,6 +230,16 @@ def _folder_labels(folder: Path, lang: str) -> dict[str, str]:
     path = folder / "labels.txt"
     if not path.is_file():
         return load_labels(lang)
+    return read_labels_file(path)
+
+
+def read_labels_file(path: Path) -> dict[str, str]:
+    """The four option labels of a labels file (``sentence_a: ...`` lines, an optional ``---`` and
+    comments after it). Raises :class:`FbagentError` when the file is missing or lacks a label."""
+    if not Path(path).is_file():
+        raise FbagentError(f"labels file {path} does not exist",
+                           "pass --labels with a file of 'sentence_a: ...', 'sentence_b: ...', 'both: ...', "
+                           "'neither: ...' lines")
     meta = {}
     for line in path.read_text(encoding="utf-8").partition("\n---\n")[0].splitlines():
         key, sep, value = line.partition(":")
@@ -257,13 +267,15 @@ def folder_for_language(root: Path, lang: str) -> Path:
 
 
 def load_template_set(lang: str, spec: str = "all", templates_dir: Path | None = None,
-                      choices_style: str | None = None) -> TemplateSet:
+                      choices_style: str | None = None, labels_file: Path | None = None) -> TemplateSet:
     """The template set that ``lang`` is asked with.
 
     ``templates_dir`` None: fbagent's ``prompts/eval/<lang>`` (or ``generic``);
     else the folder of :func:`folder_for_language`. ``spec``: ``all`` or a list of
     names (:func:`parse_template_names`); ``choices_style``: ``inline`` /
-    ``lines`` / None (``lines`` for fbagent's, ``inline`` for a folder).
+    ``lines`` / None (``lines`` for fbagent's, ``inline`` for a folder); ``labels_file``: the option
+    labels from this file (:func:`read_labels_file`) instead of the folder's ``labels.txt`` or ours,
+    so that a labels file need not sit among another tool's templates.
     Raises :class:`FbagentError` for an unknown style, a missing folder or
     language, an unknown name, a bad placeholder or a bad labels file.
     """
@@ -272,6 +284,9 @@ def load_template_set(lang: str, spec: str = "all", templates_dir: Path | None =
     if templates_dir is None:
         style = choices_style or "lines"
         templates = load_templates(lang, parse_template_names(spec), style)
+        if labels_file is not None:
+            labels = read_labels_file(labels_file)
+            templates = [replace(t, labels=labels) for t in templates]
         return TemplateSet(lang=lang, folder=templates[0].lang, source="fbagent", templates=tuple(templates),
                            labels=templates[0].labels, choices_style=style)
     root = Path(templates_dir)
@@ -280,7 +295,7 @@ def load_template_set(lang: str, spec: str = "all", templates_dir: Path | None =
                            "pass --templates-dir with a folder such as the authors' eval_prompt/")
     style = choices_style or "inline"
     folder = folder_for_language(root, lang)
-    labels = _folder_labels(folder, lang)
+    labels = read_labels_file(labels_file) if labels_file is not None else _folder_labels(folder, lang)
     files = {p.stem: p for p in _template_files(folder)}
     names = parse_template_names(spec, list(files))
     templates = tuple(read_folder_template(files[n], root, labels, style) for n in names)

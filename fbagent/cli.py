@@ -6,6 +6,7 @@ level, so ``fbagent --help`` never imports torch, langgraph, textual or vllm.
 
 from __future__ import annotations
 
+import gc
 import sqlite3
 import sys
 
@@ -62,29 +63,36 @@ def main() -> None:
     from fbagent.providers import redact
 
     try:
-        code = app(standalone_mode=False)
-    except FbagentError as err:
-        secho(f"error: {shown(redact(err.line()), one_line=True)}", fg="red", err=True)
-        sys.exit(err.exit_code)
-    except typer.TyperException as err:  # click's usage errors, as Typer ships them
-        if type(err).__name__ == "NoArgsIsHelpError":
-            err.show()  # `fbagent` or a group alone: the help text, as before
-        else:
-            ctx = getattr(err, "ctx", None)
-            where = ctx.command_path if ctx is not None else "fbagent"
-            message = redact(" ".join(err.format_message().split())).rstrip(".")
-            secho(f"error: {shown(message, one_line=True)}. Fix: see `{where} --help`", fg="red", err=True)
-        sys.exit(getattr(err, "exit_code", 2))
-    except sqlite3.Error as err:  # full disk, I/O error, lock held too long...: one line, data intact
-        from fbagent.store.db import sqlite_error
+        try:
+            code = app(standalone_mode=False)
+        except FbagentError as err:
+            secho(f"error: {shown(redact(err.line()), one_line=True)}", fg="red", err=True)
+            sys.exit(err.exit_code)
+        except typer.TyperException as err:  # click's usage errors, as Typer ships them
+            if type(err).__name__ == "NoArgsIsHelpError":
+                err.show()  # `fbagent` or a group alone: the help text, as before
+            else:
+                ctx = getattr(err, "ctx", None)
+                where = ctx.command_path if ctx is not None else "fbagent"
+                message = redact(" ".join(err.format_message().split())).rstrip(".")
+                secho(f"error: {shown(message, one_line=True)}. Fix: see `{where} --help`", fg="red", err=True)
+            sys.exit(getattr(err, "exit_code", 2))
+        except sqlite3.Error as err:  # full disk, I/O error, lock held too long...: one line, data intact
+            from fbagent.store.db import sqlite_error
 
-        secho(f"error: {shown(redact(sqlite_error(err).line()), one_line=True)}", fg="red", err=True)
-        sys.exit(2)
-    except (typer.Abort, KeyboardInterrupt):
-        secho("interrupted.", err=True)
-        sys.exit(130)
-    sys.exit(code if isinstance(code, int) else 0)
+            secho(f"error: {shown(redact(sqlite_error(err).line()), one_line=True)}", fg="red", err=True)
+            sys.exit(2)
+        except (typer.Abort, KeyboardInterrupt):
+            secho("interrupted.", err=True)
+            sys.exit(130)
+        sys.exit(code if isinstance(code, int) else 0)
 
+    finally:
+        # The interpreter's last garbage collection walks every object the command created (torch,
+        # transformers, llama.cpp's Python side): seconds on a loaded machine, between the last line
+        # and the prompt (after Ctrl-C too). Frozen objects are left to the process's exit instead;
+        # everything stored is committed already and open files are flushed as usual.
+        gc.freeze()
 
 if __name__ == "__main__":
     main()

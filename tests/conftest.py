@@ -23,8 +23,10 @@ FR_DIR = "framenet-fr-asfalda"
 def _shared(name: str | None = None) -> Path:
     path = SHARED_DATA / name if name else SHARED_DATA
     if not path.is_dir():
-        pytest.skip(f"real FrameNet data not found at {path} (expected next to the repository, see "
-                    "../shared/data/README.md)")
+        what = {EN_DIR: "FrameNet 1.5 (NLTK's framenet_v15 corpus, unzipped)",
+                FR_DIR: "the ASFALDA French FrameNet 1.3"}.get(name or "", "real FrameNet releases")
+        pytest.skip(f"{what} not found at {path}: to run this test, set FBAGENT_TEST_DATA to a folder holding "
+                    f"{name or EN_DIR + '/ and ' + FR_DIR}/ (docs/lexicon.md says where FrameNet releases come from)")
     return path
 
 

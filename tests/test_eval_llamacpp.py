@@ -89,3 +89,29 @@ def test_real_run_own_templates_and_authors_layout_then_report(backend, tmp_path
     assert (rep / "accuracy.png").stat().st_size > 10000 and (rep / "accuracy.pdf").read_bytes().startswith(b"%PDF")
     md = (rep / "report.md").read_text(encoding="utf-8")
     assert "| Gemma own |" in md and "| Gemma authors' layout |" in md
+
+
+async def test_cancelled_generation_stops_inside_llama_cpp_and_the_engine_still_answers(backend):
+    """Ctrl-C cancels the awaiting task: the abort callback stops the decode within a second (a 2,000-token
+    free generation takes a minute), a queued batch never starts, and the next batch is answered."""
+    import asyncio
+    import time
+
+    entries = read_entries(DATA, limit=1)
+    prompt = load_templates("en", ["v1"])[0].render(build_problems(entries, 0)[0])
+    long_run = asyncio.ensure_future(backend.generate_batch([prompt], max_new_tokens=2000, stop=()))
+    queued = asyncio.ensure_future(backend.generate_batch([prompt], max_new_tokens=2000, stop=()))
+    await asyncio.sleep(1.5)   # the model is decoding the first batch; the second waits for the lock
+    assert not long_run.done()
+    cancelled_at = time.perf_counter()
+    long_run.cancel()
+    queued.cancel()
+    for task in (long_run, queued):
+        with pytest.raises(asyncio.CancelledError):
+            await task
+    assert await asyncio.to_thread(backend._gate.lock.acquire, True, 2.0), "the decode did not stop"
+    stopped_s = time.perf_counter() - cancelled_at
+    backend._gate.lock.release()
+    assert stopped_s < 2.0
+    [answer] = await backend.choose_batch([prompt], OPTIONS)
+    assert answer.error is None and answer.choice in OPTIONS

@@ -405,3 +405,21 @@ def test_manifest_records_label_fingerprint_and_template_sets(tmp_path):
     assert m["dataset"]["fingerprint"] != m_other["dataset"]["fingerprint"]  # another entry
     assert m["template_sets"] == {"en": {"source": "fbagent", "folder": "en", "templates": {"v1": "eval/en/v1@1"},
                                          "labels": m["labels"], "choices_style": "lines"}}
+
+
+def test_a_labels_file_outside_the_templates_folder_replaces_the_folders_and_ours(tmp_path):
+    """The authors' Japanese labels kept outside their eval_prompt/ (whose every *.txt is a template)."""
+    labels = tmp_path / "authors-labels-ja.txt"
+    labels.write_text("sentence_a: 文A\nsentence_b: 文B\nboth: 文Aと文B\nneither: 該当なし\n", encoding="utf-8")
+    want = {"sentence_a": "文A", "sentence_b": "文B", "both": "文Aと文B", "neither": "該当なし"}
+    folder = load_template_set("ja", "all", OURS, labels_file=labels)
+    assert folder.labels == want and all(t.labels == want for t in folder.templates)
+    assert [t.name for t in folder.templates] == [t.name for t in load_template_set("ja", "all", OURS).templates]
+    ours = load_template_set("ja", "v1", None, labels_file=labels)
+    assert ours.labels == want and ours.templates[0].labels == want
+    entry = read_entries(write_jsonl(tmp_path / "ja.jsonl", [JA_ROW]))[0]
+    problem = build_problems([entry], seed=0)[0]
+    inv = {v: k for k, v in problem.mapping.items()}
+    assert f"{inv['neither']}: 該当なし" in folder.templates[0].render(problem)
+    with pytest.raises(FbagentError, match="labels file .* does not exist"):
+        load_template_set("ja", "all", OURS, labels_file=tmp_path / "none.txt")

@@ -221,3 +221,49 @@ def test_parse_human_accuracy():
     assert parse_human_accuracy(1.0) == (1.0, "fraction")
     with pytest.raises(FbagentError, match="neither a fraction nor a percentage"):
         parse_human_accuracy(101.0)
+
+
+def test_report_csv_has_numbers_in_separate_columns():
+    """mean, std, CI bounds, counts and rates each in a column of their own; '-'/'n/a' empty (issue 22)."""
+    from fbagent.eval.report import Table
+
+    tab = Table("FrameBench accuracy", ["Model", "Acc.", "95% CI", "Failed", "Dataset"], [
+        ["m1", "50.0 ± 0.0", "[25.0, 75.0]", "2 (25.0%)", "abc"],
+        ["m2", "12.5 ± n/a", "-", "0 (0.0%)", "abc"],
+        ["Human", "95.0", "-", "-", "-"],
+    ])
+    rows = list(csv.reader(io.StringIO(render_csv([tab]))))
+    assert rows[0] == ["table", "Model", "Acc. mean", "Acc. std", "95% CI low", "95% CI high", "Failed n", "Failed %",
+                       "Dataset"]
+    assert rows[1][1:] == ["m1", "50.0", "0.0", "25.0", "75.0", "2", "25.0", "abc"]
+    assert rows[2][1:] == ["m2", "12.5", "", "", "", "0", "0.0", "abc"]
+    assert rows[3][1:] == ["Human", "95.0", "", "", "", "", "", ""]
+    sem = Table("SemBench", ["Model", "Easy", "Failed"], [["m", "45.0 [40.0, 50.0]", "3"]])
+    srows = list(csv.reader(io.StringIO(render_csv([sem]))))
+    assert srows == [["table", "Model", "Easy", "Easy CI low", "Easy CI high", "Failed"],
+                     ["SemBench", "m", "45.0", "40.0", "50.0", "3"]]
+
+
+def test_a_zero_percent_bar_is_drawn_visibly(tmp_path, monkeypatch):
+    """Gemma 270M scores 0%: its bar must show (drawn MIN_BAR high), others keep their heights."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from fbagent.eval import report as rep
+
+    assert rep.shown_heights([0.0, 12.5, 100.0]) == [rep.MIN_BAR, 12.5, 100.0]
+    heights = []
+    original = plt.Axes.bar
+
+    def spy(self, x, height, *args, **kwargs):
+        heights.append(list(height))
+        return original(self, x, height, *args, **kwargs)
+
+    monkeypatch.setattr(plt.Axes, "bar", spy)
+    summary = {"accuracy": {"mean": 0.0, "std": 0.0}, "n_predictions": 40}
+    result = rep.RunResult(folder=tmp_path / "gemma", manifest={"task": "framebench", "model": "gemma"},
+                           summary=summary)
+    rep.plot([result], tmp_path / "accuracy")
+    assert heights == [[rep.MIN_BAR]] and (tmp_path / "accuracy.png").stat().st_size > 1000

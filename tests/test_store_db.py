@@ -342,7 +342,7 @@ def test_read_commands_work_on_a_read_only_file_and_write_commands_say_so(read_o
         ("runs", "show", "run1"): "Items by status",
         ("validate", "report", "--format", "json"): '"kept": 1',
         ("export", str(out / "all.jsonl")): "wrote 2 entries",
-        ("export", "--validated", str(out / "v.jsonl")): "wrote 1 validated entries",
+        ("export", "--validated", str(out / "v.jsonl")): "wrote 1 validated entry",
     }
     for args, needle in reads.items():
         res = _cli(*args, "--db", str(path))
@@ -376,7 +376,9 @@ def test_read_commands_upgrade_an_old_writable_file_and_refuse_an_old_read_only_
     shutil.copy(FIXTURE_V3, old)
     res = _cli("validate", "report", "--format", "json", "--db", str(old))
     assert res.returncode == 0, res.stderr
-    assert res.stderr == f"note: upgraded the database from schema version 3 to 6; the copy taken before is {old}.v3.bak\n"
+    note, hint = res.stderr.split("\n", 1)  # the note, then the filter hint (2 annotators, 2-of-3 keeps none)
+    assert note == f"note: upgraded the database from schema version 3 to 6; the copy taken before is {old}.v3.bak"
+    assert hint.startswith("hint: the filter wants >= 2") and hint.count("\n") == 1
     assert _version(old) == 6
     rep = json.loads(res.stdout)
     per = {r["entry"]: r for r in rep["judgments"]["per_entry"]}

@@ -209,7 +209,7 @@ def test_one_annotator_report_has_no_warning(tmp_path):
     scripted_answers(db, "alice")
     res = run_cli("validate", "report", "--db", str(path))
     assert res.returncode == 0, res.stderr
-    assert res.stderr == ""
+    assert res.stderr.startswith("hint: the filter wants >= 2") and "Warning" not in res.stderr  # the hint only
     assert "n/a" in res.stdout
     rep = json.loads(run_cli("validate", "report", "--db", str(path), "--format", "json").stdout)
     assert all(g["fleiss_kappa"] is None for g in rep["agreement"])
@@ -261,3 +261,42 @@ def test_report_judgments_per_entry_counts_current_stale_pending(annotated):
                                   if t[0].startswith("Judgments per entry"))[2]}
     assert rows[E[0]] == [E[0], "pending", "6", "6", "0", "no"]
     assert rows["total"] == ["total", "4 current, 1 pending", "54", "6", "0", "1"]
+
+
+def test_one_annotator_gets_a_hint_naming_the_filter_and_the_thresholds_that_fit(tmp_path):
+    """alice alone (entry scores by hand from SCRIPT: E1 (1,1), E2 (0,1), E3 (1,1), E4 (1,0), E5 (0,0)):
+    the default 2-of-3 filter keeps 0 of 5; --min-correct 1 --min-acceptable 1 keeps E1 and E3."""
+    path = tmp_path / "one.db"
+    db = make_db(path, n=6, statuses=("verified", "flagged", "verified", "flagged", "verified", "rejected"))
+    scripted_answers(db, "alice")
+    expected = ("the filter wants >= 2 annotators judging an entry correct and >= 2 acceptable (--min-correct 2 "
+                "--min-acceptable 2), which keeps 0 of 5 judged entries; judgments come from 1 annotator (alice), "
+                "at most 1 per entry: --min-correct 1 --min-acceptable 1 keeps 2")
+    rep = subprocess.run([sys.executable, "-m", "fbagent.cli", "validate", "report", "--db", str(path)],
+                         capture_output=True, text=True, timeout=120)
+    assert rep.returncode == 0, rep.stderr
+    assert f"hint: {expected}" in " ".join(rep.stderr.split())
+    out = tmp_path / "v.jsonl"
+    exp = subprocess.run([sys.executable, "-m", "fbagent.cli", "export", "--validated", str(out), "--db", str(path)],
+                         capture_output=True, text=True, timeout=120)
+    assert exp.returncode == 0 and "wrote 0 validated entries" in exp.stdout, exp.stderr
+    assert f"hint: {expected}" in " ".join(exp.stderr.split())
+    fitted = subprocess.run([sys.executable, "-m", "fbagent.cli", "export", "--validated", str(out), "--db", str(path),
+                             "--min-correct", "1", "--min-acceptable", "1"], capture_output=True, text=True, timeout=120)
+    assert "wrote 2 validated entries" in fitted.stdout and "hint" not in fitted.stderr
+    assert len(out.read_text().splitlines()) == 2
+
+
+def test_three_annotators_and_a_fitting_filter_get_no_hint(annotated):
+    db, _ = annotated
+    assert report(db)["filter_hint"] is None  # 2-of-3 keeps E1 and E2
+    strict = report(db, min_correct=3, min_acceptable=3)["filter_hint"]  # keeps E1 only: fits, no hint
+    assert strict is None
+    # E1 (3,3) marked "cannot be fixed": 3-of-3 keeps nothing. By hand, the other entries score E2 (2,2),
+    # E3 (1,2), E4 (3,0), E5 (0,1): (2,2) and (2,1) keep E2; (1,2) and (1,1) keep E2 and E3.
+    set_unfixable(db, E[0], True, "lead")
+    assert report(db, min_correct=3, min_acceptable=3)["filter_hint"] == (
+        "the filter wants >= 3 annotators judging an entry correct and >= 3 acceptable (--min-correct 3 "
+        "--min-acceptable 3), which keeps 0 of 5 judged entries; judgments come from 3 annotators (alice, bob, carol), "
+        "at most 3 per entry: --min-correct 2 --min-acceptable 2 keeps 1; --min-correct 2 --min-acceptable 1 keeps 1; "
+        "--min-correct 1 --min-acceptable 2 keeps 2; --min-correct 1 --min-acceptable 1 keeps 2")

@@ -23,7 +23,6 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-import threading
 import time
 import unicodedata
 from abc import ABC, abstractmethod
@@ -32,6 +31,7 @@ from dataclasses import dataclass, field
 
 from fbagent.errors import FbagentError
 from fbagent.providers import LoopClients, missing_package
+from fbagent.providers.cancel import CallGate
 
 DEFAULT_CHOICES: tuple[str, ...] = ("1", "2", "3", "4")
 
@@ -270,13 +270,19 @@ class Backend(ABC):
 class SyncBackend(Backend):
     """A backend whose work is synchronous (a local model in this process).
 
-    Calls run in a worker thread, one at a time (a lock: llama.cpp and
-    transformers models are not safe to call from two threads).
+    Calls run in a worker thread, one at a time (:class:`fbagent.providers.cancel.CallGate`: llama.cpp
+    and transformers models are not safe to call from two threads). A cancelled batch (Ctrl-C) sets
+    its flag, which the engine can ask between steps (:meth:`aborted`; llama.cpp does it inside every
+    decode), and a batch still queued never starts.
     """
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self._lock = threading.Lock()
+        self._gate = CallGate()
+
+    def aborted(self) -> bool:
+        """Whether the batch running now has been cancelled (for the engine's abort checks)."""
+        return self._gate.aborted()
 
     @abstractmethod
     def choose_sync(self, prompts: list[str], choices: Sequence[str]) -> list[ChoiceResult]:
@@ -286,22 +292,25 @@ class SyncBackend(Backend):
     def generate_sync(self, prompts: list[str], max_new_tokens: int, stop: Sequence[str]) -> list[TextResult]:
         """Synchronous free generations."""
 
-    def _locked(self, fn, *args):
-        with self._lock:
-            start = time.perf_counter()
-            results = fn(*args)
-            elapsed = (time.perf_counter() - start) * 1000.0
+    def _timed(self, fn, *args):
+        start = time.perf_counter()
+        results = fn(*args)
+        elapsed = (time.perf_counter() - start) * 1000.0
         for r in results:
             if r.latency_ms is None:
                 r.latency_ms = elapsed / max(1, len(results))
                 r.batch_size = len(results)
         return results
 
+    def _locked(self, fn, *args):
+        with self._gate.lock:
+            return self._timed(fn, *args)
+
     async def choose_batch(self, prompts, choices=DEFAULT_CHOICES):
-        return await asyncio.to_thread(self._locked, self.choose_sync, list(prompts), tuple(choices))
+        return await self._gate.call(self._timed, self.choose_sync, list(prompts), tuple(choices))
 
     async def generate_batch(self, prompts, max_new_tokens=96, stop=("\n",)):
-        return await asyncio.to_thread(self._locked, self.generate_sync, list(prompts), max_new_tokens, tuple(stop))
+        return await self._gate.call(self._timed, self.generate_sync, list(prompts), max_new_tokens, tuple(stop))
 
 
 class ConcurrentBackend(Backend):

@@ -81,7 +81,7 @@ class LlamaCppBackend(SyncBackend):
         self.chat = chat
         try:
             self.llm = build_llama(settings_for(path, n_ctx=n_ctx, seed=seed, n_threads=n_threads,
-                                                n_gpu_layers=n_gpu_layers))
+                                                n_gpu_layers=n_gpu_layers), abort=self.aborted)
         except FbagentError:
             raise
         except Exception as err:  # llama.cpp raises ValueError for unreadable files

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from fbagent.commands.options import DEFAULT_DB, DbOption, name_check
+from fbagent.commands.options import DEFAULT_DB, ExistingDbOption, name_check
 from fbagent.commands.output import echo
 
 KNOWN_STATUSES = ("verified", "flagged", "rejected", "failed")
@@ -66,7 +66,7 @@ def register(app: typer.Typer) -> None:
         status: Annotated[str, typer.Option("--status", help="Item statuses to annotate, comma list or 'all'.")] = "verified,flagged",
         seed: Annotated[int | None, typer.Option("--seed", help="Seed of your task shuffle (recorded the first time; default: from your name).")] = None,
         order: Annotated[str, typer.Option("--order", help="Revise mode: stable (entry order) or worst-first (lowest correctness, then acceptability, from current judgments).")] = "stable",
-        db: DbOption = DEFAULT_DB,
+        db: ExistingDbOption = DEFAULT_DB,
         serve: Annotated[bool, typer.Option("--serve", help="Serve the app to invited browsers (fbagent annotators invite NAME) instead of this terminal; needs the serve extra.")] = False,
         host: Annotated[str, typer.Option("--host", help="--serve: address to listen on (default: this machine only).")] = "127.0.0.1",
         port: Annotated[int, typer.Option("--port", help="--serve: TCP port.", min=1, max=65535)] = 8000,

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from fbagent.commands.options import DbOption, db_path, name_check
+from fbagent.commands.options import ExistingDbOption, db_path, name_check
 from fbagent.commands.output import echo
 
 app = typer.Typer(help="Invite annotators to the browser app (annotate --serve): one-time links, list, revoke.",
@@ -34,7 +34,7 @@ def invite_cmd(
     name: Annotated[str, typer.Argument(callback=name_check("annotator name"), help="The annotator's name (answers, seed and progress are kept per name).")],
     expires: Annotated[str, typer.Option("--expires", help="Lifetime of the link and of the browser session: 30m, 12h, 14d, 2w.")] = "14d",
     public_url: PublicUrlOption = None,
-    db: DbOption = None,
+    db: ExistingDbOption = None,
 ) -> None:
     """Print a one-time link for NAME; its token is stored hashed. A new invite revokes NAME's unused links."""
     from fbagent.serve.options import public_url as check_url
@@ -49,7 +49,7 @@ def invite_cmd(
 
 
 @app.command("list")
-def list_cmd(db: DbOption = None) -> None:
+def list_cmd(db: ExistingDbOption = None) -> None:
     """Invited annotators: state of the newest link, its expiry, live browser sessions, last seen."""
     from rich.table import Table
 
@@ -77,7 +77,7 @@ def list_cmd(db: DbOption = None) -> None:
 @app.command("revoke")
 def revoke_cmd(
     name: Annotated[str, typer.Argument(help="The annotator whose links and browser sessions end now.")],
-    db: DbOption = None,
+    db: ExistingDbOption = None,
 ) -> None:
     """End NAME's open links and browser sessions; a running `annotate --serve` closes NAME's apps within a second."""
     from fbagent.errors import FbagentError

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from fbagent.commands.model_options import backend_options
-from fbagent.commands.options import DEFAULT_DB, DbOption, name_check
+from fbagent.commands.options import DEFAULT_DB, ExistingDbOption, name_check
 from fbagent.commands.output import echo, new_console, secho
 from fbagent.limits import bounds
 
@@ -170,6 +170,10 @@ def run_cmd(
         "--templates-dir", help="Folder of prompt templates in the FrameBench authors' layout "
         "(DIR/<lang>/prompt_v1.txt ..., placeholders {four_choice_question} {statement_a} {statement_b} "
         "{choices_text} {verb}); default: fbagent's own templates.")] = None,
+    labels_file: Annotated[Path | None, typer.Option(
+        "--labels", help="File of the four option labels ('sentence_a: ...', 'sentence_b: ...', 'both: ...', "
+        "'neither: ...' lines); default: DIR/<lang>/labels.txt with --templates-dir, else ours. Keep it outside "
+        "another tool's template folder.")] = None,
     choices_style: Annotated[str | None, typer.Option(
         "--choices-style", help="inline (the authors' one line: '1: Sentence A     2: ...') or lines (one option "
         "per line); default: inline with --templates-dir, else lines.")] = None,
@@ -211,6 +215,7 @@ def run_cmd(
         raise FbagentError(f"unknown --std {std!r}", "use --std population or --std sample")
     settings = RunSettings(dataset=dataset, templates=templates, lang=lang, limit=limit, seed=seed,
                            concurrency=concurrency, batch_size=batch_size, n_boot=n_boot, templates_dir=templates_dir,
+                           labels_file=labels_file,
                            choices_style=choices_style, templates_lang=templates_lang, orders=orders,
                            parse_free_text=parse_free_text, human_filter=human_filter,
                            scoring=Scoring(failures="exclude" if exclude_failures else "count", std=std), label=label)
@@ -329,7 +334,7 @@ def report_cmd(
 @app.command("frame-id")
 @backend_options
 def frame_id_cmd(
-    db: DbOption = DEFAULT_DB,
+    db: ExistingDbOption = DEFAULT_DB,
     lexicon: Annotated[str | None, typer.Option("--lexicon", callback=name_check("lexicon name"), help="Lexicon name (default: the only one in the store).")] = None,
     selection: Annotated[int | None, typer.Option("--selection", help="Frame-pair selection id (default: the latest "
                                                    "of the lexicon; without any, pairs come from the lexical units).")] = None,

@@ -8,8 +8,8 @@ from typing import Annotated
 
 import typer
 
-from fbagent.commands.options import DEFAULT_DB, DbOption, name_check
-from fbagent.commands.output import echo
+from fbagent.commands.options import DEFAULT_DB, ExistingDbOption, name_check
+from fbagent.commands.output import echo, secho
 
 ALL_FORMATS = ("fbagent", "framebench", "hf", "lm-eval")
 
@@ -40,7 +40,7 @@ def register(app: typer.Typer) -> None:
         choices_style: Annotated[str | None, typer.Option("--choices-style", help="lm-eval: inline or lines (as `eval run`).")] = None,
         templates_lang: Annotated[str | None, typer.Option("--templates-lang", help="lm-eval: one language's templates for every entry.")] = None,
         orders: Annotated[str, typer.Option("--orders", help="lm-eval: both or canonical sentence orders (as `eval run`).")] = "both",
-        db: DbOption = DEFAULT_DB,
+        db: ExistingDbOption = DEFAULT_DB,
     ) -> None:
         """Export entries; revised text replaces generated text; "cannot be fixed" entries are left out.
 
@@ -51,14 +51,30 @@ def register(app: typer.Typer) -> None:
         from fbagent.commands.annotate import parse_statuses, upgrade_note
         from fbagent.errors import FbagentError
         from fbagent.store import open_db
-        from fbagent.validation.export import export as run_export
 
         if fmt not in ALL_FORMATS:
             raise FbagentError(f"unknown export format {fmt!r}", f"pass --format {' or --format '.join(ALL_FORMATS)}")
         if not Path(db).exists():
             raise FbagentError(f"database {db} does not exist", "pass --db PATH of the database with generated entries")
         database = open_db(db, read_only=True, on_upgrade=upgrade_note)
-        what = "validated entries" if validated else "entries"
+        _export(database, out, fmt=fmt, validated=validated, run=run, min_correct=min_correct,
+                min_acceptable=min_acceptable, status=status, annotator_names=annotator_names, license=license,
+                pretty_name=pretty_name, seed=seed, templates=templates, templates_dir=templates_dir,
+                choices_style=choices_style, templates_lang=templates_lang, orders=orders)
+        if validated:  # one annotator, or a filter that keeps nothing: say which thresholds fit
+            from fbagent.validation.export import validated_hint
+
+            hint = validated_hint(database, run=run, min_correct=min_correct, min_acceptable=min_acceptable,
+                                  statuses=parse_statuses(status))
+            if hint:
+                secho(f"hint: {hint}", err=True)
+
+    def _export(database, out, *, fmt, validated, run, min_correct, min_acceptable, status, annotator_names, license,
+                pretty_name, seed, templates, templates_dir, choices_style, templates_lang, orders) -> None:
+        from fbagent.commands.annotate import parse_statuses
+
+        def what(n: int) -> str:
+            return f"{n} {'validated ' if validated else ''}{'entry' if n == 1 else 'entries'}"
         if fmt in ("hf", "lm-eval"):
             from fbagent.publish.options import HfOptions, LmEvalOptions, Scope
 
@@ -70,7 +86,7 @@ def register(app: typer.Typer) -> None:
                 res = export_hf(database, out, scope, HfOptions(annotator_names=annotator_names, license=license,
                                                                  pretty_name=pretty_name))
                 langs = ", ".join(f"{k}: {v}" for k, v in res["languages"].items())
-                echo(f"wrote {res['entries']} {what} ({langs}) as a Hugging Face dataset folder to {out}")
+                echo(f"wrote {what(res['entries'])} ({langs}) as a Hugging Face dataset folder to {out}")
                 return
             from fbagent.publish.lmeval import export_lmeval
 
@@ -79,9 +95,11 @@ def register(app: typer.Typer) -> None:
                 templates_lang=templates_lang, orders=orders))
             probs = ", ".join(f"{k}: {v}" for k, v in res["problems"].items())
             echo(f"wrote {len(res['tasks'])} lm-eval tasks in groups {', '.join(res['groups'])} "
-                       f"({res['entries']} {what}, problems {probs}) to {out}")
+                       f"({what(res['entries'])}, problems {probs}) to {out}")
             return
+
+        from fbagent.validation.export import export as run_export
 
         n = run_export(database, out, run=run, fmt=fmt, validated=validated,
                        min_correct=min_correct, min_acceptable=min_acceptable, statuses=parse_statuses(status))
-        echo(f"wrote {n} {what} ({fmt} format) to {out}")
+        echo(f"wrote {what(n)} ({fmt} format) to {out}")

@@ -7,15 +7,16 @@ run and the summary table at the end of a session (also after Ctrl-C).
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from rich.console import Console
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
+    ProgressColumn,
     TextColumn,
     TimeElapsedColumn,
-    TimeRemainingColumn,
 )
 from rich.progress import Progress as ProgressBar
 from rich.table import Table
@@ -105,11 +106,12 @@ class GenerateView:
             TextColumn("[green]ok {task.fields[verified]}[/] [yellow]flag {task.fields[flagged]}[/] "
                        "[red]rej {task.fields[rejected]}[/] [magenta]fail {task.fields[failed]}[/]"),
             TextColumn("calls {task.fields[calls]} tok {task.fields[tokens]} cache {task.fields[cache]}"),
-            TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(compact=True, elapsed_when_finished=False),
+            TimeElapsedColumn(), TextColumn("ETA"), UncachedEtaColumn(),
             console=self.console, disable=not self.show_progress, transient=False,
         )
         self._task = self._bar.add_task("entries", total=total, verified=0, flagged=0, rejected=0, failed=0,
-                                        calls=0, tokens=0, cache=0)
+                                        calls=0, tokens=0, cache=0, eta_s=None)
+        self._eta = UncachedRate()
         self._bar.start()
 
     def _update_bar(self, p: Progress) -> None:
@@ -117,7 +119,46 @@ class GenerateView:
             return
         counts = {k: p.counts.get(k, 0) for k in ("verified", "flagged", "rejected", "failed")}
         self._bar.update(self._task, completed=p.done, calls=p.calls, tokens=short(p.tokens), cache=p.cache_hits,
-                         **counts)
+                         eta_s=self._eta.update(p), **counts)
+
+
+class UncachedRate:
+    """The ETA of the entry phase from the entries that cost LLM calls: an interval between two
+    :class:`Progress` snapshots in which only cache hits came (no new call) is left out, its time and
+    its entries alike, so that entries answered from the cache at the start of a resumed run do not
+    make the rest look fast (one uncached entry 70 s, ETA 16 s before)."""
+
+    def __init__(self, clock=time.monotonic) -> None:
+        self._clock = clock
+        self._last: tuple[float, int, int, int] | None = None   # time, done, calls, cache hits
+        self.seconds = 0.0   # time spent on entries that made calls
+        self.entries = 0     # entries finished in that time
+
+    def update(self, p: Progress) -> float | None:
+        """Seconds left for the ``p.total - p.done`` entries to go, ``None`` until one uncached entry finished."""
+        now = self._clock()
+        if self._last is not None:
+            t, done, calls, hits = self._last
+            if not (p.calls == calls and p.cache_hits > hits):  # not an interval served by the cache alone
+                self.seconds += now - t
+                self.entries += max(0, p.done - done)
+        self._last = (now, p.done, p.calls, p.cache_hits)
+        if not self.entries:
+            return None
+        return self.seconds / self.entries * max(0, p.total - p.done)
+
+
+class UncachedEtaColumn(ProgressColumn):
+    """The ETA of :class:`UncachedRate` (task field ``eta_s``), as ``m:ss``; ``-:--`` before it is known."""
+
+    def render(self, task) -> Text:
+        eta = task.fields.get("eta_s")
+        if eta is None or task.finished:
+            return Text("-:--", style="progress.remaining")
+        minutes, seconds = divmod(int(eta + 0.5), 60)
+        hours, minutes = divmod(minutes, 60)
+        return Text(f"{hours}:{minutes:02d}:{seconds:02d}" if hours else f"{minutes}:{seconds:02d}",
+                    style="progress.remaining")
 
 
 def short(n: int) -> str:

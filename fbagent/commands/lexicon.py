@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from fbagent.commands.options import DbOption, db_path, name_check
+from fbagent.commands.options import DbOption, ExistingDbOption, db_path, name_check
 from fbagent.commands.output import echo, new_console
 
 app = typer.Typer(
@@ -122,7 +122,7 @@ def _import(database, err, path: Path, *, lang: str, name: str | None, fmt: str,
 
 
 @app.command("list")
-def list_cmd(db: DbOption = None) -> None:
+def list_cmd(db: ExistingDbOption = None) -> None:
     """List the lexicons in the database: name, language, format, counts, import time, source."""
     from rich.table import Table
 

@@ -23,6 +23,17 @@ DbOption = Annotated[
     ),
 ]
 
+# Commands that read (or add to) a database some other command made, and refuse a missing one.
+ExistingDbOption = Annotated[
+    Path,
+    typer.Option(
+        "--db",
+        envvar="FBAGENT_DB",
+        help="SQLite database file, an existing one (this command creates none). Env: FBAGENT_DB.",
+        show_default=True,
+    ),
+]
+
 
 def db_path(db: Path | None) -> Path:
     """Resolve the database path: explicit ``--db``, then ``$FBAGENT_DB``, then ``./framebench.db``."""

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from fbagent.commands.options import DbOption, db_path, name_check
+from fbagent.commands.options import DbOption, ExistingDbOption, db_path, name_check
 from fbagent.commands.output import echo, new_console
 from fbagent.commands.selection_options import (
     ExcludeRelatedOption,
@@ -110,7 +110,7 @@ def select_cmd(
 
 
 @app.command("list")
-def list_cmd(db: DbOption = None) -> None:
+def list_cmd(db: ExistingDbOption = None) -> None:
     """List the frame-pair selections: lexicon, seed, counts, options."""
     from rich.table import Table
 
@@ -143,7 +143,7 @@ def show_cmd(
     status: Annotated[str, typer.Option("--status", help="selected | reserve | screened_out | all")] = "selected",
     limit: Annotated[int, typer.Option("--limit", min=0, help="Print at most N pairs (0: all).")] = 50,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
-    db: DbOption = None,
+    db: ExistingDbOption = None,
 ) -> None:
     """Show the pairs of one selection, in rank order."""
     from rich.table import Table

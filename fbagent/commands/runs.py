@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from fbagent.commands.options import DbOption, db_path, name_check
+from fbagent.commands.options import ExistingDbOption, db_path, name_check
 from fbagent.commands.output import echo, new_console
 
 app = typer.Typer(help="Generation runs: list them, show one (options, counts by status, tokens, calls).",
@@ -15,7 +15,7 @@ app = typer.Typer(help="Generation runs: list them, show one (options, counts by
 
 
 @app.command("list")
-def list_cmd(db: DbOption = None) -> None:
+def list_cmd(db: ExistingDbOption = None) -> None:
     """List every run, newest first: status, items by status, LLM calls, cache hits, tokens."""
     from rich.table import Table
 
@@ -66,7 +66,7 @@ def problem_entries(database, run_id: int, statuses: tuple[str, ...] = ENTRY_STA
 @app.command("show")
 def show_cmd(
     run: Annotated[str, typer.Argument(callback=name_check("run name"), help="Run name (or numeric id), as printed by `fbagent runs list`.")],
-    db: DbOption = None,
+    db: ExistingDbOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables "
                                           "(entries with all their reasons).")] = False,
     entry_status: Annotated[str | None, typer.Option("--status", help="List only the entries with this status: "

@@ -7,8 +7,8 @@ from typing import Annotated
 
 import typer
 
-from fbagent.commands.options import DEFAULT_DB, DbOption, name_check
-from fbagent.commands.output import echo, new_console
+from fbagent.commands.options import DEFAULT_DB, ExistingDbOption, name_check
+from fbagent.commands.output import echo, new_console, secho
 
 app = typer.Typer(help="Human validation: agreement, filter and human accuracy.", no_args_is_help=True)
 
@@ -23,7 +23,7 @@ def report(
     status: Annotated[str, typer.Option("--status", help="Item statuses in scope, comma list or 'all'.")] = "verified,flagged",
     fmt: Annotated[str, typer.Option("--format", help="table (terminal), md, csv or json.")] = "table",
     out: Annotated[Path | None, typer.Option("--out", help="Write the report to this file instead of the terminal.")] = None,
-    db: DbOption = DEFAULT_DB,
+    db: ExistingDbOption = DEFAULT_DB,
 ) -> None:
     """Judgments per entry (current / stale / pending), Table 2 counts, positive rate per annotator,
     3/3 agreement and Fleiss' kappa, human accuracy; only judgments of the current (revised) text count.
@@ -53,11 +53,11 @@ def report(
     if fmt == "table":
         import io
 
-
         if out is None:
             console = new_console()
             for t in rich_tables(rep):
                 console.print(t)
+            _hint(rep)
             return
         buf = io.StringIO()
         console = new_console(file=buf, width=120, color_system=None)
@@ -73,3 +73,10 @@ def report(
 
         write_text(text, out)
         echo(f"wrote {out}")
+    _hint(rep)
+
+
+def _hint(rep: dict) -> None:
+    """The filter hint (one annotator, or a filter that keeps nothing: which thresholds fit), on stderr."""
+    if rep.get("filter_hint"):
+        secho(f"hint: {rep['filter_hint']}", err=True)

@@ -28,7 +28,7 @@ from fbagent.commands.generation_options import (
     VerifierGeneratorOption,
     VerifierModelOption,
 )
-from fbagent.commands.options import DbOption, db_path, name_check
+from fbagent.commands.options import DbOption, ExistingDbOption, db_path, name_check
 from fbagent.commands.output import echo, new_console, secho
 
 app = typer.Typer(help="The generation verifier measured on gold data: calibrate it on held-out FrameNet exemplars, "
@@ -107,7 +107,7 @@ def calibrate_cmd(
 @app.command("list")
 def list_cmd(
     lexicon: Annotated[str | None, typer.Option("--lexicon", callback=name_check("lexicon name"), help="Only calibrations of this lexicon.")] = None,
-    db: DbOption = None,
+    db: ExistingDbOption = None,
 ) -> None:
     """Stored calibrations, newest first: lexicon, signal, pairs, accuracy, margins for precision 0.8/0.9/0.95."""
     from rich.table import Table

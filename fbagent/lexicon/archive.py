@@ -1,7 +1,8 @@
 """A ``.zip`` of an NLTK-layout FrameNet release, read in place.
 
 The archive may hold the resource at its top or in one folder (``fndata-1.5/``);
-the shallowest ``frameIndex.xml`` marks the root. Only the files a read uses
+its ``frameIndex.xml`` marks the root; an archive with more than one (two releases
+side by side) is refused rather than one of them taken silently. Only the files a read uses
 are taken: ``*.xml`` at the root, ``frame/*.xml`` and ``lu/*.xml``. Links and
 names with ``..`` are never extracted. :func:`extracted` copies them into a
 private temporary folder (mode 0700) that is removed afterwards;
@@ -42,7 +43,12 @@ def _root_in(zf: zipfile.ZipFile, path: Path) -> str:
     if not roots:
         raise FbagentError(f"{path}: a zip archive without frameIndex.xml (not an NLTK-layout FrameNet release)",
                            UNZIP_FIX)
-    return min(roots, key=lambda r: (r.count("/"), r))
+    if len(roots) > 1:
+        shown = ", ".join(r or "(top level)" for r in sorted(roots)[:4]) + (", ..." if len(roots) > 4 else "")
+        raise FbagentError(f"{path}: a zip archive holding {len(roots)} FrameNet releases ({shown}); fbagent will "
+                           "not guess which one you mean",
+                           "unzip it and pass the folder of the release you want (the one holding frameIndex.xml)")
+    return roots[0]
 
 
 def zip_root(path: str | Path) -> str:

@@ -17,6 +17,7 @@ The SQL of the import (inserts, the replacement's deletes) is in :mod:`fbagent.s
 
 from __future__ import annotations
 
+import os
 import time
 import unicodedata
 from collections.abc import Callable
@@ -164,8 +165,8 @@ def resource_fingerprint(path: str | Path, fmt: str = "auto", exemplars: str | P
 
 def default_name(path: str | Path) -> str:
     """Lexicon name from a path (NFC): the folder name, or the file stem (``frames.jsonl`` -> its folder,
-    ``fn.zip`` -> ``fn``)."""
-    p = Path(path).expanduser().resolve()
+    ``fn.zip`` -> ``fn``), as typed: a symlink gives its own name, not its target's."""
+    p = Path(os.path.normpath(Path(path).expanduser().absolute()))
     if p.is_file():
         name = p.parent.name if p.name == "frames.jsonl" else p.name.removesuffix(".jsonl")
         if name.lower().endswith(".zip"):
@@ -190,7 +191,8 @@ def import_lexicon(
 
     Args:
         db: open database (:func:`fbagent.store.db.open_db`).
-        path: NLTK-layout folder, ``.jsonl`` frames file, or folder with ``frames.jsonl``.
+        path: NLTK-layout folder (or ``.zip``), ``.jsonl`` frames file, folder with ``frames.jsonl``, or
+            the name of an NLTK corpus in NLTK's data folders (:func:`fbagent.lexicon.locate.locate_resource`).
         lang: language code (BCP 47 / ISO 639, e.g. ``en``, ``fr``, ``nld``, ``nl-BE``),
             stored in canonical form (``nld`` -> ``nl``; :func:`fbagent.languages.normalize_lang`).
         name: lexicon name (:data:`NAME_RULE`, stored in NFC); default from ``path``.
@@ -207,6 +209,10 @@ def import_lexicon(
         resolves outside the resource folder. Nothing is written in that case.
     """
     t0 = time.perf_counter()
+    from fbagent.lexicon.locate import locate_resource
+
+    located = locate_resource(path)  # a path, or an NLTK corpus name (corpora/NAME[.zip] under NLTK_DATA)
+    path = located.path
     name = check_lexicon_name(name if name is not None else default_name(path))
     lang = normalize_lang(lang)
     if fmt not in FORMATS:
@@ -226,8 +232,9 @@ def import_lexicon(
     lexicon_id, status = lexstore.store_lexicon(
         db, data, name=name, lang=lang, fmt=format_label or used, source_path=str(Path(path).expanduser().resolve())
     )
+    notes = [located.note, *data.notes] if located.note else data.notes
     return ImportResult(lexicon_id, name, status, format_label or used, lexstore.lexicon_counts(data), data.warnings,
-                        time.perf_counter() - t0, data.notes, lang)
+                        time.perf_counter() - t0, notes, lang)
 
 
 def import_embedded(db: sqlite_utils.Database) -> ImportResult:

@@ -33,7 +33,6 @@ from __future__ import annotations
 import asyncio
 import os
 import re
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -269,8 +268,9 @@ class LocalAdapter:
 
     ``n_ctx`` (tokens) bounds prompt + answer; ``n_threads`` defaults to env
     ``FBAGENT_LLAMA_THREADS``, else the number of CPU cores (on a machine shared with
-    other busy processes 1 thread can be several times faster). Calls are serialised by a lock and run in a worker
-    thread (``asyncio.to_thread``), so the event loop never blocks on llama.cpp.
+    other busy processes 1 thread can be several times faster). Calls are serialised and run in a worker
+    thread (:class:`fbagent.providers.cancel.CallGate`), so the event loop never blocks on llama.cpp, and a
+    cancelled call (Ctrl-C) stops inside llama.cpp within milliseconds; queued calls never start.
 
     ``prompt_style``: ``auto`` (``fewshot`` when the GGUF metadata has no chat
     template, else ``chat``), ``chat`` or ``fewshot``; the resolved style is the
@@ -289,16 +289,17 @@ class LocalAdapter:
         import instructor
 
         from fbagent.llm.prompt_style import check_prompt_style, style_from_metadata
+        from fbagent.providers.cancel import CallGate
         from fbagent.providers.llamacpp import build_llama, settings_for
 
         check_prompt_style(prompt_style)
         self.model_path = model_path
         self.model = Path(model_path).name
         self.base_url = None
-        self._lock = threading.Lock()
+        self._gate = CallGate()
         self._grammars: dict[str, Any] = {}
         threads = n_threads or int(os.environ.get("FBAGENT_LLAMA_THREADS") or 0) or os.cpu_count() or 1
-        self._llm = build_llama(settings_for(model_path, n_ctx=n_ctx, n_threads=threads))
+        self._llm = build_llama(settings_for(model_path, n_ctx=n_ctx, n_threads=threads), abort=self._gate.aborted)
         self.prompt_style = style_from_metadata(self._llm.metadata) if prompt_style == "auto" else prompt_style
         # recorded with every request in llm_calls
         self.mode = "completion_json_grammar" if self.prompt_style == "fewshot" else "json_schema_grammar"
@@ -325,8 +326,7 @@ class LocalAdapter:
             }
             if kwargs.get("seed") is not None:
                 params["seed"] = kwargs["seed"]
-            with self._lock:
-                out = self._llm.create_chat_completion(**params)
+            out = self._llm.create_chat_completion(**params)
         for choice in out.get("choices", []):
             message = choice.get("message") or {}
             if isinstance(message.get("content"), str):
@@ -370,8 +370,7 @@ class LocalAdapter:
                                   "max_tokens": kwargs.get("max_tokens", 512), "grammar": self._grammar(schema)}
         if seed is not None:
             params["seed"] = seed
-        with self._lock:
-            out = self._llm.create_completion(**params)
+        out = self._llm.create_completion(**params)
         choice = (out.get("choices") or [{}])[0]
         return {
             "id": out.get("id", "completion"), "object": "chat.completion", "created": out.get("created", 0),
@@ -381,7 +380,7 @@ class LocalAdapter:
         }
 
     async def _acreate(self, **kwargs: Any) -> Any:
-        return await asyncio.to_thread(self._generate, kwargs)
+        return await self._gate.call(self._generate, kwargs)
 
     async def create(
         self, *, response_model: type[BaseModel], messages: list[dict[str, Any]], temperature: float,
@@ -396,7 +395,7 @@ class LocalAdapter:
     async def aclose(self) -> None:
         close = getattr(self._llm, "close", None)
         if close is not None:
-            with self._lock:
+            with self._gate.lock:
                 close()
 
 

@@ -30,6 +30,7 @@ import os
 import signal
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -126,12 +127,15 @@ def _model_defaults(use_extra_bufts: bool):
         native.llama_model_default_params = original
 
 
-def build_llama(settings: LlamaSettings, *, probe_first: bool = True) -> Any:
+def build_llama(settings: LlamaSettings, *, probe_first: bool = True,
+                abort: Callable[[], bool] | None = None) -> Any:
     """The ``llama_cpp.Llama`` of ``settings`` (quiet: llama.cpp's set-up notes go nowhere).
 
     With ``probe_first`` (the default) the settings are first tried in a child process
-    (:func:`probe`). Raises :class:`FbagentError` when the probe crashed, and whatever ``Llama``
-    raises (``ValueError`` for an unreadable file) otherwise; ``ImportError`` without the package.
+    (:func:`probe`). ``abort`` (e.g. :meth:`fbagent.providers.cancel.CallGate.aborted`) is asked
+    during every decode; when it returns true the decode stops (:func:`install_abort`). Raises
+    :class:`FbagentError` when the probe crashed, and whatever ``Llama`` raises (``ValueError`` for
+    an unreadable file) otherwise; ``ImportError`` without the package.
     """
     from llama_cpp import Llama
 
@@ -146,7 +150,28 @@ def build_llama(settings: LlamaSettings, *, probe_first: bool = True) -> Any:
         seed = {} if settings.seed is None else {"seed": settings.seed}
         llm = Llama(model_path=settings.model_path, n_ctx=settings.n_ctx, n_threads=settings.n_threads,
                     n_gpu_layers=settings.n_gpu_layers, verbose=False, **seed)
+    if abort is not None:
+        install_abort(llm, abort)
     return llm
+
+
+def install_abort(llm: Any, abort: Callable[[], bool]) -> None:
+    """Make llama.cpp ask ``abort()`` between the graph nodes of every ``llama_decode`` of ``llm`` (its
+    abort callback, ``llama_set_abort_callback``): prompt processing and each generated token stop
+    within milliseconds once it returns true; the decode then returns 2 and llama-cpp-python raises
+    ``RuntimeError("llama_decode returned 2")``. The callback is kept on ``llm`` (ctypes must not
+    free it while llama.cpp holds it)."""
+    import llama_cpp
+
+    def check(_data: Any) -> bool:
+        try:
+            return bool(abort())
+        except Exception:  # noqa: BLE001 - an exception must not cross into C
+            return False
+
+    callback = llama_cpp.ggml_abort_callback(check)
+    llama_cpp.llama_set_abort_callback(llm._ctx.ctx, callback, None)
+    llm._fbagent_abort_callback = callback
 
 
 def uses_extra_bufts(llm: Any) -> bool:

@@ -384,6 +384,9 @@ def report(
 
     rows = ann.select_items(db, run=run, statuses=statuses, columns="id, status, verifier, generator_model")
     rep["verifier_vs_human"] = verifier_vs_human(entries, rows, min_correct=min_correct, min_acceptable=min_acceptable)
+    from fbagent.validation.thresholds import filter_hint
+
+    rep["filter_hint"] = filter_hint(entries.values(), min_correct, min_acceptable)
     return rep
 
 

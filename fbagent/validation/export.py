@@ -203,3 +203,22 @@ def export(
     records = export_records(db, **options)
     write_jsonl(records, out)
     return len(records)
+
+
+def validated_hint(
+    db: sqlite_utils.Database,
+    *,
+    run: str | None = None,
+    min_correct: int = DEFAULT_MIN_CORRECT,
+    min_acceptable: int = DEFAULT_MIN_ACCEPTABLE,
+    statuses: Sequence[str] = ann.DEFAULT_STATUSES,
+) -> str | None:
+    """The hint of :func:`fbagent.validation.thresholds.filter_hint` for the entries a ``--validated`` export reads
+    (``None`` when the filter fits them or no entry matches)."""
+    from fbagent.validation.thresholds import filter_hint
+
+    items = ann.select_items(db, run=run, statuses=statuses)
+    if not items:
+        return None
+    scores = score_entries(db, [i["id"] for i in items], min_correct=min_correct, min_acceptable=min_acceptable)
+    return filter_hint(scores.values(), min_correct, min_acceptable)
