@@ -154,8 +154,10 @@ def test_ctrl_c_stops_cleanly_and_records_the_interruption(tmp_path):
 
     db_path = tmp_path / "fb.db"
     env = {**os.environ, "OPENAI_API_KEY": "", "PYTHONUNBUFFERED": "1"}
+    # 16 pairs, 4 entries in flight: after the first stored entry at least three more rounds remain, so the
+    # signal (passed on by the supervisor of issue 19) always lands while entries are in flight
     with OpenAIStub(FrameResponder(), latency_s=0.1) as stub:
-        proc = subprocess.Popen(_cli(db_path, stub, 6), env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        proc = subprocess.Popen(_cli(db_path, stub, 16), env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 text=True)
         deadline = time.time() + 180
         while _item_count(db_path) < 1 and time.time() < deadline and proc.poll() is None:
