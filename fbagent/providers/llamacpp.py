@@ -24,6 +24,7 @@ both get the same two safeguards:
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import os
@@ -59,28 +60,29 @@ class LlamaSettings:
     use_extra_bufts: bool = True
 
 
-def cpu_flags() -> frozenset[str]:
-    """The CPU feature flags of ``/proc/cpuinfo`` (first ``flags`` line); empty where there is none."""
+@functools.lru_cache(maxsize=1)
+def _cpuinfo() -> dict[str, str]:
+    """The first value of each key of ``/proc/cpuinfo`` (read once per process; empty where there is none)."""
+    fields: dict[str, str] = {}
     try:
         with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
             for line in f:
-                if line.startswith("flags"):
-                    return frozenset(line.split(":", 1)[1].split())
+                key, sep, value = line.partition(":")
+                if sep:
+                    fields.setdefault(key.strip(), value.strip())
     except OSError:
         pass
-    return frozenset()
+    return fields
+
+
+def cpu_flags() -> frozenset[str]:
+    """The CPU feature flags of ``/proc/cpuinfo`` (first ``flags`` line); empty where there is none."""
+    return frozenset(_cpuinfo().get("flags", "").split())
 
 
 def cpu_model() -> str:
     """The CPU's model name from ``/proc/cpuinfo`` (``"unknown CPU"`` where there is none)."""
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return " ".join(line.split(":", 1)[1].split())
-    except OSError:
-        pass
-    return "unknown CPU"
+    return " ".join(_cpuinfo().get("model name", "").split()) or "unknown CPU"
 
 
 def extra_bufts_default() -> bool:
