@@ -20,8 +20,9 @@ MAX_NAME_CHARS = 200
 
 # C0 controls but tab and newline, DEL, C1 controls; line/paragraph separators; bidi embeddings,
 # overrides and isolates (U+202A-U+202E, U+2066-U+2069).
-_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
-_UNSAFE_IN_NAME = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_OTHER_UNSAFE = "\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069"
+_UNSAFE = re.compile(f"[\x00-\x08\x0b-\x1f{_OTHER_UNSAFE}]")         # in text: tab and newline are fine
+_UNSAFE_IN_NAME = re.compile(f"[\x00-\x1f{_OTHER_UNSAFE}]")            # in a name: no tab or newline either
 
 
 def _escape(match: re.Match[str]) -> str:
