@@ -46,11 +46,11 @@ CALIBRATE_PAIRS = 200
 #: ``--help`` text of ``--pairs`` per command (``fbagent generate`` has no default: a run pays for
 #: every pair's LLM calls, so its size is always chosen, e.g. 800 as the paper does).
 PAIRS_HELP = {
-    "pairs select": "Number of frame pairs P to sample (default: FrameBench's 800; selecting costs no LLM call).",
+    "pairs select": "Number of frame pairs P to sample. The default is FrameBench's P (selecting costs no LLM call).",
     "generate": "Number of frame pairs to select (P); required: a run pays for every pair's LLM calls "
                 "(FrameBench: 800).",
-    "verifier calibrate": "Frame pairs to sample (P), verb-stratified (default 200: 800 held-out sentences, a 95% "
-                          "interval of about +-3.5 points, at a quarter of the LLM calls of FrameBench's 800).",
+    "verifier calibrate": "Frame pairs to sample (P), verb-stratified. The default holds out 800 sentences: a 95% "
+                          "interval of about +-3.5 points, at a quarter of the LLM calls of FrameBench's 800 pairs.",
 }
 
 
