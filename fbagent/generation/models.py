@@ -12,7 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from fbagent import providers
-from fbagent.errors import FbagentError
 from fbagent.providers.config import (
     DEFAULT_BACKEND,
     DEFAULT_BACKOFF_S,
@@ -22,16 +21,13 @@ from fbagent.providers.config import (
     ModelConfig,
     check_request_limits,
 )
+from fbagent.verifier.margin import DEFAULT_MARGIN, check_margin
 
 #: a run's prompt style when none is given: ``auto`` (resolved per model by
 #: :func:`fbagent.llm.prompt_style.resolve_prompt_style`: ``fewshot`` for a GGUF without a chat
 #: template, else ``chat``); a client built without one gets ``chat``
 #: (:data:`fbagent.providers.config.CLIENT_PROMPT_STYLE`)
 DEFAULT_PROMPT_STYLE = "auto"
-#: the verifier's margin when none is given: a sentence passes when it is closer to its own frame at all
-DEFAULT_MARGIN = 0.0
-#: the cosine-difference range a margin must lie in, ``[low, high)``
-MARGIN_RANGE = (-2.0, 2.0)
 
 ROLES = ("generator", "verifier")
 
@@ -51,7 +47,7 @@ class ModelOptions:
     invalid output and retries on 429/5xx/timeouts; ``timeout_s``: seconds per request;
     ``backoff_s``: first retry backoff, seconds; ``prompt_style``: ``auto`` | ``chat`` | ``fewshot``
     (:mod:`fbagent.llm.prompt_style`); ``margin``: a sentence passes when sim_own - sim_other > margin
-    (cosine difference, in :data:`MARGIN_RANGE`); ``surface_verb_match``: a Japanese lexicon without
+    (cosine difference, in :data:`fbagent.verifier.margin.MARGIN_RANGE`); ``surface_verb_match``: a Japanese lexicon without
     fugashi runs on the surface verb match instead of being refused
     (:func:`fbagent.checks.lemmas.require_verb_analyser`).
     """
@@ -114,7 +110,4 @@ class ModelOptions:
         providers.check_base_url(self.base_url)
         providers.check_base_url(self.verifier_base_url)
         check_request_limits(self.concurrency, self.llm_retries, self.timeout_s)
-        low, high = MARGIN_RANGE
-        if not low <= self.margin < high:
-            raise FbagentError(f"--margin must be in [{low:g}, {high:g}) (a cosine difference), got {self.margin}",
-                               "pass a value such as 0.0")
+        check_margin(self.margin)
