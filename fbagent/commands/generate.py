@@ -31,7 +31,6 @@ from fbagent.commands.selection_options import (
     RequireCoreFeOption,
     RequireDefinitionOption,
 )
-from fbagent.pairs.select import PAIRS_HELP
 
 
 def register(app: typer.Typer) -> None:
@@ -39,7 +38,7 @@ def register(app: typer.Typer) -> None:
 
     @app.command("generate")
     def generate_cmd(
-        pairs: Annotated[int, typer.Option("--pairs", "-p", help=PAIRS_HELP["generate"])],
+        pairs: Annotated[int, typer.Option("--pairs", "-p", help="Number of frame pairs to select (P); required.")],
         lexicon: Annotated[str | None, typer.Option(
             "--lexicon", callback=name_check("lexicon name"), help="Lexicon name (see `fbagent lexicon list`). Default: the only/first one; "
             "with none in the database the embedded sample is imported.")] = None,
