@@ -61,7 +61,9 @@ def main() -> None:
     if supervised is not None:
         sys.exit(supervised)
     from fbagent.providers import redact
+    from fbagent.providers.cancel import relay_swallowed_interrupts
 
+    relay_swallowed_interrupts()  # Ctrl-C during a native callback (llama.cpp loading) is not lost
     try:
         try:
             code = app(standalone_mode=False)

@@ -15,12 +15,16 @@ llama-cpp-python raises ``RuntimeError``) reaches nobody: the caller is gone.
 
 from __future__ import annotations
 
+import _thread
 import asyncio
+import sys
 import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 T = TypeVar("T")
+
+RELAY_DELAY_S = 0.02  # a swallowed Ctrl-C is raised again this long after (seconds)
 
 
 class CallCancelled(Exception):
@@ -61,3 +65,63 @@ class CallGate:
                 return fn(*args)
             finally:
                 self._current = None
+
+
+def relay_swallowed_interrupts() -> None:
+    """Make a Ctrl-C that Python would swallow reach the command (install once per process).
+
+    Python raises ``KeyboardInterrupt`` wherever the main thread is when the signal is handled. When
+    that is a callback called from native code (llama.cpp's log callback while a model loads, a
+    ctypes callback), a ``__del__`` or a weakref callback, the exception cannot propagate: Python
+    prints "Exception ignored ..." (or nothing, with the engine's output redirected) and goes on, so
+    the command ran to its end after Ctrl-C. This hook (:data:`sys.unraisablehook`) turns such a
+    swallowed ``KeyboardInterrupt`` into a fresh interrupt of the main thread
+    (:func:`_thread.interrupt_main`, from a timer thread :data:`RELAY_DELAY_S` later, once the hook has
+    returned), which Python's handler (or ``asyncio.run``'s) then raises where it can propagate; one
+    that lands in a callback again is relayed again. Every other unraisable exception goes to the
+    previous hook. Long native loads also run in a worker thread (:func:`in_worker_thread`), where no
+    interrupt is ever raised.
+    """
+    previous = sys.unraisablehook
+    if getattr(previous, "_fbagent_relay", False):
+        return
+
+    def hook(unraisable: Any) -> None:
+        if unraisable.exc_type is not None and issubclass(unraisable.exc_type, KeyboardInterrupt):
+            # not from here: Python would handle the new interrupt before this hook returns, inside it
+            threading.Timer(RELAY_DELAY_S, _thread.interrupt_main).start()
+            return
+        previous(unraisable)
+
+    hook._fbagent_relay = True  # type: ignore[attr-defined]
+    sys.unraisablehook = hook
+
+
+def in_worker_thread(fn: Callable[[], T], *, name: str = "fbagent-load") -> T:
+    """``fn()`` in a daemon thread while the main thread waits, so that Ctrl-C always propagates.
+
+    A native call that calls back into Python (llama.cpp logs through a ctypes callback while a model
+    loads) swallows a ``KeyboardInterrupt`` raised in the callback. Run in a worker thread, the
+    callbacks never see one (Python handles signals in the main thread only), and the main thread,
+    waiting in 0.1 s steps, raises it at once; the abandoned load ends with the process. Called from
+    any other thread, ``fn()`` runs inline. Raises whatever ``fn`` raises.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return fn()
+    box: dict[str, Any] = {}
+    done = threading.Event()
+
+    def target() -> None:
+        try:
+            box["value"] = fn()
+        except BaseException as err:  # noqa: BLE001 - raised again in the waiting thread
+            box["error"] = err
+        finally:
+            done.set()
+
+    threading.Thread(target=target, name=name, daemon=True).start()
+    while not done.wait(0.1):
+        pass
+    if "error" in box:
+        raise box["error"]
+    return box["value"]

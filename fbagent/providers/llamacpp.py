@@ -31,6 +31,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -149,10 +150,14 @@ def build_llama(settings: LlamaSettings, *, probe_first: bool = True,
     except ImportError:  # pragma: no cover - older/newer layouts
         suppress_stdout_stderr = None
     quiet = suppress_stdout_stderr(disable=False) if suppress_stdout_stderr else contextlib.nullcontext()
-    with quiet, _model_defaults(settings.use_extra_bufts):
-        seed = {} if settings.seed is None else {"seed": settings.seed}
-        llm = Llama(model_path=settings.model_path, n_ctx=settings.n_ctx, n_threads=settings.n_threads,
-                    n_gpu_layers=settings.n_gpu_layers, verbose=False, **seed)
+    from fbagent.providers.cancel import in_worker_thread
+
+    _quiet_after_abort()
+    seed = {} if settings.seed is None else {"seed": settings.seed}
+    with quiet, _model_defaults(settings.use_extra_bufts):  # loaded in a worker thread: Ctrl-C is never lost
+        llm = in_worker_thread(lambda: Llama(model_path=settings.model_path, n_ctx=settings.n_ctx,
+                                             n_threads=settings.n_threads, n_gpu_layers=settings.n_gpu_layers,
+                                             verbose=False, **seed), name="fbagent-llama-load")
     if abort is not None:
         install_abort(llm, abort)
     return llm
@@ -168,13 +173,41 @@ def install_abort(llm: Any, abort: Callable[[], bool]) -> None:
 
     def check(_data: Any) -> bool:
         try:
-            return bool(abort())
+            stop = bool(abort())
         except Exception:  # noqa: BLE001 - an exception must not cross into C
-            return False
+            stop = False
+        _ABORTING.set() if stop else _ABORTING.clear()
+        return stop
 
     callback = llama_cpp.ggml_abort_callback(check)
     llama_cpp.llama_set_abort_callback(llm._ctx.ctx, callback, None)
     llm._fbagent_abort_callback = callback
+
+
+_ABORTING = threading.Event()  # set while a decode stops on its abort callback (its clean-up notes go nowhere)
+_LOG_CALLBACK: Any = None
+
+
+def _quiet_after_abort() -> None:
+    """Install (once) llama.cpp's log callback as llama-cpp-python's own, but silent while a decode is
+    being aborted: an abort (Ctrl-C) otherwise prints llama.cpp's "decode: removing memory module
+    entries ..." between two copies of the progress bar."""
+    global _LOG_CALLBACK
+    if _LOG_CALLBACK is not None:
+        return
+    import ctypes
+
+    import llama_cpp
+    from llama_cpp import _logger
+
+    def log(level: int, text: bytes, _data: Any) -> None:
+        if _ABORTING.is_set():
+            return
+        if _logger.logger.level <= _logger.GGML_LOG_LEVEL_TO_LOGGING_LEVEL.get(level, 0):  # as llama-cpp-python
+            print(text.decode("utf-8", "replace"), end="", flush=True, file=sys.stderr)
+
+    _LOG_CALLBACK = llama_cpp.llama_log_callback(log)
+    llama_cpp.llama_log_set(_LOG_CALLBACK, ctypes.c_void_p(0))
 
 
 def uses_extra_bufts(llm: Any) -> bool:
