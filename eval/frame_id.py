@@ -27,15 +27,9 @@ from pathlib import Path
 from fbagent.errors import FbagentError
 from fbagent.eval.backends.base import Backend, ChoiceResult, ReasoningConfig
 from fbagent.eval.metrics import DEFAULT_SCORING, Scoring, frame_id_summary
-from fbagent.eval.runner import (
-    ChoiceJob,
-    ResultWriter,
-    base_versions,
-    choice_fields,
-    latest,
-    run_choice_jobs,
-    run_on_loop,
-)
+from fbagent.eval.runner import ChoiceJob, base_versions, choice_fields
+from fbagent.eval.task import EvalTask, choice_task, run_task
+from fbagent.progress.events import OnEvent, callbacks, chain
 from fbagent.prompt_files import load_prompt, prompt_exists
 
 FRAME_LABELS = ("frame_a", "frame_b", "neither")
@@ -272,15 +266,12 @@ def make_record(p: FrameIdProblem, prompt: str, shots: list[FrameIdProblem], r: 
     }
 
 
-def run_frame_id(backend: Backend, settings: FrameIdSettings, out_dir: Path, *, reasoning: ReasoningConfig,
-                 pairs: list[FramePair] | None = None, lexicon: dict | None = None, command: list[str] | None = None,
-                 on_start: Callable[[int, int], None] | None = None,
-                 on_progress: Callable[[int], None] | None = None) -> tuple[dict, dict]:
-    """Run (or resume) frame identification into ``out_dir``; returns ``(summary, manifest)``.
-
-    ``on_start(total, done)``: answers of the run and how many are already stored. Calls that got
-    no answer are asked again on resume.
-    """
+def frame_id_task(backend: Backend, settings: FrameIdSettings, *, reasoning: ReasoningConfig,
+                  pairs: list[FramePair] | None = None, lexicon: dict | None = None,
+                  command: list[str] | None = None) -> EvalTask:
+    """Frame identification of ``settings`` as an :class:`~fbagent.eval.task.EvalTask`: one constrained job
+    per problem (k-shot prompt), scored with :func:`fbagent.eval.metrics.frame_id_summary`. ``pairs`` and
+    ``lexicon``: from :func:`load_pairs` (loaded here when None)."""
     if pairs is None or lexicon is None:
         pairs, lexicon = load_pairs(settings)
     lang = settings.lang or lexicon["lang"] or "en"
@@ -305,17 +296,20 @@ def run_frame_id(backend: Backend, settings: FrameIdSettings, out_dir: Path, *, 
         "reasoning": asdict(reasoning), "limit": settings.limit, "definition_chars": settings.definition_chars,
         "n_pairs": len(pairs), "n_problems": len(problems),
     }
-    writer = ResultWriter(out_dir, manifest, retry_failed_calls=True)
-    if on_start:
-        on_start(len(jobs), sum(1 for j in jobs if j.key in writer.done))
-    status, summary = "interrupted", None
-    try:
-        run_on_loop(backend, run_choice_jobs(backend, jobs, writer, batch_size=settings.batch_size,
-                                             concurrency=settings.concurrency, on_progress=on_progress))
-        status = "finished"
-        wanted = {j.key for j in jobs}
-        summary = frame_id_summary([r for r in latest(writer.records) if r["key"] in wanted],
-                                   n_boot=settings.n_boot, seed=settings.seed, scoring=settings.scoring)
-    finally:
-        manifest = writer.finish(summary, status=status)
-    return summary, manifest
+    return choice_task("frame_id", manifest, jobs, lambda preds: frame_id_summary(
+        preds, n_boot=settings.n_boot, seed=settings.seed, scoring=settings.scoring),
+        batch_size=settings.batch_size, concurrency=settings.concurrency)
+
+
+def run_frame_id(backend: Backend, settings: FrameIdSettings, out_dir: Path, *, reasoning: ReasoningConfig,
+                 pairs: list[FramePair] | None = None, lexicon: dict | None = None, command: list[str] | None = None,
+                 on_event: OnEvent | None = None, on_start: Callable[[int, int], None] | None = None,
+                 on_progress: Callable[[int], None] | None = None) -> tuple[dict, dict]:
+    """Run (or resume) frame identification into ``out_dir``; returns ``(summary, manifest)``.
+
+    ``on_event``: the progress events of :func:`fbagent.eval.task.run_task`; ``on_start(total, done)``
+    (answers of the run and how many are already stored) and ``on_progress(n)``: the same as callbacks.
+    Calls that got no answer are asked again on resume.
+    """
+    task = frame_id_task(backend, settings, reasoning=reasoning, pairs=pairs, lexicon=lexicon, command=command)
+    return run_task(backend, task, out_dir, on_event=chain(on_event, callbacks(on_start, on_progress)))

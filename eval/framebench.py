@@ -54,16 +54,10 @@ from fbagent.eval.dataset import (
 )
 from fbagent.eval.metrics import DEFAULT_SCORING, Scoring, framebench_summary
 from fbagent.eval.problems import ORDERS, Problem, build_problems
-from fbagent.eval.runner import (
-    ChoiceJob,
-    ResultWriter,
-    base_versions,
-    choice_fields,
-    latest,
-    run_choice_jobs,
-    run_on_loop,
-)
+from fbagent.eval.runner import ChoiceJob, base_versions, choice_fields
+from fbagent.eval.task import EvalTask, choice_task, run_task
 from fbagent.eval.templates import EvalTemplate, TemplateSet, load_template_set
+from fbagent.progress.events import OnEvent, callbacks, chain
 
 ORDER_CHOICES = {"both": ORDERS, "canonical": ("canonical",)}
 HUMAN_FILTER_RULE = (f"a pair is kept when >= {HUMAN_FILTER_MIN} annotators matched the gold answer and "
@@ -257,23 +251,11 @@ def identity(plan: Plan, settings: RunSettings, info, reasoning: ReasoningConfig
     return ident
 
 
-def run_framebench(backend: Backend, settings: RunSettings, out_dir: Path, *,
-                   reasoning: ReasoningConfig, command: list[str] | None = None, plan: Plan | None = None,
-                   on_start: Callable[[int, int], None] | None = None,
-                   on_progress: Callable[[int], None] | None = None) -> tuple[dict, dict]:
-    """Run (or resume) a FrameBench evaluation into ``out_dir``; returns ``(summary, manifest)``.
-
-    ``plan``: from :func:`plan_run` (made here when None). ``on_start(total,
-    done)``: the number of answers of the run and how many are already stored
-    (a resumed run starts there). Raises :class:`fbagent.errors.FbagentError`
-    for a bad dataset, templates or options (see :func:`plan_run`), or an
-    ``out_dir`` that holds another run. ``summary`` is None when interrupted.
-    """
-    plan = plan or plan_run(settings)
-    jobs = build_jobs(plan.problems, plan.template_sets, settings.parse_free_text)
-    info = backend.info()
+def framebench_manifest(plan: Plan, settings: RunSettings, info, reasoning: ReasoningConfig,
+                        command: list[str] | None, n_jobs: int) -> dict:
+    """What a FrameBench run records in ``manifest.json`` (its ``identity``: :func:`identity`)."""
     first = next(iter(plan.template_sets.values()))
-    manifest = {
+    return {
         "task": "framebench",
         "identity": identity(plan, settings, info, reasoning),
         "command": command,
@@ -296,22 +278,41 @@ def run_framebench(backend: Backend, settings: RunSettings, out_dir: Path, *,
         "scoring": settings.scoring.as_dict(),
         "reasoning": asdict(reasoning),
         "limit": settings.limit, "concurrency": settings.concurrency, "batch_size": settings.batch_size,
-        "n_problems": len(plan.problems), "n_jobs": len(jobs),
+        "n_problems": len(plan.problems), "n_jobs": n_jobs,
         "human_accuracy_dataset": human_accuracy(plan.entries),
     }
-    writer = ResultWriter(out_dir, manifest, retry_failed_calls=True)
-    if on_start:
-        on_start(len(jobs), sum(1 for j in jobs if j.key in writer.done))
-    status, summary = "interrupted", None
-    try:
-        run_on_loop(backend, run_choice_jobs(backend, jobs, writer, batch_size=settings.batch_size,
-                                             concurrency=settings.concurrency, on_progress=on_progress))
-        status = "finished"
-        wanted = {j.key for j in jobs}
-        preds = [r for r in latest(writer.records) if r["key"] in wanted]
+
+
+def framebench_task(backend: Backend, settings: RunSettings, *, reasoning: ReasoningConfig,
+                    command: list[str] | None = None, plan: Plan | None = None) -> EvalTask:
+    """The FrameBench run of ``settings`` as an :class:`~fbagent.eval.task.EvalTask`: one constrained job per
+    (template, problem), scored with :func:`fbagent.eval.metrics.framebench_summary` under ``settings.scoring``
+    (plus the human filter's counts). ``plan``: from :func:`plan_run` (made here when None)."""
+    plan = plan or plan_run(settings)
+    jobs = build_jobs(plan.problems, plan.template_sets, settings.parse_free_text)
+    manifest = framebench_manifest(plan, settings, backend.info(), reasoning, command, len(jobs))
+
+    def score(preds: list[dict]) -> dict:
         summary = framebench_summary(preds, n_boot=settings.n_boot, seed=settings.seed, scoring=settings.scoring,
                                      default_lang=settings.lang or "en")
         summary["human_filter"] = plan.human_filter
-    finally:
-        manifest = writer.finish(summary, status=status)
-    return summary, manifest
+        return summary
+
+    return choice_task("framebench", manifest, jobs, score, batch_size=settings.batch_size,
+                       concurrency=settings.concurrency)
+
+
+def run_framebench(backend: Backend, settings: RunSettings, out_dir: Path, *,
+                   reasoning: ReasoningConfig, command: list[str] | None = None, plan: Plan | None = None,
+                   on_event: OnEvent | None = None, on_start: Callable[[int, int], None] | None = None,
+                   on_progress: Callable[[int], None] | None = None) -> tuple[dict, dict]:
+    """Run (or resume) a FrameBench evaluation into ``out_dir``; returns ``(summary, manifest)``.
+
+    ``plan``: from :func:`plan_run` (made here when None). ``on_event``: the progress events of
+    :func:`fbagent.eval.task.run_task`; ``on_start(total, done)`` (the number of answers of the run and how
+    many are already stored: a resumed run starts there) and ``on_progress(n)`` are the same as two
+    callbacks. Raises :class:`fbagent.errors.FbagentError` for a bad dataset, templates or options (see
+    :func:`plan_run`), or an ``out_dir`` that holds another run. ``summary`` is None when interrupted.
+    """
+    task = framebench_task(backend, settings, reasoning=reasoning, command=command, plan=plan)
+    return run_task(backend, task, out_dir, on_event=chain(on_event, callbacks(on_start, on_progress)))

@@ -523,59 +523,83 @@ def plot(results: list[RunResult], out_path: Path, human: float | None = None,
                              gridspec_kw={"width_ratios": widths}, layout="constrained")
     for ax, task in zip(axes[0], tasks, strict=True):
         rs = [r for r in results if r.task == task]
-        labels = [r.label for r in rs]
-        x = list(range(len(rs)))
         if task == "sembench":
-            diffs = ["easy", "mid", "hard", "rand"]
-            width = 0.8 / len(diffs)
-            for k, d in enumerate(diffs):
-                vals, lo, hi = [], [], []
-                for r in rs:
-                    v = r.summary["difficulties"].get(d)
-                    a = (v or {}).get("accuracy")
-                    ci = (v or {}).get("ci95")
-                    vals.append(100 * a if a is not None else 0.0)
-                    lo.append(100 * (a - ci[0]) if ci and a is not None else 0.0)
-                    hi.append(100 * (ci[1] - a) if ci and a is not None else 0.0)
-                xs = [i + (k - 1.5) * width for i in x]
-                ax.bar(xs, shown_heights(vals), width, yerr=[lo, hi], capsize=3, label=d)
-                _bar_labels(ax, xs, [v + h for v, h in zip(vals, hi, strict=True)], [f"{v:.0f}" for v in vals], 6)
-            ax.set_title("SemBench (N = instances)")
+            _sembench_bars(ax, rs)
         else:
-            vals, err, texts = [], [], []
-            lo_hi: list[tuple[float, float]] = []
-            for r in rs:
-                s = r.summary
-                if task == "framebench":
-                    mean, std = s["accuracy"]["mean"], s["accuracy"]["std"]
-                    vals.append(100 * (mean or 0.0))
-                    e = 100 * std if std is not None else 0.0
-                    lo_hi.append((e, e))
-                    std_s = f"±{100 * std:.1f}" if std is not None else " (std n/a)"
-                    texts.append(f"{100 * (mean or 0.0):.1f}{std_s}\nN={s['n_predictions']}")
-                else:
-                    a = s["accuracy"] or 0.0
-                    ci = s["ci95"] or (a, a)
-                    vals.append(100 * a)
-                    lo_hi.append((100 * (a - ci[0]), 100 * (ci[1] - a)))
-                    texts.append(f"{100 * a:.1f}\nN={s['n_predictions']}")
-            err = [[lh[0] for lh in lo_hi], [lh[1] for lh in lo_hi]]
-            ax.bar(x, shown_heights(vals), width=0.6, yerr=err, capsize=4, color="tab:blue",
-                   label="mean ± std over templates" if task == "framebench" else "accuracy ± 95% CI")
-            _bar_labels(ax, x, [v + h for v, h in zip(vals, err[1], strict=True)], texts)
-            ax.set_xlim(-0.75, len(rs) - 0.25)
-            ax.set_title("FrameBench" if task == "framebench" else "Frame identification")
-            if task == "framebench" and human is not None:
-                ax.axhline(100 * human, color="tab:green", linestyle="-", label=f"Human ({100 * human:.1f}%)")
-        ax.axhline(100 * CHANCE[task], color="gray", linestyle="--", label=f"chance ({100 * CHANCE[task]:.0f}%)")
-        ax.set_xticks(x)
-        ax.set_xticklabels(labels, rotation=20 if max(len(s) for s in labels) > 10 else 0, ha="right"
-                           if max(len(s) for s in labels) > 10 else "center", fontsize=8)
-        ax.set_ylim(0, 118)  # room for the value labels above 100
-        ax.set_yticks(range(0, 101, 20))
-        ax.set_ylabel("accuracy (%)")
-        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0,
-                  title="distractor" if task == "sembench" else None, title_fontsize=8)
+            _accuracy_bars(ax, task, rs, human)
+        _axis_frame(ax, task, [r.label for r in rs])
+    _figure_notes(fig, notes)
+    try:
+        return _save_figure(fig, Path(out_path), formats)
+    finally:
+        plt.close(fig)
+
+
+def _sembench_bars(ax, rs: list[RunResult]) -> None:
+    """Grouped bars per distractor difficulty (easy, mid, hard, rand) with 95% CIs, one group per run."""
+    diffs = ["easy", "mid", "hard", "rand"]
+    width = 0.8 / len(diffs)
+    for k, d in enumerate(diffs):
+        vals, lo, hi = [], [], []
+        for r in rs:
+            v = r.summary["difficulties"].get(d)
+            a = (v or {}).get("accuracy")
+            ci = (v or {}).get("ci95")
+            vals.append(100 * a if a is not None else 0.0)
+            lo.append(100 * (a - ci[0]) if ci and a is not None else 0.0)
+            hi.append(100 * (ci[1] - a) if ci and a is not None else 0.0)
+        xs = [i + (k - 1.5) * width for i in range(len(rs))]
+        ax.bar(xs, shown_heights(vals), width, yerr=[lo, hi], capsize=3, label=d)
+        _bar_labels(ax, xs, [v + h for v, h in zip(vals, hi, strict=True)], [f"{v:.0f}" for v in vals], 6)
+    ax.set_title("SemBench (N = instances)")
+
+
+def _accuracy_bars(ax, task: str, rs: list[RunResult], human: float | None) -> None:
+    """One bar per run: FrameBench mean ± std over templates (and the human line), frame identification
+    accuracy ± 95% CI; labels with the value and ``N=`` answers."""
+    vals, texts = [], []
+    lo_hi: list[tuple[float, float]] = []
+    for r in rs:
+        s = r.summary
+        if task == "framebench":
+            mean, std = s["accuracy"]["mean"], s["accuracy"]["std"]
+            vals.append(100 * (mean or 0.0))
+            e = 100 * std if std is not None else 0.0
+            lo_hi.append((e, e))
+            std_s = f"±{100 * std:.1f}" if std is not None else " (std n/a)"
+            texts.append(f"{100 * (mean or 0.0):.1f}{std_s}\nN={s['n_predictions']}")
+        else:
+            a = s["accuracy"] or 0.0
+            ci = s["ci95"] or (a, a)
+            vals.append(100 * a)
+            lo_hi.append((100 * (a - ci[0]), 100 * (ci[1] - a)))
+            texts.append(f"{100 * a:.1f}\nN={s['n_predictions']}")
+    x = list(range(len(rs)))
+    err = [[lh[0] for lh in lo_hi], [lh[1] for lh in lo_hi]]
+    ax.bar(x, shown_heights(vals), width=0.6, yerr=err, capsize=4, color="tab:blue",
+           label="mean ± std over templates" if task == "framebench" else "accuracy ± 95% CI")
+    _bar_labels(ax, x, [v + h for v, h in zip(vals, err[1], strict=True)], texts)
+    ax.set_xlim(-0.75, len(rs) - 0.25)
+    ax.set_title("FrameBench" if task == "framebench" else "Frame identification")
+    if task == "framebench" and human is not None:
+        ax.axhline(100 * human, color="tab:green", linestyle="-", label=f"Human ({100 * human:.1f}%)")
+
+
+def _axis_frame(ax, task: str, labels: list[str]) -> None:
+    """The chance line, the run labels under the bars, the 0-100 axis and the legend outside the bars."""
+    ax.axhline(100 * CHANCE[task], color="gray", linestyle="--", label=f"chance ({100 * CHANCE[task]:.0f}%)")
+    ax.set_xticks(list(range(len(labels))))
+    long = max(len(s) for s in labels) > 10
+    ax.set_xticklabels(labels, rotation=20 if long else 0, ha="right" if long else "center", fontsize=8)
+    ax.set_ylim(0, 118)  # room for the value labels above 100
+    ax.set_yticks(range(0, 101, 20))
+    ax.set_ylabel("accuracy (%)")
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0,
+              title="distractor" if task == "sembench" else None, title_fontsize=8)
+
+
+def _figure_notes(fig, notes: FigureNotes) -> None:
+    """Warnings above the axes (red), the conventions below them, wrapped to the figure's width."""
     import textwrap
 
     chars = int(18 * fig.get_figwidth())  # about the characters of 7-8 pt text per line
@@ -584,7 +608,10 @@ def plot(results: list[RunResult], out_path: Path, human: float | None = None,
                      color="tab:red", ha="left", x=0.01)
     if notes.conventions:
         fig.supxlabel(textwrap.fill(notes.conventions, chars), fontsize=7, ha="left", x=0.01)
-    out_path = Path(out_path)
+
+
+def _save_figure(fig, out_path: Path, formats: tuple[str, ...] | list[str]) -> dict[str, Path]:
+    """``fig`` written atomically as ``out_path`` with each format's suffix; returns ``{format: path}``."""
     out_path.parent.mkdir(parents=True, exist_ok=True)
     paths = {}
     for fmt in dict.fromkeys(formats):
@@ -593,7 +620,6 @@ def plot(results: list[RunResult], out_path: Path, human: float | None = None,
         fig.savefig(buf, dpi=150, bbox_inches="tight", format=fmt)
         write_atomic(path, [buf.getvalue()])
         paths[fmt] = path
-    plt.close(fig)
     return paths
 
 

@@ -44,10 +44,12 @@ from fbagent.errors import FbagentError
 from fbagent.eval.backends.base import Backend, ReasoningConfig, TextResult
 from fbagent.eval.jsonl import jsonl_objects
 from fbagent.eval.metrics import sembench_summary
-from fbagent.eval.runner import ResultWriter, base_versions, generate_all, run_on_loop
+from fbagent.eval.runner import base_versions, generate_all
 from fbagent.eval.sembench_items import Instance, SemBenchData, Shot
 from fbagent.eval.sembench_sets import by_file_summary, load_instance_files
+from fbagent.eval.task import EvalTask, run_task
 from fbagent.eval.wordnet import DictWord, Sense
+from fbagent.progress.events import OnEvent, callbacks, chain
 from fbagent.prompt_files import PromptTemplate, load_prompt, prompt_exists
 
 MODES = ("def", "ex")
@@ -273,23 +275,10 @@ def _sum(*vals):
     return sum(vs) if vs else None
 
 
-def run_sembench(backend: Backend, settings: SemBenchSettings, out_dir: Path, *, reasoning: ReasoningConfig,
-                 data: SemBenchData | None = None, command: list[str] | None = None,
-                 on_start: Callable[[int], None] | None = None,
-                 on_progress: Callable[[int], None] | None = None) -> tuple[dict, dict]:
-    """Run (or resume) a SemBench evaluation into ``out_dir``; returns ``(summary, manifest)``.
-
-    Instances are processed in chunks of :data:`CHUNK` (generate, score, store), so a crash
-    loses at most one chunk and a rerun resumes. Generations are scored with :func:`fbagent.verifier.roundtrip.score_texts`
-    against the target gloss and each distractor gloss; a failed or empty
-    generation is stored with its ``error`` and counted as a failure.
-    """
-    from fbagent.verifier.roundtrip import score_texts
-
-    data = data or load_instances(settings)
-    prompts = SemBenchPrompts(settings.lang)
-    info = backend.info()
-    manifest = {
+def sembench_manifest(settings: SemBenchSettings, data: SemBenchData, info, reasoning: ReasoningConfig,
+                      command: list[str] | None, prompts: SemBenchPrompts) -> dict:
+    """What a SemBench run records in ``manifest.json``, with the ``identity`` that decides resume."""
+    return {
         "task": "sembench",
         "identity": {"task": "sembench", "dictionary": data.dictionary.get("path"), "pos": settings.pos,
                      "mode": settings.mode, "shots": settings.shots, "backend": info.name, "model": info.model,
@@ -306,35 +295,46 @@ def run_sembench(backend: Backend, settings: SemBenchSettings, out_dir: Path, *,
         "difficulty_bins": "other senses ranked by encoder cosine to the target gloss: easy=lowest, "
                            "mid=median (index n//2 ascending), hard=highest, rand=seeded random",
     }
-    writer = ResultWriter(out_dir, manifest)
-    todo = [i for i in data.instances if i.instance_id not in writer.done]
-    stages = 2 if settings.mode == "def" else 1
-    if on_start:
-        on_start(len(todo) * stages)
-    shots = {i.instance_id: _shots_for(i, data.shots, settings.shots, settings.seed) for i in todo}
-    # No engine-level stop: base models often open with a newline, which would stop them at once.
-    # The answer is the first non-empty line of the generation (clean_generation).
-    kw = {"max_new_tokens": settings.max_new_tokens, "stop": [], "batch_size": settings.batch_size,
-          "concurrency": settings.concurrency, "on_progress": on_progress}
 
-    async def run_chunk(chunk: list[Instance]) -> list[dict]:
-        examples: dict[str, tuple[str | None, TextResult | None]] = {}
-        if settings.mode == "def":
-            ex_prompts = [prompts.example_prompt(i.word, i.pos, i.target.definition, shots[i.instance_id]) for i in chunk]
-            ex_results = await generate_all(backend, ex_prompts, **kw)
-            for i, r in zip(chunk, ex_results, strict=True):
-                examples[i.instance_id] = (clean_generation(r.text, prompts.cues()) or None, r)
-        else:
-            examples = {i.instance_id: (i.example, None) for i in chunk}
-        def_todo = [i for i in chunk if examples[i.instance_id][0]]
-        def_prompts = [prompts.define_prompt(i.word, examples[i.instance_id][0], shots[i.instance_id]) for i in def_todo]
-        def_results = dict(zip([i.instance_id for i in def_todo],
-                               await generate_all(backend, def_prompts, **kw), strict=True))
-        definitions = {iid: clean_generation(r.text, prompts.cues()) for iid, r in def_results.items()}
-        scored_ids = [iid for iid, d in definitions.items() if d]
+
+@dataclass
+class _Round:
+    """What the chunks of one session share: backend, settings, prompts, each instance's shots and the
+    keywords of :func:`fbagent.eval.runner.generate_all` (with the progress callback)."""
+
+    backend: Backend
+    settings: SemBenchSettings
+    prompts: SemBenchPrompts
+    shots: dict[str, list[Shot]]
+    generate: dict
+
+    async def examples(self, chunk: list[Instance]) -> dict[str, tuple[str | None, TextResult | None]]:
+        """``instance_id -> (example, its generation)``: the dictionary's example (mode ``ex``), else one
+        generated from the target gloss (``None`` when empty)."""
+        if self.settings.mode != "def":
+            return {i.instance_id: (i.example, None) for i in chunk}
+        prompts = [self.prompts.example_prompt(i.word, i.pos, i.target.definition, self.shots[i.instance_id])
+                   for i in chunk]
+        results = await generate_all(self.backend, prompts, **self.generate)
+        return {i.instance_id: (clean_generation(r.text, self.prompts.cues()) or None, r)
+                for i, r in zip(chunk, results, strict=True)}
+
+    async def definitions(self, chunk: list[Instance], examples: dict) -> dict[str, TextResult]:
+        """``instance_id -> generation`` of a definition from the example, for instances that have one."""
+        todo = [i for i in chunk if examples[i.instance_id][0]]
+        prompts = [self.prompts.define_prompt(i.word, examples[i.instance_id][0], self.shots[i.instance_id])
+                   for i in todo]
+        return dict(zip([i.instance_id for i in todo], await generate_all(self.backend, prompts, **self.generate),
+                        strict=True))
+
+    def scores(self, chunk: list[Instance], definitions: dict[str, str]) -> dict[str, dict]:
+        """``instance_id -> {difficulty: {sim_own, sim_other, correct}}``: each non-empty definition against
+        the target gloss and each distractor's (:func:`fbagent.verifier.roundtrip.score_texts`)."""
+        from fbagent.verifier.roundtrip import score_texts
+
         by_id = {i.instance_id: i for i in chunk}
         flat_defs, own, other, slots = [], [], [], []
-        for iid in scored_ids:
+        for iid in [iid for iid, d in definitions.items() if d]:
             inst = by_id[iid]
             for d, distractor in inst.distractors.items():   # DIFFICULTIES, or a file's one group
                 flat_defs.append(definitions[iid])
@@ -342,52 +342,100 @@ def run_sembench(backend: Backend, settings: SemBenchSettings, out_dir: Path, *,
                 other.append([distractor.definition])
                 slots.append((iid, d))
         scores: dict[str, dict] = {}
-        for (iid, d), s in zip(slots, score_texts(flat_defs, own, other, margin=0.0, encoder=settings.encoder) if flat_defs else [],
-                               strict=True):
-            scores.setdefault(iid, {})[d] = {"sim_own": round(s.sim_own, 6), "sim_other": round(s.sim_other, 6),
-                                             "correct": bool(s.passed)}
-        records = []
-        for inst in chunk:
-            iid = inst.instance_id
-            example, ex_r = examples[iid]
-            def_r = def_results.get(iid)
-            error = None
-            if settings.mode == "def" and not example:
-                error = (ex_r.error if ex_r and ex_r.error else "empty example")
-            elif def_r is None or not definitions.get(iid):
-                error = (def_r.error if def_r and def_r.error else "empty definition")
-            records.append({
-                "task": "sembench", "key": iid, "instance_id": iid, "word": inst.word, "pos": inst.pos,
-                "sense_key": inst.target.key, "target_definition": inst.target.definition, "mode": settings.mode,
-                "example": example, "example_source": "dictionary" if settings.mode == "ex" else "generated",
-                "generated_definition": definitions.get(iid) or None,
-                "raw_outputs": {"example": ex_r.raw if ex_r else None, "definition": def_r.raw if def_r else None},
-                "distractors": {d: {"sense_key": s.key, "definition": s.definition,
-                                    "similarity_to_target": inst.distractor_similarity.get(d)}
-                                for d, s in inst.distractors.items()},
-                "scores": scores.get(iid, {}), "error": error, "shots": [s.word for s in shots[iid]],
-                "input_tokens": _sum(ex_r.input_tokens if ex_r else None, def_r.input_tokens if def_r else None),
-                "output_tokens": _sum(ex_r.output_tokens if ex_r else None, def_r.output_tokens if def_r else None),
-                "thinking_tokens": (ex_r.thinking_tokens if ex_r else 0) + (def_r.thinking_tokens if def_r else 0),
-                "budget_exhausted": bool((ex_r and ex_r.budget_exhausted) or (def_r and def_r.budget_exhausted)),
-                "latency_ms": _sum(ex_r.latency_ms if ex_r else None, def_r.latency_ms if def_r else None),
-            })
-        return records
+        scored = score_texts(flat_defs, own, other, margin=0.0, encoder=self.settings.encoder) if flat_defs else []
+        for (iid, d), sc in zip(slots, scored, strict=True):
+            scores.setdefault(iid, {})[d] = {"sim_own": round(sc.sim_own, 6), "sim_other": round(sc.sim_other, 6),
+                                             "correct": bool(sc.passed)}
+        return scores
 
-    async def run_all() -> None:
+    async def chunk(self, chunk: list[Instance]) -> list[dict]:
+        """The stored predictions of ``chunk``: generate, score, one record per instance."""
+        examples = await self.examples(chunk)
+        def_results = await self.definitions(chunk, examples)
+        definitions = {iid: clean_generation(r.text, self.prompts.cues()) for iid, r in def_results.items()}
+        scores = self.scores(chunk, definitions)
+        return [self.record(inst, *examples[inst.instance_id], def_results.get(inst.instance_id),
+                            definitions.get(inst.instance_id), scores.get(inst.instance_id, {})) for inst in chunk]
+
+    def record(self, inst: Instance, example: str | None, ex_r: TextResult | None, def_r: TextResult | None,
+               definition: str | None, scores: dict) -> dict:
+        """One instance's prediction; ``error`` names a failed or empty generation (counted as a failure)."""
+        mode, iid = self.settings.mode, inst.instance_id
+        error = None
+        if mode == "def" and not example:
+            error = (ex_r.error if ex_r and ex_r.error else "empty example")
+        elif def_r is None or not definition:
+            error = (def_r.error if def_r and def_r.error else "empty definition")
+        return {
+            "task": "sembench", "key": iid, "instance_id": iid, "word": inst.word, "pos": inst.pos,
+            "sense_key": inst.target.key, "target_definition": inst.target.definition, "mode": mode,
+            "example": example, "example_source": "dictionary" if mode == "ex" else "generated",
+            "generated_definition": definition or None,
+            "raw_outputs": {"example": ex_r.raw if ex_r else None, "definition": def_r.raw if def_r else None},
+            "distractors": {d: {"sense_key": s.key, "definition": s.definition,
+                                "similarity_to_target": inst.distractor_similarity.get(d)}
+                            for d, s in inst.distractors.items()},
+            "scores": scores, "error": error, "shots": [s.word for s in self.shots[iid]],
+            "input_tokens": _sum(ex_r.input_tokens if ex_r else None, def_r.input_tokens if def_r else None),
+            "output_tokens": _sum(ex_r.output_tokens if ex_r else None, def_r.output_tokens if def_r else None),
+            "thinking_tokens": (ex_r.thinking_tokens if ex_r else 0) + (def_r.thinking_tokens if def_r else 0),
+            "budget_exhausted": bool((ex_r and ex_r.budget_exhausted) or (def_r and def_r.budget_exhausted)),
+            "latency_ms": _sum(ex_r.latency_ms if ex_r else None, def_r.latency_ms if def_r else None),
+        }
+
+
+def sembench_task(backend: Backend, settings: SemBenchSettings, *, reasoning: ReasoningConfig,
+                  data: SemBenchData | None = None, command: list[str] | None = None) -> EvalTask:
+    """The SemBench run of ``settings`` as an :class:`~fbagent.eval.task.EvalTask`.
+
+    Instances not stored yet are processed in chunks of :data:`CHUNK` (generate, score, store), so a
+    crash loses at most one chunk and a rerun resumes; the progress counts generations (two per
+    instance in mode ``def``). Scored with :func:`fbagent.eval.metrics.sembench_summary` (plus
+    ``by_file`` for instances files).
+    """
+    data = data or load_instances(settings)
+    prompts = SemBenchPrompts(settings.lang)
+    stages = 2 if settings.mode == "def" else 1
+
+    async def solve(backend: Backend, writer, advance) -> None:
+        todo = [i for i in data.instances if i.instance_id not in writer.done]
+        shots = {i.instance_id: _shots_for(i, data.shots, settings.shots, settings.seed) for i in todo}
+        # No engine-level stop: base models often open with a newline, which would stop them at once.
+        # The answer is the first non-empty line of the generation (clean_generation).
+        run = _Round(backend, settings, prompts, shots, {
+            "max_new_tokens": settings.max_new_tokens, "stop": [], "batch_size": settings.batch_size,
+            "concurrency": settings.concurrency, "on_progress": advance})
         for start in range(0, len(todo), CHUNK):
-            writer.write(await run_chunk(todo[start:start + CHUNK]))
+            writer.write(await run.chunk(todo[start:start + CHUNK]))
 
-    status, summary = "interrupted", None
-    try:
-        run_on_loop(backend, run_all())
-        status = "finished"
-        summary = sembench_summary(writer.records, n_boot=settings.n_boot, seed=settings.seed)
+    def score(records: list[dict]) -> dict:
+        summary = sembench_summary(records, n_boot=settings.n_boot, seed=settings.seed)
         if settings.instances_files:
-            summary["by_file"] = by_file_summary(writer.records, data)
+            summary["by_file"] = by_file_summary(records, data)
             summary["by_file_convention"] = ("SemBench authors' rule: predicted label 0 when sim(D, def0) > "
                                              "sim(D, def1), else 1; accuracy over scored instances, "
                                              "accuracy_all over every line (failures wrong); Wilson 95% CI")
-    finally:
-        manifest = writer.finish(summary, status=status)
-    return summary, manifest
+        return summary
+
+    return EvalTask(
+        name="sembench", manifest=sembench_manifest(settings, data, backend.info(), reasoning, command, prompts),
+        solve=solve, score=score,
+        units=lambda done: (sum(1 for i in data.instances if i.instance_id not in done) * stages, 0),
+    )
+
+
+def run_sembench(backend: Backend, settings: SemBenchSettings, out_dir: Path, *, reasoning: ReasoningConfig,
+                 data: SemBenchData | None = None, command: list[str] | None = None,
+                 on_event: OnEvent | None = None, on_start: Callable[[int], None] | None = None,
+                 on_progress: Callable[[int], None] | None = None) -> tuple[dict, dict]:
+    """Run (or resume) a SemBench evaluation into ``out_dir``; returns ``(summary, manifest)``.
+
+    See :func:`sembench_task`: generations are scored with :func:`fbagent.verifier.roundtrip.score_texts`
+    against the target gloss and each distractor gloss; a failed or empty generation is stored with its
+    ``error`` and counted as a failure. ``on_event``: the progress events of
+    :func:`fbagent.eval.task.run_task`; ``on_start(total)`` (generations to make in this session) and
+    ``on_progress(n)``: the same as callbacks.
+    """
+    task = sembench_task(backend, settings, reasoning=reasoning, data=data, command=command)
+    return run_task(backend, task, out_dir,
+                    on_event=chain(on_event, callbacks(on_start, on_progress, with_done=False)))

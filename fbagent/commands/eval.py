@@ -65,39 +65,13 @@ def _create(spec):
     return create_backend(spec)
 
 
-class _Progress:
-    """A Rich progress bar on stderr driven by the runner's callbacks; a resumed run starts at the
-    number already done and says so."""
+def _Progress(description: str):  # the name the commands and tests know
+    """The CLI's renderer (:class:`fbagent.commands.progress_view.ProgressView`) for an eval run: a bar on
+    stderr called ``description`` that stays when it ends; a resumed run starts at the number already done
+    and says so."""
+    from fbagent.commands.progress_view import CountBar, ProgressView
 
-    def __init__(self, description: str) -> None:
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            TextColumn,
-            TimeElapsedColumn,
-            TimeRemainingColumn,
-        )
-
-        self.progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                                 TimeElapsedColumn(), TimeRemainingColumn(), console=new_console(stderr=True), transient=False)
-        self.description = description
-        self.task = None
-
-    def __enter__(self):
-        self.progress.__enter__()
-        return self
-
-    def __exit__(self, *exc):
-        self.progress.__exit__(*exc)
-
-    def start(self, total: int, done: int = 0) -> None:
-        description = self.description + (f" (resumed: {done} of {total} already done)" if done else "")
-        self.task = self.progress.add_task(description, total=total, completed=done)
-
-    def advance(self, n: int) -> None:
-        if self.task is not None:
-            self.progress.advance(self.task, n)
+    return ProgressView(new_console(stderr=True), bar=CountBar(description))
 
 
 def _console():
@@ -229,7 +203,7 @@ def run_cmd(
     try:
         with _Progress(f"{backend.backend}:{_slug(be.model)}") as prog:
             _, manifest = run_framebench(be, settings, out, reasoning=rcfg, command=sys.argv, plan=plan,
-                                         on_start=prog.start, on_progress=prog.advance)
+                                         on_event=prog)
     except KeyboardInterrupt:  # after the progress bar is gone, so that the line is the last one shown
         secho(f"interrupted: the predictions so far are stored in {out}; run the same command again to "
                     "resume.", err=True)
@@ -374,7 +348,7 @@ def frame_id_cmd(
     try:
         with _Progress(f"frame-id {backend.backend}:{_slug(be.model)}") as prog:
             _, manifest = run_frame_id(be, settings, out, reasoning=rcfg, pairs=pairs, lexicon=lex, command=sys.argv,
-                                       on_start=prog.start, on_progress=prog.advance)
+                                       on_event=prog)
     finally:
         be.close()
     _close(manifest, out)
@@ -435,7 +409,7 @@ def sembench_cmd(
     try:
         with _Progress(f"sembench {mode} {backend.backend}:{_slug(be.model)}") as prog:
             _, manifest = run_sembench(be, settings, out, reasoning=rcfg, data=data, command=sys.argv,
-                                       on_start=prog.start, on_progress=prog.advance)
+                                       on_event=prog)
     finally:
         be.close()
     _close(manifest, out, retries=False)

@@ -1,8 +1,9 @@
-"""How `fbagent generate` shows a run: renders the events of :mod:`fbagent.generation.events` with Rich.
+"""How `fbagent generate` shows a run: the CLI's one renderer (:mod:`fbagent.commands.progress_view`)
+set up for the events of :mod:`fbagent.generation.events`.
 
-:class:`GenerateView` is the ``on_event`` callable: notes and the selection line
-as plain lines, a progress bar during the entry phase, the plan table of a dry
-run and the summary table at the end of a session (also after Ctrl-C).
+:class:`GenerateView` is the ``on_event`` callable: notes and the selection line as plain lines,
+:class:`EntryBar` (counts, LLM usage and the :class:`UncachedRate` ETA) during the entry phase, the
+plan table of a dry run and the summary table at the end of a session (also after Ctrl-C).
 """
 
 from __future__ import annotations
@@ -18,73 +19,64 @@ from rich.progress import (
     TextColumn,
     TimeElapsedColumn,
 )
-from rich.progress import Progress as ProgressBar
 from rich.table import Table
 from rich.text import Text
 
-from fbagent.commands.output import new_console
+from fbagent.commands.progress_view import BarLayout, ProgressView
 from fbagent.generation.events import (
-    EntriesStarted,
-    EntriesStopped,
-    EntryError,
-    GenerationEvent,
     GenerationSummary,
-    LexiconNote,
-    NothingToDo,
     PlanMade,
     Progress,
-    Resuming,
-    RunWarning,
-    ScreeningDone,
-    SelectionChosen,
     SessionEnded,
 )
 
 
-class GenerateView:
-    """Renders generation events on ``console`` (default: stdout); ``progress=False`` hides the bar."""
+class EntryBar(BarLayout):
+    """Generate's entry bar: ``━━  n/total  ok flag rej fail  calls tok cache  elapsed  ETA`` (the ETA of
+    :class:`UncachedRate`, which starts afresh with every bar)."""
+
+    def __init__(self) -> None:
+        self._eta = UncachedRate()
+
+    def columns(self) -> list[ProgressColumn]:
+        return [
+            BarColumn(bar_width=8), MofNCompleteColumn(),
+            TextColumn("[green]ok {task.fields[verified]}[/] [yellow]flag {task.fields[flagged]}[/] "
+                       "[red]rej {task.fields[rejected]}[/] [magenta]fail {task.fields[failed]}[/]"),
+            TextColumn("calls {task.fields[calls]} tok {task.fields[tokens]} cache {task.fields[cache]}"),
+            TimeElapsedColumn(), TextColumn("ETA"), UncachedEtaColumn(),
+        ]
+
+    def description(self, total: int, done: int, label: str) -> str:
+        return label or "entries"
+
+    def start_fields(self) -> dict[str, Any]:
+        self._eta = UncachedRate()
+        return {"verified": 0, "flagged": 0, "rejected": 0, "failed": 0, "calls": 0, "tokens": 0, "cache": 0,
+                "eta_s": None}
+
+    def fields(self, p: Progress) -> dict[str, Any]:
+        counts = {k: p.counts.get(k, 0) for k in ("verified", "flagged", "rejected", "failed")}
+        return {"calls": p.calls, "tokens": short(p.tokens), "cache": p.cache_hits, "eta_s": self._eta.update(p),
+                **counts}
+
+
+class GenerateView(ProgressView):
+    """The renderer of :mod:`fbagent.commands.progress_view` set up for generation events on ``console``
+    (default: stdout): the notes and the selection line as lines, :class:`EntryBar` during the entry phase,
+    the plan table of a dry run and the summary table at the end of a session (also after Ctrl-C).
+    ``progress=False`` hides the bar."""
 
     def __init__(self, console: Console | None = None, *, progress: bool = True) -> None:
-        self.console = console or new_console()
-        self.show_progress = progress
-        self._bar: ProgressBar | None = None
-        self._task: Any = None
+        super().__init__(console, progress=progress, bar=EntryBar(), on_summary=self.final)
 
-    def __call__(self, event: GenerationEvent) -> None:
-        """Render one event (the ``on_event`` of :func:`fbagent.generation.generate`)."""
-        match event:
-            case LexiconNote(text=text):
-                self.line(text)
-            case SelectionChosen():
-                self.line(selection_line(event))
-            case ScreeningDone():
-                self.line(screening_line(event))
-                for p in event.screened_out:
-                    self.line(f"  screened out: {p['verb']} {p['frame_a']} / {p['frame_b']}: {p['reason']}")
-            case Resuming(run_name=name, finished=n, total=total):
-                self.console.print(f"Resuming run [bold]{name}[/]: {n} of {total} entries already finished, skipped.")
-            case NothingToDo(run_name=name, total=total):
-                self.console.print(f"Run [bold]{name}[/]: all {total} entries already finished; nothing to do.")
-            case EntriesStarted(total=total):
-                self._start_bar(total)
-            case Progress():
-                self._update_bar(event)
-            case EntryError(item_id=iid, error=error):
-                self.console.print(Text(f"entry {iid}: {error}", style="red"))
-            case EntriesStopped():
-                self.close()
-            case PlanMade(plan=plan):
-                self.console.print(plan_table(plan))
-                self.line("Requests already in the llm_calls cache will cost nothing. Run without --dry-run to start.")
-            case RunWarning(text=text):
-                self.line(f"warning: {text}")
-            case SessionEnded(summary=summary):
-                self.close()
-                self.summary(summary)
-
-    def line(self, text: str) -> None:
-        """One line of plain text (no Rich markup interpreted)."""
-        self.console.print(text, markup=False, highlight=False)
+    def final(self, event: Any) -> None:
+        """The dry run's plan table, or a session's summary table."""
+        if isinstance(event, PlanMade):
+            self.console.print(plan_table(event.plan))
+            self.line("Requests already in the llm_calls cache will cost nothing. Run without --dry-run to start.")
+        elif isinstance(event, SessionEnded):
+            self.summary(event.summary)
 
     def summary(self, s: GenerationSummary) -> None:
         """The summary table (this session vs the whole run) and where to look next."""
@@ -92,34 +84,6 @@ class GenerateView:
         self.console.print(f"Results: table [bold]items[/] of {s.db_path} (run [bold]{s.run_name}[/]).", soft_wrap=True)
         self.console.print(f"Details: fbagent runs show {s.run_name}", soft_wrap=True, highlight=False, markup=False)
         # an interruption is reported once, by the CLI (stderr), after this table
-
-    def close(self) -> None:
-        """Stop the progress bar if it runs (safe to call twice)."""
-        if self._bar is not None:
-            self._bar.stop()
-            self._bar = None
-
-    def _start_bar(self, total: int) -> None:
-        self.close()
-        self._bar = ProgressBar(
-            BarColumn(bar_width=8), MofNCompleteColumn(),
-            TextColumn("[green]ok {task.fields[verified]}[/] [yellow]flag {task.fields[flagged]}[/] "
-                       "[red]rej {task.fields[rejected]}[/] [magenta]fail {task.fields[failed]}[/]"),
-            TextColumn("calls {task.fields[calls]} tok {task.fields[tokens]} cache {task.fields[cache]}"),
-            TimeElapsedColumn(), TextColumn("ETA"), UncachedEtaColumn(),
-            console=self.console, disable=not self.show_progress, transient=False,
-        )
-        self._task = self._bar.add_task("entries", total=total, verified=0, flagged=0, rejected=0, failed=0,
-                                        calls=0, tokens=0, cache=0, eta_s=None)
-        self._eta = UncachedRate()
-        self._bar.start()
-
-    def _update_bar(self, p: Progress) -> None:
-        if self._bar is None:
-            return
-        counts = {k: p.counts.get(k, 0) for k in ("verified", "flagged", "rejected", "failed")}
-        self._bar.update(self._task, completed=p.done, calls=p.calls, tokens=short(p.tokens), cache=p.cache_hits,
-                         eta_s=self._eta.update(p), **counts)
 
 
 class UncachedRate:
@@ -166,29 +130,6 @@ def short(n: int) -> str:
     if n >= 1_000_000:
         return f"{n / 1_000_000:.1f}M"
     return f"{n / 1000:.1f}k" if n >= 1000 else str(n)
-
-
-def selection_line(e: SelectionChosen) -> str:
-    """``Using selection 3 made by `pairs select` ...`` or ``Making selection 4 because ...``: one line."""
-    if e.reused:
-        msg = f"Using selection {e.selection_id} {e.reason}: {e.pairs} frame pairs"
-    else:
-        msg = f"Making selection {e.selection_id} because {e.reason}: selected {e.pairs} frame pairs"
-        if e.candidates is not None:
-            msg += f" from {e.candidates} candidates"
-    if e.pairs < e.requested:
-        msg += f" (asked for {e.requested}: fewer eligible pairs are available)"
-    return msg + "."
-
-
-def screening_line(e: ScreeningDone) -> str:
-    """``Screening: N pair(s) checked by the LLM, M screened out ...; P pairs selected.``"""
-    msg = f"Screening: {e.checked} pair(s) checked by the LLM, {len(e.screened_out)} screened out"
-    if e.screened_out:
-        msg += " and replaced from the seeded reserve"
-    if e.failed:
-        msg += f", {e.failed} kept because the screening call failed"
-    return msg + f"; {e.selected} pairs selected."
 
 
 def plan_table(plan: dict[str, Any]) -> Table:

@@ -90,7 +90,10 @@ def calibrate_cmd(
         encoder=encoder, concurrency=concurrency, llm_retries=llm_retries, timeout_s=timeout,
         surface_verb_match=surface_verb_match,
     )
-    view = _View(show_progress=not as_json)
+    from fbagent.commands.progress_view import CountBar, ProgressView
+
+    # notes on stderr, a bar per lexicon (gone when it ends); the result is rendered below
+    view = ProgressView(new_console(stderr=True), progress=not as_json, bar=CountBar(remaining=False, transient=True))
     try:
         result = asyncio.run(calibrate(db_path(db), opts, on_event=view))
     except KeyboardInterrupt:
@@ -137,54 +140,6 @@ def list_cmd(
                   f"{_pct(res.get('accuracy'))} {_ci(res.get('ci95'))}",
                   " / ".join(_num(margins.get(k)) for k in ("0.8", "0.9", "0.95")), str(run["created_at"])[:19])
     console.print(t)
-
-
-class _View:
-    """Renders calibration events: notes on stderr, a progress bar per lexicon."""
-
-    def __init__(self, show_progress: bool = True) -> None:
-
-        self.console = new_console(stderr=True)
-        self.show_progress = show_progress
-        self._progress: Any = None
-        self._task: Any = None
-
-    def __call__(self, event: Any) -> None:
-        from fbagent.verifier.calibration import (
-            CalibrationNote,
-            CalibrationProgress,
-            CalibrationStarted,
-        )
-
-        match event:
-            case CalibrationNote(text=text):
-                self.console.print(text, markup=False, highlight=False)
-            case CalibrationStarted():
-                self.close()
-                self.console.print(f"{event.calibration}: {event.pairs} pairs ({event.source}), {event.sentences} "
-                                   "held-out sentences", markup=False, highlight=False)
-                if self.show_progress:
-                    from rich.progress import (
-                        BarColumn,
-                        MofNCompleteColumn,
-                        Progress,
-                        TextColumn,
-                        TimeElapsedColumn,
-                    )
-
-                    self._progress = Progress(TextColumn(event.lexicon), BarColumn(), MofNCompleteColumn(),
-                                              TimeElapsedColumn(), console=self.console, transient=True)
-                    self._progress.start()
-                    self._task = self._progress.add_task(event.lexicon, total=event.pairs)
-            case CalibrationProgress(done=done):
-                if self._progress is not None:
-                    self._progress.update(self._task, completed=done)
-
-    def close(self) -> None:
-        """Stop the progress bar (safe to call twice)."""
-        if self._progress is not None:
-            self._progress.stop()
-            self._progress = None
 
 
 def render(result: dict[str, Any]) -> None:

@@ -2,7 +2,12 @@
 
 The library prints nothing. A caller passes ``on_event`` (one callable taking any
 :data:`GenerationEvent`) and renders what it wants; ``fbagent generate`` renders
-them with Rich (``fbagent/commands/generate_view.py``). Events arrive in this order:
+them with the CLI's one renderer (``fbagent/commands/progress_view.py``, set up by
+``fbagent/commands/generate_view.py``). Every event is one of the four kinds of
+:mod:`fbagent.progress.events`: the notes (``LexiconNote``, ``SelectionChosen``,
+``ScreeningDone``, ``Resuming``, ``NothingToDo``, ``EntryError``, ``RunWarning``) carry
+their own lines (``lines()``), ``EntriesStarted`` / :class:`Progress` / ``EntriesStopped``
+are the entry phase, ``PlanMade`` and ``SessionEnded`` are summaries. Events arrive in this order:
 ``LexiconNote``*, then either ``PlanMade`` + ``RunWarning``* (dry run) or
 [``SelectionChosen``] [``ScreeningDone``] [``Resuming`` | ``NothingToDo``]
 [``EntriesStarted`` (``Progress`` | ``EntryError``)* ``EntriesStopped``] ``SessionEnded``;
@@ -14,7 +19,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
+
+from fbagent.progress import events as protocol
 
 
 @dataclass
@@ -54,14 +61,12 @@ class GenerationSummary:
 
 
 @dataclass(frozen=True)
-class LexiconNote:
+class LexiconNote(protocol.Message):
     """A note of the lexicon lookup, e.g. that the embedded sample lexicon was imported."""
-
-    text: str
 
 
 @dataclass(frozen=True)
-class SelectionChosen:
+class SelectionChosen(protocol.Note):
     """The run got its frame-pair selection: a stored one reused, or a new one made.
 
     ``reason`` says why (see ``docs/generate.md``, "Which selection a run uses"):
@@ -77,9 +82,21 @@ class SelectionChosen:
     requested: int
     candidates: int | None = None
 
+    def lines(self) -> list[str]:
+        """``Using selection 3 made by `pairs select` ...`` or ``Making selection 4 because ...``: one line."""
+        if self.reused:
+            msg = f"Using selection {self.selection_id} {self.reason}: {self.pairs} frame pairs"
+        else:
+            msg = f"Making selection {self.selection_id} because {self.reason}: selected {self.pairs} frame pairs"
+            if self.candidates is not None:
+                msg += f" from {self.candidates} candidates"
+        if self.pairs < self.requested:
+            msg += f" (asked for {self.requested}: fewer eligible pairs are available)"
+        return [msg + "."]
+
 
 @dataclass(frozen=True)
-class ScreeningDone:
+class ScreeningDone(protocol.Note):
     """LLM screening of the run's selection finished.
 
     ``checked``: pairs the LLM was asked about; ``screened_out``: the rejected pairs
@@ -92,41 +109,66 @@ class ScreeningDone:
     failed: int
     selected: int
 
+    def lines(self) -> list[str]:
+        """``Screening: N pair(s) checked by the LLM, M screened out ...; P pairs selected.``, then one line
+        per pair screened out."""
+        msg = f"Screening: {self.checked} pair(s) checked by the LLM, {len(self.screened_out)} screened out"
+        if self.screened_out:
+            msg += " and replaced from the seeded reserve"
+        if self.failed:
+            msg += f", {self.failed} kept because the screening call failed"
+        return [msg + f"; {self.selected} pairs selected.",
+                *(f"  screened out: {p['verb']} {p['frame_a']} / {p['frame_b']}: {p['reason']}"
+                  for p in self.screened_out)]
+
 
 @dataclass(frozen=True)
-class Resuming:
+class Resuming(protocol.Note):
     """``finished`` of the run's ``total`` entries were finished before this session and are skipped."""
 
     run_name: str
     finished: int
     total: int
+    highlight: ClassVar[bool] = True
+
+    @property
+    def bold(self) -> str:
+        return self.run_name
+
+    def lines(self) -> list[str]:
+        return [f"Resuming run {self.run_name}: {self.finished} of {self.total} entries already finished, skipped."]
 
 
 @dataclass(frozen=True)
-class NothingToDo:
+class NothingToDo(protocol.Note):
     """Every one of the run's ``total`` entries is already finished: no model is loaded, nothing is called."""
 
     run_name: str
     total: int
+    highlight: ClassVar[bool] = True
+
+    @property
+    def bold(self) -> str:
+        return self.run_name
+
+    def lines(self) -> list[str]:
+        return [f"Run {self.run_name}: all {self.total} entries already finished; nothing to do."]
 
 
 @dataclass(frozen=True)
-class EntriesStarted:
-    """The entry phase starts with ``total`` entries to generate in this session."""
-
-    total: int
+class EntriesStarted(protocol.Started):
+    """The entry phase starts with ``total`` entries to generate in this session (``done`` 0: the
+    entries finished before are not counted in ``total``)."""
 
 
 @dataclass(frozen=True)
-class Progress:
+class Progress(protocol.Progress):
     """A snapshot of the entry phase (after every finished entry and twice a second).
 
     ``done`` of ``total`` entries of this session; ``counts`` by status; ``calls``,
     ``tokens`` (input + output) and ``cache_hits`` of this session's LLM clients.
     """
 
-    done: int
-    total: int
     counts: dict[str, int]
     calls: int
     tokens: int
@@ -134,43 +176,53 @@ class Progress:
 
 
 @dataclass(frozen=True)
-class EntryError:
+class EntryError(protocol.Note):
     """An entry hit an internal error (a bug); it is stored as ``failed`` with ``error`` as its reason."""
 
     item_id: str
     error: str
+    level: ClassVar[str] = "error"
+    highlight: ClassVar[bool] = True
+
+    def lines(self) -> list[str]:
+        return [f"entry {self.item_id}: {self.error}"]
 
 
 @dataclass(frozen=True)
-class EntriesStopped:
+class EntriesStopped(protocol.Stopped):
     """The entry phase ended (finished, interrupted or failed)."""
 
 
 @dataclass(frozen=True)
-class PlanMade:
-    """The dry-run plan (the dict of :func:`fbagent.generation.plan.build_plan`)."""
+class PlanMade(protocol.Summary):
+    """The dry-run plan (the dict of :func:`fbagent.generation.plan.build_plan`); ``data`` is ``plan``."""
 
     plan: dict[str, Any]
 
+    @property
+    def data(self) -> dict[str, Any]:
+        return self.plan
+
 
 @dataclass(frozen=True)
-class RunWarning:
+class RunWarning(protocol.Message):
     """Something the user should know that does not stop the run (e.g. a missing key in a dry run)."""
 
-    text: str
+    level: ClassVar[str] = "warning"
 
 
 @dataclass(frozen=True)
-class SessionEnded:
-    """The session ended (finished or interrupted) and was recorded; ``summary`` is final."""
+class SessionEnded(protocol.Summary):
+    """The session ended (finished or interrupted) and was recorded; ``summary`` (= ``data``) is final."""
 
     summary: GenerationSummary
+
+    @property
+    def data(self) -> GenerationSummary:
+        return self.summary
 
 
 GenerationEvent = (LexiconNote | SelectionChosen | ScreeningDone | Resuming | NothingToDo | EntriesStarted | Progress
                    | EntryError | EntriesStopped | PlanMade | RunWarning | SessionEnded)
 OnEvent = Callable[[GenerationEvent], None]
-
-
-def ignore(event: GenerationEvent) -> None:
-    """The default ``on_event``: drop every event."""
+ignore = protocol.ignore   # the default ``on_event``: drop every event

@@ -64,9 +64,6 @@ async def generate(db_path: str | Path, opts: GenerateOptions, *, encoder: Any =
     re-raises ``asyncio.CancelledError`` after recording an interruption.
     """
     from fbagent.agents.prompting import load_prompts
-    from fbagent.checks.lemmas import analyser_note, require_verb_analyser
-    from fbagent.generation.plan import build_plan, missing_key_warnings
-    from fbagent.lexicon.importer import resolve_lexicon
     from fbagent.store import runs as runs_store
     from fbagent.store.db import open_db
 
@@ -76,25 +73,7 @@ async def generate(db_path: str | Path, opts: GenerateOptions, *, encoder: Any =
         check_checkpoint_file(checkpoint_path(db_path))
     started = time.perf_counter()
     db = open_db(db_path)
-    notes: list[str] = []
-    lexicon = dict(resolve_lexicon(db, opts.lexicon, notify=notes.append))
-    for note in notes:
-        emit(LexiconNote(note))
-    require_verb_analyser(lexicon["lang"], surface_verb_match=opts.surface_verb_match)  # ja without fugashi: refuse
-    emit(LexiconNote(f"note: {analyser_note(lexicon['lang'], surface_verb_match=opts.surface_verb_match)}"))
-    if opts.margin_auto:  # --margin auto: the margin of the lexicon's latest calibration (fbagent.verifier.calibration)
-        from fbagent.verifier.margin import auto_margin  # not the package: it imports generation
-
-        chosen = auto_margin(db, lexicon, opts.verifier, opts.target_precision, encoder=opts.encoder,
-                             verifier_model=opts.verifier_model or opts.model)
-        opts.margin, opts.margin_source = chosen.margin, chosen.text
-        emit(LexiconNote(f"note: --margin auto: {chosen.text}"))
-    from fbagent.generation.options import default_screen, prompt_styles, style_note
-
-    gen_style, ver_style = prompt_styles(opts)  # chat | fewshot per model (fbagent.llm.prompt_style)
-    if note := style_note(opts, gen_style):
-        emit(LexiconNote(note))
-    opts.screen = default_screen(gen_style) if opts.screen is None else opts.screen
+    lexicon, notes, (gen_style, ver_style) = _resolve_lexicon(db, opts, emit)
     run_name = opts.run or default_run_name(lexicon["name"], opts)
     summary = GenerationSummary(run_name=run_name, run_id=None, db_path=str(db_path), dry_run=opts.dry_run,
                                 lexicon_imported=any("embedded" in n for n in notes))
@@ -103,23 +82,10 @@ async def generate(db_path: str | Path, opts: GenerateOptions, *, encoder: Any =
     if run is not None:
         check_compatible(run, lexicon, opts)
         summary.run_id = run["id"]
-        if not opts.dry_run:  # sessions killed earlier (kill -9, lost terminal): interrupted, counted from rows
-            from fbagent.crash import crash_note
-
-            for s in runs_store.recover_stale_sessions(db, run["id"]):
-                why = crash_note(s.get("host"), s.get("pid")) or ("no crash record: it was killed (kill -9, a lost "
-                                                                  "terminal, out of memory) or its machine stopped")
-                emit(RunWarning(f"session {s['id']} of run {run_name} (started {s['started_at']}) was killed before it "
-                                f"finished; marked interrupted with the {s['entries_done']} entries and {s['calls']} "
-                                f"LLM calls it stored; {why}"))
-
+        if not opts.dry_run:
+            _recover_stale_sessions(db, run, emit)
     if opts.dry_run:  # plan only: no LLM call, nothing stored (besides an embedded-lexicon import)
-        summary.plan = await build_plan(db, lexicon, prompts, run, opts)
-        summary.wall_s = time.perf_counter() - started
-        emit(PlanMade(summary.plan))
-        for warning in missing_key_warnings(opts):
-            emit(RunWarning(warning))
-        return summary
+        return await _dry_run(db, lexicon, prompts, run, opts, summary, started, emit)
     session = _Session(db_path=db_path, db=db, lexicon=lexicon, opts=opts, prompts=prompts, summary=summary,
                        command=stored_command(command), started=started, emit=emit)
     finished_entries = _entries_if_all_finished(db, run, opts) if run is not None else None
@@ -140,6 +106,64 @@ async def generate(db_path: str | Path, opts: GenerateOptions, *, encoder: Any =
             if summary.status == "finished":
                 summary.session_failed = session_failure(summary, session.backends.clients, session.item_errors)
             emit(SessionEnded(summary))
+    return summary
+
+
+def _resolve_lexicon(db: Any, opts: GenerateOptions, emit: OnEvent) -> tuple[dict[str, Any], list[str], tuple[str, str]]:
+    """The run's lexicon (the embedded sample imported when the database has none), its notes, and the options
+    that follow from it: ``--margin auto`` (the lexicon's latest calibration), the prompt styles and the
+    screening default. Returns ``(lexicon, lookup notes, (generator style, verifier style))``; every note is
+    emitted. Raises :class:`FbagentError` for an unknown lexicon or a language without its verb analyser."""
+    from fbagent.checks.lemmas import analyser_note, require_verb_analyser
+    from fbagent.generation.options import default_screen, prompt_styles, style_note
+    from fbagent.lexicon.importer import resolve_lexicon
+
+    notes: list[str] = []
+    lexicon = dict(resolve_lexicon(db, opts.lexicon, notify=notes.append))
+    for note in notes:
+        emit(LexiconNote(note))
+    require_verb_analyser(lexicon["lang"], surface_verb_match=opts.surface_verb_match)  # ja without fugashi: refuse
+    emit(LexiconNote(f"note: {analyser_note(lexicon['lang'], surface_verb_match=opts.surface_verb_match)}"))
+    if opts.margin_auto:  # --margin auto: the margin of the lexicon's latest calibration (fbagent.verifier.calibration)
+        from fbagent.verifier.margin import auto_margin  # not the package: it imports generation
+
+        chosen = auto_margin(db, lexicon, opts.verifier, opts.target_precision, encoder=opts.encoder,
+                             verifier_model=opts.verifier_model or opts.model)
+        opts.margin, opts.margin_source = chosen.margin, chosen.text
+        emit(LexiconNote(f"note: --margin auto: {chosen.text}"))
+    gen_style, ver_style = prompt_styles(opts)  # chat | fewshot per model (fbagent.llm.prompt_style)
+    if note := style_note(opts, gen_style):
+        emit(LexiconNote(note))
+    opts.screen = default_screen(gen_style) if opts.screen is None else opts.screen
+    return lexicon, notes, (gen_style, ver_style)
+
+
+def _recover_stale_sessions(db: Any, run: dict[str, Any], emit: OnEvent) -> None:
+    """Sessions of ``run`` killed earlier (kill -9, lost terminal) are marked interrupted, counted from the
+    stored rows; one warning each, with what the crash record says."""
+    from fbagent.crash import crash_note
+    from fbagent.store import runs as runs_store
+
+    for s in runs_store.recover_stale_sessions(db, run["id"]):
+        why = crash_note(s.get("host"), s.get("pid")) or ("no crash record: it was killed (kill -9, a lost "
+                                                          "terminal, out of memory) or its machine stopped")
+        emit(RunWarning(f"session {s['id']} of run {run['name']} (started {s['started_at']}) was killed before it "
+                        f"finished; marked interrupted with the {s['entries_done']} entries and {s['calls']} "
+                        f"LLM calls it stored; {why}"))
+
+
+async def _dry_run(db: Any, lexicon: dict[str, Any], prompts: Any, run: dict[str, Any] | None,
+                   opts: GenerateOptions, summary: GenerationSummary, started: float,
+                   emit: OnEvent) -> GenerationSummary:
+    """The plan of a dry run (:func:`fbagent.generation.plan.build_plan`) in ``summary.plan``, emitted with
+    the warnings of missing keys; no LLM call, nothing stored."""
+    from fbagent.generation.plan import build_plan, missing_key_warnings
+
+    summary.plan = await build_plan(db, lexicon, prompts, run, opts)
+    summary.wall_s = time.perf_counter() - started
+    emit(PlanMade(summary.plan))
+    for warning in missing_key_warnings(opts):
+        emit(RunWarning(warning))
     return summary
 
 

@@ -252,32 +252,65 @@ def build_report(
     judgments only.
     """
     judged = [e for e in entries.values() if e.scores]
-    r = panel_size(judged)
     size = max([len(e.scores) for e in judged], default=0)
     counts = [[0] * (size + 1) for _ in range(size + 1)]
     for e in judged:
         counts[e.n_correct][e.n_acceptable] += 1
     kept = [e for e in judged if e.kept]
-
     names = sorted({n for e in entries.values() for n in e.pairs})
-    annotators = []
-    for name in names:
-        scored = [e.scores[name] for e in judged if name in e.scores]
-        pairs = [e.pairs[name] for e in entries.values() if name in e.pairs]
-        row: dict[str, Any] = {
-            "annotator": name,
-            "entries": len(scored),
-            "correct_rate": _rate(s["correct"] for s in scored),
-            "acceptable_rate": _rate(s["acceptable"] for s in scored),
-        }
-        for p in (*SCORED_PAIRS, *AUXILIARY_PAIRS):
-            row[f"{p}_accuracy"] = _rate(ps[p].correct for ps in pairs if p in ps)
-        secs = [j.seconds for ps in pairs for j in ps.values()]
-        row["median_seconds"] = statistics.median(secs) if secs else None
-        annotators.append(row)
+    return {
+        "scope": {**scope, "min_correct": min_correct, "min_acceptable": min_acceptable},
+        "judgments": _judgment_counts(entries),
+        "entries": {
+            "in_scope": len(entries),
+            "judged": len(judged),
+            "annotators_per_entry": {str(k): v for k, v in sorted(Counter(len(e.scores) for e in judged).items())},
+            "kept": len(kept),
+            "unfixable": sum(1 for e in entries.values() if e.unfixable),
+        },
+        "table2": {"max_annotators": size, "counts": counts},
+        "annotators": [_annotator_row(name, entries, judged) for name in names],
+        "agreement": _agreement(judged),
+        "human_accuracy": _human_accuracy(kept, names),
+    }
 
+
+def _judgment_counts(entries: dict[str, EntryScore]) -> dict[str, Any]:
+    """Pair tasks current / stale / pending in total, entries per state, and the per-entry rows."""
+    per_entry = [
+        {"entry": e.item_id, "state": e.state, "current": e.count("current"), "stale": e.count("stale"),
+         "pending": e.count("pending"), "kept": e.kept}
+        for e in entries.values()
+    ]
+    return {
+        "counts": {k: sum(r[k] for r in per_entry) for k in ("current", "stale", "pending")},
+        "entries": {k: sum(1 for r in per_entry if r["state"] == k) for k in ("current", "pending", "unassigned")},
+        "per_entry": per_entry,
+    }
+
+
+def _annotator_row(name: str, entries: dict[str, EntryScore], judged: list[EntryScore]) -> dict[str, Any]:
+    """One annotator: entries scored, positive rates, accuracy per pair, median seconds per pair task."""
+    scored = [e.scores[name] for e in judged if name in e.scores]
+    pairs = [e.pairs[name] for e in entries.values() if name in e.pairs]
+    row: dict[str, Any] = {
+        "annotator": name,
+        "entries": len(scored),
+        "correct_rate": _rate(s["correct"] for s in scored),
+        "acceptable_rate": _rate(s["acceptable"] for s in scored),
+    }
+    for p in (*SCORED_PAIRS, *AUXILIARY_PAIRS):
+        row[f"{p}_accuracy"] = _rate(ps[p].correct for ps in pairs if p in ps)
+    secs = [j.seconds for ps in pairs for j in ps.values()]
+    row["median_seconds"] = statistics.median(secs) if secs else None
+    return row
+
+
+def _agreement(judged: list[EntryScore]) -> list[dict[str, Any]]:
+    """Per judgment (entry level and per scored pair): subjects, raters, positive rate, full agreement and
+    Fleiss' kappa over the entries judged by the usual panel size (:func:`panel_size`)."""
+    r = panel_size(judged)
     panel = [e for e in judged if len(e.scores) == r]
-    agreement = []
     judgments = [
         ("correctness", "entry", lambda e, n: e.scores[n]["correct"]),
         ("acceptability", "entry", lambda e, n: e.scores[n]["acceptable"]),
@@ -285,6 +318,7 @@ def build_report(
     for p in SCORED_PAIRS:
         judgments.append(("correctness", p, lambda e, n, p=p: e.pairs[n][p].correct))
         judgments.append(("acceptability", p, lambda e, n, p=p: e.pairs[n][p].acceptable))
+    agreement = []
     for judgment, level, get in judgments:
         ratings = [[get(e, n) for n in e.annotators] for e in panel]
         agreement.append(
@@ -298,7 +332,12 @@ def build_report(
                 "fleiss_kappa": fleiss(ratings),
             }
         )
+    return agreement
 
+
+def _human_accuracy(kept: list[EntryScore], names: list[str]) -> dict[str, Any]:
+    """Human accuracy on the kept entries: per annotator (all scored pairs, each pair), and the mean over
+    the annotators with answers."""
     per_annotator: dict[str, dict[str, float | None]] = {}
     for name in names:
         answers = {p: [e.pairs[name][p].correct for e in kept if name in e.scores] for p in SCORED_PAIRS}
@@ -312,35 +351,12 @@ def build_report(
         vals = [per_annotator[n][key] for n in with_answers if per_annotator[n][key] is not None]
         return sum(vals) / len(vals) if vals else None
 
-    per_entry = [
-        {"entry": e.item_id, "state": e.state, "current": e.count("current"), "stale": e.count("stale"),
-         "pending": e.count("pending"), "kept": e.kept}
-        for e in entries.values()
-    ]
     return {
-        "scope": {**scope, "min_correct": min_correct, "min_acceptable": min_acceptable},
-        "judgments": {
-            "counts": {k: sum(r[k] for r in per_entry) for k in ("current", "stale", "pending")},
-            "entries": {k: sum(1 for r in per_entry if r["state"] == k) for k in ("current", "pending", "unassigned")},
-            "per_entry": per_entry,
-        },
-        "entries": {
-            "in_scope": len(entries),
-            "judged": len(judged),
-            "annotators_per_entry": {str(k): v for k, v in sorted(Counter(len(e.scores) for e in judged).items())},
-            "kept": len(kept),
-            "unfixable": sum(1 for e in entries.values() if e.unfixable),
-        },
-        "table2": {"max_annotators": size, "counts": counts},
-        "annotators": annotators,
-        "agreement": agreement,
-        "human_accuracy": {
-            "entries": len(kept),
-            "mean": mean_over("all"),
-            "base": mean_over("base"),
-            "extended": mean_over("extended"),
-            "per_annotator": {n: per_annotator[n] for n in with_answers},
-        },
+        "entries": len(kept),
+        "mean": mean_over("all"),
+        "base": mean_over("base"),
+        "extended": mean_over("extended"),
+        "per_annotator": {n: per_annotator[n] for n in with_answers},
     }
 
 

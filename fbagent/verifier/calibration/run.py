@@ -13,7 +13,9 @@ Per lexicon (:func:`calibrate`):
    (:func:`fbagent.generation.backends.start_backends`);
 4. the metrics of each signal (:mod:`.metrics`), stored with the per-sentence scores.
 
-The library prints nothing: progress and notes are events passed to ``on_event``.
+The library prints nothing: progress and notes are events of :mod:`fbagent.progress.events` passed to
+``on_event`` (per lexicon a ``Started`` with its line, ``Progress`` per pair; notes; ``Finished`` with the
+pooled result last).
 """
 
 from __future__ import annotations
@@ -21,48 +23,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from fbagent.progress.events import Finished, Message, OnEvent, Progress, Started, ignore
 from fbagent.verifier.calibration.metrics import signal_summary
 from fbagent.verifier.calibration.options import CalibrateOptions, validate_calibrate_options
 from fbagent.verifier.calibration.split import CalibrationPairs, choose_pairs, make_splits
 
-
-@dataclass(frozen=True)
-class CalibrationStarted:
-    """One lexicon's calibration starts: ``pairs`` pairs, ``sentences`` held-out sentences."""
-
-    lexicon: str
-    pairs: int
-    sentences: int
-    source: str
-    calibration: str
-
-
-@dataclass(frozen=True)
-class CalibrationProgress:
-    """``done`` of ``total`` pairs of the current lexicon are verified."""
-
-    done: int
-    total: int
-
-
-@dataclass(frozen=True)
-class CalibrationNote:
-    """A one-line note (the lexicon chosen, a warning)."""
-
-    text: str
-
-
-CalibrationEvent = CalibrationStarted | CalibrationProgress | CalibrationNote
-OnCalibrationEvent = Callable[[Any], None]
-
-
-def _ignore(_event: Any) -> None:
-    return None
+# The events are those of the one progress protocol (fbagent.progress.events); the old names stay.
+CalibrationStarted = Started      # one lexicon's calibration starts: total = pairs, label = lexicon, text = its line
+CalibrationProgress = Progress    # done of total pairs of the current lexicon are verified
+CalibrationNote = Message         # a one-line note (the lexicon chosen, a warning)
+CalibrationEvent = Started | Progress | Message | Finished
+OnCalibrationEvent = OnEvent
 
 
 async def calibrate(db_path: str | Path, opts: CalibrateOptions, *, encoder: Any = None, command: str | None = None,
@@ -88,7 +62,7 @@ async def calibrate(db_path: str | Path, opts: CalibrateOptions, *, encoder: Any
     from fbagent.lexicon.importer import resolve_lexicon
     from fbagent.store.db import open_db
 
-    emit = on_event or _ignore
+    emit = on_event or ignore
     validate_calibrate_options(opts)
     started = time.perf_counter()
     db = open_db(db_path)
@@ -98,12 +72,12 @@ async def calibrate(db_path: str | Path, opts: CalibrateOptions, *, encoder: Any
     else:
         lexicons = [dict(resolve_lexicon(db, None, notify=notes.append))]
     for note in notes:
-        emit(CalibrationNote(note))
+        emit(Message(note))
     from fbagent.checks.lemmas import analyser_note, require_verb_analyser
 
     for lexicon in lexicons:  # ja without fugashi: refused before anything is stored
         require_verb_analyser(lexicon["lang"], surface_verb_match=opts.surface_verb_match)
-        emit(CalibrationNote(f"note: {analyser_note(lexicon['lang'], surface_verb_match=opts.surface_verb_match)}"))
+        emit(Message(f"note: {analyser_note(lexicon['lang'], surface_verb_match=opts.surface_verb_match)}"))
     plans = []
     for lexicon in lexicons:   # every pair and split before any model loads: bad input costs nothing
         chosen = choose_pairs(db, lexicon, opts)
@@ -130,6 +104,7 @@ async def calibrate(db_path: str | Path, opts: CalibrateOptions, *, encoder: Any
     pooled = _metrics(all_rows, opts)
     pooled.update(seconds=round(time.perf_counter() - started, 3), by_lexicon=results,
                   n_pairs=sum(r["n_pairs"] for r in results))
+    emit(Finished(pooled))
     return pooled
 
 
@@ -162,8 +137,8 @@ async def _calibrate_lexicon(db: Any, lexicon: dict[str, Any], chosen: Calibrati
         prompt_versions=prompts.versions if opts.uses_llm else {},
     )
     n_sentences = 4 * len(chosen.pairs)
-    emit(CalibrationStarted(lexicon=lexicon["name"], pairs=len(chosen.pairs), sentences=n_sentences,
-                            source=chosen.source, calibration=run["name"]))
+    emit(Started(total=len(chosen.pairs), label=lexicon["name"], text=f"{run['name']}: {len(chosen.pairs)} pairs "
+                 f"({chosen.source}), {n_sentences} held-out sentences"))
     stats0 = _stats(client)
     batch_encoder = BatchEncoder(text_encoder)
     splits = chosen.splits
@@ -200,7 +175,7 @@ async def _calibrate_lexicon(db: Any, lexicon: dict[str, Any], chosen: Calibrati
                 "encoder": s.get("encoder_check"), "error": result.get("error"),
             })
         done += 1
-        emit(CalibrationProgress(done=done, total=len(chosen.pairs)))
+        emit(Progress(done=done, total=len(chosen.pairs)))
 
     status = "interrupted"
     try:
