@@ -33,8 +33,7 @@ LimitOpt = Annotated[int | None, typer.Option("--limit", **bounds("--limit"), ri
                                               help="Use only the first N entries / instances / pairs.")]
 ExcludeFailuresOpt = Annotated[bool, typer.Option(
     "--exclude-failures/--count-failures", rich_help_panel="Scoring", help="Leave answers without a valid option "
-    "(API errors, malformed or unparsable replies) out of every rate instead of counting them as wrong (the "
-    "default, as the FrameBench authors and lm-evaluation-harness do). The failure rate is reported either way.")]
+    "out of every rate, or count them as wrong (the default, as the FrameBench authors do; docs/eval.md).")]
 StdOpt = Annotated[str, typer.Option("--std", rich_help_panel="Scoring", help="Standard deviation over templates: "
                                      "population (ddof=0, the FrameBench authors') or sample (ddof=1).")]
 LabelOpt = Annotated[str | None, typer.Option("--label", callback=name_check("label"), rich_help_panel="Run",
@@ -198,30 +197,28 @@ def _close(manifest: dict, out: Path, *, show: bool = True, retries: bool = True
 def run_cmd(
     dataset: Annotated[Path, typer.Option("--dataset", "-d", help="Validated JSONL from `fbagent export` "
                                            "(fbagent format, or the FrameBench authors' final or step-3 columns).")],
-    templates: Annotated[str, typer.Option("--templates", help="all, or a list such as v1,v3 (with --templates-dir: "
+    templates: Annotated[str, typer.Option("--templates", rich_help_panel="Prompts", help="all, or a list such as v1,v3 (with --templates-dir: "
                                             "file names without .txt; v1 matches prompt_v1).")] = "all",
     templates_dir: Annotated[Path | None, typer.Option(
-        "--templates-dir", help="Folder of prompt templates in the FrameBench authors' layout "
-        "(DIR/<lang>/prompt_v1.txt ..., placeholders {four_choice_question} {statement_a} {statement_b} "
-        "{choices_text} {verb}); default: fbagent's own templates.")] = None,
+        "--templates-dir", rich_help_panel="Prompts", help="Folder of prompt templates in the FrameBench authors' layout "
+        "(DIR/<lang>/prompt_v1.txt ...; docs/eval.md); default: fbagent's own.")] = None,
     labels_file: Annotated[Path | None, typer.Option(
-        "--labels", help="File of the four option labels ('sentence_a: ...', 'sentence_b: ...', 'both: ...', "
-        "'neither: ...' lines); default: DIR/<lang>/labels.txt with --templates-dir, else ours. Keep it outside "
-        "another tool's template folder.")] = None,
+        "--labels", rich_help_panel="Prompts", help="File of the four option labels ('sentence_a: ...' lines; docs/eval.md); default: "
+        "DIR/<lang>/labels.txt with --templates-dir, else ours.")] = None,
     choices_style: Annotated[str | None, typer.Option(
-        "--choices-style", help="inline (the authors' one line: '1: Sentence A     2: ...') or lines (one option "
-        "per line); default: inline with --templates-dir, else lines.")] = None,
+        "--choices-style", rich_help_panel="Prompts", help="inline (the authors' one line) or lines (one option per line); default: inline "
+        "with --templates-dir, else lines.")] = None,
     templates_lang: Annotated[str | None, typer.Option(
-        "--templates-lang", help="Ask every entry with this language's templates (default: each entry with its "
+        "--templates-lang", rich_help_panel="Prompts", help="Ask every entry with this language's templates (default: each entry with its "
         "own language's, generic for a language without any).")] = None,
-    orders: Annotated[str, typer.Option("--orders", help="both (each pair in both sentence orders) or canonical "
+    orders: Annotated[str, typer.Option("--orders", rich_help_panel="Prompts", help="both (each pair in both sentence orders) or canonical "
                                          "(one order, as the authors' evaluator by default).")] = "both",
     parse_free_text: Annotated[bool, typer.Option(
-        "--parse-free-text/--no-parse-free-text", help="Read an option number from a free-text answer "
-        "(NFKC; a bare number or one at the end: 'Answer: 2', '(2)', '2.'; two numbers stay a failure).")] = False,
+        "--parse-free-text/--no-parse-free-text", rich_help_panel="Prompts", help="Read an option number from a free-text answer "
+        "('Answer: 2', '(2)'; two numbers stay a failure; docs/eval.md).")] = False,
     human_filter: Annotated[bool | None, typer.Option(
-        "--human-filter/--no-human-filter", help="Ask only pairs that >= 2 annotators answered correctly and >= 2 "
-        "rated acceptable (the authors' match_answer_/quality_annotator columns); default: on when present.")] = None,
+        "--human-filter/--no-human-filter", help="Ask only pairs that >= 2 annotators answered correctly and "
+        ">= 2 rated acceptable (the authors' columns); default: on when present.")] = None,
     exclude_failures: ExcludeFailuresOpt = False,
     std: StdOpt = "population",
     label: LabelOpt = None,
@@ -418,9 +415,8 @@ def sembench_cmd(
     wordnet_dir: Annotated[Path | None, typer.Option("--wordnet-dir", help="WordNet 3.0 database folder "
                                                       "(default: /usr/share/wordnet, then nltk_data).")] = None,
     instances_file: Annotated[list[Path] | None, typer.Option(
-        "--instances-file", help="SemBench's own test set (one {word, POS, label, definitions: \\[2], example} a "
-        "line, e.g. test_hard.json); repeat for several files. Scores exactly its instances, grouped by file; "
-        "--dictionary, --pos, --instances and --min-senses do not apply.")] = None,
+        "--instances-file", help="SemBench's own test set (e.g. test_hard.json; repeat for several; "
+        "docs/eval.md): scores exactly its instances, grouped by file.")] = None,
     pos: Annotated[str, typer.Option("--pos", help="Part of speech of the sampled words: n, v, a, r.")] = "v",
     instances: Annotated[int, typer.Option("--instances", "--limit", "-n", **bounds("--instances"),
                                                    help="Number of (word, sense) instances.")] = 100,

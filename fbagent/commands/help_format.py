@@ -8,7 +8,7 @@ and shows ``<bool>`` after plain flags (``--validated <bool>``, ``--help <bool>`
 
 What this module does instead, through public APIs only (click's ``Command.format_help`` /
 ``get_help_record`` / ``collect_usage_pieces``, Rich's ``Panel``, ``Table.grid`` and ``Text``):
-the same panels (Typer's ``rich_help_panel=`` groups options; ``Arguments`` and ``Options`` first),
+the same panels (Typer's ``rich_help_panel=`` groups options; :data:`PANEL_ORDER`),
 each option as its click help record (``-p, --pairs <int>``; a flag is its names alone), the help
 beside the names when they fit a third of the width, else on the lines below them; paragraphs
 reflowed (a paragraph starting with ``\\b`` keeps its line breaks, as in click) and wrapped at word
@@ -24,12 +24,15 @@ from __future__ import annotations
 
 import inspect
 import io
+import os
 from typing import Any
 
 import click
 import typer
 from typer.core import TyperArgument, TyperCommand, TyperGroup
 
+#: panels in this order (then any other in the order of its first option): the command's own first
+PANEL_ORDER = ("Arguments", "Options", "Model", "Verifier", "Selection", "Prompts", "Scoring", "Run")
 #: the widest help screen, in columns (a wider terminal gets this width: long lines read badly)
 MAX_WIDTH = 100
 
@@ -91,7 +94,8 @@ def reflow(text: str) -> list[str]:
 def render_help(command: click.Command, ctx: click.Context, width: int | None = None) -> str:
     """The help screen of ``command`` as a string (ANSI styles when stdout is a terminal).
 
-    ``width``: columns (default: the terminal's or ``$COLUMNS``, at most :data:`MAX_WIDTH`).
+    ``width``: columns (default: ``$TERMINAL_WIDTH`` as Typer reads it, else the terminal's or
+    ``$COLUMNS``, at most :data:`MAX_WIDTH`).
     """
     from rich.console import Console, Group
     from rich.padding import Padding
@@ -99,7 +103,8 @@ def render_help(command: click.Command, ctx: click.Context, width: int | None = 
     from rich.text import Text
 
     probe = Console()
-    width = width or min(probe.width, MAX_WIDTH)
+    asked = os.environ.get("TERMINAL_WIDTH", "")
+    width = width or (int(asked) if asked.isdigit() else min(probe.width, MAX_WIDTH))
     console = Console(file=io.StringIO(), width=width, force_terminal=probe.is_terminal,
                       color_system=probe.color_system, highlight=False, soft_wrap=False)
     pieces = " ".join(command.collect_usage_pieces(ctx))
@@ -109,8 +114,11 @@ def render_help(command: click.Command, ctx: click.Context, width: int | None = 
         texts = [_markup(paragraphs[0], "bold")] + [_markup(p, "") for p in paragraphs[1:]]
         console.print(Padding(Group(*_spaced(texts)), (1, 1, 0, 1)))
     console.print()
-    for title, rows in _panels(command, ctx):
-        body = _option_rows(rows, width - 4)
+    panels = _panels(command, ctx)
+    names = [n for _, rows in panels for n, _ in rows]
+    column = min(max(map(len, names), default=0), max((width - 4) // 3, 12))  # one names column for all panels
+    for title, rows in panels:
+        body = _option_rows(rows, column)
         console.print(Panel(Group(*body), title=title, title_align="left", border_style="dim"))
     if hasattr(command, "list_commands"):  # a group (Typer 0.29's TyperGroup is no click.Group)
         rows = []
@@ -149,7 +157,7 @@ def _spaced(texts: list[Any]) -> list[Any]:
 
 
 def _panels(command: click.Command, ctx: click.Context) -> list[tuple[str, list[tuple[str, Any]]]]:
-    """``(panel title, [(names, help renderable)])`` in order: Arguments, Options, then each
+    """``(panel title, [(names, help renderable)])`` in :data:`PANEL_ORDER`, then each other
     ``rich_help_panel`` in the order of its first parameter. Hidden parameters are left out."""
     from rich.text import Text
 
@@ -169,16 +177,16 @@ def _panels(command: click.Command, ctx: click.Context) -> list[tuple[str, list[
         else:
             default = "Options"
         panels.setdefault(getattr(param, "rich_help_panel", None) or default, []).append((names, help_text))
-    return [(title, rows) for title, rows in panels.items() if rows]
+    titles = sorted(panels, key=lambda t: PANEL_ORDER.index(t) if t in PANEL_ORDER else len(PANEL_ORDER))
+    return [(title, panels[title]) for title in titles if panels[title]]
 
 
-def _option_rows(rows: list[tuple[str, Any]], inner: int) -> list[Any]:
-    """One renderable per option: names and help side by side when the names fit a third of
-    ``inner`` columns, else the names on their own line and the help indented below."""
+def _option_rows(rows: list[tuple[str, Any]], column: int) -> list[Any]:
+    """One renderable per option: names and help side by side when the names fit in ``column``
+    characters (a third of the panel), else the names on their own line and the help indented below."""
     from rich.padding import Padding
     from rich.text import Text
 
-    column = min(max(len(n) for n, _ in rows), max(inner // 3, 12))
     out: list[Any] = []
     for names, help_text in rows:
         if len(names) <= column:
