@@ -49,9 +49,12 @@ def _plain(markup: str) -> str:
 
 
 def _words(cmd: click.Command) -> set[str]:
-    """The words of the command's docstring and of its visible options' help texts."""
+    """The words of the command's docstring, of its visible options' help texts and, for a group,
+    of the first paragraph of each command's docstring (its summary in the Commands panel)."""
     texts = [cmd.help or ""]
     texts += [getattr(p, "help", None) or "" for p in cmd.params if not getattr(p, "hidden", False)]
+    texts += [(sub.help or "").split("\n\n")[0] for sub in (getattr(cmd, "commands", None) or {}).values()
+              if not sub.hidden]
     text = " ".join(_plain(t.partition("\f")[0]) for t in texts)
     return {w for w in text.split() if w}
 
