@@ -41,6 +41,13 @@ from fbagent.errors import FbagentError
 from fbagent.llm.cache import cache_key
 from fbagent.llm.hooks import CallHooks
 from fbagent.providers import one_line, public_url, redact
+from fbagent.providers.config import (
+    DEFAULT_BACKOFF_S,
+    DEFAULT_CONCURRENCY,
+    GENERATION_RETRIES,
+    GENERATION_TIMEOUT_S,
+    MAX_BACKOFF_S,
+)
 from fbagent.store import llm_calls
 
 _MAX_OUTPUT_CHARS = 4000
@@ -108,11 +115,11 @@ class LLMClient:
         adapter: Any,
         *,
         db: sqlite_utils.Database,
-        concurrency: int = 4,
-        max_retries: int = 3,
-        timeout_s: float = 60.0,
-        backoff_s: float = 1.0,
-        max_backoff_s: float = 60.0,
+        concurrency: int = DEFAULT_CONCURRENCY,
+        max_retries: int = GENERATION_RETRIES,
+        timeout_s: float = GENERATION_TIMEOUT_S,
+        backoff_s: float = DEFAULT_BACKOFF_S,
+        max_backoff_s: float = MAX_BACKOFF_S,
     ) -> None:
         if concurrency < 1:
             raise FbagentError(f"concurrency must be at least 1, got {concurrency}", "pass --concurrency 1 or more")
