@@ -22,6 +22,7 @@ from fbagent.commands import pairs as pairs_cmd
 from fbagent.commands import runs as runs_cmd
 from fbagent.commands import validate as validate_cmd
 from fbagent.commands import verifier as verifier_cmd
+from fbagent.commands.help_format import install as install_help
 from fbagent.commands.output import secho
 from fbagent.errors import FbagentError
 from fbagent.text import shown
@@ -45,6 +46,7 @@ app.add_typer(validate_cmd.app, name="validate")
 app.add_typer(verifier_cmd.app, name="verifier")
 export_cmd.register(app)
 app.add_typer(eval_cmd.app, name="eval")
+install_help(app)  # --help that reads at 80 columns (fbagent.commands.help_format)
 
 
 def main() -> None:

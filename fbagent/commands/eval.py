@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import re
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from fbagent.commands.model_options import backend_options
+from fbagent.commands.option_groups import option_group
 from fbagent.commands.options import DEFAULT_DB, ExistingDbOption, name_check
 from fbagent.commands.output import echo, new_console, secho
 from fbagent.limits import bounds
@@ -26,22 +28,52 @@ app = typer.Typer(help="Score language models on FrameBench entries, frame ident
                   no_args_is_help=True)
 
 # -- options shared by the commands (the model/backend options: fbagent.commands.model_options) ----
-SeedOpt = Annotated[int, typer.Option("--seed", help="Seed of every random choice (option order, sampling, bootstrap).")]
-ConcurrencyOpt = Annotated[int | None, typer.Option("--concurrency", **bounds("--concurrency"), help="Calls in flight at once "
-                                                     "(default: 8 for openai, 4 for gemini, 1 for local backends).")]
-BatchOpt = Annotated[int | None, typer.Option("--batch-size", **bounds("--batch-size"), help="Prompts per backend call (0 = all prompts of a "
-                                                "template in one call; default: 0 for vllm, 8 for local, 1 for APIs).")]
-OutOpt = Annotated[Path | None, typer.Option("--out", "-o", help="Result folder (rerun the same command to resume).")]
-LimitOpt = Annotated[int | None, typer.Option("--limit", **bounds("--limit"), help="Use only the first N entries / instances / pairs.")]
 NBootOpt = Annotated[int, typer.Option("--n-boot", **bounds("--n-boot"), help="Bootstrap resamples for the 95% CI.")]
+LimitOpt = Annotated[int | None, typer.Option("--limit", **bounds("--limit"), rich_help_panel="Run",
+                                              help="Use only the first N entries / instances / pairs.")]
 ExcludeFailuresOpt = Annotated[bool, typer.Option(
-    "--exclude-failures/--count-failures", help="Leave answers without a valid option (API errors, malformed or "
-    "unparsable replies) out of every rate instead of counting them as wrong (the default, as the FrameBench "
-    "authors and lm-evaluation-harness do). The failure rate is reported either way.")]
-StdOpt = Annotated[str, typer.Option(
-    "--std", help="Standard deviation over templates: population (ddof=0, the FrameBench authors') or sample (ddof=1).")]
-LabelOpt = Annotated[str | None, typer.Option("--label", callback=name_check("label"), help="Name of this run in reports and figures (stored in "
-                                               "the manifest; default: a short model name).")]
+    "--exclude-failures/--count-failures", rich_help_panel="Scoring", help="Leave answers without a valid option "
+    "out of every rate, or count them as wrong (the default, as the FrameBench authors do; docs/eval.md).")]
+StdOpt = Annotated[str, typer.Option("--std", rich_help_panel="Scoring", help="Standard deviation over templates: "
+                                     "population (ddof=0, the FrameBench authors') or sample (ddof=1).")]
+LabelOpt = Annotated[str | None, typer.Option("--label", callback=name_check("label"), rich_help_panel="Run",
+                                              help="Name of this run in reports and figures (stored in the manifest; "
+                                              "default: a short model name).")]
+
+
+@dataclass(frozen=True)
+class EvalRun:
+    """The run options every scoring command shares (``@run_options``): seed, calls in flight,
+    prompts per call, result folder, bootstrap resamples."""
+
+    seed: int = 0
+    concurrency: int | None = None
+    batch_size: int | None = None
+    out: Path | None = None
+    n_boot: int = 1000
+
+    @property
+    def settings(self) -> dict:
+        """The fields the task settings (``RunSettings``, ``FrameIdSettings``, ``SemBenchSettings``) take."""
+        return {"seed": self.seed, "concurrency": self.concurrency, "batch_size": self.batch_size,
+                "n_boot": self.n_boot}
+
+
+#: Decorator (panel "Run"): --seed, --concurrency, --batch-size, --out, --n-boot as one ``run: EvalRun``.
+#: Put it below ``@backend_options``, which reads the seed.
+run_options = option_group("run", "Run", {
+    "seed": (Annotated[int, typer.Option("--seed", help="Seed of every random choice (option order, sampling, "
+                                         "bootstrap).")], 0),
+    "concurrency": (Annotated[int | None, typer.Option(
+        "--concurrency", **bounds("--concurrency"), help="Calls in flight at once (default: 8 for openai, 4 for "
+        "gemini, 1 for local backends).")], None),
+    "batch_size": (Annotated[int | None, typer.Option(
+        "--batch-size", **bounds("--batch-size"), help="Prompts per backend call (0 = all prompts of a template "
+        "in one call; default: 0 for vllm, 8 for local, 1 for APIs).")], None),
+    "out": (Annotated[Path | None, typer.Option("--out", "-o", help="Result folder (rerun the same command to "
+                                                "resume).")], None),
+    "n_boot": (NBootOpt, 1000),
+}, lambda values, _others: EvalRun(**values))
 
 
 def _slug(text: str) -> str:
@@ -135,45 +167,40 @@ def _close(manifest: dict, out: Path, *, show: bool = True, retries: bool = True
 
 @app.command("run")
 @backend_options
+@run_options
 def run_cmd(
     dataset: Annotated[Path, typer.Option("--dataset", "-d", help="Validated JSONL from `fbagent export` "
                                            "(fbagent format, or the FrameBench authors' final or step-3 columns).")],
-    templates: Annotated[str, typer.Option("--templates", help="all, or a list such as v1,v3 (with --templates-dir: "
+    templates: Annotated[str, typer.Option("--templates", rich_help_panel="Prompts", help="all, or a list such as v1,v3 (with --templates-dir: "
                                             "file names without .txt; v1 matches prompt_v1).")] = "all",
     templates_dir: Annotated[Path | None, typer.Option(
-        "--templates-dir", help="Folder of prompt templates in the FrameBench authors' layout "
-        "(DIR/<lang>/prompt_v1.txt ..., placeholders {four_choice_question} {statement_a} {statement_b} "
-        "{choices_text} {verb}); default: fbagent's own templates.")] = None,
+        "--templates-dir", rich_help_panel="Prompts", help="Folder of prompt templates in the FrameBench authors' layout "
+        "(DIR/<lang>/prompt_v1.txt ...; docs/eval.md); default: fbagent's own.")] = None,
     labels_file: Annotated[Path | None, typer.Option(
-        "--labels", help="File of the four option labels ('sentence_a: ...', 'sentence_b: ...', 'both: ...', "
-        "'neither: ...' lines); default: DIR/<lang>/labels.txt with --templates-dir, else ours. Keep it outside "
-        "another tool's template folder.")] = None,
+        "--labels", rich_help_panel="Prompts", help="File of the four option labels ('sentence_a: ...' lines; docs/eval.md); default: "
+        "DIR/<lang>/labels.txt with --templates-dir, else ours.")] = None,
     choices_style: Annotated[str | None, typer.Option(
-        "--choices-style", help="inline (the authors' one line: '1: Sentence A     2: ...') or lines (one option "
-        "per line); default: inline with --templates-dir, else lines.")] = None,
+        "--choices-style", rich_help_panel="Prompts", help="inline (the authors' one line) or lines (one option per line); default: inline "
+        "with --templates-dir, else lines.")] = None,
     templates_lang: Annotated[str | None, typer.Option(
-        "--templates-lang", help="Ask every entry with this language's templates (default: each entry with its "
+        "--templates-lang", rich_help_panel="Prompts", help="Ask every entry with this language's templates (default: each entry with its "
         "own language's, generic for a language without any).")] = None,
-    orders: Annotated[str, typer.Option("--orders", help="both (each pair in both sentence orders) or canonical "
+    orders: Annotated[str, typer.Option("--orders", rich_help_panel="Prompts", help="both (each pair in both sentence orders) or canonical "
                                          "(one order, as the authors' evaluator by default).")] = "both",
     parse_free_text: Annotated[bool, typer.Option(
-        "--parse-free-text/--no-parse-free-text", help="Read an option number from a free-text answer "
-        "(NFKC; a bare number or one at the end: 'Answer: 2', '(2)', '2.'; two numbers stay a failure).")] = False,
+        "--parse-free-text/--no-parse-free-text", rich_help_panel="Prompts", help="Read an option number from a free-text answer "
+        "('Answer: 2', '(2)'; two numbers stay a failure; docs/eval.md).")] = False,
     human_filter: Annotated[bool | None, typer.Option(
-        "--human-filter/--no-human-filter", help="Ask only pairs that >= 2 annotators answered correctly and >= 2 "
-        "rated acceptable (the authors' match_answer_/quality_annotator columns); default: on when present.")] = None,
+        "--human-filter/--no-human-filter", help="Ask only pairs that >= 2 annotators answered correctly and "
+        ">= 2 rated acceptable (the authors' columns); default: on when present.")] = None,
     exclude_failures: ExcludeFailuresOpt = False,
     std: StdOpt = "population",
     label: LabelOpt = None,
     limit: LimitOpt = None,
-    seed: SeedOpt = 0,
-    concurrency: ConcurrencyOpt = None,
-    batch_size: BatchOpt = None,
-    out: OutOpt = None,
     lang: Annotated[str | None, typer.Option("--lang", help="Language of entries that carry none (the authors' "
                                               "columns never do; default en).")] = None,
-    n_boot: NBootOpt = 1000,
     backend: BackendOptions = None,  # built by @backend_options from the model options
+    run: EvalRun = None,  # built by @run_options
 ) -> None:
     """Score a model on FrameBench entries: 4 problems per entry x templates, constrained to options 1-4.
 
@@ -187,15 +214,15 @@ def run_cmd(
 
     if std not in STDS:
         raise FbagentError(f"unknown --std {std!r}", "use --std population or --std sample")
-    settings = RunSettings(dataset=dataset, templates=templates, lang=lang, limit=limit, seed=seed,
-                           concurrency=concurrency, batch_size=batch_size, n_boot=n_boot, templates_dir=templates_dir,
-                           labels_file=labels_file,
+    settings = RunSettings(dataset=dataset, templates=templates, lang=lang, limit=limit, **run.settings,
+                           templates_dir=templates_dir, labels_file=labels_file,
                            choices_style=choices_style, templates_lang=templates_lang, orders=orders,
                            parse_free_text=parse_free_text, human_filter=human_filter,
                            scoring=Scoring(failures="exclude" if exclude_failures else "count", std=std), label=label)
     # Validate the whole dataset (up to --limit), the templates and the options before loading a model:
     # a bad line or template must not cost a model load (minutes with vLLM).
     plan = plan_run(settings)
+    out = run.out
     if out is not None:
         _check_out(out)  # before the model loads
     be, rcfg = _create(backend), backend.reasoning
@@ -307,6 +334,7 @@ def report_cmd(
 
 @app.command("frame-id")
 @backend_options
+@run_options
 def frame_id_cmd(
     db: ExistingDbOption = DEFAULT_DB,
     lexicon: Annotated[str | None, typer.Option("--lexicon", callback=name_check("lexicon name"), help="Lexicon name (default: the only one in the store).")] = None,
@@ -314,17 +342,13 @@ def frame_id_cmd(
                                                    "of the lexicon; without any, pairs come from the lexical units).")] = None,
     shots: Annotated[int, typer.Option("--shots", "-k", **bounds("--shots"), help="Solved examples in the prompt (k-shot).")] = 3,
     limit: LimitOpt = None,
-    seed: SeedOpt = 0,
-    concurrency: ConcurrencyOpt = None,
-    batch_size: BatchOpt = None,
-    out: OutOpt = None,
     lang: Annotated[str | None, typer.Option("--lang", help="Prompt language (default: the lexicon's).")] = None,
     definition_chars: Annotated[int, typer.Option("--definition-chars", min=40, help="Cut frame definitions "
                                                    "after this many characters (at a sentence end when possible).")] = 300,
     exclude_failures: ExcludeFailuresOpt = False,
     label: LabelOpt = None,
-    n_boot: NBootOpt = 1000,
     backend: BackendOptions = None,  # built by @backend_options from the model options
+    run: EvalRun = None,  # built by @run_options
 ) -> None:
     """Frame identification (FrameBench appendix B.5): which of two frames does the verb evoke?
 
@@ -334,13 +358,13 @@ def frame_id_cmd(
     from fbagent.eval.frame_id import FrameIdSettings, run_frame_id
     from fbagent.eval.metrics import Scoring
 
-    settings = FrameIdSettings(db=db, lexicon=lexicon, selection=selection, shots=shots, limit=limit, seed=seed,
-                               lang=lang, concurrency=concurrency, batch_size=batch_size,
-                               definition_chars=definition_chars, n_boot=n_boot, label=label,
+    settings = FrameIdSettings(db=db, lexicon=lexicon, selection=selection, shots=shots, limit=limit, lang=lang,
+                               **run.settings, definition_chars=definition_chars, label=label,
                                scoring=Scoring(failures="exclude" if exclude_failures else "count"))
     from fbagent.eval.frame_id import load_pairs
 
     pairs, lex = load_pairs(settings)  # fail fast before loading a model
+    out = run.out
     if out is not None:
         _check_out(out)  # before the model loads
     be, rcfg = _create(backend), backend.reasoning
@@ -356,6 +380,7 @@ def frame_id_cmd(
 
 @app.command("sembench")
 @backend_options
+@run_options
 def sembench_cmd(
     mode: Annotated[str, typer.Option("--mode", help="def (definition -> example -> definition) or "
                                        "ex (example -> definition).")] = "ex",
@@ -364,9 +389,8 @@ def sembench_cmd(
     wordnet_dir: Annotated[Path | None, typer.Option("--wordnet-dir", help="WordNet 3.0 database folder "
                                                       "(default: /usr/share/wordnet, then nltk_data).")] = None,
     instances_file: Annotated[list[Path] | None, typer.Option(
-        "--instances-file", help="SemBench's own test set (one {word, POS, label, definitions: \\[2], example} a "
-        "line, e.g. test_hard.json); repeat for several files. Scores exactly its instances, grouped by file; "
-        "--dictionary, --pos, --instances and --min-senses do not apply.")] = None,
+        "--instances-file", help="SemBench's own test set (e.g. test_hard.json; repeat for several; "
+        "docs/eval.md): scores exactly its instances, grouped by file.")] = None,
     pos: Annotated[str, typer.Option("--pos", help="Part of speech of the sampled words: n, v, a, r.")] = "v",
     instances: Annotated[int, typer.Option("--instances", "--limit", "-n", **bounds("--instances"),
                                                    help="Number of (word, sense) instances.")] = 100,
@@ -374,14 +398,10 @@ def sembench_cmd(
                                              "(target + 3 distinct distractors).")] = 4,
     shots: Annotated[int, typer.Option("--shots", "-k", **bounds("--shots"), help="Solved examples in the prompt (0 = zero-shot).")] = 0,
     lang: Annotated[str, typer.Option("--lang", help="Language of the dictionary (prompts: en, else generic).")] = "en",
-    seed: SeedOpt = 0,
     max_new_tokens: Annotated[int, typer.Option("--max-new-tokens", min=8, help="Tokens per generated definition or example.")] = 48,
     encoder: Annotated[str | None, typer.Option("--encoder", help="Sentence encoder (default: offline all-MiniLM-L6-v2).")] = None,
-    concurrency: ConcurrencyOpt = None,
-    batch_size: BatchOpt = None,
-    out: OutOpt = None,
-    n_boot: NBootOpt = 1000,
     backend: BackendOptions = None,  # built by @backend_options from the model options
+    run: EvalRun = None,  # built by @run_options
 ) -> None:
     """SemBench round trip: is the model's definition closer to the target sense than to a distractor sense?
 
@@ -397,10 +417,11 @@ def sembench_cmd(
         echo(f"note: {dictionary} is a SemBench instances file (label, definitions, example); "
                    "scoring its instances as they are (--instances-file)", err=True)
     settings = SemBenchSettings(mode=mode, dictionary=dictionary, wordnet_dir=wordnet_dir, pos=pos, instances=instances,
-                                min_senses=min_senses, shots=shots, lang=lang, seed=seed, max_new_tokens=max_new_tokens,
-                                encoder=encoder, concurrency=concurrency, batch_size=batch_size, n_boot=n_boot,
+                                min_senses=min_senses, shots=shots, lang=lang, max_new_tokens=max_new_tokens,
+                                encoder=encoder, **run.settings,
                                 instances_files=instance_file or None)
     data = load_instances(settings)  # fail fast (dictionary, encoder) before loading a model
+    out = run.out
     if out is not None:
         _check_out(out)  # before the model loads
     be, rcfg = _create(backend), backend.reasoning

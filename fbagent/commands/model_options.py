@@ -1,28 +1,36 @@
 """The model/backend options of the `fbagent eval` commands, declared once.
 
-:func:`backend_options` adds them to a Typer command and hands the command one
-``backend: BackendOptions`` (built by
-:func:`fbagent.eval.backends.factory.backend_options`), as sqlite-utils'
-``insert_upsert_options`` decorator does for click. Only typer is imported at
+:data:`backend_options` adds them to a Typer command (help panel "Model") and hands the
+command one ``backend: ModelConfig`` (built by :func:`_build_backend`, the one place that
+turns them into an object), as sqlite-utils' ``insert_upsert_options`` decorator does for
+click (:func:`fbagent.commands.option_groups.option_group`). Only typer is imported at
 module level so that ``fbagent --help`` stays fast.
 """
 
 from __future__ import annotations
 
-import functools
-import inspect
-from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+
+from fbagent.commands.option_groups import REQUIRED, option_group
+from fbagent.providers.config import (
+    DEFAULT_DEVICE,
+    DEFAULT_GPU_MEMORY_UTILIZATION,
+    DEFAULT_MAX_THINK_TOKENS,
+    DEFAULT_N_CTX,
+    DEFAULT_TENSOR_PARALLEL_SIZE,
+    EVAL_RETRIES,
+    EVAL_TIMEOUT_S,
+)
 
 BACKEND_NAMES = "vllm | transformers | local | openai | gemini"
 
 # name -> (annotation, default); the order is the order in --help
 _OPTIONS: dict[str, tuple[Any, Any]] = {
     "backend": (Annotated[str, typer.Option(
-        "--backend", "-b", help=f"{BACKEND_NAMES} (local = llama.cpp in process; alias llamacpp).")], ...),
+        "--backend", "-b", help=f"{BACKEND_NAMES} (local = llama.cpp in process; alias llamacpp).")], REQUIRED),
     "model": (Annotated[str | None, typer.Option(
         "--model", "-m", help="Model name (API), local folder (transformers, vllm) or .gguf file "
         "(local; default: the offline Gemma 3 270M GGUF).")], None),
@@ -34,29 +42,29 @@ _OPTIONS: dict[str, tuple[Any, Any]] = {
         "(</think>, \\[/THINK], ...).")], None),
     "max_think_tokens": (Annotated[int, typer.Option(
         "--max-think-tokens", min=1, help="Thinking budget in tokens (reasoning mode); answers that hit it "
-        "are flagged budget_exhausted.")], 1024),
+        "are flagged budget_exhausted.")], DEFAULT_MAX_THINK_TOKENS),
     "base_url": (Annotated[str | None, typer.Option(
         "--base-url", help="OpenAI-compatible server URL, e.g. http://127.0.0.1:8000/v1 "
         "(default: env OPENAI_BASE_URL for openai).")], None),
     "llm_retries": (Annotated[int, typer.Option(
         "--llm-retries", min=0, help="openai, gemini: retries per request on 408/429/5xx, timeouts and "
-        "connection errors (exponential backoff from 1 s; Retry-After honoured).")], 4),
+        "connection errors (exponential backoff from 1 s; Retry-After honoured).")], EVAL_RETRIES),
     # The spelling before --llm-retries (the name `generate` and `verifier calibrate` give the same
     # meaning; `generate --max-retries` counts self-check regenerations): kept, hidden, so that old
     # command lines still run.
     "max_retries_alias": (Annotated[int | None, typer.Option(
         "--max-retries", min=0, hidden=True, help="Old spelling of --llm-retries.")], None),
     "timeout": (Annotated[float, typer.Option(
-        "--timeout", min=0.1, help="openai, gemini: seconds per request.")], 120.0),
+        "--timeout", min=0.1, help="openai, gemini: seconds per request.")], EVAL_TIMEOUT_S),
     "model_path": (Annotated[Path | None, typer.Option("--model-path", help="GGUF file for --backend local.")], None),
     "tensor_parallel_size": (Annotated[int, typer.Option(
-        "--tensor-parallel-size", min=1, help="vLLM: GPUs for tensor parallelism.")], 1),
+        "--tensor-parallel-size", min=1, help="vLLM: GPUs for tensor parallelism.")], DEFAULT_TENSOR_PARALLEL_SIZE),
     "gpu_memory_utilization": (Annotated[float, typer.Option(
-        "--gpu-memory-utilization", min=0.05, max=1.0, help="vLLM: fraction of GPU memory to use.")], 0.9),
+        "--gpu-memory-utilization", min=0.05, max=1.0, help="vLLM: fraction of GPU memory to use.")], DEFAULT_GPU_MEMORY_UTILIZATION),
     "max_model_len": (Annotated[int | None, typer.Option(
         "--max-model-len", min=16, help="vLLM: maximum model length in tokens.")], None),
-    "n_ctx": (Annotated[int, typer.Option("--n-ctx", min=256, help="llama.cpp: context window in tokens.")], 4096),
-    "device": (Annotated[str, typer.Option("--device", help="transformers: torch device (cpu, cuda, cuda:1).")], "cpu"),
+    "n_ctx": (Annotated[int, typer.Option("--n-ctx", min=256, help="llama.cpp: context window in tokens.")], DEFAULT_N_CTX),
+    "device": (Annotated[str, typer.Option("--device", help="transformers: torch device (cpu, cuda, cuda:1).")], DEFAULT_DEVICE),
     "chat": (Annotated[bool | None, typer.Option(
         "--chat/--no-chat", help="Wrap prompts in the model's chat template (default: transformers/vllm when "
         "the tokenizer has one; local no).")], None),
@@ -65,44 +73,26 @@ _OPTIONS: dict[str, tuple[Any, Any]] = {
 }
 
 
-def backend_options(command: Callable[..., Any]) -> Callable[..., Any]:
-    """Decorator: add every option of :data:`_OPTIONS` to ``command``'s CLI signature.
+def _build_backend(values: dict[str, Any], others: dict[str, Any]) -> Any:
+    """The :class:`~fbagent.providers.config.ModelConfig` of the parsed model options
+    (:func:`fbagent.eval.backends.factory.backend_options`).
 
-    ``--llm-retries`` (old spelling ``--max-retries``, hidden) becomes ``BackendOptions.max_retries``.
-    ``command`` declares a parameter ``backend`` (default ``None``; it receives
-    the built ``BackendOptions``) and a ``seed`` option (shared with the backend). Raises
-    :class:`fbagent.errors.FbagentError` at call time for bad values
+    ``--llm-retries`` (old spelling ``--max-retries``, hidden) is the factory's ``max_retries``;
+    the seed is the command's ``--seed``. Raises :class:`fbagent.errors.FbagentError` for bad values
     (unknown backend, ``--extra-body`` that is not a JSON object).
     """
-    signature = inspect.signature(command)
-    own = [p.replace(annotation=_evaluated(p.annotation, command)) for p in signature.parameters.values()
-           if p.name != "backend"]
-    added = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=ann,
-                               default=inspect.Parameter.empty if default is ... else default)
-             for name, (ann, default) in _OPTIONS.items()]
-    required = [p for p in added if p.default is inspect.Parameter.empty]
-    optional = [p for p in added if p.default is not inspect.Parameter.empty]
-    params = ([p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in own if p.default is inspect.Parameter.empty]
-              + required + [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in own
-                            if p.default is not inspect.Parameter.empty] + optional)
+    from fbagent.eval.backends.factory import backend_options as build
 
-    @functools.wraps(command)
-    def wrapper(**kwargs: Any) -> Any:
-        from fbagent.eval.backends.factory import backend_options as build
-
-        values = {name: kwargs.pop(name) for name in _OPTIONS}
-        alias = values.pop("max_retries_alias")
-        llm_retries = values.pop("llm_retries")
-        values["max_retries"] = llm_retries if alias is None else alias
-        if values["model_path"] is not None:
-            values["model_path"] = str(values["model_path"])
-        return command(**kwargs, backend=build(**values, seed=kwargs["seed"]))
-
-    wrapper.__signature__ = signature.replace(parameters=params)  # type: ignore[attr-defined]
-    wrapper.__annotations__ = {p.name: p.annotation for p in params}
-    return wrapper
+    values = dict(values)
+    alias = values.pop("max_retries_alias")
+    llm_retries = values.pop("llm_retries")
+    values["max_retries"] = llm_retries if alias is None else alias
+    if values["model_path"] is not None:
+        values["model_path"] = str(values["model_path"])
+    return build(**values, seed=others["seed"])
 
 
-def _evaluated(annotation: Any, command: Callable[..., Any]) -> Any:
-    """A string annotation (``from __future__ import annotations``) evaluated in the command's module."""
-    return eval(annotation, command.__globals__) if isinstance(annotation, str) else annotation  # noqa: S307
+#: Decorator: add every option of :data:`_OPTIONS` (panel "Model") to an eval command. The command
+#: declares a parameter ``backend`` (default ``None``; it receives the built ``ModelConfig``) and
+#: a ``seed`` option (shared with the backend).
+backend_options = option_group("backend", "Model", _OPTIONS, _build_backend)

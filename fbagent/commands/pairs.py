@@ -3,19 +3,13 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from fbagent.commands.options import DbOption, ExistingDbOption, db_path, name_check
 from fbagent.commands.output import echo, new_console
-from fbagent.commands.selection_options import (
-    ExcludeRelatedOption,
-    MaxPerVerbOption,
-    MinExamplesOption,
-    RequireCoreFeOption,
-    RequireDefinitionOption,
-)
+from fbagent.commands.selection_options import selection_options
 from fbagent.limits import bounds
 from fbagent.pairs.select import PAIRS_HELP, SELECT_PAIRS
 
@@ -27,20 +21,17 @@ app = typer.Typer(
 
 
 @app.command("select")
+@selection_options
 def select_cmd(
     pairs: Annotated[int, typer.Option("--pairs", help=PAIRS_HELP["pairs select"])] = SELECT_PAIRS,
     seed: Annotated[int, typer.Option("--seed", help="Random seed (recorded with the selection).")] = 0,
     lexicon: Annotated[str | None, typer.Option("--lexicon", callback=name_check("lexicon name"), help="Lexicon name (default: the only or most recent "
                                                 "one; the embedded sample when the database has none).")] = None,
-    max_per_verb: MaxPerVerbOption = None,
     per_pair: Annotated[int, typer.Option("--per-pair", help="Benchmark entries K to generate per pair.")] = 1,
-    min_examples: MinExamplesOption = 0,
-    require_definition: RequireDefinitionOption = True,
-    require_core_fe: RequireCoreFeOption = True,
-    exclude_related: ExcludeRelatedOption = True,
     show: Annotated[int, typer.Option("--show", **bounds("--show"), help="Print the first N selected pairs.")] = 10,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object (selection, counts, pairs).")] = False,
     db: DbOption = None,
+    selection: dict[str, Any] | None = None,  # built by @selection_options
 ) -> None:
     """Select frame pairs and store them (selections + frame_pairs); print Table-1 counts and filter counts.
 
@@ -51,38 +42,44 @@ def select_cmd(
     """
     import time
 
-    from rich.table import Table
-
     from fbagent.lexicon.importer import resolve_lexicon
-    from fbagent.pairs.select import REASON_TEXT, SelectionOptions, select_pairs
+    from fbagent.pairs.select import SelectionOptions, select_pairs
     from fbagent.store.db import open_db
 
     started = time.perf_counter()
     database = open_db(db_path(db))
     lex = resolve_lexicon(database, lexicon,
                           notify=lambda note: new_console(stderr=True).print(note, highlight=False, markup=False))
-    options = SelectionOptions(pairs=pairs, seed=seed, max_per_verb=max_per_verb, per_pair=per_pair,
-                               min_examples=min_examples, require_definition=require_definition,
-                               require_core_fe=require_core_fe, exclude_related=exclude_related)
+    options = SelectionOptions(pairs=pairs, seed=seed, per_pair=per_pair, **(selection or {}))
     result = select_pairs(database, lex, options)
     seconds = time.perf_counter() - started
-    c = result["counts"]
     if as_json:
         echo(json.dumps({**result, "seconds": round(seconds, 3)}, ensure_ascii=False, indent=2))
         return
+    _print_selection(result, lex["name"], options, show=show, where=db_path(db), seconds=seconds)
+
+
+def _print_selection(result: dict[str, Any], lexicon: str, options: Any, *, show: int, where: Any,
+                     seconds: float) -> None:
+    """The tables of `pairs select`: Table-1 counts, the eligibility steps, the first ``show`` pairs."""
+    from rich.table import Table
+
+    from fbagent.pairs.select import REASON_TEXT
+
+    c = result["counts"]
     console = new_console()
-    t1 = Table(title=f"Selection {result['selection_id']} from lexicon {lex['name']} (seed {seed})")
+    t1 = Table(title=f"Selection {result['selection_id']} from lexicon {lexicon} (seed {options.seed})")
     for col in ("# frame pairs", "# unique LUs", "# unique verbs", "entries (x per-pair)"):
         t1.add_column(col, justify="right")
     t1.add_row(f"{c['frame_pairs']:,}", f"{c['unique_lus']:,}", f"{c['unique_verbs']:,}",
-               f"{c['frame_pairs'] * per_pair:,}")
+               f"{c['frame_pairs'] * options.per_pair:,}")
     console.print(t1)
     flt = Table(title="Eligibility", show_header=True)
     flt.add_column("step")
     flt.add_column("pairs", justify="right")
     flt.add_row("candidate pairs (2-combinations of a verb's frames)", f"{c['candidates']:,}")
-    active = {"missing_definition": require_definition, "missing_core_fe": require_core_fe,
-              "too_few_examples": min_examples > 0, "directly_related": exclude_related}
+    active = {"missing_definition": options.require_definition, "missing_core_fe": options.require_core_fe,
+              "too_few_examples": options.min_examples > 0, "directly_related": options.exclude_related}
     for reason, n in c["excluded"].items():
         label = f"excluded: {REASON_TEXT[reason]}"
         if not active[reason]:
@@ -91,13 +88,14 @@ def select_cmd(
             label += " (lexicon has no relations)"
         flt.add_row(label, f"-{n:,}")
     flt.add_row("eligible", f"{c['eligible']:,}")
+    max_per_verb = options.max_per_verb
     if max_per_verb is not None:
         flt.add_row(f"beyond --max-per-verb {max_per_verb} (kept in reserve)", f"{c['excluded_by_max_per_verb']:,}")
     flt.add_row("selected", f"{c['selected']:,}")
     flt.add_row("reserve (seeded order, for replacements)", f"{c['reserve']:,}")
     console.print(flt)
     if c["took_all"]:
-        console.print(f"[yellow]Asked for {pairs:,} pairs but only {c['selected']:,} are eligible"
+        console.print(f"[yellow]Asked for {options.pairs:,} pairs but only {c['selected']:,} are eligible"
                       f"{' under --max-per-verb' if max_per_verb else ''}: took all of them.[/]")
     if show > 0 and result["pairs"]:
         sample = Table(title=f"First {min(show, len(result['pairs']))} selected pairs")
@@ -106,7 +104,7 @@ def select_cmd(
         for p in result["pairs"][:show]:
             sample.add_row(str(p["rank"]), p["verb"], p["frame_a"], p["frame_b"])
         console.print(sample)
-    console.print(f"Stored as selection {result['selection_id']} in {db_path(db)} ({seconds:.2f} s). "
+    console.print(f"Stored as selection {result['selection_id']} in {where} ({seconds:.2f} s). "
                   f"See it with: fbagent pairs show {result['selection_id']}", highlight=False)
 
 

@@ -13,21 +13,7 @@ from typing import Annotated, Any
 
 import typer
 
-from fbagent.commands.generation_options import (
-    SIGNALS_HELP,
-    BaseUrlOption,
-    ConcurrencyOption,
-    EncoderOption,
-    GeneratorOption,
-    LlmRetriesOption,
-    ModelOption,
-    ModelPathOption,
-    SurfaceVerbMatchOption,
-    TimeoutOption,
-    VerifierBaseUrlOption,
-    VerifierGeneratorOption,
-    VerifierModelOption,
-)
+from fbagent.commands.generation_options import SIGNALS_HELP, model_options, verifier_options
 from fbagent.commands.options import DbOption, ExistingDbOption, db_path, name_check
 from fbagent.commands.output import echo, new_console, secho
 from fbagent.pairs.select import CALIBRATE_PAIRS, PAIRS_HELP
@@ -40,6 +26,8 @@ SHOWN_MARGINS = (-0.1, -0.05, 0.0, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5)
 
 
 @app.command("calibrate")
+@model_options
+@verifier_options
 def calibrate_cmd(
     lexicon: Annotated[list[str] | None, typer.Option(
         "--lexicon", callback=name_check("lexicon name"), help="Lexicon name (repeat for several; each gets its own calibration). Default: the only/first "
@@ -59,20 +47,10 @@ def calibrate_cmd(
     margin: Annotated[float, typer.Option(
         "--margin", help="Report precision and recall at this margin (the generation run's; cosine difference).")] = 0.0,
     n_boot: Annotated[int, typer.Option("--n-boot", help="Bootstrap resamples (over pairs) for the 95% intervals.")] = 1000,
-    generator: GeneratorOption = "local",
-    model: ModelOption = None,
-    base_url: BaseUrlOption = None,
-    model_path: ModelPathOption = None,
-    verifier_generator: VerifierGeneratorOption = None,
-    verifier_model: VerifierModelOption = None,
-    verifier_base_url: VerifierBaseUrlOption = None,
-    encoder: EncoderOption = None,
-    concurrency: ConcurrencyOption = 4,
-    llm_retries: LlmRetriesOption = 3,
-    timeout: TimeoutOption = 60.0,
-    surface_verb_match: SurfaceVerbMatchOption = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object (every number) instead of tables.")] = False,
     db: DbOption = None,
+    llm: dict[str, Any] | None = None,           # built by @model_options
+    verifier_llm: dict[str, Any] | None = None,  # built by @verifier_options
 ) -> None:
     """Hold out 2 exemplars of each frame's LU of the verb per frame pair, run them through the generation
     verifier as if generated (same round trip, same encoder check), and report how often its verdict is
@@ -85,10 +63,7 @@ def calibrate_cmd(
     opts = CalibrateOptions(
         lexicons=list(lexicon or []), selection=selection, pairs=pairs, seed=seed, signal=signal,
         min_exemplars=min_exemplars, max_references=max_references, margin=margin, n_boot=n_boot,
-        generator=generator, model=model, base_url=base_url, model_path=str(model_path) if model_path else None,
-        verifier_generator=verifier_generator, verifier_model=verifier_model, verifier_base_url=verifier_base_url,
-        encoder=encoder, concurrency=concurrency, llm_retries=llm_retries, timeout_s=timeout,
-        surface_verb_match=surface_verb_match,
+        **(llm or {}), **(verifier_llm or {}),
     )
     from fbagent.commands.progress_view import CountBar, ProgressView
 

@@ -1,0 +1,207 @@
+"""`--help` that reads at 80 columns (and 60): fbagent's own layout of Typer's help screens.
+
+Why not Typer's: Typer 0.29's Rich help lays every options panel out as one table of 6-7 columns
+(required marker, long name, short name, negative long, negative short, type, help). At 80 columns
+Rich shrinks the name column and cuts long names (``--verifier-genera…``), leaves about 17
+characters for the help, keeps the hard line breaks of every docstring paragraph but the first,
+and shows ``<bool>`` after plain flags (``--validated <bool>``, ``--help <bool>``).
+
+What this module does instead, through public APIs only (click's ``Command.format_help`` /
+``get_help_record`` / ``collect_usage_pieces``, Rich's ``Panel``, ``Table.grid`` and ``Text``):
+the same panels (Typer's ``rich_help_panel=`` groups options; :data:`PANEL_ORDER`),
+each option as its click help record (``-p, --pairs <int>``; a flag is its names alone), the help
+beside the names when they fit a third of the width, else on the lines below them; paragraphs
+reflowed (a paragraph starting with ``\\b`` keeps its line breaks, as in click) and wrapped at word
+boundaries. Nothing is ever cut. Pinned by ``tests/test_help_80_columns.py``, which renders every
+command and group at 80 and 60 columns.
+
+:func:`install` gives the assembled app's groups and commands :class:`HelpGroup` and
+:class:`HelpCommand` (``fbagent.cli`` calls it). Only typer and click at module level; Rich inside
+the functions.
+"""
+
+from __future__ import annotations
+
+import inspect
+import io
+import os
+from typing import Any
+
+import click
+import typer
+from typer.core import TyperArgument, TyperCommand, TyperGroup
+
+#: panels in this order (then any other in the order of its first option): the command's own first
+PANEL_ORDER = ("Arguments", "Options", "Model", "Verifier", "Selection", "Prompts", "Scoring", "Run")
+#: the widest help screen, in columns (a wider terminal gets this width: long lines read badly)
+MAX_WIDTH = 100
+
+
+class HelpCommand(TyperCommand):
+    """A Typer command whose ``--help`` is :func:`render_help`'s."""
+
+    def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        formatter.write(render_help(self, ctx))
+
+
+class HelpGroup(TyperGroup):
+    """A Typer group whose ``--help`` is :func:`render_help`'s."""
+
+    def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        formatter.write(render_help(self, ctx))
+
+
+def install(app: typer.Typer) -> None:
+    """Give ``app``, its sub-apps and all their commands :class:`HelpGroup` / :class:`HelpCommand`.
+
+    The same as passing ``cls=`` to every ``Typer()``, ``add_typer()`` and ``command()`` (the
+    values those calls store); a ``cls`` someone chose is kept. Call it once the app is assembled.
+    """
+    from typer.models import DefaultPlaceholder
+
+    def chosen(value: Any) -> bool:  # Typer stores its own TyperCommand / TyperGroup when none is given
+        return value not in (None, TyperCommand, TyperGroup) and not isinstance(value, DefaultPlaceholder)
+
+    if not chosen(app.info.cls):
+        app.info.cls = HelpGroup
+    for info in app.registered_commands:
+        if not chosen(info.cls):
+            info.cls = HelpCommand
+    for group in app.registered_groups:
+        if not chosen(group.cls):
+            group.cls = HelpGroup
+        if group.typer_instance is not None:
+            install(group.typer_instance)
+
+
+def reflow(text: str) -> list[str]:
+    """The paragraphs of a docstring or help string, each on one line.
+
+    Dedents (``inspect.cleandoc``), drops what follows a ``\\f`` (click's convention), splits at
+    blank lines and joins the lines of each paragraph with spaces; a paragraph whose first line is
+    ``\\b`` keeps its line breaks (without the ``\\b``). Returns ``[]`` for an empty text.
+    """
+    text = inspect.cleandoc(text or "").partition("\f")[0].strip()
+    out = []
+    for para in text.split("\n\n"):
+        if para.startswith("\b"):
+            out.append(para.lstrip("\b").strip("\n"))
+        elif para.strip():
+            out.append(" ".join(line.strip() for line in para.splitlines()))
+    return out
+
+
+def render_help(command: click.Command, ctx: click.Context, width: int | None = None) -> str:
+    """The help screen of ``command`` as a string (ANSI styles when stdout is a terminal).
+
+    ``width``: columns (default: ``$TERMINAL_WIDTH`` as Typer reads it, else the terminal's or
+    ``$COLUMNS``, at most :data:`MAX_WIDTH`).
+    """
+    from rich.console import Console, Group
+    from rich.padding import Padding
+    from rich.panel import Panel
+    from rich.text import Text
+
+    probe = Console()
+    asked = os.environ.get("TERMINAL_WIDTH", "")
+    width = width or (int(asked) if asked.isdigit() else min(probe.width, MAX_WIDTH))
+    console = Console(file=io.StringIO(), width=width, force_terminal=probe.is_terminal,
+                      color_system=probe.color_system, highlight=False, soft_wrap=False)
+    pieces = " ".join(command.collect_usage_pieces(ctx))
+    console.print(Padding(Text.assemble(("Usage: ", "yellow"), (f"{ctx.command_path} {pieces}", "bold")), (1, 1, 0, 1)))
+    paragraphs = reflow(command.help or "")
+    if paragraphs:
+        texts = [_markup(paragraphs[0], "bold")] + [_markup(p, "") for p in paragraphs[1:]]
+        console.print(Padding(Group(*_spaced(texts)), (1, 1, 0, 1)))
+    console.print()
+    panels = _panels(command, ctx)
+    names = [n for _, rows in panels for n, _ in rows]
+    column = min(max(map(len, names), default=0), max((width - 4) // 3, 12))  # one names column for all panels
+    for title, rows in panels:
+        body = _option_rows(rows, column)
+        console.print(Panel(Group(*body), title=title, title_align="left", border_style="dim"))
+    if hasattr(command, "list_commands"):  # a group (Typer 0.29's TyperGroup is no click.Group)
+        rows = []
+        for name in command.list_commands(ctx):
+            sub = command.get_command(ctx, name)
+            if sub is not None and not sub.hidden:
+                summary = sub.short_help or next(iter(reflow(sub.help or "")), "")
+                rows.append((name, summary))
+        if rows:
+            console.print(Panel(_grid(rows, max(len(n) for n, _ in rows)), title="Commands", title_align="left",
+                                border_style="dim"))
+    if command.epilog:
+        console.print(Padding(Group(*_spaced([_markup(p, "") for p in reflow(command.epilog)])), (0, 1)))
+    return "\n".join(line.rstrip() for line in console.file.getvalue().split("\n"))
+
+
+def _markup(text: str, style: str) -> Any:
+    """Rich markup of a docstring or help text (Typer's rich mode reads it so: ``\\[`` is a bracket)."""
+    from rich.errors import MarkupError
+    from rich.text import Text
+
+    try:
+        return Text.from_markup(text, style=style)
+    except MarkupError:
+        return Text(text, style=style)
+
+
+def _spaced(texts: list[Any]) -> list[Any]:
+    """``texts`` with an empty line between each two."""
+    from rich.text import Text
+
+    out: list[Any] = []
+    for t in texts:
+        out += [Text(""), t] if out else [t]
+    return out
+
+
+def _panels(command: click.Command, ctx: click.Context) -> list[tuple[str, list[tuple[str, Any]]]]:
+    """``(panel title, [(names, help renderable)])`` in :data:`PANEL_ORDER`, then each other
+    ``rich_help_panel`` in the order of its first parameter. Hidden parameters are left out."""
+    from rich.text import Text
+
+    panels: dict[str, list[tuple[str, Any]]] = {"Arguments": [], "Options": []}
+    for param in command.get_params(ctx):
+        record = param.get_help_record(ctx)
+        if record is None or getattr(param, "hidden", False):
+            continue
+        names, full = record
+        own = getattr(param, "help", None) or ""
+        help_text = _markup(" ".join(reflow(own)), "")
+        extra = full[len(own):].strip() if full.startswith(own) else ("" if own else full)
+        if extra:
+            help_text.append_text(Text((" " if own else "") + extra, style="dim"))
+        if isinstance(param, TyperArgument) or isinstance(param, click.Argument):
+            default = "Arguments"
+        else:
+            default = "Options"
+        panels.setdefault(getattr(param, "rich_help_panel", None) or default, []).append((names, help_text))
+    titles = sorted(panels, key=lambda t: PANEL_ORDER.index(t) if t in PANEL_ORDER else len(PANEL_ORDER))
+    return [(title, panels[title]) for title in titles if panels[title]]
+
+
+def _option_rows(rows: list[tuple[str, Any]], column: int) -> list[Any]:
+    """One renderable per option: names and help side by side when the names fit in ``column``
+    characters (a third of the panel), else the names on their own line and the help indented below."""
+    from rich.padding import Padding
+    from rich.text import Text
+
+    out: list[Any] = []
+    for names, help_text in rows:
+        if len(names) <= column:
+            out.append(_grid([(names, help_text)], column))
+        else:
+            out.append(Text(names, style="bold cyan", no_wrap=True, overflow="ignore"))
+            out.append(Padding(help_text, (0, 0, 0, column + 2)))
+    return out
+
+
+def _grid(rows: list[tuple[str, Any]], column: int) -> Any:
+    """A two-column grid: the names (``column`` wide, never wrapped) and the help (the rest, wrapped at words)."""
+    from rich.table import Column, Table
+
+    grid = Table.grid(Column(width=column, no_wrap=True, style="bold cyan"), Column(ratio=1), padding=(0, 2))
+    for names, help_text in rows:
+        grid.add_row(names, help_text)
+    return grid
