@@ -285,6 +285,7 @@ def report_cmd(
     n_boot: NBootOpt = 1000,
 ) -> None:
     """Cross-model table (as the paper's Tables 3-4: Rich, Markdown, CSV) and a bar plot (PNG, PDF, SVG)."""
+    from fbagent.commands.eval_tables import print_report
     from fbagent.errors import FbagentError
     from fbagent.eval.metrics import STDS
     from fbagent.eval.report import (
@@ -293,7 +294,6 @@ def report_cmd(
         human_accuracy_from_report,
         load_results,
         parse_human_accuracy,
-        rich_tables,
         tables,
         write_report,
     )
@@ -324,8 +324,7 @@ def report_cmd(
     err_console = new_console(stderr=True, width=console.width)
     for w in warnings:  # wrapped at words to the terminal's width
         err_console.print(Text("warning: ", style="yellow") + Text(w), highlight=False)
-    for t in rich_tables(tables(results, human, wide=wide, scoring=scoring), width=console.width):
-        console.print(t)
+    print_report(console, tables(results, human, wide=wide, scoring=scoring), wide=wide)
     if out is not None:
         paths = write_report(results, out, human, formats=figure_format, warnings=warnings, scoring=scoring)
         echo("wrote " + ", ".join(str(p) for p in paths.values()))
