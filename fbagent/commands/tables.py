@@ -72,13 +72,23 @@ class Fit:
     abbreviated: list[tuple[str, str]] = field(default_factory=list)
     dropped: list[str] = field(default_factory=list)
 
-    def legend(self) -> list[str]:
-        """The legend lines: abbreviations, then the columns given up (empty when neither)."""
-        out = []
-        if self.abbreviated:
-            out.append("; ".join(f"{s} = {h}" for s, h in self.abbreviated))
+    def legend(self, width: int) -> list[str]:
+        """The legend as lines of at most ``width`` cells: the abbreviations (``ex. = exemplars; ...``,
+        an item never split unless wider than ``width``), then the columns given up (empty when neither)."""
+        out: list[str] = []
+        items = [f"{s} = {h}" for s, h in self.abbreviated]
+        line = ""
+        for k, item in enumerate(items):
+            item += ";" if k < len(items) - 1 else ""
+            if line and cells(f"{line} {item}") > width:
+                out.append(line)
+                line = ""
+            line = f"{line} {item}" if line else item
+        if line:
+            out.extend(wrap_text(line, width, "words"))
         if self.dropped:
-            out.append(f"Not shown at this width: {', '.join(self.dropped)} (--wide shows every column).")
+            out += wrap_text(f"Not shown at this width: {', '.join(self.dropped)} (--wide shows every column).",
+                             width, "words")
         return out
 
 
@@ -284,6 +294,6 @@ def print_table(console: Any, cols: Sequence[Col], rows: Sequence[Sequence[Any]]
                        for i, w in zip(chosen.shown, chosen.widths, strict=True)]
         table.add_row(*cells_shown, style=(row_styles[k] if row_styles else None))
     console.print(table)
-    for line in ([caption] if caption else []) + chosen.legend():
-        console.print(Text(shown(line), style="dim"), highlight=False)
+    for line in (wrap_text(shown(caption), console.width, "words") if caption else []) + chosen.legend(console.width):
+        console.print(Text(line, style="dim"), highlight=False)
     return chosen
