@@ -67,7 +67,10 @@ def write_atomic(out: Path | str, chunks: Iterable[str | bytes], *, mode: int = 
     try:
         fd, tmp = tempfile.mkstemp(dir=parent, prefix=f".{out.name}.", suffix=".tmp")
     except OSError as err:
-        raise FbagentError(f"cannot write into {parent} ({_reason(err)})", _fix(err)) from err
+        # ENOENT for a folder that exists: a virtual file system (/proc, /sys) that takes no new files
+        reason = ("the folder takes no new files: a virtual file system such as /proc or /sys?"
+                  if err.errno == errno.ENOENT else _reason(err))
+        raise FbagentError(f"cannot write into {parent} ({reason})", _fix(err)) from err
     try:
         with os.fdopen(fd, "wb") as fh:
             for chunk in chunks:

@@ -233,6 +233,7 @@ CASES = [
        "--out", "{tmp}/r", setup="same_sentences", says=("same.jsonl:1", "same text")),
     _c("eval-dataset-sentence-with-escape", "eval", "run", "--dataset", "{tmp}/esc.jsonl", "--backend", "local",
        "--out", "{tmp}/r", setup="sentence_escape", says=("esc.jsonl:1", "control character")),
+    _c("export-into-proc", "export", "/proc/version", "--db", "{db}", says=("/proc", "takes no new files")),
     _c("export-to-a-fifo-without-reader", "export", "{tmp}/fifo", "--db", "{db}", setup="fifo",
        says=("no process reads",)),
     _c("eval-dataset-human-not-an-object", "eval", "run", "--dataset", "{tmp}/human.jsonl", "--backend", "local",

@@ -141,6 +141,25 @@ def test_reimport_same_resource_is_unchanged_and_changed_one_replaces(tmp_db, sa
     assert ctx["lu_definition"] == "let someone go from a job"
 
 
+def test_a_lexicon_without_polysemous_verbs_imports_with_a_note(tmp_db, tmp_path):
+    import json
+
+    rows = [{"frame": f"Thing_{i}", "definition": "A kind of thing.", "frame_elements": [
+        {"name": "Entity", "core_type": "Core", "definition": "The thing."}],
+        "lexical_units": [{"name": "stone.n"}, {"name": "run.v"}]} for i in range(2)]
+    path = tmp_path / "nouns.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    result = import_lexicon(tmp_db, path, lang="en", name="nouns")
+    # run.v evokes Thing_0 and Thing_1: one polysemous verb, no note
+    assert result.status == "imported" and not [n for n in result.notes if "no verb lexical unit" in n]
+    rows[1]["lexical_units"] = [{"name": "stone.n"}, {"name": "walk.v"}]
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    result = import_lexicon(tmp_db, path, lang="en", name="nouns")
+    assert result.status == "replaced"
+    assert [n for n in result.notes if n.startswith("no verb lexical unit (POS V) evokes two or more frames")]
+    assert table_count(tmp_db, "lexical_units") == 4
+
+
 # -- broken resources: report the file, import nothing ------------------------------------------
 
 def _assert_rejected(db, path, match, **kw):

@@ -232,7 +232,11 @@ def import_lexicon(
     lexicon_id, status = lexstore.store_lexicon(
         db, data, name=name, lang=lang, fmt=format_label or used, source_path=str(Path(path).expanduser().resolve())
     )
-    notes = [located.note, *data.notes] if located.note else data.notes
+    notes = [located.note, *data.notes] if located.note else list(data.notes)
+    if data.lexical_units and data.n_polysemous_verbs == 0:
+        notes.append("no verb lexical unit (POS V) evokes two or more frames, so `fbagent generate` and "
+                     "`fbagent pairs select` will find no frame pair here; LU names need a POS suffix such as "
+                     "'run.v' (a lexicon of nouns or adjectives can still be browsed and exported)")
     return ImportResult(lexicon_id, name, status, format_label or used, lexstore.lexicon_counts(data), data.warnings,
                         time.perf_counter() - t0, notes, lang)
 

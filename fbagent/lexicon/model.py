@@ -92,6 +92,15 @@ class LexiconData:
     notes: list[str] = field(default_factory=list)
 
     @property
+    def n_polysemous_verbs(self) -> int:
+        """Verb lemmas (LU POS ``V``) that evoke two or more frames: the verbs base pairs are drawn from."""
+        frames_of: dict[str, set[str]] = {}
+        for lu in self.lexical_units:
+            if lu.pos == "V":
+                frames_of.setdefault(lu.lemma, set()).add(lu.frame)
+        return sum(len(frames) >= 2 for frames in frames_of.values())
+
+    @property
     def n_exemplars(self) -> int:
         """Total number of exemplar sentences over all LUs."""
         return sum(len(lu.exemplars) for lu in self.lexical_units)
