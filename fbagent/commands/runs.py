@@ -27,7 +27,7 @@ def list_cmd(db: ExistingDbOption = None, wide: WideOption = False) -> None:
     if not runs:
         console.print("No runs yet. Start one with: fbagent generate --pairs 3 --generator local")
         return
-    cols = [Col("run", wrap="path", min_width=16), Col("status"), Col("generator", wrap="path", drop=1), Col("items", "right"),
+    cols = [Col("run"), Col("status"), Col("generator", wrap="path", drop=1), Col("items", "right"),
             Col("calls", "right"), Col("cache hits", "right", short="hits"), Col("tokens", "right")]
     rows = []
     for run in runs:
@@ -137,7 +137,7 @@ def _print_entries(console, entries: list[dict], status: str | None, limit: int,
         more = f" (+{len(reasons) - 1} more)" if len(reasons) > 1 else ""
         rows.append([e["id"], e["status"], e["verb"] or "", f"{e['frame_a']} / {e['frame_b']}",
                      str(e["attempts"] or ""), first + more])
-    print_table(console, [Col("entry", wrap="path", min_width=12), Col("status"), Col("verb", wrap="path", min_width=10),
+    print_table(console, [Col("entry"), Col("status"), Col("verb", wrap="path", min_width=10),
                           Col("frames", wrap="path"), Col("attempts", "right", short="tries"),
                           Col("first reason", wrap="words")], rows, wide=wide,
                 title=f"{what.capitalize()} entries ({len(entries)}; first reason, all of them with --json)")

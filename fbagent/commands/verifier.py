@@ -125,7 +125,7 @@ def list_cmd(
         return
     from fbagent.commands.tables import Col, print_table
 
-    cols = [Col("id", "right"), Col("name", wrap="path", min_width=16), Col("signal"), Col("encoder", wrap="path", drop=2),
+    cols = [Col("id", "right"), Col("name"), Col("signal"), Col("encoder", wrap="path", drop=2),
             Col("verifier model", wrap="path", drop=1), Col("pairs", "right"),
             Col("accuracy [95% CI]", "right", wrap="words", short="acc."),
             Col("margin p>=0.8 / 0.9 / 0.95", "right", wrap="words", short="margins"), Col("created", wrap="words", drop=3)]
