@@ -384,6 +384,31 @@ def save_answer(
     judging = "choice" in changes or "acceptability" in changes
     if judging and fingerprint is None:
         fingerprint = current_fingerprint(db, task)
+    plan = _plan_answer(task, changes, judging=judging, fingerprint=fingerprint, seconds=seconds,
+                        shown_at=shown_at, ts=ts)
+    if plan is None:
+        return []
+    _write_answer(db, task, plan, changes, annotator=annotator, fingerprint=fingerprint, ts=ts)
+    if "seconds" in plan.sets:
+        task.seconds = plan.sets["seconds"]
+    return plan.changed + [f for f, _ in plan.reset if f not in plan.changed]
+
+
+@dataclass
+class _AnswerPlan:
+    """What :func:`save_answer` writes: the changed fields, the earlier answer moved to the history
+    (``reset``: field, old value), the task row's new values (``sets``) and whether a judgment row
+    is appended (``judged``)."""
+
+    changed: list[str]
+    reset: list[tuple[str, Any]]
+    sets: dict[str, Any]
+    judged: bool
+
+
+def _plan_answer(task: Task, changes: dict[str, Any], *, judging: bool, fingerprint: str | None,
+                 seconds: float | None, shown_at: str | None, ts: str) -> _AnswerPlan | None:
+    """Apply ``changes`` to ``task`` in memory and say what to write; None when nothing changes."""
     reset: list[tuple[str, Any]] = []
     if judging and task.fingerprint not in (None, fingerprint):
         # the earlier answer was given on another text: it goes to the history, the new one starts empty
@@ -391,7 +416,7 @@ def save_answer(
         task.choice = task.acceptability = task.acceptable = None
     changed = [f for f, v in changes.items() if getattr(task, f) != v]
     if not changed and seconds is None and not reset:
-        return []
+        return None
     sets: dict[str, Any] = {f: changes[f] for f in changed}
     if reset:
         for f in ("choice", "correct", "acceptability", "acceptable"):
@@ -419,6 +444,13 @@ def save_answer(
         sets["first_shown_at"] = task.first_shown_at
     complete = task.choice is not None and task.acceptability is not None
     judged = judging and complete and bool(reset or {"choice", "acceptability"} & set(changed))
+    return _AnswerPlan(changed, reset, sets, judged)
+
+
+def _write_answer(db: sqlite_utils.Database, task: Task, plan: _AnswerPlan, changes: dict[str, Any], *,
+                  annotator: str, fingerprint: str | None, ts: str) -> None:
+    """One transaction: history rows for the replaced values, the task row, and the judgment row."""
+    changed, reset, sets = plan.changed, plan.reset, plan.sets
     with transaction(db) as conn:
         history = [[task.id, annotator, f, str(o), None, ts] for f, o in reset]
         if changed:
@@ -439,7 +471,7 @@ def save_answer(
             )
         assignments = ", ".join(f"{k} = ?" for k in sets)
         conn.execute(f"UPDATE annotation_tasks SET {assignments} WHERE id = ?", [*sets.values(), task.id])
-        if judged:
+        if plan.judged:
             row = conn.execute("SELECT correct, acceptable FROM annotation_tasks WHERE id = ?", [task.id]).fetchone()
             conn.execute(
                 "INSERT INTO annotation_judgments (task_id, annotator, item_id, pair, fingerprint, choice, correct,"
@@ -447,9 +479,6 @@ def save_answer(
                 [task.id, annotator, task.item_id, task.pair, fingerprint, task.choice, int(row[0]),
                  task.acceptability, int(row[1] or 0), ts],
             )
-    if "seconds" in sets:
-        task.seconds = sets["seconds"]
-    return changed + [f for f, _ in reset if f not in changed]
 
 
 def current_fingerprint(db: sqlite_utils.Database, task: Task) -> str:

@@ -39,6 +39,11 @@ def lexicons_by_id(db: sqlite_utils.Database) -> list[dict[str, Any]]:
     return list(db.query("SELECT id, name, lang FROM lexicons ORDER BY id"))
 
 
+def lexicon_row(db: sqlite_utils.Database, lexicon_id: int) -> dict[str, Any] | None:
+    """The ``lexicons`` row with id ``lexicon_id``, or ``None``."""
+    return next(db.query("SELECT * FROM lexicons WHERE id = ?", [lexicon_id]), None)
+
+
 def get_lexicon(db: sqlite_utils.Database, name: str) -> dict[str, Any] | None:
     """The ``lexicons`` row named ``name``, or ``None``."""
     rows = list(db.query("SELECT * FROM lexicons WHERE name = ?", [name]))

@@ -50,7 +50,7 @@ def _verifier_line(verifier: Any, field: str) -> str:
     """One line of verifier results for ``field``: pass/FAIL, sim_own, sim_other, the definition.
 
     Reads the generation verifier's ``{"sentences": {field: {...}}}`` layout
-    (see :func:`fbagent.verifier.verify.verify`), or a flat ``{field: {...}}``.
+    (see :func:`fbagent.verifier.verify.verify_item`), or a flat ``{field: {...}}``.
     """
     if isinstance(verifier, dict) and isinstance(verifier.get("sentences"), dict):
         verifier = verifier["sentences"]

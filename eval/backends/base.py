@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from fbagent.errors import FbagentError
 from fbagent.providers import LoopClients, missing_package
 from fbagent.providers.cancel import CallGate
+from fbagent.providers.config import DEFAULT_END_THINK_TAG, ReasoningConfig
 
 DEFAULT_CHOICES: tuple[str, ...] = ("1", "2", "3", "4")
 
@@ -47,7 +48,6 @@ END_THINK_TAGS: tuple[tuple[str, str], ...] = (
     ("nemotron", "</think>"),
     ("exaone-deep", "</thought>"),
 )
-DEFAULT_END_THINK_TAG = "</think>"
 
 
 def end_think_tag_for(model: str | None) -> str:
@@ -61,15 +61,6 @@ def end_think_tag_for(model: str | None) -> str:
         if key in name:
             return tag
     return DEFAULT_END_THINK_TAG
-
-
-@dataclass(frozen=True)
-class ReasoningConfig:
-    """Reasoning mode: ``enabled``, the ``end_think_tag`` and the thinking budget in tokens."""
-
-    enabled: bool = False
-    end_think_tag: str = DEFAULT_END_THINK_TAG
-    max_think_tokens: int = 1024
 
 
 @dataclass

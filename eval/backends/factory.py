@@ -1,4 +1,5 @@
-"""Create an evaluation backend from one :class:`BackendOptions` (``--backend`` and its options).
+"""Create an evaluation backend from one :class:`~fbagent.providers.config.ModelConfig` (``--backend``
+and its options; :func:`backend_options` builds it from the CLI's values).
 
 Backend names and aliases come from :mod:`fbagent.providers` (``local`` =
 ``llamacpp``: llama.cpp in process); each backend's library is imported lazily.
@@ -7,55 +8,50 @@ Backend names and aliases come from :mod:`fbagent.providers` (``local`` =
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from typing import Any
 
 from fbagent import providers
 from fbagent.errors import FbagentError
-from fbagent.eval.backends.base import Backend, ReasoningConfig, end_think_tag_for
+from fbagent.eval.backends.base import Backend, end_think_tag_for
+from fbagent.providers.config import (
+    DEFAULT_DEVICE,
+    DEFAULT_GPU_MEMORY_UTILIZATION,
+    DEFAULT_MAX_THINK_TOKENS,
+    DEFAULT_N_CTX,
+    DEFAULT_SEED,
+    DEFAULT_TENSOR_PARALLEL_SIZE,
+    EVAL_RETRIES,
+    EVAL_TIMEOUT_S,
+    EVALUATION,
+    ModelConfig,
+    ReasoningConfig,
+    model_config,
+)
 
 BACKENDS = providers.EVAL_PROVIDERS
 
 
-@dataclass(frozen=True)
-class BackendOptions:
-    """Every backend option of the CLI; each backend reads the ones it knows.
-
-    ``backend``: canonical provider name (``vllm`` | ``transformers`` | ``local``
-    | ``openai`` | ``gemini``); ``model``: API model name, model folder or GGUF;
-    ``model_path``: GGUF file (``local``); ``base_url``: server URL (``openai``,
-    ``gemini``); vLLM: ``tensor_parallel_size`` (GPUs), ``gpu_memory_utilization``
-    (fraction), ``max_model_len`` (tokens); ``n_ctx``: llama.cpp context (tokens);
-    ``device``: torch device (transformers); ``chat``: wrap prompts in the chat
-    template (``None``: the backend's default); ``seed``; ``extra_body``: extra
-    request fields (``openai``); ``max_retries``: transport retries per request
-    and ``timeout``: seconds per request (``openai``, ``gemini``);
-    ``reasoning``: thinking settings.
-    """
-
-    backend: str = "local"
-    model: str | None = None
-    model_path: str | None = None
-    base_url: str | None = None
-    tensor_parallel_size: int = 1
-    gpu_memory_utilization: float = 0.9
-    max_model_len: int | None = None
-    n_ctx: int = 4096
-    device: str = "cpu"
-    chat: bool | None = None
-    seed: int = 0
-    extra_body: dict = field(default_factory=dict)
-    max_retries: int = 4
-    timeout: float = 120.0
-    reasoning: ReasoningConfig = field(default_factory=ReasoningConfig)
+def BackendOptions(**fields: Any) -> ModelConfig:  # the old class name, kept for callers
+    """Compatibility constructor: the :class:`~fbagent.providers.config.ModelConfig` that the
+    ``BackendOptions`` settings type of earlier versions described, from the same keywords
+    (``max_retries``: transport retries per request, ``timeout``: seconds per request; the new
+    spellings ``retries`` / ``timeout_s`` work too), with evaluation's defaults for both
+    (:data:`~fbagent.providers.config.EVAL_RETRIES`, :data:`~fbagent.providers.config.EVAL_TIMEOUT_S`).
+    Nothing is checked; :func:`backend_options` builds one from the CLI's values with checks."""
+    return model_config(EVALUATION, **fields)
 
 
 def backend_options(*, backend: str, model: str | None = None, model_path: str | None = None,
                     base_url: str | None = None, reasoning: bool = False, end_think_tag: str | None = None,
-                    max_think_tokens: int = 1024, seed: int = 0, tensor_parallel_size: int = 1,
-                    gpu_memory_utilization: float = 0.9, max_model_len: int | None = None, n_ctx: int = 4096,
-                    device: str = "cpu", chat: bool | None = None, max_retries: int = 4, timeout: float = 120.0,
-                    extra_body: str | dict | None = None) -> BackendOptions:
-    """Build :class:`BackendOptions` from the CLI's values (keyword-only), checking what can be checked early.
+                    max_think_tokens: int = DEFAULT_MAX_THINK_TOKENS, seed: int = DEFAULT_SEED,
+                    tensor_parallel_size: int = DEFAULT_TENSOR_PARALLEL_SIZE,
+                    gpu_memory_utilization: float = DEFAULT_GPU_MEMORY_UTILIZATION, max_model_len: int | None = None,
+                    n_ctx: int = DEFAULT_N_CTX, device: str = DEFAULT_DEVICE, chat: bool | None = None,
+                    max_retries: int = EVAL_RETRIES, timeout: float = EVAL_TIMEOUT_S,
+                    extra_body: str | dict | None = None) -> ModelConfig:
+    """Build the evaluation :class:`~fbagent.providers.config.ModelConfig` from the CLI's values
+    (keyword-only; ``max_retries``: ``--llm-retries``, transport retries per request; ``timeout``:
+    ``--timeout``, seconds per request), checking what can be checked early.
 
     ``backend`` may be an alias (``llamacpp``); ``extra_body`` a JSON object as
     text; the end-of-thinking tag defaults from the model profile table
@@ -77,18 +73,21 @@ def backend_options(*, backend: str, model: str | None = None, model_path: str |
         raise FbagentError("--extra-body must be a JSON object", "pass e.g. '{\"top_k\": 1}'")
     rcfg = ReasoningConfig(enabled=reasoning, end_think_tag=end_think_tag or end_think_tag_for(model or model_path or ""),
                            max_think_tokens=max_think_tokens)
-    return BackendOptions(backend=name, model=model, model_path=model_path, base_url=base_url,
-                          tensor_parallel_size=tensor_parallel_size, gpu_memory_utilization=gpu_memory_utilization,
-                          max_model_len=max_model_len, n_ctx=n_ctx, device=device, chat=chat, seed=seed,
-                          extra_body=extra, max_retries=max_retries, timeout=timeout, reasoning=rcfg)
+    return ModelConfig(backend=name, model=model, model_path=model_path, base_url=base_url,
+                       tensor_parallel_size=tensor_parallel_size, gpu_memory_utilization=gpu_memory_utilization,
+                       max_model_len=max_model_len, n_ctx=n_ctx, device=device, chat=chat, seed=seed,
+                       extra_body=extra, retries=max_retries, timeout_s=timeout, reasoning=rcfg)
 
 
-def create_backend(opts: BackendOptions) -> Backend:
-    """Instantiate the backend ``opts.backend`` (a name of :data:`BACKENDS` or an alias).
+def create_backend(opts: ModelConfig) -> Backend:
+    """Instantiate the backend ``opts.backend`` (a name of :data:`BACKENDS` or an alias) from one
+    :class:`~fbagent.providers.config.ModelConfig`; ``retries`` and ``timeout_s`` left ``None`` take
+    evaluation's defaults (:meth:`~fbagent.providers.config.ModelConfig.resolved`).
 
     Raises :class:`FbagentError` for an unknown name, a missing model, a
     missing optional dependency or a missing API key.
     """
+    opts = opts.resolved(EVALUATION)
     name = providers.provider(opts.backend, among=BACKENDS, kind="backend").name
     if name != "local" and not opts.model:
         raise FbagentError(f"the {name} backend needs a model", "pass --model NAME_OR_PATH")
@@ -114,8 +113,8 @@ def create_backend(opts: BackendOptions) -> Backend:
         from fbagent.eval.backends.openai import OpenAIBackend
 
         return OpenAIBackend(opts.model, base_url=opts.base_url, reasoning=reasoning, seed=opts.seed,
-                             extra_body=opts.extra_body, max_retries=opts.max_retries, timeout_s=opts.timeout)
+                             extra_body=opts.extra_body, max_retries=opts.retries, timeout_s=opts.timeout_s)
     from fbagent.eval.backends.gemini import GeminiBackend
 
     return GeminiBackend(opts.model, reasoning=reasoning, seed=opts.seed, base_url=opts.base_url,
-                         retries=opts.max_retries + 1, timeout_s=opts.timeout)
+                         retries=opts.retries + 1, timeout_s=opts.timeout_s)

@@ -30,6 +30,7 @@ from fbagent.eval.backends.base import (
     package_version,
     parse_json_answer,
 )
+from fbagent.providers.config import EVAL_RETRIES, EVAL_TIMEOUT_S
 
 ANSWER_TOKENS = 32
 
@@ -46,8 +47,8 @@ class GeminiBackend(ConcurrentBackend):
     default_concurrency = 4
 
     def __init__(self, model: str, *, reasoning: ReasoningConfig | None = None, seed: int = 0,
-                 api_key: str | None = None, retries: int = 5, base_url: str | None = None,
-                 timeout_s: float = 120.0) -> None:
+                 api_key: str | None = None, retries: int = EVAL_RETRIES + 1, base_url: str | None = None,
+                 timeout_s: float = EVAL_TIMEOUT_S) -> None:
         p = providers.PROVIDERS["gemini"]
         key = providers.api_key(p, api_key)
         super().__init__(model, reasoning=reasoning, seed=seed)

@@ -26,6 +26,7 @@ from fbagent.eval.backends.base import (
     split_thinking,
     validate_choice,
 )
+from fbagent.providers.config import DEFAULT_N_CTX
 
 
 def default_gguf_path() -> Path:
@@ -62,7 +63,7 @@ class LlamaCppBackend(SyncBackend):
     default_batch_size = 8
 
     def __init__(self, model: str | None = None, *, model_path: str | None = None,
-                 reasoning: ReasoningConfig | None = None, seed: int = 0, n_ctx: int = 4096,
+                 reasoning: ReasoningConfig | None = None, seed: int = 0, n_ctx: int = DEFAULT_N_CTX,
                  n_threads: int | None = None, n_gpu_layers: int = 0, chat: bool = False) -> None:
         try:
             import llama_cpp  # noqa: F401 - the extra is installed

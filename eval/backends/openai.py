@@ -34,6 +34,7 @@ from fbagent.eval.backends.base import (
     split_thinking,
 )
 from fbagent.providers.chat_http import Answer, ChatCompletionsHTTP, answer_of, token_count
+from fbagent.providers.config import EVAL_RETRIES, EVAL_TIMEOUT_S
 
 ANSWER_TOKENS = 32  # completion budget for the JSON answer itself
 
@@ -53,8 +54,8 @@ class OpenAIBackend(ConcurrentBackend):
     name = "openai"
 
     def __init__(self, model: str, *, base_url: str | None = None, api_key: str | None = None,
-                 reasoning: ReasoningConfig | None = None, seed: int = 0, timeout_s: float = 120.0,
-                 max_retries: int = 4, extra_body: dict | None = None) -> None:
+                 reasoning: ReasoningConfig | None = None, seed: int = 0, timeout_s: float = EVAL_TIMEOUT_S,
+                 max_retries: int = EVAL_RETRIES, extra_body: dict | None = None) -> None:
         super().__init__(model, reasoning=reasoning, seed=seed)
         p = providers.PROVIDERS["openai"]
         base_url = providers.base_url(p, base_url)

@@ -46,6 +46,7 @@ from langgraph.types import Command
 
 from fbagent.checks import self_check as checks
 from fbagent.schemas import BasePair, ExtendedSentence
+from fbagent.verifier.margin import DEFAULT_MARGIN
 from fbagent.verifier.verify import (
     SENTENCE_KEYS,
     BatchEncoder,
@@ -102,7 +103,7 @@ class EntryOptions:
     similarity_threshold: float = checks.DEFAULT_SIMILARITY_THRESHOLD
     near_copy_threshold: float = checks.DEFAULT_NEAR_COPY_THRESHOLD
     max_retries: int = 2
-    margin: float = 0.0
+    margin: float = DEFAULT_MARGIN
     judge: bool = False
     seed: int = 0
     variant_temperature: float = 0.8

@@ -20,7 +20,7 @@ from fbagent.commands.output import echo, new_console, secho
 from fbagent.limits import bounds
 
 if TYPE_CHECKING:
-    from fbagent.eval.backends.factory import BackendOptions
+    from fbagent.providers.config import ModelConfig as BackendOptions
 
 app = typer.Typer(help="Score language models on FrameBench entries, frame identification and SemBench.",
                   no_args_is_help=True)

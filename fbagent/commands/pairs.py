@@ -18,6 +18,7 @@ from fbagent.commands.selection_options import (
 )
 from fbagent.commands.tables import WideOption
 from fbagent.limits import bounds
+from fbagent.pairs.select import PAIRS_HELP, SELECT_PAIRS
 
 app = typer.Typer(
     help="Frame pairs: select (verb, frame A, frame B) pairs from a lexicon (seeded, stratified by verb), list "
@@ -28,7 +29,7 @@ app = typer.Typer(
 
 @app.command("select")
 def select_cmd(
-    pairs: Annotated[int, typer.Option("--pairs", help="Number of frame pairs P to sample.")] = 800,
+    pairs: Annotated[int, typer.Option("--pairs", help=PAIRS_HELP["pairs select"])] = SELECT_PAIRS,
     seed: Annotated[int, typer.Option("--seed", help="Random seed (recorded with the selection).")] = 0,
     lexicon: Annotated[str | None, typer.Option("--lexicon", callback=name_check("lexicon name"), help="Lexicon name (default: the only or most recent "
                                                 "one; the embedded sample when the database has none).")] = None,

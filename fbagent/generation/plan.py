@@ -99,9 +99,8 @@ def missing_key_warnings(opts: GenerateOptions) -> list[str]:
     (the key variables of :mod:`fbagent.providers`); unknown backends are left to the real run."""
     from fbagent import providers
 
-    verifier = opts.verifier_generator or opts.generator
-    used = [(opts.generator, opts.base_url),
-            (verifier, opts.verifier_base_url or (opts.base_url if verifier == opts.generator else None))]
+    used = [(config.backend, config.base_url) for config in (opts.model_config("generator"),
+                                                              opts.model_config("verifier"))]
     warnings: list[str] = []
     for name, url in used:
         try:

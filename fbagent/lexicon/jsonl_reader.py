@@ -121,7 +121,7 @@ def fingerprint(frames: Path, exemplars: Path | None) -> str:
     return h.hexdigest()
 
 
-def _lines(path: Path, problems: list[str]) -> list[tuple[int, Any]]:
+def _lines(path: Path, problems: _Problems) -> list[tuple[int, Any]]:
     """Parse the JSON lines of ``path``: ``[(line number, object)]``; bad lines go to ``problems``."""
     try:
         data = path.read_bytes()
@@ -181,98 +181,38 @@ def read_jsonl(path: str | Path, exemplars: str | Path | None = None) -> Lexicon
         FbagentError: a file is missing, unreadable or not UTF-8.
     """
     frames_path, exemplars_path = locate(path, exemplars)
-    problems: list[str] = []
-    total = 0
+    problems = _Problems()
     frame_validator, exemplar_validator = _validators()
-
-    def problem(msg: str) -> None:
-        nonlocal total
-        total += 1
-        if len(problems) < MAX_REPORTED:
-            problems.append(msg)
-
-    parse_problems: list[str] = []
-    frame_lines = _lines(frames_path, parse_problems)
-    for p in parse_problems:
-        problem(p)
-
-    frames: list[Frame] = []
-    lus: list[LexicalUnit] = []
-    relations: list[FrameRelation] = []
-    frame_line: dict[str, int] = {}
-    lu_index: dict[tuple[str, str], LexicalUnit] = {}
-    pending_relations: list[tuple[int, str, dict]] = []
-    for no, obj in frame_lines:
-        errors = sorted(frame_validator.iter_errors(obj), key=lambda e: list(e.absolute_path))
-        if errors:
-            for err in errors[:3]:
-                problem(f"{frames_path}:{no}: {_describe(err)}")
-            continue
-        name = obj["frame"]
-        if name in frame_line:
-            problem(f"{frames_path}:{no}: frame {name} is already defined on line {frame_line[name]}")
-            continue
-        frame_line[name] = no
-        markup = obj["definition"]
-        definition, examples = parse_definition(markup)
-        examples += [parse_example(s) for s in obj.get("examples", [])]
-        fes = []
-        seen_fes: set[str] = set()
-        for fe in obj["frame_elements"]:
-            if fe["name"] in seen_fes:
-                problem(f"{frames_path}:{no}: frame_elements: FE {fe['name']} appears twice in frame {name}")
-            seen_fes.add(fe["name"])
-            fes.append(FrameElement(fe["name"], fe["core_type"], clean_text(fe.get("definition", ""))))
-        frames.append(Frame(name, obj.get("id"), definition, markup, examples, fes))
-        for lu_obj in obj["lexical_units"]:
-            key = (lu_obj["name"], name)
-            if key in lu_index:
-                problem(f"{frames_path}:{no}: lexical_units: LU {lu_obj['name']} appears twice in frame {name}")
-                continue
-            lemma, pos = split_lu_name(lu_obj["name"])
-            lu = LexicalUnit(
-                name=lu_obj["name"],
-                lemma=lemma,
-                pos=pos,
-                frame=name,
-                lu_id=lu_obj.get("id"),
-                definition=clean_text(lu_obj.get("definition", "")),
-                n_annotated=lu_obj.get("n_annotated", -1),
-            )
-            lu_index[key] = lu
-            lus.append(lu)
-        for rel in obj.get("relations", []):
-            pending_relations.append((no, name, rel))
-    for no, name, rel in pending_relations:
-        if rel["super_frame"] not in frame_line:
-            problem(f"{frames_path}:{no}: relations: super_frame {rel['super_frame']} is not a frame of this file")
-            continue
-        relations.append(FrameRelation(rel["type"], rel["super_frame"], name))
-
+    lexicon = _Frames(frames_path)
+    for no, obj in _lines(frames_path, problems):
+        lexicon.add_line(no, obj, frame_validator, problems)
+    relations = lexicon.relations(problems)
     if exemplars_path is not None:
-        parse_problems = []
-        ex_lines = _lines(exemplars_path, parse_problems)
-        for p in parse_problems:
-            problem(p)
-        for no, obj in ex_lines:
-            errors = list(exemplar_validator.iter_errors(obj))
-            if errors:
-                for err in errors[:3]:
-                    problem(f"{exemplars_path}:{no}: {_describe(err)}")
-                continue
-            lu = lu_index.get((obj["lu"], obj["frame"]))
-            if lu is None:
-                known = obj["frame"] in frame_line
-                what = f"LU {obj['lu']} is not in frame {obj['frame']}" if known else f"frame {obj['frame']} is unknown"
-                problem(f"{exemplars_path}:{no}: {what} (exemplars must name an LU of the frames file)")
-                continue
-            ex = parse_example(obj["text"])
-            if not ex.text:
-                problem(f"{exemplars_path}:{no}: text is empty once markup is removed")
-                continue
-            lu.exemplars.append(ex)
+        _attach_exemplars(exemplars_path, lexicon, exemplar_validator, problems)
+    if problems.total:
+        raise problems.error(frames_path, exemplars_path)
+    if not lexicon.frames:
+        raise FbagentError(f"{frames_path}: holds no frame", "add one JSON object per frame, one per line")
+    for lu in lexicon.lus:
+        if lu.n_annotated < 0:
+            lu.n_annotated = len(lu.exemplars)
+    return LexiconData(lexicon.frames, lexicon.lus, relations, fingerprint(frames_path, exemplars_path), [])
 
-    if total:
+
+class _Problems:
+    """Problems of one read as ``file:line: problem``: the first :data:`MAX_REPORTED` kept, all counted."""
+
+    def __init__(self) -> None:
+        self.kept: list[str] = []
+        self.total = 0
+
+    def append(self, msg: str) -> None:
+        self.total += 1
+        if len(self.kept) < MAX_REPORTED:
+            self.kept.append(msg)
+
+    def error(self, frames_path: Path, exemplars_path: Path | None) -> LexiconFormatError:
+        """The error listing the kept problems in file order (frames file first), then line order."""
         order = {str(frames_path): 0, str(exemplars_path): 1}
 
         def where(msg: str) -> tuple[int, int]:
@@ -280,10 +220,93 @@ def read_jsonl(path: str | Path, exemplars: str | Path | None = None) -> Lexicon
             line = rest.split(":", 1)[0]
             return order.get(path + ".jsonl", 2), int(line) if line.isdigit() else 0
 
-        raise LexiconFormatError(sorted(problems, key=where), total)
-    if not frames:
-        raise FbagentError(f"{frames_path}: holds no frame", "add one JSON object per frame, one per line")
-    for lu in lus:
-        if lu.n_annotated < 0:
-            lu.n_annotated = len(lu.exemplars)
-    return LexiconData(frames, lus, relations, fingerprint(frames_path, exemplars_path), [])
+        return LexiconFormatError(sorted(self.kept, key=where), self.total)
+
+
+class _Frames:
+    """The frames file's frames, FEs and LUs as its lines are read; relations wait for every frame."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.frames: list[Frame] = []
+        self.lus: list[LexicalUnit] = []
+        self.frame_line: dict[str, int] = {}
+        self.lu_index: dict[tuple[str, str], LexicalUnit] = {}
+        self.pending_relations: list[tuple[int, str, dict]] = []
+
+    def add_line(self, no: int, obj: Any, validator: Any, problems: _Problems) -> None:
+        """Validate line ``no`` and add its frame, FEs and LUs (a duplicate frame or LU is a problem)."""
+        errors = sorted(validator.iter_errors(obj), key=lambda e: list(e.absolute_path))
+        if errors:
+            for err in errors[:3]:
+                problems.append(f"{self.path}:{no}: {_describe(err)}")
+            return
+        name = obj["frame"]
+        if name in self.frame_line:
+            problems.append(f"{self.path}:{no}: frame {name} is already defined on line {self.frame_line[name]}")
+            return
+        self.frame_line[name] = no
+        markup = obj["definition"]
+        definition, examples = parse_definition(markup)
+        examples += [parse_example(s) for s in obj.get("examples", [])]
+        fes = []
+        seen_fes: set[str] = set()
+        for fe in obj["frame_elements"]:
+            if fe["name"] in seen_fes:
+                problems.append(f"{self.path}:{no}: frame_elements: FE {fe['name']} appears twice in frame {name}")
+            seen_fes.add(fe["name"])
+            fes.append(FrameElement(fe["name"], fe["core_type"], clean_text(fe.get("definition", ""))))
+        self.frames.append(Frame(name, obj.get("id"), definition, markup, examples, fes))
+        for lu_obj in obj["lexical_units"]:
+            self._add_lu(no, name, lu_obj, problems)
+        for rel in obj.get("relations", []):
+            self.pending_relations.append((no, name, rel))
+
+    def _add_lu(self, no: int, frame: str, lu_obj: dict[str, Any], problems: _Problems) -> None:
+        key = (lu_obj["name"], frame)
+        if key in self.lu_index:
+            problems.append(f"{self.path}:{no}: lexical_units: LU {lu_obj['name']} appears twice in frame {frame}")
+            return
+        lemma, pos = split_lu_name(lu_obj["name"])
+        lu = LexicalUnit(
+            name=lu_obj["name"],
+            lemma=lemma,
+            pos=pos,
+            frame=frame,
+            lu_id=lu_obj.get("id"),
+            definition=clean_text(lu_obj.get("definition", "")),
+            n_annotated=lu_obj.get("n_annotated", -1),
+        )
+        self.lu_index[key] = lu
+        self.lus.append(lu)
+
+    def relations(self, problems: _Problems) -> list[FrameRelation]:
+        """The frame relations, once every frame is known (a super frame not in the file is a problem)."""
+        out = []
+        for no, name, rel in self.pending_relations:
+            if rel["super_frame"] not in self.frame_line:
+                problems.append(f"{self.path}:{no}: relations: super_frame {rel['super_frame']} is not a frame of this file")
+                continue
+            out.append(FrameRelation(rel["type"], rel["super_frame"], name))
+        return out
+
+
+def _attach_exemplars(path: Path, lexicon: _Frames, validator: Any, problems: _Problems) -> None:
+    """Validate the exemplars file's lines and attach each exemplar to its LU of the frames file."""
+    for no, obj in _lines(path, problems):
+        errors = list(validator.iter_errors(obj))
+        if errors:
+            for err in errors[:3]:
+                problems.append(f"{path}:{no}: {_describe(err)}")
+            continue
+        lu = lexicon.lu_index.get((obj["lu"], obj["frame"]))
+        if lu is None:
+            known = obj["frame"] in lexicon.frame_line
+            what = f"LU {obj['lu']} is not in frame {obj['frame']}" if known else f"frame {obj['frame']} is unknown"
+            problems.append(f"{path}:{no}: {what} (exemplars must name an LU of the frames file)")
+            continue
+        ex = parse_example(obj["text"])
+        if not ex.text:
+            problems.append(f"{path}:{no}: text is empty once markup is removed")
+            continue
+        lu.exemplars.append(ex)

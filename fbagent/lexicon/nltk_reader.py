@@ -40,8 +40,11 @@ import shutil
 import tempfile
 import xml.etree.ElementTree as ET
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from xml.sax.saxutils import quoteattr
 
 from fbagent.errors import FbagentError
@@ -285,6 +288,58 @@ def read_nltk(root: str | Path, *, strict: bool = False, progress: Progress | No
     root = Path(root).expanduser().resolve()
     if _is_zip(root):
         return _read_zip(root, strict=strict, progress=progress)
+    _check_layout(root)
+    src = _Source(root)
+    report = _Report(strict)
+    if not (root / "frRelation.xml").is_file():
+        report.notes.append(f"{root}: no frRelation.xml; read with an empty one (no frame relations)")
+    files = _read_frame_files(src, progress)
+    with _nltk_reader(files, report) as reader:
+        frames = _read_frames(reader, root, files.frame_ids, progress)
+        lexical_units, annotated = _read_lexical_units(reader, root, files, {f.name for f in frames}, report)
+        relations = [FrameRelation(rel.type.name, rel.superFrameName, rel.subFrameName)
+                     for rel in reader.frame_relations()]  # empty without frRelation.xml
+    _attach_exemplars(src, lexical_units, annotated, report, progress)
+    return LexiconData(frames, lexical_units, relations, fingerprint(root), report.warnings, report.notes)
+
+
+@dataclass
+class _Report:
+    """Warnings and notes of one read; a dangling reference is a warning, or an error when ``strict``."""
+
+    strict: bool
+    warnings: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def dangling(self, message: str) -> None:
+        if self.strict:
+            raise FbagentError(message, "repair the resource, or drop --strict to skip such entries with a warning")
+        self.warnings.append(message)
+
+
+@dataclass
+class _FrameFiles:
+    """Step 1's result: the small files NLTK needs, read once, hashed and checked well-formed.
+
+    ``frame_ids``: (name, ID) in ``frameIndex.xml`` order (an ID missing from the index comes from
+    the frame file); ``lu_home``: LU ID -> the frame whose file lists it; ``fe_ids``: per frame, FE
+    name -> ID; ``semtype_refs``: semantic-type ID -> name, as the frame files name them.
+    """
+
+    root: Path
+    frame_ids: list[tuple[str, int]] = field(default_factory=list)
+    frame_bytes: dict[str, bytes] = field(default_factory=dict)
+    fe_ids: dict[str, dict[str, int | None]] = field(default_factory=dict)
+    lu_home: dict[int, str] = field(default_factory=dict)
+    semtype_refs: dict[int, str] = field(default_factory=dict)
+    luindex_bytes: bytes = b""
+    luindex: ET.Element = field(default_factory=lambda: ET.Element("luIndex"))
+    relations_bytes: bytes | None = None
+    semtypes_bytes: bytes | None = None
+
+
+def _check_layout(root: Path) -> None:
+    """Raise :class:`FbagentError` unless ``root`` holds both indexes and ``frame/`` (inside ``root``)."""
     if not root.is_dir():
         raise FbagentError(f"{root} is not a folder", FIX_LAYOUT)
     for name in ("frameIndex.xml", "luIndex.xml"):
@@ -296,20 +351,12 @@ def read_nltk(root: str | Path, *, strict: bool = False, progress: Progress | No
         if (root / sub).exists():
             inside(root, root / sub)
 
-    src = _Source(root)
-    warnings: list[str] = []
-    notes: list[str] = []
-    if not (root / "frRelation.xml").is_file():
-        notes.append(f"{root}: no frRelation.xml; read with an empty one (no frame relations)")
 
-    def dangling(message: str) -> None:
-        if strict:
-            raise FbagentError(message, "repair the resource, or drop --strict to skip such entries with a warning")
-        warnings.append(message)
-
-    # 1. Indexes and frame files: read, hash, check well-formedness.
+def _frame_index(src: _Source) -> list[tuple[str, int | None]]:
+    """``frameIndex.xml``: (frame name, ID or None), each name once; raises on an unusable name or none."""
+    root = src.root
     _, findex = src.parse("frameIndex.xml")
-    index_entries: list[tuple[str, int | None]] = []
+    entries: list[tuple[str, int | None]] = []
     seen: set[str] = set()
     for el in findex:
         if _local(el.tag) != "frame":
@@ -320,144 +367,83 @@ def read_nltk(root: str | Path, *, strict: bool = False, progress: Progress | No
         if not _SAFE_NAME.match(name) or name in (".", ".."):
             raise FbagentError(f"{root / 'frameIndex.xml'}: unusable frame name {name!r}", FIX_FILE)
         seen.add(name)
-        index_entries.append((name, _int(el.get("ID"))))
-    if not index_entries:
+        entries.append((name, _int(el.get("ID"))))
+    if not entries:
         raise FbagentError(f"{root / 'frameIndex.xml'}: lists no frames", FIX_LAYOUT)
-    luindex_bytes, luindex = src.parse("luIndex.xml")
-    relations_bytes = src.parse("frRelation.xml")[0] if (root / "frRelation.xml").is_file() else None
-    semtypes_bytes = src.parse("semTypes.xml")[0] if (root / "semTypes.xml").is_file() else None
+    return entries
 
-    frame_bytes: dict[str, bytes] = {}
-    frame_ids: list[tuple[str, int]] = []
-    lu_home: dict[int, str] = {}  # LU ID -> frame whose file lists it
-    semtype_refs: dict[int, str] = {}
-    frame_fe_ids: dict[str, dict[str, int | None]] = {}
-    for i, (name, fid) in enumerate(index_entries):
-        rel = f"frame/{name}.xml"
-        if not (root / rel).is_file():
-            raise FbagentError(f"{root / rel}: missing frame file (frame {name} is listed in frameIndex.xml)", FIX_FILE)
-        data, el = src.parse(rel)
-        if _local(el.tag) != "frame":
-            raise FbagentError(f"{root / rel}: root element is <{_local(el.tag)}>, not <frame>", FIX_FILE)
-        if (el.get("name") or name) != name:
-            raise FbagentError(f"{root / rel}: declares frame name {el.get('name')!r}, the file name says {name!r}", FIX_FILE)
-        file_id = _int(el.get("ID"))
-        fid = fid if fid is not None else file_id
-        if fid is None:
-            raise FbagentError(f"{root / rel}: frame {name} has no numeric ID (neither in frameIndex.xml nor in the file)", FIX_FILE)
-        frame_ids.append((name, fid))
-        frame_bytes[name] = data
-        frame_fe_ids[name] = {fe.get("name") or "": _int(fe.get("ID")) for fe in el if _local(fe.tag) == "FE"}
-        for sub in el.iter():
-            tag = _local(sub.tag)
-            if tag == "lexUnit" and _int(sub.get("ID")) is not None:
-                lu_home.setdefault(_int(sub.get("ID")), name)  # type: ignore[arg-type]
-            elif tag == "semType" and _int(sub.get("ID")) is not None:
-                semtype_refs.setdefault(_int(sub.get("ID")), sub.get("name") or f"semtype_{sub.get('ID')}")  # type: ignore[arg-type]
+
+def _read_frame_files(src: _Source, progress: Progress | None) -> _FrameFiles:
+    """Step 1: the indexes, relation and semantic-type files and every frame file, read and checked."""
+    root = src.root
+    entries = _frame_index(src)
+    files = _FrameFiles(root)
+    files.luindex_bytes, files.luindex = src.parse("luIndex.xml")
+    files.relations_bytes = src.parse("frRelation.xml")[0] if (root / "frRelation.xml").is_file() else None
+    files.semtypes_bytes = src.parse("semTypes.xml")[0] if (root / "semTypes.xml").is_file() else None
+    for i, (name, fid) in enumerate(entries):
+        _read_frame_file(src, name, fid, files)
         if progress:
-            progress("check frame files", i + 1, len(index_entries))
+            progress("check frame files", i + 1, len(entries))
+    return files
 
-    # 2. Private mirror for NLTK.
+
+def _read_frame_file(src: _Source, name: str, fid: int | None, files: _FrameFiles) -> None:
+    """Read and check ``frame/<name>.xml`` into ``files`` (bytes, ID, FE IDs, LUs and semantic types it lists)."""
+    root = src.root
+    rel = f"frame/{name}.xml"
+    if not (root / rel).is_file():
+        raise FbagentError(f"{root / rel}: missing frame file (frame {name} is listed in frameIndex.xml)", FIX_FILE)
+    data, el = src.parse(rel)
+    if _local(el.tag) != "frame":
+        raise FbagentError(f"{root / rel}: root element is <{_local(el.tag)}>, not <frame>", FIX_FILE)
+    if (el.get("name") or name) != name:
+        raise FbagentError(f"{root / rel}: declares frame name {el.get('name')!r}, the file name says {name!r}", FIX_FILE)
+    fid = fid if fid is not None else _int(el.get("ID"))
+    if fid is None:
+        raise FbagentError(f"{root / rel}: frame {name} has no numeric ID (neither in frameIndex.xml nor in the file)", FIX_FILE)
+    files.frame_ids.append((name, fid))
+    files.frame_bytes[name] = data
+    files.fe_ids[name] = {fe.get("name") or "": _int(fe.get("ID")) for fe in el if _local(fe.tag) == "FE"}
+    for sub in el.iter():
+        tag = _local(sub.tag)
+        if tag == "lexUnit" and _int(sub.get("ID")) is not None:
+            files.lu_home.setdefault(_int(sub.get("ID")), name)  # type: ignore[arg-type]
+        elif tag == "semType" and _int(sub.get("ID")) is not None:
+            files.semtype_refs.setdefault(_int(sub.get("ID")), sub.get("name") or f"semtype_{sub.get('ID')}")  # type: ignore[arg-type]
+
+
+def _write_mirror(mirror: Path, files: _FrameFiles, report: _Report) -> None:
+    """Step 2: the private copy NLTK reads (indexes completed, missing files made, frame files adapted)."""
+    (mirror / "frame").mkdir(parents=True, mode=0o700)
+    _write_private(mirror / "frameIndex.xml", _frame_index_xml(files.frame_ids))
+    _write_private(mirror / "luIndex.xml", files.luindex_bytes)
+    _write_private(mirror / "frRelation.xml", files.relations_bytes or EMPTY_RELATIONS)
+    _write_private(mirror / "semTypes.xml", files.semtypes_bytes or _semtypes_xml(files.semtype_refs))
+    fixes: dict[str, int] = {}
+    for name, data in files.frame_bytes.items():
+        data = _normalize_for_nltk(data, files.fe_ids[name], fixes)
+        _write_private(mirror / "frame" / f"{name}.xml", data)
+    if any(fixes.values()):
+        summary = ", ".join(f"{n} {what}" for what, n in fixes.items() if n)
+        report.notes.append(f"{files.root / 'frame'}: adapted for NLTK in a private copy ({summary}); source unchanged")
+
+
+@contextmanager
+def _nltk_reader(files: _FrameFiles, report: _Report) -> Iterator[Any]:
+    """NLTK's ``FramenetCorpusReader`` on a private mirror (mode 0700) that is on ``nltk.data.path``
+    while the block runs; the mirror is removed and the path restored afterwards."""
     import nltk
     from nltk.corpus.reader.framenet import FramenetCorpusReader
 
     tmp = Path(tempfile.mkdtemp(prefix="fbagent-framenet-"))
     os.chmod(tmp, 0o700)
     mirror = tmp / "framenet"
-    frames: list[Frame] = []
-    lexical_units: list[LexicalUnit] = []
-    relations: list[FrameRelation] = []
     try:
-        (mirror / "frame").mkdir(parents=True, mode=0o700)
-        _write_private(mirror / "frameIndex.xml", _frame_index_xml(frame_ids))
-        _write_private(mirror / "luIndex.xml", luindex_bytes)
-        _write_private(mirror / "frRelation.xml", relations_bytes or EMPTY_RELATIONS)
-        _write_private(mirror / "semTypes.xml", semtypes_bytes or _semtypes_xml(semtype_refs))
-        fixes: dict[str, int] = {}
-        for name, data in frame_bytes.items():
-            data = _normalize_for_nltk(data, frame_fe_ids[name], fixes)
-            _write_private(mirror / "frame" / f"{name}.xml", data)
-        if any(fixes.values()):
-            summary = ", ".join(f"{n} {what}" for what, n in fixes.items() if n)
-            notes.append(f"{root / 'frame'}: adapted for NLTK in a private copy ({summary}); source unchanged")
+        _write_mirror(mirror, files, report)
         nltk.data.path.insert(0, str(tmp))
         try:
-            reader = FramenetCorpusReader(str(mirror), [])
-            for i, (name, fid) in enumerate(frame_ids):
-                try:
-                    f = reader.frame_by_name(name, ignorekeys=["FEcoreSet"])
-                except Exception as err:  # NLTK raises many kinds; name the file
-                    raise FbagentError(
-                        f"{root / 'frame' / (name + '.xml')}: NLTK could not read frame {name} ({type(err).__name__}: {err})",
-                        FIX_FILE,
-                    ) from err
-                markup = f.get("definitionMarkup") or ""
-                definition, examples = parse_definition(markup)
-                fes = [
-                    FrameElement(fe.name, str(fe.get("coreType") or ""), clean_text(fe.get("definitionMarkup") or ""))
-                    for fe in f.FE.values()
-                ]
-                frames.append(Frame(name, fid, definition, markup, examples, fes))
-                if progress:
-                    progress("read frames (NLTK)", i + 1, len(frame_ids))
-
-            # 3. Lexical units, in luIndex.xml order, resolved through NLTK.
-            frame_names = {f.name for f in frames}
-            seen_ids: set[int] = set()
-            annotated: set[int] = set()  # LUs that luIndex.xml marks hasAnnotation="true"
-            for el in luindex:
-                if _local(el.tag) != "lu":
-                    continue
-                lu_id, lu_name, frame_name = _int(el.get("ID")), el.get("name") or "", el.get("frameName") or ""
-                if lu_id is None or lu_id in seen_ids:
-                    continue
-                seen_ids.add(lu_id)
-                if (el.get("hasAnnotation") or "").lower() == "true":
-                    annotated.add(lu_id)
-                home = lu_home.get(lu_id)
-                if home is not None and frame_name and home != frame_name:
-                    raise FbagentError(
-                        f"{root / 'luIndex.xml'}: LU {lu_name} (ID {lu_id}) points to frame {frame_name}, "
-                        f"but frame/{home}.xml lists it",
-                        FIX_FILE,
-                    )
-                if frame_name and frame_name not in frame_names:
-                    dangling(f"{root / 'luIndex.xml'}: LU {lu_name} (ID {lu_id}) points to unknown frame {frame_name} (no frame/{frame_name}.xml); skipped")
-                    continue
-                if home is None:
-                    dangling(f"{root / 'luIndex.xml'}: LU {lu_name} (ID {lu_id}) is not listed in frame/{frame_name}.xml; skipped")
-                    continue
-                try:
-                    lu = reader.lu(lu_id)
-                except Exception as err:
-                    raise FbagentError(
-                        f"{root / 'frame' / (home + '.xml')}: NLTK could not read LU {lu_name} (ID {lu_id}) ({type(err).__name__}: {err})",
-                        FIX_FILE,
-                    ) from err
-                if "frame" not in lu:  # e.g. status "Problem": NLTK leaves it out of its frame
-                    dangling(f"{root / 'frame' / (home + '.xml')}: NLTK skips LU {lu_name} (ID {lu_id}, status {lu.get('status')}); skipped")
-                    continue
-                name = str(lu.get("name") or lu_name)
-                lemma, suffix = split_lu_name(name)
-                # The name suffix wins over the POS attribute: FrameNet 1.5 has
-                # "come together.v" with POS="A"; users see and type the name.
-                pos = suffix or str(lu.get("POS") or "").strip().upper()
-                counts = lu.get("sentenceCount") or {}
-                lexical_units.append(
-                    LexicalUnit(
-                        name=name,
-                        lemma=lemma,
-                        pos=pos,
-                        frame=lu.frame.name,
-                        lu_id=lu_id,
-                        definition=clean_text(lu.get("definitionMarkup") or lu.get("definition") or ""),
-                        n_annotated=int(counts.get("annotated") or 0),
-                    )
-                )
-
-            # 4. Frame relations (empty without frRelation.xml).
-            for rel in reader.frame_relations():
-                relations.append(FrameRelation(rel.type.name, rel.superFrameName, rel.subFrameName))
+            yield FramenetCorpusReader(str(mirror), [])
         finally:
             try:
                 nltk.data.path.remove(str(tmp))
@@ -466,44 +452,149 @@ def read_nltk(root: str | Path, *, strict: bool = False, progress: Progress | No
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
-    # 5. Exemplars from lu/lu<ID>.xml (direct ElementTree parse; see module docstring).
+
+def _read_frames(reader: Any, root: Path, frame_ids: list[tuple[str, int]], progress: Progress | None) -> list[Frame]:
+    """Step 2: every frame through NLTK, in index order (definition, its examples, FEs)."""
+    frames: list[Frame] = []
+    for i, (name, fid) in enumerate(frame_ids):
+        try:
+            f = reader.frame_by_name(name, ignorekeys=["FEcoreSet"])
+        except Exception as err:  # NLTK raises many kinds; name the file
+            raise FbagentError(
+                f"{root / 'frame' / (name + '.xml')}: NLTK could not read frame {name} ({type(err).__name__}: {err})",
+                FIX_FILE,
+            ) from err
+        markup = f.get("definitionMarkup") or ""
+        definition, examples = parse_definition(markup)
+        fes = [
+            FrameElement(fe.name, str(fe.get("coreType") or ""), clean_text(fe.get("definitionMarkup") or ""))
+            for fe in f.FE.values()
+        ]
+        frames.append(Frame(name, fid, definition, markup, examples, fes))
+        if progress:
+            progress("read frames (NLTK)", i + 1, len(frame_ids))
+    return frames
+
+
+def _read_lexical_units(
+    reader: Any, root: Path, files: _FrameFiles, frame_names: set[str], report: _Report
+) -> tuple[list[LexicalUnit], set[int]]:
+    """Step 3: lexical units in ``luIndex.xml`` order, resolved through NLTK.
+
+    Returns the LUs and the IDs of those that the index marks ``hasAnnotation="true"``.
+    """
+    lexical_units: list[LexicalUnit] = []
+    seen_ids: set[int] = set()
+    annotated: set[int] = set()
+    for el in files.luindex:
+        if _local(el.tag) != "lu":
+            continue
+        lu_id, lu_name, frame_name = _int(el.get("ID")), el.get("name") or "", el.get("frameName") or ""
+        if lu_id is None or lu_id in seen_ids:
+            continue
+        seen_ids.add(lu_id)
+        if (el.get("hasAnnotation") or "").lower() == "true":
+            annotated.add(lu_id)
+        home = files.lu_home.get(lu_id)
+        if home is not None and frame_name and home != frame_name:
+            raise FbagentError(
+                f"{root / 'luIndex.xml'}: LU {lu_name} (ID {lu_id}) points to frame {frame_name}, "
+                f"but frame/{home}.xml lists it",
+                FIX_FILE,
+            )
+        if frame_name and frame_name not in frame_names:
+            report.dangling(f"{root / 'luIndex.xml'}: LU {lu_name} (ID {lu_id}) points to unknown frame {frame_name} (no frame/{frame_name}.xml); skipped")
+            continue
+        if home is None:
+            report.dangling(f"{root / 'luIndex.xml'}: LU {lu_name} (ID {lu_id}) is not listed in frame/{frame_name}.xml; skipped")
+            continue
+        lu = _nltk_lexical_unit(reader, root, lu_id, lu_name, home, report)
+        if lu is not None:
+            lexical_units.append(lu)
+    return lexical_units, annotated
+
+
+def _nltk_lexical_unit(
+    reader: Any, root: Path, lu_id: int, lu_name: str, home: str, report: _Report
+) -> LexicalUnit | None:
+    """One LU as NLTK reads it from ``frame/<home>.xml``; None (and a dangling note) when NLTK skips it."""
+    try:
+        lu = reader.lu(lu_id)
+    except Exception as err:
+        raise FbagentError(
+            f"{root / 'frame' / (home + '.xml')}: NLTK could not read LU {lu_name} (ID {lu_id}) ({type(err).__name__}: {err})",
+            FIX_FILE,
+        ) from err
+    if "frame" not in lu:  # e.g. status "Problem": NLTK leaves it out of its frame
+        report.dangling(f"{root / 'frame' / (home + '.xml')}: NLTK skips LU {lu_name} (ID {lu_id}, status {lu.get('status')}); skipped")
+        return None
+    name = str(lu.get("name") or lu_name)
+    lemma, suffix = split_lu_name(name)
+    # The name suffix wins over the POS attribute: FrameNet 1.5 has
+    # "come together.v" with POS="A"; users see and type the name.
+    pos = suffix or str(lu.get("POS") or "").strip().upper()
+    counts = lu.get("sentenceCount") or {}
+    return LexicalUnit(
+        name=name,
+        lemma=lemma,
+        pos=pos,
+        frame=lu.frame.name,
+        lu_id=lu_id,
+        definition=clean_text(lu.get("definitionMarkup") or lu.get("definition") or ""),
+        n_annotated=int(counts.get("annotated") or 0),
+    )
+
+
+def _attach_exemplars(
+    src: _Source, lexical_units: list[LexicalUnit], annotated: set[int], report: _Report, progress: Progress | None
+) -> None:
+    """Step 5: exemplars from ``lu/lu<ID>.xml`` (direct ElementTree parse; see the module docstring)."""
+    root = src.root
     lu_dir = root / "lu"
     present = {p.name for p in lu_dir.iterdir() if p.suffix == ".xml"} if lu_dir.is_dir() else set()
     missing = [lu for lu in lexical_units if lu.lu_id in annotated and f"lu{lu.lu_id}.xml" not in present]
     if missing:
         shown = ", ".join(f"lu{lu.lu_id}.xml ({lu.name})" for lu in missing[:3]) + (", ..." if len(missing) > 3 else "")
         where = f"{lu_dir}: {len(missing):,} LU file(s) missing" if lu_dir.is_dir() else f"{root}: no lu/ folder"
-        dangling(f"{where} for LUs that luIndex.xml marks hasAnnotation=\"true\" ({shown}); "
-                 "they are imported without exemplars")
-    if lu_dir.is_dir():
-        used: set[str] = set()
-        repeats: dict[str, int] = {}
-        for i, lu in enumerate(lexical_units):
-            fname = f"lu{lu.lu_id}.xml"
-            if fname in present:
-                used.add(fname)
-                _, el = src.parse(f"lu/{fname}")
-                file_id, file_frame = _int(el.get("ID")), el.get("frame")
-                if file_id != lu.lu_id or (file_frame and file_frame != lu.frame):
-                    dangling(
-                        f"{lu_dir / fname}: describes LU {el.get('name')} (ID {file_id}) in frame {file_frame}, "
-                        f"but the index has {lu.name} (ID {lu.lu_id}) in {lu.frame}; its exemplars are skipped"
-                    )
-                    continue
-                lu.exemplars, repeated = read_exemplars(el)
-                if repeated:
-                    repeats[fname] = repeated
-            if not lu.n_annotated:
-                lu.n_annotated = len(lu.exemplars)
-            if progress:
-                progress("read exemplars", i + 1, len(lexical_units))
-        if repeats:
-            shown = ", ".join(f"{f} ({n})" for f, n in list(repeats.items())[:3]) + (", ..." if len(repeats) > 3 else "")
-            notes.append(f"{lu_dir}: {sum(repeats.values()):,} exemplar sentence(s) repeated in their LU file "
+        report.dangling(f"{where} for LUs that luIndex.xml marks hasAnnotation=\"true\" ({shown}); "
+                        "they are imported without exemplars")
+    if not lu_dir.is_dir():
+        return
+    used: set[str] = set()
+    repeats: dict[str, int] = {}
+    for i, lu in enumerate(lexical_units):
+        fname = f"lu{lu.lu_id}.xml"
+        if fname in present:
+            used.add(fname)
+            if not _read_lu_file(src, lu, fname, repeats, report):
+                continue
+        if not lu.n_annotated:
+            lu.n_annotated = len(lu.exemplars)
+        if progress:
+            progress("read exemplars", i + 1, len(lexical_units))
+    if repeats:
+        shown = ", ".join(f"{f} ({n})" for f, n in list(repeats.items())[:3]) + (", ..." if len(repeats) > 3 else "")
+        report.notes.append(f"{lu_dir}: {sum(repeats.values()):,} exemplar sentence(s) repeated in their LU file "
                             f"(same text, same target) were imported once ({shown})")
-        unused = sorted(present - used)
-        if unused:
-            shown = ", ".join(unused[:5]) + (", ..." if len(unused) > 5 else "")
-            warnings.append(f"{lu_dir}: {len(unused)} file(s) name no imported LU ({shown}); not read")
+    unused = sorted(present - used)
+    if unused:
+        shown = ", ".join(unused[:5]) + (", ..." if len(unused) > 5 else "")
+        report.warnings.append(f"{lu_dir}: {len(unused)} file(s) name no imported LU ({shown}); not read")
 
-    return LexiconData(frames, lexical_units, relations, fingerprint(root), warnings, notes)
+
+def _read_lu_file(src: _Source, lu: LexicalUnit, fname: str, repeats: dict[str, int], report: _Report) -> bool:
+    """Attach the exemplars of ``lu/<fname>`` to ``lu``; False (and a dangling note) when the file
+    describes another LU or frame than the index. Repeated sentences are counted in ``repeats``."""
+    lu_dir = src.root / "lu"
+    _, el = src.parse(f"lu/{fname}")
+    file_id, file_frame = _int(el.get("ID")), el.get("frame")
+    if file_id != lu.lu_id or (file_frame and file_frame != lu.frame):
+        report.dangling(
+            f"{lu_dir / fname}: describes LU {el.get('name')} (ID {file_id}) in frame {file_frame}, "
+            f"but the index has {lu.name} (ID {lu.lu_id}) in {lu.frame}; its exemplars are skipped"
+        )
+        return False
+    lu.exemplars, repeated = read_exemplars(el)
+    if repeated:
+        repeats[fname] = repeated
+    return True

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import sys
 from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
@@ -38,23 +39,33 @@ def write_nltk_layout(data: LexiconData, out: str | Path) -> Path:
     out = Path(out)
     (out / "frame").mkdir(parents=True, exist_ok=True)
     (out / "lu").mkdir(exist_ok=True)
-
-    def allocator(used: set[int]):
-        nxt = 1
-        def take() -> int:
-            nonlocal nxt
-            while nxt in used:
-                nxt += 1
-            used.add(nxt)
-            return nxt
-        return take
-
-    new_frame_id = allocator({f.frame_id for f in data.frames if f.frame_id is not None})
+    new_frame_id = _allocator({f.frame_id for f in data.frames if f.frame_id is not None})
     frame_ids = {f.name: f.frame_id if f.frame_id is not None else new_frame_id() for f in data.frames}
-    new_lu_id = allocator({lu.lu_id for lu in data.lexical_units if lu.lu_id is not None})
+    new_lu_id = _allocator({lu.lu_id for lu in data.lexical_units if lu.lu_id is not None})
     lu_ids = [lu.lu_id if lu.lu_id is not None else new_lu_id() for lu in data.lexical_units]
-    new_fe_id = allocator(set())
+    _write_indexes(data, out, frame_ids, lu_ids)
+    _write_relations(data, out, frame_ids)
+    _write_frames(data, out, frame_ids, lu_ids)
+    _write_lu_files(data, out, frame_ids, lu_ids)
+    return out
 
+
+def _allocator(used: set[int]) -> Callable[[], int]:
+    """A function that returns the smallest ID from 1 not in ``used`` and adds it there."""
+    nxt = 1
+
+    def take() -> int:
+        nonlocal nxt
+        while nxt in used:
+            nxt += 1
+        used.add(nxt)
+        return nxt
+
+    return take
+
+
+def _write_indexes(data: LexiconData, out: Path, frame_ids: dict[str, int], lu_ids: list[int]) -> None:
+    """``frameIndex.xml`` and ``luIndex.xml``."""
     rows = "".join(f"    <frame{_attrs(ID=frame_ids[f.name], name=f.name)}/>\n" for f in data.frames)
     (out / "frameIndex.xml").write_text(f'{_HEAD}<frameIndex xmlns="{FN_NS}">\n{rows}</frameIndex>\n', "utf-8")
 
@@ -64,6 +75,9 @@ def write_nltk_layout(data: LexiconData, out: str | Path) -> Path:
     )
     (out / "luIndex.xml").write_text(f'{_HEAD}<luIndex xmlns="{FN_NS}">\n{rows}</luIndex>\n', "utf-8")
 
+
+def _write_relations(data: LexiconData, out: Path, frame_ids: dict[str, int]) -> None:
+    """``frRelation.xml``: one ``frameRelationType`` per relation type (sorted), relations numbered from 1."""
     by_type: dict[str, list] = defaultdict(list)
     for rel in data.relations:
         by_type[rel.type].append(rel)
@@ -83,6 +97,10 @@ def write_nltk_layout(data: LexiconData, out: str | Path) -> Path:
         )
     (out / "frRelation.xml").write_text(f'{_HEAD}<frameRelations xmlns="{FN_NS}">\n{"".join(parts)}</frameRelations>\n', "utf-8")
 
+
+def _write_frames(data: LexiconData, out: Path, frame_ids: dict[str, int], lu_ids: list[int]) -> None:
+    """``frame/<Name>.xml``: definition, FEs (IDs numbered from 1 across all frames) and the frame's LUs."""
+    new_fe_id = _allocator(set())
     lus_by_frame: dict[str, list[tuple]] = defaultdict(list)
     for lu, lid in zip(data.lexical_units, lu_ids, strict=True):
         lus_by_frame[lu.frame].append((lu, lid))
@@ -107,6 +125,10 @@ def write_nltk_layout(data: LexiconData, out: str | Path) -> Path:
             f'{_HEAD}<frame{_attrs(ID=frame_ids[f.name], name=f.name)} xmlns="{FN_NS}">\n{"".join(body)}</frame>\n', "utf-8"
         )
 
+
+def _write_lu_files(data: LexiconData, out: Path, frame_ids: dict[str, int], lu_ids: list[int]) -> None:
+    """``lu/lu<ID>.xml`` for each LU with exemplars (sentences numbered from 1 across all files;
+    the Target label's end is inclusive, as in FrameNet)."""
     sent_id = 0
     for lu, lid in zip(data.lexical_units, lu_ids, strict=True):
         if not lu.exemplars:
@@ -131,7 +153,6 @@ def write_nltk_layout(data: LexiconData, out: str | Path) -> Path:
             f"    <subCorpus name=\"manually-added\">\n{''.join(sents)}    </subCorpus>\n</lexUnit>\n",
             "utf-8",
         )
-    return out
 
 
 def main(argv: list[str] | None = None) -> int:

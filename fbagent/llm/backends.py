@@ -43,6 +43,7 @@ from fbagent.llm.hooks import CallHooks
 from fbagent.llm.structured import create_json_schema
 from fbagent.providers import LoopClients
 from fbagent.providers.chat_http import answer_of, token_count
+from fbagent.providers.config import DEFAULT_N_CTX
 from fbagent.seeds import request_seed
 
 
@@ -284,7 +285,7 @@ class LocalAdapter:
     name = "local"
     REASK_TEMPERATURE = 0.7
 
-    def __init__(self, *, model_path: str, n_ctx: int = 4096, n_threads: int | None = None,
+    def __init__(self, *, model_path: str, n_ctx: int = DEFAULT_N_CTX, n_threads: int | None = None,
                  prompt_style: str = "auto") -> None:
         import instructor
 

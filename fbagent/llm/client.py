@@ -41,6 +41,13 @@ from fbagent.errors import FbagentError
 from fbagent.llm.cache import cache_key
 from fbagent.llm.hooks import CallHooks
 from fbagent.providers import one_line, public_url, redact
+from fbagent.providers.config import (
+    DEFAULT_BACKOFF_S,
+    DEFAULT_CONCURRENCY,
+    GENERATION_RETRIES,
+    GENERATION_TIMEOUT_S,
+    MAX_BACKOFF_S,
+)
 from fbagent.store import llm_calls
 
 _MAX_OUTPUT_CHARS = 4000
@@ -108,11 +115,11 @@ class LLMClient:
         adapter: Any,
         *,
         db: sqlite_utils.Database,
-        concurrency: int = 4,
-        max_retries: int = 3,
-        timeout_s: float = 60.0,
-        backoff_s: float = 1.0,
-        max_backoff_s: float = 60.0,
+        concurrency: int = DEFAULT_CONCURRENCY,
+        max_retries: int = GENERATION_RETRIES,
+        timeout_s: float = GENERATION_TIMEOUT_S,
+        backoff_s: float = DEFAULT_BACKOFF_S,
+        max_backoff_s: float = MAX_BACKOFF_S,
     ) -> None:
         if concurrency < 1:
             raise FbagentError(f"concurrency must be at least 1, got {concurrency}", "pass --concurrency 1 or more")
@@ -241,30 +248,8 @@ class LLMClient:
         adapter = self._adapter
         if adapter is None:
             raise RuntimeError("LLMClient.complete called after aclose()")
-        counters = {"attempts": 0, "in": 0, "out": 0}
-        last_text: list[str] = [""]
-        seen: set[int] = set()  # ids of the responses the hooks saw
-        reasks: list[dict[str, Any]] = []
-
-        def on_kwargs(*_args: Any, **_kwargs: Any) -> None:
-            counters["attempts"] += 1
-
-        def on_response(response: Any) -> None:
-            seen.add(id(response))
-            n_in, n_out = adapter.usage(response)
-            counters["in"] += n_in
-            counters["out"] += n_out
-            last_text[0] = adapter.text(response)
-
-        def on_parse_error(error: Exception, *_args: Any, **_kwargs: Any) -> None:
-            reasks.append({
-                "attempt": counters["attempts"],
-                "output": redact(last_text[0][:_MAX_OUTPUT_CHARS]),
-                "error": redact(one_line(str(error))),
-            })
-
-        hooks = CallHooks(attempt=on_kwargs, response=on_response, parse_error=on_parse_error)
-
+        exchange = _Exchange(adapter)
+        hooks = exchange.hooks()
         value: BaseModel | None = None
         error: str | None = None
         transport_errors: list[str] = []
@@ -284,26 +269,14 @@ class LLMClient:
         except Exception as exc:  # noqa: BLE001 - every failure becomes a recorded CallResult
             error = self.describe(exc)
             truncated = _truncated_response(exc)
-            if truncated is not None and id(truncated) not in seen:  # raised before the response hook
-                on_response(truncated)
+            if truncated is not None and id(truncated) not in exchange.seen:  # raised before the response hook
+                exchange.on_response(truncated)
 
         latency_ms = (time.perf_counter() - started) * 1000.0
-        request: dict[str, Any] = {
-            "messages": messages,
-            "response_model": response_model.__name__,
-            "params": {"temperature": temperature, "max_tokens": max_tokens, "seed": seed},
-            "mode": adapter.mode,
-        }
-        if adapter.base_url:
-            request["base_url"] = public_url(adapter.base_url)
-        if reasks:
-            request["reasks"] = reasks
-        if transport_errors:
-            request["transport_errors"] = transport_errors
-        if error is not None and last_text[0] and (not reasks or reasks[-1]["output"] != redact(
-                last_text[0][:_MAX_OUTPUT_CHARS])):
-            request["last_output"] = redact(last_text[0][:_MAX_OUTPUT_CHARS])  # e.g. the truncated answer
-        attempts = max(counters["attempts"], 1)
+        request = exchange.request_record(
+            messages, response_model, {"temperature": temperature, "max_tokens": max_tokens, "seed": seed},
+            transport_errors, failed=error is not None)
+        attempts = max(exchange.attempts, 1)
         response: dict[str, Any] | None = None
         if value is not None and error is None:
             response = value.model_dump(mode="json")
@@ -313,20 +286,80 @@ class LLMClient:
             self.db, run_id=run_id, item_id=item_id, task=task, backend=self.backend, model=self.model,
             cache_key=key, prompt_version=prompt_version, request=request,
             response=response,
-            input_tokens=counters["in"], output_tokens=counters["out"], latency_ms=latency_ms,
+            input_tokens=exchange.input_tokens, output_tokens=exchange.output_tokens, latency_ms=latency_ms,
             attempts=attempts, error=error,
         )
+        self._count(exchange, error)
+        return CallResult(
+            value=None if error is not None else value, error=error, cached=False,
+            input_tokens=exchange.input_tokens, output_tokens=exchange.output_tokens,
+            latency_ms=latency_ms, attempts=attempts, call_id=call_id,
+        )
+
+    def _count(self, exchange: _Exchange, error: str | None) -> None:
+        """Add one sent call to :attr:`stats` (tokens of every attempt; the error line when it failed)."""
         self.stats.calls += 1
-        self.stats.input_tokens += counters["in"]
-        self.stats.output_tokens += counters["out"]
+        self.stats.input_tokens += exchange.input_tokens
+        self.stats.output_tokens += exchange.output_tokens
         if error is not None:
             self.stats.failures += 1
             self.stats.errors[error] += 1
-            value = None
-        return CallResult(
-            value=value, error=error, cached=False, input_tokens=counters["in"], output_tokens=counters["out"],
-            latency_ms=latency_ms, attempts=attempts, call_id=call_id,
-        )
+
+
+class _Exchange:
+    """What the hooks of one :meth:`LLMClient._call` see: HTTP attempts, tokens summed over them,
+    the last answer's text and each re-ask (attempt number, redacted answer, validation error)."""
+
+    def __init__(self, adapter: Any) -> None:
+        self.adapter = adapter
+        self.attempts = 0
+        self.input_tokens = 0
+        self.output_tokens = 0
+        self.last_text = ""
+        self.seen: set[int] = set()  # ids of the responses the hooks saw
+        self.reasks: list[dict[str, Any]] = []
+
+    def hooks(self) -> CallHooks:
+        return CallHooks(attempt=self.on_attempt, response=self.on_response, parse_error=self.on_parse_error)
+
+    def on_attempt(self, *_args: Any, **_kwargs: Any) -> None:
+        self.attempts += 1
+
+    def on_response(self, response: Any) -> None:
+        self.seen.add(id(response))
+        n_in, n_out = self.adapter.usage(response)
+        self.input_tokens += n_in
+        self.output_tokens += n_out
+        self.last_text = self.adapter.text(response)
+
+    def on_parse_error(self, error: Exception, *_args: Any, **_kwargs: Any) -> None:
+        self.reasks.append({
+            "attempt": self.attempts,
+            "output": redact(self.last_text[:_MAX_OUTPUT_CHARS]),
+            "error": redact(one_line(str(error))),
+        })
+
+    def request_record(self, messages: list[dict[str, Any]], response_model: type[BaseModel],
+                       params: dict[str, Any], transport_errors: list[str], *, failed: bool) -> dict[str, Any]:
+        """The ``llm_calls.request`` of the call: messages, model name, params, mode, public base URL,
+        re-asks, transport errors and, for a failed call, the last answer unless the last re-ask holds it."""
+        adapter = self.adapter
+        request: dict[str, Any] = {
+            "messages": messages,
+            "response_model": response_model.__name__,
+            "params": params,
+            "mode": adapter.mode,
+        }
+        if adapter.base_url:
+            request["base_url"] = public_url(adapter.base_url)
+        if self.reasks:
+            request["reasks"] = self.reasks
+        if transport_errors:
+            request["transport_errors"] = transport_errors
+        last_output = redact(self.last_text[:_MAX_OUTPUT_CHARS])
+        if failed and self.last_text and (not self.reasks or self.reasks[-1]["output"] != last_output):
+            request["last_output"] = last_output  # e.g. the truncated answer
+        return request
 
 
 def _truncated_response(exc: BaseException) -> Any:

@@ -1,9 +1,9 @@
-"""Build an :class:`fbagent.llm.client.LLMClient` for one backend from :class:`ClientSettings`."""
+"""Build an :class:`fbagent.llm.client.LLMClient` for one backend from a
+:class:`~fbagent.providers.config.ModelConfig` (the generation use of it)."""
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from typing import Any
 
 import sqlite_utils
@@ -13,6 +13,7 @@ from fbagent.errors import FbagentError
 from fbagent.llm import backends
 from fbagent.llm.client import LLMClient
 from fbagent.providers import one_line, public_url
+from fbagent.providers.config import GENERATION, ModelConfig, model_config
 
 BACKENDS = providers.GENERATION_PROVIDERS
 DEFAULT_MODELS = {"openai": "gpt-4o-mini", "gemini": "gemini-2.5-flash"}
@@ -49,43 +50,31 @@ def openai_transport() -> str:
     return transport
 
 
-@dataclass(frozen=True)
-class ClientSettings:
-    """How to reach one LLM for generation (one object from the CLI to :func:`make_client`).
-
-    ``backend``: ``openai`` | ``gemini`` | ``local`` (alias ``llamacpp``);
-    ``model``: model name (backend default when ``None``); ``base_url``: server
-    URL (``openai``: else env ``OPENAI_BASE_URL``); ``model_path``: GGUF file
-    (``local``); ``concurrency``: requests in flight at most; ``max_retries``:
-    re-asks on validation errors and, separately, transport retries;
-    ``timeout_s``: per HTTP request, seconds; ``backoff_s``: first backoff,
-    seconds, doubled per retry; ``n_ctx``: llama.cpp context, tokens;
-    ``prompt_style`` (``local``): ``chat`` (messages through the GGUF's chat template),
-    ``fewshot`` (the first user message is a completion prompt, completed as plain text)
-    or ``auto`` (``fewshot`` for a GGUF without a chat template); see
-    :mod:`fbagent.llm.prompt_style`. API backends always take chat messages.
-    """
-
-    backend: str = "local"
-    model: str | None = None
-    base_url: str | None = None
-    model_path: str | None = None
-    concurrency: int = 4
-    max_retries: int = 3
-    timeout_s: float = 60.0
-    backoff_s: float = 1.0
-    n_ctx: int = 4096
-    prompt_style: str = "chat"
+def ClientSettings(**fields: Any) -> ModelConfig:  # the old class name, kept for callers
+    """Compatibility constructor: the :class:`~fbagent.providers.config.ModelConfig` that the
+    ``ClientSettings`` settings type of earlier versions described, from the same keywords
+    (``backend``, ``model``, ``base_url``, ``model_path``, ``concurrency``, ``max_retries``: re-asks on
+    validation errors and, separately, transport retries; ``timeout_s``, ``backoff_s``: seconds;
+    ``n_ctx``: tokens; ``prompt_style``: ``chat`` | ``fewshot`` | ``auto``, see
+    :mod:`fbagent.llm.prompt_style`), with generation's defaults
+    (:data:`~fbagent.providers.config.GENERATION_RETRIES`,
+    :data:`~fbagent.providers.config.GENERATION_TIMEOUT_S`). The new spelling ``retries`` works too."""
+    return model_config(GENERATION, **fields)
 
 
 def make_client(
-    backend: str | ClientSettings,
+    backend: str | ModelConfig,
     *,
     db: sqlite_utils.Database,
     api_key: str | None = None,
     **settings: Any,
 ) -> LLMClient:
-    """Build an :class:`LLMClient` from a :class:`ClientSettings` (or a backend name and its fields as keywords).
+    """Build an :class:`LLMClient` from a :class:`~fbagent.providers.config.ModelConfig` (or a backend name
+    and its fields as keywords, old spellings too: :func:`fbagent.providers.config.model_config`).
+    ``retries`` and ``timeout_s`` left ``None`` take generation's defaults; the client reads
+    ``backend``, ``model``, ``base_url``, ``model_path``, ``concurrency``, ``retries`` (re-asks on
+    validation errors and, separately, transport retries), ``timeout_s``, ``backoff_s``, ``n_ctx`` and
+    ``prompt_style`` (``local``).
 
     - ``openai``: key from ``api_key`` or env ``OPENAI_API_KEY``; with a base URL
       (or env ``OPENAI_BASE_URL``), e.g. ``http://localhost:8000/v1`` of vLLM
@@ -106,9 +95,10 @@ def make_client(
     :mod:`fbagent.providers`. Raises :class:`FbagentError` (one line with the fix)
     for an unknown backend, a missing API key, a missing package or model file.
     """
-    cfg = backend if isinstance(backend, ClientSettings) else ClientSettings(backend=backend, **settings)
+    cfg = (backend.resolved(GENERATION) if isinstance(backend, ModelConfig)
+           else model_config(GENERATION, backend=backend, **settings))
     p = providers.provider(cfg.backend, among=providers.GENERATION_PROVIDERS, kind="LLM backend")
-    common = {"db": db, "concurrency": cfg.concurrency, "max_retries": cfg.max_retries, "timeout_s": cfg.timeout_s,
+    common = {"db": db, "concurrency": cfg.concurrency, "max_retries": cfg.retries, "timeout_s": cfg.timeout_s,
               "backoff_s": cfg.backoff_s}
     if p.name == "openai":
         url = providers.base_url(p, cfg.base_url)

@@ -35,6 +35,24 @@ REASON_TEXT = {
     "directly_related": "frames directly related (Inheritance/Subframe/Perspective_on)",
 }
 
+# ``--pairs`` (the sample size P) per command, declared once. The three commands differ on purpose:
+#: ``fbagent pairs select``: FrameBench's own P (Yano and Sasano 2026 sample 800 frame pairs); a
+#: selection costs no LLM call, so the default is the paper's benchmark size.
+SELECT_PAIRS = 800
+#: ``fbagent verifier calibrate``: a quarter of the benchmark's P. 200 pairs hold out 800 sentences,
+#: which put the accuracy's 95% interval within about +-3.5 points (FrameNet 1.5: 73.6% [70.3, 77.0],
+#: docs/verifier.md), at a quarter of the LLM calls of 800 pairs.
+CALIBRATE_PAIRS = 200
+#: ``--help`` text of ``--pairs`` per command (``fbagent generate`` has no default: a run pays for
+#: every pair's LLM calls, so its size is always chosen, e.g. 800 as the paper does).
+PAIRS_HELP = {
+    "pairs select": "Number of frame pairs P to sample. The default is FrameBench's P (selecting costs no LLM call).",
+    "generate": "Number of frame pairs to select (P); required: a run pays for every pair's LLM calls "
+                "(FrameBench: 800).",
+    "verifier calibrate": "Frame pairs to sample (P), verb-stratified. The default holds out 800 sentences: a 95% "
+                          "interval of about +-3.5 points, at a quarter of the LLM calls of FrameBench's 800 pairs.",
+}
+
 
 @dataclass(frozen=True, order=True)
 class Candidate:
@@ -64,7 +82,7 @@ class SelectionOptions:
     eligibility filters; ``related_types``: relation types that count as direct.
     """
 
-    pairs: int = 800
+    pairs: int = SELECT_PAIRS
     seed: int = 0
     max_per_verb: int | None = None
     per_pair: int = 1

@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
+from fbagent.providers.config import DEFAULT_BACKOFF_S, GENERATION_RETRIES, MAX_BACKOFF_S
 from fbagent.providers.redact import redact
 
 T = TypeVar("T")
@@ -107,9 +108,9 @@ class RetryPolicy:
     at ``max_backoff_s`` seconds.
     """
 
-    retries: int = 3
-    backoff_s: float = 1.0
-    max_backoff_s: float = 60.0
+    retries: int = GENERATION_RETRIES
+    backoff_s: float = DEFAULT_BACKOFF_S
+    max_backoff_s: float = MAX_BACKOFF_S
 
 
 def retry_wait_s(policy: RetryPolicy, attempt: int, exc: BaseException) -> float:

@@ -1,6 +1,6 @@
 """The Gemini engine: the one place that constructs ``google.genai.Client``, for generation and eval.
 
-Generation (:class:`fbagent.llm.backends.GeminiBackend`, structured output through instructor) and
+Generation (:class:`fbagent.llm.backends.GeminiAdapter`, structured output through instructor) and
 evaluation (:class:`fbagent.eval.backends.gemini.GeminiBackend`, choice and text answers) both take
 their client from :func:`gemini_client`, one per event loop (:class:`fbagent.providers.LoopClients`),
 and close it with :func:`close_gemini_client`. The SDK's own retries are off (``attempts=1``): the

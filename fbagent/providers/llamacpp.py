@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from fbagent.errors import FbagentError
+from fbagent.providers.config import DEFAULT_N_CTX
 
 ENGINE = "llama.cpp (llama-cpp-python)"
 PORTABLE_REBUILD = ("CMAKE_ARGS='-DGGML_NATIVE=OFF' pip install --force-reinstall --no-cache-dir --no-deps "
@@ -53,7 +54,7 @@ class LlamaSettings:
     ``use_extra_bufts`` (ggml's extra buffer types: AMX, repacked weights; see the module doc)."""
 
     model_path: str
-    n_ctx: int = 4096
+    n_ctx: int = DEFAULT_N_CTX
     n_threads: int | None = None
     n_gpu_layers: int = 0
     seed: int | None = None
@@ -100,7 +101,7 @@ def extra_bufts_default() -> bool:
     return "amx_tile" not in cpu_flags()
 
 
-def settings_for(model_path: str | Path, *, n_ctx: int = 4096, n_threads: int | None = None,
+def settings_for(model_path: str | Path, *, n_ctx: int = DEFAULT_N_CTX, n_threads: int | None = None,
                  n_gpu_layers: int = 0, seed: int | None = None) -> LlamaSettings:
     """:class:`LlamaSettings` for ``model_path`` with the CPU-safe choice of extra buffer types."""
     return LlamaSettings(model_path=str(model_path), n_ctx=int(n_ctx), n_threads=n_threads,

@@ -19,7 +19,9 @@ import sqlite_utils
 
 from fbagent.providers.redact import redact_value
 from fbagent.publish.options import Scope
-from fbagent.store.runs import get_run
+from fbagent.store.lexicon import lexicon_row
+from fbagent.store.pairs import find_selection
+from fbagent.store.runs import get_run, item_counts
 
 #: the run options the card shows (what changes the generated entries; no URLs, no keys)
 RUN_OPTION_KEYS = ("pairs", "per_pair", "max_per_verb", "max_retries", "similarity_threshold", "near_copy_threshold",
@@ -48,10 +50,9 @@ def lexicon_facts(db: sqlite_utils.Database, lexicon_id: int | None) -> dict[str
     """``{name, lang, format, release, source_hash, n_frames, n_lexical_units, ...}`` of one lexicon."""
     if lexicon_id is None:
         return None
-    rows = list(db.query("SELECT * FROM lexicons WHERE id = ?", [lexicon_id]))
-    if not rows:
+    r = lexicon_row(db, lexicon_id)
+    if r is None:
         return None
-    r = rows[0]
     release = PurePath(r["source_path"]).name if r.get("source_path") else None
     return {"name": r["name"], "lang": r["lang"], "format": r["format"], "release": release,
             "source_hash": r.get("source_hash"), "imported_at": r.get("imported_at"),
@@ -63,19 +64,18 @@ def selection_facts(db: sqlite_utils.Database, selection_id: int | None) -> dict
     """``{seed, counts}`` of the frame-pair selection a run drew from."""
     if selection_id is None:
         return None
-    rows = list(db.query("SELECT seed, counts FROM selections WHERE id = ?", [selection_id]))
-    if not rows:
+    row = find_selection(db, selection_id)
+    if row is None:
         return None
-    counts = _json(rows[0]["counts"])
-    return {"seed": rows[0]["seed"], "counts": counts if isinstance(counts, dict) else {}}
+    counts = _json(row["counts"])
+    return {"seed": row["seed"], "counts": counts if isinstance(counts, dict) else {}}
 
 
 def run_facts(db: sqlite_utils.Database, name: str) -> dict[str, Any]:
     """Models, seed, prompt versions, whitelisted options, lexicon, selection and item statuses of one run."""
     run = get_run(db, name) or {"name": name}
     options = run.get("options") if isinstance(run.get("options"), dict) else {}
-    statuses = {r["status"]: r["n"] for r in db.query(
-        "SELECT status, count(*) AS n FROM items WHERE run_id = ? GROUP BY status ORDER BY status", [run.get("id")])}
+    statuses = {s: n for s, n in sorted(item_counts(db, run.get("id")).items()) if n}
     return {
         "name": run["name"], "generator": run.get("generator"), "model": display_model(run.get("model")),
         "verifier_generator": run.get("verifier_generator") or run.get("generator"),
@@ -100,7 +100,7 @@ def verifier_settings(records: list[dict]) -> list[dict[str, Any]]:
 
 
 def anonymised_report(rep: dict[str, Any], aliases: dict[str, str]) -> dict[str, Any]:
-    """The validation report (:func:`fbagent.validation.report`) with annotator names replaced by
+    """The validation report (:func:`fbagent.validation.aggregate.report`) with annotator names replaced by
     their aliases and the per-entry list dropped."""
     out = {k: v for k, v in rep.items() if k not in ("judgments", "verifier_vs_human")}
     out["annotators"] = [{**a, "annotator": aliases.get(a["annotator"], a["annotator"])} for a in rep["annotators"]]

@@ -141,7 +141,7 @@ class ExemplarBank:
 
     ``encoder``: a :class:`fbagent.verifier.verify.BatchEncoder`; ``rows_for(frame, verb)`` -> reference
     exemplars ``[{"text", "target_start", "target_end"}]`` (generation:
-    :func:`fbagent.store.exemplars.reference_exemplars`; calibration: the exemplars left after the
+    :func:`generation_references`; calibration: the exemplars left after the
     held-out split). A frame without reference exemplars falls back to its definition
     (``definition_for(frame, verb)``, encoded as a sentence), so that the check still gives a number.
     """

@@ -16,6 +16,19 @@ from typing import Any
 
 from fbagent.errors import FbagentError
 
+#: the margin when none is given: a sentence passes when it is closer to its own frame at all
+DEFAULT_MARGIN = 0.0
+#: the range a margin (a cosine difference) must lie in, ``[low, high)``
+MARGIN_RANGE = (-2.0, 2.0)
+
+
+def check_margin(margin: float) -> None:
+    """Raise :class:`FbagentError` when ``margin`` is outside :data:`MARGIN_RANGE`."""
+    low, high = MARGIN_RANGE
+    if not low <= margin < high:
+        raise FbagentError(f"--margin must be in [{low:g}, {high:g}) (a cosine difference), got {margin}",
+                           "pass a value such as 0.0")
+
 
 @dataclass(frozen=True)
 class AutoMargin:

@@ -255,29 +255,9 @@ async def verify_item(
     other = {"a": frame_b, "b": frame_a}
     keys = [k for k in SENTENCE_KEYS if sentences.get(k)]
     define_keys = keys if signal != "encoder" else []
-    calls = [
-        client.complete(
-            task="define", messages=prompts.define_messages(verb, sentences[k]), response_model=Definition,
-            run_id=run_id, item_id=item_id, prompt_version=prompts.define.version, temperature=0.0,
-            max_tokens=128, seed=seed,
-        )
-        for k in define_keys
-    ]
-    judge_specs: list[tuple[str, str, str, str, str]] = []
-    if judge:
-        question = question_four_choice or ""
-        for pair, a_key, b_key in (("base", "sentence_a", "sentence_b"), ("extended", "sentence_a_prime", "sentence_b_prime")):
-            if sentences.get(a_key) and sentences.get(b_key) and question:
-                judge_specs.append((pair, "AB", sentences[a_key], sentences[b_key], "1"))
-                judge_specs.append((pair, "BA", sentences[b_key], sentences[a_key], "2"))
-        calls += [
-            client.complete(
-                task="judge", messages=prompts.judge_messages(question, s1, s2), response_model=FourChoiceAnswer,
-                run_id=run_id, item_id=item_id, prompt_version=prompts.judge.version, temperature=0.0,
-                max_tokens=16, seed=seed,
-            )
-            for (_, _, s1, s2, _) in judge_specs
-        ]
+    judge_specs = _judge_specs(sentences, question_four_choice) if judge else []
+    calls = _llm_calls(client, prompts, verb, [sentences[k] for k in define_keys], question_four_choice or "",
+                       judge_specs, {"run_id": run_id, "item_id": item_id, "seed": seed})
     checks = [exemplars.score(sentences[k], (spans or {}).get(k), own[SIDE[k]], other[SIDE[k]], verb)
               for k in keys] if signal != "roundtrip" else []
     results = await asyncio.gather(*calls)
@@ -293,36 +273,111 @@ async def verify_item(
         out["passed"] = False
         return out
     encoder_sims = await asyncio.gather(*checks)
-    definitions = [r.value.definition for r in define_results]
-    embs = await encoder.encode(definitions) if definitions else np.zeros((0, 1))
-    passed = True
-    for i, key in enumerate(keys):
-        side = SIDE[key]
-        row: dict[str, Any] = {"frame": own[side], "definition": None, "sim_own": None, "sim_other": None}
-        diffs = []
-        if signal != "encoder":
-            own_refs = await references.get(own[side], verb)
-            other_refs = await references.get(other[side], verb)
-            s = score(embs[i], own_refs, other_refs, margin)
-            row.update(definition=definitions[i], sim_own=round(s.sim_own, 6), sim_other=round(s.sim_other, 6))
-            diffs.append(s.sim_own - s.sim_other)
-        if signal != "roundtrip":
-            e_own, e_other = encoder_sims[i]
-            row["encoder_check"] = {"sim_own": round(e_own, 6), "sim_other": round(e_other, 6)}
-            diffs.append(e_own - e_other)
-        ok = min(diffs) > margin
-        passed &= ok
-        row.update({"pass": bool(ok), "call_id": define_results[i].call_id if signal != "encoder" else None})
-        out["sentences"][key] = row
+    sides = [(key, own[SIDE[key]], other[SIDE[key]]) for key in keys]
+    out["sentences"], passed = await _sentence_rows(
+        sides, verb, encoder, references, margin, define_results if signal != "encoder" else None,
+        encoder_sims if signal != "roundtrip" else None)
     if judge:
-        out["judge"] = []
-        for (pair, order, _, _, gold), r in zip(judge_specs, judge_results, strict=True):
-            correct = r.value.answer == gold
-            passed &= correct
-            out["judge"].append({"pair": pair, "order": order, "answer": r.value.answer, "gold": gold,
-                                 "correct": correct, "call_id": r.call_id})
+        out["judge"], judged_right = _judge_rows(judge_specs, judge_results)
+        passed &= judged_right
     out["passed"] = bool(passed) and len(keys) == len(SENTENCE_KEYS)
     return out
+
+
+def _llm_calls(client: Any, prompts: Any, verb: str, define_texts: list[str], question: str,
+               judge_specs: list[tuple[str, str, str, str, str]], ask: dict[str, Any]) -> list[Any]:
+    """The verifier LLM's requests (not yet awaited): one definition per text, then one answer per judge
+    question. ``ask``: run_id, item_id and seed, stored with each call."""
+    calls = [
+        client.complete(
+            task="define", messages=prompts.define_messages(verb, text), response_model=Definition,
+            prompt_version=prompts.define.version, temperature=0.0, max_tokens=128, **ask,
+        )
+        for text in define_texts
+    ]
+    calls += [
+        client.complete(
+            task="judge", messages=prompts.judge_messages(question, s1, s2), response_model=FourChoiceAnswer,
+            prompt_version=prompts.judge.version, temperature=0.0, max_tokens=16, **ask,
+        )
+        for (_, _, s1, s2, _) in judge_specs
+    ]
+    return calls
+
+
+async def _sentence_rows(
+    sides: list[tuple[str, str, str]], verb: str, encoder: BatchEncoder, references: ReferenceBank, margin: float,
+    define_results: list[Any] | None, encoder_sims: list[tuple[float, float]] | None,
+) -> tuple[dict[str, dict[str, Any]], bool]:
+    """The ``sentences`` block of :func:`verify_item` and whether every sentence passes.
+
+    ``sides``: (sentence key, own frame, other frame) per sentence; ``define_results``: the verifier's
+    definitions, in the same order (None with signal ``encoder``); ``encoder_sims``: the encoder check's
+    (sim_own, sim_other) per sentence (None with signal ``roundtrip``).
+    """
+    definitions = [r.value.definition for r in define_results or []]
+    embs = await encoder.encode(definitions) if definitions else np.zeros((0, 1))
+    rows: dict[str, dict[str, Any]] = {}
+    passed = True
+    for i, (key, frame, other_frame) in enumerate(sides):
+        roundtrip = (definitions[i], embs[i], define_results[i].call_id) if define_results is not None else None
+        rows[key], ok = await _sentence_row(
+            frame, other_frame, verb, references, margin, roundtrip=roundtrip,
+            encoder_sims=encoder_sims[i] if encoder_sims is not None else None,
+        )
+        passed &= ok
+    return rows, passed
+
+
+def _judge_specs(sentences: dict[str, str], question: str | None) -> list[tuple[str, str, str, str, str]]:
+    """The judge questions of an item: ``(pair, order, sentence 1, sentence 2, gold)``, base and extended
+    pair each in both orders (gold "1" when the frame-A sentence comes first); none without a question."""
+    specs: list[tuple[str, str, str, str, str]] = []
+    for pair, a_key, b_key in (("base", "sentence_a", "sentence_b"), ("extended", "sentence_a_prime", "sentence_b_prime")):
+        if sentences.get(a_key) and sentences.get(b_key) and question:
+            specs.append((pair, "AB", sentences[a_key], sentences[b_key], "1"))
+            specs.append((pair, "BA", sentences[b_key], sentences[a_key], "2"))
+    return specs
+
+
+async def _sentence_row(
+    frame: str, other_frame: str, verb: str, references: ReferenceBank, margin: float, *,
+    roundtrip: tuple[str, np.ndarray, int] | None, encoder_sims: tuple[float, float] | None,
+) -> tuple[dict[str, Any], bool]:
+    """One sentence's row of :func:`verify_item` and its verdict at ``margin``.
+
+    ``roundtrip``: (definition, its embedding, call id) unless the signal is ``encoder``;
+    ``encoder_sims``: the encoder check's (sim_own, sim_other) unless the signal is ``roundtrip``.
+    With both, the sentence passes when both differences exceed the margin.
+    """
+    row: dict[str, Any] = {"frame": frame, "definition": None, "sim_own": None, "sim_other": None}
+    diffs = []
+    if roundtrip is not None:
+        definition, emb, _ = roundtrip
+        own_refs = await references.get(frame, verb)
+        other_refs = await references.get(other_frame, verb)
+        s = score(emb, own_refs, other_refs, margin)
+        row.update(definition=definition, sim_own=round(s.sim_own, 6), sim_other=round(s.sim_other, 6))
+        diffs.append(s.sim_own - s.sim_other)
+    if encoder_sims is not None:
+        e_own, e_other = encoder_sims
+        row["encoder_check"] = {"sim_own": round(e_own, 6), "sim_other": round(e_other, 6)}
+        diffs.append(e_own - e_other)
+    ok = min(diffs) > margin
+    row.update({"pass": bool(ok), "call_id": roundtrip[2] if roundtrip is not None else None})
+    return row, bool(ok)
+
+
+def _judge_rows(specs: list[tuple[str, str, str, str, str]], results: list[Any]) -> tuple[list[dict[str, Any]], bool]:
+    """The judge block of :func:`verify_item` (one row per question) and whether every answer is right."""
+    rows = []
+    right = True
+    for (pair, order, _, _, gold), r in zip(specs, results, strict=True):
+        correct = r.value.answer == gold
+        right &= correct
+        rows.append({"pair": pair, "order": order, "answer": r.value.answer, "gold": gold,
+                     "correct": correct, "call_id": r.call_id})
+    return rows, right
 
 
 def verifier_reasons(result: dict[str, Any]) -> list[str]:

@@ -113,7 +113,7 @@ async def calibrate(db_path: str | Path, opts: CalibrateOptions, *, encoder: Any
     backends = None
     async with contextlib.AsyncExitStack() as stack:
         if opts.uses_llm:
-            backends = await start_backends(db, opts.generate_options(), encoder)
+            backends = await start_backends(db, opts, encoder)
             stack.push_async_callback(backends.aclose)
             text_encoder = backends.encoder
         else:
