@@ -132,3 +132,50 @@ def test_parity_with_real_lm_eval(exported, tmp_path):
     for t in ("v1", "v2", "v3", "v4", "v5"):
         assert results[f"framebench_en_{t}"]["acc,none"] == pytest.approx(summary["per_template"][t]["accuracy"])
     assert results["framebench_en"]["acc,none"] == pytest.approx(summary["accuracy"]["mean"])
+
+
+# -- issue 22: --labels FILE, as `eval run --labels` ---------------------------------------------------------
+JA_LABELS = {"sentence_a": "文A", "sentence_b": "文B", "both": "両方の文", "neither": "どちらの文でもない"}
+
+
+@pytest.mark.slow
+def test_labels_file_reaches_the_prompts_lm_eval_builds(exported, tmp_path):
+    """The real lm_eval loads the exported folder (its TaskManager, as `lm_eval --include_path`) and
+    builds each prompt with the four labels of the file, not fbagent's English ones."""
+    if importlib.util.find_spec("lm_eval") is None:
+        pytest.skip("lm_eval is not installed: pip install 'fbagent[publish]'")
+    labels = tmp_path / "authors-labels-ja.txt"
+    labels.write_text("".join(f"{k}: {v}\n" for k, v in JA_LABELS.items()) + "---\nthe authors' labels\n",
+                      encoding="utf-8")
+    out = tmp_path / "tasks"
+    res = fbagent("export", str(out), "--db", str(exported / "v.db"), "--format", "lm-eval", "--templates", "v1",
+                  "--labels", str(labels))
+    assert res.returncode == 0, res.stderr
+    marker = json.loads((out / "fbagent-export.json").read_text(encoding="utf-8"))
+    assert marker["template_sets"]["en"]["labels"] == JA_LABELS  # recorded with the folder
+    code = ("import json, sys\n"
+            "from lm_eval.tasks import TaskManager, get_task_dict\n"
+            "task = get_task_dict(['framebench_en_v1'], TaskManager(include_path=sys.argv[1]))['framebench_en_v1']\n"
+            "docs = list(task.test_docs())\n"
+            "print(json.dumps([[task.doc_to_text(d), d['options']] for d in docs]))\n")
+    env = {"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "HF_DATASETS_CACHE": str(tmp_path / "hf-cache")}
+    shown = run([sys.executable, "-c", code, str(out)], env=env)
+    assert shown.returncode == 0, shown.stderr[-3000:]
+    prompts = json.loads(shown.stdout.strip().splitlines()[-1])
+    assert len(prompts) == 20  # 5 entries x (base, extended) x (canonical, swapped)
+    for text, options in prompts:
+        for number, key in enumerate(options, 1):  # the option numbered n carries the file's label of its key
+            assert f"{number}. {JA_LABELS[key]}" in text, text
+        assert "Both sentences" not in text and "Neither sentence" not in text
+
+
+def test_a_bad_labels_file_is_one_line_exit_2_and_writes_nothing(exported, tmp_path):
+    bad = tmp_path / "labels.txt"
+    bad.write_text("sentence_a: A\nsentence_b: B\n", encoding="utf-8")  # both and neither missing
+    for path, says in ((tmp_path / "none.txt", "does not exist"), (bad, "lacks ['both', 'neither']")):
+        out = tmp_path / "tasks"
+        res = fbagent("export", str(out), "--db", str(exported / "v.db"), "--format", "lm-eval", "--labels", str(path))
+        assert res.returncode == 2, res.stderr
+        lines = res.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("error: ") and says in lines[0] and "Fix:" in lines[0]
+        assert not out.exists() and not list(tmp_path.glob("*tasks*"))

@@ -8,6 +8,7 @@ import typer
 
 from fbagent.commands.options import ExistingDbOption, db_path, name_check
 from fbagent.commands.output import echo
+from fbagent.commands.tables import WideOption
 
 app = typer.Typer(help="Invite annotators to the browser app (annotate --serve): one-time links, list, revoke.",
                   no_args_is_help=True)
@@ -49,11 +50,10 @@ def invite_cmd(
 
 
 @app.command("list")
-def list_cmd(db: ExistingDbOption = None) -> None:
+def list_cmd(db: ExistingDbOption = None, wide: WideOption = False) -> None:
     """Invited annotators: state of the newest link, its expiry, live browser sessions, last seen."""
-    from rich.table import Table
-
     from fbagent.commands.output import new_console
+    from fbagent.commands.tables import Col, print_table
     from fbagent.store.invites import overview
 
     rows = overview(_open(db))
@@ -61,17 +61,17 @@ def list_cmd(db: ExistingDbOption = None) -> None:
     if not rows:
         console.print("No invites yet. Make one with: fbagent annotators invite NAME")
         return
-    table = Table(title=f"Annotators invited in {db_path(db)}", caption="times in UTC")
-    for col in ("annotator", "link", "link expires", "sessions", "session expires", "last seen"):
-        table.add_column(col, no_wrap=col != "annotator", justify="right" if col == "sessions" else "left")
 
     def when(ts: str | None) -> str:
         return "never" if ts is None else ts[:16].replace("T", " ")
 
-    for r in rows:
-        table.add_row(r["annotator"], r["link"], when(r["link_expires_at"]), str(r["sessions"]),
-                      "-" if r["session_expires_at"] is None else when(r["session_expires_at"]), when(r["last_seen_at"]))
-    console.print(table)
+    cols = [Col("annotator", wrap="path", min_width=12), Col("link"), Col("link expires", wrap="words"),
+            Col("sessions", "right", short="sess."), Col("session expires", wrap="words", drop=1),
+            Col("last seen", wrap="words")]
+    print_table(console, cols, [
+        [r["annotator"], r["link"], when(r["link_expires_at"]), str(r["sessions"]),
+         "-" if r["session_expires_at"] is None else when(r["session_expires_at"]), when(r["last_seen_at"])]
+        for r in rows], title=f"Annotators invited in {db_path(db)}", caption="times in UTC", wide=wide)
 
 
 @app.command("revoke")

@@ -117,8 +117,7 @@ def _console():
 
 def _print_results(folders: list[Path], human: float | None = None) -> None:
     """One run: a two-column table (metric, value) of the report row, so it fits any terminal."""
-    from rich.table import Table
-
+    from fbagent.commands.tables import Col, print_table, wrap_text
     from fbagent.eval.report import load_result, tables
 
     results = [load_result(f) for f in folders]
@@ -126,14 +125,11 @@ def _print_results(folders: list[Path], human: float | None = None) -> None:
     for tab in tables(results, human):
         title, headers, rows = tab
         for row in rows:
-            t = Table(title=title, show_header=False)
-            t.add_column("metric", style="bold")
-            t.add_column("value", justify="right")
-            for h, v in zip(headers, row, strict=True):
-                t.add_row(h, v)
-            console.print(t)
+            print_table(console, [Col("metric", wrap="words", style="bold"), Col("value", "right", wrap="path")],
+                        list(zip(headers, row, strict=True)), title=title, show_header=False)
         if tab.caption:
-            console.print(tab.caption, highlight=False)
+            for line in wrap_text(tab.caption, console.width, "words"):
+                console.print(line, highlight=False, markup=False)
 
 
 def _close(manifest: dict, out: Path, *, show: bool = True, retries: bool = True) -> None:
@@ -286,6 +282,7 @@ def report_cmd(
     n_boot: NBootOpt = 1000,
 ) -> None:
     """Cross-model table (as the paper's Tables 3-4: Rich, Markdown, CSV) and a bar plot (PNG, PDF, SVG)."""
+    from fbagent.commands.eval_tables import print_report
     from fbagent.errors import FbagentError
     from fbagent.eval.metrics import STDS
     from fbagent.eval.report import (
@@ -294,7 +291,6 @@ def report_cmd(
         human_accuracy_from_report,
         load_results,
         parse_human_accuracy,
-        rich_tables,
         tables,
         write_report,
     )
@@ -325,8 +321,7 @@ def report_cmd(
     err_console = new_console(stderr=True, width=console.width)
     for w in warnings:  # wrapped at words to the terminal's width
         err_console.print(Text("warning: ", style="yellow") + Text(w), highlight=False)
-    for t in rich_tables(tables(results, human, wide=wide, scoring=scoring), width=console.width):
-        console.print(t)
+    print_report(console, tables(results, human, wide=wide, scoring=scoring), wide=wide)
     if out is not None:
         paths = write_report(results, out, human, formats=figure_format, warnings=warnings, scoring=scoring)
         echo("wrote " + ", ".join(str(p) for p in paths.values()))
@@ -442,17 +437,18 @@ def _print_by_file(out: Path) -> None:
     """The per-file table of a SemBench instances-file run (the authors' rule; ``summary.json`` ``by_file``)."""
     import json
 
-    from rich.table import Table
-
+    from fbagent.commands.tables import Col, print_table
     from fbagent.eval.metrics import pct
 
     path = out / "summary.json"
     by_file = (json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}).get("by_file") or {}
-    t = Table(title="SemBench instances files (authors' rule: label 0 when sim(D, def0) > sim(D, def1))")
-    for col in ("file", "group", "instances", "failed", "accuracy % [95% CI]", "failures wrong % [95% CI]"):
-        t.add_column(col, justify="left" if col in ("file", "group") else "right")
+    rows = []
     for group, r in by_file.items():
         ci = [f"[{pct(c[0])}, {pct(c[1])}]" if c else "" for c in (r["ci95"], r["ci95_all"])]
-        t.add_row(Path(r["file"]).name, group, str(r["n"]), str(r["n_failed"]), f"{pct(r['accuracy'])} {ci[0]}",
-                  f"{pct(r['accuracy_all'])} {ci[1]}")
-    _console().print(t)
+        rows.append([Path(r["file"]).name, group, str(r["n"]), str(r["n_failed"]), f"{pct(r['accuracy'])} {ci[0]}",
+                     f"{pct(r['accuracy_all'])} {ci[1]}"])
+    cols = [Col("file", wrap="path"), Col("group", wrap="path"), Col("instances", "right", short="n"),
+            Col("failed", "right"), Col("accuracy % [95% CI]", "right", wrap="words", short="acc."),
+            Col("failures wrong % [95% CI]", "right", wrap="words", short="wrong")]
+    print_table(_console(), cols, rows,
+                title="SemBench instances files (authors' rule: label 0 when sim(D, def0) > sim(D, def1))")

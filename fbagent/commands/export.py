@@ -40,6 +40,8 @@ def register(app: typer.Typer) -> None:
         choices_style: Annotated[str | None, typer.Option("--choices-style", help="lm-eval: inline or lines (as `eval run`).")] = None,
         templates_lang: Annotated[str | None, typer.Option("--templates-lang", help="lm-eval: one language's templates for every entry.")] = None,
         orders: Annotated[str, typer.Option("--orders", help="lm-eval: both or canonical sentence orders (as `eval run`).")] = "both",
+        labels_file: Annotated[Path | None, typer.Option(
+            "--labels", help="lm-eval: file of the four option labels (as `eval run --labels`).")] = None,
         db: ExistingDbOption = DEFAULT_DB,
     ) -> None:
         """Export entries; revised text replaces generated text; "cannot be fixed" entries are left out.
@@ -60,7 +62,7 @@ def register(app: typer.Typer) -> None:
         _export(database, out, fmt=fmt, validated=validated, run=run, min_correct=min_correct,
                 min_acceptable=min_acceptable, status=status, annotator_names=annotator_names, license=license,
                 pretty_name=pretty_name, seed=seed, templates=templates, templates_dir=templates_dir,
-                choices_style=choices_style, templates_lang=templates_lang, orders=orders)
+                choices_style=choices_style, templates_lang=templates_lang, orders=orders, labels_file=labels_file)
         if validated:  # one annotator, or a filter that keeps nothing: say which thresholds fit
             from fbagent.validation.export import validated_hint
 
@@ -70,7 +72,8 @@ def register(app: typer.Typer) -> None:
                 secho(f"hint: {hint}", err=True)
 
     def _export(database, out, *, fmt, validated, run, min_correct, min_acceptable, status, annotator_names, license,
-                pretty_name, seed, templates, templates_dir, choices_style, templates_lang, orders) -> None:
+                pretty_name, seed, templates, templates_dir, choices_style, templates_lang, orders,
+                labels_file=None) -> None:
         from fbagent.commands.annotate import parse_statuses
 
         def what(n: int) -> str:
@@ -92,7 +95,7 @@ def register(app: typer.Typer) -> None:
 
             res = export_lmeval(database, out, scope, LmEvalOptions(
                 seed=seed, templates=templates, templates_dir=templates_dir, choices_style=choices_style,
-                templates_lang=templates_lang, orders=orders))
+                templates_lang=templates_lang, orders=orders, labels_file=labels_file))
             probs = ", ".join(f"{k}: {v}" for k, v in res["problems"].items())
             echo(f"wrote {len(res['tasks'])} lm-eval tasks in groups {', '.join(res['groups'])} "
                        f"({what(res['entries'])}, problems {probs}) to {out}")

@@ -10,6 +10,7 @@ import typer
 
 from fbagent.commands.options import DbOption, ExistingDbOption, db_path, name_check
 from fbagent.commands.output import echo, new_console
+from fbagent.commands.tables import WideOption
 
 app = typer.Typer(
     help="Lexicons: import a FrameNet of any language (NLTK XML layout or JSONL), list them, show counts.",
@@ -122,10 +123,9 @@ def _import(database, err, path: Path, *, lang: str, name: str | None, fmt: str,
 
 
 @app.command("list")
-def list_cmd(db: ExistingDbOption = None) -> None:
+def list_cmd(db: ExistingDbOption = None, wide: WideOption = False) -> None:
     """List the lexicons in the database: name, language, format, counts, import time, source."""
-    from rich.table import Table
-
+    from fbagent.commands.tables import Col, print_table
     from fbagent.store.db import open_db
     from fbagent.store.lexicon import list_lexicons
 
@@ -135,15 +135,14 @@ def list_cmd(db: ExistingDbOption = None) -> None:
         console.print("No lexicon yet. Add one with: fbagent lexicon add PATH --lang LANG "
                       "(commands use the embedded sample 'sample-en' until then).")
         return
-    table = Table(title=f"Lexicons in {db_path(db)}")
-    for col in ("name", "lang", "format", "frames", "LUs", "exemplars", "relations", "imported", "source"):
-        table.add_column(col, justify="right" if col in ("frames", "LUs", "exemplars", "relations") else "left",
-                         overflow="fold", no_wrap=col in ("name", "frames", "LUs", "exemplars"))
-    for r in rows:
-        table.add_row(r["name"], r["lang"], r["format"], f"{r['n_frames'] or 0:,}", f"{r['n_lexical_units'] or 0:,}",
-                      f"{r['n_exemplars'] or 0:,}", f"{r['n_frame_relations'] or 0:,}",
-                      (r["imported_at"] or "")[:19].replace("T", " "), r["source_path"] or "")
-    console.print(table)
+    cols = [Col("name", wrap="path", min_width=16), Col("lang"), Col("format", short="fmt"), Col("frames", "right"),
+            Col("LUs", "right"), Col("exemplars", "right", short="ex."), Col("relations", "right", short="rel."),
+            Col("imported", wrap="words", drop=2), Col("source", wrap="path", drop=1)]
+    print_table(console, cols, [
+        [r["name"], r["lang"], r["format"], f"{r['n_frames'] or 0:,}", f"{r['n_lexical_units'] or 0:,}",
+         f"{r['n_exemplars'] or 0:,}", f"{r['n_frame_relations'] or 0:,}",
+         (r["imported_at"] or "")[:19].replace("T", " "), r["source_path"] or ""] for r in rows],
+        title=f"Lexicons in {db_path(db)}", wide=wide)
 
 
 def _show_note(message: str) -> None:
@@ -158,8 +157,6 @@ def show_cmd(
     db: DbOption = None,
 ) -> None:
     """Counts of one lexicon: frames, FEs, LUs by POS, verbs with 2+ frames, candidate frame pairs, exemplars."""
-    from rich.table import Table
-
     from fbagent.lexicon.importer import resolve_lexicon
     from fbagent.store.db import open_db
     from fbagent.store.lexicon import has_lexicon, lexicon_stats
@@ -173,21 +170,21 @@ def show_cmd(
     if as_json:
         echo(json.dumps({"lexicon": row, "counts": stats}, ensure_ascii=False, indent=2))
         return
-    table = Table(title=f"Lexicon {row['name']} ({row['lang']}, {row['format']})", show_header=False)
-    table.add_column("what", style="bold")
-    table.add_column("count", justify="right")
-    table.add_row("frames", f"{stats['frames']:,}")
-    table.add_row("frame elements (core)", f"{stats['frame_elements']:,} ({stats['core_frame_elements']:,})")
-    table.add_row("lexical units", f"{stats['lexical_units']:,}")
-    for pos, n in stats["lus_by_pos"].items():
-        table.add_row(f"  LUs with POS {pos}", f"{n:,}")
-    table.add_row("verbs (lemmas with a V LU)", f"{stats['verbs']:,}")
-    table.add_row("verbs with 2+ frames", f"{stats['polysemous_verbs']:,}")
-    table.add_row("candidate frame pairs", f"{stats['candidate_pairs']:,}")
-    table.add_row("exemplars", f"{stats['exemplars']:,}")
-    table.add_row("frame <ex> examples", f"{stats['frame_examples']:,}")
-    table.add_row("frame relations", f"{stats['frame_relations']:,}")
+    from fbagent.commands.tables import Col, print_table, wrap_text
+
+    rows = [["frames", f"{stats['frames']:,}"],
+            ["frame elements (core)", f"{stats['frame_elements']:,} ({stats['core_frame_elements']:,})"],
+            ["lexical units", f"{stats['lexical_units']:,}"],
+            *([f"  LUs with POS {pos}", f"{n:,}"] for pos, n in stats["lus_by_pos"].items()),
+            ["verbs (lemmas with a V LU)", f"{stats['verbs']:,}"],
+            ["verbs with 2+ frames", f"{stats['polysemous_verbs']:,}"],
+            ["candidate frame pairs", f"{stats['candidate_pairs']:,}"],
+            ["exemplars", f"{stats['exemplars']:,}"],
+            ["frame <ex> examples", f"{stats['frame_examples']:,}"],
+            ["frame relations", f"{stats['frame_relations']:,}"]]
     console = new_console()
-    console.print(table)
-    console.print(f"source: {row['source_path']}  imported: {(row['imported_at'] or '')[:19].replace('T', ' ')}",
-                  highlight=False, markup=False)
+    print_table(console, [Col("what", wrap="words", style="bold"), Col("count", "right")], rows, show_header=False,
+                title=f"Lexicon {row['name']} ({row['lang']}, {row['format']})")
+    source = f"source: {row['source_path']}  imported: {(row['imported_at'] or '')[:19].replace('T', ' ')}"
+    for line in wrap_text(source, console.width, "path"):
+        console.print(line, highlight=False, markup=False)

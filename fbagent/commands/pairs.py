@@ -10,6 +10,7 @@ import typer
 from fbagent.commands.options import DbOption, ExistingDbOption, db_path, name_check
 from fbagent.commands.output import echo, new_console
 from fbagent.commands.selection_options import selection_options
+from fbagent.commands.tables import WideOption
 from fbagent.limits import bounds
 from fbagent.pairs.select import PAIRS_HELP, SELECT_PAIRS
 
@@ -109,10 +110,9 @@ def _print_selection(result: dict[str, Any], lexicon: str, options: Any, *, show
 
 
 @app.command("list")
-def list_cmd(db: ExistingDbOption = None) -> None:
+def list_cmd(db: ExistingDbOption = None, wide: WideOption = False) -> None:
     """List the frame-pair selections: lexicon, seed, counts, options."""
-    from rich.table import Table
-
+    from fbagent.commands.tables import Col, print_table
     from fbagent.store.db import open_db
     from fbagent.store.pairs import list_selections
 
@@ -121,19 +121,22 @@ def list_cmd(db: ExistingDbOption = None) -> None:
     if not rows:
         console.print("No selection yet. Make one with: fbagent pairs select --pairs 800 --seed 0")
         return
-    table = Table(title=f"Frame-pair selections in {db_path(db)}")
-    for col in ("id", "lexicon", "seed", "selected", "reserve", "screened out", "unique verbs", "options", "created"):
-        table.add_column(col, overflow="fold", no_wrap=col in ("lexicon",))
+    cols = [Col("id", "right"), Col("lexicon", wrap="path", min_width=16), Col("seed", "right"), Col("selected", "right", short="sel."),
+            Col("reserve", "right", short="res."), Col("screened out", "right", short="out"),
+            Col("unique verbs", "right", short="verbs"), Col("options", wrap="words", drop=1),
+            Col("created", wrap="words", drop=2)]
+    cells = []
     for r in rows:
         o = r["options"]
         opts = (f"P={o.get('pairs')} M={o.get('max_per_verb') or '-'} K={o.get('per_pair')} "
                 f"N={o.get('min_examples')}" + ("" if o.get("exclude_related", True) else " related-kept")
                 + ("" if o.get("require_definition", True) else " no-def-ok")
                 + ("" if o.get("require_core_fe", True) else " no-core-ok"))
-        table.add_row(str(r["id"]), r["lexicon"], str(r["seed"]), str(r["n_selected"]), str(r["n_reserve"]),
+        cells.append([str(r["id"]), r["lexicon"], str(r["seed"]), str(r["n_selected"]), str(r["n_reserve"]),
                       str(r["n_screened_out"]), str(r["counts"].get("unique_verbs", "")),
-                      opts, (r["created_at"] or "")[:19].replace("T", " "))
-    console.print(table)
+                      opts, (r["created_at"] or "")[:19].replace("T", " ")])
+    print_table(console, cols, cells, title=f"Frame-pair selections in {db_path(db)}", wide=wide,
+                caption="options: P pairs asked, M most per verb, K entries per pair, N least exemplars per frame")
 
 
 @app.command("show")
@@ -143,10 +146,10 @@ def show_cmd(
     limit: Annotated[int, typer.Option("--limit", min=0, help="Print at most N pairs (0: all).")] = 50,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
     db: ExistingDbOption = None,
+    wide: WideOption = False,
 ) -> None:
     """Show the pairs of one selection, in rank order."""
-    from rich.table import Table
-
+    from fbagent.commands.tables import Col, print_table
     from fbagent.errors import FbagentError
     from fbagent.store.db import open_db
     from fbagent.store.pairs import get_selection, selection_pairs
@@ -160,11 +163,10 @@ def show_cmd(
     if as_json:
         echo(json.dumps({"selection": sel, "pairs": shown}, ensure_ascii=False, indent=2))
         return
-    table = Table(title=f"Selection {selection} ({status}: {len(rows):,} pairs; seed {sel['seed']})")
-    cols = ["rank", "status", "verb", "frame A", "frame B", "K"] + (["reason"] if status != "selected" else [])
-    for col in cols:
-        table.add_column(col, overflow="fold")
-    for p in shown:
-        cells = [str(p["rank"]), p["status"], p["verb"], p["frame_a"], p["frame_b"], str(p["per_pair"])]
-        table.add_row(*cells, *([p["reason"] or ""] if status != "selected" else []))
-    new_console().print(table)
+    reason = status != "selected"
+    cols = [Col("rank", "right"), Col("status", wrap="path"), Col("verb", wrap="path", min_width=10), Col("frame A", wrap="path"),
+            Col("frame B", wrap="path"), Col("K", "right")] + ([Col("reason", wrap="words")] if reason else [])
+    cells = [[str(p["rank"]), p["status"], p["verb"], p["frame_a"], p["frame_b"], str(p["per_pair"]),
+              *([p["reason"] or ""] if reason else [])] for p in shown]
+    print_table(new_console(), cols, cells, wide=wide,
+                title=f"Selection {selection} ({status}: {len(rows):,} pairs; seed {sel['seed']})")

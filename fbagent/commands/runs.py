@@ -9,16 +9,16 @@ import typer
 
 from fbagent.commands.options import ExistingDbOption, db_path, name_check
 from fbagent.commands.output import echo, new_console
+from fbagent.commands.tables import WideOption
 
 app = typer.Typer(help="Generation runs: list them, show one (options, counts by status, tokens, calls).",
                   no_args_is_help=True)
 
 
 @app.command("list")
-def list_cmd(db: ExistingDbOption = None) -> None:
+def list_cmd(db: ExistingDbOption = None, wide: WideOption = False) -> None:
     """List every run, newest first: status, items by status, LLM calls, cache hits, tokens."""
-    from rich.table import Table
-
+    from fbagent.commands.tables import Col, print_table
     from fbagent.store.db import open_db
     from fbagent.store.runs import list_runs
 
@@ -27,22 +27,16 @@ def list_cmd(db: ExistingDbOption = None) -> None:
     if not runs:
         console.print("No runs yet. Start one with: fbagent generate --pairs 3 --generator local")
         return
-    table = Table(title=f"Runs in {db_path(db)}", caption="items: verified/flagged/rejected/failed")
-    table.add_column("run", no_wrap=True)
-    table.add_column("status", no_wrap=True)
-    table.add_column("generator", overflow="ellipsis", max_width=24)
-    table.add_column("items", justify="right", no_wrap=True)
-    table.add_column("calls", justify="right")
-    table.add_column("cache hits", justify="right")
-    table.add_column("tokens", justify="right", no_wrap=True)
+    cols = [Col("run"), Col("status"), Col("generator", wrap="path", drop=1), Col("items", "right"),
+            Col("calls", "right"), Col("cache hits", "right", short="hits"), Col("tokens", "right")]
+    rows = []
     for run in runs:
         items, usage = run["items"], run["usage"]
-        table.add_row(
-            run["name"], run["status"], f"{run['generator'] or ''}:{run['model'] or ''}",
-            "/".join(str(items[s]) for s in ("verified", "flagged", "rejected", "failed")),
-            str(usage["calls"]), str(usage["cache_hits"]), f"{usage['input_tokens'] + usage['output_tokens']:,}",
-        )
-    console.print(table)
+        rows.append([run["name"], run["status"], f"{run['generator'] or ''}:{run['model'] or ''}",
+                     "/".join(str(items[s]) for s in ("verified", "flagged", "rejected", "failed")),
+                     str(usage["calls"]), str(usage["cache_hits"]), f"{usage['input_tokens'] + usage['output_tokens']:,}"])
+    print_table(console, cols, rows, title=f"Runs in {db_path(db)}", caption="items: verified/flagged/rejected/failed",
+                wide=wide)
 
 
 ENTRY_STATUSES = ("rejected", "failed")
@@ -72,11 +66,10 @@ def show_cmd(
     entry_status: Annotated[str | None, typer.Option("--status", help="List only the entries with this status: "
                                                      "rejected or failed (default: both).")] = None,
     limit: Annotated[int, typer.Option("--limit", min=0, help="Table: at most N entries (0 = all; --json has all).")] = 50,
+    wide: WideOption = False,
 ) -> None:
     """Show one run: command, backends, options, prompt versions, items by status, LLM usage by task, sessions,
     and the rejected and failed entries with their first reason."""
-    from rich.table import Table
-
     from fbagent.errors import FbagentError
     from fbagent.store.db import open_db
     from fbagent.store.runs import get_run, item_counts, sessions, usage
@@ -95,61 +88,59 @@ def show_cmd(
         echo(json.dumps({"run": row, "items": counts, "usage": use, "sessions": sess, "entries": entries},
                               ensure_ascii=False, indent=2, default=str))
         return
+    from fbagent.commands.tables import Col, print_table
+
     console = new_console()
-    head = Table(title=f"Run {row['name']} (id {row['id']})", show_header=False)
-    head.add_column("field", style="bold")
-    head.add_column("value", overflow="fold")
-    for key in ("status", "command", "generator", "model", "verifier_generator", "verifier_model", "encoder", "seed",
-                "selection_id", "created_at", "updated_at"):
-        head.add_row(key, "" if row.get(key) is None else str(row[key]))
-    head.add_row("options", json.dumps(row["options"], ensure_ascii=False, sort_keys=True))
-    head.add_row("prompt versions", json.dumps(row["prompt_versions"], ensure_ascii=False, sort_keys=True))
-    console.print(head)
-    status = Table(title="Items by status")
-    for col in ("verified", "flagged", "rejected", "failed", "total"):
-        status.add_column(col, justify="right")
-    status.add_row(*(str(counts[s]) for s in ("verified", "flagged", "rejected", "failed")), str(sum(counts.values())))
-    console.print(status)
-    calls = Table(title="LLM usage (new requests; cache hits cost nothing)")
-    for col in ("task", "calls", "failures", "tokens in", "tokens out"):
-        calls.add_column(col, justify="right" if col != "task" else "left")
-    for task, u in use["by_task"].items():
-        calls.add_row(task, str(u["calls"]), str(u["failures"]), f"{u['input_tokens']:,}", f"{u['output_tokens']:,}")
-    calls.add_row("total", str(use["calls"]), str(use["failures"]), f"{use['input_tokens']:,}",
-                  f"{use['output_tokens']:,}", style="bold")
-    console.print(calls)
+    head = [[key, "" if row.get(key) is None else str(row[key])] for key in (
+        "status", "command", "generator", "model", "verifier_generator", "verifier_model", "encoder", "seed",
+        "selection_id", "created_at", "updated_at")]
+    head += [["options", json.dumps(row["options"], ensure_ascii=False, sort_keys=True)],
+             ["prompt versions", json.dumps(row["prompt_versions"], ensure_ascii=False, sort_keys=True)]]
+    print_table(console, [Col("field", style="bold", wrap="words"), Col("value", wrap="words")], head,
+                title=f"Run {row['name']} (id {row['id']})", show_header=False)
+    print_table(console, [Col(c, "right") for c in ("verified", "flagged", "rejected", "failed", "total")],
+                [[*(str(counts[s]) for s in ("verified", "flagged", "rejected", "failed")), str(sum(counts.values()))]],
+                title="Items by status")
+    calls = [[task, str(u["calls"]), str(u["failures"]), f"{u['input_tokens']:,}", f"{u['output_tokens']:,}"]
+             for task, u in use["by_task"].items()]
+    calls.append(["total", str(use["calls"]), str(use["failures"]), f"{use['input_tokens']:,}", f"{use['output_tokens']:,}"])
+    print_table(console, [Col("task", wrap="path"), *(Col(c, "right") for c in ("calls", "failures", "tokens in", "tokens out"))],
+                calls, title="LLM usage (new requests; cache hits cost nothing)",
+                row_styles=[None] * (len(calls) - 1) + ["bold"])
     console.print(f"cache hits: {use['cache_hits']}   wall time over {len(sess)} session(s): {use['wall_s']:.1f} s")
     if sess:
-        st = Table(title="Sessions (one per `fbagent generate` invocation)")
-        for col in ("#", "started", "status", "entries", "calls", "cache hits", "wall s"):
-            st.add_column(col, justify="right" if col not in ("started", "status") else "left")
+        st = []
         for i, s in enumerate(sess, 1):
             shown = "interrupted (killed)" if s.get("killed") else s["status"]
-            st.add_row(str(i), (s["started_at"] or "")[:19].replace("T", " "), shown, str(s["entries_done"]),
-                       str(s["calls"]), str(s["cache_hits"]), f"{s['wall_s'] or 0:.1f}")
-        console.print(st)
-    _print_entries(console, entries, entry_status, limit, row["name"])
+            st.append([str(i), (s["started_at"] or "")[:19].replace("T", " "), shown, str(s["entries_done"]),
+                       str(s["calls"]), str(s["cache_hits"]), f"{s['wall_s'] or 0:.1f}"])
+        print_table(console, [Col("#", "right"), Col("started", wrap="words"), Col("status", wrap="words"),
+                              *(Col(c, "right") for c in ("entries", "calls", "cache hits", "wall s"))],
+                    st, title="Sessions (one per `fbagent generate` invocation)")
+    _print_entries(console, entries, entry_status, limit, row["name"], wide)
 
 
-def _print_entries(console, entries: list[dict], status: str | None, limit: int, run_name: str) -> None:
+def _print_entries(console, entries: list[dict], status: str | None, limit: int, run_name: str,
+                   wide: bool = False) -> None:
     """The table of rejected/failed entries with their first reason (all reasons: --json)."""
-    from rich.table import Table
+    from fbagent.commands.tables import Col, print_table
 
     what = status or "rejected and failed"
     if not entries:
         console.print(f"No {what} entries.")
         return
     shown = entries if limit == 0 else entries[:limit]
-    table = Table(title=f"{what.capitalize()} entries ({len(entries)}; first reason, all of them with --json)")
-    for col in ("entry", "status", "verb", "frames", "attempts", "first reason"):
-        table.add_column(col, overflow="fold", no_wrap=col in ("status", "attempts"))
+    rows = []
     for e in shown:
         reasons = e["reasons"]
         first = reasons[0] if reasons else "(no reason stored)"
         more = f" (+{len(reasons) - 1} more)" if len(reasons) > 1 else ""
-        table.add_row(e["id"], e["status"], e["verb"] or "", f"{e['frame_a']} / {e['frame_b']}",
-                      str(e["attempts"] or ""), first + more)
-    console.print(table)
+        rows.append([e["id"], e["status"], e["verb"] or "", f"{e['frame_a']} / {e['frame_b']}",
+                     str(e["attempts"] or ""), first + more])
+    print_table(console, [Col("entry"), Col("status"), Col("verb", wrap="path", min_width=10),
+                          Col("frames", wrap="path"), Col("attempts", "right", short="tries"),
+                          Col("first reason", wrap="words")], rows, wide=wide,
+                title=f"{what.capitalize()} entries ({len(entries)}; first reason, all of them with --json)")
     if len(shown) < len(entries):
         console.print(f"{len(entries) - len(shown)} more not shown: fbagent runs show {run_name} --limit 0 "
                       "(or --json)", highlight=False)

@@ -9,6 +9,7 @@ import typer
 
 from fbagent.commands.options import DEFAULT_DB, ExistingDbOption, name_check
 from fbagent.commands.output import echo, new_console, secho
+from fbagent.commands.tables import WideOption
 
 app = typer.Typer(help="Human validation: agreement, filter and human accuracy.", no_args_is_help=True)
 
@@ -24,6 +25,7 @@ def report(
     fmt: Annotated[str, typer.Option("--format", help="table (terminal), md, csv or json.")] = "table",
     out: Annotated[Path | None, typer.Option("--out", help="Write the report to this file instead of the terminal.")] = None,
     db: ExistingDbOption = DEFAULT_DB,
+    wide: WideOption = False,
 ) -> None:
     """Judgments per entry (current / stale / pending), Table 2 counts, positive rate per annotator,
     3/3 agreement and Fleiss' kappa, human accuracy; only judgments of the current (revised) text count.
@@ -38,7 +40,6 @@ def report(
         render_json,
         render_markdown,
         report,
-        rich_tables,
     )
 
     if fmt not in FORMATS:
@@ -54,15 +55,11 @@ def report(
         import io
 
         if out is None:
-            console = new_console()
-            for t in rich_tables(rep):
-                console.print(t)
+            print_report(new_console(), rep, wide)
             _hint(rep)
             return
         buf = io.StringIO()
-        console = new_console(file=buf, width=120, color_system=None)
-        for t in rich_tables(rep):
-            console.print(t)
+        print_report(new_console(file=buf, width=120, color_system=None), rep, wide)
         text = buf.getvalue()
     else:
         text = {"md": render_markdown, "csv": render_csv, "json": render_json}[fmt](rep)
@@ -74,6 +71,27 @@ def report(
         write_text(text, out)
         echo(f"wrote {out}")
     _hint(rep)
+
+
+# headers shown abbreviated when a table does not fit the terminal (a legend line says what they mean)
+SHORT = {"verified+kept": "V+K", "verified+dropped": "V+D", "flagged+kept": "F+K", "flagged+dropped": "F+D",
+         "precision": "prec.", "recall": "rec.", "agreement": "agr.", "Cohen's kappa": "kappa",
+         "judgments saved": "saved", "correct": "corr.", "acceptable": "accept.", "extended": "ext.",
+         "both (check)": "both", "neither (check)": "neither", "median s/task": "s/task", "positive": "pos.",
+         "full agreement": "full", "Fleiss' kappa": "kappa", "subjects": "subj."}
+
+
+def print_report(console, rep: dict, wide: bool = False) -> None:
+    """The report's tables (:func:`fbagent.validation.aggregate.tables`) on ``console``, each fitted to its
+    width (:func:`fbagent.commands.tables.print_table`): the first column at the left, the numbers right."""
+    from fbagent.commands.tables import Col, print_table
+    from fbagent.validation.aggregate import tables
+
+    for title, header, rows in tables(rep):
+        cols = [Col(h, "left" if i == 0 else "right", short=SHORT.get(h, "") if i else "",
+                    wrap="words" if i == 0 or any(" " in r[i] for r in rows) else "none")  # numbers never break
+                for i, h in enumerate(header)]
+        print_table(console, cols, rows, title=title, wide=wide)
 
 
 def _hint(rep: dict) -> None:

@@ -16,6 +16,7 @@ import typer
 from fbagent.commands.generation_options import SIGNALS_HELP, model_options, verifier_options
 from fbagent.commands.options import DbOption, ExistingDbOption, db_path, name_check
 from fbagent.commands.output import echo, new_console, secho
+from fbagent.commands.tables import WideOption
 from fbagent.pairs.select import CALIBRATE_PAIRS, PAIRS_HELP
 
 app = typer.Typer(help="The generation verifier measured on gold data: calibrate it on held-out FrameNet exemplars, "
@@ -87,63 +88,74 @@ def calibrate_cmd(
 def list_cmd(
     lexicon: Annotated[str | None, typer.Option("--lexicon", callback=name_check("lexicon name"), help="Only calibrations of this lexicon.")] = None,
     db: ExistingDbOption = None,
+    wide: WideOption = False,
 ) -> None:
     """Stored calibrations, newest first: lexicon, signal, pairs, accuracy, margins for precision 0.8/0.9/0.95."""
-    from rich.table import Table
-
     from fbagent.store.calibrations import list_calibrations
     from fbagent.store.db import open_db
     from fbagent.store.lexicon import lexicon_by_name
 
     conn = open_db(db_path(db), create=False, read_only=True)
     lex_id = lexicon_by_name(conn, lexicon)["id"] if lexicon else None
-    rows = list_calibrations(conn, lex_id)
-    console = new_console()
-    console = console if console.is_terminal else new_console(width=200)   # a pipe or file: no wrapped names
-    if not rows:
+    calibrations = list_calibrations(conn, lex_id)
+    console = _console()
+    if not calibrations:
         console.print("No calibration yet. Make one with: fbagent verifier calibrate --signal encoder")
         return
-    t = Table(title="Verifier calibrations (newest first)")
-    for col in ("id", "name", "signal", "encoder", "verifier model", "pairs", "accuracy [95% CI]",
-                "margin p>=0.8 / 0.9 / 0.95", "created"):
-        t.add_column(col, justify="right" if col in ("id", "pairs") else "left", no_wrap=col == "name")
-    for run in rows:
+    from fbagent.commands.tables import Col, print_table
+
+    cols = [Col("id", "right"), Col("name"), Col("signal"), Col("encoder", wrap="path", drop=2),
+            Col("verifier model", wrap="path", drop=1), Col("pairs", "right"),
+            Col("accuracy [95% CI]", "right", wrap="words", short="acc."),
+            Col("margin p>=0.8 / 0.9 / 0.95", "right", wrap="words", short="margins"), Col("created", wrap="words", drop=3)]
+    rows = []
+    for run in calibrations:
         res = run["options"].get("result") or {}
         margins = res.get("margins") or {}
-        t.add_row(str(run["id"]), run["name"], str(res.get("signal")), str(run.get("encoder") or ""),
-                  str(run.get("verifier_model") or "-"), str(res.get("n_pairs")),
-                  f"{_pct(res.get('accuracy'))} {_ci(res.get('ci95'))}",
-                  " / ".join(_num(margins.get(k)) for k in ("0.8", "0.9", "0.95")), str(run["created_at"])[:19])
-    console.print(t)
+        rows.append([str(run["id"]), run["name"], str(res.get("signal")), str(run.get("encoder") or ""),
+                     str(run.get("verifier_model") or "-"), str(res.get("n_pairs")),
+                     f"{_pct(res.get('accuracy'))} {_ci(res.get('ci95'))}",
+                     " / ".join(_num(margins.get(k)) for k in ("0.8", "0.9", "0.95")), str(run["created_at"])[:19]])
+    print_table(console, cols, rows, title="Verifier calibrations (newest first)", wide=wide,
+                caption="margins: the smallest margin reaching precision 0.8 / 0.9 / 0.95")
+
+
+def _console():
+    """A Rich console: the terminal's width, else ``$COLUMNS``, else 200 columns (files, pipes)."""
+    import os
+
+    probe = new_console()
+    return probe if probe.is_terminal or os.environ.get("COLUMNS") else new_console(width=200)
 
 
 def render(result: dict[str, Any]) -> None:
     """The calibration result as tables: per lexicon and signal, then the margins table of the requested signal."""
-    from rich.table import Table
+    from fbagent.commands.tables import Col, print_table
 
-    console = new_console()
-    console = console if console.is_terminal else new_console(width=200)
+    console = _console()
     m = result["margin"]
-    t = Table(title=f"Verifier calibration on held-out exemplars (pass: d > {m:g}; 95% CI, bootstrap over pairs)")
-    for col in ("lexicon", "lang", "signal", "pairs", "sentences", "accuracy", f"precision @{m:g}", f"recall @{m:g}",
-                "entries verified", "seconds"):
-        t.add_column(col, justify="left" if col in ("lexicon", "lang", "signal") else "right")
+    rows = []
     for lex in result["by_lexicon"]:
         for name, s in lex["signals"].items():
-            t.add_row(lex["lexicon"], lex["language"], name, str(s["n_pairs"]), str(s["n_sentences"]),
-                      f"{_pct(s['accuracy'])} {_ci(s['ci95'])}", f"{_pct(s['precision'])} {_ci(s['precision_ci95'])}",
-                      f"{_pct(s['recall'])} {_ci(s['recall_ci95'])}", _pct(s["items_verified"]),
-                      f"{lex['seconds']:.1f}")
-    console.print(t)
+            rows.append([lex["lexicon"], lex["language"], name, str(s["n_pairs"]), str(s["n_sentences"]),
+                         f"{_pct(s['accuracy'])} {_ci(s['ci95'])}", f"{_pct(s['precision'])} {_ci(s['precision_ci95'])}",
+                         f"{_pct(s['recall'])} {_ci(s['recall_ci95'])}", _pct(s["items_verified"]),
+                         f"{lex['seconds']:.1f}"])
+    cols = [Col("lexicon", wrap="path", min_width=16), Col("lang"), Col("signal"), Col("pairs", "right"),
+            Col("sentences", "right", short="sent."), Col("accuracy", "right", wrap="words", short="acc."),
+            Col(f"precision @{m:g}", "right", wrap="words", short=f"P@{m:g}"),
+            Col(f"recall @{m:g}", "right", wrap="words", short=f"R@{m:g}"),
+            Col("entries verified", "right", short="ver."), Col("seconds", "right", short="s", drop=1)]
+    print_table(console, cols, rows, title=f"Verifier calibration on held-out exemplars (pass: d > {m:g}; "
+                "95% CI, bootstrap over pairs)")
     sig = result["signal"]
-    rows = [r for r in result["by_margin"] if round(r["margin"], 2) in SHOWN_MARGINS]
-    mt = Table(title=f"{sig}: precision and recall by margin (all lexicons; every 0.01 is stored)")
-    for col in ("margin", "precision", "recall", "false pass", "entries verified", "wrong entries verified"):
-        mt.add_column(col, justify="right")
-    for r in rows:
-        mt.add_row(f"{r['margin']:g}", _pct(r["precision"]), _pct(r["recall"]), _pct(r["false_pass_rate"]),
-                   _pct(r["items_verified"]), _pct(r["items_false_verified"]))
-    console.print(mt)
+    by = [r for r in result["by_margin"] if round(r["margin"], 2) in SHOWN_MARGINS]
+    cols = [Col("margin", "right"), Col("precision", "right"), Col("recall", "right"),
+            Col("false pass", "right"), Col("entries verified", "right"), Col("wrong entries verified", "right")]
+    print_table(console, cols, [[f"{r['margin']:g}", _pct(r["precision"]), _pct(r["recall"]),
+                                 _pct(r["false_pass_rate"]), _pct(r["items_verified"]),
+                                 _pct(r["items_false_verified"])] for r in by],
+                title=f"{sig}: precision and recall by margin (all lexicons; every 0.01 is stored)")
     margins = result.get("margins") or {}
     console.print("smallest margin reaching precision " + ", ".join(
         f"{k}: {_num(v)}" for k, v in margins.items()) + f"; seconds: {result['seconds']:.1f}", markup=False)

@@ -137,7 +137,8 @@ def export_lmeval(db: sqlite_utils.Database, out: Path, scope: Scope | None = No
 
     Raises :class:`FbagentError` for what :func:`fbagent.validation.export.export_records` or
     :func:`fbagent.eval.framebench.plan_run` refuse (unknown run, no entries, unknown templates or
-    orders, a bad templates folder) and for an output folder that cannot be replaced.
+    orders, a bad templates folder or labels file) and for an output folder that cannot be replaced;
+    nothing is written then.
     """
     from fbagent.eval.framebench import RunSettings, plan_run
     from fbagent.publish.folder import check_target, staged_folder, write_marker, write_text
@@ -153,7 +154,7 @@ def export_lmeval(db: sqlite_utils.Database, out: Path, scope: Scope | None = No
         plan = plan_run(RunSettings(dataset=entries_file, templates=options.templates, seed=options.seed,
                                     templates_dir=options.templates_dir, choices_style=options.choices_style,
                                     templates_lang=options.templates_lang, orders=options.orders,
-                                    human_filter=False))
+                                    labels_file=options.labels_file, human_filter=False))
     finally:
         shutil.rmtree(work, ignore_errors=True)
     languages = plan.languages

@@ -46,8 +46,9 @@ class LmEvalOptions:
     """The problems of the lm-eval task folder, as ``fbagent eval run`` builds them: ``seed`` (option
     orders), ``templates`` (``all`` or names), ``templates_dir`` (a folder in the FrameBench authors'
     layout; None: fbagent's templates), ``choices_style`` (``inline`` | ``lines`` | None),
-    ``templates_lang`` (one language's templates for every entry) and ``orders`` (``both`` |
-    ``canonical``)."""
+    ``templates_lang`` (one language's templates for every entry), ``orders`` (``both`` |
+    ``canonical``) and ``labels_file`` (the four option labels from this file, as ``eval run
+    --labels``: :func:`fbagent.eval.templates.read_labels_file`; None: the templates' own)."""
 
     seed: int = 0
     templates: str = "all"
@@ -55,3 +56,4 @@ class LmEvalOptions:
     choices_style: str | None = None
     templates_lang: str | None = None
     orders: str = "both"
+    labels_file: Path | None = None

@@ -510,18 +510,3 @@ def render_csv(rep: dict[str, Any]) -> str:
 def render_json(rep: dict[str, Any]) -> str:
     """The report as indented JSON (numbers unrounded, None as null)."""
     return json.dumps(rep, indent=2, ensure_ascii=False) + "\n"
-
-
-def rich_tables(rep: dict[str, Any]) -> list[Any]:
-    """The report as :class:`rich.table.Table` objects for the terminal."""
-    from rich.table import Table
-
-    out = []
-    for title, header, rows in tables(rep):
-        t = Table(title=title, title_justify="left")
-        for i, h in enumerate(header):
-            t.add_column(h, justify="left" if i == 0 else "right")
-        for r in rows:
-            t.add_row(*r)
-        out.append(t)
-    return out

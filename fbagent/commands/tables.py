@@ -1,0 +1,299 @@
+"""Terminal tables that fit the terminal's width without breaking a word (issue 22).
+
+A command describes its columns (:class:`Col`: header, alignment, how a cell may break, which columns
+may be given up or abbreviated) and hands rows of strings to :func:`print_table`. :func:`fit` chooses,
+for a terminal ``width`` columns wide, in this order, until the table fits:
+
+1. every column at its natural width (nothing wrapped);
+2. headers wrapped at spaces, every cell still on one line;
+3. headers abbreviated (``Col.short``), with a legend line naming what each abbreviation means,
+   then wrappable columns narrowed: ``words`` cells break at spaces, ``path`` cells after ``/`` (a
+   segment wider than :data:`WORD_MAX` also after ``_ - . , : ; +``); a word is never broken inside;
+4. secondary columns given up, those of the highest ``Col.drop`` level first (together), named on a
+   legend line that points to ``--wide`` (:data:`WideOption`), which shows every column at its
+   natural width.
+
+Only when a single word is wider than the whole terminal is it cut (at the column's width). The cells
+are wrapped here, so Rich never folds one itself; titles are wrapped the same way at the terminal's
+width. JSON, CSV and Markdown outputs never come through here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Annotated, Any
+
+import typer
+
+from fbagent.text import shown
+
+WideOption = Annotated[bool, typer.Option(
+    "--wide", help="Show every column at its full width, even when the terminal is narrower.")]
+
+WRAPS = ("none", "words", "path")
+# a line may break after / \ _ - . , : ; + but not inside "1.5" or "13,572", nor after "-" in "-0.15" or "--wide"
+_BODY = r"(?:[^/\\_\-.,:;+\s]|[.,](?=\d)|(?<!\w)-)"
+_SEPARATED = re.compile(rf"{_BODY}*(?:[/\\_:;+]|[.,](?!\d)|(?<=\w)-)+|{_BODY}+")  # a piece ends after its separators
+
+
+@dataclass(frozen=True)
+class Col:
+    """One column: ``header``; ``justify`` (``right`` for numbers); ``wrap``: ``none`` (a cell is
+    never broken), ``words`` (at spaces; a word longer than the column after a separator) or ``path``
+    (after a separator: ``/ \\ _ - . , : ; +``); ``drop``: 0 = always shown, 1, 2, ... = given up when
+    the terminal is too narrow, the highest level first (the columns of one level together); ``short``: the header shown (with a legend) when
+    full headers do not fit; ``min_width``: the narrowest a wrapped column may get; ``style``: a Rich
+    style of the cells."""
+
+    header: str
+    justify: str = "left"
+    wrap: str = "none"
+    drop: int = 0
+    short: str = ""
+    min_width: int = 0
+    style: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.wrap not in WRAPS:
+            raise ValueError(f"wrap must be one of {WRAPS}, not {self.wrap!r}")
+
+
+@dataclass
+class Fit:
+    """What :func:`fit` chose: ``shown`` (indices of the columns shown, in order), ``widths`` (their
+    content widths, in terminal cells), ``headers`` (as shown), ``abbreviated`` (``(short, header)``
+    pairs for the legend) and ``dropped`` (headers not shown)."""
+
+    shown: list[int]
+    widths: list[int]
+    headers: list[str]
+    abbreviated: list[tuple[str, str]] = field(default_factory=list)
+    dropped: list[str] = field(default_factory=list)
+
+    def legend(self, width: int) -> list[str]:
+        """The legend as lines of at most ``width`` cells: the abbreviations (``ex. = exemplars; ...``,
+        an item never split unless wider than ``width``), then the columns given up (empty when neither)."""
+        out: list[str] = []
+        items = [f"{s} = {h}" for s, h in self.abbreviated]
+        line = ""
+        for k, item in enumerate(items):
+            item += ";" if k < len(items) - 1 else ""
+            if line and cells(f"{line} {item}") > width:
+                out.append(line)
+                line = ""
+            line = f"{line} {item}" if line else item
+        if line:
+            out.extend(wrap_text(line, width, "words"))
+        if self.dropped:
+            out += wrap_text(f"Not shown at this width: {', '.join(self.dropped)} (--wide shows every column).",
+                             width, "words")
+        return out
+
+
+def cells(text: str) -> int:
+    """The width of ``text`` in terminal cells (East Asian wide characters count 2)."""
+    from rich.cells import cell_len
+
+    return cell_len(text)
+
+
+_SLASHED = re.compile(r"[^/\\]*[/\\]+|[^/\\]+")
+
+
+def _pieces(text: str, level: str) -> list[str]:
+    """``text`` cut where a line may break, the spaces kept with the word before: ``space`` (at spaces),
+    ``slash`` (also after ``/`` and ``\\``) or ``all`` (also after ``_ - . , : ; +``); wide (CJK)
+    characters one by one."""
+    out = []
+    for token in re.findall(r"\S+\s*|\s+", text):
+        word, tail = token.rstrip(), token[len(token.rstrip()):]
+        parts = ([word] if level == "space" else _SLASHED.findall(word) if level == "slash"
+                 else _SEPARATED.findall(word)) or [""]
+        parts[-1] += tail
+        for part in parts:
+            out.extend(part if any(cells(ch) > 1 for ch in part) else [part])
+    return out
+
+
+WORD_MAX = 20  # a word (a path segment) up to this wide stays whole; a longer one may break after a separator
+
+
+def _longest_piece(text: str, wrap: str) -> int:
+    """The narrowest width that breaks no piece of ``text``: a line (``none``); a word, or for a word
+    wider than :data:`WORD_MAX` its path segments (``words``); a path segment, or for a wider one its
+    pieces between separators (``path``)."""
+    lines = text.split("\n")
+    if wrap == "none":
+        return max((cells(line) for line in lines), default=0)
+    level, finer = ("space", "path") if wrap == "words" else ("slash", "all")
+    widths = []
+    for line in lines:
+        for piece in _pieces(line, level):
+            w = cells(piece.rstrip())
+            if w > WORD_MAX:
+                w = _longest_piece(piece, finer) if finer == "path" else max(
+                    (cells(q.rstrip()) for q in _pieces(piece, "all")), default=0)
+            widths.append(w)
+    return max(widths, default=0)
+
+
+def wrap_text(text: str, width: int, wrap: str = "words") -> list[str]:
+    """``text`` as lines of at most ``width`` cells. ``words``: breaks at spaces, a word wider than
+    ``width`` after ``/`` and then after another separator; ``path``: after ``/``, then after another
+    separator; ``none``: the lines as they are. A piece with no break wider than ``width`` is cut at
+    ``width`` (the one case a word breaks: it is wider than the column can be)."""
+    if wrap == "none":
+        return text.split("\n")
+    levels = ("space", "slash", "all") if wrap == "words" else ("slash", "all")
+    lines: list[str] = []
+    for para in text.split("\n"):
+        tokens = _pieces(para, levels[0])
+        for finer in levels[1:]:  # a piece wider than the line breaks at the next kind of separator
+            tokens = [p for t in tokens for p in ([t] if cells(t.rstrip()) <= width else _pieces(t, finer))]
+        line = ""
+        for tok in tokens:
+            while cells(tok.rstrip()) > width:  # no break inside: cut (a word wider than the column)
+                if line.strip():
+                    lines.append(line.rstrip())
+                    line = ""
+                cut = _cut(tok, width)
+                lines.append(tok[:cut])
+                tok = tok[cut:]
+            if cells((line + tok).rstrip()) <= width:
+                line += tok
+            else:
+                lines.append(line.rstrip())
+                line = tok
+        lines.append(line.rstrip())
+    return lines
+
+
+def _cut(text: str, width: int) -> int:
+    n = 0
+    for i, ch in enumerate(text):
+        n += cells(ch)
+        if n > width:
+            return max(1, i)
+    return len(text)
+
+
+def _overhead(n: int) -> int:
+    """Columns a table of ``n`` columns takes beyond its cells' content: two between neighbours
+    (:func:`print_table`'s style: a rule under the header, no vertical lines, no outer padding)."""
+    return 2 * (n - 1) if n else 0
+
+
+def fit(cols: Sequence[Col], rows: Sequence[Sequence[str]], width: int, *, wide: bool = False,
+        show_header: bool = True) -> Fit:
+    """Choose the columns, headers and widths of a table for a terminal ``width`` cells wide (the order
+    of the module docstring). ``wide``: every column, full headers, natural widths (may exceed
+    ``width``). ``rows``: strings as shown (:func:`fbagent.text.shown` applied). Returns a :class:`Fit`."""
+    shown_ix = list(range(len(cols)))
+    short = False
+
+    def header(i: int) -> str:
+        return (cols[i].short or cols[i].header) if short else cols[i].header
+
+    def natural(i: int) -> int:
+        head = cells(header(i)) if show_header else 0
+        return max([head, *(max((cells(x) for x in r[i].split("\n")), default=0) for r in rows)])
+
+    def head_word(i: int) -> int:
+        return max((cells(w) for w in header(i).split()), default=0) if show_header else 0
+
+    def whole_cells(i: int) -> int:
+        return max([head_word(i), *(_longest_piece(r[i], "none") for r in rows)])
+
+    def narrowest(i: int) -> int:
+        c, head = cols[i], head_word(i)
+        if c.wrap == "none":
+            return max([head, *(_longest_piece(r[i], "none") for r in rows)])
+        return min(natural(i), max([head, c.min_width, *(_longest_piece(r[i], c.wrap) for r in rows)]))
+
+    def overhead() -> int:
+        return _overhead(len(shown_ix))
+
+    if not wide:
+        while True:
+            nat = [natural(i) for i in shown_ix]
+            if sum(nat) + overhead() <= width:
+                widths = nat
+                break
+            whole = [whole_cells(i) for i in shown_ix]  # headers wrapped at spaces, every cell on its lines
+            if sum(whole) + overhead() <= width:
+                widths = _share(nat, whole, width - overhead())
+                break
+            if not short and any(cols[i].short for i in shown_ix):  # abbreviations before wrapped cells
+                short = True
+                continue
+            low = [narrowest(i) for i in shown_ix]
+            if sum(low) + overhead() <= width:
+                widths = _share(nat, low, width - overhead())
+                break
+            droppable = [i for i in shown_ix if cols[i].drop > 0]
+            if not droppable:
+                widths = low  # nothing left to give up: wrapped columns share what is left (words may be cut)
+                room = width - overhead() - sum(w for i, w in zip(shown_ix, low, strict=True) if cols[i].wrap == "none")
+                wrapped = [k for k, i in enumerate(shown_ix) if cols[i].wrap != "none"]
+                for k in wrapped:
+                    widths[k] = max(1, min(low[k], room // len(wrapped)))
+                break
+            top = max(cols[i].drop for i in droppable)  # the columns of the highest level go together
+            shown_ix = [i for i in shown_ix if cols[i].drop != top]
+    else:
+        widths = [natural(i) for i in shown_ix]
+    dropped = [cols[i].header for i in range(len(cols)) if i not in shown_ix]
+    abbreviated = [(cols[i].short, cols[i].header) for i in shown_ix if short and cols[i].short]
+    return Fit(shown_ix, widths, [header(i) for i in shown_ix], abbreviated, dropped)
+
+
+def _share(nat: list[int], low: list[int], room: int) -> list[int]:
+    """Widths between ``low`` and ``nat`` summing to at most ``room``: the spare cells go first to the
+    columns that lack least, so that as many cells as possible stay on one line."""
+    widths, spare = list(low), room - sum(low)
+    for k in sorted(range(len(nat)), key=lambda k: (nat[k] - low[k], k)):
+        add = min(spare, nat[k] - widths[k])
+        widths[k] += add
+        spare -= add
+    return widths
+
+
+def print_table(console: Any, cols: Sequence[Col], rows: Sequence[Sequence[Any]], *, title: str | None = None,
+                caption: str | None = None, wide: bool = False, show_header: bool = True,
+                row_styles: Sequence[str | None] | None = None) -> Fit:
+    """Print a table of ``cols`` and ``rows`` (values ``str()``-ed, made safe by :func:`fbagent.text.shown`)
+    on ``console`` so that it fits ``console.width`` (:func:`fit`): the title above (wrapped at words),
+    the table, then ``caption`` and the legend lines. ``wide``: every column at its natural width, on a
+    console as wide as the table needs. ``row_styles``: a Rich style per row (None: none). Returns the
+    :class:`Fit` used."""
+    from rich import box as boxes
+    from rich.table import Table
+    from rich.text import Text
+
+    text_rows = [[shown(c) for c in r] for r in rows]
+    chosen = fit(cols, text_rows, console.width, wide=wide, show_header=show_header)
+    need = sum(chosen.widths) + _overhead(len(chosen.shown))
+    if wide and need > console.width:
+        from fbagent.commands.output import new_console
+
+        console = new_console(file=console.file, width=need, force_terminal=console.is_terminal,
+                              color_system=console.color_system)
+    if title:
+        for line in wrap_text(shown(title), console.width, "words"):
+            console.print(Text(line, style="italic"), highlight=False)
+    table = Table(show_header=show_header, box=boxes.SIMPLE_HEAD, show_edge=False, pad_edge=False,
+                  collapse_padding=True, header_style="bold")
+    for i, w, head in zip(chosen.shown, chosen.widths, chosen.headers, strict=True):
+        c = cols[i]
+        table.add_column(Text("\n".join(wrap_text(head, w, "words"))), justify=c.justify, no_wrap=True,  # type: ignore[arg-type]
+                         width=w, style=c.style, overflow="crop")
+    for k, r in enumerate(text_rows):
+        cells_shown = [Text("\n".join(wrap_text(r[i], w, cols[i].wrap if not wide else "none")))
+                       for i, w in zip(chosen.shown, chosen.widths, strict=True)]
+        table.add_row(*cells_shown, style=(row_styles[k] if row_styles else None))
+    console.print(table)
+    for line in (wrap_text(shown(caption), console.width, "words") if caption else []) + chosen.legend(console.width):
+        console.print(Text(line, style="dim"), highlight=False)
+    return chosen

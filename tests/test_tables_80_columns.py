@@ -1,0 +1,227 @@
+"""Every terminal table of fbagent at 80 columns (issue 22): no line wider than the terminal, no word
+broken inside a header or a cell, a legend for every abbreviated header and every column given up,
+`--wide` showing every column, and the full table at 120 columns.
+
+A word here is a run of letters and digits. The reference is the same command with ``--wide`` at
+400 columns, where nothing wraps: every word printed at 80 columns must be one of its words (a word
+broken inside, ``forma`` + ``t``, prints two words it does not have) or an abbreviation the legend
+explains, and every word of the reference must be printed unless its column is named as not shown.
+The store is real (SQLite), filled by the commands and the store API: the embedded sample lexicon,
+a pair selection, a generation run, three annotators' judgments, an invite and a calibration.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import sys
+from pathlib import Path
+
+import pytest
+from rich.cells import cell_len
+from typer.testing import CliRunner
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from factories import make_db  # noqa: E402
+from test_calibration import KeywordEncoder  # noqa: E402
+from test_eval_report import SCORING, _with, folder, framebench_folder  # noqa: E402
+from test_validation import scripted_answers  # noqa: E402
+
+from fbagent.cli import app  # noqa: E402
+from fbagent.commands.tables import Col, fit, wrap_text  # noqa: E402
+from fbagent.lexicon.importer import embedded_path  # noqa: E402
+
+runner = CliRunner()
+LEGEND_WORDS = {"Not", "shown", "at", "this", "width", "wide", "shows", "every", "column"}
+
+
+def words(text: str) -> set[str]:
+    return set(re.findall(r"[^\W_]+", text))
+
+
+def cli(args: list[str], columns: int) -> str:
+    res = runner.invoke(app, args, env={"COLUMNS": str(columns)})
+    assert res.exit_code == 0, (args, res.output)
+    return res.stdout
+
+
+def legend(text: str) -> tuple[set[str], list[str]]:
+    """The abbreviations a legend explains (``ex. = exemplars``) and the columns it says are not shown."""
+    flat = " ".join(text.split())
+    shorts = set(re.findall(r"(?:^|; |\s)(\S+) = ", flat))
+    dropped = re.search(r"Not shown at this width: (.*?) \(--wide shows every column\)", flat)
+    return shorts, (dropped.group(1).split(", ") if dropped else [])
+
+
+def check_fits(args: list[str], width: int = 80, wide: bool = True) -> str:
+    """Render ``args`` at ``width`` columns and check it against the unwrapped reference (see above)."""
+    reference = cli([*args, "--wide"] if wide else args, 400)
+    out = cli(args, width)
+    assert max(cell_len(line) for line in out.splitlines()) <= width, out
+    assert "…" not in out, out
+    shorts, dropped = legend(out)
+    allowed = words(reference) | LEGEND_WORDS | {w for s in shorts for w in words(s)}
+    broken = words(out) - allowed
+    assert not broken, f"words broken or cut at {width} columns: {sorted(broken)}\n{out}"
+    missing = words(reference) - words(out)
+    if dropped:  # what is missing belongs to the columns given up: --wide shows them, at any width
+        assert words(reference) == words(cli([*args, "--wide"], width))
+    else:
+        assert not missing, f"words not shown at {width} columns: {sorted(missing)}\n{out}"
+    return out
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory):
+    """A database filled as a user would: a run with items and three annotators' judgments, the
+    embedded sample lexicon imported by `lexicon add`, a selection by `pairs select`, an invite by
+    `annotators invite` and a calibration by the verifier's calibrate (a keyword encoder)."""
+    from fbagent.verifier.calibration import CalibrateOptions, calibrate
+
+    tmp = tmp_path_factory.mktemp("tables")
+    path = tmp / "fbagent.db"
+    db = make_db(path, n=6, statuses=("verified", "flagged", "verified", "flagged", "verified", "rejected"))
+    for name in ("alice", "bob", "carol"):
+        scripted_answers(db, name)
+    db.conn.close()
+    db_args = ["--db", str(path)]
+    cli(["lexicon", "add", str(embedded_path()), "--lang", "en", "--name", "sample-en", *db_args], 200)
+    cli(["pairs", "select", "--lexicon", "sample-en", "--pairs", "5", "--seed", "0", *db_args], 200)
+    cli(["annotators", "invite", "alice", *db_args], 200)
+    result = asyncio.run(calibrate(path, CalibrateOptions(lexicons=["sample-en"], signal="encoder", min_exemplars=2,
+                                                          n_boot=200), encoder=KeywordEncoder()))
+    return path, result
+
+
+@pytest.mark.parametrize("args", [
+    ["lexicon", "list"], ["pairs", "list"], ["pairs", "show", "1"], ["pairs", "show", "2", "--status", "all"],
+    ["runs", "list"], ["runs", "show", "run1"], ["annotators", "list"], ["verifier", "list"], ["validate", "report"],
+])
+def test_every_table_fits_80_columns_without_a_broken_word(store, args):
+    path, _ = store
+    check_fits([*args, "--db", str(path)])
+    full = check_fits([*args, "--db", str(path)], width=120)
+    assert "Not shown at this width" not in full  # 120 columns: every column
+
+
+@pytest.mark.parametrize("args", [["lexicon", "show", "sample-en"]])
+def test_tables_without_wide_fit_80_columns(store, args):
+    path, _ = store
+    check_fits([*args, "--db", str(path)], wide=False)
+
+
+def test_the_tables_the_issue_names_read_whole_at_80_columns(store):
+    """issue 22's examples: `validate report` headers were cut to `annot…`, `sco… veri… ver… flag…`;
+    `lexicon list` broke `forma t`, `embed ded`, `relat ions`; `pairs list` `select ed`, `reserv e`."""
+    path, _ = store
+    report = cli(["validate", "report", "--db", str(path)], 80)
+    lines = report.splitlines()
+    head = next(ln for ln in lines if ln.startswith("scope"))
+    assert head.split() == ["scope", "n", "V+K", "V+D", "F+K", "F+D", "prec.", "rec.", "agr.", "kappa", "saved"]
+    assert "V+K = verified+kept;" in report and "kappa = Cohen's kappa;" in report
+    assert next(ln for ln in lines if ln.startswith("all entries")).split()[-2:] == ["-0.154", "9"]
+    assert any(ln.split()[:1] == ["annotator"] for ln in lines)  # the annotators table: a whole header
+    lexicons = cli(["lexicon", "list", "--db", str(path)], 80)
+    head = next(ln for ln in lexicons.splitlines() if ln.startswith("name"))
+    assert head.split()[:3] == ["name", "lang", "fmt"] and "fmt = format;" in lexicons
+    source = str(embedded_path())
+    assert "".join(ln.split()[-1] for ln in lexicons.splitlines() if ln.rstrip().endswith("/")) in source
+    row = next(ln for ln in lexicons.splitlines() if ln.startswith("sample-en"))
+    assert row.split()[1:7] == ["en", "nltk", "34", "89", "75", "2"]  # numbers right-aligned, whole
+    pairs = cli(["pairs", "list", "--db", str(path)], 80)
+    head = next(ln for ln in pairs.splitlines() if ln.startswith("id"))
+    assert head.split()[:6] == ["id", "lexicon", "seed", "sel.", "res.", "out"]  # abbreviated, not broken
+    assert "sel. = selected; res. = reserve; out = screened out;" in " ".join(pairs.split())
+    assert "created" in head.split()
+    assert "options: P pairs asked" in " ".join(pairs.split())
+
+
+def test_wide_shows_every_column_on_a_narrow_terminal(store):
+    path, _ = store
+    args = ["validate", "report", "--db", str(path)]
+    narrow, wide = cli(args, 60), cli([*args, "--wide"], 60)
+    assert "Verifier vs human filter" in narrow and "V+K" in narrow
+    head = next(ln for ln in wide.splitlines() if ln.startswith("scope"))
+    assert head.split()[2:4] == ["verified+kept", "verified+dropped"] and "V+K =" not in wide
+    lexicons = cli(["lexicon", "list", "--db", str(path)], 50)
+    assert "Not shown at this width: imported, source (--wide shows every column)." in " ".join(lexicons.split())
+    assert max(len(ln) for ln in lexicons.splitlines()) <= 50
+    full = cli(["lexicon", "list", "--db", str(path), "--wide"], 50)
+    assert str(embedded_path()) in full and "exemplars" in full  # one line per cell, every column
+
+
+def test_calibration_result_tables_fit_80_columns(store, monkeypatch, capsys):
+    from fbagent.commands.verifier import render
+
+    _, result = store
+    monkeypatch.setenv("COLUMNS", "80")
+    render(result)
+    out = capsys.readouterr().out
+    assert max(cell_len(line) for line in out.splitlines()) <= 80, out
+    assert "…" not in out
+    shorts, _ = legend(out)
+    assert {"sent.", "acc.", "P@0", "R@0", "ver.", "s"} <= shorts
+    monkeypatch.setenv("COLUMNS", "400")
+    render(result)
+    assert not words(out) - words(capsys.readouterr().out) - LEGEND_WORDS - {w for s in shorts for w in words(s)}
+
+
+def test_eval_report_tables_fit_80_columns(tmp_path):
+    a = _with(framebench_folder(tmp_path / "a", "/models/gemma-3-270m-it-q4_k_m.gguf",
+                                ["correct", "correct", "both", "neither"]), scoring=SCORING)
+    b = _with(framebench_folder(tmp_path / "b", "Qwen/Qwen3-30B-A3B-Instruct-2507", ["correct", "opposite", "correct", None]),
+              scoring=SCORING)
+    sem = folder(tmp_path / "s", {"task": "sembench", "model": "model-a", "mode": "ex", "shots": 0, "seed": 0,
+                                  "sessions": [{"wall_s": 1.0, "predictions": 2}]},
+                 [{"key": "w1", "instance_id": "w1", "error": None,
+                   "scores": {d: {"correct": d != "hard", "sim_own": 0.6, "sim_other": 0.5}
+                              for d in ("easy", "mid", "hard", "rand")}},
+                  {"key": "w2", "instance_id": "w2", "error": "empty definition", "scores": {}}])
+    fid = folder(tmp_path / "f", {"task": "frame_id", "model": "meta-llama/Llama-3.1-8B-Instruct", "shots": 3,
+                                  "seed": 0, "sessions": []},
+                 [{"key": "p|a", "pair_id": "p", "outcome": "correct", "correct": True},
+                  {"key": "p|b", "pair_id": "p", "outcome": "other_frame", "correct": False}])
+    args = ["eval", "report", str(a), str(b), str(sem), str(fid)]
+    out = cli(args, 80)
+    assert max(cell_len(line) for line in out.splitlines()) <= 80 and "…" not in out
+    head = next(ln for ln in out.splitlines() if ln.startswith("Model") and "Shots" in ln and "Easy" not in ln)
+    assert head.split()[:3] == ["Model", "Shots", "Acc."]
+    assert "Llama-3.1-8B-Instruct" in out  # the frame-id model: whole, on one line
+    shorts, _ = legend(out)
+    # the compact table at 400 columns holds every word printed at 80 (no --wide: that adds columns)
+    assert not words(out) - words(cli(args, 400)) - LEGEND_WORDS - {w for s in shorts for w in words(s)}
+
+
+@pytest.mark.realdata
+def test_lexicon_list_and_show_of_real_framenet_fit_80_columns(en_db):
+    db, _ = en_db
+    path = next(r[2] for r in db.conn.execute("PRAGMA database_list") if r[1] == "main")
+    check_fits(["lexicon", "list", "--db", path])
+    check_fits(["lexicon", "show", "--db", path], wide=False)
+
+
+# -- the width logic itself --------------------------------------------------------------------------
+def test_wrap_text_breaks_at_spaces_then_separators_and_never_inside_a_number():
+    assert wrap_text("/work/shared/data/framenet-en-1.5", 12, "path") == ["/work/", "shared/data/", "framenet-en-", "1.5"]
+    assert wrap_text("Cause_change_of_position_on_a_scale", 20, "words") == ["Cause_change_of_", "position_on_a_scale"]
+    assert wrap_text("-0.154 13,572", 6, "words") == ["-0.154", "13,572"]
+    assert wrap_text("2026-12-02 01:24:17", 10, "words") == ["2026-12-02", "01:24:17"]
+    assert wrap_text("両方の文", 4, "words") == ["両方", "の文"]  # wide characters: 2 cells each
+
+
+def test_fit_abbreviates_before_wrapping_cells_and_drops_by_level():
+    cols = [Col("model", wrap="path", min_width=8), Col("accuracy", "right", short="acc."),
+            Col("first", "right", drop=2), Col("second", "right", drop=2), Col("problems per second", "right", drop=1)]
+    rows = [["org/model-name-x", "50.0", "1", "2", "3.5"]]
+    assert fit(cols, rows, 80).widths == [16, 8, 5, 6, 19]  # natural: it fits
+    f = fit(cols, rows, 52)  # 5 + 8 + 5 + 6 + 8 = 43 (+ 8 between): headers wrap at spaces, cells stay whole
+    assert f.widths == [16, 8, 5, 6, 9] and not f.abbreviated and not f.dropped
+    f = fit(cols, rows, 47)  # 16 + 4 + 5 + 6 + 8 = 39 (+ 8): the abbreviation, still no cell wrapped
+    assert f.widths == [16, 4, 5, 6, 8] and f.abbreviated == [("acc.", "accuracy")] and not f.dropped
+    f = fit(cols, rows, 30)  # narrowest 12 ("model-name-x") + 4 + 5 + 6 + 8 > 30: level 2 goes, together
+    assert f.dropped == ["first", "second"] and f.headers == ["model", "acc.", "problems per second"]
+    assert f.widths == [14, 4, 8]  # 26 + 4 between: the 2 spare cells to the model column
+    assert f.legend(30) == ["acc. = accuracy", "Not shown at this width:", "first, second (--wide shows",
+                            "every column)."]
+    assert fit(cols, rows, 30, wide=True).widths == [16, 8, 5, 6, 19]
