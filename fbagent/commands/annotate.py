@@ -88,37 +88,18 @@ def register(app: typer.Typer) -> None:
         opens their link (fbagent annotators invite NAME) and annotates as
         that name; see docs/annotate.md, "In a browser".
         """
-        from fbagent.errors import FbagentError
         from fbagent.store import open_db
-        from fbagent.tui.session import ReviseSession, Selection, ValidateSession
+        from fbagent.tui.session import Selection, assigned_entries
         from fbagent.validation.assignment import parse_split
 
-        if mode not in ("validate", "revise"):
-            raise FbagentError(f"--mode {mode!r} is not a mode", "pass --mode validate or --mode revise")
-        if order not in ReviseSession.ORDERS:
-            raise FbagentError(f"--order {order!r} is not an order", "pass --order stable or --order worst-first")
-        if order != "stable" and mode != "revise":
-            raise FbagentError(f"--order {order} sorts entries in revise mode only", "add --mode revise, or drop --order")
-        if seed is not None:
-            from fbagent.seeds import check_seed
-
-            check_seed(seed)
-        if serve:
-            per_annotator = {"--annotator": annotator, "--share": share, "--overlap": overlap, "--seed": seed}
-            given = [k for k, v in per_annotator.items() if v is not None]
-            if given:
-                raise FbagentError(f"{', '.join(given)} name one annotator's work, and --serve serves every invited annotator",
-                                   f"drop {', '.join(given)} (each link names its annotator; their seed is kept per name)")
-        elif annotator is None:
-            raise FbagentError("--annotator is missing", "pass --annotator NAME (or --serve to serve invited browsers)")
-        elif any(v is not None for v in (certfile, keyfile)) or (host, port) != ("127.0.0.1", 8000):
-            raise FbagentError("--host/--port/--certfile/--keyfile go with --serve", "add --serve, or drop them")
+        _check_options(mode=mode, order=order, seed=seed, serve=serve, annotator=annotator, share=share,
+                       overlap=overlap, certfile=certfile, keyfile=keyfile, host=host, port=port)
         selection = Selection(run=run, language=lang, statuses=parse_statuses(status), split=parse_split(range_, share, overlap))
         if not db.exists():
+            from fbagent.errors import FbagentError
+
             raise FbagentError(f"database {db} does not exist", "pass --db PATH of the database that holds the generated entries (or set FBAGENT_DB)")
         database = open_db(db, create=False, on_upgrade=upgrade_note)
-        from fbagent.tui.session import assigned_entries
-
         assigned_entries(database, selection)  # bad --run/--lang/--range first (read only)
         if serve:
             from fbagent.commands.annotate_serve import serve_browsers
@@ -127,23 +108,60 @@ def register(app: typer.Typer) -> None:
             database.conn.close()
             launch = AppLaunch(db=db.resolve(), mode=mode, run=run, lang=lang, statuses=selection.statuses,
                                range=selection.split.range, order=order)
-            options = ServeOptions(host=host, port=port, public_url=public_url, certfile=certfile, keyfile=keyfile,
-                                   max_per_annotator=max_per_annotator, max_total=max_total)
-            serve_browsers(launch, options)
+            serve_browsers(launch, ServeOptions(host=host, port=port, public_url=public_url, certfile=certfile,
+                                                keyfile=keyfile, max_per_annotator=max_per_annotator,
+                                                max_total=max_total))
             return
-        require_terminal()
-        if mode == "validate":
-            session: ValidateSession | ReviseSession = ValidateSession.open(database, annotator, selection, seed)
-        else:
-            session = ReviseSession.open(database, annotator, selection, seed, order=order)
+        _annotate_here(database, db, annotator, selection, seed, mode=mode, order=order)
 
-        from fbagent.tui.app import AnnotateApp
 
-        try:
-            AnnotateApp(session).run()
-        finally:
-            session.close()
-        if isinstance(session, ValidateSession):
-            echo(f"{annotator}: {session.n_done}/{session.total} pair tasks answered; all answers are saved in {db}.")
-        else:
-            echo(f"{annotator}: revisions are saved in {db}.")
+def _check_options(*, mode: str, order: str, seed: int | None, serve: bool, annotator: str | None,
+                   share: str | None, overlap: str | None, certfile: Path | None, keyfile: Path | None,
+                   host: str, port: int) -> None:
+    """Raise :class:`fbagent.errors.FbagentError` for the first impossible combination of `annotate` options."""
+    from fbagent.errors import FbagentError
+    from fbagent.tui.session import ReviseSession
+
+    if mode not in ("validate", "revise"):
+        raise FbagentError(f"--mode {mode!r} is not a mode", "pass --mode validate or --mode revise")
+    if order not in ReviseSession.ORDERS:
+        raise FbagentError(f"--order {order!r} is not an order", "pass --order stable or --order worst-first")
+    if order != "stable" and mode != "revise":
+        raise FbagentError(f"--order {order} sorts entries in revise mode only", "add --mode revise, or drop --order")
+    if seed is not None:
+        from fbagent.seeds import check_seed
+
+        check_seed(seed)
+    if serve:
+        per_annotator = {"--annotator": annotator, "--share": share, "--overlap": overlap, "--seed": seed}
+        given = [k for k, v in per_annotator.items() if v is not None]
+        if given:
+            raise FbagentError(f"{', '.join(given)} name one annotator's work, and --serve serves every invited annotator",
+                               f"drop {', '.join(given)} (each link names its annotator; their seed is kept per name)")
+    elif annotator is None:
+        raise FbagentError("--annotator is missing", "pass --annotator NAME (or --serve to serve invited browsers)")
+    elif any(v is not None for v in (certfile, keyfile)) or (host, port) != ("127.0.0.1", 8000):
+        raise FbagentError("--host/--port/--certfile/--keyfile go with --serve", "add --serve, or drop them")
+
+
+def _annotate_here(database: object, db: Path, annotator: str, selection: object, seed: int | None, *,
+                   mode: str, order: str) -> None:
+    """Run the annotation app in this terminal on ``selection`` and say what was saved."""
+    from fbagent.tui.session import ReviseSession, ValidateSession
+
+    require_terminal()
+    if mode == "validate":
+        session: ValidateSession | ReviseSession = ValidateSession.open(database, annotator, selection, seed)
+    else:
+        session = ReviseSession.open(database, annotator, selection, seed, order=order)
+
+    from fbagent.tui.app import AnnotateApp
+
+    try:
+        AnnotateApp(session).run()
+    finally:
+        session.close()
+    if isinstance(session, ValidateSession):
+        echo(f"{annotator}: {session.n_done}/{session.total} pair tasks answered; all answers are saved in {db}.")
+    else:
+        echo(f"{annotator}: revisions are saved in {db}.")

@@ -71,38 +71,40 @@ def register(app: typer.Typer) -> None:
             if hint:
                 secho(f"hint: {hint}", err=True)
 
-    def _export(database, out, *, fmt, validated, run, min_correct, min_acceptable, status, annotator_names, license,
-                pretty_name, seed, templates, templates_dir, choices_style, templates_lang, orders,
-                labels_file=None) -> None:
-        from fbagent.commands.annotate import parse_statuses
 
-        def what(n: int) -> str:
-            return f"{n} {'validated ' if validated else ''}{'entry' if n == 1 else 'entries'}"
-        if fmt in ("hf", "lm-eval"):
-            from fbagent.publish.options import HfOptions, LmEvalOptions, Scope
+def _export(database, out, *, fmt, validated, run, min_correct, min_acceptable, status, annotator_names, license,
+            pretty_name, seed, templates, templates_dir, choices_style, templates_lang, orders,
+            labels_file=None) -> None:
+    """Write ``database``'s entries to ``out`` in ``fmt`` and say how many (one line)."""
+    from fbagent.commands.annotate import parse_statuses
 
-            scope = Scope(run=run, validated=validated, min_correct=min_correct, min_acceptable=min_acceptable,
-                          statuses=tuple(parse_statuses(status)))
-            if fmt == "hf":
-                from fbagent.publish.hf import export_hf
+    def what(n: int) -> str:
+        return f"{n} {'validated ' if validated else ''}{'entry' if n == 1 else 'entries'}"
+    if fmt in ("hf", "lm-eval"):
+        from fbagent.publish.options import HfOptions, LmEvalOptions, Scope
 
-                res = export_hf(database, out, scope, HfOptions(annotator_names=annotator_names, license=license,
-                                                                 pretty_name=pretty_name))
-                langs = ", ".join(f"{k}: {v}" for k, v in res["languages"].items())
-                echo(f"wrote {what(res['entries'])} ({langs}) as a Hugging Face dataset folder to {out}")
-                return
-            from fbagent.publish.lmeval import export_lmeval
+        scope = Scope(run=run, validated=validated, min_correct=min_correct, min_acceptable=min_acceptable,
+                      statuses=tuple(parse_statuses(status)))
+        if fmt == "hf":
+            from fbagent.publish.hf import export_hf
 
-            res = export_lmeval(database, out, scope, LmEvalOptions(
-                seed=seed, templates=templates, templates_dir=templates_dir, choices_style=choices_style,
-                templates_lang=templates_lang, orders=orders, labels_file=labels_file))
-            probs = ", ".join(f"{k}: {v}" for k, v in res["problems"].items())
-            echo(f"wrote {len(res['tasks'])} lm-eval tasks in groups {', '.join(res['groups'])} "
-                       f"({what(res['entries'])}, problems {probs}) to {out}")
+            res = export_hf(database, out, scope, HfOptions(annotator_names=annotator_names, license=license,
+                                                             pretty_name=pretty_name))
+            langs = ", ".join(f"{k}: {v}" for k, v in res["languages"].items())
+            echo(f"wrote {what(res['entries'])} ({langs}) as a Hugging Face dataset folder to {out}")
             return
+        from fbagent.publish.lmeval import export_lmeval
 
-        from fbagent.validation.export import export as run_export
+        res = export_lmeval(database, out, scope, LmEvalOptions(
+            seed=seed, templates=templates, templates_dir=templates_dir, choices_style=choices_style,
+            templates_lang=templates_lang, orders=orders, labels_file=labels_file))
+        probs = ", ".join(f"{k}: {v}" for k, v in res["problems"].items())
+        echo(f"wrote {len(res['tasks'])} lm-eval tasks in groups {', '.join(res['groups'])} "
+                   f"({what(res['entries'])}, problems {probs}) to {out}")
+        return
 
-        n = run_export(database, out, run=run, fmt=fmt, validated=validated,
-                       min_correct=min_correct, min_acceptable=min_acceptable, statuses=parse_statuses(status))
-        echo(f"wrote {what(n)} ({fmt} format) to {out}")
+    from fbagent.validation.export import export as run_export
+
+    n = run_export(database, out, run=run, fmt=fmt, validated=validated,
+                   min_correct=min_correct, min_acceptable=min_acceptable, statuses=parse_statuses(status))
+    echo(f"wrote {what(n)} ({fmt} format) to {out}")
