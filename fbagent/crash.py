@@ -14,8 +14,9 @@ runs such a command as a child process of a small parent that only waits:
   (:func:`crash_note`);
 - SQLite commits are atomic (WAL), so a crash loses at most the entries in flight.
 
-Signals: Ctrl-C in a terminal reaches both processes (one process group); the parent ignores it and
-the child handles it as before. A signal sent to the parent alone (``kill -INT``, ``kill -TERM``) is
+Signals: Ctrl-C in a terminal reaches both processes (one process group); the child handles it as
+before, and the parent kills the child when it has not stopped :func:`interrupt_grace_s` after the first
+Ctrl-C (exit 130, one line; nothing stored is lost: SQLite commits are atomic, predictions fsync'd). A signal sent to the parent alone (``kill -INT``, ``kill -TERM``) is
 passed on to the child; if the parent is killed outright (``kill -9``), the kernel kills the child too
 (``PR_SET_PDEATHSIG``). ``FBAGENT_SUPERVISE=0`` runs every command in one process.
 """
@@ -161,15 +162,40 @@ def supervise(argv: list[str]) -> int | None:
     except OSError:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {*_FORWARDED, signal.SIGCHLD})
         return None
+    interrupted_at: float | None = None   # the first Ctrl-C (or kill -INT), monotonic seconds
+    stopped = False                       # the child outlived the grace after Ctrl-C and was killed
     while proc.poll() is None:
-        info = signal.sigtimedwait({*_FORWARDED, signal.SIGCHLD}, 0.5)
+        info = signal.sigtimedwait({*_FORWARDED, signal.SIGCHLD}, 0.5 if interrupted_at is None else 0.05)
         if info is not None and info.si_signo != signal.SIGCHLD and info.si_code <= 0 and proc.poll() is None:
             os.kill(proc.pid, info.si_signo)  # sent to this process alone (kill, not a terminal key)
+        if info is not None and info.si_signo == signal.SIGINT and interrupted_at is None:
+            interrupted_at = time.monotonic()
+        if (interrupted_at is not None and time.monotonic() - interrupted_at > interrupt_grace_s()
+                and proc.poll() is None):
+            proc.kill()  # stored work is committed (SQLite) or fsync'd (predictions): a kill loses nothing stored
+            proc.wait()
+            stopped = True
     code = proc.returncode
+    if stopped:
+        log.unlink(missing_ok=True)
+        sys.stderr.write(f"interrupted: stopped {interrupt_grace_s():g} s after Ctrl-C; everything finished so far "
+                         "is stored; run the same command again to resume.\n")
+        return 130
     if code >= 0 or -code not in CRASH_SIGNALS:
         log.unlink(missing_ok=True)
         return code if code >= 0 else 128 - code
     return _report(argv, os.getpid(), -code, log)
+
+
+def interrupt_grace_s() -> float:
+    """Seconds a supervised command may take to stop after Ctrl-C before the supervisor kills it
+    (env ``FBAGENT_INTERRUPT_GRACE_S``, default 1.5): a command normally stops within a second
+    (in-flight llama.cpp decodes are aborted, API requests cancelled); a call that cannot be
+    interrupted (a library that swallows the cancellation, a native loop) must not keep the prompt."""
+    try:
+        return max(0.1, float(os.environ.get("FBAGENT_INTERRUPT_GRACE_S", "1.5")))
+    except ValueError:
+        return 1.5
 
 
 def _report(argv: list[str], pid: int, signum: int, log: Path) -> int:

@@ -142,6 +142,41 @@ def test_killing_the_supervisor_kills_its_child_and_sigterm_is_passed_on(tmp_pat
                 assert "crashed" not in proc.stderr.read().decode()
 
 
+IGNORE_CTRL_C_IN_CHILD = """
+import os, signal, time
+if os.environ.get("FBAGENT_CRASH_LOG"):          # only in the supervised child: a command that never stops
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    open(os.environ["TEST_CHILD_READY"], "w").close()
+    time.sleep(120)
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the supervisor runs on Linux only")
+def test_a_command_that_does_not_stop_after_ctrl_c_is_stopped_by_its_supervisor(tmp_path):
+    """Ctrl-C in a terminal reaches the whole process group; a child that ignores it is killed after the grace."""
+    site = _site(tmp_path, IGNORE_CTRL_C_IN_CHILD)
+    ready = tmp_path / "child-ready"
+    db = tmp_path / "fb.db"
+    make_db(db, n=1).conn.close()
+    proc = subprocess.Popen([sys.executable, "-m", "fbagent.cli", "generate", "--pairs", "1", "--db", str(db)],
+                            env=_env(tmp_path, site, TEST_CHILD_READY=str(ready), FBAGENT_INTERRUPT_GRACE_S="1"),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                            start_new_session=True)   # its own process group, as a terminal's foreground job
+    for _ in range(600):
+        if ready.exists():
+            break
+        time.sleep(0.05)
+    assert ready.exists(), "the supervised child did not start"
+    os.killpg(proc.pid, signal.SIGINT)                 # what the terminal does on Ctrl-C
+    t0 = time.monotonic()
+    code = proc.wait(timeout=30)
+    waited = time.monotonic() - t0
+    err = proc.stderr.read().decode()
+    assert code == 130 and waited < 10, (code, waited, err)
+    assert "interrupted: stopped 1 s after Ctrl-C" in err and "resume" in err and "crashed" not in err
+    assert not list((tmp_path / "cache" / "fbagent" / "crashes").glob("*.log"))  # no crash log left behind
+
+
 # --------------------------------------------------------------------------- llama.cpp
 
 
