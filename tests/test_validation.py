@@ -300,3 +300,21 @@ def test_three_annotators_and_a_fitting_filter_get_no_hint(annotated):
         "--min-acceptable 3), which keeps 0 of 5 judged entries; judgments come from 3 annotators (alice, bob, carol), "
         "at most 3 per entry: --min-correct 2 --min-acceptable 2 keeps 1; --min-correct 2 --min-acceptable 1 keeps 1; "
         "--min-correct 1 --min-acceptable 2 keeps 2; --min-correct 1 --min-acceptable 1 keeps 2")
+
+
+def test_the_hint_says_why_no_threshold_keeps_an_entry():
+    from types import SimpleNamespace
+
+    from fbagent.validation.thresholds import filter_hint
+
+    def entry(correct, acceptable):  # one annotator's judgment of one entry
+        return SimpleNamespace(scores={"me": object()}, n_correct=correct, n_acceptable=acceptable, kept=False,
+                               unfixable=False)
+
+    # three entries judged: one judged correct (not acceptable), one acceptable (not correct), one neither
+    hint = filter_hint([entry(1, 0), entry(0, 1), entry(0, 0)], 1, 1)
+    assert "no threshold keeps any entry yet: 1 of 3 judged entries have a 'correct' judgment and 1 an " \
+           "'acceptable' one, none both" in hint
+    assert "judge more entries (fbagent annotate)" in hint and "without --validated" in hint
+    hint = filter_hint([entry(0, 1)], 2, 2)
+    assert "0 of 1 judged entries have a 'correct' judgment and 1 an 'acceptable' one, and an entry needs both" in hint

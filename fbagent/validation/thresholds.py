@@ -60,7 +60,19 @@ def filter_hint(entries: Iterable[EntryScore], min_correct: int, min_acceptable:
     names = sorted({n for e in judged for n in e.scores})
     who = f"{len(names)} annotator{'s' if len(names) != 1 else ''} ({', '.join(names[:3])}{', ...' if len(names) > 3 else ''})"
     fits = [f for f in threshold_fits(entries) if f.kept]
-    keeps = "; ".join(f"{f.options} keeps {f.kept}" for f in fits[:4]) or "no threshold keeps any entry yet"
+    keeps = "; ".join(f"{f.options} keeps {f.kept}" for f in fits[:4]) or _why_none(judged)
     return (f"the filter wants >= {min_correct} annotators judging an entry correct and >= {min_acceptable} "
             f"acceptable (--min-correct {min_correct} --min-acceptable {min_acceptable}), which keeps {kept} of "
             f"{len(judged)} judged entries; judgments come from {who}, at most {size} per entry: {keeps}")
+
+
+def _why_none(judged: list[EntryScore]) -> str:
+    """Why no threshold keeps an entry, and what to do: how many judged entries anyone found correct,
+    and acceptable (an entry needs both)."""
+    usable = [e for e in judged if not e.unfixable]
+    correct = sum(1 for e in usable if e.n_correct >= 1)
+    acceptable = sum(1 for e in usable if e.n_acceptable >= 1)
+    both = "none both" if correct and acceptable else "and an entry needs both"
+    return (f"no threshold keeps any entry yet: {correct} of {len(usable)} judged entries have a 'correct' judgment "
+            f"and {acceptable} an 'acceptable' one, {both}; judge more entries (fbagent annotate), or export "
+            "them all without --validated")
