@@ -189,6 +189,21 @@ async def test_enter_on_an_incomplete_task_says_what_is_missing_and_stays(tmp_pa
         await pilot.press("q")
 
 
+async def test_the_last_answer_says_every_task_is_answered_not_next_task(tmp_path):
+    db = make_db(tmp_path / "a.db", n=1)  # 4 pair tasks
+    session = ValidateSession.open(db, "alice", Selection())
+    app = AnnotateApp(session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await started(pilot, app)
+        for _ in range(3):
+            await pilot.press("2", "n", "enter")
+        assert session.index == 3 and session.n_done == 3
+        await pilot.press("2", "n")
+        assert session.n_done == 4
+        assert text(app, "#status") == "Saved. Every task is answered: press Enter to finish, or q to quit."
+        await pilot.press("q")
+
+
 async def test_reopen_says_where_it_resumes_and_o_jumps_to_the_next_open_task(tmp_path):
     path = tmp_path / "a.db"
     make_db(path, n=3)  # 12 tasks

@@ -172,6 +172,8 @@ class ValidateScreen(Screen):
         )
         if self.message:
             status = self.message
+        elif task.done and s.n_open == 0:
+            status = "Saved. Every task is answered: press Enter to finish, or q to quit."
         elif task.done:
             status = "Saved. Press Enter for the next task."
         elif task.revised:
