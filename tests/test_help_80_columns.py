@@ -80,6 +80,8 @@ def test_help_reads_at_width(path: tuple[str, ...], cmd: click.Command, width: i
     assert not too_long, f"lines over {width} columns: {too_long}"
     assert "…" not in out
     assert "<bool>" not in out
+    usage = next(line for line in out.splitlines() if "Usage:" in line)
+    assert not re.search(r"\{[a-z_]+\}", usage), usage  # arguments as PATH, not Typer's {path}
     tokens = set(out.translate({ord(c): " " for c in BOX}).split())
     for param in cmd.params:
         if getattr(param, "hidden", False) or not isinstance(param, click.Option):

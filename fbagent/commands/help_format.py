@@ -25,6 +25,7 @@ from __future__ import annotations
 import inspect
 import io
 import os
+import re
 from typing import Any
 
 import click
@@ -107,7 +108,8 @@ def render_help(command: click.Command, ctx: click.Context, width: int | None = 
     width = width or (int(asked) if asked.isdigit() else min(probe.width, MAX_WIDTH))
     console = Console(file=io.StringIO(), width=width, force_terminal=probe.is_terminal,
                       color_system=probe.color_system, highlight=False, soft_wrap=False)
-    pieces = " ".join(command.collect_usage_pieces(ctx))
+    # Typer 0.29 writes an argument as {path}: shown as click does, PATH ({a|b} choice sets stay)
+    pieces = re.sub(r"\{([a-z_]+)\}", lambda m: m.group(1).upper(), " ".join(command.collect_usage_pieces(ctx)))
     console.print(Padding(Text.assemble(("Usage: ", "yellow"), (f"{ctx.command_path} {pieces}", "bold")), (1, 1, 0, 1)))
     paragraphs = reflow(command.help or "")
     if paragraphs:

@@ -21,7 +21,8 @@ app = typer.Typer(
 @app.command("add")
 def add_cmd(
     path: Annotated[Path, typer.Argument(help="NLTK-layout FrameNet folder (frameIndex.xml, luIndex.xml, frame/) "
-                                              "or a .zip of one, a JSONL frames file, or a folder with frames.jsonl.")],
+                                              "or a .zip of one, a JSONL frames file, a folder with frames.jsonl, or an NLTK corpus "
+                                              "name such as framenet_v17 (looked up under NLTK_DATA).")],
     lang: Annotated[str, typer.Option("--lang", help="Language code of the lexicon (BCP 47 / ISO 639): en, fr, ja, "
                                       "nl-BE, nld (stored as nl); a name such as Dutch is refused with its code.")],
     name: Annotated[str | None, typer.Option("--name", callback=name_check("lexicon name"), help="Lexicon name (default: the folder or file name): letters "
