@@ -488,3 +488,19 @@ async def test_json_schema_mode_still_reasks_a_fenced_answer_that_fails_validati
     client = client_for(stub, db)
     result = await client.complete(task="define", messages=DEFINE, response_model=Definition)
     assert result.value == Definition(definition="to go away") and stub.request_count == 2
+
+
+async def test_in_flight_counts_requests_sent_and_not_answered(stub, db):
+    import asyncio
+
+    stub.script(slow(1.0, GOOD), slow(1.0, GOOD))
+    client = client_for(stub, db, concurrency=4)
+    calls = [asyncio.create_task(client.complete(task="define", messages=m, response_model=Definition, seed=s))
+             for s, m in ((1, DEFINE), (2, DEFINE))]
+    for _ in range(100):
+        if stub.request_count == 2:
+            break
+        await asyncio.sleep(0.02)
+    assert client.in_flight == 2            # both sent, neither answered: generate's bar shows "calls 0+2"
+    results = await asyncio.gather(*calls)
+    assert client.in_flight == 0 and all(r.error is None for r in results) and client.stats.calls == 2

@@ -32,7 +32,8 @@ from fbagent.generation.events import (
 
 
 class EntryBar(BarLayout):
-    """Generate's entry bar: ``━━  n/total  ok flag rej fail  calls tok cache  elapsed  ETA`` (the ETA of
+    """Generate's entry bar: ``━━  n/total  ok flag rej fail  calls tok cache  elapsed  ETA`` (calls
+    ``3+2``: 3 answered, 2 in flight; the ETA of
     :class:`UncachedRate`, which starts afresh with every bar)."""
 
     def __init__(self) -> None:
@@ -57,7 +58,8 @@ class EntryBar(BarLayout):
 
     def fields(self, p: Progress) -> dict[str, Any]:
         counts = {k: p.counts.get(k, 0) for k in ("verified", "flagged", "rejected", "failed")}
-        return {"calls": p.calls, "tokens": short(p.tokens), "cache": p.cache_hits, "eta_s": self._eta.update(p),
+        calls = f"{p.calls}+{p.in_flight}" if p.in_flight else p.calls   # 3+2: 3 answered, 2 in flight
+        return {"calls": calls, "tokens": short(p.tokens), "cache": p.cache_hits, "eta_s": self._eta.update(p),
                 **counts}
 
 

@@ -166,13 +166,15 @@ class Progress(protocol.Progress):
     """A snapshot of the entry phase (after every finished entry and twice a second).
 
     ``done`` of ``total`` entries of this session; ``counts`` by status; ``calls``,
-    ``tokens`` (input + output) and ``cache_hits`` of this session's LLM clients.
+    ``tokens`` (input + output) and ``cache_hits`` of this session's LLM clients; ``in_flight``:
+    their requests sent and not answered yet (a slow local model shows work before its first answer).
     """
 
     counts: dict[str, int]
     calls: int
     tokens: int
     cache_hits: int
+    in_flight: int = 0
 
 
 @dataclass(frozen=True)

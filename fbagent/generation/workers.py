@@ -141,7 +141,8 @@ class EntryPool:
             self.emit(Progress(done=summary.entries_done, total=len(todo), counts=dict(summary.counts),
                                calls=sum(s.calls for s in stats),
                                tokens=sum(s.input_tokens + s.output_tokens for s in stats),
-                               cache_hits=sum(s.cache_hits for s in stats)))
+                               cache_hits=sum(s.cache_hits for s in stats),
+                               in_flight=sum(getattr(c, "in_flight", 0) for c in {id(c): c for c in self.clients}.values())))
 
         async def worker() -> None:
             while True:

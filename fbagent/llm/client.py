@@ -27,9 +27,11 @@ LLM or server trouble:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -138,6 +140,7 @@ class LLMClient:
         self._semaphore: asyncio.Semaphore | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._inflight: dict[str, asyncio.Event] = {}
+        self.in_flight = 0   # requests sent (holding the concurrency semaphore) and not answered yet
 
     # -- public ---------------------------------------------------------------
     async def complete(
@@ -191,11 +194,12 @@ class LLMClient:
             done = self._inflight[key] = asyncio.Event()
         try:
             async with semaphore:
-                return await self._call(
-                    key=key, task=task, messages=messages, response_model=response_model, run_id=run_id,
-                    item_id=item_id, prompt_version=prompt_version, temperature=temperature,
-                    max_tokens=max_tokens, seed=seed, started=started,
-                )
+                with self._counted():
+                    return await self._call(
+                        key=key, task=task, messages=messages, response_model=response_model, run_id=run_id,
+                        item_id=item_id, prompt_version=prompt_version, temperature=temperature,
+                        max_tokens=max_tokens, seed=seed, started=started,
+                    )
         finally:
             if done is not None:
                 self._inflight.pop(key, None)
@@ -208,6 +212,15 @@ class LLMClient:
             await adapter.aclose()
 
     # -- internals ------------------------------------------------------------
+    @contextlib.contextmanager
+    def _counted(self) -> Iterator[None]:
+        """Count one request in :attr:`in_flight` while it runs."""
+        self.in_flight += 1
+        try:
+            yield
+        finally:
+            self.in_flight -= 1
+
     def _limit(self) -> asyncio.Semaphore:
         """The concurrency semaphore of the running event loop (a new loop gets a new one)."""
         loop = asyncio.get_running_loop()
