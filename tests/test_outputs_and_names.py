@@ -161,3 +161,37 @@ def test_the_annotate_app_shows_control_characters_as_pictures():
 
     content = as_content("S_A: she \x1b[31mleft")
     assert "\x1b" not in content.plain and "\u241b" in content.plain
+
+
+def _in_a_terminal(args: list[str], columns: int, cwd: Path) -> tuple[int, str]:
+    """Run ``fbagent ARGS`` with stdin/stdout/stderr on a real pseudo-terminal ``columns`` wide."""
+    import pty
+    import re
+
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "fbagent.cli", *args], stdin=slave, stdout=slave, stderr=slave,
+                            env={**os.environ, "COLUMNS": str(columns)}, close_fds=True, cwd=cwd)
+    code = proc.wait(timeout=120)
+    os.close(slave)
+    out = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        out += chunk
+    os.close(master)
+    return code, re.sub(r"\x1b\[[0-9;]*m", "", out.decode()).replace("\r\n", "\n")
+
+
+def test_a_long_error_is_wrapped_at_spaces_on_a_terminal_and_one_line_in_a_pipe(tmp_path):
+    args = ["export", "o.jsonl", "--db", "missing.db"]
+    piped = subprocess.run([sys.executable, "-m", "fbagent.cli", *args], capture_output=True, text=True, timeout=120,
+                           stdin=subprocess.DEVNULL, env={**os.environ, "COLUMNS": "60"}, cwd=tmp_path)
+    assert piped.returncode == 2 and piped.stderr.count("\n") == 1 and len(piped.stderr) > 60
+    code, shown_text = _in_a_terminal(args, 60, tmp_path)
+    lines = [ln for ln in shown_text.splitlines() if ln.strip()]
+    assert code == 2 and len(lines) >= 2 and all(len(ln) <= 60 for ln in lines), lines
+    assert " ".join(lines).split() == piped.stderr.split()  # the same words, none cut in two
