@@ -13,6 +13,7 @@ bar once, when it stops.
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Callable
 from typing import Any
 
@@ -26,6 +27,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 from rich.progress import Progress as RichProgress
+from rich.table import Column
 from rich.text import Text
 
 from fbagent.commands.output import new_console
@@ -62,7 +64,10 @@ class CountBar(BarLayout):
         self.transient = transient
 
     def columns(self) -> list[ProgressColumn]:
-        cols = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn()]
+        # the description takes what the counts leave and ends in "…" on a narrow terminal (never wraps)
+        room = max(16, shutil.get_terminal_size().columns - 42)   # the bar, counts and times take ~40
+        cols = [TextColumn("{task.description}", table_column=Column(no_wrap=True, overflow="ellipsis", max_width=room)),
+                BarColumn(bar_width=12), MofNCompleteColumn(), TimeElapsedColumn()]
         return cols + [TimeRemainingColumn()] if self.remaining else cols
 
     def description(self, total: int, done: int, label: str) -> str:
