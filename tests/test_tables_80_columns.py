@@ -225,3 +225,17 @@ def test_fit_abbreviates_before_wrapping_cells_and_drops_by_level():
     assert f.legend(30) == ["acc. = accuracy", "Not shown at this width:", "first, second (--wide shows",
                             "every column)."]
     assert fit(cols, rows, 30, wide=True).widths == [16, 8, 5, 6, 19]
+
+
+@pytest.mark.parametrize("width", [80, 60])
+def test_pairs_select_tables_fit_without_a_broken_word(store, width):
+    path, _ = store
+    args = ["pairs", "select", "--lexicon", "sample-en", "--pairs", "5", "--seed", "7", "--db", str(path)]
+    reference = cli(args, 400)   # each call stores a new selection: only its id and the seconds differ
+    out = cli(args, width)
+    assert max(cell_len(line) for line in out.splitlines()) <= width, out
+    assert "…" not in out, out
+    broken = {w for w in words(out) - words(reference) if not w.isdigit()}
+    assert not broken, f"words broken at {width} columns: {sorted(broken)}\n{out}"
+    missing = {w for w in words(reference) - words(out) if not w.isdigit()}
+    assert not missing, f"words not shown at {width} columns: {sorted(missing)}\n{out}"

@@ -62,23 +62,36 @@ def select_cmd(
 
 def _print_selection(result: dict[str, Any], lexicon: str, options: Any, *, show: int, where: Any,
                      seconds: float) -> None:
-    """The tables of `pairs select`: Table-1 counts, the eligibility steps, the first ``show`` pairs."""
-    from rich.table import Table
-
-    from fbagent.pairs.select import REASON_TEXT
+    """The tables of `pairs select`: Table-1 counts, the eligibility steps, the first ``show`` pairs
+    (fitted to the terminal: :func:`fbagent.commands.tables.print_table`)."""
+    from fbagent.commands.tables import Col, print_table
 
     c = result["counts"]
     console = new_console()
-    t1 = Table(title=f"Selection {result['selection_id']} from lexicon {lexicon} (seed {options.seed})")
-    for col in ("# frame pairs", "# unique LUs", "# unique verbs", "entries (x per-pair)"):
-        t1.add_column(col, justify="right")
-    t1.add_row(f"{c['frame_pairs']:,}", f"{c['unique_lus']:,}", f"{c['unique_verbs']:,}",
-               f"{c['frame_pairs'] * options.per_pair:,}")
-    console.print(t1)
-    flt = Table(title="Eligibility", show_header=True)
-    flt.add_column("step")
-    flt.add_column("pairs", justify="right")
-    flt.add_row("candidate pairs (2-combinations of a verb's frames)", f"{c['candidates']:,}")
+    print_table(console, [Col("# frame pairs", "right", wrap="words"), Col("# unique LUs", "right", wrap="words"),
+                          Col("# unique verbs", "right", wrap="words"), Col("entries (x per-pair)", "right", wrap="words")],
+                [[f"{c['frame_pairs']:,}", f"{c['unique_lus']:,}", f"{c['unique_verbs']:,}",
+                  f"{c['frame_pairs'] * options.per_pair:,}"]],
+                title=f"Selection {result['selection_id']} from lexicon {lexicon} (seed {options.seed})")
+    print_table(console, [Col("step", wrap="words"), Col("pairs", "right")], _eligibility_rows(c, options),
+                title="Eligibility")
+    if c["took_all"]:
+        console.print(f"[yellow]Asked for {options.pairs:,} pairs but only {c['selected']:,} are eligible"
+                      f"{' under --max-per-verb' if options.max_per_verb else ''}: took all of them.[/]")
+    if show > 0 and result["pairs"]:
+        print_table(console, [Col("rank", "right"), Col("verb", wrap="words"), Col("frame A", wrap="path"),
+                              Col("frame B", wrap="path")],
+                    [[str(p["rank"]), p["verb"], p["frame_a"], p["frame_b"]] for p in result["pairs"][:show]],
+                    title=f"First {min(show, len(result['pairs']))} selected pairs")
+    console.print(f"Stored as selection {result['selection_id']} in {where} ({seconds:.2f} s). "
+                  f"See it with: fbagent pairs show {result['selection_id']}", highlight=False)
+
+
+def _eligibility_rows(c: dict[str, Any], options: Any) -> list[list[str]]:
+    """The rows of the eligibility table: candidates, each filter's exclusions, eligible, selected, reserve."""
+    from fbagent.pairs.select import REASON_TEXT
+
+    rows = [["candidate pairs (2-combinations of a verb's frames)", f"{c['candidates']:,}"]]
     active = {"missing_definition": options.require_definition, "missing_core_fe": options.require_core_fe,
               "too_few_examples": options.min_examples > 0, "directly_related": options.exclude_related}
     for reason, n in c["excluded"].items():
@@ -87,26 +100,13 @@ def _print_selection(result: dict[str, Any], lexicon: str, options: Any, *, show
             label += " (filter off)"
         elif reason == "directly_related" and not c["relations_available"]:
             label += " (lexicon has no relations)"
-        flt.add_row(label, f"-{n:,}")
-    flt.add_row("eligible", f"{c['eligible']:,}")
-    max_per_verb = options.max_per_verb
-    if max_per_verb is not None:
-        flt.add_row(f"beyond --max-per-verb {max_per_verb} (kept in reserve)", f"{c['excluded_by_max_per_verb']:,}")
-    flt.add_row("selected", f"{c['selected']:,}")
-    flt.add_row("reserve (seeded order, for replacements)", f"{c['reserve']:,}")
-    console.print(flt)
-    if c["took_all"]:
-        console.print(f"[yellow]Asked for {options.pairs:,} pairs but only {c['selected']:,} are eligible"
-                      f"{' under --max-per-verb' if max_per_verb else ''}: took all of them.[/]")
-    if show > 0 and result["pairs"]:
-        sample = Table(title=f"First {min(show, len(result['pairs']))} selected pairs")
-        for col in ("rank", "verb", "frame A", "frame B"):
-            sample.add_column(col)
-        for p in result["pairs"][:show]:
-            sample.add_row(str(p["rank"]), p["verb"], p["frame_a"], p["frame_b"])
-        console.print(sample)
-    console.print(f"Stored as selection {result['selection_id']} in {where} ({seconds:.2f} s). "
-                  f"See it with: fbagent pairs show {result['selection_id']}", highlight=False)
+        rows.append([label, f"-{n:,}"])
+    rows.append(["eligible", f"{c['eligible']:,}"])
+    if options.max_per_verb is not None:
+        rows.append([f"beyond --max-per-verb {options.max_per_verb} (kept in reserve)",
+                     f"{c['excluded_by_max_per_verb']:,}"])
+    rows += [["selected", f"{c['selected']:,}"], ["reserve (seeded order, for replacements)", f"{c['reserve']:,}"]]
+    return rows
 
 
 @app.command("list")
