@@ -414,62 +414,6 @@ def render_csv(tabs: list[Table]) -> str:
     return buf.getvalue()
 
 
-DROP_ORDER = (("1st", "2nd"), ("Base", "Ext."), ("95% CI",))  # compact columns given up, in pairs, when too narrow
-MODEL_MIN = 12
-
-
-def fit_columns(tab: Table, width: int) -> tuple[Table, list[str]]:
-    """Drop compact columns (in :data:`DROP_ORDER`) until the table fits ``width`` terminal columns
-    with the model column at least :data:`MODEL_MIN` wide. Returns ``(table, dropped headers)``."""
-    headers, rows, dropped = list(tab.headers), [list(r) for r in tab.rows], []
-
-    def need() -> int:
-        cols = list(zip(headers, *rows, strict=True))
-        widths = [max(len(str(c)) for c in col) for col in cols]
-        widths[0] = min(widths[0], MODEL_MIN)
-        return sum(widths) + 3 * len(widths) + 1  # padding, column dividers and edges of SIMPLE_HEAD
-
-    for group in DROP_ORDER:
-        if need() <= width:
-            break
-        for name in group:
-            if name in headers:
-                i = headers.index(name)
-                headers.pop(i)
-                for r in rows:
-                    r.pop(i)
-                dropped.append(name)
-    return Table(tab.title, headers, rows, tab.caption), dropped
-
-
-def rich_tables(tabs: list[Table], width: int | None = None) -> list:
-    """Rich ``Table`` objects for the terminal: the model column folds long names; the numbers never
-    wrap; the caption names the conventions. ``width``: the terminal's columns; a compact FrameBench
-    table drops columns (:func:`fit_columns`) rather than squeeze the model column."""
-    from rich import box
-    from rich.table import Table as RichTable
-
-    out = []
-    for tab in tabs:
-        caption = getattr(tab, "caption", "") or ""
-        if width is not None and tab.headers == FRAMEBENCH_COMPACT:
-            tab, dropped = fit_columns(tab, width)
-            if dropped:
-                caption += f" Not shown at this width: {', '.join(dropped)} (--wide shows every column)."
-        title, headers, rows = tab
-        t = RichTable(title=title, caption=caption.strip() or None, box=box.SIMPLE_HEAD,
-                      pad_edge=False, padding=(0, 1), caption_justify="left", title_justify="left")
-        for i, h in enumerate(headers):
-            if i == 0:
-                t.add_column(h, justify="left", min_width=MODEL_MIN, overflow="fold")
-            else:
-                t.add_column(h, justify="right", no_wrap=True)
-        for r in rows:
-            t.add_row(*r)
-        out.append(t)
-    return out
-
-
 @dataclass
 class FigureNotes:
     """What the figure adds below the bars: warnings (different datasets) and the conventions."""
