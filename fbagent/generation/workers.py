@@ -142,7 +142,7 @@ class EntryPool:
                                calls=sum(s.calls for s in stats),
                                tokens=sum(s.input_tokens + s.output_tokens for s in stats),
                                cache_hits=sum(s.cache_hits for s in stats),
-                               in_flight=sum(getattr(c, "in_flight", 0) for c in {id(c): c for c in self.clients}.values())))
+                               in_flight=sum(getattr(c, "in_flight", 0) for c in self.clients)))
 
         async def worker() -> None:
             while True:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import _thread
 import asyncio
+import concurrent.futures
 import sys
 import threading
 from collections.abc import Callable
@@ -97,8 +98,39 @@ def relay_swallowed_interrupts() -> None:
     sys.unraisablehook = hook
 
 
+class Deferred:
+    """``fn(*args)`` run once in a new daemon thread, from :meth:`start` on; its result or exception lands in
+    :attr:`future` (a ``concurrent.futures.Future``).
+
+    A daemon thread, so that Ctrl-C during a load exits at once instead of waiting for torch
+    to finish importing. :meth:`start` may be called any number of times, from any thread.
+    """
+
+    def __init__(self, fn: Callable[..., T], *args: Any, name: str) -> None:
+        self.fn, self.args, self.name = fn, args, name
+        self.future: concurrent.futures.Future[T] = concurrent.futures.Future()
+        self._lock = threading.Lock()
+        self.started = False
+
+    def start(self) -> None:
+        """Start the thread (no-op after the first call)."""
+        with self._lock:
+            if self.started:
+                return
+            self.started = True
+            self.future.set_running_or_notify_cancel()   # running from now on: cancel() can no longer stop it
+        threading.Thread(target=self._run, name=self.name, daemon=True).start()
+
+    def _run(self) -> None:
+        try:
+            self.future.set_result(self.fn(*self.args))
+        except BaseException as err:  # noqa: BLE001 - handed to whoever waits for the result
+            self.future.set_exception(err)
+
+
 def in_worker_thread(fn: Callable[[], T], *, name: str = "fbagent-load") -> T:
-    """``fn()`` in a daemon thread while the main thread waits, so that Ctrl-C always propagates.
+    """``fn()`` in a daemon thread (:class:`Deferred`) while the main thread waits, so that Ctrl-C
+    always propagates.
 
     A native call that calls back into Python (llama.cpp logs through a ctypes callback while a model
     loads) swallows a ``KeyboardInterrupt`` raised in the callback. Run in a worker thread, the
@@ -108,20 +140,10 @@ def in_worker_thread(fn: Callable[[], T], *, name: str = "fbagent-load") -> T:
     """
     if threading.current_thread() is not threading.main_thread():
         return fn()
-    box: dict[str, Any] = {}
-    done = threading.Event()
-
-    def target() -> None:
+    work = Deferred(fn, name=name)
+    work.start()
+    while True:
         try:
-            box["value"] = fn()
-        except BaseException as err:  # noqa: BLE001 - raised again in the waiting thread
-            box["error"] = err
-        finally:
-            done.set()
-
-    threading.Thread(target=target, name=name, daemon=True).start()
-    while not done.wait(0.1):
-        pass
-    if "error" in box:
-        raise box["error"]
-    return box["value"]
+            return work.future.result(timeout=0.1)
+        except concurrent.futures.TimeoutError:
+            continue
