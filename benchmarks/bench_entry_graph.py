@@ -112,8 +112,8 @@ def states(db: Any, lexicon: dict[str, Any], pairs: list[dict[str, Any]], n: int
 async def run_variant(variant: str, db: Any, lexicon: dict[str, Any], pairs: list[dict[str, Any]], answers: Answers,
                       folder: Path, n: int, concurrency: int) -> dict[str, Any]:
     from fbagent.agents.entry_graph import EntryContext, compile_entry_graph
-    from fbagent.agents.prompting import load_prompts
     from fbagent.generation.workers import run_entry
+    from fbagent.prompting.messages import load_prompts
     from fbagent.store.lexicon import frame_reference_texts
     from fbagent.verifier.verify import BatchEncoder, ReferenceBank
 

@@ -84,7 +84,7 @@ def main() -> None:
 
     result["imports_done_t"] = time.time()
     if encoder == "stand-in":
-        from fbagent.generation import backends
+        from fbagent.verifier import startup as backends
 
         backends.load_encoder = lambda name: HashEncoder()
     if os.environ.get("FBBENCH_COUNT_CHECKPOINTS"):

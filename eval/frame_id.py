@@ -30,7 +30,7 @@ from fbagent.eval.metrics import DEFAULT_SCORING, Scoring, frame_id_summary
 from fbagent.eval.runner import ChoiceJob, base_versions, choice_fields
 from fbagent.eval.task import EvalTask, choice_task, run_task
 from fbagent.progress.events import OnEvent, callbacks, chain
-from fbagent.prompt_files import load_prompt, prompt_exists
+from fbagent.prompting.files import load_prompt, prompt_exists
 
 FRAME_LABELS = ("frame_a", "frame_b", "neither")
 CHOICES = ("1", "2", "3")

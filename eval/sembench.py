@@ -50,7 +50,7 @@ from fbagent.eval.sembench_sets import by_file_summary, load_instance_files
 from fbagent.eval.task import EvalTask, run_task
 from fbagent.eval.wordnet import DictWord, Sense
 from fbagent.progress.events import OnEvent, callbacks, chain
-from fbagent.prompt_files import PromptTemplate, load_prompt, prompt_exists
+from fbagent.prompting.files import PromptTemplate, load_prompt, prompt_exists
 
 MODES = ("def", "ex")
 CHUNK = 20  # instances generated, scored and stored together (a crash loses at most one chunk)

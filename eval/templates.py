@@ -45,7 +45,7 @@ from pathlib import Path
 
 from fbagent.errors import FbagentError
 from fbagent.eval.problems import LABELS, Problem
-from fbagent.prompt_files import PromptTemplate, load_prompt, parse_prompt, prompt_exists
+from fbagent.prompting.files import PromptTemplate, load_prompt, parse_prompt, prompt_exists
 
 TEMPLATE_NAMES = ("v1", "v2", "v3", "v4", "v5")
 CHOICES_STYLES = ("inline", "lines")

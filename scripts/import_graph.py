@@ -16,7 +16,7 @@ Prints:
   itself), each listed;
 - ``upward imports``: edges from a module in a lower room to one in a higher room, by the
   ranks in :data:`RANKS` and :data:`MODULE_RANKS` (DESIGN.md: cli -> commands -> tui/eval ->
-  calibration -> generation -> agents -> verifier/pairs -> checks -> llm -> providers -> lexicon
+  generation -> agents -> verifier/pairs -> checks -> prompting -> llm -> providers -> lexicon
   -> store -> the lexicon's data model -> shared root helpers);
 - ``root modules``: modules directly in ``fbagent/`` besides ``__init__.py`` (target: <= 10).
 
@@ -50,9 +50,9 @@ RANKS: dict[str, int] = {
     "assignment": 45,
     "agents": 40,
     "verifier": 30,
-    "calibration": 30,
     "pairs": 30,
     "checks": 25,
+    "prompting": 22,    # prompt files -> messages per task, language and style; question patterns
     "llm": 20,
     "providers": 15,
     "lexicon": 12,
@@ -63,16 +63,10 @@ RANKS: dict[str, int] = {
 # Modules ranked apart from their room. The lexicon's data model (parsed FrameNet records, pure
 # functions over LU names and definition markup) is what the store writes and reads, so it sits
 # below the store; the lexicon's readers and importer sit above it.
-#
-# ``fbagent verifier calibrate`` (``fbagent.verifier.calibration``) is a workflow like ``generate``:
-# it runs the generation verifier on held-out exemplars with the clients and encoder started as
-# ``generate`` starts them, so it sits above generation; what generation needs from a stored
-# calibration (``--margin auto``) is the verifier's own ``fbagent.verifier.margin``.
 MODULE_RANKS: dict[str, int] = {
     "fbagent.lexicon.model": 5,
     "fbagent.lexicon.markup": 5,
     "fbagent.lexicon.lu_names": 5,
-    "fbagent.verifier.calibration": 55,
 }
 
 

@@ -9,8 +9,6 @@ from importlib import resources
 
 import pytest
 
-from fbagent.agents.fewshot import load_fewshot, meaning, pick_use, short_use, verb_key
-from fbagent.agents.prompting import load_prompts
 from fbagent.errors import FbagentError
 from fbagent.generation.options import (
     GenerateOptions,
@@ -22,6 +20,8 @@ from fbagent.generation.options import (
 )
 from fbagent.llm.cache import cache_key
 from fbagent.pairs.screening import NO_OWN_REASON, own_reason
+from fbagent.prompting.fewshot import load_fewshot, meaning, pick_use, short_use, verb_key
+from fbagent.prompting.messages import load_prompts
 from fbagent.schemas import BasePair, Definition, ExtendedSentence, FourChoiceAnswer, PairScreening
 
 FILES = {

@@ -49,7 +49,7 @@ def schemas_seen(stub: OpenAIStub) -> list[str]:
 
 
 async def test_valid_answers_give_verified_items_with_every_value_stored(tmp_path, monkeypatch):
-    import fbagent.generation.backends as backends
+    import fbagent.verifier.startup as backends
 
     loads = []
     real_load = backends.load_encoder

@@ -15,9 +15,9 @@ from gen_responder import FrameResponder  # noqa: E402
 from openai_stub import OpenAIStub, request_text, schema_name  # noqa: E402
 from rich.console import Console  # noqa: E402
 
-from fbagent.agents.prompting import load_prompts  # noqa: E402
 from fbagent.commands.generate_view import GenerateView  # noqa: E402
 from fbagent.generation import GenerateOptions, generate  # noqa: E402
+from fbagent.prompting.messages import load_prompts  # noqa: E402
 from fbagent.store.db import open_db  # noqa: E402
 from fbagent.store.items import run_items  # noqa: E402
 from fbagent.store.runs import get_run  # noqa: E402

@@ -213,7 +213,7 @@ async def test_the_library_prints_nothing_and_reports_events(tmp_path, capsys):
 
 
 async def test_plan_counts_the_real_screening_prompt(tmp_path):
-    from fbagent.agents.prompting import load_prompts
+    from fbagent.prompting.messages import load_prompts
     from fbagent.store.lexicon import frame_context
 
     with OpenAIStub(FrameResponder()) as stub:

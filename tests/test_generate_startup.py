@@ -3,7 +3,7 @@
 Real openai + instructor + LangGraph against the scripted server on 127.0.0.1
 (tests/openai_stub.py, frame-aware answers from tests/gen_responder.py). The
 encoder is a hashed bag of words (a definition equal to the frame definition
-scores exactly 1.0), loaded through ``fbagent.generation.backends.load_encoder``
+scores exactly 1.0), loaded through ``fbagent.verifier.startup.load_encoder``
 as the real one is, so that the test controls when the load finishes.
 """
 
@@ -30,10 +30,10 @@ from rich.console import Console  # noqa: E402
 from fbagent.commands.generate_view import GenerateView  # noqa: E402
 from fbagent.errors import FbagentError  # noqa: E402
 from fbagent.generation import GenerateOptions, generate  # noqa: E402
-from fbagent.generation import backends as backends_module  # noqa: E402
 from fbagent.store.db import open_db  # noqa: E402
 from fbagent.store.items import run_items  # noqa: E402
 from fbagent.store.runs import get_run, sessions  # noqa: E402
+from fbagent.verifier import startup as backends_module  # noqa: E402
 
 
 class BagOfWords:
@@ -138,7 +138,7 @@ async def test_a_background_load_failure_is_one_error_and_ends_the_session_at_on
 
 
 def test_the_encoder_check_prints_nothing_and_imports_nothing_heavy():
-    code = ("import sys\nfrom fbagent.generation.backends import check_encoder\ncheck_encoder(None)\n"
+    code = ("import sys\nfrom fbagent.verifier.startup import check_encoder\ncheck_encoder(None)\n"
             "print(','.join(m for m in ('torch', 'sentence_transformers', 'transformers') if m in sys.modules),"
             " file=sys.stderr)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)

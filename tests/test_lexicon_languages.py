@@ -9,10 +9,10 @@ import sys
 
 import pytest
 
-from fbagent.agents.prompting import load_prompts
 from fbagent.errors import FbagentError
 from fbagent.languages import base_lang, language_name, normalize_lang
 from fbagent.lexicon.importer import check_lexicon_name, default_name, embedded_path, import_lexicon
+from fbagent.prompting.messages import load_prompts
 
 
 @pytest.mark.parametrize(("given", "tag", "base"), [

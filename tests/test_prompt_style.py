@@ -157,8 +157,8 @@ def test_llama_cpp_sees_the_same_style_on_gemma_and_on_a_chat_template_copy(tmp_
 
 @pytest.mark.slow
 async def test_local_adapter_resolves_the_style_and_completes_a_fewshot_prompt(tmp_path):
-    from fbagent.agents.prompting import load_prompts
     from fbagent.llm import ClientSettings, make_client
+    from fbagent.prompting.messages import load_prompts
     from fbagent.schemas import Definition
     from fbagent.store.db import open_db
     from fbagent.store.llm_calls import get_call

@@ -17,7 +17,7 @@ FIRST_CALL_PROBE = r"""
 import asyncio, json, sys
 from types import SimpleNamespace
 
-from fbagent.agents.prompting import load_prompts
+from fbagent.prompting.messages import load_prompts
 from fbagent.generation.events import GenerationSummary
 from fbagent.generation.options import GenerateOptions
 from fbagent.generation.selection import prepare_selection
@@ -96,11 +96,11 @@ async def test_a_failing_graph_cancels_the_started_screening_calls(tmp_path, mon
     """Calls started before the graph do not outlive a graph that fails to build."""
     import asyncio
 
-    from fbagent.agents.prompting import load_prompts
     from fbagent.lexicon.importer import resolve_lexicon
     from fbagent.pairs import screening as selection_graph
     from fbagent.pairs.select import SelectionOptions
     from fbagent.pairs.select import select_pairs as direct_select
+    from fbagent.prompting.messages import load_prompts
     from fbagent.store.db import open_db
 
     db = open_db(tmp_path / "f.db")

@@ -117,13 +117,13 @@ class EntryContext:
 
     generator: Any                   # fbagent.llm.client.LLMClient
     verifier: Any                    # LLMClient (may be the generator)
-    prompts: Any                     # fbagent.agents.prompting.Prompts
+    prompts: Any                     # fbagent.prompting.messages.Prompts
     encoder: BatchEncoder
     references: ReferenceBank
     options: EntryOptions = field(default_factory=EntryOptions)
     encoder_name: str | None = None
     exemplars: Any = None            # fbagent.verifier.encoder_check.ExemplarBank (verifier signals encoder, both)
-    # resolves when the verb check's lemma tables are loaded (fbagent.generation.backends.Warmup); None: no wait
+    # resolves when the verb check's lemma tables are loaded (fbagent.checks.warmup.Warmup); None: no wait
     checks_ready: Awaitable[None] | None = None
 
     async def checks_loaded(self) -> None:

@@ -7,5 +7,8 @@
 - :mod:`.verb_match_ja`: the Japanese verb check (fugashi readings);
 - :mod:`.analysers`: the part-of-speech analysers behind it (HanTa, spaCy, fugashi);
 - :mod:`.lemmas`: lemma sources per language;
-- :mod:`.morphology`: inflection tables and rules per language.
+- :mod:`.morphology`: inflection tables and rules per language;
+- :mod:`.warmup`: the lemma tables loaded in a background thread while a run starts.
+
+The question patterns the self-check holds questions against are prompt data (:mod:`fbagent.prompting.patterns`).
 """

@@ -11,7 +11,7 @@ start the same clients and encoder from the same flags, help and defaults (those
   :func:`verifier_model`.
 
 Each ``build`` is the one place that turns the flags into what the options objects take today
-(their fields, as a dict: :class:`fbagent.generation.models.ModelOptions` turns them into the
+(their fields, as a dict: :class:`fbagent.verifier.run_models.ModelOptions` turns them into the
 :class:`~fbagent.providers.config.ModelConfig` of each role); the defaults are the named constants of
 :mod:`fbagent.providers.config`. Only ``typer``, the provider names and those constants are imported
 here, so that ``fbagent --help`` stays fast.

@@ -24,7 +24,7 @@ Flow of :func:`generate` (FrameBench construction, Yano and Sasano 2026, sec. 3)
 4. At most ``concurrency`` LLM requests are in flight (the clients' bound) and
    at most ``2 x concurrency`` entries; the encoder and llama.cpp run in worker
    threads, and the encoder and the verb check's lemma tables load in the
-   background while selection, screening and the first requests run (:mod:`.backends`).
+   background while selection, screening and the first requests run (:mod:`fbagent.verifier.startup`).
 5. Ctrl-C cancels the entries in flight (their checkpoints and every finished
    LLM call stay), records the session as interrupted and re-raises
    ``asyncio.CancelledError``. ``kill -9`` loses at most the LLM requests in flight.

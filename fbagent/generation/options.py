@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from fbagent.errors import FbagentError
-from fbagent.generation.models import DEFAULT_PROMPT_STYLE, ModelOptions
 from fbagent.pairs.select import SelectionOptions
+from fbagent.verifier.run_models import DEFAULT_PROMPT_STYLE, ModelOptions, prompt_styles
 
 FINAL = ("verified", "flagged", "rejected")   # item statuses that a rerun skips (``failed`` is redone)
 
@@ -44,7 +44,7 @@ class GenerateOptions(ModelOptions):
     """Every option of ``fbagent generate`` (see ``fbagent generate --help`` for units and defaults).
 
     The model options (generator, verifier, encoder, request limits, ``prompt_style``, ``margin``,
-    ``surface_verb_match``) are those of :class:`fbagent.generation.models.ModelOptions`, shared with
+    ``surface_verb_match``) are those of :class:`fbagent.verifier.run_models.ModelOptions`, shared with
     ``fbagent verifier calibrate``. ``pairs``, ``per_pair``, ``seed``, ``max_per_verb`` and the
     eligibility options (``min_examples``, ``require_definition``, ``require_core_fe``,
     ``exclude_related``) make up the run's :meth:`selection_options`; ``max_retries``: new
@@ -95,22 +95,6 @@ class GenerateOptions(ModelOptions):
         out.update({k: getattr(self, k) for k, v in PROMPT_STYLE_DEFAULTS.items() if getattr(self, k) != v})
         out.update({k: getattr(self, k) for k, v in VERB_MATCH_DEFAULTS.items() if getattr(self, k) != v})
         return out
-
-
-def prompt_styles(opts: ModelOptions) -> tuple[str, str]:
-    """``(generator style, verifier style)``: ``opts.prompt_style`` resolved per model (``chat`` |
-    ``fewshot``; :func:`fbagent.llm.prompt_style.resolve_prompt_style`). The verifier has the
-    generator's style when it is the same client (no other backend, model or URL asked for).
-
-    Reads only a local GGUF's header. Raises :class:`FbagentError` for an unreadable GGUF.
-    """
-    from fbagent.llm.prompt_style import resolve_prompt_style
-
-    generator = resolve_prompt_style(opts.prompt_style, opts.generator, opts.model_path)
-    if opts.same_verifier:
-        return generator, generator
-    verifier = opts.model_config("verifier")
-    return generator, resolve_prompt_style(opts.prompt_style, verifier.backend, verifier.model_path)
 
 
 def style_note(opts: GenerateOptions, generator_style: str) -> str | None:

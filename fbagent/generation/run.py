@@ -23,7 +23,6 @@ from typing import Any
 
 from fbagent.crash import invocation_pid
 from fbagent.errors import FbagentError
-from fbagent.generation.backends import Backends, start_backends, watch_encoder
 from fbagent.generation.events import (
     GenerationSummary,
     LexiconNote,
@@ -45,6 +44,7 @@ from fbagent.generation.options import (
 )
 from fbagent.generation.workers import EntryPool, FrameInfoCache, entry_list, pending
 from fbagent.providers.redact import stored_base_url, stored_command
+from fbagent.verifier.startup import Backends, start_backends, watch_encoder
 
 SESSION_FAILED_FIX = "check --base-url / the server / the API key; rerun the same command to retry the failed entries"
 
@@ -56,14 +56,14 @@ async def generate(db_path: str | Path, opts: GenerateOptions, *, encoder: Any =
     ``encoder``: a ready :class:`fbagent.verifier.verify.TextEncoder` (tests/benchmarks); by
     default the sentence-transformers model of ``opts.encoder`` is checked at once and
     loaded in a background thread while screening and the first requests run
-    (:mod:`fbagent.generation.backends`). ``command``: the command line to store (default: this process's,
+    (:mod:`fbagent.verifier.startup`). ``command``: the command line to store (default: this process's,
     redacted either way). ``on_event``: receives every
     :data:`~fbagent.generation.events.GenerationEvent` (progress, notes, the summary).
     Returns a :class:`GenerationSummary`. Raises :class:`FbagentError` for bad options
     (unknown lexicon, run name taken by other options, missing key or package) and
     re-raises ``asyncio.CancelledError`` after recording an interruption.
     """
-    from fbagent.agents.prompting import load_prompts
+    from fbagent.prompting.messages import load_prompts
     from fbagent.store import runs as runs_store
     from fbagent.store.db import open_db
 
@@ -115,8 +115,9 @@ def _resolve_lexicon(db: Any, opts: GenerateOptions, emit: OnEvent) -> tuple[dic
     screening default. Returns ``(lexicon, lookup notes, (generator style, verifier style))``; every note is
     emitted. Raises :class:`FbagentError` for an unknown lexicon or a language without its verb analyser."""
     from fbagent.checks.lemmas import analyser_note, require_verb_analyser
-    from fbagent.generation.options import default_screen, prompt_styles, style_note
+    from fbagent.generation.options import default_screen, style_note
     from fbagent.lexicon.importer import resolve_lexicon
+    from fbagent.verifier.run_models import prompt_styles
 
     notes: list[str] = []
     lexicon = dict(resolve_lexicon(db, opts.lexicon, notify=notes.append))

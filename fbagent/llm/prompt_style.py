@@ -3,7 +3,7 @@
 - ``chat``: the instruction prompts of ``prompts/`` as chat messages; for chat
   models (every API model; a GGUF whose metadata has a chat template).
 - ``fewshot``: completion prompts with worked examples
-  (:mod:`fbagent.agents.fewshot`), completed under the response model's JSON
+  (:mod:`fbagent.prompting.fewshot`), completed under the response model's JSON
   grammar; for base models (a GGUF without a chat template, such as the offline
   Gemma 3 270M, which prompted like a chat model echoes its prompt).
 - ``auto`` (default): ``fewshot`` for a local GGUF without

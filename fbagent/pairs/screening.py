@@ -81,7 +81,7 @@ class SelectionContext:
     db: Any
     save: bool = True
     screen_client: Any = None          # LLMClient or None (no screening)
-    prompts: Any = None                # fbagent.agents.prompting.Prompts
+    prompts: Any = None                # fbagent.prompting.messages.Prompts
     run_id: int | None = None
     seed: int | None = None
     started: ScreenRound | None = None   # the first screening round, started before the graph (select_pairs)
@@ -304,7 +304,7 @@ async def select_pairs(db: Any, lexicon: dict[str, Any], options: pair_steps.Sel
     With ``selection_id`` the stored selection is only screened (resume; ``options``
     are then not used for sampling). With ``save=False`` (dry run) nothing is stored
     and nothing is screened. ``screen_client``: the LLM client that screens (``None``:
-    no screening); ``prompts``: :class:`fbagent.agents.prompting.Prompts`; ``run_id``:
+    no screening); ``prompts``: :class:`fbagent.prompting.messages.Prompts`; ``run_id``:
     recorded with the screening calls. Returns ``{"selection_id", "counts", "pairs":
     [selected pairs in rank order], "screened": {pair id: answer}, "screened_out":
     [pairs with reason]}``. Raises :class:`fbagent.errors.FbagentError` for bad options.

@@ -7,5 +7,8 @@
 - :mod:`.encoder_check`: the exemplar-based encoder check (target vectors vs frame centroids);
 - :mod:`.encoder`: the sentence encoder, loaded once per process;
 - :mod:`.calibration`: ``fbagent verifier calibrate`` and ``generate --margin auto``;
-- :mod:`.agreement`: the verifier's verdict against human validation.
+- :mod:`.agreement`: the verifier's verdict against human validation;
+- :mod:`.run_models`: the models a verifying run uses (generator, verifier LLM, encoder) as options;
+- :mod:`.startup`: their start-up and shut-down (the encoder loads in the background), shared by
+  ``fbagent generate`` and ``fbagent verifier calibrate``.
 """

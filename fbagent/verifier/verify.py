@@ -229,7 +229,7 @@ async def verify_item(
     """Verify the four sentences of one item with ``signal`` (module doc: roundtrip, encoder, both).
 
     ``client``: an :class:`fbagent.llm.client.LLMClient` (the verifier; unused with signal
-    ``encoder`` unless ``judge``); ``prompts``: :class:`fbagent.agents.prompting.Prompts`;
+    ``encoder`` unless ``judge``); ``prompts``: :class:`fbagent.prompting.messages.Prompts`;
     ``sentences``: the four texts keyed by :data:`SENTENCE_KEYS`; ``exemplars``: an
     :class:`fbagent.verifier.encoder_check.ExemplarBank` (signals ``encoder`` and ``both``); ``spans``:
     the target span ``[start, end)`` of each sentence (characters; a missing one makes the check

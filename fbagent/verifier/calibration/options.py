@@ -6,9 +6,9 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from fbagent.errors import FbagentError
-from fbagent.generation.models import ModelOptions
 from fbagent.pairs.select import CALIBRATE_PAIRS
 from fbagent.verifier.encoder_check import DEFAULT_MAX_REFERENCES
+from fbagent.verifier.run_models import ModelOptions
 
 #: held-out exemplars per (frame, verb): the four sentences of one pseudo-entry (2 per frame)
 HOLDOUT = 2
@@ -25,8 +25,8 @@ class CalibrateOptions(ModelOptions):
     the encoder check's references, at most ``max_references``; a frame left with none is compared
     by its definition); ``margin``: the margin at which
     precision and recall are reported. The model options (and ``margin``, ``surface_verb_match``)
-    are those of ``fbagent generate``: :class:`fbagent.generation.models.ModelOptions`, so that
-    :func:`fbagent.generation.backends.start_backends` starts the same clients and encoder from them.
+    are those of ``fbagent generate``: :class:`fbagent.verifier.run_models.ModelOptions`, so that
+    :func:`fbagent.verifier.startup.start_backends` starts the same clients and encoder from them.
     """
 
     lexicons: list[str] = field(default_factory=list)

@@ -10,7 +10,7 @@ Per lexicon (:func:`calibrate`):
    LLM, ``define_from_example`` prompt, reference texts, encoder) and the same encoder check
    (:class:`fbagent.verifier.encoder_check.ExemplarBank`, whose references are the non-held-out
    exemplars) as generation, with the clients and encoder started as generation starts them
-   (:func:`fbagent.generation.backends.start_backends`);
+   (:func:`fbagent.verifier.startup.start_backends`);
 4. the metrics of each signal (:mod:`.metrics`), stored with the per-sentence scores.
 
 The library prints nothing: progress and notes are events of :mod:`fbagent.progress.events` passed to
@@ -26,10 +26,15 @@ import time
 from pathlib import Path
 from typing import Any
 
+from fbagent.checks.lemmas import analyser_note, require_verb_analyser
+from fbagent.lexicon.importer import resolve_lexicon
 from fbagent.progress.events import Finished, Message, OnEvent, Progress, Started, ignore
+from fbagent.prompting.messages import load_prompts
+from fbagent.store.db import open_db
 from fbagent.verifier.calibration.metrics import signal_summary
 from fbagent.verifier.calibration.options import CalibrateOptions, validate_calibrate_options
 from fbagent.verifier.calibration.split import CalibrationPairs, choose_pairs, make_splits
+from fbagent.verifier.startup import check_encoder, load_encoder, start_backends
 
 # The events are those of the one progress protocol (fbagent.progress.events); the old names stay.
 CalibrationStarted = Started      # one lexicon's calibration starts: total = pairs, label = lexicon, text = its line
@@ -57,10 +62,6 @@ async def calibrate(db_path: str | Path, opts: CalibrateOptions, *, encoder: Any
     selection, a lexicon without usable exemplars, a missing key, package or model file; nothing is
     stored for a lexicon that fails before its calibration starts.
     """
-    from fbagent.agents.prompting import load_prompts
-    from fbagent.generation.backends import check_encoder, load_encoder, start_backends
-    from fbagent.lexicon.importer import resolve_lexicon
-    from fbagent.store.db import open_db
 
     emit = on_event or ignore
     validate_calibrate_options(opts)
@@ -73,8 +74,6 @@ async def calibrate(db_path: str | Path, opts: CalibrateOptions, *, encoder: Any
         lexicons = [dict(resolve_lexicon(db, None, notify=notes.append))]
     for note in notes:
         emit(Message(note))
-    from fbagent.checks.lemmas import analyser_note, require_verb_analyser
-
     for lexicon in lexicons:  # ja without fugashi: refused before anything is stored
         require_verb_analyser(lexicon["lang"], surface_verb_match=opts.surface_verb_match)
         emit(Message(f"note: {analyser_note(lexicon['lang'], surface_verb_match=opts.surface_verb_match)}"))

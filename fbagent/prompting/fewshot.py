@@ -94,7 +94,7 @@ def parse_fewshot(path: str, text: str) -> FewShotPrompt:
     missing = [k for k in ("version", "block", "examples") if k not in data]
     if missing:
         raise FbagentError(f"prompt file prompts/{path} lacks {', '.join(missing)}",
-                           "add them (see fbagent/agents/fewshot.py)")
+                           "add them (see fbagent/prompting/fewshot.py)")
     examples = tuple(data["examples"])
     if any("answer" not in ex for ex in examples):
         raise FbagentError(f"prompt file prompts/{path} has an example without an answer", "add its answer table")

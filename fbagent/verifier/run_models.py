@@ -1,10 +1,14 @@
 """The models a generation or calibration run starts and how it reaches them, declared once:
 :class:`ModelOptions`, the base of :class:`fbagent.generation.GenerateOptions` (``fbagent generate``)
 and :class:`fbagent.verifier.calibration.CalibrateOptions` (``fbagent verifier calibrate``), which
-start the same clients and encoder (:func:`fbagent.generation.backends.start_backends`).
+start the same clients and encoder (:func:`fbagent.verifier.startup.start_backends`).
 
 :meth:`ModelOptions.model_config` is the one place that turns these flat fields into the
-:class:`~fbagent.providers.config.ModelConfig` of the generator or of the verifier.
+:class:`~fbagent.providers.config.ModelConfig` of the generator or of the verifier, and
+:func:`prompt_styles` the one place that decides the prompt style each of the two models gets.
+
+They live in the verifier's room because both run kinds verify: generation's entries end in the
+verifier's ``verify`` node, and a calibration is that node on held-out exemplars.
 """
 
 from __future__ import annotations
@@ -111,3 +115,19 @@ class ModelOptions:
         providers.check_base_url(self.verifier_base_url)
         check_request_limits(self.concurrency, self.llm_retries, self.timeout_s)
         check_margin(self.margin)
+
+
+def prompt_styles(opts: ModelOptions) -> tuple[str, str]:
+    """``(generator style, verifier style)``: ``opts.prompt_style`` resolved per model (``chat`` |
+    ``fewshot``; :func:`fbagent.llm.prompt_style.resolve_prompt_style`). The verifier has the
+    generator's style when it is the same client (no other backend, model or URL asked for).
+
+    Reads only a local GGUF's header. Raises :class:`FbagentError` for an unreadable GGUF.
+    """
+    from fbagent.llm.prompt_style import resolve_prompt_style
+
+    generator = resolve_prompt_style(opts.prompt_style, opts.generator, opts.model_path)
+    if opts.same_verifier:
+        return generator, generator
+    verifier = opts.model_config("verifier")
+    return generator, resolve_prompt_style(opts.prompt_style, verifier.backend, verifier.model_path)

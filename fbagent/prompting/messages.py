@@ -11,7 +11,7 @@ language's name filled in, and the question pattern of
 
 Prompt styles (``--prompt-style``, :mod:`fbagent.llm.prompt_style`): ``chat``
 prompts (the files above) for chat models; ``fewshot`` completion prompts with
-worked examples (``prompts/**/fewshot_*.toml``, :mod:`fbagent.agents.fewshot`)
+worked examples (``prompts/**/fewshot_*.toml``, :mod:`fbagent.prompting.fewshot`)
 for base models. The generator's style applies to ``generate_base``, ``extend``
 and screening, the verifier's to the round-trip definitions and the judge.
 """
@@ -21,11 +21,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from fbagent.agents.fewshot import FewShotPrompt, first_sentence, load_fewshot, meaning, pick_use
-from fbagent.checks.self_check import question_pattern
 from fbagent.errors import FbagentError
 from fbagent.languages import base_lang, language_name
-from fbagent.prompt_files import PromptTemplate, load_prompt, prompt_exists
+from fbagent.prompting.fewshot import FewShotPrompt, first_sentence, load_fewshot, meaning, pick_use
+from fbagent.prompting.files import PromptTemplate, load_prompt, prompt_exists
+from fbagent.prompting.patterns import patterns_version, question_pattern
 
 OWN_PROMPT_LANGS = ("en", "ja")
 PROMPT_STYLES = ("chat", "fewshot")   # resolved styles; ``auto`` is resolved by fbagent.llm.prompt_style
@@ -234,8 +234,6 @@ def load_prompts(lang: str, style: str = "chat", verifier_style: str | None = No
         style=style,
         verifier_style=verifier_style,
     )
-    from fbagent.checks.self_check import patterns_version
-
     versions = {"generate_base": prompts.base.version}
     if not fewshot:  # a base model gets no feedback text and no frame blocks
         versions.update(generate_feedback=prompts.feedback.version)

