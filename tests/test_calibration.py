@@ -174,6 +174,40 @@ def test_roundtrip_and_both_use_the_verifier_llm_and_its_cache(tmp_path):
     assert latest_calibration(db, 1, "roundtrip")["name"] == "calibrate-tiny-both-s0-2"
 
 
+def test_a_fewshot_verifier_gets_the_prompts_it_gets_in_generate(tmp_path):
+    """A calibration measures the verifier that generation runs: with the ``fewshot`` prompt style (a base
+    model) the definition requests are the few-shot completion prompts generation sends, and the stored
+    prompt versions say so (a calibration used to send the chat prompt whatever the verifier's style)."""
+    from fbagent.prompting.messages import load_prompts
+
+    tiny_lexicon(tmp_path / "t.db")
+    with OpenAIStub(echo_definition) as stub:
+        opts = tiny_options(signal="roundtrip", generator="openai", base_url=stub.base_url, model="stub-model",
+                            backoff_s=0.01, prompt_style="fewshot")
+        asyncio.run(calibrate(tmp_path / "t.db", opts, encoder=KeywordEncoder()))
+        texts = [request_text(r) for r in stub.requests]
+    fewshot = load_prompts("en", "chat", "fewshot")
+    for sentence in D_BY_TEXT:
+        (define,) = fewshot.define_messages("run", sentence)
+        assert sum(define["content"] in t for t in texts) == 1
+    stored = latest_calibration(open_db(tmp_path / "t.db"), 1, "roundtrip")["prompt_versions"]
+    assert stored["define"] == fewshot.define.version and stored["verifier_prompt_style"] == "fewshot"
+
+
+def test_a_calibration_starts_the_verifier_alone(tmp_path):
+    """Only the verifier's client is built: a generator that cannot start (here a local GGUF that does not
+    exist) does not stop the calibration of an OpenAI-compatible verifier, and loads nothing."""
+    tiny_lexicon(tmp_path / "t.db")
+    with OpenAIStub(echo_definition) as stub:
+        opts = tiny_options(signal="roundtrip", generator="local", model_path=str(tmp_path / "absent.gguf"),
+                            verifier_generator="openai", verifier_base_url=stub.base_url,
+                            verifier_model="stub-model", backoff_s=0.01)
+        res = asyncio.run(calibrate(tmp_path / "t.db", opts, encoder=KeywordEncoder()))
+        assert stub.request_count == 4
+    assert res["accuracy"] == pytest.approx(0.75)
+    assert res["by_lexicon"][0]["llm"] == {"calls": 4, "cache_hits": 0, "failures": 0}
+
+
 def test_held_out_exemplars_are_never_references():
     rows = [{"id": i, "text": f"s{i}", "target_start": 0, "target_end": 1} for i in range(12)]
     rows.append({"id": 99, "text": "no span", "target_start": None, "target_end": None})

@@ -117,17 +117,25 @@ class ModelOptions:
         check_margin(self.margin)
 
 
+def prompt_style_of(opts: ModelOptions, role: str) -> str:
+    """The prompt style (``chat`` | ``fewshot``) the model of ``role`` (``generator`` | ``verifier``) gets:
+    ``opts.prompt_style`` resolved for that model's backend and GGUF
+    (:func:`fbagent.llm.prompt_style.resolve_prompt_style`).
+
+    Reads only a local GGUF's header. Raises :class:`FbagentError` for an unreadable GGUF and
+    ``ValueError`` for another role.
+    """
+    from fbagent.llm.prompt_style import resolve_prompt_style
+
+    config = opts.model_config(role)
+    return resolve_prompt_style(opts.prompt_style, config.backend, config.model_path)
+
+
 def prompt_styles(opts: ModelOptions) -> tuple[str, str]:
-    """``(generator style, verifier style)``: ``opts.prompt_style`` resolved per model (``chat`` |
-    ``fewshot``; :func:`fbagent.llm.prompt_style.resolve_prompt_style`). The verifier has the
+    """``(generator style, verifier style)``: :func:`prompt_style_of` each model. The verifier has the
     generator's style when it is the same client (no other backend, model or URL asked for).
 
     Reads only a local GGUF's header. Raises :class:`FbagentError` for an unreadable GGUF.
     """
-    from fbagent.llm.prompt_style import resolve_prompt_style
-
-    generator = resolve_prompt_style(opts.prompt_style, opts.generator, opts.model_path)
-    if opts.same_verifier:
-        return generator, generator
-    verifier = opts.model_config("verifier")
-    return generator, resolve_prompt_style(opts.prompt_style, verifier.backend, verifier.model_path)
+    generator = prompt_style_of(opts, "generator")
+    return (generator, generator) if opts.same_verifier else (generator, prompt_style_of(opts, "verifier"))

