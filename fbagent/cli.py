@@ -49,6 +49,27 @@ app.add_typer(eval_cmd.app, name="eval")
 install_help(app)  # --help that reads at 80 columns (fbagent.commands.help_format)
 
 
+def usage_fix(err: Exception, where: str, argv: list[str]) -> str:
+    """The fix of the click usage error ``err`` raised in command ``where`` for the arguments ``argv``:
+    ``see `WHERE --help```; for an option of a command given before the command (``fbagent --db f.db
+    generate``, an unknown option of ``fbagent`` itself), where it goes instead. (Typer 0.29 ships its
+    own copy of click's classes, so they are recognised by name and attributes.)"""
+    ctx = getattr(err, "ctx", None)
+    if type(err).__name__ != "NoSuchOption" or ctx is None or ctx.parent is not None:
+        return f"see `{where} --help`"
+    command, path = ctx.command, ["fbagent"]
+    for token in argv:   # the command named after the option, through the groups
+        sub = getattr(command, "commands", {}).get(token)
+        if sub is not None:
+            command, path = sub, [*path, token]
+    if len(path) == 1:
+        return f"see `{where} --help`"
+    named, option = " ".join(path), err.option_name
+    if any(option in [*param.opts, *param.secondary_opts] for param in command.params):
+        return f"{option} is an option of `{named}`: put it after the command (`{named} {option} ...`)"
+    return f"see `{named} --help`"
+
+
 def main() -> None:
     """Console-script entry point: run the app; every user error becomes one redacted line on stderr.
 
@@ -68,7 +89,7 @@ def main() -> None:
     relay_swallowed_interrupts()  # Ctrl-C during a native callback (llama.cpp loading) is not lost
     try:
         try:
-            code = app(standalone_mode=False)
+            code = app(standalone_mode=False, prog_name="fbagent")  # also in a supervised child
         except FbagentError as err:
             secho(f"error: {shown(redact(err.line()), one_line=True)}", fg="red", err=True)
             sys.exit(err.exit_code)
@@ -79,7 +100,8 @@ def main() -> None:
                 ctx = getattr(err, "ctx", None)
                 where = ctx.command_path if ctx is not None else "fbagent"
                 message = redact(" ".join(err.format_message().split())).rstrip(".")
-                secho(f"error: {shown(message, one_line=True)}. Fix: see `{where} --help`", fg="red", err=True)
+                fix = usage_fix(err, where, sys.argv[1:])
+                secho(f"error: {shown(message, one_line=True)}. Fix: {redact(fix)}", fg="red", err=True)
             sys.exit(getattr(err, "exit_code", 2))
         except sqlite3.Error as err:  # full disk, I/O error, lock held too long...: one line, data intact
             from fbagent.store.db import sqlite_error
