@@ -80,11 +80,16 @@ def test_help_reads_at_width(path: tuple[str, ...], cmd: click.Command, width: i
     assert not too_long, f"lines over {width} columns: {too_long}"
     assert "…" not in out
     assert "<bool>" not in out
+    assert "<list[" not in out   # a repeatable value reads as its item type
+    for param in cmd.params:     # arguments in capitals, as the usage line spells them
+        if param.param_type_name == "argument":
+            assert re.search(rf"(?<![\w-]){param.name.upper()}\b", out), f"argument {param.name} not as in usage"
     usage = next(line for line in out.splitlines() if "Usage:" in line)
     assert not re.search(r"\{[a-z_]+\}", usage), usage  # arguments as PATH, not Typer's {path}
     tokens = set(out.translate({ord(c): " " for c in BOX}).split())
     for param in cmd.params:
-        if getattr(param, "hidden", False) or not isinstance(param, click.Option):
+        # Typer 0.29's parameters are its own copy of click's classes (no click.Option): by kind name
+        if getattr(param, "hidden", False) or param.param_type_name != "option":
             continue
         for name in (*param.opts, *param.secondary_opts):
             assert re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", out), f"{name} missing or cut"
@@ -95,6 +100,15 @@ def test_help_reads_at_width(path: tuple[str, ...], cmd: click.Command, width: i
     panels = {getattr(p, "rich_help_panel", None) for p in cmd.params if not getattr(p, "hidden", False)}
     for title in panels - {None}:
         assert f"╭─ {title} " in out, f"panel {title!r} missing"
+
+
+def test_the_option_check_reads_typer_parameters() -> None:
+    """The spelling check above selects options by ``param_type_name``: Typer's parameters are not
+    click's classes, so an ``isinstance(param, click.Option)`` filter (as this test had) checks none."""
+    generate = dict(COMMANDS)[("generate",)]
+    names = {n for p in generate.params if p.param_type_name == "option" for n in (*p.opts, *p.secondary_opts)}
+    assert {"--pairs", "-p", "--generator", "--screen", "--no-screen", "--db"} <= names
+    assert not any(isinstance(p, click.Option) for p in generate.params)
 
 
 def test_names_too_long_for_the_column_go_on_their_own_line() -> None:

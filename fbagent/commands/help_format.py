@@ -169,6 +169,7 @@ def _panels(command: click.Command, ctx: click.Context) -> list[tuple[str, list[
         if record is None or getattr(param, "hidden", False):
             continue
         names, full = record
+        names = _readable_names(names, param)
         own = getattr(param, "help", None) or ""
         help_text = _markup(" ".join(reflow(own)), "")
         extra = full[len(own):].strip() if full.startswith(own) else ("" if own else full)
@@ -181,6 +182,16 @@ def _panels(command: click.Command, ctx: click.Context) -> list[tuple[str, list[
         panels.setdefault(getattr(param, "rich_help_panel", None) or default, []).append((names, help_text))
     titles = sorted(panels, key=lambda t: PANEL_ORDER.index(t) if t in PANEL_ORDER else len(PANEL_ORDER))
     return [(title, panels[title]) for title in titles if panels[title]]
+
+
+def _readable_names(names: str, param: click.Parameter) -> str:
+    """Typer's names of ``param`` as the usage line spells them: an argument in capitals
+    (``result_dirs... <list[Path]>`` -> ``RESULT_DIRS... <path>``) and a repeatable value as its item type
+    (``--lexicon <list[str]>`` -> ``--lexicon <str>``; the help says it may be repeated)."""
+    names = re.sub(r"<list\[(\w+)\]>", lambda m: f"<{m.group(1).lower()}>", names)
+    if isinstance(param, (TyperArgument, click.Argument)) and param.name:
+        names = re.sub(rf"^{re.escape(param.name)}\b", param.name.upper(), names)
+    return names
 
 
 def _option_rows(rows: list[tuple[str, Any]], column: int) -> list[Any]:
