@@ -208,6 +208,76 @@ def test_a_calibration_starts_the_verifier_alone(tmp_path):
     assert res["by_lexicon"][0]["llm"] == {"calls": 4, "cache_hits": 0, "failures": 0}
 
 
+def _dead_url() -> str:
+    """An OpenAI-compatible URL on 127.0.0.1 where nothing listens (connection refused)."""
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    return f"http://127.0.0.1:{port}/v1"
+
+
+def test_a_verifier_that_cannot_be_reached_stops_the_calibration_soon_and_hides_nothing(tmp_path):
+    """Every call failing (a server that is down): the calibration stops after about FAIL_FAST_CALLS calls
+    instead of making all 100, is stored as failed (no result), the command's error exits 1 naming the cause,
+    and the earlier good calibration stays the one ``--margin auto`` reads."""
+    from fbagent.lexicon.importer import resolve_lexicon
+    from fbagent.verifier.calibration.run import FAIL_FAST_CALLS, CalibrationFailed
+
+    db_path = tmp_path / "s.db"
+    good = asyncio.run(calibrate(db_path, CalibrateOptions(signal="encoder", min_exemplars=2, n_boot=100),
+                                 encoder=KeywordEncoder()))
+    opts = CalibrateOptions(signal="both", min_exemplars=2, n_boot=100, verifier_generator="openai",
+                            verifier_base_url=_dead_url(), verifier_model="m", backoff_s=0.01, llm_retries=1)
+    with pytest.raises(CalibrationFailed, match=r"stopped: all \d+ LLM calls failed; most common error .*connect") as err:
+        asyncio.run(calibrate(db_path, opts, encoder=KeywordEncoder()))
+    assert err.value.exit_code == 1 and "--verifier-base-url" in str(err.value)
+    db = open_db(db_path)
+    calls = db.execute("SELECT count(*) FROM llm_calls").fetchone()[0]
+    assert FAIL_FAST_CALLS <= calls < FAIL_FAST_CALLS + 4 * 2 * opts.concurrency   # not the 100 of 25 pairs
+    statuses = [r[0] for r in db.execute("SELECT status FROM runs WHERE kind = 'calibrate' ORDER BY id")]
+    assert statuses == ["finished", "failed"]
+    lexicon = resolve_lexicon(db, "sample-en")
+    assert latest_calibration(db, lexicon["id"], "encoder")["name"] == good["by_lexicon"][0]["calibration"]
+
+
+def test_a_small_calibration_whose_every_call_failed_is_failed_too(tmp_path):
+    """Fewer calls than FAIL_FAST_CALLS (one pair, four definitions), all failed: failed at the end."""
+    from fbagent.verifier.calibration.run import CalibrationFailed
+
+    tiny_lexicon(tmp_path / "t.db")
+    opts = tiny_options(signal="roundtrip", generator="openai", base_url=_dead_url(), model="m", backoff_s=0.01,
+                        llm_retries=1)
+    with pytest.raises(CalibrationFailed, match="all 4 LLM calls failed"):
+        asyncio.run(calibrate(tmp_path / "t.db", opts, encoder=KeywordEncoder()))
+    assert [r[0] for r in open_db(tmp_path / "t.db").execute("SELECT status FROM runs")] == ["failed"]
+
+
+def test_small_calibrations_and_short_samples_are_named(tmp_path):
+    """A calibration that scored few sentences gives ``--margin auto`` a note saying so; one that samples
+    fewer pairs than ``--pairs`` asks for says how many it has (the sample: 25 of 200)."""
+    from fbagent.progress.events import Message
+    from fbagent.verifier.margin import FEW_SENTENCES
+
+    tiny_lexicon(tmp_path / "t.db")
+    asyncio.run(calibrate(tmp_path / "t.db", tiny_options(), encoder=KeywordEncoder()))
+    db = open_db(tmp_path / "t.db")
+    lexicon = dict(next(iter(db.query("SELECT * FROM lexicons WHERE name = 'tiny'"))))
+    assert "scored only 4 held-out sentences, too few for a stable precision" in auto_margin(
+        db, lexicon, "encoder", 0.75).text
+
+    notes: list[str] = []
+    res = asyncio.run(calibrate(tmp_path / "s.db", CalibrateOptions(signal="encoder", min_exemplars=2, n_boot=200),
+                                encoder=KeywordEncoder(),
+                                on_event=lambda e: notes.append(e.text) if isinstance(e, Message) else None))
+    assert res["n_pairs"] == 25 and res["n_sentences"] >= FEW_SENTENCES
+    assert "note: lexicon 'sample-en' has 25 eligible frame pairs, fewer than the 200 of --pairs: all 25 are used" in notes
+    sample = dict(next(iter(open_db(tmp_path / "s.db").query("SELECT * FROM lexicons"))))
+    margin = auto_margin(open_db(tmp_path / "s.db"), sample, "encoder", 0.5)
+    assert "too few" not in margin.text
+
+
 def test_held_out_exemplars_are_never_references():
     rows = [{"id": i, "text": f"s{i}", "target_start": 0, "target_end": 1} for i in range(12)]
     rows.append({"id": 99, "text": "no span", "target_start": None, "target_end": None})

@@ -123,6 +123,32 @@ def test_resolve_lexicon_unknown_name_lists_available_and_most_recent(tmp_db, sa
     assert resolve_lexicon(tmp_db, "sample-en", notify=None)["name"] == "sample-en"
 
 
+def test_the_embedded_sample_by_name_is_imported_when_missing(tmp_db, sample_copy):
+    """README: commands use `sample-en` until a lexicon is added; asking for it by name works on a fresh
+    database and on one that holds other lexicons only (it is imported, and a note says so)."""
+    notes = []
+    assert resolve_lexicon(tmp_db, EMBEDDED_NAME, notify=notes.append)["name"] == EMBEDDED_NAME
+    assert len(notes) == 1 and "has no lexicon" in notes[0]
+
+    import_lexicon(tmp_db, sample_copy, lang="en", name="copy")
+    notes.clear()
+    assert resolve_lexicon(tmp_db, EMBEDDED_NAME, notify=notes.append)["name"] == EMBEDDED_NAME
+    assert notes == []   # already there: silent
+    with pytest.raises(FbagentError, match="unknown lexicon 'sample-ja'"):
+        resolve_lexicon(tmp_db, "sample-ja", notify=None)
+
+
+def test_the_embedded_sample_by_name_beside_another_lexicon(tmp_path, sample_copy):
+    from fbagent.store.db import open_db
+
+    db = open_db(tmp_path / "other.db")
+    import_lexicon(db, sample_copy, lang="en", name="copy")
+    notes = []
+    assert resolve_lexicon(db, EMBEDDED_NAME, notify=notes.append)["name"] == EMBEDDED_NAME
+    assert notes == ["note: imported the embedded English sample lexicon 'sample-en' (34 frames, 89 LUs) into the "
+                     "database"]
+
+
 # -- idempotence ---------------------------------------------------------------------------------
 
 def test_reimport_same_resource_is_unchanged_and_changed_one_replaces(tmp_db, sample_copy):

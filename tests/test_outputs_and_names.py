@@ -195,3 +195,24 @@ def test_a_long_error_is_wrapped_at_spaces_on_a_terminal_and_one_line_in_a_pipe(
     lines = [ln for ln in shown_text.splitlines() if ln.strip()]
     assert code == 2 and len(lines) >= 2 and all(len(ln) <= 60 for ln in lines), lines
     assert " ".join(lines).split() == piped.stderr.split()  # the same words, none cut in two
+
+
+def test_a_wrapped_note_keeps_the_command_it_suggests_on_one_line(tmp_path):
+    """At 80 columns the first-run note wraps, but `fbagent lexicon add PATH --lang LANG` stays whole on one
+    line (a line break inside it would break a copy of the command)."""
+    code, shown_text = _in_a_terminal(["pairs", "select", "--pairs", "1", "--db", "fresh.db"], 80, tmp_path)
+    lines = shown_text.splitlines()
+    assert code == 0, shown_text
+    assert any("fbagent lexicon add PATH --lang LANG" in ln for ln in lines), lines
+    assert all(len(ln) <= 80 for ln in lines), lines
+
+
+def test_wrapping_never_breaks_inside_a_suggested_command():
+    from fbagent.commands.output import fit_line
+
+    line = ("error: nothing kept; judge more entries (fbagent annotate --db x.db), or run fbagent export out.jsonl "
+            "--validated --min-correct 1 --min-acceptable 1.")
+    lines = fit_line(line, 40).splitlines()
+    assert any("fbagent annotate --db x.db" in ln for ln in lines)
+    assert "fbagent export out.jsonl --validated --min-correct 1 --min-acceptable 1." in lines
+    assert " ".join(lines) == line

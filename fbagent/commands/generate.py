@@ -50,10 +50,6 @@ def generate_cmd(
         "--screen/--no-screen", help="LLM screening of the selected pairs (rejected ones replaced from the "
         "reserve). Default: on for a chat model, off for a base model (prompt style fewshot).",
         show_default=False)] = None,
-    prompt_style: Annotated[str, typer.Option(
-        "--prompt-style", help="auto | chat | fewshot: instruction prompts (chat models, every API model) or "
-        "completion prompts with worked examples (base models); auto: fewshot for a local GGUF without a chat "
-        "template, else chat (docs/generate.md). Recorded with the run.")] = "auto",
     margin: Annotated[str, typer.Option(
         "--margin", rich_help_panel=VERIFIER, help="A sentence passes when sim_own - sim_other > margin (cosine "
         "difference), or 'auto': the smallest margin reaching --target-precision on the lexicon's latest "
@@ -90,8 +86,8 @@ def generate_cmd(
         {"pairs": pairs, "lexicon": lexicon, "per_pair": per_pair, "seed": seed, "max_retries": max_retries,
          "similarity_threshold": similarity_threshold, "near_copy_threshold": near_copy_threshold,
          "margin": margin_value, "margin_auto": margin_auto, "target_precision": target_precision,
-         "verifier": verifier, "judge": judge, "run": run, "dry_run": dry_run, "screen": screen,
-         "prompt_style": prompt_style}, llm or {}, verifier_llm or {}, selection or {})
+         "verifier": verifier, "judge": judge, "run": run, "dry_run": dry_run, "screen": screen},
+        llm or {}, verifier_llm or {}, selection or {})
     run_generation(db_path(db), opts)
 
 

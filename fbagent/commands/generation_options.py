@@ -5,7 +5,7 @@ start the same clients and encoder from the same flags, help and defaults (those
 :class:`fbagent.generation.GenerateOptions`):
 
 - :data:`model_options` (help panel "Model"): generator backend, model, server URL, GGUF file,
-  concurrency, retries, timeout; the command receives ``llm``, built by :func:`generation_model`.
+  concurrency, retries, timeout, prompt style (the verifier's too); the command receives ``llm``, built by :func:`generation_model`.
 - :data:`verifier_options` (panel "Verifier"): the verifier's backend, model and URL, the
   sentence encoder, the surface verb match; the command receives ``verifier_llm``, built by
   :func:`verifier_model`.
@@ -29,6 +29,7 @@ from fbagent.providers import GENERATION_PROVIDERS, help_names
 from fbagent.providers.config import (
     DEFAULT_BACKEND,
     DEFAULT_CONCURRENCY,
+    DEFAULT_PROMPT_STYLE,
     GENERATION_RETRIES,
     GENERATION_TIMEOUT_S,
 )
@@ -53,6 +54,10 @@ _MODEL: dict[str, tuple[Any, Any]] = {
     "llm_retries": (Annotated[int, typer.Option(
         "--llm-retries", help="Per LLM call: re-asks on invalid output and retries on 429/5xx/timeouts.")], GENERATION_RETRIES),
     "timeout": (Annotated[float, typer.Option("--timeout", help="Per LLM request, seconds.")], GENERATION_TIMEOUT_S),
+    "prompt_style": (Annotated[str, typer.Option(
+        "--prompt-style", help="auto | chat | fewshot: instruction prompts (chat models, every API model) or "
+        "completion prompts with worked examples (base models); auto: fewshot for a local GGUF without a chat "
+        "template, else chat (docs/generate.md). Recorded with the run.")], DEFAULT_PROMPT_STYLE),
 }
 
 _VERIFIER: dict[str, tuple[Any, Any]] = {
@@ -74,12 +79,12 @@ def generation_model(values: dict[str, Any], _others: dict[str, Any]) -> dict[st
     """The generator fields of ``GenerateOptions`` / ``CalibrateOptions`` from the "Model" flags.
 
     Returns ``{generator, model, base_url, model_path (str or None), concurrency, llm_retries,
-    timeout_s}``. Nothing is checked here (the options objects check their values).
+    timeout_s, prompt_style}``. Nothing is checked here (the options objects check their values).
     """
     return {"generator": values["generator"], "model": values["model"], "base_url": values["base_url"],
             "model_path": str(values["model_path"]) if values["model_path"] else None,
             "concurrency": values["concurrency"], "llm_retries": values["llm_retries"],
-            "timeout_s": values["timeout"]}
+            "timeout_s": values["timeout"], "prompt_style": values["prompt_style"]}
 
 
 def verifier_model(values: dict[str, Any], _others: dict[str, Any]) -> dict[str, Any]:

@@ -3,11 +3,13 @@ output, file contents) cannot put control sequences on the terminal. Use :func:`
 instead of ``typer.echo`` / ``typer.secho``, and :func:`console` instead of ``rich.console.Console``.
 
 On a terminal, a line longer than the terminal is wrapped at spaces (the terminal itself would cut
-words, and a command in a hint, in two); in files and pipes every message stays one line.
+words in two), never inside a command the message suggests (a line break there would break a copy of
+it); in files and pipes every message stays one line.
 """
 
 from __future__ import annotations
 
+import re
 import shutil
 import sys
 import textwrap
@@ -38,8 +40,24 @@ def _fitted(text: Any, err: bool) -> Any:
     width = shutil.get_terminal_size().columns
     if all(len(line) <= width for line in text.splitlines()):
         return text
-    return "\n".join(textwrap.fill(line, width, break_long_words=False, break_on_hyphens=False) if len(line) > width
-                     else line for line in text.split("\n"))
+    return "\n".join(fit_line(line, width) for line in text.split("\n"))
+
+
+#: a command a message suggests (``fbagent lexicon add PATH --lang LANG``), up to a quote, bracket,
+#: comma or semicolon: wrapped as one word, so that it can be copied whole
+_COMMAND = re.compile(r"(?<![\w/.-])fbagent(?: [^\s`'\"(),;]+)+")
+_GLUE = "\x00"   # a space inside a command while the line is wrapped (shown() leaves no NUL in text)
+
+
+def fit_line(line: str, width: int) -> str:
+    """``line`` (no newline) wrapped at spaces to ``width`` columns, never inside a word nor inside a
+    suggested command (one longer than the width gets a line of its own, and the terminal folds it without a
+    line break, so that a copy of it stays one command); as it is when it fits. Print the result on a
+    Rich console with ``soft_wrap=True`` (Rich's own wrapping would break the command again)."""
+    if len(line) <= width:
+        return line
+    glued = _COMMAND.sub(lambda m: m.group(0).replace(" ", _GLUE), line)
+    return textwrap.fill(glued, width, break_long_words=False, break_on_hyphens=False).replace(_GLUE, " ")
 
 
 def new_console(**kwargs: Any):

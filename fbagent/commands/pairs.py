@@ -50,7 +50,7 @@ def select_cmd(
     started = time.perf_counter()
     database = open_db(db_path(db))
     lex = resolve_lexicon(database, lexicon,
-                          notify=lambda note: new_console(stderr=True).print(note, highlight=False, markup=False))
+                          notify=lambda note: echo(note, err=True))
     options = SelectionOptions(pairs=pairs, seed=seed, per_pair=per_pair, **(selection or {}))
     result = select_pairs(database, lex, options)
     seconds = time.perf_counter() - started

@@ -30,7 +30,7 @@ from rich.progress import Progress as RichProgress
 from rich.table import Column
 from rich.text import Text
 
-from fbagent.commands.output import new_console
+from fbagent.commands.output import fit_line, new_console
 from fbagent.progress.events import Note, Progress, Started, Stopped, Summary
 
 
@@ -114,17 +114,17 @@ class ProgressView:
 
     def line(self, text: str) -> None:
         """One line of plain text (no Rich markup interpreted)."""
-        self.console.print(text, markup=False, highlight=False)
+        self.console.print(fit_line(text, self.console.width), markup=False, highlight=False, soft_wrap=True)
 
     def note(self, note: Note) -> None:
         """A note's lines: ``warning: `` before a warning, red for an error, its ``bold`` part in bold."""
         for line in note.lines():
             if note.level == "warning":
                 line = f"warning: {line}"
-            text = Text(line, style="red" if note.level == "error" else "")
+            text = Text(fit_line(line, self.console.width), style="red" if note.level == "error" else "")
             if note.bold:
                 text.highlight_words([note.bold], "bold")
-            self.console.print(text, highlight=note.highlight)
+            self.console.print(text, highlight=note.highlight, soft_wrap=True)   # wrapped by fit_line
 
     def start(self, total: int, done: int = 0, label: str = "") -> None:
         """Start a bar of ``total`` units at ``done`` (a bar still running is stopped first)."""

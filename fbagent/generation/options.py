@@ -13,7 +13,8 @@ from typing import Any
 
 from fbagent.errors import FbagentError
 from fbagent.pairs.select import SelectionOptions
-from fbagent.verifier.run_models import DEFAULT_PROMPT_STYLE, ModelOptions, prompt_styles
+from fbagent.providers.config import DEFAULT_PROMPT_STYLE
+from fbagent.verifier.run_models import ModelOptions, prompt_styles
 
 FINAL = ("verified", "flagged", "rejected")   # item statuses that a rerun skips (``failed`` is redone)
 
@@ -124,7 +125,7 @@ def validate_options(opts: GenerateOptions) -> None:
     """
     from fbagent.limits import check_count
 
-    opts.check_models()   # backend names, base URLs, concurrency, LLM retries, timeout, margin
+    opts.check_models()   # backend names, base URLs, concurrency, LLM retries, timeout, prompt style, margin
     opts.selection_options().check()   # seed, pairs, per-pair, max-per-verb, min-examples
     check_count("--max-retries", opts.max_retries)
     if not 0.0 <= opts.similarity_threshold <= 1.0:
@@ -135,9 +136,6 @@ def validate_options(opts: GenerateOptions) -> None:
                            "pass a value such as 0.7")
     if opts.durability not in ("sync", "async", "exit"):
         raise FbagentError(f"unknown checkpoint durability {opts.durability!r}", "use sync, async or exit")
-    from fbagent.llm.prompt_style import check_prompt_style
-
-    check_prompt_style(opts.prompt_style)
     from fbagent.verifier.verify import SIGNALS
 
     if opts.verifier not in SIGNALS:

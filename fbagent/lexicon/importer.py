@@ -259,22 +259,23 @@ def resolve_lexicon(
     - no name, one lexicon: that one.
     - no name, several: the most recently imported (``notify`` says which).
     - no lexicon at all: imports the embedded English sample ``sample-en``
-      (34 frames, 16 polysemous verbs) and says so through ``notify``.
+      (34 frames, 16 polysemous verbs) and says so through ``notify``; so does ``name`` =
+      ``sample-en`` when the database does not hold it yet.
 
     ``notify`` receives one-line notes (``None``, the default: nothing is said; the commands pass
     a callable that prints them, library callers one that collects them).
     """
-    if name is not None:
-        return lexstore.lexicon_by_name(db, name)
     rows = lexstore.list_lexicons(db)
-    if not rows:
+    if name is not None and (name != EMBEDDED_NAME or any(r["name"] == name for r in rows)):
+        return lexstore.lexicon_by_name(db, name)
+    if not rows or name == EMBEDDED_NAME:
         result = import_embedded(db)
-        if notify:
-            notify(
-                f"note: the database has no lexicon; using the embedded English sample lexicon "
-                f"'{EMBEDDED_NAME}' ({result.counts['n_frames']} frames, {result.counts['n_lexical_units']} LUs). "
-                "Add a FrameNet with: fbagent lexicon add PATH --lang LANG"
-            )
+        size = f"'{EMBEDDED_NAME}' ({result.counts['n_frames']} frames, {result.counts['n_lexical_units']} LUs)"
+        if notify and not rows:
+            notify(f"note: the database has no lexicon; using the embedded English sample lexicon {size}. "
+                   "Add a FrameNet with: fbagent lexicon add PATH --lang LANG")
+        elif notify:
+            notify(f"note: imported the embedded English sample lexicon {size} into the database")
         return lexstore.lexicon_by_name(db, EMBEDDED_NAME)
     if len(rows) > 1 and notify:
         notify(f"note: using lexicon '{rows[-1]['name']}', the most recent of {len(rows)}; choose one with --lexicon NAME")

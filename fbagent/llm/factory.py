@@ -31,7 +31,8 @@ def _first_model(base_url: str, api_key: str, timeout_s: float) -> str:
     except Exception as exc:  # noqa: BLE001
         raise FbagentError(
             f"no --model given and {public_url(base_url)}/models did not answer ({type(exc).__name__})",
-            "pass --model NAME as the server knows it",
+            "pass --model NAME as the server knows it (the verifier's: --verifier-model NAME), "
+            "or check that the server runs at that URL",
         ) from exc
     if not models:
         raise FbagentError(f"no --model given and {public_url(base_url)} lists no models", "pass --model NAME")

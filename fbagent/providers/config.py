@@ -37,6 +37,10 @@ DEFAULT_N_CTX = 4096                   # llama.cpp context window (prompt + answ
 #: a client's prompt style when none is given (fbagent.llm.prompt_style): messages through the chat
 #: template. `fbagent generate` asks for ``auto`` and resolves it per model before building a client.
 CLIENT_PROMPT_STYLE = "chat"
+#: a run's prompt style when none is given (``generate``, ``verifier calibrate``): ``auto``, resolved per
+#: model by fbagent.llm.prompt_style.resolve_prompt_style (``fewshot`` for a GGUF without a chat template,
+#: else ``chat``)
+DEFAULT_PROMPT_STYLE = "auto"
 DEFAULT_TENSOR_PARALLEL_SIZE = 1       # vLLM: GPUs
 DEFAULT_GPU_MEMORY_UTILIZATION = 0.9   # vLLM: fraction of GPU memory
 DEFAULT_DEVICE = "cpu"                 # transformers: torch device

@@ -16,22 +16,18 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from fbagent import providers
+from fbagent.llm.prompt_style import check_prompt_style, resolve_prompt_style
 from fbagent.providers.config import (
     DEFAULT_BACKEND,
     DEFAULT_BACKOFF_S,
     DEFAULT_CONCURRENCY,
+    DEFAULT_PROMPT_STYLE,
     GENERATION_RETRIES,
     GENERATION_TIMEOUT_S,
     ModelConfig,
     check_request_limits,
 )
 from fbagent.verifier.margin import DEFAULT_MARGIN, check_margin
-
-#: a run's prompt style when none is given: ``auto`` (resolved per model by
-#: :func:`fbagent.llm.prompt_style.resolve_prompt_style`: ``fewshot`` for a GGUF without a chat
-#: template, else ``chat``); a client built without one gets ``chat``
-#: (:data:`fbagent.providers.config.CLIENT_PROMPT_STYLE`)
-DEFAULT_PROMPT_STYLE = "auto"
 
 ROLES = ("generator", "verifier")
 
@@ -104,7 +100,7 @@ class ModelOptions:
         """Canonical backend names (aliases become the names of :mod:`fbagent.providers`: ``llamacpp`` ->
         ``local``, so that a stored run never depends on the spelling), then raise :class:`FbagentError`
         (one line, with the fix) for an unknown backend, an impossible base URL, request limit
-        (:func:`fbagent.providers.config.check_request_limits`) or margin."""
+        (:func:`fbagent.providers.config.check_request_limits`), prompt style or margin."""
         self.generator = providers.provider(self.generator, among=providers.GENERATION_PROVIDERS,
                                             kind="LLM backend").name
         if self.verifier_generator is not None:
@@ -114,6 +110,7 @@ class ModelOptions:
         providers.check_base_url(self.base_url)
         providers.check_base_url(self.verifier_base_url)
         check_request_limits(self.concurrency, self.llm_retries, self.timeout_s)
+        check_prompt_style(self.prompt_style)
         check_margin(self.margin)
 
 
@@ -125,8 +122,6 @@ def prompt_style_of(opts: ModelOptions, role: str) -> str:
     Reads only a local GGUF's header. Raises :class:`FbagentError` for an unreadable GGUF and
     ``ValueError`` for another role.
     """
-    from fbagent.llm.prompt_style import resolve_prompt_style
-
     config = opts.model_config(role)
     return resolve_prompt_style(opts.prompt_style, config.backend, config.model_path)
 

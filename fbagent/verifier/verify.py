@@ -260,7 +260,7 @@ async def verify_item(
                        judge_specs, {"run_id": run_id, "item_id": item_id, "seed": seed})
     checks = [exemplars.score(sentences[k], (spans or {}).get(k), own[SIDE[k]], other[SIDE[k]], verb)
               for k in keys] if signal != "roundtrip" else []
-    results = await asyncio.gather(*calls)
+    results = await _answers(calls, checks)
     define_results, judge_results = results[: len(define_keys)], results[len(define_keys):]
     out: dict[str, Any] = {"encoder": encoder_name, "margin": margin, "error": None, "sentences": {}}
     if signal != "roundtrip":
@@ -282,6 +282,17 @@ async def verify_item(
         passed &= judged_right
     out["passed"] = bool(passed) and len(keys) == len(SENTENCE_KEYS)
     return out
+
+
+async def _answers(calls: list[Any], checks: list[Any]) -> list[Any]:
+    """The results of the LLM ``calls`` (coroutines), in order; when they are cancelled (Ctrl-C, a
+    calibration that stops) the encoder ``checks`` (coroutines not yet awaited) are closed unrun."""
+    try:
+        return await asyncio.gather(*calls)
+    except BaseException:
+        for c in checks:
+            c.close()
+        raise
 
 
 def _llm_calls(client: Any, prompts: Any, verb: str, define_texts: list[str], question: str,

@@ -65,7 +65,7 @@ def validate_calibrate_options(opts: CalibrateOptions) -> None:
     from fbagent.limits import check_count
     from fbagent.verifier.verify import SIGNALS
 
-    opts.check_models()   # backend names, base URLs, concurrency, LLM retries, timeout, margin
+    opts.check_models()   # backend names, base URLs, concurrency, LLM retries, timeout, prompt style, margin
     if opts.signal not in SIGNALS:
         raise FbagentError(f"unknown verifier signal {opts.signal!r}", f"pass --signal {' | '.join(SIGNALS)}")
     if opts.selection is None:

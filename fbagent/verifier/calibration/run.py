@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from fbagent.checks.lemmas import analyser_note, require_verb_analyser
+from fbagent.errors import FbagentError
 from fbagent.lexicon.importer import resolve_lexicon
 from fbagent.progress.events import Finished, Message, OnEvent, Progress, Started, ignore
 from fbagent.prompting.messages import load_prompts
@@ -83,6 +84,9 @@ async def calibrate(db_path: str | Path, opts: CalibrateOptions, *, encoder: Any
     plans = []
     for lexicon in lexicons:   # every pair and split before any model loads: bad input costs nothing
         chosen = choose_pairs(db, lexicon, opts)
+        if opts.selection is None and len(chosen.pairs) < opts.pairs:
+            emit(Message(f"note: lexicon '{lexicon['name']}' has {len(chosen.pairs)} eligible frame pairs, fewer "
+                         f"than the {opts.pairs} of --pairs: all {len(chosen.pairs)} are used"))
         make_splits(db, lexicon, chosen, opts)
         plans.append((lexicon, chosen, load_prompts(lexicon["lang"], verifier_style=verifier_style)))
 
@@ -179,10 +183,10 @@ async def _calibrate_lexicon(db: Any, lexicon: dict[str, Any], chosen: Calibrati
         done += 1
         emit(Progress(done=done, total=len(chosen.pairs)))
 
-    status = "interrupted"
+    status, failure = "interrupted", None
     try:
-        await asyncio.gather(*(one(i, p) for i, p in enumerate(chosen.pairs)))
-        status = "finished"
+        failure = await _verify_pairs([one(i, p) for i, p in enumerate(chosen.pairs)], client, stats0)
+        status = "failed" if failure else "finished"
     finally:
         batch_encoder.close()
         rows.sort(key=lambda r: (r["pair"], r["slot"]))
@@ -194,7 +198,59 @@ async def _calibrate_lexicon(db: Any, lexicon: dict[str, Any], chosen: Calibrati
                   "seconds": round(time.perf_counter() - started, 3)}
         store.finish_calibration(db, run, result=result if status == "finished" else {}, sentences=rows,
                                  status=status)
+    if failure:
+        raise CalibrationFailed(f"calibration '{run['name']}' stopped: {failure}", CALLS_FAILED_FIX)
     return result, rows
+
+
+async def _verify_pairs(work: list[Any], client: Any, stats0: dict[str, int]) -> str | None:
+    """Run the pairs' coroutines ``work`` concurrently; stop (cancel the rest) as soon as every LLM call so
+    far failed, :data:`FAIL_FAST_CALLS` of them at least. Returns why the calibration failed
+    (:func:`_nothing_works`: also when all of fewer calls failed), else ``None``; a cancellation cancels
+    every pair and is re-raised."""
+    tasks = [asyncio.ensure_future(w) for w in work]
+    try:
+        for finished in asyncio.as_completed(tasks):
+            await finished
+            failure = _nothing_works(client, stats0, at_least=FAIL_FAST_CALLS)
+            if failure:   # stop now, not after every call's retries
+                return failure
+        return _nothing_works(client, stats0, at_least=1)
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
+#: a calibration stops once this many LLM calls have failed and none has been answered (a server that
+#: cannot be reached, a wrong key or model): seconds instead of every call's retries
+FAIL_FAST_CALLS = 8
+CALLS_FAILED_FIX = ("check the verifier's server, model and API key (--verifier-base-url, --verifier-model; "
+                    "--base-url, --model when the verifier is the generator), then run the same command again "
+                    "(answered calls are cached)")
+
+
+class CalibrationFailed(FbagentError):
+    """Every LLM call of a calibration failed: it is stored as ``failed`` (no result, so ``--margin auto``
+    never reads it) and the command exits 1, as a generation session that achieved nothing does."""
+
+    exit_code = 1
+
+
+def _nothing_works(client: Any, stats0: dict[str, int], *, at_least: int) -> str | None:
+    """Why the calibration should stop: at least ``at_least`` LLM calls since ``stats0``, every one
+    failed and none was answered from the cache (``None``: go on). Names the most common error
+    (``client.stats.errors``)."""
+    if client is None:
+        return None
+    now = _stats(client)
+    calls, failures = now["calls"] - stats0["calls"], now["failures"] - stats0["failures"]
+    if failures < max(at_least, 1) or failures < calls or now["cache_hits"] > stats0["cache_hits"]:
+        return None
+    errors = getattr(client.stats, "errors", None) or {}
+    most = max(errors.items(), key=lambda kv: kv[1]) if errors else None
+    what = f"all {failures} LLM calls failed"
+    return f"{what}; most common error ({most[1]}x): {most[0]}" if most else what
 
 
 def _stats(client: Any) -> dict[str, int]:
