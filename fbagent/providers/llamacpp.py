@@ -102,6 +102,12 @@ def extra_bufts_default() -> bool:
     return "amx_tile" not in cpu_flags()
 
 
+def check_gguf_file(path: str | Path) -> None:
+    """Raise :class:`FbagentError` (one line, with the fix) when the GGUF model ``path`` is not a file."""
+    if not os.path.isfile(path):
+        raise FbagentError(f"GGUF model file {path} does not exist", "pass --model-path with an existing .gguf file")
+
+
 def settings_for(model_path: str | Path, *, n_ctx: int = DEFAULT_N_CTX, n_threads: int | None = None,
                  n_gpu_layers: int = 0, seed: int | None = None) -> LlamaSettings:
     """:class:`LlamaSettings` for ``model_path`` with the CPU-safe choice of extra buffer types."""

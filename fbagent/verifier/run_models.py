@@ -96,6 +96,16 @@ class ModelOptions:
                        base_url=self.verifier_base_url or (self.base_url if backend == self.generator else None),
                        model_path=self.model_path if backend == "local" else None)
 
+    def check_model_files(self, roles: tuple[str, ...] = ROLES) -> None:
+        """Raise :class:`FbagentError` for a ``--model-path`` that is not a file when a role of ``roles`` runs on
+        the local backend (the line its start-up would give, before any lexicon is read or stored)."""
+        from fbagent.providers.llamacpp import check_gguf_file
+
+        for role in roles:
+            config = self.model_config(role)
+            if config.backend == "local" and config.model_path:
+                check_gguf_file(config.model_path)
+
     def check_models(self) -> None:
         """Canonical backend names (aliases become the names of :mod:`fbagent.providers`: ``llamacpp`` ->
         ``local``, so that a stored run never depends on the spelling), then raise :class:`FbagentError`

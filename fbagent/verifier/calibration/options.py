@@ -66,6 +66,8 @@ def validate_calibrate_options(opts: CalibrateOptions) -> None:
     from fbagent.verifier.verify import SIGNALS
 
     opts.check_models()   # backend names, base URLs, concurrency, LLM retries, timeout, prompt style, margin
+    if opts.uses_llm:
+        opts.check_model_files(("verifier",))   # a calibration starts only the verifier
     if opts.signal not in SIGNALS:
         raise FbagentError(f"unknown verifier signal {opts.signal!r}", f"pass --signal {' | '.join(SIGNALS)}")
     if opts.selection is None:
