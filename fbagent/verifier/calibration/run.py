@@ -62,9 +62,9 @@ async def calibrate(db_path: str | Path, opts: CalibrateOptions, *, encoder: Any
     (metrics: :func:`fbagent.verifier.calibration.metrics.signal_summary`; rates in [0, 1], seconds of wall
     time). Raises :class:`fbagent.errors.FbagentError` for bad options, an unknown lexicon or
     selection, a lexicon without usable exemplars, a missing key, package or model file; nothing is
-    stored for a lexicon that fails before its calibration starts.
+    stored for a lexicon that fails before its calibration starts. Raises :class:`CalibrationFailed` (exit 1)
+    when every LLM call of a lexicon's calibration failed; it is then stored as ``failed``.
     """
-
     emit = on_event or ignore
     validate_calibrate_options(opts)
     started = time.perf_counter()
