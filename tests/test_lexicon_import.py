@@ -299,3 +299,13 @@ def test_reimport_under_another_language_is_refused_and_changes_nothing(tmp_db, 
         import_lexicon(tmp_db, sample_copy, lang="fr", name="s")
     assert snapshot(tmp_db) == before
     assert tmp_db["lexicons"].get(first.lexicon_id)["lang"] == "en"
+
+
+def test_lexicon_show_of_the_embedded_sample_in_a_database_without_it(tmp_path, sample_copy):
+    """`lexicon show sample-en` opens the database read-only unless it must import the sample: it imports it."""
+    db = tmp_path / "fb.db"
+    assert run_cli("lexicon", "add", str(sample_copy), "--lang", "en", "--name", "copy", db=db).returncode == 0
+    proc = run_cli("lexicon", "show", "sample-en", db=db)
+    assert proc.returncode == 0, proc.stderr
+    assert "imported the embedded English sample lexicon 'sample-en'" in proc.stderr
+    assert "Lexicon sample-en (en, embedded)" in proc.stdout
