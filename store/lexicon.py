@@ -341,6 +341,8 @@ def store_lexicon(
     return lexicon_id, status
 
 
-def has_lexicon(db: sqlite_utils.Database) -> bool:
-    """Whether the database holds at least one lexicon."""
-    return db.execute("SELECT 1 FROM lexicons LIMIT 1").fetchone() is not None
+def has_lexicon(db: sqlite_utils.Database, name: str | None = None) -> bool:
+    """Whether the database holds at least one lexicon (with ``name``: the lexicon named so)."""
+    if name is None:
+        return db.execute("SELECT 1 FROM lexicons LIMIT 1").fetchone() is not None
+    return db.execute("SELECT 1 FROM lexicons WHERE name = ?", [name]).fetchone() is not None

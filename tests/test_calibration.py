@@ -208,14 +208,7 @@ def test_a_calibration_starts_the_verifier_alone(tmp_path):
     assert res["by_lexicon"][0]["llm"] == {"calls": 4, "cache_hits": 0, "failures": 0}
 
 
-def _dead_url() -> str:
-    """An OpenAI-compatible URL on 127.0.0.1 where nothing listens (connection refused)."""
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    return f"http://127.0.0.1:{port}/v1"
+UNREACHABLE = "http://127.0.0.1:9/v1"  # port 9 (discard): nothing listens there (as in test_bad_input.py)
 
 
 def test_a_verifier_that_cannot_be_reached_stops_the_calibration_soon_and_hides_nothing(tmp_path):
@@ -229,7 +222,7 @@ def test_a_verifier_that_cannot_be_reached_stops_the_calibration_soon_and_hides_
     good = asyncio.run(calibrate(db_path, CalibrateOptions(signal="encoder", min_exemplars=2, n_boot=100),
                                  encoder=KeywordEncoder()))
     opts = CalibrateOptions(signal="both", min_exemplars=2, n_boot=100, verifier_generator="openai",
-                            verifier_base_url=_dead_url(), verifier_model="m", backoff_s=0.01, llm_retries=1)
+                            verifier_base_url=UNREACHABLE, verifier_model="m", backoff_s=0.01, llm_retries=1)
     with pytest.raises(CalibrationFailed, match=r"stopped: all \d+ LLM calls failed; most common error .*connect") as err:
         asyncio.run(calibrate(db_path, opts, encoder=KeywordEncoder()))
     assert err.value.exit_code == 1 and "--verifier-base-url" in str(err.value)
@@ -247,7 +240,7 @@ def test_a_small_calibration_whose_every_call_failed_is_failed_too(tmp_path):
     from fbagent.verifier.calibration.run import CalibrationFailed
 
     tiny_lexicon(tmp_path / "t.db")
-    opts = tiny_options(signal="roundtrip", generator="openai", base_url=_dead_url(), model="m", backoff_s=0.01,
+    opts = tiny_options(signal="roundtrip", generator="openai", base_url=UNREACHABLE, model="m", backoff_s=0.01,
                         llm_retries=1)
     with pytest.raises(CalibrationFailed, match="all 4 LLM calls failed"):
         asyncio.run(calibrate(tmp_path / "t.db", opts, encoder=KeywordEncoder()))

@@ -158,14 +158,13 @@ def show_cmd(
     db: DbOption = None,
 ) -> None:
     """Counts of one lexicon: frames, FEs, LUs by POS, verbs with 2+ frames, candidate frame pairs, exemplars."""
-    from fbagent.lexicon.importer import EMBEDDED_NAME, resolve_lexicon
+    from fbagent.lexicon.importer import needs_embedded, resolve_lexicon
     from fbagent.store.db import open_db
-    from fbagent.store.lexicon import has_lexicon, lexicon_stats, list_lexicons
+    from fbagent.store.lexicon import lexicon_stats
 
     path = db_path(db)
     database = open_db(path, read_only=True) if path.exists() else open_db(path)
-    if ((name is None and not has_lexicon(database))
-            or (name == EMBEDDED_NAME and all(r["name"] != name for r in list_lexicons(database)))):
+    if needs_embedded(database, name):
         database = open_db(path)  # resolve_lexicon imports the embedded sample (a write)
     row = resolve_lexicon(database, name, notify=_show_note)
     stats = lexicon_stats(database, row["id"])

@@ -373,6 +373,8 @@ def session_failure(summary: GenerationSummary, clients: list[Any], item_errors:
     entries_failed = summary.entries_done > 0 and summary.counts.get("failed", 0) == summary.entries_done
     if not (calls_failed or entries_failed):
         return None
+    from fbagent.llm.client import most_common_error
+
     errors: Counter[str] = Counter()
     for c in clients:
         errors.update(getattr(c.stats, "errors", None) or {})
@@ -381,9 +383,9 @@ def session_failure(summary: GenerationSummary, clients: list[Any], item_errors:
     what = (f"all {summary.failures} LLM calls of this session failed" if calls_failed
             else f"all {summary.entries_done} entries of this session failed")
     fix = SESSION_FAILED_FIX
+    what += most_common_error(errors)
     if errors:
-        text, n = errors.most_common(1)[0]
-        what += f"; most common error ({n}x): {text}"
+        text = errors.most_common(1)[0][0]
         if text.startswith("answer truncated at max_tokens"):  # the server works: the budget is the problem
             fix = ("check that the server enforces the JSON schema (vLLM serve, llama.cpp llama-server; "
                    "docs/backends.md), so answers end within max_tokens; rerun the same command to retry")

@@ -246,6 +246,12 @@ def import_embedded(db: sqlite_utils.Database) -> ImportResult:
     return import_lexicon(db, embedded_path(), lang=EMBEDDED_LANG, name=EMBEDDED_NAME, fmt="nltk", format_label="embedded")
 
 
+def needs_embedded(db: sqlite_utils.Database, name: str | None) -> bool:
+    """Whether :func:`resolve_lexicon` of ``name`` imports the embedded sample (a write): no name and no
+    lexicon at all, or the sample's own name while the database does not hold it."""
+    return not lexstore.has_lexicon(db) if name is None else name == EMBEDDED_NAME and not lexstore.has_lexicon(db, name)
+
+
 def resolve_lexicon(
     db: sqlite_utils.Database,
     name: str | None = None,
@@ -265,18 +271,19 @@ def resolve_lexicon(
     ``notify`` receives one-line notes (``None``, the default: nothing is said; the commands pass
     a callable that prints them, library callers one that collects them).
     """
-    rows = lexstore.list_lexicons(db)
-    if name is not None and (name != EMBEDDED_NAME or any(r["name"] == name for r in rows)):
-        return lexstore.lexicon_by_name(db, name)
-    if not rows or name == EMBEDDED_NAME:
+    if needs_embedded(db, name):
+        first = not lexstore.has_lexicon(db)
         result = import_embedded(db)
         size = f"'{EMBEDDED_NAME}' ({result.counts['n_frames']} frames, {result.counts['n_lexical_units']} LUs)"
-        if notify and not rows:
+        if notify and first:
             notify(f"note: the database has no lexicon; using the embedded English sample lexicon {size}. "
                    "Add a FrameNet with: fbagent lexicon add PATH --lang LANG")
         elif notify:
             notify(f"note: imported the embedded English sample lexicon {size} into the database")
         return lexstore.lexicon_by_name(db, EMBEDDED_NAME)
+    if name is not None:
+        return lexstore.lexicon_by_name(db, name)
+    rows = lexstore.list_lexicons(db)
     if len(rows) > 1 and notify:
         notify(f"note: using lexicon '{rows[-1]['name']}', the most recent of {len(rows)}; choose one with --lexicon NAME")
     return rows[-1]

@@ -31,7 +31,7 @@ import contextlib
 import logging
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -101,6 +101,15 @@ class UsageStats:
     input_tokens: int = 0
     output_tokens: int = 0
     errors: Counter[str] = field(default_factory=Counter)
+
+
+def most_common_error(errors: Mapping[str, int]) -> str:
+    """``"; most common error (Nx): TEXT"`` for failed-call counts ``errors`` (error text -> calls, as
+    :attr:`UsageStats.errors`), ``""`` when there are none: the end of a line saying calls failed."""
+    if not errors:
+        return ""
+    text, n = Counter(errors).most_common(1)[0]
+    return f"; most common error ({n}x): {text}"
 
 
 class LLMClient:

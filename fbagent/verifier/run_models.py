@@ -16,7 +16,6 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from fbagent import providers
-from fbagent.llm.prompt_style import check_prompt_style, resolve_prompt_style
 from fbagent.providers.config import (
     DEFAULT_BACKEND,
     DEFAULT_BACKOFF_S,
@@ -119,6 +118,10 @@ class ModelOptions:
                                                          kind="LLM backend").name
         providers.check_base_url(self.base_url)
         providers.check_base_url(self.verifier_base_url)
+        from fbagent.llm.prompt_style import (
+            check_prompt_style,  # lazily: fbagent.llm loads its clients
+        )
+
         check_request_limits(self.concurrency, self.llm_retries, self.timeout_s)
         check_prompt_style(self.prompt_style)
         check_margin(self.margin)
@@ -132,6 +135,8 @@ def prompt_style_of(opts: ModelOptions, role: str) -> str:
     Reads only a local GGUF's header. Raises :class:`FbagentError` for an unreadable GGUF and
     ``ValueError`` for another role.
     """
+    from fbagent.llm.prompt_style import resolve_prompt_style
+
     config = opts.model_config(role)
     return resolve_prompt_style(opts.prompt_style, config.backend, config.model_path)
 

@@ -247,10 +247,9 @@ def _nothing_works(client: Any, stats0: dict[str, int], *, at_least: int) -> str
     calls, failures = now["calls"] - stats0["calls"], now["failures"] - stats0["failures"]
     if failures < max(at_least, 1) or failures < calls or now["cache_hits"] > stats0["cache_hits"]:
         return None
-    errors = getattr(client.stats, "errors", None) or {}
-    most = max(errors.items(), key=lambda kv: kv[1]) if errors else None
-    what = f"all {failures} LLM calls failed"
-    return f"{what}; most common error ({most[1]}x): {most[0]}" if most else what
+    from fbagent.llm.client import most_common_error
+
+    return f"all {failures} LLM calls failed" + most_common_error(getattr(client.stats, "errors", None) or {})
 
 
 def _stats(client: Any) -> dict[str, int]:
