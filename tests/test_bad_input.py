@@ -65,6 +65,8 @@ CASES = [
        "--model-path", "{tmp}/absent.gguf", "--db", "{tmp}/none.db", db="none", says=("absent.gguf does not exist",)),
     _c("gguf-missing-generate-before-the-db", "generate", "--pairs", "1", "--generator", "local",
        "--model-path", "{tmp}/absent.gguf", "--db", "{tmp}/none.db", db="none", says=("absent.gguf does not exist",)),
+    _c("prompt-style-unknown-calibrate", "verifier", "calibrate", "--prompt-style", "nonsense", "--db", "{db}",
+       says=("unknown prompt style 'nonsense'", "--prompt-style auto | chat | fewshot")),
     _c("usage-option-before-command", "--db", "{db}", "verifier", "calibrate",
        says=("--db is an option of `fbagent verifier calibrate`", "put it after the command")),
     _c("usage-in-a-supervised-command", "generate", "--pairs", "1", "--nope", "--db", "{db}",
