@@ -441,3 +441,24 @@ def test_verifier_help_imports_no_heavy_module():
              "'sentence_transformers') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout.strip()
     assert out == ""
+
+
+def test_cli_prompt_style_reaches_the_verifier(tmp_path):
+    """`verifier calibrate --prompt-style fewshot` (the Model group's flag, as in generate): the definition
+    requests are the few-shot ones and the stored calibration records the style."""
+    from fbagent.prompting.messages import load_prompts
+
+    db = tmp_path / "t.db"
+    tiny_lexicon(db)
+    with OpenAIStub(echo_definition) as stub:
+        res = run_cli("verifier", "calibrate", "--lexicon", "tiny", "--signal", "roundtrip", "--min-exemplars", "2",
+                      "--n-boot", "200", "--generator", "openai", "--base-url", stub.base_url, "--model", "m",
+                      "--prompt-style", "fewshot", "--json", db=db)
+        texts = [request_text(r) for r in stub.requests]
+    assert res.returncode == 0, res.stderr
+    assert json.loads(res.stdout)["by_lexicon"][0]["llm"]["calls"] == 4
+    (define,) = load_prompts("en", "chat", "fewshot").define_messages("run", "They run fast .")
+    assert sum(define["content"] in t for t in texts) == 1
+    stored = latest_calibration(open_db(db), 1, "roundtrip")
+    assert stored["options"]["calibration"]["prompt_style"] == "fewshot"
+    assert stored["prompt_versions"]["verifier_prompt_style"] == "fewshot"
