@@ -18,6 +18,7 @@ from factories import make_db
 from textual.content import Content
 from textual.widgets import Static
 
+from fbagent.publish.jsonl import export_records
 from fbagent.store import open_db
 from fbagent.tui.app import AnnotateApp
 from fbagent.tui.edit_screen import EditScreen
@@ -25,7 +26,6 @@ from fbagent.tui.help_screen import HelpScreen
 from fbagent.tui.session import ReviseSession, Selection, ValidateSession
 from fbagent.validation.aggregate import report
 from fbagent.validation.assignment import PAIRS
-from fbagent.validation.export import export_records
 
 E1, E2, E3 = "run1:1:0", "run1:2:0", "run1:3:0"
 NEW_A_PRIME = "After the long argument, the guests left the house quickly."

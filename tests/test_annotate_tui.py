@@ -8,13 +8,13 @@ from factories import make_db
 from textual.content import Content
 from textual.widgets import ProgressBar, Static, TextArea
 
+from fbagent.publish.jsonl import export_records
 from fbagent.store import open_db
 from fbagent.tui.app import AnnotateApp
 from fbagent.tui.edit_screen import EditScreen
 from fbagent.tui.help_screen import HelpScreen
 from fbagent.tui.session import ReviseSession, Selection, ValidateSession
 from fbagent.tui.validate_screen import HIGHLIGHT
-from fbagent.validation.export import export_records
 
 
 def plain(app: AnnotateApp, selector: str) -> str:

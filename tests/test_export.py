@@ -11,9 +11,9 @@ import pytest
 from factories import make_db
 
 from fbagent.errors import FbagentError
+from fbagent.publish.jsonl import SCHEMA_PATH, export, export_records, write_jsonl
 from fbagent.store import open_db
 from fbagent.store.revisions import save_revision
-from fbagent.validation.export import SCHEMA_PATH, export, export_records, write_jsonl
 
 FRAMEBENCH_COLUMNS = [
     "original_qa_id", "lex_unit_name", "question", "sentence_a", "sentence_b", "sentence_a_prime", "sentence_b_prime",
@@ -140,3 +140,15 @@ def test_no_matching_entries_hint_names_only_export_options(tmp_path):
     assert res.returncode == 2 and res.stderr.count("\n") == 1
     assert "drop or change --run, or widen --status" in res.stderr and "--lang" not in res.stderr
     assert not (tmp_path / "v.jsonl").exists()
+
+
+def test_one_format_list_drives_the_writers_and_the_help():
+    """fbagent.publish.formats.FORMATS is the one list: every name has a writer, the help names each one."""
+    from fbagent.publish.export import WRITERS
+    from fbagent.publish.formats import FORMATS, NAMES, help_text
+
+    assert NAMES == ("fbagent", "framebench", "hf", "lm-eval")
+    assert set(WRITERS) == set(NAMES)
+    assert help_text() == ("fbagent (all fields + human block), framebench (the FrameBench authors' column names), "
+                           "hf (Hugging Face dataset folder with its card) or lm-eval (lm-evaluation-harness task folder)")
+    assert [f.folder for f in FORMATS] == [False, False, True, True]

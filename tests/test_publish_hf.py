@@ -20,8 +20,8 @@ from test_validation import scripted_answers  # noqa: E402
 
 from fbagent.eval.dataset import read_entries  # noqa: E402
 from fbagent.eval.framebench import RunSettings, plan_run  # noqa: E402
+from fbagent.publish.jsonl import export_records  # noqa: E402
 from fbagent.publish.rows import FIELDS, annotator_columns  # noqa: E402
-from fbagent.validation.export import export_records  # noqa: E402
 
 SECRET = "sk-test" + "0123456789abcdefXYZ"
 

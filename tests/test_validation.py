@@ -14,12 +14,12 @@ import sys
 import pytest
 from factories import make_db
 
+from fbagent.publish.jsonl import export_records
 from fbagent.store.revisions import set_unfixable
 from fbagent.tui.scales import THREE_LEVEL
 from fbagent.tui.session import Selection, ValidateSession
 from fbagent.validation.aggregate import fleiss, report, tables
 from fbagent.validation.assignment import PAIRS
-from fbagent.validation.export import export_records
 
 E = ["run1:1:0", "run1:2:0", "run1:3:0", "run1:4:0", "run1:5:0"]
 
@@ -189,7 +189,7 @@ def test_report_cli_formats(annotated, tmp_path):
 def test_eval_reader_reads_both_export_formats(annotated, tmp_path):
     """`fbagent eval` reads our exports unchanged; its Human row equals the report's (11/12, see above)."""
     dataset = pytest.importorskip("fbagent.eval.dataset", reason="the eval feature is not in this checkout")
-    from fbagent.validation.export import export
+    from fbagent.publish.jsonl import export
 
     db, _ = annotated
     export(db, tmp_path / "a.jsonl", validated=True)

@@ -10,8 +10,7 @@ import typer
 
 from fbagent.commands.options import DEFAULT_DB, ExistingDbOption, name_check
 from fbagent.commands.output import echo, secho
-
-ALL_FORMATS = ("fbagent", "framebench", "hf", "lm-eval")
+from fbagent.publish import formats
 
 
 def register(app: typer.Typer) -> None:
@@ -23,9 +22,7 @@ def register(app: typer.Typer) -> None:
                                             "(written to a temporary file or folder, then renamed).")],
         validated: Annotated[bool, typer.Option("--validated", help="Only entries that pass the human filter.")] = False,
         run: Annotated[str | None, typer.Option("--run", callback=name_check("run name"), help="Only entries of this generation run (name or id).")] = None,
-        fmt: Annotated[str, typer.Option("--format", help="fbagent (all fields + human block), framebench (the authors' "
-                                         "column names), hf (Hugging Face dataset folder with its card) or lm-eval "
-                                         "(lm-evaluation-harness task folder).")] = "fbagent",
+        fmt: Annotated[str, typer.Option("--format", help=formats.help_text() + ".")] = formats.DEFAULT,
         min_correct: Annotated[int, typer.Option("--min-correct", help="Filter: at least this many annotators judged the entry correct.")] = 2,
         min_acceptable: Annotated[int, typer.Option("--min-acceptable", help="Filter: at least this many annotators judged it acceptable.")] = 2,
         status: Annotated[str, typer.Option("--status", help="Item statuses to export, comma list or 'all'.")] = "verified,flagged",
@@ -54,8 +51,7 @@ def register(app: typer.Typer) -> None:
         from fbagent.errors import FbagentError
         from fbagent.store import open_db
 
-        if fmt not in ALL_FORMATS:
-            raise FbagentError(f"unknown export format {fmt!r}", f"pass --format {' or --format '.join(ALL_FORMATS)}")
+        formats.check_format(fmt)
         if not Path(db).exists():
             raise FbagentError(f"database {db} does not exist", "pass --db PATH of the database with generated entries")
         database = open_db(db, read_only=True, on_upgrade=upgrade_note)
@@ -64,7 +60,7 @@ def register(app: typer.Typer) -> None:
                 pretty_name=pretty_name, seed=seed, templates=templates, templates_dir=templates_dir,
                 choices_style=choices_style, templates_lang=templates_lang, orders=orders, labels_file=labels_file)
         if validated:  # one annotator, or a filter that keeps nothing: say which thresholds fit
-            from fbagent.validation.export import validated_hint
+            from fbagent.publish.jsonl import validated_hint
 
             hint = validated_hint(database, run=run, min_correct=min_correct, min_acceptable=min_acceptable,
                                   statuses=parse_statuses(status))
@@ -77,34 +73,23 @@ def _export(database, out, *, fmt, validated, run, min_correct, min_acceptable, 
             labels_file=None) -> None:
     """Write ``database``'s entries to ``out`` in ``fmt`` and say how many (one line)."""
     from fbagent.commands.annotate import parse_statuses
+    from fbagent.publish.export import export
+    from fbagent.publish.options import HfOptions, LmEvalOptions, Scope
 
-    def what(n: int) -> str:
-        return f"{n} {'validated ' if validated else ''}{'entry' if n == 1 else 'entries'}"
-    if fmt in ("hf", "lm-eval"):
-        from fbagent.publish.options import HfOptions, LmEvalOptions, Scope
-
-        scope = Scope(run=run, validated=validated, min_correct=min_correct, min_acceptable=min_acceptable,
-                      statuses=tuple(parse_statuses(status)))
-        if fmt == "hf":
-            from fbagent.publish.hf import export_hf
-
-            res = export_hf(database, out, scope, HfOptions(annotator_names=annotator_names, license=license,
-                                                             pretty_name=pretty_name))
-            langs = ", ".join(f"{k}: {v}" for k, v in res["languages"].items())
-            echo(f"wrote {what(res['entries'])} ({langs}) as a Hugging Face dataset folder to {out}")
-            return
-        from fbagent.publish.lmeval import export_lmeval
-
-        res = export_lmeval(database, out, scope, LmEvalOptions(
-            seed=seed, templates=templates, templates_dir=templates_dir, choices_style=choices_style,
-            templates_lang=templates_lang, orders=orders, labels_file=labels_file))
+    scope = Scope(run=run, validated=validated, min_correct=min_correct, min_acceptable=min_acceptable,
+                  statuses=tuple(parse_statuses(status)))
+    res = export(database, out, fmt, scope,
+                 HfOptions(annotator_names=annotator_names, license=license, pretty_name=pretty_name),
+                 LmEvalOptions(seed=seed, templates=templates, templates_dir=templates_dir, choices_style=choices_style,
+                               templates_lang=templates_lang, orders=orders, labels_file=labels_file))
+    n = res["entries"]
+    what = f"{n} {'validated ' if validated else ''}{'entry' if n == 1 else 'entries'}"
+    if fmt == "hf":
+        langs = ", ".join(f"{k}: {v}" for k, v in res["languages"].items())
+        echo(f"wrote {what} ({langs}) as a Hugging Face dataset folder to {out}")
+    elif fmt == "lm-eval":
         probs = ", ".join(f"{k}: {v}" for k, v in res["problems"].items())
         echo(f"wrote {len(res['tasks'])} lm-eval tasks in groups {', '.join(res['groups'])} "
-                   f"({what(res['entries'])}, problems {probs}) to {out}")
-        return
-
-    from fbagent.validation.export import export as run_export
-
-    n = run_export(database, out, run=run, fmt=fmt, validated=validated,
-                   min_correct=min_correct, min_acceptable=min_acceptable, statuses=parse_statuses(status))
-    echo(f"wrote {what(n)} ({fmt} format) to {out}")
+             f"({what}, problems {probs}) to {out}")
+    else:
+        echo(f"wrote {what} ({fmt} format) to {out}")

@@ -66,9 +66,9 @@ def report(
     if out is None:
         echo(text, nl=False)
     else:
-        from fbagent.validation.export import write_text
+        from fbagent.files import write_atomic
 
-        write_text(text, out)
+        write_atomic(out, [text])
         echo(f"wrote {out}")
     _hint(rep)
 

@@ -1,5 +1,9 @@
-"""Publishing a benchmark where researchers run benchmarks (``fbagent export --format hf|lm-eval``).
+"""The one export room: every ``fbagent export --format`` (JSONL files, and folders where researchers
+run benchmarks).
 
+- :mod:`fbagent.publish.formats`: the one list of formats (the command, its help and the writers read it);
+- :mod:`fbagent.publish.export`: one entry point that calls the format's writer;
+- :mod:`fbagent.publish.jsonl`: the JSONL formats (``fbagent``, the FrameBench authors' ``framebench``);
 - :mod:`fbagent.publish.hf`: a Hugging Face dataset folder (Parquet per language config, a ``test``
   split, the dataset card) that ``datasets.load_dataset(DIR)`` loads as it is;
 - :mod:`fbagent.publish.lmeval`: an lm-evaluation-harness task folder that asks the problems of

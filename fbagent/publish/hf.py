@@ -58,16 +58,16 @@ def export_hf(db: sqlite_utils.Database, out: Path, scope: Scope | None = None,
     """Write the Hugging Face folder ``out``; returns ``{"entries", "languages": {lang: rows}, "annotators",
     "files"}``.
 
-    Raises :class:`FbagentError` for what :func:`fbagent.validation.export.export_records` refuses (unknown run,
+    Raises :class:`FbagentError` for what :func:`fbagent.publish.jsonl.export_records` refuses (unknown run,
     no entries, ``validated`` without judgments), a licence that is not a Hub licence id, a missing
     ``publish`` extra, or an output folder that cannot be replaced (:func:`fbagent.publish.folder.check_target`).
     """
     from fbagent.eval.templates import load_template_set
     from fbagent.publish.card import language_name, render_card
     from fbagent.publish.folder import check_target, staged_folder, write_marker, write_text
+    from fbagent.publish.jsonl import export_records
     from fbagent.publish.provenance import provenance
     from fbagent.publish.rows import FRAMEBENCH_MIN_ANNOTATORS, features, hf_row
-    from fbagent.validation.export import export_records
 
     scope, options = scope or Scope(), options or HfOptions()
     if not _LICENSE_RE.match(options.license):

@@ -135,14 +135,14 @@ def export_lmeval(db: sqlite_utils.Database, out: Path, scope: Scope | None = No
                   options: LmEvalOptions | None = None) -> dict[str, Any]:
     """Write the lm-eval task folder ``out``; returns ``{"entries", "problems": {lang: n}, "tasks", "groups"}``.
 
-    Raises :class:`FbagentError` for what :func:`fbagent.validation.export.export_records` or
+    Raises :class:`FbagentError` for what :func:`fbagent.publish.jsonl.export_records` or
     :func:`fbagent.eval.framebench.plan_run` refuse (unknown run, no entries, unknown templates or
     orders, a bad templates folder or labels file) and for an output folder that cannot be replaced;
     nothing is written then.
     """
     from fbagent.eval.framebench import RunSettings, plan_run
     from fbagent.publish.folder import check_target, staged_folder, write_marker, write_text
-    from fbagent.validation.export import export_records, write_jsonl
+    from fbagent.publish.jsonl import export_records, write_jsonl
 
     scope, options = scope or Scope(), options or LmEvalOptions()
     check_target(out)

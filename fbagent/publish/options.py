@@ -25,7 +25,7 @@ class Scope:
     statuses: tuple[str, ...] = DEFAULT_STATUSES
 
     def export_options(self) -> dict:
-        """Keyword arguments of :func:`fbagent.validation.export.export_records`."""
+        """Keyword arguments of :func:`fbagent.publish.jsonl.export_records`."""
         return {"run": self.run, "validated": self.validated, "min_correct": self.min_correct,
                 "min_acceptable": self.min_acceptable, "statuses": tuple(self.statuses)}
 

@@ -1,7 +1,7 @@
 """Rows of the Hugging Face dataset: one per entry, the fbagent fields plus the FrameBench authors'
 column names, with their features (types) and descriptions in one table (:data:`FIELDS`).
 
-A row is built from one fbagent-format export record (:func:`fbagent.validation.export.fbagent_record`):
+A row is built from one fbagent-format export record (:func:`fbagent.publish.jsonl.fbagent_record`):
 
 - ``question`` holds what the authors' ``question`` column holds, the four-choice form
   (``question_four_choice``, or the two-choice form when an entry has none); both forms are also

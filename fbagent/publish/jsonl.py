@@ -1,4 +1,4 @@
-"""JSONL export of benchmark entries: the fbagent format and the FrameBench authors' column names.
+"""JSONL export of benchmark entries (``fbagent export --format fbagent|framebench``): the fbagent format and the FrameBench authors' column names.
 
 One JSON object per entry, in the stable entry order (run id, pair id, k).
 Revised text (see :mod:`fbagent.store.revisions`) replaces the generated text;
@@ -36,6 +36,7 @@ import sqlite_utils
 from fbagent.errors import FbagentError
 from fbagent.files import write_atomic
 from fbagent.limits import check_count
+from fbagent.publish.formats import JSONL_NAMES, check_format
 from fbagent.store import annotations as ann
 from fbagent.store.revisions import apply_revisions, revisions_by_item
 from fbagent.store.runs import run_names as stored_run_names
@@ -46,7 +47,6 @@ from fbagent.validation.aggregate import (
     score_entries,
 )
 
-FORMATS = ("fbagent", "framebench")
 FORMAT_VERSION = "1"
 SCHEMA_PATH = Path(__file__).parent.parent / "json_schemas" / "export.schema.json"  # fbagent/json_schemas/
 FRAMEBENCH_ANNOTATORS = 3
@@ -155,8 +155,7 @@ def export_records(
     Raises :class:`FbagentError` for an unknown format or run, a threshold out of range, when no entry
     matches, or when ``validated`` is asked and no entry has human judgments.
     """
-    if fmt not in FORMATS:
-        raise FbagentError(f"unknown export format {fmt!r}", f"pass --format {' or --format '.join(FORMATS)}")
+    check_format(fmt, JSONL_NAMES)
     check_count("--min-correct", min_correct)
     check_count("--min-acceptable", min_acceptable)
     items = ann.select_items(db, run=run, statuses=statuses, columns="*")
