@@ -25,12 +25,12 @@ from itertools import combinations
 from pathlib import Path
 
 from fbagent.errors import FbagentError
-from fbagent.eval.backends.base import Backend, ChoiceResult, ReasoningConfig
 from fbagent.eval.metrics import DEFAULT_SCORING, Scoring, frame_id_summary
 from fbagent.eval.runner import ChoiceJob, base_versions, choice_fields
 from fbagent.eval.task import EvalTask, choice_task, run_task
 from fbagent.progress.events import OnEvent, callbacks, chain
 from fbagent.prompting.files import load_prompt, prompt_exists
+from fbagent.providers.base import Backend, ChoiceResult, ReasoningConfig
 
 FRAME_LABELS = ("frame_a", "frame_b", "neither")
 CHOICES = ("1", "2", "3")

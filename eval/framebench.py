@@ -36,13 +36,6 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from fbagent.errors import FbagentError
-from fbagent.eval.backends.base import (
-    DEFAULT_CHOICES,
-    Backend,
-    ChoiceResult,
-    ReasoningConfig,
-    parse_free_text,
-)
 from fbagent.eval.dataset import (
     HUMAN_FILTER_MIN,
     Entry,
@@ -58,6 +51,13 @@ from fbagent.eval.runner import ChoiceJob, base_versions, choice_fields
 from fbagent.eval.task import EvalTask, choice_task, run_task
 from fbagent.eval.templates import EvalTemplate, TemplateSet, load_template_set
 from fbagent.progress.events import OnEvent, callbacks, chain
+from fbagent.providers.base import (
+    DEFAULT_CHOICES,
+    Backend,
+    ChoiceResult,
+    ReasoningConfig,
+    parse_free_text,
+)
 
 ORDER_CHOICES = {"both": ORDERS, "canonical": ("canonical",)}
 HUMAN_FILTER_RULE = (f"a pair is kept when >= {HUMAN_FILTER_MIN} annotators matched the gold answer and "
@@ -76,7 +76,7 @@ class RunSettings:
     ``choices_style``: ``inline`` | ``lines`` | None (the source's default);
     ``templates_lang``: ask every entry with this language's templates;
     ``orders``: ``both`` | ``canonical``; ``parse_free_text``: read an option
-    number from a free-text answer (:func:`fbagent.eval.backends.base.parse_free_text`);
+    number from a free-text answer (:func:`fbagent.providers.base.parse_free_text`);
     ``human_filter``: True / False / None (on when the dataset has annotator
     columns); ``scoring``: failure and std conventions; ``label``: the name
     reports show for this run.

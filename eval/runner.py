@@ -42,9 +42,9 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from fbagent.errors import FbagentError
-from fbagent.eval.backends.base import Backend, ChoiceResult, TextResult, package_version
 from fbagent.files import write_atomic
 from fbagent.providers import known_secrets, may_hold_secret, redact_value
+from fbagent.providers.base import Backend, ChoiceResult, TextResult, package_version
 from fbagent.store.clock import utc_now
 
 MANIFEST = "manifest.json"

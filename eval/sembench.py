@@ -41,7 +41,6 @@ from pathlib import Path
 import numpy as np
 
 from fbagent.errors import FbagentError
-from fbagent.eval.backends.base import Backend, ReasoningConfig, TextResult
 from fbagent.eval.jsonl import jsonl_objects
 from fbagent.eval.metrics import sembench_summary
 from fbagent.eval.runner import base_versions, generate_all
@@ -51,6 +50,7 @@ from fbagent.eval.task import EvalTask, run_task
 from fbagent.eval.wordnet import DictWord, Sense
 from fbagent.progress.events import OnEvent, callbacks, chain
 from fbagent.prompting.files import PromptTemplate, load_prompt, prompt_exists
+from fbagent.providers.base import Backend, ReasoningConfig, TextResult
 
 MODES = ("def", "ex")
 CHUNK = 20  # instances generated, scored and stored together (a crash loses at most one chunk)

@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from fbagent.eval.backends.base import Backend
 from fbagent.eval.runner import ChoiceJob, ResultWriter, latest, run_choice_jobs, run_on_loop
 from fbagent.progress.events import Finished, OnEvent, Progress, Started, Stopped, ignore
+from fbagent.providers.base import Backend
 
 #: ``solve(backend, writer, advance)``: answer what ``writer.done`` lacks, ``writer.write`` the predictions,
 #: ``advance(n)`` after every ``n`` units finished

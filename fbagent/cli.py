@@ -78,9 +78,11 @@ def main() -> None:
     ``error: <what click says>. Fix: see `fbagent CMD --help```, exit 2; Ctrl-C
     outside a command's own handling -> one line, exit 130.
     """
+    from fbagent.commands.supervised import is_supervised
     from fbagent.crash import supervise
 
-    supervised = supervise(sys.argv[1:])  # generate/eval/calibrate: in a child, native crashes become one line
+    # generate/eval/calibrate: in a child, native crashes become one line
+    supervised = supervise(sys.argv[1:]) if is_supervised(sys.argv[1:]) else None
     if supervised is not None:
         sys.exit(supervised)
     from fbagent.providers import redact

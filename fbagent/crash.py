@@ -32,8 +32,6 @@ import sys
 import time
 from pathlib import Path
 
-SUPERVISED = {("generate",), ("verifier", "calibrate"), ("eval", "run"), ("eval", "frame-id"),
-              ("eval", "sembench")}
 CHILD_ENV = "FBAGENT_CRASH_LOG"
 PARENT_ENV = "FBAGENT_SUPERVISOR_PID"
 CRASH_SIGNALS = {signal.SIGSEGV, signal.SIGBUS, signal.SIGILL, signal.SIGFPE, signal.SIGABRT, signal.SIGKILL}
@@ -60,18 +58,14 @@ def crash_dir() -> Path:
     return Path(base) / "fbagent" / "crashes"
 
 
-def command_of(argv: list[str]) -> tuple[str, ...]:
-    """The command words of ``argv`` (without the program name): ``["eval", "run", "--x"]`` -> ``("eval", "run")``."""
-    words = []
+def command_words(argv: list[str]) -> str:
+    """The words of ``argv`` before its first option, two at most (``"eval run"``), for the crash line."""
+    words: list[str] = []
     for arg in argv:
-        if arg.startswith("-"):
+        if arg.startswith("-") or len(words) == 2:
             break
         words.append(arg)
-        if len(words) == 2:
-            break
-    if words and (words[0],) in SUPERVISED:
-        return (words[0],)
-    return tuple(words)
+    return " ".join(words)
 
 
 def engine_of(log: str) -> tuple[str, str] | None:
@@ -144,8 +138,7 @@ def supervise(argv: list[str]) -> int | None:
     if os.environ.get(CHILD_ENV) is not None:
         enable_in_child()
         return None
-    if (os.environ.get("FBAGENT_SUPERVISE", "1").strip() == "0" or not sys.platform.startswith("linux")
-            or command_of(argv) not in SUPERVISED or "--help" in argv):
+    if os.environ.get("FBAGENT_SUPERVISE", "1").strip() == "0" or not sys.platform.startswith("linux"):
         return None
     import subprocess
 
@@ -211,7 +204,7 @@ def _report(argv: list[str], pid: int, signum: int, log: Path) -> int:
                                              f"report the crash log {log}")
     if signum == signal.SIGKILL:
         engine, fix = None, "free memory (the kernel kills processes that run out: dmesg says so) or lower --concurrency"
-    command = " ".join(command_of(argv))
+    command = command_words(argv)
     where = f" inside {engine}" if engine else ""
     kind = "was killed (SIGKILL: out of memory, or kill -9)" if signum == signal.SIGKILL else \
         f"crashed{where} ({name}, a native fault)"

@@ -52,11 +52,11 @@ def main() -> int:
     ap.add_argument("--max-model-len", type=int, default=2048)
     args = ap.parse_args()
 
-    from fbagent.eval.backends.base import ReasoningConfig
-    from fbagent.eval.backends.vllm import VllmBackend
     from fbagent.eval.framebench import RunSettings, run_framebench
     from fbagent.eval.runner import read_predictions
     from fbagent.eval.tiny import save_tiny_model
+    from fbagent.providers.base import ReasoningConfig
+    from fbagent.providers.vllm import VllmBackend
 
     report: dict = {"ok": False, "checks": {}}
     tmp = Path(tempfile.mkdtemp(prefix="fbagent-gpu-check-"))

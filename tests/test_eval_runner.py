@@ -9,15 +9,15 @@ from pathlib import Path
 import pytest
 
 from fbagent.errors import FbagentError
-from fbagent.eval.backends.base import (
+from fbagent.eval.framebench import RunSettings, run_framebench
+from fbagent.eval.runner import ResultWriter, read_predictions
+from fbagent.providers.base import (
     ChoiceResult,
     ConcurrentBackend,
     ReasoningConfig,
     SyncBackend,
     TextResult,
 )
-from fbagent.eval.framebench import RunSettings, run_framebench
-from fbagent.eval.runner import ResultWriter, read_predictions
 
 DATA = Path(__file__).parent / "data" / "eval_entries_en.jsonl"
 

@@ -10,7 +10,6 @@ import numpy as np
 import pytest
 
 from fbagent.errors import FbagentError
-from fbagent.eval.backends.base import ChoiceResult, ConcurrentBackend, ReasoningConfig, TextResult
 from fbagent.eval.runner import read_predictions
 from fbagent.eval.sembench import (
     SemBenchSettings,
@@ -21,6 +20,7 @@ from fbagent.eval.sembench import (
     run_sembench,
 )
 from fbagent.eval.wordnet import DEBIAN_WORDNET, lexnames_text
+from fbagent.providers.base import ChoiceResult, ConcurrentBackend, ReasoningConfig, TextResult
 
 HAVE_WORDNET = (DEBIAN_WORDNET / "data.verb").is_file()
 needs_wordnet = pytest.mark.skipif(not HAVE_WORDNET, reason="WordNet 3.0 (Debian wordnet-base) is not installed")

@@ -15,18 +15,18 @@ pytest.importorskip("transformers")
 from typer.testing import CliRunner  # noqa: E402
 
 from fbagent.cli import app  # noqa: E402
-from fbagent.eval.backends.base import ReasoningConfig  # noqa: E402
-from fbagent.eval.backends.transformers import (  # noqa: E402
-    TransformersBackend,
-    allowed_tokens_processor,
-    option_token_ids,
-)
 from fbagent.eval.dataset import read_entries  # noqa: E402
 from fbagent.eval.framebench import RunSettings, run_framebench  # noqa: E402
 from fbagent.eval.problems import build_problems  # noqa: E402
 from fbagent.eval.runner import read_predictions  # noqa: E402
 from fbagent.eval.templates import load_templates  # noqa: E402
 from fbagent.eval.tiny import build_model, build_tokenizer, save_tiny_model  # noqa: E402
+from fbagent.providers.base import ReasoningConfig  # noqa: E402
+from fbagent.providers.transformers import (  # noqa: E402
+    TransformersBackend,
+    allowed_tokens_processor,
+    option_token_ids,
+)
 
 DATA = Path(__file__).parent / "data" / "eval_entries_en.jsonl"
 OPTIONS = ("1", "2", "3", "4")
@@ -184,7 +184,7 @@ def test_label_split_over_two_tokens_chooses_the_label(tokenizer):
     label 1 has 0.6 over its two tokens: the choice is 1, option_probs {"1": 0.6, "2": 0.4, ...}."""
     import math
 
-    from fbagent.eval.backends.transformers import choose_label, label_token_ids
+    from fbagent.providers.transformers import choose_label, label_token_ids
 
     ids = {tokenizer.decode([i]): i for i in label_token_ids(tokenizer, OPTIONS)}
     assert set(ids) == {"1", " 1", "2", " 2", "3", " 3", "4", " 4"}  # the tiny vocabulary splits every label

@@ -13,16 +13,16 @@ from types import SimpleNamespace
 import pytest
 
 from fbagent.errors import FbagentError
-from fbagent.eval.backends.base import ReasoningConfig
-from fbagent.eval.backends.vllm import (
+from fbagent.eval.framebench import RunSettings, run_framebench
+from fbagent.eval.runner import read_predictions
+from fbagent.providers.base import ReasoningConfig
+from fbagent.providers.vllm import (
     VllmApi,
     VllmBackend,
     choice_sampling_params,
     load_vllm_api,
     think_sampling_params,
 )
-from fbagent.eval.framebench import RunSettings, run_framebench
-from fbagent.eval.runner import read_predictions
 
 DATA = Path(__file__).parent / "data" / "eval_entries_en.jsonl"
 
@@ -88,7 +88,7 @@ API = VllmApi(LLM=None, SamplingParams=FakeSamplingParams, StructuredOutputsPara
 
 
 def test_module_imports_without_vllm():
-    code = "import sys, fbagent.eval.backends.vllm; print('vllm' in sys.modules)"
+    code = "import sys, fbagent.providers.vllm; print('vllm' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
     assert out == "False"
 

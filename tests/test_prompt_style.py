@@ -108,7 +108,7 @@ def test_bad_files_and_styles_are_one_error_line(tmp_path):
 
 def _gemma() -> str:
     pytest.importorskip("llama_cpp", reason="the local extra (llama-cpp-python) is not installed")
-    from fbagent.llm.backends import default_gguf_path
+    from fbagent.providers.gguf import default_gguf_path
 
     path = default_gguf_path()
     if path is None:

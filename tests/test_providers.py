@@ -100,7 +100,7 @@ def test_api_key_lookup_order_and_base_url(monkeypatch):
 
 
 def test_eval_openai_backend_reads_openai_base_url(monkeypatch):
-    from fbagent.eval.backends.openai import OpenAIBackend
+    from fbagent.providers.openai import OpenAIBackend
 
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")

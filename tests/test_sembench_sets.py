@@ -14,7 +14,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from openai_stub import OpenAIStub, request_text  # noqa: E402
 
 from fbagent.errors import FbagentError  # noqa: E402
-from fbagent.eval.backends.base import ChoiceResult, ConcurrentBackend, ReasoningConfig, TextResult  # noqa: E402
 from fbagent.eval.sembench import SemBenchSettings, load_instances, run_sembench  # noqa: E402
 from fbagent.eval.sembench_sets import (  # noqa: E402
     file_group,
@@ -22,6 +21,7 @@ from fbagent.eval.sembench_sets import (  # noqa: E402
     paper_correct,
     read_instances_file,
 )
+from fbagent.providers.base import ChoiceResult, ConcurrentBackend, ReasoningConfig, TextResult  # noqa: E402
 
 BANK = ["sloping land beside a body of water", "a financial institution that accepts deposits"]
 RUN = ["move at a speed faster than a walk", "be in charge of a business or an activity"]

@@ -91,8 +91,8 @@ def _check_out(out: Path) -> None:
 
 
 def _create(spec):
-    """Instantiate the backend of a :class:`fbagent.eval.backends.factory.BackendOptions`."""
-    from fbagent.eval.backends.factory import create_backend
+    """Instantiate the backend of a :class:`fbagent.providers.registry.BackendOptions`."""
+    from fbagent.providers.registry import create_backend
 
     return create_backend(spec)
 

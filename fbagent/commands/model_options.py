@@ -75,13 +75,13 @@ _OPTIONS: dict[str, tuple[Any, Any]] = {
 
 def _build_backend(values: dict[str, Any], others: dict[str, Any]) -> Any:
     """The :class:`~fbagent.providers.config.ModelConfig` of the parsed model options
-    (:func:`fbagent.eval.backends.factory.backend_options`).
+    (:func:`fbagent.providers.registry.backend_options`).
 
     ``--llm-retries`` (old spelling ``--max-retries``, hidden) is the factory's ``max_retries``;
     the seed is the command's ``--seed``. Raises :class:`fbagent.errors.FbagentError` for bad values
     (unknown backend, ``--extra-body`` that is not a JSON object).
     """
-    from fbagent.eval.backends.factory import backend_options as build
+    from fbagent.providers.registry import backend_options as build
 
     values = dict(values)
     alias = values.pop("max_retries_alias")

@@ -38,7 +38,6 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from fbagent.llm.gguf import default_gguf_path  # noqa: F401 - the local backend's default model
 from fbagent.llm.hooks import CallHooks
 from fbagent.llm.structured import create_json_schema
 from fbagent.providers import LoopClients

@@ -14,6 +14,7 @@ from fbagent.llm import backends
 from fbagent.llm.client import LLMClient
 from fbagent.providers import one_line, public_url
 from fbagent.providers.config import GENERATION, ModelConfig, model_config
+from fbagent.providers.gguf import default_gguf_path
 from fbagent.providers.llamacpp import check_gguf_file
 
 BACKENDS = providers.GENERATION_PROVIDERS
@@ -123,7 +124,7 @@ def make_client(
                                          api_key=key, timeout_s=cfg.timeout_s)
         return LLMClient(adapter, **common)
     providers.require_packages(p)
-    path = cfg.model_path or backends.default_gguf_path()
+    path = cfg.model_path or default_gguf_path()
     if path is None:
         raise FbagentError(
             "no GGUF model for the local backend: no model path given and the package "

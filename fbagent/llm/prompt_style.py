@@ -137,7 +137,7 @@ def resolve_prompt_style(requested: str, backend: str, model_path: str | None = 
     if backend not in ("local", "llamacpp"):
         return "chat"
     if model_path is None:
-        from fbagent.llm.gguf import default_gguf_path
+        from fbagent.providers.gguf import default_gguf_path
 
         model_path = default_gguf_path()
     if not model_path or not os.path.isfile(model_path):

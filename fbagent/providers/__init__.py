@@ -1,6 +1,6 @@
 """The one way to reach each outside model service, for generation and evaluation alike.
 
-Both LLM stacks (``fbagent.llm`` for generation, ``fbagent.eval.backends`` for
+Both LLM stacks (``fbagent.llm`` for generation, ``fbagent.providers`` backends for
 scoring) take from here, and only from here:
 
 - provider names and their aliases (:data:`PROVIDERS`, :func:`provider`):

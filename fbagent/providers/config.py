@@ -3,11 +3,11 @@ default it has, each declared once as a named constant below.
 
 ``fbagent generate`` / ``fbagent verifier calibrate`` build their clients with
 :func:`fbagent.llm.make_client` and ``fbagent eval`` its backend with
-:func:`fbagent.eval.backends.factory.create_backend`; both take a :class:`ModelConfig`. Two request
+:func:`fbagent.providers.registry.create_backend`; both take a :class:`ModelConfig`. Two request
 limits differ by use (:data:`GENERATION`, :data:`EVALUATION`), for the reason given at each
 constant: a :class:`ModelConfig` leaves them ``None`` unless they are given, and each factory
 fills them in with :meth:`ModelConfig.resolved`. The old settings types
-(``fbagent.llm.ClientSettings``, ``fbagent.eval.backends.factory.BackendOptions``) are now
+(``fbagent.llm.ClientSettings``, ``fbagent.providers.registry.BackendOptions``) are now
 :func:`model_config` for one use with the old keyword spellings (:data:`OLD_SPELLINGS`).
 
 Imports only the standard library and fbagent's own checks (cheap: the CLI reads the constants

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from fbagent.eval.backends.base import (
+from fbagent.providers.base import (
     ChoiceResult,
     ReasoningConfig,
     SyncBackend,

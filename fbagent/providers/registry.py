@@ -12,7 +12,7 @@ from typing import Any
 
 from fbagent import providers
 from fbagent.errors import FbagentError
-from fbagent.eval.backends.base import Backend, end_think_tag_for
+from fbagent.providers.base import Backend, end_think_tag_for
 from fbagent.providers.config import (
     DEFAULT_DEVICE,
     DEFAULT_GPU_MEMORY_UTILIZATION,
@@ -55,7 +55,7 @@ def backend_options(*, backend: str, model: str | None = None, model_path: str |
 
     ``backend`` may be an alias (``llamacpp``); ``extra_body`` a JSON object as
     text; the end-of-thinking tag defaults from the model profile table
-    (:func:`fbagent.eval.backends.base.end_think_tag_for`). Raises
+    (:func:`fbagent.providers.base.end_think_tag_for`). Raises
     :class:`FbagentError` for an unknown backend or an ``extra_body`` that is
     not a JSON object. Nothing is loaded.
     """
@@ -93,28 +93,28 @@ def create_backend(opts: ModelConfig) -> Backend:
         raise FbagentError(f"the {name} backend needs a model", "pass --model NAME_OR_PATH")
     reasoning = opts.reasoning
     if name == "vllm":
-        from fbagent.eval.backends.vllm import VllmBackend
+        from fbagent.providers.vllm import VllmBackend
 
         return VllmBackend(opts.model, reasoning=reasoning, seed=opts.seed,
                            tensor_parallel_size=opts.tensor_parallel_size,
                            gpu_memory_utilization=opts.gpu_memory_utilization,
                            max_model_len=opts.max_model_len, chat=opts.chat)
     if name == "transformers":
-        from fbagent.eval.backends.transformers import TransformersBackend
+        from fbagent.providers.transformers import TransformersBackend
 
         return TransformersBackend(opts.model, reasoning=reasoning, seed=opts.seed, chat=opts.chat,
                                    device=opts.device)
     if name == "local":
-        from fbagent.eval.backends.llamacpp import LlamaCppBackend
+        from fbagent.providers.local import LlamaCppBackend
 
         return LlamaCppBackend(opts.model, model_path=opts.model_path, reasoning=reasoning, seed=opts.seed,
                                n_ctx=opts.n_ctx, chat=bool(opts.chat))
     if name == "openai":
-        from fbagent.eval.backends.openai import OpenAIBackend
+        from fbagent.providers.openai import OpenAIBackend
 
         return OpenAIBackend(opts.model, base_url=opts.base_url, reasoning=reasoning, seed=opts.seed,
                              extra_body=opts.extra_body, max_retries=opts.retries, timeout_s=opts.timeout_s)
-    from fbagent.eval.backends.gemini import GeminiBackend
+    from fbagent.providers.gemini import GeminiBackend
 
     return GeminiBackend(opts.model, reasoning=reasoning, seed=opts.seed, base_url=opts.base_url,
                          retries=opts.retries + 1, timeout_s=opts.timeout_s)

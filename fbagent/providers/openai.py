@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from fbagent import providers
-from fbagent.eval.backends.base import (
+from fbagent.providers.base import (
     ChoiceResult,
     ConcurrentBackend,
     ReasoningConfig,

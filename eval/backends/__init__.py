@@ -1,1 +1,0 @@
-"""Evaluation backends: vLLM, transformers, llama.cpp, OpenAI-compatible, Gemini."""
