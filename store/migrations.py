@@ -36,6 +36,9 @@ Steps (``MIGRATIONS[n]`` turns version ``n - 1`` into ``n``):
 6. ``annotator_invites`` and ``annotator_web_sessions``: invite links and
    browser sessions of ``fbagent annotate --serve`` (token and cookie hashes
    only, :mod:`fbagent.store.invites`).
+7. ``selections.protocol``: which pair-selection protocol made a selection
+   (:data:`fbagent.pairs.select.PROTOCOLS`); every selection stored before
+   was made by fbagent's own (``fbagent``).
 
 Steps never use today's ``CREATE TABLE`` scripts (those describe the newest
 schema); each step's SQL is frozen here. Every step is idempotent (an older
@@ -352,8 +355,12 @@ def _step6(conn: sqlite3.Connection) -> None:
     run_script(conn, V6_SQL)
 
 
+def _step7(conn: sqlite3.Connection) -> None:
+    _add_column(conn, "selections", "protocol", "TEXT NOT NULL DEFAULT 'fbagent'")
+
+
 #: version n -> the step that turns version n - 1 into n.
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {2: _step2, 3: _step3, 4: _step4, 5: _step5, 6: _step6}
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {2: _step2, 3: _step3, 4: _step4, 5: _step5, 6: _step6, 7: _step7}
 
 
 # --------------------------------------------------------------------------- running them

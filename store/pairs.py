@@ -49,6 +49,18 @@ def verb_lexical_units(db: sqlite_utils.Database, lexicon_id: int) -> list[dict[
     return sorted(rows, key=lambda r: (r["lemma"], r["frame"], r["lu"]))
 
 
+def annotated_verb_lexical_units(db: sqlite_utils.Database, lexicon_id: int) -> list[dict[str, Any]]:
+    """Verb LUs (POS ``V``) of a lexicon as the FrameBench authors read them: ``[{"lu", "frame",
+    "n_annotated"}]`` (``n_annotated``: the resource's annotated-sentence count), frames sorted by
+    name and LUs in import order within a frame (:mod:`fbagent.pairs.framebench`)."""
+    return list(db.query(
+        """SELECT lu.name AS lu, f.name AS frame, lu.n_annotated AS n_annotated
+           FROM lexical_units lu JOIN frames f ON f.id = lu.frame_pk
+           WHERE lu.lexicon_id = ? AND lu.pos = 'V' ORDER BY f.name, lu.id""",
+        [lexicon_id],
+    ))
+
+
 def frame_facts(db: sqlite_utils.Database, lexicon_id: int) -> dict[str, dict[str, Any]]:
     """Per frame: ``{"name", "has_definition", "n_core_fes", "n_examples"}``.
 
@@ -86,8 +98,11 @@ def save_selection(
     selected: Iterable[Mapping[str, Any]],
     reserve: Iterable[Mapping[str, Any]],
     per_pair: int,
+    protocol: str = "fbagent",
 ) -> int:
     """Store one selection and its pairs in one transaction; returns the ``selections.id``.
+
+    ``protocol``: the selection protocol that drew it (:data:`fbagent.pairs.select.PROTOCOLS`).
 
     ``selected`` and ``reserve`` are mappings with ``verb, lu_a, lu_b,
     frame_a, frame_b``; ranks run 0.. over selected then reserve.
@@ -95,9 +110,9 @@ def save_selection(
     now = utc_now()
     with transaction(db):
         cur = db.conn.execute(
-            "INSERT INTO selections (lexicon_id, seed, options, counts, created_at) VALUES (?, ?, ?, ?, ?)",
+            "INSERT INTO selections (lexicon_id, seed, options, counts, created_at, protocol) VALUES (?, ?, ?, ?, ?, ?)",
             (lexicon_id, seeds.to_sql(seed), json.dumps(dict(options), sort_keys=True),
-             json.dumps(dict(counts), sort_keys=True), now),
+             json.dumps(dict(counts), sort_keys=True), now, protocol),
         )
         selection_id = cur.lastrowid
         rows = []
@@ -155,6 +170,17 @@ def selection_runs(db: sqlite_utils.Database, lexicon_id: int) -> dict[int, list
     ):
         out.setdefault(row["selection_id"], []).append(row["name"])
     return out
+
+
+def run_protocols(db: sqlite_utils.Database, run: str | None = None) -> dict[str, str]:
+    """``{run name: selection protocol}`` of the runs (or the one run ``run``, name or id) that have a
+    selection; a selection stored before protocols were recorded reads ``fbagent``."""
+    cols = {c.name for c in db["selections"].columns}
+    protocol = "s.protocol" if "protocol" in cols else "'fbagent'"
+    where, args = ("AND (r.name = ? OR CAST(r.id AS TEXT) = ?)", [run, run]) if run else ("", [])
+    return {r["name"]: r["protocol"] for r in db.query(
+        f"SELECT r.name AS name, {protocol} AS protocol FROM runs r JOIN selections s ON s.id = r.selection_id "
+        f"WHERE 1 {where} ORDER BY r.id", args)}
 
 
 def selection_pairs(

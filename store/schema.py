@@ -42,7 +42,7 @@ import sqlite_utils
 from fbagent.errors import FbagentError
 from fbagent.store.transaction import transaction
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 
 LEXICON_SQL = """
 CREATE TABLE IF NOT EXISTS lexicons (
@@ -119,7 +119,8 @@ CREATE TABLE IF NOT EXISTS selections (
     seed INTEGER NOT NULL,
     options TEXT NOT NULL,             -- JSON
     counts TEXT NOT NULL,              -- JSON: candidates, excluded by reason, selected
-    created_at TEXT NOT NULL
+    created_at TEXT NOT NULL,
+    protocol TEXT NOT NULL DEFAULT 'fbagent'   -- fbagent (stratified, filtered) | framebench (the authors' rules)
 );
 CREATE TABLE IF NOT EXISTS frame_pairs (
     id INTEGER PRIMARY KEY,

@@ -218,7 +218,7 @@ async def test_screening_stores_no_reason_that_repeats_the_prompt(tmp_db):
     from types import SimpleNamespace
 
     from fbagent.lexicon.importer import resolve_lexicon
-    from fbagent.pairs.screening import select_pairs
+    from fbagent.pairs.screening import screen_pairs
     from fbagent.pairs.select import SelectionOptions
 
     answers = iter([
@@ -232,7 +232,7 @@ async def test_screening_stores_no_reason_that_repeats_the_prompt(tmp_db):
                 evokes_both=True, distinguishable=True, reason="A reason of its own.")), call_id=1)
 
     lexicon = resolve_lexicon(tmp_db, None, notify=lambda _: None)
-    out = await select_pairs(tmp_db, lexicon, SelectionOptions(pairs=2, seed=0), screen_client=Client(),
+    out = await screen_pairs(tmp_db, lexicon, SelectionOptions(pairs=2, seed=0), screen_client=Client(),
                              prompts=load_prompts("en"))   # the chat prompt, whose instructions Gemma echoed
     first, second = (out["screened"][p] for p in sorted(out["screened"])[:2])
     assert first == {"kept": False, "evokes_both": False, "distinguishable": True, "reason": None,

@@ -219,11 +219,11 @@ async def test_plan_counts_the_real_screening_prompt(tmp_path):
     with OpenAIStub(FrameResponder()) as stub:
         screened, _ = await run(tmp_path / "fb.db", options(stub, pairs=3, screen=True, dry_run=True))
         plain, _ = await run(tmp_path / "fb.db", options(stub, pairs=3, screen=False, dry_run=True))
-    from fbagent.pairs.screening import select_pairs
+    from fbagent.pairs.screening import screen_pairs
 
     db = open_db(tmp_path / "fb.db")
     lexicon = next(db.query("SELECT * FROM lexicons"))
-    made = await select_pairs(db, lexicon, GenerateOptions(pairs=3).selection_options(), save=False)
+    made = await screen_pairs(db, lexicon, GenerateOptions(pairs=3).selection_options(), save=False)
     prompts = load_prompts("en")
     expected = 0
     for p in made["pairs"]:

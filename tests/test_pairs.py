@@ -112,7 +112,7 @@ def test_table1_counts_frame_specific_lus():
     pairs = [Candidate("leave", "Departing", "Quitting", "leave.v", "leave.v"),
              Candidate("leave", "Departing", "Giving", "leave.v", "leave.v"),
              Candidate("run", "Leadership", "Self_motion", "run.v", "run.v")]
-    assert table1(pairs) == {"frame_pairs": 3, "unique_lus": 5, "unique_verbs": 2}
+    assert table1(pairs) == {"frame_pairs": 3, "unique_lus": 5, "unique_lu_names": 2, "unique_verbs": 2}
 
 
 def test_select_pairs_on_embedded_sample_stores_selected_and_reserve(tmp_db):

@@ -2,7 +2,7 @@
 
 :func:`fbagent.generation.selection.prepare_selection` stores a new selection as ``fbagent pairs
 select`` does (:func:`fbagent.pairs.select.select_pairs`, the same rows as the selection graph's nodes),
-and :func:`fbagent.pairs.screening.select_pairs` starts the first round of screening calls
+and :func:`fbagent.pairs.screening.screen_pairs` starts the first round of screening calls
 before it builds the graph, whose LangGraph import then runs behind them.
 """
 
@@ -76,7 +76,7 @@ async def test_new_selection_stores_what_the_selection_graph_stores(tmp_path):
     graph's nodes: the same ``selections`` and ``frame_pairs`` rows."""
     from fbagent.generation.options import GenerateOptions
     from fbagent.lexicon.importer import resolve_lexicon
-    from fbagent.pairs.screening import select_pairs as graph_select
+    from fbagent.pairs.screening import screen_pairs as graph_select
     from fbagent.pairs.select import select_pairs as direct_select
     from fbagent.store.db import open_db
 
@@ -118,7 +118,7 @@ async def test_a_failing_graph_cancels_the_started_screening_calls(tmp_path, mon
 
     monkeypatch.setattr(selection_graph, "build_selection_graph", broken)
     try:
-        await selection_graph.select_pairs(db, lexicon, SelectionOptions(pairs=2, seed=0), screen_client=Client(),
+        await selection_graph.screen_pairs(db, lexicon, SelectionOptions(pairs=2, seed=0), screen_client=Client(),
                                            prompts=load_prompts("en"), selection_id=made["selection_id"])
     except RuntimeError as err:
         assert str(err) == "no graph"

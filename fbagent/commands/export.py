@@ -59,6 +59,7 @@ def register(app: typer.Typer) -> None:
                 min_acceptable=min_acceptable, status=status, annotator_names=annotator_names, license=license,
                 pretty_name=pretty_name, seed=seed, templates=templates, templates_dir=templates_dir,
                 choices_style=choices_style, templates_lang=templates_lang, orders=orders, labels_file=labels_file)
+        echo(protocol_line(database, run))
         if validated:  # one annotator, or a filter that keeps nothing: say which thresholds fit
             from fbagent.publish.jsonl import validated_hint
 
@@ -66,6 +67,18 @@ def register(app: typer.Typer) -> None:
                                   statuses=parse_statuses(status))
             if hint:
                 secho(f"hint: {hint}", err=True)
+
+
+def protocol_line(database, run: str | None) -> str:
+    """One line naming the frame-pair selection protocol of the exported runs (``fbagent`` or ``framebench``)."""
+    from fbagent.store.pairs import run_protocols
+
+    by_run = run_protocols(database, run)
+    if not by_run:
+        return "frame-pair selection protocol: not recorded (no run with a selection)"
+    names = sorted(set(by_run.values()))
+    return (f"frame-pair selection protocol: {' and '.join(names)} "
+            f"({', '.join(f'{r}: {p}' for r, p in by_run.items())})")
 
 
 def _export(database, out, *, fmt, validated, run, min_correct, min_acceptable, status, annotator_names, license,

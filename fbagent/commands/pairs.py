@@ -15,8 +15,8 @@ from fbagent.limits import bounds
 from fbagent.pairs.select import PAIRS_HELP, SELECT_PAIRS
 
 app = typer.Typer(
-    help="Frame pairs: select (verb, frame A, frame B) pairs from a lexicon (seeded, stratified by verb), list "
-    "selections, show one.",
+    help="Frame pairs: select (verb, frame A, frame B) pairs from a lexicon (fbagent's stratified protocol or the "
+    "FrameBench authors'), list selections, show one.",
     no_args_is_help=True,
 )
 
@@ -25,10 +25,12 @@ app = typer.Typer(
 @selection_options
 def select_cmd(
     pairs: Annotated[int, typer.Option("--pairs", help=PAIRS_HELP["pairs select"])] = SELECT_PAIRS,
-    seed: Annotated[int, typer.Option("--seed", help="Random seed (recorded with the selection).")] = 0,
+    seed: Annotated[int | None, typer.Option("--seed", help="Random seed (recorded with the selection); default 0, "
+                                             "or 42 under --protocol framebench (the authors' default).")] = None,
     lexicon: Annotated[str | None, typer.Option("--lexicon", callback=name_check("lexicon name"), help="Lexicon name (default: the only or most recent "
                                                 "one; the embedded sample when the database has none).")] = None,
-    per_pair: Annotated[int, typer.Option("--per-pair", help="Benchmark entries K to generate per pair.")] = 1,
+    per_pair: Annotated[int, typer.Option("--per-pair", help="Benchmark entries K to generate per pair (the "
+                                          "authors' num_pairs: 2 in the paper's Japanese set).")] = 1,
     show: Annotated[int, typer.Option("--show", **bounds("--show"), help="Print the first N selected pairs.")] = 10,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object (selection, counts, pairs).")] = False,
     db: DbOption = None,
@@ -37,13 +39,16 @@ def select_cmd(
     """Select frame pairs and store them (selections + frame_pairs); print Table-1 counts and filter counts.
 
     Candidates are every 2-combination of the frames of each verb (LUs with POS
-    V grouped by lemma). The sample is reproducible: the same lexicon, options
-    and --seed give the same pairs; the remaining eligible pairs are kept as a
-    seeded reserve for pairs screened out later.
+    V grouped by lemma; under --protocol framebench, annotated LUs grouped by LU
+    name). The sample is reproducible: the same lexicon, protocol, options and
+    --seed give the same pairs, and selecting again reuses the stored selection
+    (unless a run took it); the remaining pairs are kept as a seeded reserve for
+    pairs screened out later.
     """
     import time
 
     from fbagent.lexicon.importer import resolve_lexicon
+    from fbagent.pairs.framebench import FRAMEBENCH_SEED
     from fbagent.pairs.select import SelectionOptions, select_pairs
     from fbagent.store.db import open_db
 
@@ -51,7 +56,10 @@ def select_cmd(
     database = open_db(db_path(db))
     lex = resolve_lexicon(database, lexicon,
                           notify=lambda note: echo(note, err=True))
-    options = SelectionOptions(pairs=pairs, seed=seed, per_pair=per_pair, **(selection or {}))
+    chosen = dict(selection or {})
+    if seed is None:
+        seed = FRAMEBENCH_SEED if chosen.get("protocol") == "framebench" else 0
+    options = SelectionOptions(pairs=pairs, seed=seed, per_pair=per_pair, **chosen)
     result = select_pairs(database, lex, options)
     seconds = time.perf_counter() - started
     if as_json:
@@ -62,19 +70,21 @@ def select_cmd(
 
 def _print_selection(result: dict[str, Any], lexicon: str, options: Any, *, show: int, where: Any,
                      seconds: float) -> None:
-    """The tables of `pairs select`: Table-1 counts, the eligibility steps, the first ``show`` pairs
+    """The tables of `pairs select`: Table 1, the selection steps, the first ``show`` pairs
     (fitted to the terminal: :func:`fbagent.commands.tables.print_table`)."""
     from fbagent.commands.tables import Col, print_table
 
     c = result["counts"]
     console = new_console()
-    print_table(console, [Col("# frame pairs", "right", wrap="words"), Col("# unique LUs", "right", wrap="words"),
-                          Col("# unique verbs", "right", wrap="words"), Col("entries (x per-pair)", "right", wrap="words")],
-                [[f"{c['frame_pairs']:,}", f"{c['unique_lus']:,}", f"{c['unique_verbs']:,}",
-                  f"{c['frame_pairs'] * options.per_pair:,}"]],
-                title=f"Selection {result['selection_id']} from lexicon {lexicon} (seed {options.seed})")
-    print_table(console, [Col("step", wrap="words"), Col("pairs", "right")], _eligibility_rows(c, options),
-                title="Eligibility")
+    print_table(console, *table1_table(c, options.per_pair),
+                title=f"Table 1: selection {result['selection_id']} of lexicon {lexicon}, protocol "
+                      f"{options.protocol}, seed {options.seed}",
+                caption="unique LUs: distinct LU names, as the paper's Table 1 counts them (leave.v once); "
+                        f"LU-frame pairs: {c['unique_lus']:,}; unique verbs: distinct verb lemmas")
+    rows = _framebench_rows(c) if options.protocol == "framebench" else _eligibility_rows(c, options)
+    print_table(console, [Col("step", wrap="words"), Col("pairs", "right")], rows,
+                title="Steps (" + ("the FrameBench authors' rules" if options.protocol == "framebench"
+                                   else "fbagent: eligibility, verb-stratified sample") + ")")
     if c["took_all"]:
         console.print(f"[yellow]Asked for {options.pairs:,} pairs but only {c['selected']:,} are eligible"
                       f"{' under --max-per-verb' if options.max_per_verb else ''}: took all of them.[/]")
@@ -83,8 +93,38 @@ def _print_selection(result: dict[str, Any], lexicon: str, options: Any, *, show
                               Col("frame B", wrap="path")],
                     [[str(p["rank"]), p["verb"], p["frame_a"], p["frame_b"]] for p in result["pairs"][:show]],
                     title=f"First {min(show, len(result['pairs']))} selected pairs")
+    if result.get("reused"):
+        console.print(f"Reused selection {result['selection_id']} in {where}: it has the same lexicon, protocol, "
+                      f"seed and options, and no run uses it (nothing new stored). See it with: "
+                      f"fbagent pairs show {result['selection_id']}", highlight=False)
+        return
     console.print(f"Stored as selection {result['selection_id']} in {where} ({seconds:.2f} s). "
                   f"See it with: fbagent pairs show {result['selection_id']}", highlight=False)
+
+
+def table1_table(counts: dict[str, Any], per_pair: int) -> tuple[list[Any], list[list[str]]]:
+    """The columns and the one row of Table 1 (Yano and Sasano 2026, Table 1): # frame pairs, # unique LUs
+    (LU names, the paper's convention), # unique verbs, entries per pair, entries."""
+    from fbagent.commands.tables import Col
+
+    names = counts.get("unique_lu_names", counts["unique_lus"])
+    cols = [Col("# frame pairs", "right", wrap="words"), Col("# unique LUs", "right", wrap="words"),
+            Col("# unique verbs", "right", wrap="words"), Col("entries per pair", "right", wrap="words"),
+            Col("entries", "right", wrap="words")]
+    return cols, [[f"{counts['frame_pairs']:,}", f"{names:,}", f"{counts['unique_verbs']:,}", f"{per_pair:,}",
+                   f"{counts['frame_pairs'] * per_pair:,}"]]
+
+
+def _framebench_rows(c: dict[str, Any]) -> list[list[str]]:
+    """The step rows of the authors' protocol (:mod:`fbagent.pairs.framebench`); LU rows count LUs, the rest pairs."""
+    cut = c["selected"] < c["candidates"]
+    return [["verb LUs read (POS V; LUs, not pairs)", f"{c['verb_lus']:,}"],
+            ["excluded: no annotated sentence (LUs)", f"-{c['unannotated_lus']:,}"],
+            ["polysemous verbs: LU names in 2+ frames (LUs)", f"{c['polysemous_lus']:,}"],
+            ["frame pairs (every 2-combination of their frames)", f"{c['candidates']:,}"],
+            ["selected: " + ("first P after one seeded shuffle (numpy RandomState, as pandas' sample)" if cut
+                             else "all, in pool order (the authors shuffle only to cut)"), f"{c['selected']:,}"],
+            ["rest of the shuffled pool (reserve)", f"{c['reserve']:,}"]]
 
 
 def _eligibility_rows(c: dict[str, Any], options: Any) -> list[list[str]]:
@@ -121,7 +161,8 @@ def list_cmd(db: ExistingDbOption = None, wide: WideOption = False) -> None:
     if not rows:
         console.print("No selection yet. Make one with: fbagent pairs select --pairs 800 --seed 0")
         return
-    cols = [Col("id", "right"), Col("lexicon", wrap="path", min_width=16), Col("seed", "right"), Col("selected", "right", short="sel."),
+    cols = [Col("id", "right"), Col("lexicon", wrap="path", min_width=16), Col("protocol", wrap="path", short="proto."),
+            Col("seed", "right"), Col("selected", "right", short="sel."),
             Col("reserve", "right", short="res."), Col("screened out", "right", short="out"),
             Col("unique verbs", "right", short="verbs"), Col("options", wrap="words", drop=1),
             Col("created", wrap="words", drop=2)]
@@ -132,7 +173,9 @@ def list_cmd(db: ExistingDbOption = None, wide: WideOption = False) -> None:
                 f"N={o.get('min_examples')}" + ("" if o.get("exclude_related", True) else " related-kept")
                 + ("" if o.get("require_definition", True) else " no-def-ok")
                 + ("" if o.get("require_core_fe", True) else " no-core-ok"))
-        cells.append([str(r["id"]), r["lexicon"], str(r["seed"]), str(r["n_selected"]), str(r["n_reserve"]),
+        if (r.get("protocol") or "fbagent") == "framebench":   # no caps, no filters: the authors' rules
+            opts = f"P={o.get('pairs')} K={o.get('per_pair')}"
+        cells.append([str(r["id"]), r["lexicon"], r.get("protocol") or "fbagent", str(r["seed"]), str(r["n_selected"]), str(r["n_reserve"]),
                       str(r["n_screened_out"]), str(r["counts"].get("unique_verbs", "")),
                       opts, (r["created_at"] or "")[:19].replace("T", " ")])
     print_table(console, cols, cells, title=f"Frame-pair selections in {db_path(db)}", wide=wide,
@@ -169,4 +212,5 @@ def show_cmd(
     cells = [[str(p["rank"]), p["status"], p["verb"], p["frame_a"], p["frame_b"], str(p["per_pair"]),
               *([p["reason"] or ""] if reason else [])] for p in shown]
     print_table(new_console(), cols, cells, wide=wide,
-                title=f"Selection {selection} ({status}: {len(rows):,} pairs; seed {sel['seed']})")
+                title=f"Selection {selection} ({status}: {len(rows):,} pairs; protocol "
+                      f"{sel.get('protocol') or 'fbagent'}, seed {sel['seed']})")

@@ -94,6 +94,9 @@ def show_cmd(
     head = [[key, "" if row.get(key) is None else str(row[key])] for key in (
         "status", "command", "generator", "model", "verifier_generator", "verifier_model", "encoder", "seed",
         "selection_id", "created_at", "updated_at")]
+    from fbagent.store.pairs import run_protocols
+
+    head += [["selection protocol", run_protocols(database, row["name"]).get(row["name"], "none (no selection)")]]
     head += [["options", json.dumps(row["options"], ensure_ascii=False, sort_keys=True)],
              ["prompt versions", json.dumps(row["prompt_versions"], ensure_ascii=False, sort_keys=True)]]
     print_table(console, [Col("field", style="bold", wrap="words"), Col("value", wrap="words")], head,

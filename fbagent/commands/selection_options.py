@@ -16,6 +16,11 @@ import typer
 from fbagent.commands.option_groups import fields, option_group
 
 _SELECTION: dict[str, tuple[Any, Any]] = {
+    "protocol": (Annotated[str, typer.Option(
+        "--protocol", help="fbagent: verbs by lemma, the eligibility filters below, a seeded sample stratified by "
+        "verb (one pair per verb first), optional LLM screening. framebench: the FrameBench authors' rules (LUs with "
+        "an annotated sentence grouped by LU name, every pair of frames, one seeded shuffle, the first P; no "
+        "filter, no screening; see docs/pairs.md).")], "fbagent"),
     "max_per_verb": (Annotated[int | None, typer.Option(
         "--max-per-verb", help="At most M pairs per verb in the sample (default: no cap; one per verb comes first "
         "anyway).")], None),

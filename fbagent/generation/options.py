@@ -24,7 +24,7 @@ RESULT_KEYS = ("pairs", "per_pair", "seed", "generator", "model", "verifier_gene
                "judge", "variant_temperature", "max_tokens")
 # Pair-eligibility options (those of `fbagent pairs select`). They change results too, but join the result
 # options only when they differ from their defaults, so that runs named before they existed keep their names.
-ELIGIBILITY_KEYS = ("min_examples", "require_definition", "require_core_fe", "exclude_related")
+ELIGIBILITY_KEYS = ("min_examples", "require_definition", "require_core_fe", "exclude_related", "protocol")
 # Verifier options that came later (``--verifier``): like the eligibility options, they join the result
 # options only when they differ from these defaults, so that runs named before they existed keep their names.
 VERIFIER_DEFAULTS = {"verifier": "roundtrip"}
@@ -73,6 +73,7 @@ class GenerateOptions(ModelOptions):
     require_definition: bool = True
     require_core_fe: bool = True
     exclude_related: bool = True
+    protocol: str = "fbagent"         # frame-pair selection protocol (fbagent.pairs.select.PROTOCOLS)
     verifier: str = "roundtrip"       # verifier signal: roundtrip | encoder | both (fbagent.verifier.verify)
     margin_auto: bool = False         # --margin auto: margin from the lexicon's latest calibration
     target_precision: float = 0.9     # the precision --margin auto must reach
@@ -83,7 +84,7 @@ class GenerateOptions(ModelOptions):
         return SelectionOptions(pairs=self.pairs, seed=self.seed, max_per_verb=self.max_per_verb,
                                 per_pair=self.per_pair, min_examples=self.min_examples,
                                 require_definition=self.require_definition, require_core_fe=self.require_core_fe,
-                                exclude_related=self.exclude_related)
+                                exclude_related=self.exclude_related, protocol=self.protocol)
 
     def result_options(self) -> dict[str, Any]:
         """The options that change what is generated (stored with the run, hashed into its default name).

@@ -41,7 +41,8 @@ async def build_plan(db: Any, lexicon: dict[str, Any], prompts: Any, run: dict[s
     requests (no retries .. every retry), tokens assume no retries.
     """
     from fbagent.generation.selection import choose_selection, screening_done
-    from fbagent.pairs.screening import load_run_pairs, select_pairs
+    from fbagent.pairs.screening import load_run_pairs
+    from fbagent.pairs.select import draw_selection
     from fbagent.store import items as items_store
 
     if run is not None and run.get("selection_id") is not None:
@@ -55,8 +56,8 @@ async def build_plan(db: Any, lexicon: dict[str, Any], prompts: Any, run: dict[s
             pairs = load_run_pairs(db, choice.selection_id)
             selection = f"{choice.selection_id} (stored, reused)"
         else:
-            made = await select_pairs(db, lexicon, opts.selection_options(), prompts=prompts, save=False)
-            pairs = made["pairs"]
+            drawn = draw_selection(db, lexicon, opts.selection_options())
+            pairs = [{"id": None, "rank": i, "per_pair": opts.per_pair, **p} for i, p in enumerate(drawn.selected)]
             selection = "new"
         to_screen = pairs if opts.screen else []
         finished = set()

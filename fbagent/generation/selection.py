@@ -65,7 +65,7 @@ async def prepare_selection(db: Any, lexicon: dict[str, Any], opts: GenerateOpti
     Updates ``run`` (``selection_id``, ``options.screening_done``) in memory and in the
     store; sets ``summary.selection``; emits :class:`SelectionChosen` and :class:`ScreeningDone`.
     """
-    from fbagent.pairs.screening import load_run_pairs, select_pairs
+    from fbagent.pairs.screening import load_run_pairs, screen_pairs
     from fbagent.pairs.select import select_pairs as make_selection
     from fbagent.store import runs as runs_store
     from fbagent.store.pairs import get_selection
@@ -78,7 +78,7 @@ async def prepare_selection(db: Any, lexicon: dict[str, Any], opts: GenerateOpti
             selection = {"selection_id": choice.selection_id, "counts": stored["counts"],
                          "pairs": load_run_pairs(db, choice.selection_id)}
         else:  # made and stored as `fbagent pairs select` does; the selection graph screens it below
-            made = make_selection(db, lexicon, options)
+            made = make_selection(db, lexicon, options, reuse=False)
             selection = {"selection_id": made["selection_id"], "counts": made["counts"], "pairs": made["pairs"],
                          "screened": {}, "screened_out": []}
         runs_store.update_run(db, run["id"], selection_id=selection["selection_id"])
@@ -87,8 +87,8 @@ async def prepare_selection(db: Any, lexicon: dict[str, Any], opts: GenerateOpti
         emit(SelectionChosen(selection_id=selection["selection_id"], reused=choice.selection_id is not None,
                              reason=choice.reason, pairs=len(selection["pairs"]), requested=opts.pairs,
                              candidates=(selection.get("counts") or {}).get("candidates")))
-    if opts.screen and not screening_done(run):
-        screening = await select_pairs(db, lexicon, options, screen_client=screen_client, prompts=prompts,
+    if opts.screen and options.protocol != "framebench" and not screening_done(run):   # the authors screen nothing
+        screening = await screen_pairs(db, lexicon, options, screen_client=screen_client, prompts=prompts,
                                        run_id=run["id"], save=True, selection_id=run["selection_id"])
         run["options"] = {**(run.get("options") or {}), "screening_done": True}
         runs_store.update_run(db, run["id"], options=run["options"])

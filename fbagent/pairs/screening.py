@@ -1,16 +1,17 @@
-"""Frame-pair selection as a LangGraph agent (FrameBench step 1; Yano and Sasano 2026, sec. 3.1).
+"""LLM screening of a frame-pair selection, as a LangGraph agent (FrameBench step 1; Yano and Sasano 2026,
+sec. 3.1). :func:`screen_pairs` runs it; :func:`fbagent.pairs.select.select_pairs` is the one public
+entry that selects (this graph's ``draw`` and ``save`` nodes store the same rows).
 
-Nodes (pure steps from :mod:`fbagent.pairs.select`, plus one LLM node)::
+Nodes (the pure draw from :mod:`fbagent.pairs.select`, plus one LLM node)::
 
-    START --(no selection yet)--> candidates -> filters -> sample --(save)--> save --(screen)--> screen
-      |                                                    |(dry run) -> END        |(no screen) -> END
-      +--(selection exists, screening not finished)-----------------------------------------> screen
+    START --(no selection yet)--> draw --(save)--> save --(screen)--> screen
+      |                             |(dry run) -> END  |(no screen) -> END
+      +--(selection exists, screening not finished)--------------------> screen
     screen --(a pair was screened out and the reserve promoted a replacement)--> screen
     screen --(nothing left to screen)--> END
 
-- ``candidates``: every 2-combination of the frames of each polysemous verb.
-- ``filters``: eligibility (definitions, core FEs, examples, direct relations).
-- ``sample``: seeded, verb-stratified sample of P pairs plus the seeded reserve.
+- ``draw``: :func:`fbagent.pairs.select.draw_selection` (either protocol: candidates, filters,
+  seeded sample of P pairs plus the seeded reserve).
 - ``save``: ``selections`` + ``frame_pairs`` rows (sample ``selected``, rest ``reserve``).
 - ``screen`` (``--screen``): the generator LLM answers, per selected pair, whether
   the verb truly evokes both frames and whether everyday uses tell them apart
@@ -19,18 +20,19 @@ Nodes (pure steps from :mod:`fbagent.pairs.select`, plus one LLM node)::
   is promoted and screened in turn, so the sample keeps its size while the
   reserve lasts. A screening call that fails (LLM trouble) keeps the pair.
   A reason that only repeats the prompt is not stored (:func:`own_reason`).
-  With a base model screening is off unless asked for (:func:`fbagent.generation.options.default_screen`).
+  With a base model screening is off unless asked for (:func:`fbagent.generation.options.default_screen`);
+  under ``--protocol framebench`` it is always off (the authors screen nothing).
 
 The graph runs without a checkpointer: every step is cheap, the selection is
 stored before screening starts, and screening answers come from the
 ``llm_calls`` cache when it is run again.
 
 ``fbagent generate`` stores a new selection with :func:`fbagent.pairs.select.select_pairs`
-(as ``fbagent pairs select`` does: the rows the ``candidates`` .. ``save`` nodes
+(as ``fbagent pairs select`` does: the rows the ``draw`` and ``save`` nodes
 store) and runs this graph on it to screen it.
 
 LangGraph is imported when the graph is built, not with this module. When
-:func:`select_pairs` screens a stored selection, the first round of screening
+:func:`screen_pairs` screens a stored selection, the first round of screening
 calls (:func:`start_screen_round`) starts before that, and LangGraph loads in a
 background thread while they are in flight; the ``screen`` node then awaits
 those calls instead of making its own, so the first request of ``fbagent generate``
@@ -62,11 +64,7 @@ class SelectionState(TypedDict, total=False):
     lexicon: dict[str, Any]
     options: dict[str, Any]            # pair_steps.SelectionOptions fields
     selection_id: int | None
-    verb_lus: list[dict[str, Any]]
-    candidates: list[Any]              # pair_steps.Candidate
-    eligible: list[Any]
-    excluded: dict[str, int]
-    sample: Any                        # pair_steps.Sample
+    drawn: Any                         # pair_steps.Drawn
     counts: dict[str, Any]
     pairs: list[dict[str, Any]]        # selected pairs (frame_pairs rows, or dicts in a dry run)
     screened: dict[int, dict[str, Any]]   # frame_pairs.id -> PairScreening fields (+ error)
@@ -84,7 +82,7 @@ class SelectionContext:
     prompts: Any = None                # fbagent.prompting.messages.Prompts
     run_id: int | None = None
     seed: int | None = None
-    started: ScreenRound | None = None   # the first screening round, started before the graph (select_pairs)
+    started: ScreenRound | None = None   # the first screening round, started before the graph (screen_pairs)
 
 
 @dataclass
@@ -129,46 +127,21 @@ def start_screen_round(state: SelectionState, ctx: SelectionContext) -> ScreenRo
 # --------------------------------------------------------------------------- nodes
 
 
-async def candidates_node(state: SelectionState, runtime: Runtime[SelectionContext]) -> dict[str, Any]:
-    """All (verb, frame A, frame B) candidates of the lexicon's polysemous verbs."""
-    verb_lus = pair_store.verb_lexical_units(runtime.context.db, state["lexicon"]["id"])
-    return {"verb_lus": verb_lus, "candidates": pair_steps.candidates(verb_lus)}
-
-
-async def filters_node(state: SelectionState, runtime: Runtime[SelectionContext]) -> dict[str, Any]:
-    """Eligibility filters; excluded candidates counted by reason."""
-    db, lexicon_id = runtime.context.db, state["lexicon"]["id"]
-    eligible, excluded = pair_steps.filter_candidates(
-        state["candidates"], pair_store.frame_facts(db, lexicon_id), state["verb_lus"],
-        pair_store.frame_relations(db, lexicon_id), pair_steps.SelectionOptions(**state["options"]),
-    )
-    pair_steps.check_pool(state["lexicon"], len(state["verb_lus"]), len(state["candidates"]), len(eligible), excluded)
-    return {"eligible": eligible, "excluded": excluded}
-
-
-async def sample_node(state: SelectionState, runtime: Runtime[SelectionContext]) -> dict[str, Any]:
-    """Seeded, verb-stratified sample of P pairs plus the reserve (seeded order)."""
-    opts = pair_steps.SelectionOptions(**state["options"])
-    sample = pair_steps.sample_pairs(state["eligible"], pairs=opts.pairs, seed=opts.seed, max_per_verb=opts.max_per_verb)
-    counts = {
-        "candidates": len(state["candidates"]), "excluded": state["excluded"], "eligible": len(state["eligible"]),
-        "excluded_by_max_per_verb": sample.excluded_by_cap, "requested": opts.pairs,
-        "selected": len(sample.selected), "reserve": len(sample.reserve), "took_all": sample.took_all,
-        **pair_steps.table1(sample.selected),
-    }
-    pairs = [{"id": None, "rank": i, "per_pair": opts.per_pair, **c.as_dict()} for i, c in enumerate(sample.selected)]
-    return {"sample": sample, "counts": counts, "pairs": pairs}
+async def draw_node(state: SelectionState, runtime: Runtime[SelectionContext]) -> dict[str, Any]:
+    """Draw the selection by its protocol (:func:`fbagent.pairs.select.draw_selection`); nothing stored."""
+    opts = pair_steps.SelectionOptions.from_json(state["options"])
+    drawn = pair_steps.draw_selection(runtime.context.db, state["lexicon"], opts)
+    pairs = [{"id": None, "rank": i, "per_pair": opts.per_pair, **c} for i, c in enumerate(drawn.selected)]
+    return {"drawn": drawn, "counts": drawn.counts, "pairs": pairs}
 
 
 async def save_node(state: SelectionState, runtime: Runtime[SelectionContext]) -> dict[str, Any]:
     """Store the selection (``selections``, ``frame_pairs``) in one transaction."""
-    opts = pair_steps.SelectionOptions(**state["options"])
-    db, sample = runtime.context.db, state["sample"]
+    opts = pair_steps.SelectionOptions.from_json(state["options"])
+    db, drawn = runtime.context.db, state["drawn"]
     selection_id = pair_store.save_selection(
-        db, lexicon_id=state["lexicon"]["id"], seed=opts.seed, options=opts.to_json(),
-        counts={**state["counts"], "relations_available": len(pair_store.frame_relations(db, state["lexicon"]["id"]))},
-        selected=[c.as_dict() for c in sample.selected], reserve=[c.as_dict() for c in sample.reserve],
-        per_pair=opts.per_pair,
+        db, lexicon_id=state["lexicon"]["id"], seed=opts.seed, options=opts.to_json(), counts=drawn.counts,
+        selected=drawn.selected, reserve=drawn.reserve, per_pair=opts.per_pair, protocol=opts.protocol,
     )
     return {"selection_id": selection_id, "pairs": pair_store.selection_pairs(db, selection_id)}
 
@@ -176,7 +149,7 @@ async def save_node(state: SelectionState, runtime: Runtime[SelectionContext]) -
 async def screen_node(state: SelectionState, runtime: Runtime[SelectionContext]) -> dict[str, Any]:
     """Ask the LLM about every selected pair not yet screened; replace rejected ones from the reserve.
 
-    The first visit of a graph started on a stored selection takes the round :func:`select_pairs`
+    The first visit of a graph started on a stored selection takes the round :func:`screen_pairs`
     started before the graph (the same calls this node would make); every other visit starts its own."""
     ctx = runtime.context
     db = ctx.db
@@ -245,16 +218,16 @@ def own_reason(reason: str, prompt: str) -> str | None:
 # --------------------------------------------------------------------------- edges
 
 
-def route_start(state: SelectionState, runtime: Runtime[SelectionContext]) -> Literal["candidates", "screen", "__end__"]:
+def route_start(state: SelectionState, runtime: Runtime[SelectionContext]) -> Literal["draw", "screen", "__end__"]:
     """A stored selection goes straight to screening (or ends without a client); otherwise select from scratch."""
     from langgraph.graph import END
 
     if state.get("selection_id") is None:
-        return "candidates"
+        return "draw"
     return "screen" if runtime.context.screen_client is not None else END
 
 
-def after_sample(state: SelectionState, runtime: Runtime[SelectionContext]) -> Literal["save", "__end__"]:
+def after_draw(state: SelectionState, runtime: Runtime[SelectionContext]) -> Literal["save", "__end__"]:
     """Dry runs stop after sampling (nothing stored)."""
     from langgraph.graph import END
 
@@ -282,21 +255,17 @@ def build_selection_graph() -> StateGraph:
     from langgraph.runtime import Runtime
 
     graph = StateGraph(SelectionState, context_schema=SelectionContext)
-    graph.add_node("candidates", candidates_node)
-    graph.add_node("filters", filters_node)
-    graph.add_node("sample", sample_node)
+    graph.add_node("draw", draw_node)
     graph.add_node("save", save_node)
     graph.add_node("screen", screen_node)
-    graph.add_conditional_edges(START, route_start, ["candidates", "screen", END])
-    graph.add_edge("candidates", "filters")
-    graph.add_edge("filters", "sample")
-    graph.add_conditional_edges("sample", after_sample, ["save", END])
+    graph.add_conditional_edges(START, route_start, ["draw", "screen", END])
+    graph.add_conditional_edges("draw", after_draw, ["save", END])
     graph.add_conditional_edges("save", after_save, ["screen", END])
     graph.add_conditional_edges("screen", after_screen, ["screen", END])
     return graph
 
 
-async def select_pairs(db: Any, lexicon: dict[str, Any], options: pair_steps.SelectionOptions, *,
+async def screen_pairs(db: Any, lexicon: dict[str, Any], options: pair_steps.SelectionOptions, *,
                        screen_client: Any = None, prompts: Any = None, run_id: int | None = None, save: bool = True,
                        selection_id: int | None = None) -> dict[str, Any]:
     """Run the selection graph for ``lexicon`` (a ``lexicons`` row) under ``options``.
@@ -305,14 +274,16 @@ async def select_pairs(db: Any, lexicon: dict[str, Any], options: pair_steps.Sel
     are then not used for sampling). With ``save=False`` (dry run) nothing is stored
     and nothing is screened. ``screen_client``: the LLM client that screens (``None``:
     no screening); ``prompts``: :class:`fbagent.prompting.messages.Prompts`; ``run_id``:
-    recorded with the screening calls. Returns ``{"selection_id", "counts", "pairs":
+    recorded with the screening calls. Under ``options.protocol == "framebench"`` nothing is screened
+    (the authors' protocol has no screening). Returns ``{"selection_id", "counts", "pairs":
     [selected pairs in rank order], "screened": {pair id: answer}, "screened_out":
     [pairs with reason]}``. Raises :class:`fbagent.errors.FbagentError` for bad options.
     """
     options.check()
-    ctx = SelectionContext(db=db, save=save, screen_client=screen_client if save else None, prompts=prompts,
+    screens = save and options.protocol != "framebench"
+    ctx = SelectionContext(db=db, save=save, screen_client=screen_client if screens else None, prompts=prompts,
                            run_id=run_id, seed=options.seed)
-    state: SelectionState = {"lexicon": lexicon, "options": options.to_json() | {"related_types": options.related_types},
+    state: SelectionState = {"lexicon": lexicon, "options": options.to_json(),
                              "selection_id": selection_id}
     if selection_id is not None and ctx.screen_client is not None:   # straight to screening: start it now
         ctx.started = start_screen_round(state, ctx)

@@ -1,8 +1,17 @@
 """Frame-pair selection: FrameBench step 1 (Yano and Sasano 2026, sec. 3.1).
 
 A polysemous verb evokes two or more frames; every 2-combination of its
-frames is a candidate (verb, frame A, frame B) pair. Candidates pass
-eligibility filters, then a seeded, stratified sample of P pairs is drawn.
+frames is a candidate (verb, frame A, frame B) pair. Two protocols
+(:data:`PROTOCOLS`, ``SelectionOptions.protocol``) draw P of them:
+
+- ``fbagent`` (the default): verbs grouped by lemma, candidates pass
+  eligibility filters, then a seeded sample stratified by verb (one pair per
+  verb before any verb gets a second), optionally screened by an LLM;
+- ``framebench``: the authors' rules exactly (:mod:`fbagent.pairs.framebench`:
+  LUs with an annotated sentence, grouped by LU name, one seeded shuffle of all
+  pairs, the first P; no filter, no stratification, no screening).
+
+The fbagent protocol's steps:
 
 The steps are pure functions over plain data, so they can run as separate
 LangGraph nodes (:mod:`fbagent.agents`) or be called directly:
@@ -10,11 +19,13 @@ LangGraph nodes (:mod:`fbagent.agents`) or be called directly:
 1. :func:`candidates` ``(verb_lus) -> list[Candidate]``
 2. :func:`filter_candidates` ``(cands, frames, verb_lus, relations, options) -> (eligible, excluded_by_reason)``
 3. :func:`sample_pairs` ``(eligible, pairs=, seed=, max_per_verb=) -> Sample``
-4. :func:`table1` ``(pairs) -> {"frame_pairs", "unique_lus", "unique_verbs"}``
+4. :func:`table1` ``(pairs) -> {"frame_pairs", "unique_lus", "unique_lu_names", "unique_verbs"}``
 
-:func:`select_pairs` reads the facts from the store, runs 1-4 and stores the
-result (``selections`` + ``frame_pairs``: the sample as ``selected``, the rest
-of the eligible pool in seeded order as ``reserve``).
+:func:`draw_selection` runs either protocol over the store's facts without
+storing; :func:`select_pairs`, the one public entry that stores a selection,
+reuses a stored one with the same lexicon and options (that no run took) or
+stores the draw (``selections`` + ``frame_pairs``: the sample as ``selected``,
+the rest of the pool in seeded order as ``reserve``).
 """
 
 from __future__ import annotations
@@ -27,6 +38,13 @@ from itertools import combinations
 from typing import Any
 
 RELATED_TYPES = ("Inheritance", "Subframe", "Perspective_on")
+#: Selection protocols: fbagent's own (stratified by verb, filtered) and the FrameBench authors' (their code).
+PROTOCOLS = ("fbagent", "framebench")
+PROTOCOL_TEXT = {
+    "fbagent": "fbagent: verbs by lemma, eligibility filters, seeded sample stratified by verb",
+    "framebench": "framebench: the authors' rules (annotated LUs by name, all frame 2-combinations, "
+                  "one seeded shuffle, first P)",
+}
 REASONS = ("missing_definition", "missing_core_fe", "too_few_examples", "directly_related")
 REASON_TEXT = {
     "missing_definition": "a frame has an empty definition",
@@ -79,7 +97,9 @@ class SelectionOptions:
     generate per pair (K); ``min_examples``: each frame needs at least N
     examples (frame ``<ex>`` + the verb's exemplars in that frame);
     ``require_definition`` / ``require_core_fe`` / ``exclude_related``:
-    eligibility filters; ``related_types``: relation types that count as direct.
+    eligibility filters; ``related_types``: relation types that count as direct;
+    ``protocol``: ``fbagent`` or ``framebench`` (:data:`PROTOCOLS`). Under ``framebench`` no
+    eligibility filter applies: the filter switches are stored off, whatever was asked.
     """
 
     pairs: int = SELECT_PAIRS
@@ -91,6 +111,11 @@ class SelectionOptions:
     require_core_fe: bool = True
     exclude_related: bool = True
     related_types: tuple[str, ...] = RELATED_TYPES
+    protocol: str = "fbagent"
+
+    def __post_init__(self) -> None:
+        if self.protocol == "framebench":   # the authors apply no filter (module doc)
+            self.require_definition = self.require_core_fe = self.exclude_related = False
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready dict (``related_types`` as a list)."""
@@ -110,14 +135,35 @@ class SelectionOptions:
     def check(self) -> None:
         """Raise :class:`fbagent.errors.FbagentError` for an impossible value
         (a count outside its range in :data:`fbagent.limits.COUNTS`, a seed outside 0..2**64-1); return ``None`` otherwise."""
+        from fbagent.errors import FbagentError
         from fbagent.limits import check_count
         from fbagent.seeds import check_seed
 
         check_seed(self.seed)
+        if self.protocol not in PROTOCOLS:
+            raise FbagentError(f"unknown pair-selection protocol {self.protocol!r}",
+                               f"pass --protocol {' or '.join(PROTOCOLS)}")
+        if self.protocol == "framebench":
+            _check_framebench(self)
         check_count("--pairs", self.pairs)
         check_count("--max-per-verb", self.max_per_verb)
         check_count("--per-pair", self.per_pair)
         check_count("--min-examples", self.min_examples)
+
+
+def _check_framebench(options: SelectionOptions) -> None:
+    """Refuse what the authors' protocol cannot honour: a seed numpy's ``RandomState`` does not take, a
+    cap per verb or a minimum of examples (the authors apply neither)."""
+    from fbagent.errors import FbagentError
+    from fbagent.pairs.framebench import MAX_SEED
+
+    if options.seed > MAX_SEED:
+        raise FbagentError(f"--seed {options.seed} is too large for --protocol framebench (its shuffle is "
+                           f"numpy's RandomState, as pandas' sample)", f"pass a seed from 0 to {MAX_SEED}")
+    for flag, value in (("--max-per-verb", options.max_per_verb), ("--min-examples", options.min_examples or None)):
+        if value is not None:
+            raise FbagentError(f"{flag} is not part of --protocol framebench (the authors apply no filter and no cap)",
+                               f"drop {flag}, or use --protocol fbagent")
 
 
 @dataclass
@@ -250,14 +296,19 @@ def sample_pairs(
 
 
 def table1(pairs: Iterable[Candidate | Mapping[str, Any]]) -> dict[str, int]:
-    """Counts as in FrameBench Table 1: ``frame_pairs``, ``unique_lus`` and ``unique_verbs``.
+    """Counts as in FrameBench Table 1: ``frame_pairs``, ``unique_lus``, ``unique_lu_names`` and ``unique_verbs``.
 
-    An LU is frame-specific (leave.v in Departing and leave.v in Quitting are
-    two LUs), so ``unique_lus`` counts distinct (LU name, frame).
+    Two conventions for "unique LUs": ``unique_lus`` counts distinct (LU name, frame), an LU being
+    frame-specific in FrameNet (leave.v in Departing and leave.v in Quitting are two LUs);
+    ``unique_lu_names`` counts distinct LU names (leave.v once), the count of the paper's Table 1
+    (800 pairs over 430 unique LUs: the authors group LUs by name). ``unique_verbs``: distinct
+    ``verb`` values (the grouping lemma, or under ``framebench`` the name before its first dot).
     """
     rows = [p.as_dict() if isinstance(p, Candidate) else p for p in pairs]
     lus = {(r["lu_a"], r["frame_a"]) for r in rows} | {(r["lu_b"], r["frame_b"]) for r in rows}
-    return {"frame_pairs": len(rows), "unique_lus": len(lus), "unique_verbs": len({r["verb"] for r in rows})}
+    names = {r["lu_a"] for r in rows} | {r["lu_b"] for r in rows}
+    return {"frame_pairs": len(rows), "unique_lus": len(lus), "unique_lu_names": len(names),
+            "unique_verbs": len({r["verb"] for r in rows})}
 
 
 def check_pool(lexicon: Mapping[str, Any], n_verb_lus: int, n_candidates: int, n_eligible: int,
@@ -284,71 +335,118 @@ def check_pool(lexicon: Mapping[str, Any], n_verb_lus: int, n_candidates: int, n
 def check_selectable(db: Any, lexicon: Mapping[str, Any], options: SelectionOptions) -> None:
     """Raise :class:`FbagentError` (:func:`check_pool`) when a new selection of ``lexicon`` under
     ``options`` would hold no pair; reads only (``generate`` calls it before it stores a run)."""
-    from fbagent.store import pairs as store
-
-    verb_lus = store.verb_lexical_units(db, lexicon["id"])
-    cands = candidates(verb_lus)
-    eligible, excluded = filter_candidates(cands, store.frame_facts(db, lexicon["id"]), verb_lus,
-                                           store.frame_relations(db, lexicon["id"]), options)
-    check_pool(lexicon, len(verb_lus), len(cands), len(eligible), excluded)
+    draw_selection(db, lexicon, options)
 
 
-def select_pairs(db: Any, lexicon: Mapping[str, Any], options: SelectionOptions) -> dict[str, Any]:
-    """Run the whole selection for one lexicon and store it.
+@dataclass
+class Drawn:
+    """A selection drawn, not stored: ``selected`` and ``reserve`` pair dicts (``verb``, ``lu_a``, ``lu_b``,
+    ``frame_a``, ``frame_b``) in rank order, and the ``counts`` stored with it."""
 
-    Args:
-        db: open database.
-        lexicon: a ``lexicons`` row (e.g. from
-            :func:`fbagent.lexicon.importer.resolve_lexicon`).
-        options: see :class:`SelectionOptions`.
+    selected: list[dict[str, str]]
+    reserve: list[dict[str, str]]
+    counts: dict[str, Any]
 
-    Returns:
-        ``{"selection_id", "lexicon", "options", "counts", "pairs": [selected
-        pair dicts with id and rank], "reserve": n}``; ``counts`` holds
-        ``candidates``, ``excluded`` (by reason), ``eligible``,
-        ``excluded_by_max_per_verb``, ``requested``, ``selected``, ``reserve``,
-        ``took_all``, ``relations_available`` and the :func:`table1` numbers.
+
+def draw_selection(db: Any, lexicon: Mapping[str, Any], options: SelectionOptions) -> Drawn:
+    """Draw a selection of ``lexicon`` (a ``lexicons`` row) under ``options`` from the store's facts,
+    by ``options.protocol``; stores nothing.
+
+    ``counts`` (both protocols): ``protocol``, ``candidates``, ``eligible``, ``excluded`` (by reason),
+    ``requested``, ``selected``, ``reserve``, ``took_all``, ``relations_available`` and the
+    :func:`table1` numbers; ``fbagent`` adds ``excluded_by_max_per_verb``; ``framebench`` adds
+    ``verb_lus``, ``unannotated_lus``, ``lu_names`` and ``polysemous_lus`` (its steps).
 
     Raises:
-        FbagentError: bad options (P < 1, M < 1, K < 1, N < 0).
+        FbagentError: bad options, or a lexicon that offers no pair (:func:`check_pool`).
     """
     from fbagent.store import pairs as store
 
     options.check()
-    lexicon_id = lexicon["id"]
-    verb_lus = store.verb_lexical_units(db, lexicon_id)
-    relations = store.frame_relations(db, lexicon_id)
+    relations = store.frame_relations(db, lexicon["id"])
+    if options.protocol == "framebench":
+        drawn = _draw_framebench(store.annotated_verb_lexical_units(db, lexicon["id"]), lexicon, options)
+    else:
+        drawn = _draw_fbagent(db, lexicon, options, relations)
+    drawn.counts.update({"protocol": options.protocol, "requested": options.pairs, "selected": len(drawn.selected),
+                         "reserve": len(drawn.reserve), "relations_available": len(relations),
+                         **table1(drawn.selected)})
+    return drawn
+
+
+def _draw_fbagent(db: Any, lexicon: Mapping[str, Any], options: SelectionOptions,
+                  relations: list[tuple[str, str, str]]) -> Drawn:
+    """The ``fbagent`` protocol: candidates by lemma, eligibility filters, verb-stratified sample."""
+    from fbagent.store import pairs as store
+
+    verb_lus = store.verb_lexical_units(db, lexicon["id"])
     cands = candidates(verb_lus)
-    eligible, excluded = filter_candidates(cands, store.frame_facts(db, lexicon_id), verb_lus, relations, options)
+    eligible, excluded = filter_candidates(cands, store.frame_facts(db, lexicon["id"]), verb_lus, relations, options)
     check_pool(lexicon, len(verb_lus), len(cands), len(eligible), excluded)
     sample = sample_pairs(eligible, pairs=options.pairs, seed=options.seed, max_per_verb=options.max_per_verb)
-    counts = {
-        "candidates": len(cands),
-        "excluded": excluded,
-        "eligible": len(eligible),
-        "excluded_by_max_per_verb": sample.excluded_by_cap,
-        "requested": options.pairs,
-        "selected": len(sample.selected),
-        "reserve": len(sample.reserve),
-        "took_all": sample.took_all,
-        "relations_available": len(relations),
-        **table1(sample.selected),
-    }
-    selection_id = store.save_selection(
-        db,
-        lexicon_id=lexicon_id,
-        seed=options.seed,
-        options=options.to_json(),
-        counts=counts,
-        selected=[c.as_dict() for c in sample.selected],
-        reserve=[c.as_dict() for c in sample.reserve],
-        per_pair=options.per_pair,
-    )
-    return {
-        "selection_id": selection_id,
-        "lexicon": lexicon["name"],
-        "options": options.to_json(),
-        "counts": counts,
-        "pairs": store.selection_pairs(db, selection_id),
-        "reserve": len(sample.reserve),
-    }
+    counts = {"candidates": len(cands), "excluded": excluded, "eligible": len(eligible),
+              "excluded_by_max_per_verb": sample.excluded_by_cap, "took_all": sample.took_all}
+    return Drawn([c.as_dict() for c in sample.selected], [c.as_dict() for c in sample.reserve], counts)
+
+
+def _draw_framebench(verb_lus: list[dict[str, Any]], lexicon: Mapping[str, Any], options: SelectionOptions) -> Drawn:
+    """The ``framebench`` protocol (:mod:`fbagent.pairs.framebench`)."""
+    from fbagent.pairs import framebench
+
+    pool = framebench.pool(verb_lus)
+    check_pool(lexicon, pool.verb_lus, len(pool.pairs), len(pool.pairs), {})
+    selected, rest, took_all = framebench.take(pool.pairs, options.pairs, options.seed)
+    counts = {"candidates": len(pool.pairs), "excluded": {}, "eligible": len(pool.pairs), "took_all": took_all,
+              "verb_lus": pool.verb_lus, "unannotated_lus": pool.unannotated, "lu_names": pool.lu_names,
+              "polysemous_lus": pool.polysemous}
+    return Drawn(selected, rest, counts)
+
+
+def reusable_selection(db: Any, lexicon: Mapping[str, Any], options: SelectionOptions) -> int | None:
+    """The newest stored selection of ``lexicon`` made under the same options (protocol, seed, every
+    option recorded) that no run uses (a run's screening changes its selection), or ``None``."""
+    from fbagent.store.pairs import list_selections, selection_runs
+
+    wanted = options.to_json()
+    used = selection_runs(db, lexicon["id"])
+    same = [s["id"] for s in list_selections(db, lexicon["id"])
+            if s["id"] not in used and SelectionOptions.from_json(s["options"]).to_json() == wanted]
+    return same[-1] if same else None
+
+
+def select_pairs(db: Any, lexicon: Mapping[str, Any], options: SelectionOptions, *,
+                 reuse: bool = True) -> dict[str, Any]:
+    """Select frame pairs for one lexicon by ``options.protocol`` and store them: the one public entry.
+
+    Args:
+        db: open database.
+        lexicon: a ``lexicons`` row (e.g. from :func:`fbagent.lexicon.importer.resolve_lexicon`).
+        options: see :class:`SelectionOptions`.
+        reuse: when a stored selection has the same lexicon and options and no run uses it
+            (:func:`reusable_selection`), return it instead of storing the same draw again.
+
+    Returns:
+        ``{"selection_id", "lexicon", "protocol", "options", "counts", "pairs": [selected pair dicts
+        with id and rank], "reserve": n, "reused": bool}`` (``counts``: :func:`draw_selection`).
+
+    Raises:
+        FbagentError: bad options (P < 1, M < 1, K < 1, N < 0, unknown protocol) or no pair to select.
+    """
+    from fbagent.store import pairs as store
+
+    options.check()
+    found = reusable_selection(db, lexicon, options) if reuse else None
+    reused = found is not None
+    if found is not None:
+        stored = store.get_selection(db, found)
+        counts = stored["counts"]
+        reserve = len(store.selection_pairs(db, found, "reserve"))
+    else:
+        drawn = draw_selection(db, lexicon, options)
+        counts, reserve = drawn.counts, len(drawn.reserve)
+        found = store.save_selection(db, lexicon_id=lexicon["id"], seed=options.seed, options=options.to_json(),
+                                     counts=counts, selected=drawn.selected, reserve=drawn.reserve,
+                                     per_pair=options.per_pair, protocol=options.protocol)
+    return {"selection_id": found, "lexicon": lexicon["name"], "protocol": options.protocol,
+            "options": options.to_json(), "counts": counts, "pairs": store.selection_pairs(db, found),
+            "reserve": reserve, "reused": reused}

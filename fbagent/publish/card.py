@@ -111,7 +111,7 @@ def built_section(facts: dict) -> str:
         sel = r.get("selection")
         if sel:
             c = sel["counts"]
-            sel_rows.append([r["name"], sel["seed"], c.get("candidates", "not recorded"),
+            sel_rows.append([r["name"], sel.get("protocol", "fbagent"), sel["seed"], c.get("candidates", "not recorded"),
                              c.get("selected", "not recorded")])
         opts = r["options"]
         runs_rows.append([r["name"], f"{r['generator']} / {r['model']}", f"{r['verifier_generator']} / {r['verifier_model']}",
@@ -123,7 +123,7 @@ def built_section(facts: dict) -> str:
     parts.append("### Lexicon and release\n\n" + (_table(
         ["lexicon", "language", "format", "release", "source hash", "frames", "lexical units", "exemplars"], lex_rows)
         if lex_rows else "The runs of this export record no lexicon row.") + "\n")
-    parts.append("### Frame-pair selection\n\n" + (_table(["run", "seed", "candidate pairs", "selected pairs"], sel_rows)
+    parts.append("### Frame-pair selection\n\n" + (_table(["run", "protocol", "seed", "candidate pairs", "selected pairs"], sel_rows)
                                                  if sel_rows else "The runs of this export record no pair selection.") + "\n")
     parts.append("### Generation runs\n\n" + _table(
         ["run", "generator (backend / model)", "verifier (backend / model)", "encoder", "seed", "verifier signal",

@@ -61,14 +61,16 @@ def lexicon_facts(db: sqlite_utils.Database, lexicon_id: int | None) -> dict[str
 
 
 def selection_facts(db: sqlite_utils.Database, selection_id: int | None) -> dict[str, Any] | None:
-    """``{seed, counts}`` of the frame-pair selection a run drew from."""
+    """``{seed, protocol, counts}`` of the frame-pair selection a run drew from (``protocol``: ``fbagent`` or
+    ``framebench``, :data:`fbagent.pairs.select.PROTOCOLS`; ``fbagent`` for a selection stored before it was recorded)."""
     if selection_id is None:
         return None
     row = find_selection(db, selection_id)
     if row is None:
         return None
     counts = _json(row["counts"])
-    return {"seed": row["seed"], "counts": counts if isinstance(counts, dict) else {}}
+    return {"seed": row["seed"], "protocol": row.get("protocol") or "fbagent",
+            "counts": counts if isinstance(counts, dict) else {}}
 
 
 def run_facts(db: sqlite_utils.Database, name: str) -> dict[str, Any]:
