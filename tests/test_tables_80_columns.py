@@ -230,9 +230,15 @@ def test_fit_abbreviates_before_wrapping_cells_and_drops_by_level():
 @pytest.mark.parametrize("width", [80, 60])
 def test_pairs_select_tables_fit_without_a_broken_word(store, width):
     path, _ = store
-    args = ["pairs", "select", "--lexicon", "sample-en", "--pairs", "5", "--seed", "7", "--db", str(path)]
-    reference = cli(args, 400)   # each call stores a new selection: only its id and the seconds differ
-    out = cli(args, width)
+    import sqlite3
+
+    args = ["pairs", "select", "--lexicon", "sample-en", "--pairs", "5", "--seed", "7", "--db"]
+    copy = path.parent / str(width) / path.name   # a second select would reuse the first's selection
+    copy.parent.mkdir(exist_ok=True)
+    with sqlite3.connect(path) as src, sqlite3.connect(copy) as dst:
+        src.backup(dst)
+    reference = cli([*args, str(copy)], 400)   # each database stores a new selection: only the seconds differ
+    out = cli([*args, str(path)], width)
     assert max(cell_len(line) for line in out.splitlines()) <= width, out
     assert "…" not in out, out
     broken = {w for w in words(out) - words(reference) if not w.isdigit()}

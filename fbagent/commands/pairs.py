@@ -161,10 +161,10 @@ def list_cmd(db: ExistingDbOption = None, wide: WideOption = False) -> None:
     if not rows:
         console.print("No selection yet. Make one with: fbagent pairs select --pairs 800 --seed 0")
         return
-    cols = [Col("id", "right"), Col("lexicon", wrap="path", min_width=16), Col("protocol", wrap="path", short="proto."),
-            Col("seed", "right"), Col("selected", "right", short="sel."),
+    cols = [Col("id", "right"), Col("lexicon", wrap="path", min_width=16), Col("seed", "right"), Col("selected", "right", short="sel."),
             Col("reserve", "right", short="res."), Col("screened out", "right", short="out"),
-            Col("unique verbs", "right", short="verbs"), Col("options", wrap="words", drop=1),
+            Col("unique verbs", "right", short="verbs"), Col("protocol", wrap="path", short="proto."),
+            Col("options", wrap="words", drop=1),
             Col("created", wrap="words", drop=2)]
     cells = []
     for r in rows:
@@ -175,8 +175,8 @@ def list_cmd(db: ExistingDbOption = None, wide: WideOption = False) -> None:
                 + ("" if o.get("require_core_fe", True) else " no-core-ok"))
         if (r.get("protocol") or "fbagent") == "framebench":   # no caps, no filters: the authors' rules
             opts = f"P={o.get('pairs')} K={o.get('per_pair')}"
-        cells.append([str(r["id"]), r["lexicon"], r.get("protocol") or "fbagent", str(r["seed"]), str(r["n_selected"]), str(r["n_reserve"]),
-                      str(r["n_screened_out"]), str(r["counts"].get("unique_verbs", "")),
+        cells.append([str(r["id"]), r["lexicon"], str(r["seed"]), str(r["n_selected"]), str(r["n_reserve"]),
+                      str(r["n_screened_out"]), str(r["counts"].get("unique_verbs", "")), r.get("protocol") or "fbagent",
                       opts, (r["created_at"] or "")[:19].replace("T", " ")])
     print_table(console, cols, cells, title=f"Frame-pair selections in {db_path(db)}", wide=wide,
                 caption="options: P pairs asked, M most per verb, K entries per pair, N least exemplars per frame")
