@@ -39,6 +39,8 @@ Steps (``MIGRATIONS[n]`` turns version ``n - 1`` into ``n``):
 7. ``selections.protocol``: which pair-selection protocol made a selection
    (:data:`fbagent.pairs.select.PROTOCOLS`); every selection stored before
    was made by fbagent's own (``fbagent``).
+8. ``annotator_languages``: each annotator's stated language competence
+   (:mod:`fbagent.store.competence`; asked by ``annotate`` and ``annotators invite``).
 
 Steps never use today's ``CREATE TABLE`` scripts (those describe the newest
 schema); each step's SQL is frozen here. Every step is idempotent (an older
@@ -185,6 +187,17 @@ CREATE TABLE IF NOT EXISTS annotator_web_sessions (
     revoked_at TEXT
 );
 CREATE INDEX IF NOT EXISTS annotator_web_sessions_annotator ON annotator_web_sessions (annotator, id);
+"""
+
+V8_SQL = """
+CREATE TABLE IF NOT EXISTS annotator_languages (
+    annotator TEXT NOT NULL,
+    lang TEXT NOT NULL,
+    competence TEXT NOT NULL,
+    source TEXT NOT NULL,
+    recorded_at TEXT NOT NULL,
+    PRIMARY KEY (annotator, lang)
+);
 """
 
 #: Binary-scale level names before schema 4 -> after (FrameBench appendix A.2: only the positive level counts).
@@ -359,8 +372,12 @@ def _step7(conn: sqlite3.Connection) -> None:
     _add_column(conn, "selections", "protocol", "TEXT NOT NULL DEFAULT 'fbagent'")
 
 
+def _step8(conn: sqlite3.Connection) -> None:
+    run_script(conn, V8_SQL)
+
+
 #: version n -> the step that turns version n - 1 into n.
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {2: _step2, 3: _step3, 4: _step4, 5: _step5, 6: _step6, 7: _step7}
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {2: _step2, 3: _step3, 4: _step4, 5: _step5, 6: _step6, 7: _step7, 8: _step8}
 
 
 # --------------------------------------------------------------------------- running them

@@ -21,6 +21,8 @@ Tables (field terms as in FrameNet / FrameBench):
   judgments; queried by :mod:`fbagent.store.annotations`.
 - ``annotator_invites``, ``annotator_web_sessions`` (schema 6, :data:`INVITE_SQL`): invite links and
   browser sessions of ``annotate --serve``, hashes only; queried by :mod:`fbagent.store.invites`.
+- ``annotator_languages`` (schema 8, :data:`COMPETENCE_SQL`): each annotator's language competence in
+  each language, as the annotator stated it; queried by :mod:`fbagent.store.competence`.
 - ``schema_migrations``: one row per upgrade of this file (from, to, when, backup copy).
 
 ``PRAGMA user_version`` records :data:`SCHEMA_VERSION`. A new file gets the
@@ -42,7 +44,7 @@ import sqlite_utils
 from fbagent.errors import FbagentError
 from fbagent.store.transaction import transaction
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 
 LEXICON_SQL = """
 CREATE TABLE IF NOT EXISTS lexicons (
@@ -348,9 +350,22 @@ INVITE_TABLES = ("annotator_invites", "annotator_web_sessions")
 CORE_TABLES = ("lexicons", "frame_pairs", "items", "item_revisions", "run_sessions", "schema_migrations")
 
 
+#: Annotators' language competence as stated (:mod:`fbagent.store.competence`; the dataset card reports it).
+COMPETENCE_SQL = """
+CREATE TABLE IF NOT EXISTS annotator_languages (
+    annotator TEXT NOT NULL,
+    lang TEXT NOT NULL,                -- language code of the entries (en, ja, ...)
+    competence TEXT NOT NULL,          -- native | near-native | fluent | basic (as the annotator stated it)
+    source TEXT NOT NULL,              -- annotate | invite: where it was stated
+    recorded_at TEXT NOT NULL,
+    PRIMARY KEY (annotator, lang)
+);
+"""
+
+
 def scripts() -> list[str]:
     """The SQL scripts of the current schema, in order (core, then annotation and invite tables)."""
-    return [LEXICON_SQL, PAIRS_SQL, GENERATION_SQL, MIGRATIONS_SQL, ANNOTATION_SQL, INVITE_SQL]
+    return [LEXICON_SQL, PAIRS_SQL, GENERATION_SQL, MIGRATIONS_SQL, ANNOTATION_SQL, INVITE_SQL, COMPETENCE_SQL]
 
 
 def schema_version(db: sqlite_utils.Database) -> int:

@@ -119,22 +119,22 @@ def test_card_front_matter_and_sections(annotated, tmp_path):
     assert configs["ja"]["data_files"] == [{"split": "test", "path": "data/ja/test-00000-of-00001.parquet"}]
     body = text.split("---\n", 2)[2]
     sections = dict(re.findall(r"^## (.+?)\n(.*?)(?=^## |\Z)", body, flags=re.S | re.M))
-    assert list(sections) == ["Dataset structure", "How it was built", "Validation", "Evaluation protocol", "Fields",
-                              "Uploading", "Licence", "Citation"]
+    assert list(sections) == ["Using the data", "Languages", "Dataset structure", "Dataset creation",
+                              "Considerations for using the data", "Evaluation protocol", "Additional information"]
     for name, content in sections.items():
         assert len(content.strip()) > 40, name
     assert "None" not in body and "TODO" not in body and not re.search(r"\{(?!i\})[a-z_]+\}", body.split("```bibtex")[0])
-    built = sections["How it was built"]
+    built = sections["Dataset creation"]
     assert "| run1 | openai / scripted-test-model |" in built and "generate/en/base@3" in built
     assert "| all-MiniLM-L6-v2 | 0.000 | 8 |" in built  # verifier margin of the 8 entries (both runs)
-    val = sections["Validation"]
+    val = sections["Dataset creation"]
     # test_validation's hand-computed numbers: 5 judged, 2 kept, kappa 4/9 on entry correctness
     assert "judged: 5; kept: 2; dropped by the filter: 3" in val
     assert "| correctness | entry | 5 | 3 | 60.0% | 0.444 |" in val
     assert "| annotator_1 | 5 | 60.0% | 60.0% |" in val
-    assert "framebench_en" in sections["Evaluation protocol"] and "eval/ja/v5@" in sections["Evaluation protocol"]
-    assert "huggingface-cli upload" in sections["Uploading"]
-    assert "SemBench" in sections["Citation"] and "FrameBench" in sections["Citation"]
+    assert "framebench_en" in sections["Using the data"] and "eval/ja/v5@" in sections["Evaluation protocol"]
+    assert "huggingface-cli upload" in sections["Additional information"]
+    assert "SemBench" in sections["Additional information"] and "FrameBench" in sections["Additional information"]
 
 
 def test_annotator_names_only_when_asked(annotated, tmp_path):

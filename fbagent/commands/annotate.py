@@ -66,6 +66,7 @@ def register(app: typer.Typer) -> None:
         status: Annotated[str, typer.Option("--status", help="Item statuses to annotate, comma list or 'all'.")] = "verified,flagged",
         seed: Annotated[int | None, typer.Option("--seed", help="Seed of your task shuffle (recorded the first time; default: from your name).")] = None,
         order: Annotated[str, typer.Option("--order", help="Revise mode: stable (entry order) or worst-first (lowest correctness, then acceptability, from current judgments).")] = "stable",
+        competence: Annotated[str | None, typer.Option("--competence", help="Your competence in the language(s) you annotate: native, near-native, fluent or basic, or LANG=LEVEL (e.g. ja=native); asked on first use when not given; the dataset card reports it as stated.")] = None,
         db: ExistingDbOption = DEFAULT_DB,
         serve: Annotated[bool, typer.Option("--serve", help="Serve the app to invited browsers (fbagent annotators invite NAME) instead of this terminal; needs the serve extra.")] = False,
         host: Annotated[str, typer.Option("--host", help="--serve: address to listen on (default: this machine only).")] = "127.0.0.1",
@@ -93,14 +94,14 @@ def register(app: typer.Typer) -> None:
         from fbagent.validation.assignment import parse_split
 
         _check_options(mode=mode, order=order, seed=seed, serve=serve, annotator=annotator, share=share,
-                       overlap=overlap, certfile=certfile, keyfile=keyfile, host=host, port=port)
+                       overlap=overlap, competence=competence, certfile=certfile, keyfile=keyfile, host=host, port=port)
         selection = Selection(run=run, language=lang, statuses=parse_statuses(status), split=parse_split(range_, share, overlap))
         if not db.exists():
             from fbagent.errors import FbagentError
 
             raise FbagentError(f"database {db} does not exist", "pass --db PATH of the database that holds the generated entries (or set FBAGENT_DB)")
         database = open_db(db, create=False, on_upgrade=upgrade_note)
-        assigned_entries(database, selection)  # bad --run/--lang/--range first (read only)
+        entries = assigned_entries(database, selection)  # bad --run/--lang/--range first (read only)
         if serve:
             from fbagent.commands.annotate_serve import serve_browsers
             from fbagent.serve.options import AppLaunch, ServeOptions
@@ -112,11 +113,37 @@ def register(app: typer.Typer) -> None:
                                                 keyfile=keyfile, max_per_annotator=max_per_annotator,
                                                 max_total=max_total))
             return
-        _annotate_here(database, db, annotator, selection, seed, mode=mode, order=order)
+        languages = sorted({e["language"] for e in entries})
+        _annotate_here(database, db, annotator, selection, seed, mode=mode, order=order,
+                       competence=(languages, competence))
+
+
+def ask_competence(database, annotator: str, languages: list[str], given: str | None) -> None:
+    """Record ``annotator``'s language competence: ``given`` (``--competence``) when passed, else ask in
+    this terminal for each language of ``languages`` not recorded yet (:mod:`fbagent.store.competence`)."""
+    import click
+
+    from fbagent.languages import language_name
+    from fbagent.store.competence import (
+        LEVELS,
+        missing_languages,
+        parse_competence,
+        record_competence,
+    )
+
+    if given is not None:
+        record_competence(database, annotator, parse_competence(given, languages), "annotate")
+        return
+    asked = {}
+    for lang in missing_languages(database, annotator, languages):
+        asked[lang] = typer.prompt(f"{annotator}, your competence in {language_name(lang)} ({lang}); the dataset "
+                                   "card reports it as you state it", type=click.Choice(LEVELS))
+    if asked:
+        record_competence(database, annotator, asked, "annotate")
 
 
 def _check_options(*, mode: str, order: str, seed: int | None, serve: bool, annotator: str | None,
-                   share: str | None, overlap: str | None, certfile: Path | None, keyfile: Path | None,
+                   share: str | None, overlap: str | None, competence: str | None, certfile: Path | None, keyfile: Path | None,
                    host: str, port: int) -> None:
     """Raise :class:`fbagent.errors.FbagentError` for the first impossible combination of `annotate` options."""
     from fbagent.errors import FbagentError
@@ -133,7 +160,8 @@ def _check_options(*, mode: str, order: str, seed: int | None, serve: bool, anno
 
         check_seed(seed)
     if serve:
-        per_annotator = {"--annotator": annotator, "--share": share, "--overlap": overlap, "--seed": seed}
+        per_annotator = {"--annotator": annotator, "--share": share, "--overlap": overlap, "--seed": seed,
+                         "--competence": competence}
         given = [k for k, v in per_annotator.items() if v is not None]
         if given:
             raise FbagentError(f"{', '.join(given)} name one annotator's work, and --serve serves every invited annotator",
@@ -145,11 +173,13 @@ def _check_options(*, mode: str, order: str, seed: int | None, serve: bool, anno
 
 
 def _annotate_here(database: object, db: Path, annotator: str, selection: object, seed: int | None, *,
-                   mode: str, order: str) -> None:
-    """Run the annotation app in this terminal on ``selection`` and say what was saved."""
+                   mode: str, order: str, competence: tuple[list[str], str | None]) -> None:
+    """Run the annotation app in this terminal on ``selection`` and say what was saved (``competence``:
+    the entries' languages and ``--competence``, see :func:`ask_competence`)."""
     from fbagent.tui.session import ReviseSession, ValidateSession
 
     require_terminal()
+    ask_competence(database, annotator, *competence)
     if mode == "validate":
         session: ValidateSession | ReviseSession = ValidateSession.open(database, annotator, selection, seed)
     else:

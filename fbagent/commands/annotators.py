@@ -35,15 +35,28 @@ def invite_cmd(
     name: Annotated[str, typer.Argument(callback=name_check("annotator name"), help="The annotator's name (answers, seed and progress are kept per name).")],
     expires: Annotated[str, typer.Option("--expires", help="Lifetime of the link and of the browser session: 30m, 12h, 14d, 2w.")] = "14d",
     public_url: PublicUrlOption = None,
+    competence: Annotated[str | None, typer.Option(
+        "--competence", help="NAME's competence in each language they will annotate, as they state it: LANG=LEVEL, "
+                             "LEVEL one of native, near-native, fluent, basic (e.g. en=native,ja=fluent); the dataset "
+                             "card reports it.")] = None,
     db: ExistingDbOption = None,
 ) -> None:
     """Print a one-time link for NAME; its token is stored hashed. A new invite revokes NAME's unused links."""
     from fbagent.serve.options import public_url as check_url
     from fbagent.serve.tokens import create_invite, parse_duration
+    from fbagent.store.competence import competence as recorded
+    from fbagent.store.competence import parse_competence, record_competence
 
     lifetime = parse_duration(expires)
     base = check_url("127.0.0.1", 8000, public_url or DEFAULT_URL, tls=False)
-    made = create_invite(_open(db), name, lifetime, base)
+    levels = None if competence is None else parse_competence(competence)
+    database = _open(db)
+    made = create_invite(database, name, lifetime, base)
+    if levels:
+        record_competence(database, made.annotator, levels, "invite")
+    elif made.annotator not in recorded(database):
+        echo(f"note: {made.annotator}'s language competence is not recorded; the dataset card will say so "
+             "(pass --competence LANG=LEVEL, e.g. en=native, asking them)", err=True)
     echo(made.link)
     echo(f"{made.annotator}: one-time link, valid until {made.expires_at[:16].replace('T', ' ')} UTC;"
                " send it privately (it is shown only now)", err=True)

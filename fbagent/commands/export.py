@@ -30,6 +30,9 @@ def register(app: typer.Typer) -> None:
             "--annotator-names", help="hf: publish annotator names (default: anonymised annotator_1..n).")] = False,
         license: Annotated[str, typer.Option("--license", help="hf: the card's licence (a Hugging Face licence id).")] = "cc-by-4.0",
         pretty_name: Annotated[str | None, typer.Option("--pretty-name", help="hf: the card's title (default: from the languages).")] = None,
+        repo_id: Annotated[str | None, typer.Option("--repo-id", help="hf: the dataset's Hub id OWNER/NAME, written into the card's load_dataset and upload commands.")] = None,
+        homepage: Annotated[str | None, typer.Option("--homepage", help="hf: fbagent's source repository URL for the card's install line (default: the package's [project.urls]).")] = None,
+        curators: Annotated[str | None, typer.Option("--curators", help="hf: who curated the data (names, affiliations), for the card.")] = None,
         seed: Annotated[int, typer.Option("--seed", help="lm-eval: seed of the option orders (as `eval run --seed`).")] = 0,
         templates: Annotated[str, typer.Option("--templates", help="lm-eval: all, or a list such as v1,v3 (as `eval run`).")] = "all",
         templates_dir: Annotated[Path | None, typer.Option(
@@ -57,7 +60,7 @@ def register(app: typer.Typer) -> None:
         database = open_db(db, read_only=True, on_upgrade=upgrade_note)
         _export(database, out, fmt=fmt, validated=validated, run=run, min_correct=min_correct,
                 min_acceptable=min_acceptable, status=status, annotator_names=annotator_names, license=license,
-                pretty_name=pretty_name, seed=seed, templates=templates, templates_dir=templates_dir,
+                pretty_name=pretty_name, card=(repo_id, homepage, curators), seed=seed, templates=templates, templates_dir=templates_dir,
                 choices_style=choices_style, templates_lang=templates_lang, orders=orders, labels_file=labels_file)
         echo(protocol_line(database, run))
         if validated:  # one annotator, or a filter that keeps nothing: say which thresholds fit
@@ -82,7 +85,7 @@ def protocol_line(database, run: str | None) -> str:
 
 
 def _export(database, out, *, fmt, validated, run, min_correct, min_acceptable, status, annotator_names, license,
-            pretty_name, seed, templates, templates_dir, choices_style, templates_lang, orders,
+            pretty_name, card, seed, templates, templates_dir, choices_style, templates_lang, orders,
             labels_file=None) -> None:
     """Write ``database``'s entries to ``out`` in ``fmt`` and say how many (one line)."""
     from fbagent.commands.annotate import parse_statuses
@@ -92,7 +95,8 @@ def _export(database, out, *, fmt, validated, run, min_correct, min_acceptable, 
     scope = Scope(run=run, validated=validated, min_correct=min_correct, min_acceptable=min_acceptable,
                   statuses=tuple(parse_statuses(status)))
     res = export(database, out, fmt, scope,
-                 HfOptions(annotator_names=annotator_names, license=license, pretty_name=pretty_name),
+                 HfOptions(annotator_names=annotator_names, license=license, pretty_name=pretty_name,
+                           repo_id=card[0], homepage=card[1], curators=card[2]),
                  LmEvalOptions(seed=seed, templates=templates, templates_dir=templates_dir, choices_style=choices_style,
                                templates_lang=templates_lang, orders=orders, labels_file=labels_file))
     n = res["entries"]

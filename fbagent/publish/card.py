@@ -1,25 +1,61 @@
 """The dataset card (``README.md``) of a Hugging Face folder: YAML metadata and sections filled from
-the database (:mod:`fbagent.publish.provenance`).
+the database (:mod:`fbagent.publish.provenance`), following the Hub's dataset card template.
 
 Front matter (``huggingface_hub.DatasetCardData``): ``pretty_name``, ``language``, ``license``,
+``annotations_creators``, ``language_creators``, ``multilinguality``, ``source_datasets``,
 ``task_categories`` (multiple-choice), ``task_ids``, ``size_categories``, ``tags``, ``configs`` (one
 per language with its Parquet file as the ``test`` split, plus ``all`` as the default when there are
-several languages). Sections: summary, dataset structure, how it was built, validation, evaluation
-protocol, fields, uploading, licence, citation. Every section says what is known; a fact the
-database lacks is stated as absent (e.g. "no human judgments are stored"), never left as a gap.
-Citations: ``citations.bib`` beside this module.
+several languages).
+
+Sections: summary; using the data (``datasets``, lm-evaluation-harness with the ``lm_eval/`` task
+folder shipped beside the data, then fbagent itself); languages; dataset structure (instances, splits,
+fields); dataset creation (source data, selection, generation, verifier, annotations, personal and
+sensitive information: :mod:`fbagent.publish.card_creation`); considerations (bias and limitations);
+sections contributed by other rooms (:mod:`fbagent.publish.sections`); evaluation protocol;
+additional information (curators, licensing, citation, uploading). Every number comes from the
+database; a fact the database lacks is stated as absent ("not recorded"), never left as a gap, and
+no placeholder word is written: what an option could fill (``--repo-id``, ``--homepage``,
+``--curators``) is named instead.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
+import json
+from dataclasses import dataclass, field
 from typing import Any
 
+from fbagent.languages import language_name
+from fbagent.publish import card_creation as creation
+from fbagent.publish.card_creation import plural, table
+from fbagent.publish.lmeval import EXAMPLE_MODEL, lm_eval_command
+from fbagent.publish.options import HfOptions
 from fbagent.publish.rows import FIELDS, annotator_column_doc
 
-CITATIONS = Path(__file__).with_name("citations.bib")
-LANGUAGE_NAMES = {"en": "English", "ja": "Japanese", "fr": "French", "de": "German", "es": "Spanish",
-                  "pt": "Portuguese", "zh": "Chinese", "ko": "Korean", "sv": "Swedish", "it": "Italian"}
+LM_EVAL_DIR = "lm_eval"
+#: fields of the record shown under "Data instances" (the rest are described under "Data fields")
+INSTANCE_FIELDS = ("id", "language", "lexicon", "verb", "lu_a", "lu_b", "frame_a", "frame_b", "question",
+                   "sentence_a", "sentence_b", "sentence_a_prime", "sentence_b_prime", "status")
+
+
+@dataclass(frozen=True)
+class CardInputs:
+    """What a card is made of: ``facts`` (:func:`fbagent.publish.provenance.provenance`), the title, the
+    export ``options``, the Hub ``configs`` and rows per config (``counts``), the ``template_sets`` per
+    language, ``n_annotators`` (annotator columns), one exported row (``example``), the lm-eval folder's
+    summary (``tasks``: :func:`fbagent.publish.lmeval.write_tasks`; None when not written) and the
+    ``contributed`` sections (:func:`fbagent.publish.sections.contributed_sections`)."""
+
+    facts: dict[str, Any]
+    pretty_name: str
+    options: HfOptions
+    configs: list[dict[str, Any]]
+    counts: dict[str, int]
+    template_sets: dict[str, Any]
+    n_annotators: int
+    example: dict[str, Any]
+    tasks: dict[str, Any] | None = None
+    contributed: list[str] = field(default_factory=list)
+    homepage: str | None = None
 
 
 def size_category(n: int) -> str:
@@ -31,180 +67,136 @@ def size_category(n: int) -> str:
     return "10M<n<100M"
 
 
-def language_name(code: str) -> str:
-    return LANGUAGE_NAMES.get(code, code)
+def metadata(card: CardInputs) -> dict[str, Any]:
+    """The front matter fields (``DatasetCardData`` keyword arguments). ``annotations_creators``:
+    ``machine-generated`` (the automatic checks and verifier), plus ``expert-generated`` when humans
+    judged entries; ``language_creators``: ``machine-generated`` (the generator LLM), plus
+    ``expert-generated`` when annotators revised text; ``source_datasets``: ``original`` (new sentences;
+    the frames are FrameNet's, cited in the card)."""
+    ex = card.facts["exported"]
+    languages = list(ex["languages"])
+    judged = card.facts["validation"] is not None
+    return {
+        "pretty_name": card.pretty_name, "language": languages, "license": card.options.license,
+        "annotations_creators": ["machine-generated", *(["expert-generated"] if judged else [])],
+        "language_creators": ["machine-generated", *(["expert-generated"] if ex["revised"] else [])],
+        "multilinguality": ["monolingual" if len(languages) == 1 else "multilingual"],
+        "source_datasets": ["original"],
+        "task_categories": ["multiple-choice"], "task_ids": ["multiple-choice-qa"],
+        "size_categories": [size_category(ex["entries"])],
+        "tags": ["framenet", "frame-semantics", "lexical-semantics", "polysemy", "framebench", "fbagent"],
+        "configs": card.configs,
+    }
 
 
-def front_matter(*, pretty_name: str, languages: list[str], license: str, n_rows: int,
-                 configs: list[dict[str, Any]]) -> str:
+def front_matter(card: CardInputs) -> str:
     """The YAML metadata block (without the ``---`` fences) made by ``huggingface_hub.DatasetCardData``."""
     from huggingface_hub import DatasetCardData
 
-    data = DatasetCardData(
-        pretty_name=pretty_name, language=languages, license=license,
-        task_categories=["multiple-choice"], task_ids=["multiple-choice-qa"],
-        size_categories=[size_category(n_rows)],
-        tags=["framenet", "frame-semantics", "lexical-semantics", "polysemy", "framebench", "fbagent"],
-        configs=configs,
-    )
-    return data.to_yaml()
+    return DatasetCardData(**metadata(card)).to_yaml()
 
 
-def _table(header: list[str], rows: list[list[Any]]) -> str:
-    def cell(v: Any) -> str:
-        text = "not recorded" if v is None else (f"{v:.3f}" if isinstance(v, float) else str(v))
-        return text.replace("|", "\\|").replace("\n", " ")
-
-    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
-    lines += ["| " + " | ".join(cell(v) for v in r) + " |" for r in rows]
-    return "\n".join(lines)
-
-
-def _pct(v: float | None) -> str:
-    return "n/a" if v is None else f"{100 * v:.1f}%"
-
-
-def summary_section(facts: dict, pretty_name: str) -> str:
+def summary_section(card: CardInputs) -> str:
+    facts = card.facts
     ex = facts["exported"]
-    langs = ", ".join(f"{language_name(k)} (`{k}`: {v} entries)" for k, v in ex["languages"].items())
+    langs = ", ".join(f"{language_name(k)} (`{k}`: {plural(v, 'entry', 'entries')})" for k, v in ex["languages"].items())
     lexicons = sorted({r["lexicon"]["name"] for r in facts["runs"] if r.get("lexicon")})
     filt = ("only entries that passed the human filter" if facts["scope"]["validated"]
             else "every entry of the selected statuses, judged or not")
-    return (f"# {pretty_name}\n\n"
-            f"A FrameBench-style benchmark of frame-semantic understanding: {ex['entries']} entries in {langs}, "
-            f"built with fbagent from the FrameNet-style lexicon(s) {', '.join(f'`{x}`' for x in lexicons) or 'recorded in each row'}. "
+    lex = ", ".join(f"`{x}`" for x in lexicons) or "recorded in each row"
+    return (f"# {card.pretty_name}\n\n"
+            f"A FrameBench-style benchmark of frame-semantic understanding: {plural(ex['entries'], 'entry', 'entries')} "
+            f"in {langs}, built with fbagent from the FrameNet-style {'lexicon' if len(lexicons) == 1 else 'lexicons'} "
+            f"{lex}, following FrameBench (Chihiro Yano and Ryohei Sasano, Nagoya University: \"FrameBench: A "
+            "Language Understanding Benchmark Based on Frame Semantics\", arXiv:2609.03370). "
             "Each entry takes a verb that evokes two frames A and B, a question Q about frame A, and four sentences: "
             "a base pair (S_A, S_B), as lexically similar as possible, and an extended pair (S_A', S_B'), free in form; "
             f"only the frame-A sentences answer Q. This export holds {filt} "
-            f"(statuses: {', '.join(facts['scope']['statuses'])}; {ex['revised']} entries revised by annotators).\n")
+            f"(statuses: {', '.join(facts['scope']['statuses'])}; {plural(ex['revised'], 'entry', 'entries')} "
+            "revised by annotators).\n")
 
 
-def structure_section(configs: list[dict[str, Any]], counts: dict[str, int], default: str) -> str:
-    rows = [[c["config_name"], counts.get(c["config_name"], sum(counts.values())), c["data_files"][0]["path"]]
-            for c in configs]
-    return ("## Dataset structure\n\n"
-            "One config per language (and `all` when there are several), each with one `test` split in Parquet.\n\n"
-            + _table(["config", "rows", "data files (test split)"], rows) + "\n\n"
-            "```python\nimport datasets\n"
-            f"ds = datasets.load_dataset(\"PATH_OR_REPO\")                 # config {default!r}\n"
-            + "".join(f"ds_{c['config_name']} = datasets.load_dataset(\"PATH_OR_REPO\", \"{c['config_name']}\")\n"
-                      for c in configs if c["config_name"] != default)
-            + "```\n")
+def _load_lines(card: CardInputs, default: str) -> str:
+    repo = card.options.repo_id
+    target = f'"{repo}"' if repo else '"."'
+    note = "" if repo else ("# \".\": run from this folder; once uploaded, the dataset's Hub id (owner/name) goes\n"
+                            "# there instead (fbagent export --repo-id writes it)\n")
+    lines = note + f"ds = load_dataset({target})  # config {default!r}, split \"test\"\n"
+    lines += "".join(f"ds_{c['config_name']} = load_dataset({target}, \"{c['config_name']}\")\n"
+                     for c in card.configs if c["config_name"] != default)
+    return "```python\nfrom datasets import load_dataset\n\n" + lines + "```\n"
 
 
-def built_section(facts: dict) -> str:
-    parts = ["## How it was built\n",
-             "FrameBench steps 1-3 (Yano and Sasano 2026): polysemous verb lexical units are paired by frame, a "
-             "seeded stratified sample of frame pairs is drawn, a generator LLM writes the question and the four "
-             "sentences (self-checked for lexical similarity and the verb's presence), and a SemBench round-trip "
-             "verifier (Zubillaga et al. 2026) defines the verb in each sentence and keeps a sentence when that "
-             "definition is closer to its own frame than to the other by a margin.\n"]
-    lex_rows, runs_rows, sel_rows, prompt_rows = [], [], [], []
-    seen_lex = set()
-    for r in facts["runs"]:
-        lx = r.get("lexicon")
-        if lx and lx["name"] not in seen_lex:
-            seen_lex.add(lx["name"])
-            lex_rows.append([lx["name"], lx["lang"], lx["format"], lx["release"] or "not recorded",
-                             (lx["source_hash"] or "not recorded")[:16], lx["n_frames"], lx["n_lexical_units"],
-                             lx["n_exemplars"]])
-        sel = r.get("selection")
-        if sel:
-            c = sel["counts"]
-            sel_rows.append([r["name"], sel.get("protocol", "fbagent"), sel["seed"], c.get("candidates", "not recorded"),
-                             c.get("selected", "not recorded")])
-        opts = r["options"]
-        runs_rows.append([r["name"], f"{r['generator']} / {r['model']}", f"{r['verifier_generator']} / {r['verifier_model']}",
-                          r["encoder"] or "not recorded", r["seed"], opts.get("verifier", "roundtrip"),
-                          opts.get("margin", "not recorded"),
-                          ", ".join(f"{k}: {v}" for k, v in sorted(r["items_by_status"].items()))])
-        for task, version in r["prompt_versions"].items():
-            prompt_rows.append([r["name"], task, version])
-    parts.append("### Lexicon and release\n\n" + (_table(
-        ["lexicon", "language", "format", "release", "source hash", "frames", "lexical units", "exemplars"], lex_rows)
-        if lex_rows else "The runs of this export record no lexicon row.") + "\n")
-    parts.append("### Frame-pair selection\n\n" + (_table(["run", "protocol", "seed", "candidate pairs", "selected pairs"], sel_rows)
-                                                 if sel_rows else "The runs of this export record no pair selection.") + "\n")
-    parts.append("### Generation runs\n\n" + _table(
-        ["run", "generator (backend / model)", "verifier (backend / model)", "encoder", "seed", "verifier signal",
-         "margin", "items by status (whole run)"], runs_rows) + "\n")
-    ver = facts["verifier"]
-    parts.append("### Verifier margins\n\n" + (_table(["encoder", "margin", "exported entries"],
-                                                     [[v["encoder"], v["margin"], v["entries"]] for v in ver])
-                                              if ver else "No exported entry carries a verifier result.") + "\n")
-    parts.append("### Prompt versions\n\n" + (_table(["run", "task", "version"], prompt_rows) if prompt_rows
-                                             else "The runs of this export record no prompt versions.") + "\n")
+def usage_section(card: CardInputs, default: str) -> str:
+    """How to use the data: ``datasets`` first, then lm-evaluation-harness, then fbagent."""
+    lang = next(iter(card.facts["exported"]["languages"]))
+    repo = card.options.repo_id
+    parts = ["## Using the data\n",
+             "The data needs neither fbagent nor an account: any tool that reads Parquet does, and the two below "
+             "are the usual ones.\n",
+             "### With 🤗 Datasets\n", _load_lines(card, default)]
+    if card.tasks:
+        where = "lm_eval" if not repo else "framebench/lm_eval"
+        fetch = (f"hf download --repo-type dataset {repo} --local-dir framebench\n" if repo else "")
+        parts += ["### With lm-evaluation-harness\n",
+                  f"The folder `{LM_EVAL_DIR}/` holds one task per prompt template and a group per language "
+                  f"({', '.join(f'`{g}`' for g in card.tasks['groups'])}: the mean over the templates). They ask the "
+                  "problems of `fbagent eval run` on this data (the same seeded option orders, the same prompt text) "
+                  f"and score them as fbagent's transformers backend does. {'Download the folder, then run' if repo else 'From this folder:'}\n",
+                  f"```bash\n{fetch}{lm_eval_command(lang, where)}\n```\n",
+                  f"(`{EXAMPLE_MODEL}` stands for any Hugging Face causal language model id.)\n"]
+    parts += ["### With fbagent\n", _fbagent_lines(card, lang)]
     return "\n".join(parts)
 
 
-def validation_section(facts: dict) -> str:
-    s = facts["scope"]
-    rule = (f"an entry is kept when at least {s['min_correct']} annotators judged it correct and at least "
-            f"{s['min_acceptable']} judged it acceptable (entry score = minimum over the base and the extended pair)")
-    v = facts["validation"]
-    if v is None:
-        return ("## Validation\n\nNo human judgments are stored for these entries: they have not been validated by "
-                f"native speakers yet. The FrameBench filter, when applied, keeps entries by this rule: {rule}.\n")
-    e, t2 = v["entries"], v["table2"]
-    size = t2["max_annotators"]
-    t2_rows = [[f"{c} correct", *[t2["counts"][c][a] for a in range(size + 1)]] for c in range(size, -1, -1)]
-    ann_rows = [[a["annotator"], a["entries"], _pct(a["correct_rate"]), _pct(a["acceptable_rate"]),
-                 _pct(a["both_correct_accuracy"]), _pct(a["neither_correct_accuracy"])] for a in v["annotators"]]
-    ag_rows = [[g["judgment"], g["level"], g["subjects"], g["raters"], _pct(g["full_agreement"]),
-                "n/a" if g["fleiss_kappa"] is None else f"{g['fleiss_kappa']:.3f}"] for g in v["agreement"]]
-    h = v["human_accuracy"]
-    dropped = e["judged"] - e["kept"]
-    return ("## Validation\n\n"
-            f"{len(v['annotators'])} native-speaker annotators (published as `annotator_1..n` unless the exporter "
-            "chose to publish names) judged, per entry, the base pair, the extended pair and two attention-check "
-            "pairs (both correct, neither correct), choosing Sentence A / Sentence B / Both / Neither and rating "
-            f"acceptability. Filter: {rule}.\n\n"
-            f"Entries in scope: {e['in_scope']}; judged: {e['judged']}; kept: {e['kept']}; dropped by the filter: "
-            f"{dropped}; marked \"cannot be fixed\": {e['unfixable']}; exported here: {facts['exported']['entries']}.\n\n"
-            "### Table 2: entries by number of annotators judging correct x acceptable\n\n"
-            + _table(["", *[f"{a} acceptable" for a in range(size + 1)]], t2_rows) + "\n\n"
-            "### Annotators\n\n"
-            + _table(["annotator", "entries", "correct", "acceptable", "both-correct check", "neither-correct check"],
-                     ann_rows) + "\n\n"
-            "### Agreement (Table 8)\n\n"
-            + _table(["judgment", "level", "subjects", "raters", "full agreement", "Fleiss' kappa"], ag_rows) + "\n\n"
-            f"### Human accuracy\n\nOn the {h['entries']} kept entries: {_pct(h['mean'])} (base pair {_pct(h['base'])}, "
-            f"extended pair {_pct(h['extended'])}), the mean over annotators of the share of correctly answered "
-            "base and extended pairs (the \"Human\" row of FrameBench Tables 3 and 4).\n")
+def _fbagent_lines(card: CardInputs, lang: str) -> str:
+    url = card.homepage
+    install = (f"```bash\npip install \"fbagent[publish] @ git+{url}\"\n"
+               if url else "```bash\n")
+    where = ("fbagent is not published on PyPI; install it from its source repository, " + f"<{url}>:\n"
+             if url else "fbagent is not published on PyPI, and this export names no source repository for it "
+             "(`fbagent export --homepage URL` writes the install line here); with fbagent installed:\n")
+    data = card.options.repo_id or "."
+    return (where + "\n" + install
+            + f"fbagent eval run --dataset {data} --backend transformers --model {EXAMPLE_MODEL} --out results\n```\n"
+            "`eval run` reports the accuracy per template with the mean and standard deviation over templates "
+            "and the Both / Neither / Opposite errors (FrameBench section 4).\n")
 
 
-def protocol_section(template_sets: dict[str, Any], languages: list[str]) -> str:
+def languages_section(card: CardInputs) -> str:
+    facts = card.facts
+    lexicons: dict[str, set[str]] = {}
+    for r in facts["runs"]:
+        if r.get("lexicon"):
+            lexicons.setdefault(r["lexicon"]["lang"], set()).add(r["lexicon"]["name"])
     rows = []
-    for lang in languages:
-        ts = template_sets[lang]
-        for t in ts.templates:
-            m = t.prompt.meta
-            rows.append([lang, t.name, t.version, m.get("verb_hint", "-"), m.get("layout", "-"),
-                         m.get("answer_instruction", "-")])
-    labels = "; ".join(f"{lang}: " + ", ".join(template_sets[lang].labels.values()) for lang in languages)
-    lang = languages[0]
-    return ("## Evaluation protocol\n\n"
-            "FrameBench section 4 and appendix B: every entry gives two problems, the base pair (S_A, S_B; gold: "
-            "Sentence A only) and the extended pair (S_B', S_A'; gold: Sentence B only), each asked in both "
-            "sentence orders, so four problems per entry. The four options (Sentence A, Sentence B, Both, Neither) "
-            "are numbered 1-4 by a shuffle seeded with (seed, problem id), and the model answers with one option "
-            "number (constrained decoding). Accuracy is reported per template and as the mean and standard "
-            "deviation over the templates; errors split into Both / Neither / Opposite.\n\n"
-            + _table(["language", "template", "version", "verb hint", "layout", "answer instruction"], rows) + "\n\n"
-            f"Option labels: {labels}.\n\n"
-            "Run it with fbagent (`pip install fbagent`) on this folder, or as an lm-evaluation-harness task "
-            "exported from the same database (`fbagent export --format lm-eval TASKS_DIR`), which asks the same "
-            "problems with the same prompts and option orders:\n\n"
-            "```bash\n"
-            "fbagent eval run --dataset PATH_TO_THIS_FOLDER --backend transformers --model MODEL --out results/MODEL\n"
-            f"lm_eval --model hf --model_args pretrained=MODEL --include_path TASKS_DIR --tasks framebench_{lang}\n"
-            "```\n")
+    for lang, n in facts["exported"]["languages"].items():
+        rows.append([language_name(lang), f"`{lang}`", f"{n:,}", ", ".join(sorted(lexicons.get(lang, ()))) or "not recorded",
+                     creation.competence_line(facts, lang)])
+    return ("## Languages\n\n"
+            "Each entry is monolingual: its question and four sentences are in the entry's language (`language`, "
+            "the config name). Annotators' language competence is given as each annotator stated it to fbagent "
+            "(`fbagent annotate --competence`, `fbagent annotators invite --competence`); nothing else about "
+            "them is recorded.\n\n"
+            + table(["language", "code", "entries", "lexicon", "annotators' stated competence"], rows) + "\n")
 
 
-def fields_section(n_annotators: int) -> str:
-    rows = [[f"`{name}`", _type_name(spec), doc] for name, (spec, doc) in FIELDS.items()]
-    return ("## Fields\n\n" + _table(["field", "type", "description"], rows) + "\n\n"
-            + annotator_column_doc(n_annotators) + "\n")
+def structure_section(card: CardInputs, default: str) -> str:
+    rows = [[c["config_name"], f"{card.counts.get(c['config_name'], sum(card.counts.values())):,}",
+             c["data_files"][0]["path"]] for c in card.configs]
+    example = {k: card.example.get(k) for k in INSTANCE_FIELDS}
+    fields = [[f"`{name}`", _type_name(spec), doc] for name, (spec, doc) in FIELDS.items()]
+    return ("## Dataset structure\n\n"
+            "### Data instances\n\n"
+            f"One row per entry. The first exported entry, with the fields that carry its text (all {len(FIELDS)} "
+            "fields are listed below):\n\n"
+            "```json\n" + json.dumps(example, ensure_ascii=False, indent=2) + "\n```\n\n"
+            "### Data splits\n\n"
+            f"One config per language (and `all` when there are several; default: `{default}`), each with one "
+            "`test` split in Parquet: the benchmark is for evaluation, not training.\n\n"
+            + table(["config", "rows", "data files (test split)"], rows) + "\n\n"
+            "### Data fields\n\n" + table(["field", "type", "description"], fields) + "\n\n"
+            + annotator_column_doc(card.n_annotators) + "\n")
 
 
 def _type_name(spec: Any) -> str:
@@ -215,33 +207,13 @@ def _type_name(spec: Any) -> str:
     return "struct"
 
 
-def upload_section() -> str:
-    return ("## Uploading\n\n"
-            "fbagent writes this folder without using the network. To publish it on the Hugging Face Hub:\n\n"
-            "```bash\nhf upload --repo-type dataset USER/NAME PATH_TO_THIS_FOLDER .   # huggingface_hub >= 1.0\n"
-            "huggingface-cli upload --repo-type dataset USER/NAME PATH_TO_THIS_FOLDER .   # older huggingface_hub\n```\n"
-            "(`USER/NAME`: the dataset repository on the Hub; log in first with `hf auth login`.)\n")
-
-
-def license_section(license: str) -> str:
-    return ("## Licence\n\n"
-            f"`{license}` (as chosen by the exporter). The frames and lexical units come from FrameNet-style "
-            "lexicons: cite and follow the terms of the lexicon named in each row (Berkeley FrameNet data is "
-            "distributed under CC BY; cite Baker, Fillmore and Lowe 1998 and Ruppenhofer et al. 2016).\n")
-
-
-def citation_section() -> str:
-    return "## Citation\n\n```bibtex\n" + CITATIONS.read_text(encoding="utf-8").strip() + "\n```\n"
-
-
-def render_card(*, facts: dict, pretty_name: str, license: str, configs: list[dict[str, Any]],
-                counts: dict[str, int], template_sets: dict[str, Any], n_annotators: int) -> str:
+def render_card(card: CardInputs) -> str:
     """The whole ``README.md``: front matter, then every section, ``\\n`` line ends."""
-    languages = list(facts["exported"]["languages"])
-    default = next((c["config_name"] for c in configs if c.get("default")), configs[0]["config_name"])
-    yaml_text = front_matter(pretty_name=pretty_name, languages=languages, license=license,
-                             n_rows=facts["exported"]["entries"], configs=configs)
-    sections = [summary_section(facts, pretty_name), structure_section(configs, counts, default), built_section(facts),
-                validation_section(facts), protocol_section(template_sets, languages), fields_section(n_annotators),
-                upload_section(), license_section(license), citation_section()]
-    return "---\n" + yaml_text.strip() + "\n---\n\n" + "\n".join(sections)
+    default = next((c["config_name"] for c in card.configs if c.get("default")), card.configs[0]["config_name"])
+    languages = list(card.facts["exported"]["languages"])
+    sections = [summary_section(card), usage_section(card, default), languages_section(card),
+                structure_section(card, default), creation.creation_section(card.facts),
+                creation.considerations_section(card.facts), *card.contributed,
+                creation.protocol_section(card.template_sets, languages),
+                creation.additional_section(card.facts, card.options)]
+    return "---\n" + front_matter(card).strip() + "\n---\n\n" + "\n".join(sections)

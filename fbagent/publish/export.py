@@ -27,7 +27,7 @@ def _jsonl(fmt: str) -> Callable[..., dict[str, Any]]:
 
 
 def _hf(db: sqlite_utils.Database, out: Path, scope: Scope, hf: HfOptions, lmeval: LmEvalOptions) -> dict:
-    return export_hf(db, out, scope, hf)
+    return export_hf(db, out, scope, hf, lmeval)
 
 
 def _lmeval(db: sqlite_utils.Database, out: Path, scope: Scope, hf: HfOptions, lmeval: LmEvalOptions) -> dict:

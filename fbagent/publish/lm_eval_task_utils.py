@@ -14,8 +14,20 @@
 """
 
 import json
+import logging
 import math
 from pathlib import Path
+
+
+class _QuietCustomDataset(logging.Filter):
+    """Drop lm_eval's "Custom kwargs can be passed to `--metadata`" warning, printed once per task that
+    loads its data with ``custom_dataset``: these tasks take no kwargs (the language is fixed per task)."""
+
+    def filter(self, record):
+        return "Custom kwargs can be passed to `--metadata`" not in record.getMessage()
+
+
+logging.getLogger("lm_eval.api.task").addFilter(_QuietCustomDataset())
 
 HERE = Path(__file__).resolve().parent
 OPTIONS = ("1", "2", "3", "4")

@@ -108,6 +108,16 @@ def group_yaml(lang: str, templates: list) -> str:
             f"group: {group_name(lang)}\ntask:\n{tasks}aggregate_metric_list:\n{aggs}metadata:\n  version: 1.0\n")
 
 
+#: the model id the commands show (a small public causal LM; any Hub model id works)
+EXAMPLE_MODEL = "EleutherAI/pythia-160m"
+
+
+def lm_eval_command(lang: str, include_path: str) -> str:
+    """``lm_eval --model hf --model_args pretrained=<EXAMPLE_MODEL> --include_path PATH --tasks framebench_<lang>``."""
+    return (f"lm_eval --model hf --model_args pretrained={EXAMPLE_MODEL} --include_path {include_path} "
+            f"--tasks {group_name(lang)}")
+
+
 def readme(languages: list[str], n_problems: dict[str, int], templates: dict[str, list], seed: int) -> str:
     rows = "\n".join(f"| `{group_name(lang)}` | {n_problems[lang]} | "
                      + ", ".join(f"`{task_name(lang, t.name)}`" for t in templates[lang]) + " |" for lang in languages)
@@ -120,8 +130,9 @@ def readme(languages: list[str], n_problems: dict[str, int], templates: dict[str
         "prompt; `acc` is the share of problems answered with the frame-A sentence only, `both`, `neither` and "
         "`opposite` the error split of FrameBench section 4.\n\n"
         "| group | problems | tasks (one per template) |\n|---|---|---|\n" + rows + "\n\n"
+        "Run from this folder, with any Hugging Face causal language model in place of the example id:\n\n"
         "```bash\n"
-        f"lm_eval --model hf --model_args pretrained=MODEL --include_path THIS_FOLDER --tasks {group_name(lang)}\n"
+        f"{lm_eval_command(lang, '.')}\n"
         "```\n\n"
         "The group score is the unweighted mean over the templates. fbagent wraps the prompt in a model's chat "
         "template when its tokenizer has one; lm_eval does not unless asked: compare a chat model with "
@@ -140,46 +151,62 @@ def export_lmeval(db: sqlite_utils.Database, out: Path, scope: Scope | None = No
     orders, a bad templates folder or labels file) and for an output folder that cannot be replaced;
     nothing is written then.
     """
-    from fbagent.eval.framebench import RunSettings, plan_run
-    from fbagent.publish.folder import check_target, staged_folder, write_marker, write_text
-    from fbagent.publish.jsonl import export_records, write_jsonl
+    from fbagent.publish.folder import check_target, staged_folder
+    from fbagent.publish.jsonl import export_records
 
     scope, options = scope or Scope(), options or LmEvalOptions()
     check_target(out)
     records = export_records(db, fmt="fbagent", **scope.export_options())
+    plan = plan_tasks(records, options)
+    with staged_folder(out) as tmp:
+        return write_tasks(tmp, plan, scope, options)
+
+
+def plan_tasks(records: list[dict[str, Any]], options: LmEvalOptions):
+    """The :class:`fbagent.eval.framebench.Plan` of ``records`` (fbagent-format export records), built
+    as ``fbagent eval run --dataset`` builds it (same seed, templates, orders, labels)."""
+    from fbagent.eval.framebench import RunSettings, plan_run
+    from fbagent.publish.jsonl import write_jsonl
+
     work = Path(tempfile.mkdtemp(prefix="fbagent-lmeval-"))
     try:
         entries_file = work / "entries.jsonl"
         write_jsonl(records, entries_file)
-        plan = plan_run(RunSettings(dataset=entries_file, templates=options.templates, seed=options.seed,
+        return plan_run(RunSettings(dataset=entries_file, templates=options.templates, seed=options.seed,
                                     templates_dir=options.templates_dir, choices_style=options.choices_style,
                                     templates_lang=options.templates_lang, orders=options.orders,
                                     labels_file=options.labels_file, human_filter=False))
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def write_tasks(folder: Path, plan, scope: Scope, options: LmEvalOptions) -> dict[str, Any]:
+    """Write the task folder of ``plan`` (:func:`plan_tasks`) into the existing ``folder``; returns the
+    summary of :func:`export_lmeval`. The Hugging Face export writes one into its ``lm_eval/`` folder."""
+    from fbagent.publish.folder import write_marker, write_text
+
     languages = plan.languages
     templates = {lang: list(plan.template_sets[lang].templates) for lang in languages}
     n_problems: dict[str, int] = {}
     tasks, groups = [], []
-    with staged_folder(out) as tmp:
-        for lang in languages:
-            probs = [p for p in plan.problems if p.language == lang]
-            n_problems[lang] = len(probs)
-            lines = [json.dumps(problem_row(p, {t.name: t.render(p, lu=p.lu) for t in templates[lang]}),
-                                ensure_ascii=False) + "\n" for p in probs]
-            write_text(tmp, f"data/framebench_{slug(lang)}.jsonl", "".join(lines))
-            for t in templates[lang]:
-                write_text(tmp, f"{task_name(lang, t.name)}.yaml", task_yaml(lang, t, options.seed))
-                tasks.append(task_name(lang, t.name))
-            write_text(tmp, f"_{group_name(lang)}.yaml", group_yaml(lang, templates[lang]))
-            groups.append(group_name(lang))
-        write_text(tmp, "utils.py", UTILS_SOURCE.read_text(encoding="utf-8"))
-        write_text(tmp, "README.md", readme(languages, n_problems, templates, options.seed))
-        write_marker(tmp, {
-            "format": f"fbagent-lm-eval/{FORMAT_VERSION}", "entries": len(plan.entries), "problems": n_problems,
-            "seed": options.seed, "orders": options.orders, "groups": groups, "tasks": tasks,
-            "template_sets": {lang: plan.template_sets[lang].describe() for lang in languages},
-            "scope": {"run": scope.run, "validated": scope.validated, "min_correct": scope.min_correct,
-                      "min_acceptable": scope.min_acceptable, "statuses": list(scope.statuses)},
-        })
+    for lang in languages:
+        probs = [p for p in plan.problems if p.language == lang]
+        n_problems[lang] = len(probs)
+        lines = [json.dumps(problem_row(p, {t.name: t.render(p, lu=p.lu) for t in templates[lang]}),
+                            ensure_ascii=False) + "\n" for p in probs]
+        write_text(folder, f"data/framebench_{slug(lang)}.jsonl", "".join(lines))
+        for t in templates[lang]:
+            write_text(folder, f"{task_name(lang, t.name)}.yaml", task_yaml(lang, t, options.seed))
+            tasks.append(task_name(lang, t.name))
+        write_text(folder, f"_{group_name(lang)}.yaml", group_yaml(lang, templates[lang]))
+        groups.append(group_name(lang))
+    write_text(folder, "utils.py", UTILS_SOURCE.read_text(encoding="utf-8"))
+    write_text(folder, "README.md", readme(languages, n_problems, templates, options.seed))
+    write_marker(folder, {
+        "format": f"fbagent-lm-eval/{FORMAT_VERSION}", "entries": len(plan.entries), "problems": n_problems,
+        "seed": options.seed, "orders": options.orders, "groups": groups, "tasks": tasks,
+        "template_sets": {lang: plan.template_sets[lang].describe() for lang in languages},
+        "scope": {"run": scope.run, "validated": scope.validated, "min_correct": scope.min_correct,
+                  "min_acceptable": scope.min_acceptable, "statuses": list(scope.statuses)},
+    })
     return {"entries": len(plan.entries), "problems": n_problems, "tasks": tasks, "groups": groups}

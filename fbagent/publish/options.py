@@ -33,12 +33,18 @@ class Scope:
 @dataclass(frozen=True)
 class HfOptions:
     """The Hugging Face folder: ``annotator_names`` (publish annotator names; default: anonymised
-    ``annotator_1..n``), the card's ``license`` (a Hub licence id) and ``pretty_name`` (None: made
-    from the languages)."""
+    ``annotator_1..n``), the card's ``license`` (a Hub licence id), ``pretty_name`` (None: made
+    from the languages), ``repo_id`` (the Hub dataset id, ``owner/name``, that the card's
+    ``load_dataset`` and upload commands use; None: they say what to put), ``homepage`` (fbagent's
+    source repository for the install line; None: the ``[project.urls]`` of the installed package)
+    and ``curators`` (who curated the data, for the card's Curators section; None: not named)."""
 
     annotator_names: bool = False
     license: str = DEFAULT_LICENSE
     pretty_name: str | None = None
+    repo_id: str | None = None
+    homepage: str | None = None
+    curators: str | None = None
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ import sqlite_utils
 
 from fbagent.providers.redact import redact_value
 from fbagent.publish.options import Scope
+from fbagent.store.competence import competence
 from fbagent.store.lexicon import lexicon_row
 from fbagent.store.pairs import find_selection
 from fbagent.store.runs import get_run, item_counts
@@ -114,7 +115,9 @@ def anonymised_report(rep: dict[str, Any], aliases: dict[str, str]) -> dict[str,
 def provenance(db: sqlite_utils.Database, records: list[dict], scope: Scope, annotator_names: bool) -> dict[str, Any]:
     """Facts for the card: ``runs`` (:func:`run_facts`), ``verifier`` (:func:`verifier_settings`),
     ``validation`` (anonymised report, or None when nobody judged), ``aliases`` (annotator -> published
-    name, name order), ``exported`` (entries per language and status) and the ``scope``."""
+    name, name order), ``competence`` (published name -> ``{lang: level}`` as each annotator stated it,
+    :mod:`fbagent.store.competence`; ``{}`` for an unstated one), ``exported`` (entries per language and
+    status, distinct verbs per language) and the ``scope``."""
     from fbagent.validation.aggregate import report
 
     rep = report(db, run=scope.run, statuses=scope.statuses, min_correct=scope.min_correct,
@@ -122,17 +125,21 @@ def provenance(db: sqlite_utils.Database, records: list[dict], scope: Scope, ann
     names = sorted({a["annotator"] for a in rep["annotators"]}
                    | {n for r in records for p in r["human"]["pairs"].values() for n in p})
     aliases = {n: (n if annotator_names else f"annotator_{i}") for i, n in enumerate(names, start=1)}
+    stated = competence(db)
     facts = {
         "scope": {"run": scope.run, "validated": scope.validated, "min_correct": scope.min_correct,
                   "min_acceptable": scope.min_acceptable, "statuses": list(scope.statuses)},
         "runs": [run_facts(db, name) for name in sorted({r["run"] for r in records})],
         "verifier": verifier_settings(records),
         "validation": anonymised_report(rep, aliases) if rep["entries"]["judged"] else None,
+        "competence": {alias: stated.get(name, {}) for name, alias in aliases.items()},
         "exported": {
             "entries": len(records),
             "languages": dict(sorted(Counter(r["language"] for r in records).items())),
             "statuses": dict(sorted(Counter(r["status"] for r in records).items())),
             "revised": sum(1 for r in records if r["revised"]),
+            "verbs": {lang: len({r["verb"] for r in records if r["language"] == lang})
+                      for lang in sorted({r["language"] for r in records})},
         },
     }
     return {**redact_value(facts), "aliases": aliases}

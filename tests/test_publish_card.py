@@ -1,0 +1,174 @@
+"""The dataset card of `fbagent export --format hf`: the Hub's metadata schema (`DatasetCardData` round
+trip), every section with the export's numbers, no placeholder, the FrameBench citation, `--repo-id` /
+`--homepage` / `--curators`, plurals, annotators' stated language competence, contributed sections."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+pytest.importorskip("datasets", reason="the publish extra (datasets) is not installed: pip install 'fbagent[publish]'")
+hub = pytest.importorskip("huggingface_hub")
+
+from annotate_factories import add_japanese_run  # noqa: E402
+from factories import make_db  # noqa: E402
+from test_validation import scripted_answers  # noqa: E402
+
+from fbagent.publish import sections  # noqa: E402
+from fbagent.publish.hf import export_hf  # noqa: E402
+from fbagent.publish.options import HfOptions, Scope  # noqa: E402
+from fbagent.store.competence import parse_competence, record_competence  # noqa: E402
+
+SECTIONS = ["Using the data", "Languages", "Dataset structure", "Dataset creation", "Considerations for using the data",
+            "Evaluation protocol", "Additional information"]
+SUBSECTIONS = ["With 🤗 Datasets", "With lm-evaluation-harness", "With fbagent", "Data instances", "Data splits",
+               "Data fields", "Source data", "How the entries were made", "Annotations",
+               "Personal and sensitive information", "Bias and limitations", "Dataset curators",
+               "Licensing information", "Citation", "Uploading"]
+# what the old card left for the reader to fill, and words no card should carry
+PLACEHOLDERS = re.compile(r"PATH_OR_REPO|TASKS_DIR|PATH_TO_THIS_FOLDER|THIS_FOLDER|USER/NAME|\bMODEL\b|TODO|TBD|XXX|"
+                          r"\bNone\b|pip install fbagent\b|native-speaker")
+
+
+@pytest.fixture
+def annotated(tmp_path):
+    """test_publish_hf's database: 5 English entries in scope judged by alice, bob and carol (2 pass the
+    filter), one rejected, and 3 Japanese entries nobody judged."""
+    path = tmp_path / "v.db"
+    db = make_db(path, n=6, statuses=("verified", "flagged", "verified", "flagged", "verified", "rejected"))
+    for name in ("alice", "bob", "carol"):
+        scripted_answers(db, name)
+    db.conn.commit()
+    add_japanese_run(path, n=3)
+    return db, path
+
+
+def card_of(db, out, **options) -> str:
+    export_hf(db, out, Scope(), HfOptions(**options))
+    return (out / "README.md").read_text(encoding="utf-8")
+
+
+def split_card(text: str) -> tuple[str, dict[str, str], list[str]]:
+    assert text.startswith("---\n")
+    _, yaml_text, body = text.split("---\n", 2)
+    top = dict(re.findall(r"^## (.+?)\n(.*?)(?=^## |\Z)", body, flags=re.S | re.M))
+    return yaml_text, top, re.findall(r"^### (.+)$", body, flags=re.M)
+
+
+def test_metadata_round_trips_through_the_hub_schema(annotated, tmp_path):
+    db, _ = annotated
+    text = card_of(db, tmp_path / "hf", license="cc-by-sa-4.0")
+    yaml_text, _, _ = split_card(text)
+    card = hub.DatasetCard(text)  # the Hub's own parser
+    data = card.data.to_dict()
+    again = hub.DatasetCardData(**data, ignore_metadata_errors=False)
+    assert again.to_yaml().strip() == yaml_text.strip()  # fbagent wrote exactly what DatasetCardData writes
+    assert data["annotations_creators"] == ["machine-generated", "expert-generated"]  # alice, bob, carol judged
+    assert data["language_creators"] == ["machine-generated"]  # nobody revised text
+    assert data["multilinguality"] == ["multilingual"] and data["language"] == ["en", "ja"]
+    assert data["source_datasets"] == ["original"] and data["task_ids"] == ["multiple-choice-qa"]
+    assert data["size_categories"] == ["n<1K"] and data["license"] == "cc-by-sa-4.0"
+    assert [c["config_name"] for c in data["configs"]] == ["all", "en", "ja"]
+
+
+def test_every_section_with_numbers_and_no_placeholder(annotated, tmp_path):
+    db, _ = annotated
+    record_competence(db, "alice", parse_competence("en=native"), "annotate")
+    record_competence(db, "bob", parse_competence("near-native", ["en", "ja"]), "invite")
+    text = card_of(db, tmp_path / "hf")
+    _, top, subs = split_card(text)
+    assert list(top) == SECTIONS and subs == SUBSECTIONS
+    body = text.split("---\n", 2)[2]
+    assert not PLACEHOLDERS.search(body.split("```bibtex")[0]), PLACEHOLDERS.search(body).group(0)
+    assert "8 entries in English (`en`: 5 entries), Japanese (`ja`: 3 entries)" in body
+    # competence only as recorded: carol stated nothing; the names stay anonymised
+    assert ("| English | `en` | 5 | fn-test | annotator_1: native; annotator_2: near-native; "
+            "annotator_3: not recorded |") in top["Languages"]
+    assert "| Japanese | `ja` | 3 | fn-ja | annotator_1: not recorded; annotator_2: near-native;" in top["Languages"]
+    assert "alice" not in text and "bob" not in text
+    # the usage comes first and runs without fbagent: the lm-eval task folder ships beside the data
+    use = top["Using the data"]
+    assert use.index("load_dataset(\".\")") < use.index("lm_eval --model hf") < use.index("fbagent eval run --dataset")
+    assert (tmp_path / "hf" / "lm_eval" / "_framebench_en.yaml").exists()
+    assert "fbagent is not published on PyPI" in use and "--homepage URL" in use
+    # a real row under "Data instances"; the limitation numbers: 8 entries -> 32 problems, 1.96*sqrt(.25/32) = 17.3
+    assert '"sentence_a": "She left the office at noon."' in top["Dataset structure"]
+    assert "8 entries give 32 problems per template" in text and "about ±17.3 points" in text
+    assert "judged: 5; kept: 2; dropped by the filter: 3" in top["Dataset creation"]
+    assert "at least 2 annotators judged it correct" in top["Dataset creation"]
+    cite = top["Additional information"]
+    assert ('title         = {{FrameBench}: A Language Understanding Benchmark Based on Frame Semantics}' in cite
+            and "author        = {Yano, Chihiro and Sasano, Ryohei}" in cite and "eprint        = {2609.03370}" in cite)
+    assert "Nagoya University" in cite and "{{SemBench}" in cite
+    assert "baker-etal-1998-berkeley" not in cite  # fn-test is a JSONL lexicon, not recognised as Berkeley FrameNet
+    assert "The exporter named no curators" in cite
+
+
+def test_repo_id_homepage_curators_fill_the_commands(annotated, tmp_path):
+    db, _ = annotated
+    text = card_of(db, tmp_path / "hf", repo_id="my-lab/framebench-en-ja", homepage="https://example.org/lab/fbagent",
+                   curators="Ada Lovelace (Example University)")
+    assert 'ds = load_dataset("my-lab/framebench-en-ja")' in text
+    assert 'ds_ja = load_dataset("my-lab/framebench-en-ja", "ja")' in text
+    assert "hf upload --repo-type dataset my-lab/framebench-en-ja . ." in text
+    assert "hf download --repo-type dataset my-lab/framebench-en-ja --local-dir framebench" in text
+    assert "--include_path framebench/lm_eval" in text
+    assert 'pip install "fbagent[publish] @ git+https://example.org/lab/fbagent"' in text
+    assert "Ada Lovelace (Example University)." in text and "owner/name" not in text
+
+
+def test_one_entry_one_annotator_plurals_and_berkeley_citation(tmp_path):
+    db = make_db(tmp_path / "one.db", n=1)
+    db["lexicons"].update(1, {"format": "nltk", "source_path": "/data/framenet_v17"})
+    scripted_answers(db, "alice")
+    text = card_of(db, tmp_path / "hf")
+    assert "1 entry in English (`en`: 1 entry)" in text and "1 entries" not in text
+    assert "1 annotator (published" in text and "1 annotators" not in text
+    assert "at least 2 annotators judged it correct" in text
+    assert "| fn-test | en | Berkeley FrameNet | nltk | framenet_v17 |" in text
+    assert "@inproceedings{baker-etal-1998-berkeley" in text and "@book{ruppenhofer-etal-2016-framenet" in text
+    assert "multilinguality:\n- monolingual" in text
+
+
+def test_contributed_sections_have_their_place(annotated, tmp_path, monkeypatch):
+    db, _ = annotated
+    monkeypatch.setattr(sections, "CONTRIBUTORS", [
+        lambda db, records, facts: f"## Known shortcuts\n\n{len(records)} entries checked.",
+        lambda db, records, facts: None])
+    _, top, _ = split_card(card_of(db, tmp_path / "hf"))
+    assert list(top) == [*SECTIONS[:5], "Known shortcuts", *SECTIONS[5:]]
+    assert top["Known shortcuts"].strip() == "8 entries checked."
+
+
+def test_bad_repo_id_and_competence(annotated, tmp_path):
+    from fbagent.errors import FbagentError
+
+    db, _ = annotated
+    with pytest.raises(FbagentError, match="not a Hub dataset id"):
+        card_of(db, tmp_path / "hf", repo_id="just-a-name")
+    assert not (tmp_path / "hf").exists()
+    for bad, needle in (("expert", "is not a level"), ("native", "names no language"), (",", "is empty")):
+        with pytest.raises(FbagentError, match=needle):
+            parse_competence(bad)
+    assert parse_competence("en=Native, ja=fluent") == {"en": "native", "ja": "fluent"}
+
+
+def test_invite_records_stated_competence_and_says_when_none(tmp_path):
+    from test_publish_hf import run_cli
+
+    from fbagent.store import open_db
+    from fbagent.store.competence import competence
+
+    path = tmp_path / "c.db"
+    make_db(path, n=1).conn.close()
+    res = run_cli("annotators", "invite", "erin", "--competence", "ja=fluent,en=basic", "--db", str(path))
+    assert res.returncode == 0 and "competence" not in res.stderr, res.stderr
+    res = run_cli("annotators", "invite", "dora", "--db", str(path))
+    assert res.returncode == 0 and "note: dora's language competence is not recorded" in res.stderr
+    res = run_cli("annotators", "invite", "fay", "--competence", "expert", "--db", str(path))
+    assert res.returncode == 2 and "'expert' is not a level" in res.stderr
+    db = open_db(path)
+    assert competence(db) == {"erin": {"en": "basic", "ja": "fluent"}}
+    assert [r["annotator"] for r in db.query("SELECT DISTINCT annotator FROM annotator_invites ORDER BY 1")] == \
+        ["dora", "erin"]  # the refused invite made no link
