@@ -172,3 +172,26 @@ def test_invite_records_stated_competence_and_says_when_none(tmp_path):
     assert competence(db) == {"erin": {"en": "basic", "ja": "fluent"}}
     assert [r["annotator"] for r in db.query("SELECT DISTINCT annotator FROM annotator_invites ORDER BY 1")] == \
         ["dora", "erin"]  # the refused invite made no link
+
+
+DOCS = __import__("pathlib").Path(__file__).resolve().parent.parent / "docs" / "export.md"
+START, END = "<!-- example-card:start -->\n", "<!-- example-card:end -->\n"
+
+
+def test_docs_show_the_card_this_code_renders(annotated, tmp_path):
+    """docs/export.md shows the card of this test's database exported with --repo-id (regenerate with
+    FBAGENT_UPDATE_DOCS=1 python -m pytest tests/test_publish_card.py -k docs)."""
+    import os
+
+    db, _ = annotated
+    record_competence(db, "alice", parse_competence("en=native"), "annotate")
+    record_competence(db, "bob", parse_competence("near-native", ["en", "ja"]), "invite")
+    card = card_of(db, tmp_path / "hf", repo_id="my-lab/framebench-en-ja", curators="The fbagent test suite")
+    block = START + "````markdown\n" + card + "````\n" + END
+    text = DOCS.read_text(encoding="utf-8")
+    assert START in text and END in text, "docs/export.md lost its example-card markers"
+    head, rest = text.split(START, 1)
+    new = head + block + rest.split(END, 1)[1]
+    if os.environ.get("FBAGENT_UPDATE_DOCS"):
+        DOCS.write_text(new, encoding="utf-8")
+    assert new == text, "docs/export.md shows an older card: rerun with FBAGENT_UPDATE_DOCS=1"
