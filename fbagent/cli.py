@@ -14,6 +14,7 @@ import typer
 
 from fbagent.commands import annotate as annotate_cmd
 from fbagent.commands import annotators as annotators_cmd
+from fbagent.commands import audit as audit_cmd
 from fbagent.commands import eval as eval_cmd
 from fbagent.commands import export as export_cmd
 from fbagent.commands import generate as generate_cmd
@@ -45,6 +46,7 @@ app.add_typer(annotators_cmd.app, name="annotators")
 app.add_typer(validate_cmd.app, name="validate")
 app.add_typer(verifier_cmd.app, name="verifier")
 export_cmd.register(app)
+audit_cmd.register(app)
 app.add_typer(eval_cmd.app, name="eval")
 install_help(app)  # --help that reads at 80 columns (fbagent.commands.help_format)
 

@@ -44,6 +44,7 @@ RANKS: dict[str, int] = {
     "tui": 60,
     "eval": 60,
     "generation": 50,
+    "audit": 61,        # the shortcut audit over eval's problems (publish runs it over what it exports)
     "publish": 62,      # the hf / lm-eval export folders (they take eval's templates and protocol)
     "validation": 45,
     "export": 45,

@@ -153,6 +153,12 @@ def _verb_lu(db: sqlite_utils.Database, frame_pk: int, verb_lemma: str | None) -
     return rows[0] if rows else None
 
 
+def frame_definitions(db: sqlite_utils.Database, lexicon_id: int) -> dict[str, str]:
+    """``{frame name: clean definition}`` of every frame of a lexicon."""
+    return {r["name"]: r["definition"] or "" for r in db.query(
+        "SELECT name, definition FROM frames WHERE lexicon_id = ?", [lexicon_id])}
+
+
 def frame_context(
     db: sqlite_utils.Database,
     lexicon_id: int,

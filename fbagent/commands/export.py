@@ -42,6 +42,9 @@ def register(app: typer.Typer) -> None:
         orders: Annotated[str, typer.Option("--orders", help="lm-eval: both or canonical sentence orders (as `eval run`).")] = "both",
         labels_file: Annotated[Path | None, typer.Option(
             "--labels", help="lm-eval: file of the four option labels (as `eval run --labels`).")] = None,
+        exclude_shortcut: Annotated[bool, typer.Option(
+            "--exclude-shortcut", help="Leave out the entries `fbagent audit` flags as shortcut (every baseline "
+            "above chance picks the gold sentence; loads the sentence encoder).")] = False,
         db: ExistingDbOption = DEFAULT_DB,
     ) -> None:
         """Export entries; revised text replaces generated text; "cannot be fixed" entries are left out.
@@ -58,7 +61,9 @@ def register(app: typer.Typer) -> None:
         if not Path(db).exists():
             raise FbagentError(f"database {db} does not exist", "pass --db PATH of the database with generated entries")
         database = open_db(db, read_only=True, on_upgrade=upgrade_note)
-        _export(database, out, fmt=fmt, validated=validated, run=run, min_correct=min_correct,
+        exclude = shortcut_exclusions(database, run, validated, min_correct, min_acceptable,
+                                      tuple(parse_statuses(status))) if exclude_shortcut else ()
+        _export(database, out, exclude=exclude, fmt=fmt, validated=validated, run=run, min_correct=min_correct,
                 min_acceptable=min_acceptable, status=status, annotator_names=annotator_names, license=license,
                 pretty_name=pretty_name, card=(repo_id, homepage, curators), seed=seed, templates=templates, templates_dir=templates_dir,
                 choices_style=choices_style, templates_lang=templates_lang, orders=orders, labels_file=labels_file)
@@ -70,6 +75,23 @@ def register(app: typer.Typer) -> None:
                                   statuses=parse_statuses(status))
             if hint:
                 secho(f"hint: {hint}", err=True)
+
+
+def shortcut_exclusions(database, run, validated, min_correct, min_acceptable, statuses) -> tuple[str, ...]:
+    """Run the shortcut audit (:func:`fbagent.audit.sources.shortcut_ids`, the sentence encoder as `fbagent audit`
+    uses it) over what the export would write; say how many entries it leaves out (stderr)."""
+    from fbagent.commands.audit import encoder_embed
+    from fbagent.publish.options import Scope
+    from fbagent.publish.shortcuts import shortcut_ids
+
+    embed, name = encoder_embed(None)
+    scope = Scope(run=run, validated=validated, min_correct=min_correct, min_acceptable=min_acceptable,
+                  statuses=statuses)
+    ids, result = shortcut_ids(database, scope.export_options(), embed=embed, encoder=name)
+    above = [r["name"] for r in result["baselines"] if r.get("beats_chance")]
+    secho(f"--exclude-shortcut: left out {len(ids):,} of {result['entries']:,} entries flagged shortcut "
+          f"(baselines above chance: {', '.join(above) or 'none'}; {result['convention']})", err=True)
+    return tuple(ids)
 
 
 def protocol_line(database, run: str | None) -> str:
@@ -84,7 +106,7 @@ def protocol_line(database, run: str | None) -> str:
             f"({', '.join(f'{r}: {p}' for r, p in by_run.items())})")
 
 
-def _export(database, out, *, fmt, validated, run, min_correct, min_acceptable, status, annotator_names, license,
+def _export(database, out, *, exclude=(), fmt, validated, run, min_correct, min_acceptable, status, annotator_names, license,
             pretty_name, card, seed, templates, templates_dir, choices_style, templates_lang, orders,
             labels_file=None) -> None:
     """Write ``database``'s entries to ``out`` in ``fmt`` and say how many (one line)."""
@@ -93,7 +115,7 @@ def _export(database, out, *, fmt, validated, run, min_correct, min_acceptable, 
     from fbagent.publish.options import HfOptions, LmEvalOptions, Scope
 
     scope = Scope(run=run, validated=validated, min_correct=min_correct, min_acceptable=min_acceptable,
-                  statuses=tuple(parse_statuses(status)))
+                  statuses=tuple(parse_statuses(status)), exclude=tuple(exclude))
     res = export(database, out, fmt, scope,
                  HfOptions(annotator_names=annotator_names, license=license, pretty_name=pretty_name,
                            repo_id=card[0], homepage=card[1], curators=card[2]),

@@ -27,7 +27,7 @@ a temporary file in the same folder and renamed over ``OUT``.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -149,8 +149,10 @@ def export_records(
     min_correct: int = DEFAULT_MIN_CORRECT,
     min_acceptable: int = DEFAULT_MIN_ACCEPTABLE,
     statuses: Sequence[str] = ann.DEFAULT_STATUSES,
+    exclude: Collection[str] = (),
 ) -> list[dict[str, Any]]:
-    """The records to export, in stable entry order.
+    """The records to export, in stable entry order; entries whose id is in ``exclude`` are left out
+    (``export --exclude-shortcut``: the audit's flagged entries).
 
     Raises :class:`FbagentError` for an unknown format or run, a threshold out of range, when no entry
     matches, or when ``validated`` is asked and no entry has human judgments.
@@ -174,7 +176,7 @@ def export_records(
     for item in items:
         eff = apply_revisions(item, revisions.get(item["id"], []))
         e = scores[item["id"]]
-        if eff["unfixable"] or (validated and not e.kept):
+        if eff["unfixable"] or (validated and not e.kept) or item["id"] in exclude:
             continue
         if fmt == "fbagent":
             out.append(fbagent_record(eff, run_names.get(item["run_id"], str(item["run_id"])), e, min_correct, min_acceptable))

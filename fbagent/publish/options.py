@@ -23,11 +23,12 @@ class Scope:
     min_correct: int = DEFAULT_MIN_CORRECT
     min_acceptable: int = DEFAULT_MIN_ACCEPTABLE
     statuses: tuple[str, ...] = DEFAULT_STATUSES
+    exclude: tuple[str, ...] = ()      # entry ids left out (export --exclude-shortcut: the audit's flags)
 
     def export_options(self) -> dict:
         """Keyword arguments of :func:`fbagent.publish.jsonl.export_records`."""
         return {"run": self.run, "validated": self.validated, "min_correct": self.min_correct,
-                "min_acceptable": self.min_acceptable, "statuses": tuple(self.statuses)}
+                "min_acceptable": self.min_acceptable, "statuses": tuple(self.statuses), "exclude": self.exclude}
 
 
 @dataclass(frozen=True)

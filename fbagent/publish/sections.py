@@ -16,10 +16,12 @@ from typing import Any
 
 import sqlite_utils
 
+from fbagent.publish.shortcuts import known_shortcuts
+
 Contributor = Callable[[sqlite_utils.Database, list[dict[str, Any]], dict[str, Any]], "str | None"]
 
 #: the contributed sections, in card order
-CONTRIBUTORS: list[Contributor] = []
+CONTRIBUTORS: list[Contributor] = [known_shortcuts]
 
 
 def contributed_sections(db: sqlite_utils.Database, records: list[dict[str, Any]], facts: dict[str, Any]) -> list[str]:
