@@ -28,6 +28,11 @@ def baseline_cells(row: dict[str, Any]) -> list[str]:
     return [row["name"], pct(row["accuracy"]), f"[{pct(row['low'])}, {pct(row['high'])}]", pct(row["chance"]), verdict]
 
 
+def count(n: int, word: str, plural: str | None = None) -> str:
+    """``count(1, "entry", "entries")`` -> ``"1 entry"``; ``count(3, "verb")`` -> ``"3 verbs"``."""
+    return f"{n:,} {word if n == 1 else plural or word + 's'}"
+
+
 def summary_lines(result: dict[str, Any]) -> list[str]:
     """Plain lines under the table: convention, lemmas, flags, near-duplicates, gold positions."""
     nd = result["near_duplicates"]
@@ -36,10 +41,10 @@ def summary_lines(result: dict[str, Any]) -> list[str]:
     return [
         f"Convention: {result['convention']}.",
         f"Overlap counts {'; '.join(result['lemmas'])}.",
-        f"shortcut flag: {len(result['flagged']):,} of {result['entries']:,} entries (every baseline above chance "
-        "picks the gold sentence on each of the entry's problems).",
-        f"Near-duplicates (same verb, {nd['method']} > {nd['threshold']}): {len(nd['pairs']):,} pairs.",
-        f"Entries per verb: {len(verbs):,} verbs, at most {max(verbs.values()) if verbs else 0:,}; per frame "
+        f"shortcut flag: {len(result['flagged']):,} of {count(result['entries'], 'entry', 'entries')} (every baseline "
+        "above chance picks the gold sentence on each of the entry's problems).",
+        f"Near-duplicates (same verb, {nd['method']} > {nd['threshold']}): {count(len(nd['pairs']), 'pair')}.",
+        f"Entries per verb: {count(len(verbs), 'verb')}, at most {max(verbs.values()) if verbs else 0:,}; per frame "
         f"relation: {', '.join(f'{k} {v:,}' for k, v in dist['per_relation'].items())}; problems per gold "
         f"position: {', '.join(f'{k}: {v:,}' for k, v in dist['gold_position'].items())} (1 = shown first).",
     ]
@@ -47,7 +52,8 @@ def summary_lines(result: dict[str, Any]) -> list[str]:
 
 def markdown(result: dict[str, Any], title: str = "Shortcut audit") -> str:
     """The whole result as Markdown: baselines table, summary lines, top verbs and frames."""
-    lines = [f"## {title}", "", f"{result['entries']:,} entries, {result['problems']:,} problems.", "",
+    lines = [f"## {title}", "", f"{count(result['entries'], 'entry', 'entries')}, "
+             f"{count(result['problems'], 'problem')}.", "",
              "| baseline | rule | accuracy % | 95% interval | chance % | verdict |", "|---|---|---|---|---|---|"]
     for row in result["baselines"]:
         name, acc, ci, chance, verdict = baseline_cells(row)

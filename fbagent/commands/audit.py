@@ -123,8 +123,8 @@ def _render(result: dict[str, Any], fmt: str, *, show: int, wide: bool, plots: l
                           Col("95% interval", "right", short="95% CI"), Col("chance %", "right", short="chance"),
                           Col("verdict", wrap="words")],
                 [render.baseline_cells(r) for r in result["baselines"]], wide=wide,
-                title=f"Shortcut audit of {result['source']}: {result['entries']:,} entries, "
-                      f"{result['problems']:,} problems")
+                title=f"Shortcut audit of {result['source']}: {render.count(result['entries'], 'entry', 'entries')}, "
+                      f"{render.count(result['problems'], 'problem')}")
     for line in render.summary_lines(result):
         console.print(line, highlight=False)
     flagged = result["flagged"][:show]
