@@ -41,6 +41,8 @@ Steps (``MIGRATIONS[n]`` turns version ``n - 1`` into ``n``):
    was made by fbagent's own (``fbagent``).
 8. ``annotator_languages``: each annotator's stated language competence
    (:mod:`fbagent.store.competence`; asked by ``annotate`` and ``annotators invite``).
+9. ``baseline_tasks``: the independent human baseline (``annotate --mode baseline``,
+   :mod:`fbagent.store.baseline`).
 
 Steps never use today's ``CREATE TABLE`` scripts (those describe the newest
 schema); each step's SQL is frozen here. Every step is idempotent (an older
@@ -198,6 +200,27 @@ CREATE TABLE IF NOT EXISTS annotator_languages (
     recorded_at TEXT NOT NULL,
     PRIMARY KEY (annotator, lang)
 );
+"""
+
+V9_SQL = """
+CREATE TABLE IF NOT EXISTS baseline_tasks (
+    id INTEGER PRIMARY KEY,
+    annotator TEXT NOT NULL,
+    item_id TEXT NOT NULL REFERENCES items(id) ON DELETE CASCADE,
+    pair TEXT NOT NULL,
+    position INTEGER NOT NULL,
+    seed INTEGER NOT NULL,
+    shown_first TEXT NOT NULL,
+    shown_second TEXT NOT NULL,
+    gold TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    answer TEXT,
+    correct INTEGER,
+    created_at TEXT NOT NULL,
+    answered_at TEXT,
+    UNIQUE (annotator, item_id, pair)
+);
+CREATE INDEX IF NOT EXISTS baseline_tasks_annotator ON baseline_tasks (annotator, position);
 """
 
 #: Binary-scale level names before schema 4 -> after (FrameBench appendix A.2: only the positive level counts).
@@ -376,8 +399,12 @@ def _step8(conn: sqlite3.Connection) -> None:
     run_script(conn, V8_SQL)
 
 
+def _step9(conn: sqlite3.Connection) -> None:
+    run_script(conn, V9_SQL)
+
+
 #: version n -> the step that turns version n - 1 into n.
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {2: _step2, 3: _step3, 4: _step4, 5: _step5, 6: _step6, 7: _step7, 8: _step8}
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {2: _step2, 3: _step3, 4: _step4, 5: _step5, 6: _step6, 7: _step7, 8: _step8, 9: _step9}
 
 
 # --------------------------------------------------------------------------- running them

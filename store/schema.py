@@ -21,6 +21,7 @@ Tables (field terms as in FrameNet / FrameBench):
   judgments; queried by :mod:`fbagent.store.annotations`.
 - ``annotator_invites``, ``annotator_web_sessions`` (schema 6, :data:`INVITE_SQL`): invite links and
   browser sessions of ``annotate --serve``, hashes only; queried by :mod:`fbagent.store.invites`.
+- ``baseline_tasks`` (schema 9, :data:`BASELINE_SQL`): the independent human baseline's problems and answers.
 - ``annotator_languages`` (schema 8, :data:`COMPETENCE_SQL`): each annotator's language competence in
   each language, as the annotator stated it; queried by :mod:`fbagent.store.competence`.
 - ``schema_migrations``: one row per upgrade of this file (from, to, when, backup copy).
@@ -44,7 +45,7 @@ import sqlite_utils
 from fbagent.errors import FbagentError
 from fbagent.store.transaction import transaction
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 
 LEXICON_SQL = """
 CREATE TABLE IF NOT EXISTS lexicons (
@@ -363,9 +364,33 @@ CREATE TABLE IF NOT EXISTS annotator_languages (
 """
 
 
+#: The independent human baseline (``annotate --mode baseline``, :mod:`fbagent.store.baseline`): one row per
+#: problem shown to an annotator who judged none of the final entries; the four-choice question only.
+BASELINE_SQL = """
+CREATE TABLE IF NOT EXISTS baseline_tasks (
+    id INTEGER PRIMARY KEY,
+    annotator TEXT NOT NULL,
+    item_id TEXT NOT NULL REFERENCES items(id) ON DELETE CASCADE,
+    pair TEXT NOT NULL,                -- base | extended
+    position INTEGER NOT NULL,         -- order in the annotator's seeded sample
+    seed INTEGER NOT NULL,             -- seed of the sample and the sentence orders
+    shown_first TEXT NOT NULL,         -- item field shown as Sentence A (sentence_a, sentence_b_prime, ...)
+    shown_second TEXT NOT NULL,
+    gold TEXT NOT NULL,                -- sentence_a | sentence_b: the option naming the frame-A sentence
+    fingerprint TEXT NOT NULL,         -- question and sentences shown (fbagent.store.annotations.text_fingerprint)
+    answer TEXT,                       -- sentence_a | sentence_b | both | neither
+    correct INTEGER,
+    created_at TEXT NOT NULL,
+    answered_at TEXT,
+    UNIQUE (annotator, item_id, pair)
+);
+CREATE INDEX IF NOT EXISTS baseline_tasks_annotator ON baseline_tasks (annotator, position);
+"""
+
+
 def scripts() -> list[str]:
     """The SQL scripts of the current schema, in order (core, then annotation and invite tables)."""
-    return [LEXICON_SQL, PAIRS_SQL, GENERATION_SQL, MIGRATIONS_SQL, ANNOTATION_SQL, INVITE_SQL, COMPETENCE_SQL]
+    return [LEXICON_SQL, PAIRS_SQL, GENERATION_SQL, MIGRATIONS_SQL, ANNOTATION_SQL, INVITE_SQL, COMPETENCE_SQL, BASELINE_SQL]
 
 
 def schema_version(db: sqlite_utils.Database) -> int:
