@@ -22,6 +22,8 @@ from textual import constants
 from textual.app import App
 from textual.binding import Binding
 
+from fbagent.tui.baseline_screen import BaselineScreen
+from fbagent.tui.baseline_session import BaselineSession
 from fbagent.tui.revise_screen import ReviseScreen
 from fbagent.tui.session import ReviseSession, ValidateSession
 from fbagent.tui.unsaved_screen import DISCARD, SAVE, UnsavedScreen
@@ -47,14 +49,16 @@ class AnnotateApp(App[None]):
     ENABLE_COMMAND_PALETTE = False
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False, priority=True)]
 
-    def __init__(self, session: ValidateSession | ReviseSession) -> None:
+    def __init__(self, session: ValidateSession | ReviseSession | BaselineSession) -> None:
         super().__init__()
         self.session = session
         self.sub_title = f"{session.annotator} · {session.mode}"
         tune_escape_delay()
 
-    def make_screen(self) -> ValidateScreen | ReviseScreen:
+    def make_screen(self) -> ValidateScreen | ReviseScreen | BaselineScreen:
         """The screen of the session's mode (override to customize)."""
+        if isinstance(self.session, BaselineSession):
+            return BaselineScreen(self.session)
         if isinstance(self.session, ReviseSession):
             return ReviseScreen(self.session)
         return ValidateScreen(self.session)

@@ -57,7 +57,8 @@ def register(app: typer.Typer) -> None:
     @app.command("annotate")
     def annotate(
         annotator: Annotated[str | None, typer.Option("--annotator", callback=name_check("annotator name"), help="Your name; answers, seed and progress are kept per name (not with --serve: each link names its annotator).")] = None,
-        mode: Annotated[str, typer.Option("--mode", help="validate (blind judgments) or revise (edit text, see frames and verifier results).")] = "validate",
+        mode: Annotated[str, typer.Option("--mode", help="validate (blind judgments), revise (edit text, see frames and verifier results) or baseline (the independent human baseline: the four-choice question on a seeded sample of final entries you never judged).")] = "validate",
+        sample: Annotated[int, typer.Option("--sample", min=1, help="Baseline mode: final entries to sample (two problems each; all when fewer).")] = 100,
         run: Annotated[str | None, typer.Option("--run", callback=name_check("run name"), help="Only entries of this generation run (name or id).")] = None,
         lang: Annotated[str | None, typer.Option("--lang", help="Only entries of this language (e.g. en, ja, fr).")] = None,
         range_: Annotated[str | None, typer.Option("--range", help="Entries START:STOP of the stable order (0-based, STOP excluded), e.g. 0:200.")] = None,
@@ -114,6 +115,12 @@ def register(app: typer.Typer) -> None:
                                                 max_total=max_total))
             return
         languages = sorted({e["language"] for e in entries})
+        if mode == "baseline":
+            from fbagent.validation.baseline import BaselineOptions
+
+            _baseline_here(database, db, annotator, BaselineOptions(sample=sample, seed=seed, run=run,
+                                                                    statuses=selection.statuses))
+            return
         _annotate_here(database, db, annotator, selection, seed, mode=mode, order=order,
                        competence=(languages, competence))
 
@@ -149,8 +156,10 @@ def _check_options(*, mode: str, order: str, seed: int | None, serve: bool, anno
     from fbagent.errors import FbagentError
     from fbagent.tui.session import ReviseSession
 
-    if mode not in ("validate", "revise"):
-        raise FbagentError(f"--mode {mode!r} is not a mode", "pass --mode validate or --mode revise")
+    if mode not in ("validate", "revise", "baseline"):
+        raise FbagentError(f"--mode {mode!r} is not a mode", "pass --mode validate, revise or baseline")
+    if mode == "baseline" and serve:
+        raise FbagentError("--mode baseline runs in this terminal, not with --serve", "drop --serve")
     if order not in ReviseSession.ORDERS:
         raise FbagentError(f"--order {order!r} is not an order", "pass --order stable or --order worst-first")
     if order != "stable" and mode != "revise":
@@ -170,6 +179,22 @@ def _check_options(*, mode: str, order: str, seed: int | None, serve: bool, anno
         raise FbagentError("--annotator is missing", "pass --annotator NAME (or --serve to serve invited browsers)")
     elif any(v is not None for v in (certfile, keyfile)) or (host, port) != ("127.0.0.1", 8000):
         raise FbagentError("--host/--port/--certfile/--keyfile go with --serve", "add --serve, or drop them")
+
+
+def _baseline_here(database: object, db: Path, annotator: str, options: object) -> None:
+    """Run baseline mode (:class:`fbagent.tui.baseline_session.BaselineSession`) in this terminal and say what
+    was saved; the refusal of an annotator who validated final entries comes before any terminal check."""
+    from fbagent.tui.baseline_session import BaselineSession
+
+    session = BaselineSession.open(database, annotator, options)
+    require_terminal()
+    from fbagent.tui.app import AnnotateApp
+
+    try:
+        AnnotateApp(session).run()
+    finally:
+        session.close()
+    echo(f"{annotator}: {session.n_done}/{session.total} baseline problems answered; all answers are saved in {db}.")
 
 
 def _annotate_here(database: object, db: Path, annotator: str, selection: object, seed: int | None, *,

@@ -50,7 +50,13 @@ def report(
         raise FbagentError(f"database {db} does not exist", "pass --db PATH of the database the annotators used")
     from fbagent.commands.annotate import upgrade_note
 
-    rep = report(open_db(db, read_only=True, on_upgrade=upgrade_note), run=run, statuses=parse_statuses(status), min_correct=min_correct, min_acceptable=min_acceptable)
+    database = open_db(db, read_only=True, on_upgrade=upgrade_note)
+    rep = report(database, run=run, statuses=parse_statuses(status), min_correct=min_correct, min_acceptable=min_acceptable)
+    from fbagent.store.annotations import select_items
+    from fbagent.validation.baseline import human_scores
+
+    rep["human_scores"] = human_scores(database, rep, [i["id"] for i in select_items(
+        database, run=run, statuses=parse_statuses(status))])
     if fmt == "table":
         import io
 

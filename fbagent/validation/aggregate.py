@@ -471,6 +471,17 @@ def tables(rep: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:
     rows = [[n, _fmt(v["all"], True), _fmt(v["base"], True), _fmt(v["extended"], True)] for n, v in h["per_annotator"].items()]
     rows.append(["Human (mean)", _fmt(h["mean"], True), _fmt(h["base"], True), _fmt(h["extended"], True)])
     out.append((f"Human accuracy on the {h['entries']} kept entries", ["annotator", "accuracy", "base", "extended"], rows))
+    if rep.get("human_scores"):  # fbagent.validation.baseline.human_scores
+        scores = rep["human_scores"]
+        out.append((
+            "Human scores: paper-style (filter) and independent (annotate --mode baseline)",
+            ["human score", "accuracy", "95% interval", "entries", "annotators"],
+            [[r["score"], _fmt(r["accuracy"], True),
+              "n/a" if r["low"] is None else f"[{_fmt(r['low'], True)}, {_fmt(r['high'], True)}]",
+              str(r["entries"]), str(r["annotators"])] for r in scores],
+        ))
+        out.append(("Conventions of the human scores", ["convention"],
+                    [[f"{r['score']}: {r['convention']}"] for r in scores]))
     if rep.get("verifier_vs_human"):  # fbagent.verifier.agreement
         out.append((
             "Verifier vs human filter (judged entries; positive = verified / kept)",
