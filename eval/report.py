@@ -156,7 +156,15 @@ def parse_human_accuracy(value: float) -> tuple[float, str]:
 
 
 def human_accuracy_from_report(path: Path) -> float:
-    """``human_accuracy.mean`` (or a top-level number ``human_accuracy``) of a validation report JSON, in [0, 1].
+    """The human accuracy of a validation report JSON, in [0, 1] (:func:`human_score_from_report`)."""
+    return human_score_from_report(path)[0]
+
+
+def human_score_from_report(path: Path) -> tuple[float, str]:
+    """``(accuracy in [0, 1], which)`` from a validation report JSON (``fbagent validate report --format json``):
+    the independent human baseline (``human_scores``, ``annotate --mode baseline``) when it has answers, else
+    the paper-style score ``human_accuracy.mean`` (or a top-level number ``human_accuracy``); ``which`` names
+    the convention used.
 
     Raises :class:`FbagentError` when the file is missing or has no such value.
     """
@@ -165,12 +173,19 @@ def human_accuracy_from_report(path: Path) -> float:
         rep = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError) as err:
         raise FbagentError(f"cannot read validation report {path}", "pass the JSON of `fbagent validate report --format json`") from err
+    scores = rep.get("human_scores") if isinstance(rep, dict) else None
+    independent = next((r for r in scores or [] if isinstance(r, dict) and r.get("score", "").startswith("independent")
+                        and isinstance(r.get("accuracy"), int | float)), None)
+    if independent is not None:
+        return float(independent["accuracy"]), (f"independent human baseline ({independent['annotators']} annotator(s), "
+                                                f"{independent['entries']} entries; annotate --mode baseline)")
     value = rep.get("human_accuracy") if isinstance(rep, dict) else None
     if isinstance(value, dict):
         value = value.get("mean")
     if not isinstance(value, int | float):
         raise FbagentError(f"{path} has no human_accuracy value", "pass the JSON of `fbagent validate report --format json`")
-    return parse_human_accuracy(float(value))[0]
+    return parse_human_accuracy(float(value))[0], ("paper-style human score (the validating annotators on the kept "
+                                                   "entries; biased upward: no independent baseline in the report)")
 
 
 def _pm(m: dict, compact: bool = False) -> str:

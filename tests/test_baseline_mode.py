@@ -98,3 +98,16 @@ async def test_two_annotators_and_validate_report_shows_both_human_scores(valida
     paper, independent = rep["human_scores"]
     assert paper["accuracy"] == 1.0 and paper["annotators"] == 2 and paper["entries"] == 6
     assert independent["accuracy"] == 0.75 and independent["annotators"] == 1 and independent["entries"] == 4
+    # eval report and the card take the independent score when there is one, and say so
+    from fbagent.eval.report import human_score_from_report
+    from fbagent.publish.human_baseline import independent_human
+
+    saved = path.with_name("report.json")
+    saved.write_text(json.dumps(rep), "utf-8")
+    value, which = human_score_from_report(saved)
+    assert value == 0.75 and which.startswith("independent human baseline (1 annotator(s), 4 entries")
+    ids = [r["id"] for r in db.query("SELECT id FROM items")]
+    section = independent_human(db, [{"id": i} for i in ids], {"validation": {"human_accuracy": {"mean": 1.0}}})
+    assert section.startswith("## Independent human baseline") and "Human accuracy 75.0%" in section
+    assert "replaces the paper-style human score of the validation section (100.0%)" in section
+    assert independent_human(db, [{"id": "run1:9:9"}], {}) is None

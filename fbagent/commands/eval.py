@@ -288,7 +288,7 @@ def report_cmd(
     from fbagent.eval.report import (
         FIGURE_FORMATS,
         dataset_warning,
-        human_accuracy_from_report,
+        human_score_from_report,
         load_results,
         parse_human_accuracy,
         tables,
@@ -309,10 +309,14 @@ def report_cmd(
         human, how = parse_human_accuracy(human_accuracy)
         echo(f"human accuracy: {human_accuracy:g} read as a {how} ({100 * human:.1f}%)", err=True)
     if validation_report is not None:
-        human = human_accuracy_from_report(validation_report)
+        human, which = human_score_from_report(validation_report)
+        echo(f"human accuracy: {100 * human:.1f}%, the {which}", err=True)
     if human is None:
         found = [r.manifest.get("human_accuracy_dataset") for r in results if r.task == "framebench"]
         human = next((h for h in found if h is not None), None)
+        if human is not None:
+            echo(f"human accuracy: {100 * human:.1f}%, the paper-style score from the dataset's annotator columns "
+                 "(no independent baseline given: --validation-report)", err=True)
     ds = dataset_warning(results)
     warnings = warnings + ([ds] if ds else [])
     console = _console()
