@@ -100,7 +100,7 @@ def test_the_card_section_audits_the_exported_records(tmp_path):
     db = make_db(tmp_path / "f.db", n=6)
     section = known_shortcuts(db, export_records(db, run="run1"), {})
     assert section.startswith("## Known shortcuts") and "| encoder_similarity |" in section
-    assert "needs a sentence encoder" in section and "Convention:" in section
+    assert "needs the sentence encoder (not loaded" in section and "Convention:" in section
 
 
 def test_renderings_name_the_convention_and_every_baseline():

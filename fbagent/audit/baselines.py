@@ -140,7 +140,7 @@ BASELINES: tuple[Baseline, ...] = (
     Baseline("length", "the longer sentence (characters)", "", length),
     Baseline("verb_form", "the verb form more often correct in the other entries", "", verb_form),
     Baseline("encoder_similarity", "the sentence closer to the question (encoder cosine)",
-             "a sentence encoder (--encoder)", encoder_similarity),
+             "the sentence encoder (not loaded: --no-encoder, or the card of an export)", encoder_similarity),
     Baseline("frame_overlap", "question overlaps frame A's name/definition more than B's",
              "frame names (fbagent export or --run)", frame_overlap),
 )
