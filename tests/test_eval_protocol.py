@@ -390,7 +390,7 @@ def test_resumed_progress_starts_at_done(tmp_path):
     with prog:
         prog.start(48, 16)
         task = prog.progress.tasks[0]
-    assert task.completed == 16 and task.total == 48 and "resumed: 16 of 48 already done" in task.description
+    assert task.completed == 16 and task.total == 48 and task.fields["resumed"] == "(resumed: 16 of 48 already done)"
 
 
 def test_manifest_records_label_fingerprint_and_template_sets(tmp_path):

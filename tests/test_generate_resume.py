@@ -116,6 +116,7 @@ def test_kill_9_mid_run_then_rerun_loses_nothing_and_repeats_no_finished_work(tm
         with sqlite3.connect(db_path) as conn:
             conn.row_factory = sqlite3.Row
             finished = {r["id"]: dict(r) for r in conn.execute("SELECT * FROM items")}
+            n_calls = conn.execute("SELECT COUNT(*) FROM llm_calls").fetchone()[0]
             marks = ",".join("?" * len(finished))
             finished_calls = [json.loads(r[0])["messages"] for r in conn.execute(
                 f"SELECT request FROM llm_calls WHERE item_id IN ({marks})", list(finished))]
@@ -125,7 +126,8 @@ def test_kill_9_mid_run_then_rerun_loses_nothing_and_repeats_no_finished_work(tm
         done = subprocess.run(_cli(db_path, stub, 8), env=env, capture_output=True, text=True, timeout=300)
         assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
         second_requests = list(stub.requests)
-    assert f"{len(finished)} of 8 entries already finished" in done.stdout.replace("\n", " ")
+    said = " ".join(done.stdout.split())  # a resumed run says so: entries finished and calls stored before
+    assert "Resuming run " in said and f"{len(finished)} of 8 entries finished before, skipped; {n_calls} LLM calls stored before" in said
     db = open_db(db_path)
     (run_name,) = [r[0] for r in db.execute("SELECT name FROM runs")]
     run = get_run(db, run_name)

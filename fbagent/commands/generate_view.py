@@ -51,6 +51,10 @@ class EntryBar(BarLayout):
     def description(self, total: int, done: int, label: str) -> str:
         return label or "entries"
 
+    def drop_order(self) -> list[tuple[int, ...]]:
+        """Narrow terminal: the bar goes first, then the ETA, then the LLM usage, then the elapsed time."""
+        return [(0,), (5, 6), (3,), (4,)]
+
     def start_fields(self) -> dict[str, Any]:
         self._eta = UncachedRate()
         return {"verified": 0, "flagged": 0, "rejected": 0, "failed": 0, "calls": 0, "tokens": 0, "cache": 0,
@@ -168,10 +172,11 @@ def summary_table(s: GenerationSummary) -> Table:
     table.add_row("entries", f"{s.entries_done} done", f"{sum(rc.values())} of {s.entries_total}")
     for status in ("verified", "flagged", "rejected", "failed"):
         table.add_row(status, str(s.counts.get(status, 0)), str(rc.get(status, 0)))
-    table.add_row("skipped (finished before)", str(s.entries_skipped), "")
-    table.add_row("LLM calls (new)", str(s.calls), "")
-    table.add_row("cache hits", str(s.cache_hits), "")
-    table.add_row("failed LLM calls", str(s.failures), "")
+    table.add_row("skipped (finished before)", f"{s.entries_skipped:,}", "")
+    table.add_row("LLM calls stored before", "", f"{s.calls_before:,}")
+    table.add_row("LLM calls (new)", f"{s.calls:,}", "")
+    table.add_row("cache hits", f"{s.cache_hits:,}", "")
+    table.add_row("failed LLM calls", f"{s.failures:,}", "")
     table.add_row("tokens in / out", f"{s.input_tokens:,} / {s.output_tokens:,}", "")
     table.add_row("wall time", f"{s.wall_s:.1f} s", "")
     return table

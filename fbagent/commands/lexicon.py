@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from fbagent.commands.options import DbOption, ExistingDbOption, db_path, name_check
-from fbagent.commands.output import echo, new_console
+from fbagent.commands.output import echo, fit_line, new_console
 from fbagent.commands.tables import WideOption
 
 app = typer.Typer(
@@ -67,10 +67,11 @@ def add_cmd(
     from fbagent.checks.verb_match import lemmatizer_note
 
     verb_note = lemmatizer_note(result.lang)
-    for note in [*result.notes, *([verb_note] if verb_note else [])]:  # one line each, never hard-wrapped
-        err.print(f"note: {note}", style="dim", highlight=False, markup=False, soft_wrap=True)
+    # wrapped at spaces, never inside a path or a command (a path wider than the terminal gets a line of its own)
+    for note in [*result.notes, *([verb_note] if verb_note else [])]:
+        err.print(fit_line(f"note: {note}", err.width), style="dim", highlight=False, markup=False, soft_wrap=True)
     for w in result.warnings:
-        err.print(f"warning: {w}", style="yellow", highlight=False, markup=False, soft_wrap=True)
+        err.print(fit_line(f"warning: {w}", err.width), style="yellow", highlight=False, markup=False, soft_wrap=True)
     c = result.counts
     what = {"imported": "Imported", "replaced": "Replaced", "unchanged": "Unchanged (same content hash):"}[result.status]
     out.print(

@@ -8,12 +8,12 @@ end) stops, and a :class:`~fbagent.progress.events.Summary` goes to the command'
 looks is a :class:`BarLayout`: :class:`CountBar` (description, bar, n/total, elapsed, optionally the time
 left) here, generate's entry bar with its uncached-rate ETA in :mod:`fbagent.commands.generate_view`.
 With ``progress=False`` (``--json``) the bar is hidden; on a console that is not a terminal Rich draws the
-bar once, when it stops.
+bar once, when it stops. A line wider than the terminal drops whole columns, in the layout's
+:meth:`BarLayout.drop_order`, before any column is cut (:class:`FittingProgress`).
 """
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Callable
 from typing import Any
 
@@ -53,10 +53,58 @@ class BarLayout:
         """Task fields after ``event``."""
         return {}
 
+    def drop_order(self) -> list[tuple[int, ...]]:
+        """Groups of column indices given up, first group first, while the line is wider than the terminal."""
+        return []
+
+
+class FittingProgress(RichProgress):
+    """A Rich progress display whose line never gets cut while a column can go: while the columns'
+    widths (plus one space between neighbours) exceed the console's width, the next group of
+    ``drop_order`` (column indices) is left out of this refresh; the description column ellipsizes
+    only when nothing is left to drop."""
+
+    def __init__(self, *columns: Any, drop_order: list[tuple[int, ...]] | None = None, **kwargs: Any) -> None:
+        self.drop_order = drop_order or []
+        super().__init__(*columns, **kwargs)
+
+    def make_tasks_table(self, tasks):  # noqa: D102 (Rich's hook)
+        from rich.measure import Measurement
+        from rich.table import Table
+
+        if not hasattr(self, "live"):  # Rich renders once while constructing, before it has a console
+            return super().make_tasks_table(tasks)
+        visible = [t for t in tasks if t.visible]
+        cells = [[c.format(task=t) if isinstance(c, str) else c(t) for c in self.columns] for t in visible]
+        options = self.console.options
+
+        def width(i: int) -> int:
+            return max((Measurement.get(self.console, options, row[i]).maximum for row in cells), default=0)
+
+        keep = list(range(len(self.columns)))
+        widths = {i: width(i) for i in keep}
+        for group in self.drop_order:
+            if sum(widths[i] for i in keep) + len(keep) - 1 <= self.console.width:
+                break
+            keep = [i for i in keep if i not in group]
+        table_columns = [Column(no_wrap=True) if isinstance(self.columns[i], str)
+                         else self.columns[i].get_table_column().copy() for i in keep]
+        over = sum(widths[i] for i in keep) + len(keep) - 1 - self.console.width
+        for col, i in zip(table_columns, keep, strict=True):  # nothing left to drop: "…" ends the description
+            if over > 0 and col.overflow == "ellipsis":
+                col.max_width = max(8, widths[i] - over)
+                over -= widths[i] - col.max_width
+        table = Table.grid(*table_columns, padding=(0, 1), expand=self.expand)
+        for row in cells:
+            table.add_row(*(row[i] for i in keep))
+        return table
+
 
 class CountBar(BarLayout):
     """``description  ━━━━  n/total  elapsed  [left]``; ``description`` fixed, else the phase's label;
-    a resumed phase (``done`` > 0) says ``(resumed: n of total already done)``."""
+    a resumed phase (``done`` > 0) says ``(resumed: n of total already done)`` in a column of its own.
+    On a narrow terminal the time left goes first, then the bar, then the elapsed time, then the
+    resume label (:meth:`drop_order`)."""
 
     def __init__(self, description: str = "", *, remaining: bool = True, transient: bool = False) -> None:
         self.fixed = description
@@ -64,14 +112,21 @@ class CountBar(BarLayout):
         self.transient = transient
 
     def columns(self) -> list[ProgressColumn]:
-        # the description takes what the counts leave and ends in "…" on a narrow terminal (never wraps)
-        room = max(16, shutil.get_terminal_size().columns - 42)   # the bar, counts and times take ~40
-        cols = [TextColumn("{task.description}", table_column=Column(no_wrap=True, overflow="ellipsis", max_width=room)),
-                BarColumn(bar_width=12), MofNCompleteColumn(), TimeElapsedColumn()]
+        # the description ends in "…" only when every other column but the counts has been dropped
+        cols = [TextColumn("{task.description}", table_column=Column(no_wrap=True, overflow="ellipsis")),
+                BarColumn(bar_width=12), MofNCompleteColumn(), TextColumn("{task.fields[resumed]}"),
+                TimeElapsedColumn()]
         return cols + [TimeRemainingColumn()] if self.remaining else cols
 
+    def drop_order(self) -> list[tuple[int, ...]]:
+        return [(5,), (1,), (4,), (3,)] if self.remaining else [(1,), (4,), (3,)]
+
     def description(self, total: int, done: int, label: str) -> str:
-        return (self.fixed or label) + (f" (resumed: {done} of {total} already done)" if done else "")
+        self._resumed = f"(resumed: {done} of {total} already done)" if done else ""
+        return self.fixed or label
+
+    def start_fields(self) -> dict[str, Any]:
+        return {"resumed": getattr(self, "_resumed", "")}
 
 
 class ProgressView:
@@ -129,8 +184,8 @@ class ProgressView:
     def start(self, total: int, done: int = 0, label: str = "") -> None:
         """Start a bar of ``total`` units at ``done`` (a bar still running is stopped first)."""
         self.close()
-        self.progress = RichProgress(*self.layout.columns(), console=self.console, disable=not self.show_progress,
-                                     transient=self.layout.transient)
+        self.progress = FittingProgress(*self.layout.columns(), console=self.console, disable=not self.show_progress,
+                                        transient=self.layout.transient, drop_order=self.layout.drop_order())
         self.task = self.progress.add_task(self.layout.description(total, done, label), total=total, completed=done,
                                            **self.layout.start_fields())
         self.progress.start()

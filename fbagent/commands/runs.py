@@ -133,17 +133,39 @@ def _print_entries(console, entries: list[dict], status: str | None, limit: int,
         console.print(f"No {what} entries.")
         return
     shown = entries if limit == 0 else entries[:limit]
-    rows = []
-    for e in shown:
-        reasons = e["reasons"]
-        first = reasons[0] if reasons else "(no reason stored)"
-        more = f" (+{len(reasons) - 1} more)" if len(reasons) > 1 else ""
-        rows.append([e["id"], e["status"], e["verb"] or "", f"{e['frame_a']} / {e['frame_b']}",
-                     str(e["attempts"] or ""), first + more])
-    print_table(console, [Col("entry"), Col("status"), Col("verb", wrap="path", min_width=10),
-                          Col("frames", wrap="path"), Col("attempts", "right", short="tries"),
-                          Col("first reason", wrap="words")], rows, wide=wide,
-                title=f"{what.capitalize()} entries ({len(entries)}; first reason, all of them with --json)")
+    title = f"{what.capitalize()} entries ({len(entries)}; first reason, all of them with --json)"
+    firsts = [(e["reasons"][0] if e["reasons"] else "(no reason stored)")
+              + (f" (+{len(e['reasons']) - 1} more)" if len(e["reasons"]) > 1 else "") for e in shown]
+    if wide:
+        rows = [[e["id"], e["status"], e["verb"] or "", f"{e['frame_a']} / {e['frame_b']}", str(e["attempts"] or ""),
+                 first] for e, first in zip(shown, firsts, strict=True)]
+        print_table(console, [Col("entry"), Col("status"), Col("verb", wrap="path", min_width=10),
+                              Col("frames", wrap="path"), Col("attempts", "right", short="tries"),
+                              Col("first reason", wrap="words")], rows, wide=True, title=title)
+    else:
+        _print_entry_blocks(console, shown, firsts, title)
     if len(shown) < len(entries):
         console.print(f"{len(entries) - len(shown)} more not shown: fbagent runs show {run_name} --limit 0 "
                       "(or --json)", highlight=False)
+
+
+def _print_entry_blocks(console, entries: list[dict], firsts: list[str], title: str) -> None:
+    """One block per entry at the terminal's width: ``id  status  verb  frame A / frame B  (attempts: n)``,
+    then the first reason indented under it; lines break at spaces only (``--wide``: one table row each)."""
+    from rich.text import Text
+
+    from fbagent.commands.tables import wrap_text
+    from fbagent.text import shown
+
+    width = console.width
+    for line in wrap_text(shown(title), width, "words"):
+        console.print(Text(line, style="italic"), highlight=False)
+    console.print(Text("entry  status  verb  frames  (attempts)\n    first reason", style="dim"), highlight=False)
+    for e, first in zip(entries, firsts, strict=True):
+        n = e["attempts"]
+        tries = "" if n is None else f"  (attempts: {n})"
+        head = shown(f"{e['id']}  {e['status']}  {e['verb'] or ''}  {e['frame_a']} / {e['frame_b']}{tries}")
+        for line in wrap_text(head, width, "words"):
+            console.print(Text(line, style="bold"), highlight=False)
+        for line in wrap_text(shown(first), width - 4, "words"):
+            console.print(Text("    " + line), highlight=False)

@@ -7,13 +7,17 @@ for a terminal ``width`` columns wide, in this order, until the table fits:
 1. every column at its natural width (nothing wrapped);
 2. headers wrapped at spaces, every cell still on one line;
 3. headers abbreviated (``Col.short``), with a legend line naming what each abbreviation means,
-   then wrappable columns narrowed: ``words`` cells break at spaces, ``path`` cells after ``/`` (a
-   segment wider than :data:`WORD_MAX` also after ``_ - . , : ; +``); a word is never broken inside;
+   then wrappable columns narrowed: ``words`` cells break at spaces (a word wider than
+   :data:`WORD_MAX` that holds a ``/`` also after it), ``path`` cells after ``/``; a word, a frame
+   name such as ``Resolve_problem`` or a file name such as ``gemma-3-270m-q4_k_m.gguf`` is never
+   broken inside;
 4. secondary columns given up, those of the highest ``Col.drop`` level first (together), named on a
    legend line that points to ``--wide`` (:data:`WideOption`), which shows every column at its
-   natural width.
+   natural width;
+5. when even that does not fit, the rows are stacked: one block per row, one ``header  value`` line
+   per column, the value wrapped at words at the terminal's width (:func:`print_table`).
 
-Only when a single word is wider than the whole terminal is it cut (at the column's width). The cells
+Only when a single word is wider than the whole terminal is it cut (at the terminal's width). The cells
 are wrapped here, so Rich never folds one itself; titles are wrapped the same way at the terminal's
 width. JSON, CSV and Markdown outputs never come through here.
 """
@@ -33,9 +37,6 @@ WideOption = Annotated[bool, typer.Option(
     "--wide", help="Show every column at its full width, even when the terminal is narrower.")]
 
 WRAPS = ("none", "words", "path")
-# a line may break after / \ _ - . , : ; + but not inside "1.5" or "13,572", nor after "-" in "-0.15" or "--wide"
-_BODY = r"(?:[^/\\_\-.,:;+\s]|[.,](?=\d)|(?<!\w)-)"
-_SEPARATED = re.compile(rf"{_BODY}*(?:[/\\_:;+]|[.,](?!\d)|(?<=\w)-)+|{_BODY}+")  # a piece ends after its separators
 
 
 @dataclass(frozen=True)
@@ -64,13 +65,15 @@ class Col:
 class Fit:
     """What :func:`fit` chose: ``shown`` (indices of the columns shown, in order), ``widths`` (their
     content widths, in terminal cells), ``headers`` (as shown), ``abbreviated`` (``(short, header)``
-    pairs for the legend) and ``dropped`` (headers not shown)."""
+    pairs for the legend) and ``dropped`` (headers not shown); ``stacked``: the table does not fit even
+    so, and is printed as one block per row (every column; ``widths`` empty)."""
 
     shown: list[int]
     widths: list[int]
     headers: list[str]
     abbreviated: list[tuple[str, str]] = field(default_factory=list)
     dropped: list[str] = field(default_factory=list)
+    stacked: bool = False
 
     def legend(self, width: int) -> list[str]:
         """The legend as lines of at most ``width`` cells: the abbreviations (``ex. = exemplars; ...``,
@@ -103,50 +106,45 @@ _SLASHED = re.compile(r"[^/\\]*[/\\]+|[^/\\]+")
 
 
 def _pieces(text: str, level: str) -> list[str]:
-    """``text`` cut where a line may break, the spaces kept with the word before: ``space`` (at spaces),
-    ``slash`` (also after ``/`` and ``\\``) or ``all`` (also after ``_ - . , : ; +``); wide (CJK)
-    characters one by one."""
+    """``text`` cut where a line may break, the spaces kept with the word before: ``space`` (at spaces)
+    or ``slash`` (also after ``/`` and ``\\``); wide (CJK) characters one by one."""
     out = []
     for token in re.findall(r"\S+\s*|\s+", text):
         word, tail = token.rstrip(), token[len(token.rstrip()):]
-        parts = ([word] if level == "space" else _SLASHED.findall(word) if level == "slash"
-                 else _SEPARATED.findall(word)) or [""]
+        parts = ([word] if level == "space" else _SLASHED.findall(word)) or [""]
         parts[-1] += tail
         for part in parts:
             out.extend(part if any(cells(ch) > 1 for ch in part) else [part])
     return out
 
 
-WORD_MAX = 20  # a word (a path segment) up to this wide stays whole; a longer one may break after a separator
+WORD_MAX = 20  # a word up to this wide stays whole; a longer one holding "/" (a path) may break after it
 
 
 def _longest_piece(text: str, wrap: str) -> int:
     """The narrowest width that breaks no piece of ``text``: a line (``none``); a word, or for a word
-    wider than :data:`WORD_MAX` its path segments (``words``); a path segment, or for a wider one its
-    pieces between separators (``path``)."""
+    wider than :data:`WORD_MAX` its path segments (``words``); a path segment (``path``)."""
     lines = text.split("\n")
     if wrap == "none":
         return max((cells(line) for line in lines), default=0)
-    level, finer = ("space", "path") if wrap == "words" else ("slash", "all")
     widths = []
     for line in lines:
-        for piece in _pieces(line, level):
+        for piece in _pieces(line, "space" if wrap == "words" else "slash"):
             w = cells(piece.rstrip())
-            if w > WORD_MAX:
-                w = _longest_piece(piece, finer) if finer == "path" else max(
-                    (cells(q.rstrip()) for q in _pieces(piece, "all")), default=0)
+            if wrap == "words" and w > WORD_MAX:
+                w = max((cells(q.rstrip()) for q in _pieces(piece, "slash")), default=0)
             widths.append(w)
     return max(widths, default=0)
 
 
 def wrap_text(text: str, width: int, wrap: str = "words") -> list[str]:
     """``text`` as lines of at most ``width`` cells. ``words``: breaks at spaces, a word wider than
-    ``width`` after ``/`` and then after another separator; ``path``: after ``/``, then after another
-    separator; ``none``: the lines as they are. A piece with no break wider than ``width`` is cut at
-    ``width`` (the one case a word breaks: it is wider than the column can be)."""
+    ``width`` after ``/``; ``path``: after ``/``; ``none``: the lines as they are. A piece with no
+    break wider than ``width`` is cut at ``width`` (the one case a word breaks: it is wider than the
+    column can be)."""
     if wrap == "none":
         return text.split("\n")
-    levels = ("space", "slash", "all") if wrap == "words" else ("slash", "all")
+    levels = ("space", "slash") if wrap == "words" else ("slash",)
     lines: list[str] = []
     for para in text.split("\n"):
         tokens = _pieces(para, levels[0])
@@ -233,13 +231,8 @@ def fit(cols: Sequence[Col], rows: Sequence[Sequence[str]], width: int, *, wide:
                 widths = _share(nat, low, width - overhead())
                 break
             droppable = [i for i in shown_ix if cols[i].drop > 0]
-            if not droppable:
-                widths = low  # nothing left to give up: wrapped columns share what is left (words may be cut)
-                room = width - overhead() - sum(w for i, w in zip(shown_ix, low, strict=True) if cols[i].wrap == "none")
-                wrapped = [k for k, i in enumerate(shown_ix) if cols[i].wrap != "none"]
-                for k in wrapped:
-                    widths[k] = max(1, min(low[k], room // len(wrapped)))
-                break
+            if not droppable:  # nothing left to give up: one block per row, every column, nothing cut
+                return Fit(list(range(len(cols))), [], [c.header for c in cols], stacked=True)
             top = max(cols[i].drop for i in droppable)  # the columns of the highest level go together
             shown_ix = [i for i in shown_ix if cols[i].drop != top]
     else:
@@ -274,6 +267,9 @@ def print_table(console: Any, cols: Sequence[Col], rows: Sequence[Sequence[Any]]
 
     text_rows = [[shown(c) for c in r] for r in rows]
     chosen = fit(cols, text_rows, console.width, wide=wide, show_header=show_header)
+    if chosen.stacked:
+        _print_stacked(console, cols, text_rows, title, caption)
+        return chosen
     need = sum(chosen.widths) + _overhead(len(chosen.shown))
     if wide and need > console.width:
         from fbagent.commands.output import new_console
@@ -297,3 +293,32 @@ def print_table(console: Any, cols: Sequence[Col], rows: Sequence[Sequence[Any]]
     for line in (wrap_text(shown(caption), console.width, "words") if caption else []) + chosen.legend(console.width):
         console.print(Text(line, style="dim"), highlight=False)
     return chosen
+
+
+def _print_stacked(console: Any, cols: Sequence[Col], rows: Sequence[Sequence[str]], title: str | None,
+                   caption: str | None) -> None:
+    """Print ``rows`` as blocks (a table too wide for ``console`` even without its secondary columns):
+    per row, one line per column, the header then the value wrapped at words (a header wider than a
+    third of the terminal goes on its own line, the value indented under it); a blank line between rows."""
+    from rich.text import Text
+
+    width = console.width
+    label = max(cells(c.header) for c in cols)
+    inline = label <= width // 3
+    for line in (wrap_text(shown(title), width, "words") if title else []):
+        console.print(Text(line, style="italic"), highlight=False)
+    for k, r in enumerate(rows):
+        if k:
+            console.print("")
+        for c, value in zip(cols, r, strict=True):
+            if inline:
+                lines = wrap_text(value, width - label - 2, "words") or [""]
+                console.print(Text(c.header.ljust(label) + "  " + lines[0], style=c.style), highlight=False)
+                for more in lines[1:]:
+                    console.print(Text(" " * (label + 2) + more, style=c.style), highlight=False)
+            else:
+                console.print(Text(c.header, style="bold"), highlight=False)
+                for more in wrap_text(value, width - 2, "words"):
+                    console.print(Text("  " + more, style=c.style), highlight=False)
+    for line in (wrap_text(shown(caption), width, "words") if caption else []):
+        console.print(Text(line, style="dim"), highlight=False)

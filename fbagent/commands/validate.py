@@ -79,6 +79,10 @@ def report(
     _hint(rep)
 
 
+# columns given up on a narrow terminal, the highest level first, before a long first cell (a model file name
+# such as gemma-3-270m-q4_k_m.gguf) would be broken; --wide shows them
+DROP = {"judgments saved": 2, "agreement": 1}
+
 # headers shown abbreviated when a table does not fit the terminal (a legend line says what they mean)
 SHORT = {"verified+kept": "V+K", "verified+dropped": "V+D", "flagged+kept": "F+K", "flagged+dropped": "F+D",
          "precision": "prec.", "recall": "rec.", "agreement": "agr.", "Cohen's kappa": "kappa",
@@ -94,7 +98,7 @@ def print_report(console, rep: dict, wide: bool = False) -> None:
     from fbagent.validation.aggregate import tables
 
     for title, header, rows in tables(rep):
-        cols = [Col(h, "left" if i == 0 else "right", short=SHORT.get(h, "") if i else "",
+        cols = [Col(h, "left" if i == 0 else "right", short=SHORT.get(h, "") if i else "", drop=DROP.get(h, 0) if i else 0,
                     wrap="words" if i == 0 or any(" " in r[i] for r in rows) else "none")  # numbers never break
                 for i, h in enumerate(header)]
         print_table(console, cols, rows, title=title, wide=wide)

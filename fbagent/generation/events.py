@@ -39,6 +39,7 @@ class GenerationSummary:
     db_path: str
     entries_total: int = 0
     entries_skipped: int = 0          # already finished before this session
+    calls_before: int = 0             # LLM calls of this run stored before this session (a resumed run)
     entries_done: int = 0             # finished in this session
     counts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(("verified", "flagged", "rejected", "failed"), 0))
     run_counts: dict[str, int] = field(default_factory=dict)
@@ -89,7 +90,7 @@ class SelectionChosen(protocol.Note):
         else:
             msg = f"Making selection {self.selection_id} because {self.reason}: selected {self.pairs} frame pairs"
             if self.candidates is not None:
-                msg += f" from {self.candidates} candidates"
+                msg += f" from {self.candidates:,} candidates"
         if self.pairs < self.requested:
             msg += f" (asked for {self.requested}: fewer eligible pairs are available)"
         return [msg + "."]
@@ -124,11 +125,14 @@ class ScreeningDone(protocol.Note):
 
 @dataclass(frozen=True)
 class Resuming(protocol.Note):
-    """``finished`` of the run's ``total`` entries were finished before this session and are skipped."""
+    """The run existed: ``finished`` of its ``total`` entries were finished before this session and are
+    skipped, and ``calls_before`` of its LLM calls were stored before (an interrupted entry continues from
+    its checkpoint; a request made again is answered from the stored calls at no cost)."""
 
     run_name: str
     finished: int
     total: int
+    calls_before: int = 0
     highlight: ClassVar[bool] = True
 
     @property
@@ -136,7 +140,11 @@ class Resuming(protocol.Note):
         return self.run_name
 
     def lines(self) -> list[str]:
-        return [f"Resuming run {self.run_name}: {self.finished} of {self.total} entries already finished, skipped."]
+        calls = (f"; {self.calls_before:,} LLM call{'' if self.calls_before == 1 else 's'} stored before "
+                 "(an interrupted entry continues from its checkpoint; a repeated request costs nothing)"
+                 if self.calls_before else "")
+        return [f"Resuming run {self.run_name}: {self.finished:,} of {self.total:,} entries finished before, "
+                f"skipped{calls}."]
 
 
 @dataclass(frozen=True)

@@ -44,6 +44,7 @@ from fbagent.generation.options import (
 )
 from fbagent.generation.workers import EntryPool, FrameInfoCache, entry_list, pending
 from fbagent.providers.redact import stored_base_url, stored_command
+from fbagent.store.llm_calls import run_usage
 from fbagent.verifier.startup import Backends, start_backends, watch_encoder
 
 SESSION_FAILED_FIX = "check --base-url / the server / the API key; rerun the same command to retry the failed entries"
@@ -267,6 +268,7 @@ class _Session:
 
         db, opts, run, summary, backends = self.db, self.opts, self.run, self.summary, self.backends
         assert backends is not None
+        summary.calls_before = run_usage(db, run["id"])["calls"]
         pairs = await prepare_selection(db, self.lexicon, opts, run, screen_client=backends.generator,
                                         prompts=self.prompts, summary=summary, emit=self.emit)
         from fbagent.agents.entry_graph import EntryContext, EntryOptions, compile_entry_graph
@@ -277,8 +279,9 @@ class _Session:
         entries = entry_list(pairs, opts.per_pair)
         todo = pending(entries, run["name"], items_store.finished_ids(db, run["id"]))
         summary.entries_total, summary.entries_skipped = len(entries), len(entries) - len(todo)
-        if summary.entries_skipped:
-            self.emit(Resuming(run_name=run["name"], finished=summary.entries_skipped, total=len(entries)))
+        if summary.entries_skipped or summary.calls_before:
+            self.emit(Resuming(run_name=run["name"], finished=summary.entries_skipped, total=len(entries),
+                               calls_before=summary.calls_before))
 
         saver = stack.enter_context(open_checkpointer(checkpoint_path(self.db_path)))
         batch_encoder = BatchEncoder(backends.encoder)
