@@ -61,8 +61,8 @@ def test_dry_run_prints_the_plan(tmp_path):
                                  "--base-url", "http://127.0.0.1:9/v1", "--dry-run", "--db", db])
     assert result.exit_code == 0, result.output
     out = " ".join(result.output.split())
-    assert "Plan (--dry-run" in out and "entries (pairs x per-pair) │ 8" in out
-    assert "LLM calls: screening │ 4" in out
+    assert "Plan (--dry-run" in out and "entries (pairs x per-pair) 8" in out
+    assert "LLM calls: screening 4" in out
 
 
 def test_missing_api_key_is_one_line_with_the_fix(tmp_path):
@@ -159,3 +159,27 @@ def test_a_session_of_truncated_answers_names_the_budget_not_the_url(tmp_path):
     line = result.stderr.strip().splitlines()[-1]
     assert "answer truncated at max_tokens" in line and "enforces the JSON schema" in line, line
     assert "check --base-url" not in line and "Traceback" not in result.stderr
+
+
+def test_dry_run_warns_about_a_missing_backend_package(tmp_path):
+    """The README's loop with --generator gemini on an install without the gemini extra: the dry run says
+    which package the real run needs and the extra that installs it (the real run failed only then).
+    A sitecustomize hides google.genai from this process and the supervised child alike."""
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "sitecustomize.py").write_text(
+        "import sys\n"
+        "class Block:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name.split('.')[:2] == ['google', 'genai']:\n"
+        "            raise ModuleNotFoundError(name)\n"
+        "sys.meta_path.insert(0, Block())\n")
+    db = str(tmp_path / "fb.db")
+    res = cli("generate", "--pairs", "1", "--generator", "gemini", "--dry-run", "--db", db,
+              env={"GEMINI_API_KEY": "x" * 20, "PYTHONPATH": os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")])})
+    assert res.returncode == 0, res.stderr
+    assert ("warning: the real run needs the Python package 'google-genai' (gemini backend), which is not installed: "
+            "pip install 'fbagent[gemini]'") in res.stdout
+    fine = cli("generate", "--pairs", "1", "--generator", "gemini", "--dry-run", "--db", db,
+               env={"GEMINI_API_KEY": "x" * 20})
+    assert fine.returncode == 0 and "warning:" not in fine.stdout  # installed here: nothing to say

@@ -252,3 +252,109 @@ def test_pairs_select_tables_fit_without_a_broken_word(store, width):
     assert not broken, f"words broken at {width} columns: {sorted(broken)}\n{out}"
     missing = {w for w in words(reference) - words(out) if not re.fullmatch(r"[\d.,]+", w)}
     assert not missing, f"words not shown at {width} columns: {sorted(missing)}\n{out}"
+
+
+# -- issue 35: the tables the newcomer's walkthrough broke, progress lines -------------------------------
+REASONS = ["self_check: lexical similarity 0.14 below 0.5 (the base pair differs in more than the verb's "
+           "frame); retried with feedback", "verify: sentence_a closer to the other frame Resolve_problem than to "
+           "Tolerating (inflected form not found in sentence_a_prime)"]
+
+
+def test_runs_show_lists_long_reasons_as_blocks_without_a_broken_word(tmp_path):
+    """`runs show RUN` (the command generate suggests): frame names such as Resolve_problem and reasons with
+    sentence_a, similarity 0.14 and "inflected form" stay whole at 80 columns, in few lines."""
+    import json
+
+    path = tmp_path / "r.db"
+    db = make_db(path, n=3, statuses=("rejected", "rejected", "rejected"))
+    for k, iid in enumerate(["run1:1:0", "run1:2:0", "run1:3:0"]):
+        db["items"].update(iid, {"frame_a": "Tolerating", "frame_b": "Resolve_problem", "attempts": k + 1,
+                                 "reasons": json.dumps(REASONS[k % 2:] + REASONS[:k % 2])})
+    db.conn.commit()
+    out = check_fits(["runs", "show", "run1", "--db", str(path)])
+    for word in ("Resolve_problem", "Tolerating", "sentence_a", "similarity", "inflected", "sentence_a_prime"):
+        assert word in words(out), word
+    entries = out.split("Rejected and failed entries", 1)[1].splitlines()
+    assert len(entries) <= 3 + 3 * 4  # title and key lines, then per entry its line and its reason in 3 lines
+
+
+def test_piped_validate_report_keeps_a_model_file_name_whole(tmp_path):
+    """`fbagent validate report | cat` (not a terminal: 80 columns) never splits gemma-3-270m-q4_k_m.gguf."""
+    import subprocess
+
+    path = tmp_path / "v.db"
+    db = make_db(path, n=6, statuses=("verified", "flagged", "verified", "flagged", "verified", "rejected"))
+    for name in ("alice", "bob", "carol"):
+        scripted_answers(db, name)
+    db.execute("UPDATE items SET generator_model = 'gemma-3-270m-q4_k_m.gguf'")
+    db.conn.commit()
+    env = {k: v for k, v in __import__("os").environ.items() if k != "COLUMNS"}
+    res = subprocess.run([sys.executable, "-m", "fbagent.cli", "validate", "report", "--db", str(path)],
+                         capture_output=True, text=True, timeout=120, env=env)
+    assert res.returncode == 0, res.stderr
+    assert "gemma-3-270m-q4_k_m.gguf" in res.stdout.split()
+    assert max(cell_len(line) for line in res.stdout.splitlines()) <= 80
+    assert "Not shown at this width: judgments saved (--wide shows every column)." in " ".join(res.stdout.split())
+
+
+def _progress_line(view_factory, width: int, total: int = 48, done: int = 16) -> str:
+    import io
+
+    from rich.console import Console
+
+    from fbagent.progress.events import Started
+
+    buf = io.StringIO()
+    view = view_factory(Console(file=buf, width=width, force_terminal=True, color_system=None))
+    view(Started(total=total, done=done, label="entries"))
+    view.close()
+    text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", buf.getvalue()).replace("\r", "\n")
+    return [ln for ln in text.splitlines() if ln.strip()][-1].rstrip()
+
+
+def test_progress_lines_drop_a_column_before_cutting_one():
+    """generate's line keeps its elapsed time whole (the bar and the ETA go first); eval's keeps its resume
+    label whole (the time left, the bar and the elapsed time go first); the description ends in "…" last."""
+    from fbagent.commands.generate_view import GenerateView
+    from fbagent.commands.progress_view import CountBar, ProgressView
+
+    wide = _progress_line(GenerateView, 120)
+    assert wide.split()[-4:] == ["cache", "0", "0:00:00", "ETA"] or wide.endswith("ETA -:--")
+    line = _progress_line(GenerateView, 60)
+    assert line.endswith("cache 0 0:00:00") and "ETA" not in line and "━" not in line and cell_len(line) <= 60
+    line = _progress_line(GenerateView, 40)
+    assert line == "16/48 ok 0 flag 0 rej 0 fail 0 0:00:00"
+
+    def count_bar(console):
+        return ProgressView(console, bar=CountBar("eval framebench run of gemma-3-270m"))
+    line = _progress_line(count_bar, 80)
+    assert line == "eval framebench run of gemma-3-270m 16/48 (resumed: 16 of 48 already done)"
+    assert _progress_line(count_bar, 40) == "eval framebench run of gemma-3-27… 16/48"
+
+
+def test_rows_stack_when_nothing_else_fits():
+    cols = [Col("scope", wrap="words"), *(Col(h, "right") for h in ("n", "precision", "recall", "kappa"))]
+    rows = [["model gemma-3-270m-q4_k_m.gguf", "5", "33.3%", "50.0%", "-0.154"]]
+    assert fit(cols, rows, 40).stacked and not fit(cols, rows, 80).stacked
+    from io import StringIO
+
+    from fbagent.commands.output import new_console
+    from fbagent.commands.tables import print_table
+
+    buf = StringIO()
+    print_table(new_console(file=buf, width=30, color_system=None), cols, rows, title="Verifier vs human")
+    assert buf.getvalue().splitlines() == ["Verifier vs human", "scope", "  model", "  gemma-3-270m-q4_k_m.gguf",
+                                           "n          5", "precision  33.3%", "recall     50.0%", "kappa      -0.154"]
+
+
+def test_lexicon_add_notes_wrap_at_spaces_never_inside_a_path():
+    from fbagent.commands.output import fit_line
+
+    note = ("note: /work/shared/data/framenet-fr-asfalda/frame: adapted for NLTK in a private copy (3,848 "
+            "lexUnit without status); source unchanged")
+    lines = fit_line(note, 60).splitlines()
+    assert all(len(ln) <= 60 for ln in lines) and len(lines) == 3
+    assert any("/work/shared/data/framenet-fr-asfalda/frame:" in ln.split() for ln in lines)
+    wide = fit_line(note.replace("/work/", "/work/" + "very-long-folder-name/" * 3), 60).splitlines()
+    path = next(w for w in note.replace("/work/", "/work/" + "very-long-folder-name/" * 3).split() if "/" in w)
+    assert path in [ln.strip() for ln in wide]  # wider than the terminal: a line of its own, not split

@@ -19,10 +19,10 @@ from rich.progress import (
     TextColumn,
     TimeElapsedColumn,
 )
-from rich.table import Table
 from rich.text import Text
 
 from fbagent.commands.progress_view import BarLayout, ProgressView
+from fbagent.commands.tables import Col, print_table
 from fbagent.generation.events import (
     GenerationSummary,
     PlanMade,
@@ -79,14 +79,16 @@ class GenerateView(ProgressView):
     def final(self, event: Any) -> None:
         """The dry run's plan table, or a session's summary table."""
         if isinstance(event, PlanMade):
-            self.console.print(plan_table(event.plan))
+            print_table(self.console, *plan_table(event.plan), title="Plan (--dry-run: no LLM call made, nothing stored)",
+                        show_header=False)
             self.line("Requests already in the llm_calls cache will cost nothing. Run without --dry-run to start.")
         elif isinstance(event, SessionEnded):
             self.summary(event.summary)
 
     def summary(self, s: GenerationSummary) -> None:
         """The summary table (this session vs the whole run) and where to look next."""
-        self.console.print(summary_table(s))
+        print_table(self.console, *summary_table(s),
+                    title=f"fbagent generate: run {s.run_name}" + (" (interrupted)" if s.interrupted else ""))
         self.console.print(f"Results: table [bold]items[/] of {s.db_path} (run [bold]{s.run_name}[/]).", soft_wrap=True)
         self.console.print(f"Details: fbagent runs show {s.run_name}", soft_wrap=True, highlight=False, markup=False)
         # an interruption is reported once, by the CLI (stderr), after this table
@@ -138,45 +140,38 @@ def short(n: int) -> str:
     return f"{n / 1000:.1f}k" if n >= 1000 else str(n)
 
 
-def plan_table(plan: dict[str, Any]) -> Table:
-    """The dry-run plan as a two-column table."""
-    table = Table(title="Plan (--dry-run: no LLM call made, nothing stored)", show_header=False)
-    table.add_column("what", style="bold")
-    table.add_column("value", justify="right")
+def plan_table(plan: dict[str, Any]) -> tuple[list[Col], list[list[str]]]:
+    """The dry-run plan as two columns (what, value) for :func:`fbagent.commands.tables.print_table`."""
     rows = [
         ("run", f"{plan['run']}{' (exists: resume)' if plan['run_exists'] else ' (new)'}"),
         ("lexicon", f"{plan['lexicon']} ({plan['language']})"),
         ("selection", str(plan.get("selection", ""))),
-        ("frame pairs", str(plan["pairs"])),
-        ("entries (pairs x per-pair)", str(plan["entries"])),
-        ("entries to generate", str(plan["entries_todo"])),
-        ("entries already finished", str(plan["entries_finished"])),
-        ("LLM calls: screening", str(plan["screen_calls"])),
+        ("frame pairs", f"{plan['pairs']:,}"),
+        ("entries (pairs x per-pair)", f"{plan['entries']:,}"),
+        ("entries to generate", f"{plan['entries_todo']:,}"),
+        ("entries already finished", f"{plan['entries_finished']:,}"),
+        ("LLM calls: screening", f"{plan['screen_calls']:,}"),
         ("LLM calls expected (no retries .. all retries)", f"{plan['calls_min']:,} .. {plan['calls_max']:,}"),
         ("input tokens expected (no retries, ~4 chars/token)", f"{plan['input_tokens']:,}"),
         ("output tokens expected (no retries)", f"{plan['output_tokens']:,}"),
         ("generator / verifier", f"{plan['generator']} / {plan['verifier']}"),
     ]
-    for row in rows:
-        table.add_row(*row)
-    return table
+    return [Col("what", wrap="words", style="bold"), Col("value", "right", wrap="words")], [list(r) for r in rows]
 
 
-def summary_table(s: GenerationSummary) -> Table:
-    """This session's and the whole run's entries by status, LLM usage and wall time."""
-    table = Table(title=f"fbagent generate: run {s.run_name}" + (" (interrupted)" if s.interrupted else ""))
-    table.add_column("", style="bold")
-    table.add_column("this session", justify="right")
-    table.add_column("whole run", justify="right")
+def summary_table(s: GenerationSummary) -> tuple[list[Col], list[list[str]]]:
+    """This session's and the whole run's entries by status, LLM usage and wall time (columns and rows for
+    :func:`fbagent.commands.tables.print_table`)."""
     rc = s.run_counts or {}
-    table.add_row("entries", f"{s.entries_done} done", f"{sum(rc.values())} of {s.entries_total}")
-    for status in ("verified", "flagged", "rejected", "failed"):
-        table.add_row(status, str(s.counts.get(status, 0)), str(rc.get(status, 0)))
-    table.add_row("skipped (finished before)", f"{s.entries_skipped:,}", "")
-    table.add_row("LLM calls stored before", "", f"{s.calls_before:,}")
-    table.add_row("LLM calls (new)", f"{s.calls:,}", "")
-    table.add_row("cache hits", f"{s.cache_hits:,}", "")
-    table.add_row("failed LLM calls", f"{s.failures:,}", "")
-    table.add_row("tokens in / out", f"{s.input_tokens:,} / {s.output_tokens:,}", "")
-    table.add_row("wall time", f"{s.wall_s:.1f} s", "")
-    return table
+    rows = [["entries", f"{s.entries_done:,} done", f"{sum(rc.values()):,} of {s.entries_total:,}"]]
+    rows += [[status, f"{s.counts.get(status, 0):,}", f"{rc.get(status, 0):,}"]
+             for status in ("verified", "flagged", "rejected", "failed")]
+    rows += [["skipped (finished before)", f"{s.entries_skipped:,}", ""],
+             ["LLM calls stored before", "", f"{s.calls_before:,}"],
+             ["LLM calls (new)", f"{s.calls:,}", ""],
+             ["cache hits", f"{s.cache_hits:,}", ""],
+             ["failed LLM calls", f"{s.failures:,}", ""],
+             ["tokens in / out", f"{s.input_tokens:,} / {s.output_tokens:,}", ""],
+             ["wall time", f"{s.wall_s:.1f} s", ""]]
+    return [Col("", wrap="words", style="bold"), Col("this session", "right", wrap="words"),
+            Col("whole run", "right", wrap="words")], rows

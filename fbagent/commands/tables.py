@@ -298,27 +298,31 @@ def print_table(console: Any, cols: Sequence[Col], rows: Sequence[Sequence[Any]]
 def _print_stacked(console: Any, cols: Sequence[Col], rows: Sequence[Sequence[str]], title: str | None,
                    caption: str | None) -> None:
     """Print ``rows`` as blocks (a table too wide for ``console`` even without its secondary columns):
-    per row, one line per column, the header then the value wrapped at words (a header wider than a
-    third of the terminal goes on its own line, the value indented under it); a blank line between rows."""
+    per row, one line per column, the header then the value wrapped at words; a value with a word too
+    wide to stand beside the header goes under it, indented by 2; a blank line between rows."""
     from rich.text import Text
 
     width = console.width
     label = max(cells(c.header) for c in cols)
-    inline = label <= width // 3
+
+    def say(text: str, style: str | None = None) -> None:
+        console.print(Text(text, style=style or ""), highlight=False)
+
     for line in (wrap_text(shown(title), width, "words") if title else []):
-        console.print(Text(line, style="italic"), highlight=False)
+        say(line, "italic")
     for k, r in enumerate(rows):
         if k:
-            console.print("")
+            say("")
         for c, value in zip(cols, r, strict=True):
-            if inline:
-                lines = wrap_text(value, width - label - 2, "words") or [""]
-                console.print(Text(c.header.ljust(label) + "  " + lines[0], style=c.style), highlight=False)
+            room = width - label - 2
+            if _longest_piece(value, "words") <= room:
+                lines = wrap_text(value, room, "words") or [""]
+                say(c.header.ljust(label) + "  " + lines[0], c.style)
                 for more in lines[1:]:
-                    console.print(Text(" " * (label + 2) + more, style=c.style), highlight=False)
+                    say(" " * (label + 2) + more, c.style)
             else:
-                console.print(Text(c.header, style="bold"), highlight=False)
+                say(c.header, "bold")
                 for more in wrap_text(value, width - 2, "words"):
-                    console.print(Text("  " + more, style=c.style), highlight=False)
+                    say("  " + more, c.style)
     for line in (wrap_text(shown(caption), width, "words") if caption else []):
-        console.print(Text(line, style="dim"), highlight=False)
+        say(line, "dim")

@@ -116,3 +116,30 @@ def missing_key_warnings(opts: GenerateOptions) -> list[str]:
         if line not in warnings:
             warnings.append(line)
     return warnings
+
+
+def missing_package_warnings(opts: GenerateOptions) -> list[str]:
+    """For ``--dry-run``: one line per Python package that a backend of the run needs and that is not
+    installed (the provider's ``packages``, found with :func:`importlib.util.find_spec`: nothing is
+    imported), naming the extra that installs it; unknown backends are left to the real run."""
+    import importlib.util
+
+    from fbagent import providers
+
+    warnings: list[str] = []
+    for config in (opts.model_config("generator"), opts.model_config("verifier")):
+        try:
+            p = providers.provider(config.backend, among=providers.GENERATION_PROVIDERS)
+        except FbagentError:
+            continue
+        for module, distribution in p.packages:
+            try:
+                found = importlib.util.find_spec(module) is not None
+            except (ImportError, ValueError):  # a missing parent package (google for google.genai)
+                found = False
+            fix = f"pip install 'fbagent[{p.extra}]'" if p.extra else f"pip install {distribution}"
+            line = (f"the real run needs the Python package {distribution!r} ({p.name} backend), which is not "
+                    f"installed: {fix}")
+            if not found and line not in warnings:
+                warnings.append(line)
+    return warnings

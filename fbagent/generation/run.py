@@ -158,13 +158,13 @@ async def _dry_run(db: Any, lexicon: dict[str, Any], prompts: Any, run: dict[str
                    opts: GenerateOptions, summary: GenerationSummary, started: float,
                    emit: OnEvent) -> GenerationSummary:
     """The plan of a dry run (:func:`fbagent.generation.plan.build_plan`) in ``summary.plan``, emitted with
-    the warnings of missing keys; no LLM call, nothing stored."""
-    from fbagent.generation.plan import build_plan, missing_key_warnings
+    the warnings of missing packages and keys; no LLM call, nothing stored."""
+    from fbagent.generation.plan import build_plan, missing_key_warnings, missing_package_warnings
 
     summary.plan = await build_plan(db, lexicon, prompts, run, opts)
     summary.wall_s = time.perf_counter() - started
     emit(PlanMade(summary.plan))
-    for warning in missing_key_warnings(opts):
+    for warning in [*missing_package_warnings(opts), *missing_key_warnings(opts)]:
         emit(RunWarning(warning))
     return summary
 
