@@ -36,7 +36,7 @@ def test_generate_then_runs_list_and_show(tmp_path):
     assert result.exit_code == 0, result.output
     out = " ".join(result.output.split())
     assert "fbagent generate: run demo" in out
-    assert "verified │ 2 │ 2" in out
+    assert "verified 2 2" in out  # the summary table: this session, whole run
     assert "Details: fbagent runs show demo" in out
 
     listed = runner.invoke(app, ["runs", "list", "--db", db])
