@@ -223,6 +223,7 @@ def run_config(cfg: Config, stub: Stub, template: Path, folder: Path, pairs: int
         if child.get("steady_end_done", 0) > child.get("steady_done", 0) else None,
         "peak_rss_mb": round(child["peak_rss_mb"], 1), "stub_capacity_per_s": stub_capacity,
         "max_in_flight": stats["max_in_flight"], "load": round(os.getloadavg()[0], 2),
+        "supervised": bool(child.get("supervised")),
     }
     if "checkpointer" in child:
         row["checkpointer"] = {k: {"per_entry": round(v["calls"] / entries, 2),

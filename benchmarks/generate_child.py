@@ -2,9 +2,15 @@
 
 Usage (by the benchmark): ``python benchmarks/generate_child.py RESULT.json ENCODER -- fbagent-args...``
 
-Runs ``fbagent generate ARGS`` through :func:`fbagent.cli.main` exactly as the
-console script does (Typer, the Rich view, ``asyncio.run``), and writes
-``RESULT.json`` at exit with what only the process itself can measure:
+Runs ``fbagent generate ARGS`` as users run it: under the crash supervisor
+(:func:`fbagent.crash.supervise`; a parent that only waits, the command in a child
+process) unless ``FBAGENT_SUPERVISE=0``. This script is both: started by the
+benchmark it is the supervising parent and names itself as the child's command
+line, so the child is this script again, with the supervisor's environment; the
+child installs the probes and runs the command through :func:`fbagent.cli.main`
+exactly as the console script does (Typer, the Rich view, ``asyncio.run``). The
+child writes ``RESULT.json`` at exit with what only the process that runs the
+command can measure:
 
 - ``entries_started_t`` / ``entries_stopped_t``: ``time.time()`` of the
   ``EntriesStarted`` / ``EntriesStopped`` events; ``cpu_started_s`` /
@@ -76,7 +82,16 @@ def _count_checkpoints(result: dict) -> None:
 def main() -> None:
     result_path, encoder = sys.argv[1], sys.argv[2]
     args = sys.argv[sys.argv.index("--") + 1:]
-    result: dict = {"start_t": START_T}
+    from fbagent import crash
+
+    # the supervising parent (as `fbagent generate` is for users): it runs this script again as its child
+    supervised = crash.supervise(["generate", *args], child=[sys.executable, os.path.abspath(__file__), *sys.argv[1:]])
+    if supervised is not None:
+        if supervised and not os.path.exists(result_path):   # the child died before writing: say so
+            with open(result_path, "w", encoding="utf-8") as fh:
+                json.dump({"exit_code": supervised, "supervised": True}, fh)
+        sys.exit(supervised)
+    result: dict = {"start_t": START_T, "supervised": os.environ.get(crash.CHILD_ENV) is not None}
 
     from fbagent import cli
     from fbagent.commands import generate_view

@@ -131,10 +131,14 @@ def enable_in_child() -> None:
     faulthandler.enable(file=fd, all_threads=True)
 
 
-def supervise(argv: list[str]) -> int | None:
+def supervise(argv: list[str], child: list[str] | None = None) -> int | None:
     """Run ``fbagent ARGV`` in a supervised child when it is one of :data:`SUPERVISED` (Linux only;
     not for ``--help``; not inside a child; not with ``FBAGENT_SUPERVISE=0``). Returns the exit code to
-    exit with, or ``None`` when this process should run the command itself."""
+    exit with, or ``None`` when this process should run the command itself.
+
+    ``child``: the child's command line (default ``python -m fbagent.cli ARGV``); a program that runs the
+    CLI in-process with probes (``benchmarks/generate_child.py``) passes itself, so that its probes run
+    where the command does."""
     if os.environ.get(CHILD_ENV) is not None:
         enable_in_child()
         return None
@@ -151,7 +155,8 @@ def supervise(argv: list[str]) -> int | None:
     env = {**os.environ, CHILD_ENV: str(log), PARENT_ENV: str(os.getpid())}
     signal.pthread_sigmask(signal.SIG_BLOCK, {*_FORWARDED, signal.SIGCHLD})
     try:
-        proc = subprocess.Popen([sys.executable, "-m", "fbagent.cli", *argv], env=env, preexec_fn=_child_setup)
+        proc = subprocess.Popen(child or [sys.executable, "-m", "fbagent.cli", *argv], env=env,
+                                preexec_fn=_child_setup)
     except OSError:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {*_FORWARDED, signal.SIGCHLD})
         return None
