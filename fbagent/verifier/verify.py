@@ -24,21 +24,22 @@ margin`` (the stricter verdict: the sentence must look like its frame to the ver
 to the exemplars). ``fbagent verifier calibrate`` measures each signal on held-out exemplars
 (docs/verifier.md).
 
-The encoder runs in one worker thread (:class:`BatchEncoder`), never on the
-event loop; concurrent requests are batched into one ``encode`` call.
+The encoder runs in one worker thread (:class:`~fbagent.verifier.encoder_batch.BatchEncoder`), never
+on the event loop; the requests of the entries in flight are batched into one ``encode`` call (a short
+collection window), identical texts encoded once.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol
 
 import numpy as np
 
 from fbagent.schemas import Definition, FourChoiceAnswer
 from fbagent.verifier.encoder import unit_float32
+from fbagent.verifier.encoder_batch import BatchEncoder
 from fbagent.verifier.roundtrip import score
 
 SENTENCE_KEYS = ("sentence_a", "sentence_b", "sentence_a_prime", "sentence_b_prime")
@@ -91,85 +92,6 @@ class SentenceEncoder:
             return unit_float32(target_embeddings(self.model, texts, spans))
         except TypeError:
             return self.encode([mark_target(t, s) for t, s in zip(texts, spans, strict=True)])
-
-
-class BatchEncoder:
-    """Async front of a :class:`TextEncoder`: runs it in one worker thread and batches concurrent requests.
-
-    ``await encode(texts)`` returns the rows for ``texts``. While one batch is being
-    encoded, new requests queue up and go together into the next ``encode`` call, so
-    many entries in flight cost few encoder calls. ``await encode_targets(texts, spans)``
-    does the same for target vectors (the encoder's ``encode_targets``; an encoder without
-    one embeds the texts with the target bracketed). Call :meth:`close` at the end.
-    """
-
-    def __init__(self, encoder: TextEncoder, max_batch: int = 256) -> None:
-        self.encoder = encoder
-        self.max_batch = max_batch
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="fbagent-encoder")
-        # (texts, spans or None for plain encode, future)
-        self._pending: list[tuple[list[str], list[Any] | None, asyncio.Future[np.ndarray]]] = []
-        self._runner: asyncio.Task[None] | None = None
-        self.batches = 0
-
-    async def encode(self, texts: list[str]) -> np.ndarray:
-        """Embeddings of ``texts``: float32, shape (len(texts), dim), L2-normalised rows."""
-        return await self._submit(list(texts), None)
-
-    async def encode_targets(self, texts: list[str], spans: list[Any]) -> np.ndarray:
-        """Target vectors of ``texts`` (``spans[i]``: ``(start, end)`` characters of the target, or
-        ``None``): float32, shape (len(texts), dim), L2-normalised rows."""
-        return await self._submit(list(texts), [tuple(s) if s else None for s in spans])
-
-    async def _submit(self, texts: list[str], spans: list[Any] | None) -> np.ndarray:
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[np.ndarray] = loop.create_future()
-        self._pending.append((texts, spans, future))
-        if self._runner is None or self._runner.done():
-            self._runner = loop.create_task(self._drain())
-        return await future
-
-    def _encode_targets(self, texts: list[str], spans: list[Any]) -> np.ndarray:
-        if hasattr(self.encoder, "encode_targets"):
-            return self.encoder.encode_targets(texts, spans)
-        from fbagent.verifier.encoder_check import mark_target
-
-        return self.encoder.encode([mark_target(t, s) for t, s in zip(texts, spans, strict=True)])
-
-    async def _drain(self) -> None:
-        loop = asyncio.get_running_loop()
-        while self._pending:
-            batch, size = [], 0
-            targets = self._pending[0][1] is not None   # one kind per batch: plain texts or targets
-            while (self._pending and (self._pending[0][1] is not None) == targets
-                   and (not batch or size + len(self._pending[0][0]) <= self.max_batch)):
-                texts, spans, fut = self._pending.pop(0)
-                batch.append((texts, spans, fut))
-                size += len(texts)
-            flat = [t for texts, _, _ in batch for t in texts]
-            try:
-                if targets:
-                    flat_spans = [s for _, spans, _ in batch for s in spans or []]
-                    embs = await loop.run_in_executor(self._executor, self._encode_targets, flat, flat_spans)
-                else:
-                    embs = await loop.run_in_executor(self._executor, self.encoder.encode, flat)
-                self.batches += 1
-            except BaseException as err:  # noqa: BLE001 - hand the error to every waiter
-                for _, _, fut in batch:
-                    if not fut.done():
-                        fut.set_exception(err)
-                if isinstance(err, asyncio.CancelledError):
-                    raise
-                continue
-            start = 0
-            for texts, _, fut in batch:
-                if not fut.done():
-                    fut.set_result(unit_float32(embs[start:start + len(texts)]))
-                start += len(texts)
-
-    def close(self) -> None:
-        """Stop the worker thread (waits for a running encode)."""
-        self._executor.shutdown(wait=True)
 
 
 class ReferenceBank:
