@@ -301,6 +301,7 @@ async def run_choice_jobs(backend: Backend, jobs: Sequence[ChoiceJob], writer: R
     slots, so no slot waits at the end of a group.
     """
     size = backend.default_batch_size if batch_size is None else batch_size
+    backend.requested_batch_size = batch_size
     sem = asyncio.Semaphore(max(1, concurrency or backend.default_concurrency))
     todo = [j for j in jobs if j.key not in writer.done]
     groups: dict[str, list[ChoiceJob]] = {}
@@ -333,6 +334,7 @@ async def generate_all(backend: Backend, prompts: Sequence[str], *, max_new_toke
                        on_progress: Callable[[int], None] | None = None) -> list[TextResult]:
     """Free generation for ``prompts`` in batches (order kept); see :func:`run_choice_jobs` for batching."""
     size = backend.default_batch_size if batch_size is None else batch_size
+    backend.requested_batch_size = batch_size
     sem = asyncio.Semaphore(max(1, concurrency or backend.default_concurrency))
     prompts = list(prompts)
     idx_batches = _chunks(list(range(len(prompts))), size)

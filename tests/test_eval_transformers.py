@@ -206,3 +206,115 @@ def test_label_split_over_two_tokens_chooses_the_label(tokenizer):
         assert r.option_probs["2"] == pytest.approx(0.4, abs=1e-5)
         assert sum(r.option_probs.values()) == pytest.approx(1.0, abs=1e-6)
     assert choose_label({"1": 0.2, "2": 0.2}, OPTIONS) == ("1", {"1": 0.5, "2": 0.5, "3": 0.0, "4": 0.0})
+
+
+# --------------------------------------------------------------------------- the forward-pass choice (issue 33)
+
+
+def _all_prompts():
+    """Every problem of the test data (10 entries x 2 problems x 2 orders) under the 5 templates."""
+    problems = build_problems(read_entries(DATA), seed=0)
+    return [t.render(p) for t in load_templates("en", ["v1", "v2", "v3", "v4", "v5"]) for p in problems]
+
+
+def test_forward_choice_equals_the_generate_choice_on_every_problem(tokenizer):
+    """One forward pass with logits_to_keep=1, prompts sorted by length into batches, gives the same choice,
+    the same most likely option token and the same label probabilities (fp32, within 1e-5) as the earlier
+    generate(max_new_tokens=1) with the masking logits processor, batches of 8 in file order."""
+    backend = TransformersBackend(model_obj=build_model(tokenizer, seed=6, hidden_size=64, layers=2),
+                                  tokenizer=tokenizer, chat=False)
+    prompts = _all_prompts()
+    assert len(prompts) == 200 and len({len(p) for p in prompts}) > 20     # lengths differ: the sort matters
+    assert backend._keeps_logits and backend.device == "cpu" and backend.dtype == "float32"
+    forward = backend.choose_sync(prompts, OPTIONS)
+    reference = [r for i in range(0, len(prompts), 8) for r in backend.choose_by_generate(prompts[i:i + 8], OPTIONS)]
+    assert [r.choice for r in forward] == [r.choice for r in reference]
+    assert [r.raw for r in forward] == [r.raw for r in reference]
+    assert [r.input_tokens for r in forward] == [r.input_tokens for r in reference]
+    worst = max(abs(f.option_probs[c] - g.option_probs[c]) for f, g in zip(forward, reference, strict=True)
+                for c in OPTIONS)
+    assert worst <= 1e-5
+    assert len({r.choice for r in forward}) > 1                             # the model does not answer one label
+
+
+def test_batch_one_equals_the_sorted_batches(tokenizer):
+    backend = TransformersBackend(model_obj=build_model(tokenizer, seed=7), tokenizer=tokenizer, chat=False)
+    prompts = _all_prompts()[::10]
+    together = backend.choose_sync(prompts, OPTIONS)
+    backend.requested_batch_size = 1
+    alone = backend.choose_sync(prompts, OPTIONS)
+    assert [r.choice for r in together] == [r.choice for r in alone]
+    assert max(abs(a.option_probs[c] - b.option_probs[c]) for a, b in zip(together, alone, strict=True)
+               for c in OPTIONS) <= 1e-5
+
+
+def test_a_model_without_logits_to_keep_reads_the_last_position(tokenizer):
+    """A forward that does not take logits_to_keep (older models) returns every position; the last is read."""
+    model = build_model(tokenizer, seed=8)
+    backend = TransformersBackend(model_obj=model, tokenizer=tokenizer, chat=False)
+    prompts = _all_prompts()[:12]
+    expected = backend.choose_sync(prompts, OPTIONS)
+    real_forward = model.forward
+
+    def forward(input_ids=None, attention_mask=None, position_ids=None, use_cache=None):
+        return real_forward(input_ids=input_ids, attention_mask=attention_mask, position_ids=position_ids,
+                            use_cache=use_cache)
+
+    model.forward = forward
+    older = TransformersBackend(model_obj=model, tokenizer=tokenizer, chat=False)
+    assert older._keeps_logits is False
+    got = older.choose_sync(prompts, OPTIONS)
+    assert [r.choice for r in got] == [r.choice for r in expected]
+    assert [r.option_probs for r in got] == [r.option_probs for r in expected]
+
+
+def test_length_batches_and_the_memory_budget():
+    from fbagent.providers.transformers import bytes_per_token, length_batches, token_budget
+
+    lengths = [5, 3, 9, 3, 7]
+    assert length_batches(lengths, 2, None) == [[1, 3], [0, 4], [2]]          # sorted by length, stable
+    assert length_batches(lengths, 10, 16) == [[1, 3, 0], [4], [2]]           # 3 x 5 = 15 <= 16; 4 x 7, 2 x 9 > 16
+    assert length_batches([], 4, None) == []
+
+    class Config:
+        hidden_size, intermediate_size, num_attention_heads = 2048, 4096, 32
+
+    # 2 bytes x (8 x 2048 + 4 x 4096 + 32 x 200) = 2 x 39,168 = 78,336 bytes a token
+    assert bytes_per_token(Config, 2, 200) == 78_336
+    assert token_budget(100 * 78_336, Config, 2, 200) == 200                  # never less than one prompt
+    assert token_budget(10_000 * 78_336, Config, 2, 200) == 5_000             # half the free memory
+
+
+def test_device_and_dtype_auto_on_a_cpu_machine():
+    from fbagent.errors import FbagentError
+    from fbagent.providers.transformers import resolve_device, resolve_dtype
+
+    if not torch.cuda.is_available() and not torch.backends.mps.is_available():
+        assert resolve_device("auto") == "cpu"
+    assert resolve_device("cuda:1") == "cuda:1"
+    assert resolve_dtype("auto", "cpu") == "auto"                              # the checkpoint's own dtype
+    assert resolve_dtype("bf16", "cpu") is torch.bfloat16 and resolve_dtype("float32", "cpu") is torch.float32
+    with pytest.raises(FbagentError):
+        resolve_dtype("int3", "cpu")
+
+
+def test_cli_defaults_device_auto_and_bad_dtype_or_folder(tmp_path):
+    model_dir = save_tiny_model(tmp_path / "tiny", seed=4)
+    out = tmp_path / "res"
+    runner = CliRunner()
+    base = ["eval", "run", "--dataset", str(DATA), "--backend", "transformers", "--templates", "v1", "--limit", "2"]
+    res = runner.invoke(app, [*base, "--model", str(model_dir), "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    manifest = json.loads((out / "manifest.json").read_text())
+    options = manifest["backend_options"]
+    assert (options["requested_device"], options["requested_dtype"], options["choice"]) == ("auto", "auto", "forward")
+    if not torch.cuda.is_available() and not torch.backends.mps.is_available():
+        assert (options["device"], options["dtype"]) == ("cpu", "float32")     # the tiny model is saved in fp32
+    preds = read_predictions(out)
+    assert len(preds) == 2 * 4 and {p["batch_size"] for p in preds} == {8}      # one template's 8 prompts, one call
+    res = runner.invoke(app, [*base, "--model", str(model_dir), "--out", str(tmp_path / "r2"), "--dtype", "int3"])
+    assert res.exit_code != 0 and "--dtype 'int3' is not a dtype" in str(res.exception)   # cli.main: one line, exit 2
+    (tmp_path / "empty").mkdir()
+    res = runner.invoke(app, [*base, "--model", str(tmp_path / "empty"), "--out", str(tmp_path / "r3")])
+    assert res.exit_code != 0 and "holds no config.json" in str(res.exception)
+    assert not (tmp_path / "r2").exists() and not (tmp_path / "r3" / "predictions.jsonl").exists()

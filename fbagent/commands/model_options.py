@@ -17,6 +17,7 @@ import typer
 from fbagent.commands.option_groups import REQUIRED, option_group
 from fbagent.providers.config import (
     DEFAULT_DEVICE,
+    DEFAULT_DTYPE,
     DEFAULT_GPU_MEMORY_UTILIZATION,
     DEFAULT_MAX_THINK_TOKENS,
     DEFAULT_N_CTX,
@@ -64,7 +65,12 @@ _OPTIONS: dict[str, tuple[Any, Any]] = {
     "max_model_len": (Annotated[int | None, typer.Option(
         "--max-model-len", min=16, help="vLLM: maximum model length in tokens.")], None),
     "n_ctx": (Annotated[int, typer.Option("--n-ctx", min=256, help="llama.cpp: context window in tokens.")], DEFAULT_N_CTX),
-    "device": (Annotated[str, typer.Option("--device", help="transformers: torch device (cpu, cuda, cuda:1).")], DEFAULT_DEVICE),
+    "device": (Annotated[str, typer.Option(
+        "--device", help="transformers: torch device (auto = cuda, then mps, then cpu; or cpu, cuda, cuda:1).")],
+        DEFAULT_DEVICE),
+    "dtype": (Annotated[str, typer.Option(
+        "--dtype", help="transformers: weights' dtype (auto = bfloat16 on a GPU that has it, else the "
+        "model's own; float32, bfloat16, float16).")], DEFAULT_DTYPE),
     "chat": (Annotated[bool | None, typer.Option(
         "--chat/--no-chat", help="Wrap prompts in the model's chat template (default: transformers/vllm when "
         "the tokenizer has one; local no).")], None),

@@ -223,11 +223,14 @@ class Backend(ABC):
 
     ``default_batch_size``: how many prompts the runner hands over per call
     (``0`` = all prompts of a template in one call, as vLLM wants);
-    ``default_concurrency``: how many calls the runner keeps in flight.
+    ``default_concurrency``: how many calls the runner keeps in flight;
+    ``requested_batch_size``: the batch size the user asked for (``--batch-size``; ``None``: none), set by
+    the runner, for an engine that cuts the prompts of a call into batches itself (transformers).
     """
 
     name = "backend"
     default_batch_size = 1
+    requested_batch_size: int | None = None
     default_concurrency = 1
     groups_in_turn = True  # the runner finishes one template before the next (batch engines: a template per batch)
 

@@ -43,7 +43,11 @@ CLIENT_PROMPT_STYLE = "chat"
 DEFAULT_PROMPT_STYLE = "auto"
 DEFAULT_TENSOR_PARALLEL_SIZE = 1       # vLLM: GPUs
 DEFAULT_GPU_MEMORY_UTILIZATION = 0.9   # vLLM: fraction of GPU memory
-DEFAULT_DEVICE = "cpu"                 # transformers: torch device
+DEFAULT_DEVICE = "auto"                # transformers: torch device (auto: cuda, then mps, then cpu)
+DEFAULT_DTYPE = "auto"                 # transformers: weights' dtype (auto: bf16 on a GPU that has it, else the model's)
+#: transformers ``--dtype`` spellings -> torch dtype names ("auto": see DEFAULT_DTYPE)
+DTYPES = {"auto": "auto", "float32": "float32", "fp32": "float32", "bfloat16": "bfloat16", "bf16": "bfloat16",
+          "float16": "float16", "fp16": "float16", "half": "float16"}
 DEFAULT_SEED = 0
 DEFAULT_END_THINK_TAG = "</think>"
 DEFAULT_MAX_THINK_TOKENS = 1024        # reasoning mode: thinking budget, tokens
@@ -98,7 +102,7 @@ class ModelConfig:
     - ``prompt_style`` (generation, ``local``): ``chat`` | ``fewshot`` | ``auto``
       (:mod:`fbagent.llm.prompt_style`);
     - vLLM: ``tensor_parallel_size`` (GPUs), ``gpu_memory_utilization`` (fraction), ``max_model_len``
-      (tokens); transformers: ``device`` (torch device);
+      (tokens); transformers: ``device`` (torch device or ``auto``), ``dtype`` (:data:`DTYPES`);
     - ``chat`` (evaluation): wrap prompts in the chat template (``None``: the backend's default);
     - ``seed``; ``extra_body``: extra request fields (evaluation, ``openai``);
     - ``reasoning`` (evaluation): thinking settings (:class:`ReasoningConfig`).
@@ -121,6 +125,7 @@ class ModelConfig:
     gpu_memory_utilization: float = DEFAULT_GPU_MEMORY_UTILIZATION
     max_model_len: int | None = None
     device: str = DEFAULT_DEVICE
+    dtype: str = DEFAULT_DTYPE
     chat: bool | None = None
     seed: int = DEFAULT_SEED
     extra_body: dict = field(default_factory=dict)

@@ -15,11 +15,13 @@ from fbagent.errors import FbagentError
 from fbagent.providers.base import Backend, end_think_tag_for
 from fbagent.providers.config import (
     DEFAULT_DEVICE,
+    DEFAULT_DTYPE,
     DEFAULT_GPU_MEMORY_UTILIZATION,
     DEFAULT_MAX_THINK_TOKENS,
     DEFAULT_N_CTX,
     DEFAULT_SEED,
     DEFAULT_TENSOR_PARALLEL_SIZE,
+    DTYPES,
     EVAL_RETRIES,
     EVAL_TIMEOUT_S,
     EVALUATION,
@@ -46,7 +48,8 @@ def backend_options(*, backend: str, model: str | None = None, model_path: str |
                     max_think_tokens: int = DEFAULT_MAX_THINK_TOKENS, seed: int = DEFAULT_SEED,
                     tensor_parallel_size: int = DEFAULT_TENSOR_PARALLEL_SIZE,
                     gpu_memory_utilization: float = DEFAULT_GPU_MEMORY_UTILIZATION, max_model_len: int | None = None,
-                    n_ctx: int = DEFAULT_N_CTX, device: str = DEFAULT_DEVICE, chat: bool | None = None,
+                    n_ctx: int = DEFAULT_N_CTX, device: str = DEFAULT_DEVICE, dtype: str = DEFAULT_DTYPE,
+                    chat: bool | None = None,
                     max_retries: int = EVAL_RETRIES, timeout: float = EVAL_TIMEOUT_S,
                     extra_body: str | dict | None = None) -> ModelConfig:
     """Build the evaluation :class:`~fbagent.providers.config.ModelConfig` from the CLI's values
@@ -63,6 +66,8 @@ def backend_options(*, backend: str, model: str | None = None, model_path: str |
 
     name = providers.provider(backend, among=BACKENDS, kind="backend").name
     check_seed(seed)
+    if str(dtype).lower() not in DTYPES:
+        raise FbagentError(f"--dtype {dtype!r} is not a dtype", f"pass --dtype {' | '.join(sorted(set(DTYPES.values())))}")
     extra = extra_body or {}
     if isinstance(extra, str):
         try:
@@ -75,7 +80,7 @@ def backend_options(*, backend: str, model: str | None = None, model_path: str |
                            max_think_tokens=max_think_tokens)
     return ModelConfig(backend=name, model=model, model_path=model_path, base_url=base_url,
                        tensor_parallel_size=tensor_parallel_size, gpu_memory_utilization=gpu_memory_utilization,
-                       max_model_len=max_model_len, n_ctx=n_ctx, device=device, chat=chat, seed=seed,
+                       max_model_len=max_model_len, n_ctx=n_ctx, device=device, dtype=dtype, chat=chat, seed=seed,
                        extra_body=extra, retries=max_retries, timeout_s=timeout, reasoning=rcfg)
 
 
@@ -103,7 +108,7 @@ def create_backend(opts: ModelConfig) -> Backend:
         from fbagent.providers.transformers import TransformersBackend
 
         return TransformersBackend(opts.model, reasoning=reasoning, seed=opts.seed, chat=opts.chat,
-                                   device=opts.device)
+                                   device=opts.device, dtype=opts.dtype)
     if name == "local":
         from fbagent.providers.local import LlamaCppBackend
 
