@@ -157,3 +157,27 @@ def test_chat_template_and_reasoning(tmp_path):
     assert [r.choice for r in results] == ["2", "2"]
     texts = VllmBackend("fake", llm=FakeLLM(), api=API).generate_sync(["Define x:"], 16, ["\n"])
     assert texts[0].text == "a definition"
+
+
+def test_output_parsing_tokens_and_a_non_option():
+    """What the backend reads from vLLM's RequestOutput: the text, its token count, the prompt's token count;
+    a text that is not an option becomes a failed answer (choice None, an error), never a wrong answer."""
+
+    class Odd(FakeLLM):
+        def generate(self, prompts, params, use_tqdm=True):
+            outs = super().generate(prompts, params, use_tqdm)
+            if len(outs) > 1:
+                outs[1].outputs[0].text = "5"                 # outside the options (a broken grammar backend)
+            return outs
+
+    llm = Odd()
+    backend = VllmBackend("fake", llm=llm, api=API, seed=9)
+    results = backend.choose_sync(["one two three", "four five"], ("1", "2", "3", "4"))
+    assert [(r.choice, r.error) for r in results] == [("2", None), (None, "output '5' is not an option")]
+    assert [(r.input_tokens, r.output_tokens) for r in results] == [(3, 1), (2, 1)]
+    (prompts, params), = llm.calls
+    assert prompts == ["one two three", "four five"] and params.kw["seed"] == 9
+    texts = backend.generate_sync(["Define x:"], 16, ["\n", ""])
+    _, text_params = llm.calls[-1]
+    assert text_params.kw == {"temperature": 0.0, "max_tokens": 16, "stop": ["\n"], "seed": 9}
+    assert (texts[0].text, texts[0].raw, texts[0].output_tokens) == ("a definition", "a definition\nmore", 3)
