@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -388,10 +389,11 @@ class TransformersBackend(SyncBackend):
         """Constrained answer among ``choices`` for each prompt (module doc: one forward pass per batch,
         batches of prompts sorted by length, results in the order of ``prompts``): the label of the largest
         summed probability over its tokens (:func:`choose_label`); ``raw`` is the most likely option token,
-        kept for the record."""
+        kept for the record; ``latency_ms`` and ``batch_size`` are those of the prompt's forward pass."""
         id_to_choice = self._options(choices)
         texts = [self.format_prompt(p) for p in prompts]
         add_special = not self.chat
+        started = time.perf_counter()           # the first batch's time includes tokenizing every prompt
         ids = self.tokenizer(texts, add_special_tokens=add_special)["input_ids"]
         results: list[ChoiceResult | None] = [None] * len(texts)
         for idx in self._batches([len(x) for x in ids]):
@@ -404,9 +406,12 @@ class TransformersBackend(SyncBackend):
                 enc, infos = self._pad([ids[i] for i in idx]), [("", 0, False)] * len(idx)
             probs = self._option_probs(enc, sorted(id_to_choice))
             in_lens = enc["attention_mask"].sum(dim=1).tolist()
+            per_prompt_ms = (time.perf_counter() - started) * 1000.0 / len(idx)
             for row, i in enumerate(idx):
                 results[i] = _choice_result(probs[row], sorted(id_to_choice), id_to_choice, choices,
                                             int(in_lens[row]), infos[row], self.tokenizer)
+                results[i].latency_ms, results[i].batch_size = per_prompt_ms, len(idx)   # this forward pass's
+            started = time.perf_counter()
         return [r for r in results if r is not None]
 
     def _option_probs(self, enc, allowed: list[int]):
