@@ -14,7 +14,8 @@ FrameBench construction (Yano and Sasano 2026, sec. 3.1-3.2) as a LangGraph
 - ``generate_base`` (step 1): question Q, S_A, S_B and the verb forms
   (:class:`fbagent.schemas.BasePair`), from both frames' information; on a
   retry the previous answer and the self-check reasons are sent as feedback.
-- ``self_check`` (no LLM, :func:`fbagent.checks.self_check.self_check`).
+- ``self_check`` (no LLM, :func:`fbagent.checks.self_check.self_check`; in the checks' worker thread,
+  :func:`off_loop`, as the extension check is: a sentence's analysis never stalls the event loop).
 - ``extend`` (step 2): S_A' and S_B' (:class:`fbagent.schemas.ExtendedSentence`),
   checked by :func:`fbagent.checks.self_check.extension_check`; failed sides are asked
   again with feedback at most R times, then kept with the reasons (flagged).
@@ -36,7 +37,9 @@ Clients, encoder and prompts come in through the run-scoped context
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable
+import functools
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypedDict
 
@@ -133,6 +136,17 @@ class EntryContext:
             await asyncio.shield(ready)
 
 
+#: the one worker thread of the checks (the part-of-speech analysers and lemma tables are read by one thread at a
+#: time; its threads start on first use and end with the process)
+_CHECKS = ThreadPoolExecutor(max_workers=1, thread_name_prefix="fbagent-checks")
+
+
+async def off_loop(fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
+    """``fn(*args, **kwargs)`` run in the checks' worker thread (the event loop serves the network meanwhile);
+    its result, or what it raised."""
+    return await asyncio.get_running_loop().run_in_executor(_CHECKS, functools.partial(fn, *args, **kwargs))
+
+
 def _sampling(state: EntryState, opts: EntryOptions, attempt: int = 1) -> tuple[float, int]:
     """(temperature, seed) of one request of an entry.
 
@@ -192,8 +206,8 @@ async def self_check(state: EntryState,
 async def _self_check(state: EntryState, runtime: Runtime[EntryContext]) -> dict[str, Any]:
     await runtime.context.checks_loaded()
     opts = runtime.context.options
-    result = checks.self_check(
-        state["base"] or {}, lemma=state["verb"], lang=state["lang"],
+    result = await off_loop(
+        checks.self_check, state["base"] or {}, lemma=state["verb"], lang=state["lang"],
         frame_names=[state["frame_a"], state["frame_b"]], fe_names=_frame_element_names(state),
         similarity_threshold=opts.similarity_threshold,
     )
@@ -242,8 +256,8 @@ async def _extend(state: EntryState, runtime: Runtime[EntryContext]) -> dict[str
         others = [base.get("sentence_a", ""), base.get("sentence_b", "")] + [
             v["sentence"] for k, v in extended.items() if k != key and v.get("sentence")
         ]
-        check = checks.extension_check(
-            value.sentence, base[base_key], key=key, lemma=state["verb"], lang=state["lang"],
+        check = await off_loop(
+            checks.extension_check, value.sentence, base[base_key], key=key, lemma=state["verb"], lang=state["lang"],
             verb_form=value.verb_form, near_copy_threshold=ctx.options.near_copy_threshold,
             others=[o for o in others if o != base[base_key]],
         )
