@@ -118,8 +118,9 @@ def register(app: typer.Typer) -> None:
         if mode == "baseline":
             from fbagent.validation.baseline import BaselineOptions
 
-            _baseline_here(database, db, annotator, BaselineOptions(sample=sample, seed=seed, run=run,
-                                                                    statuses=selection.statuses))
+            _baseline_here(database, db, annotator, BaselineOptions(sample=sample, seed=seed, run=run, language=lang,
+                                                                    statuses=selection.statuses),
+                           competence=(languages, competence))
             return
         _annotate_here(database, db, annotator, selection, seed, mode=mode, order=order,
                        competence=(languages, competence))
@@ -160,6 +161,9 @@ def _check_options(*, mode: str, order: str, seed: int | None, serve: bool, anno
         raise FbagentError(f"--mode {mode!r} is not a mode", "pass --mode validate, revise or baseline")
     if mode == "baseline" and serve:
         raise FbagentError("--mode baseline runs in this terminal, not with --serve", "drop --serve")
+    if mode == "baseline" and any(v is not None for v in (share, overlap)):
+        raise FbagentError("--share/--overlap split validation work; --mode baseline draws its own seeded sample",
+                           "drop --share/--overlap (use --sample N, --run or --lang to choose what it samples)")
     if order not in ReviseSession.ORDERS:
         raise FbagentError(f"--order {order!r} is not an order", "pass --order stable or --order worst-first")
     if order != "stable" and mode != "revise":
@@ -181,13 +185,16 @@ def _check_options(*, mode: str, order: str, seed: int | None, serve: bool, anno
         raise FbagentError("--host/--port/--certfile/--keyfile go with --serve", "add --serve, or drop them")
 
 
-def _baseline_here(database: object, db: Path, annotator: str, options: object) -> None:
+def _baseline_here(database: object, db: Path, annotator: str, options: object, *,
+                   competence: tuple[list[str], str | None]) -> None:
     """Run baseline mode (:class:`fbagent.tui.baseline_session.BaselineSession`) in this terminal and say what
-    was saved; the refusal of an annotator who validated final entries comes before any terminal check."""
+    was saved; the refusal of an annotator who validated final entries comes before any terminal check, the
+    language competence (:func:`ask_competence`) after it."""
     from fbagent.tui.baseline_session import BaselineSession
 
     session = BaselineSession.open(database, annotator, options)
     require_terminal()
+    ask_competence(database, annotator, *competence)
     from fbagent.tui.app import AnnotateApp
 
     try:

@@ -48,11 +48,13 @@ PAPER_CONVENTION = ("the validating annotators on the entries their judgments ke
 @dataclass(frozen=True)
 class BaselineOptions:
     """``sample``: final entries to draw; ``seed``: of the sample and orders (None: from the name);
-    ``run`` / ``statuses``: the scope; ``min_correct`` / ``min_acceptable``: the human filter."""
+    ``run`` / ``language`` / ``statuses``: the scope (an annotator answers in their language);
+    ``min_correct`` / ``min_acceptable``: the human filter."""
 
     sample: int = DEFAULT_SAMPLE
     seed: int | None = None
     run: str | None = None
+    language: str | None = None
     statuses: Sequence[str] = ann.DEFAULT_STATUSES
     min_correct: int = DEFAULT_MIN_CORRECT
     min_acceptable: int = DEFAULT_MIN_ACCEPTABLE
@@ -60,9 +62,9 @@ class BaselineOptions:
 
 def final_entries(db: sqlite_utils.Database, options: BaselineOptions) -> list[str]:
     """Ids of the entries in scope that pass the human filter, in stable order; :class:`FbagentError` when none."""
-    items = ann.select_items(db, run=options.run, statuses=options.statuses)
+    items = ann.select_items(db, run=options.run, language=options.language, statuses=options.statuses)
     if not items:
-        raise ann.explain_no_items(db, run=options.run, language=None, statuses=options.statuses, options=("--run",))
+        raise ann.explain_no_items(db, run=options.run, language=options.language, statuses=options.statuses)
     scores = score_entries(db, [i["id"] for i in items], min_correct=options.min_correct,
                            min_acceptable=options.min_acceptable)
     kept = [i["id"] for i in items if scores[i["id"]].kept]
