@@ -104,6 +104,14 @@ def test_framebench_refuses_caps_and_seeds_numpy_cannot_take(lexicon):
     assert db.execute("SELECT COUNT(*) FROM selections").fetchone()[0] == 0
 
 
+def test_a_lexicon_without_annotation_counts_is_refused_with_the_reason(tmp_db, tmp_path):
+    path = tmp_path / "bare.jsonl"
+    path.write_text("".join(json.dumps(_frame(name, [("run.v", 0)])) + "\n" for name in ("Alpha", "Beta")), "utf-8")
+    result = import_lexicon(tmp_db, path, lang="en", name="bare")
+    with pytest.raises(FbagentError, match="none of its 2 verb lexical units has an annotated sentence"):
+        select_pairs(tmp_db, {"id": result.lexicon_id, "name": "bare"}, SelectionOptions(protocol="framebench"))
+
+
 def test_cli_prints_table1_and_says_when_it_reuses(lexicon, tmp_path):
     db, _lex = lexicon
     env = {**os.environ, "FBAGENT_DB": str(db.conn.execute("PRAGMA database_list").fetchone()[2]),

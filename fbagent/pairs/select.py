@@ -394,6 +394,12 @@ def _draw_framebench(verb_lus: list[dict[str, Any]], lexicon: Mapping[str, Any],
     from fbagent.pairs import framebench
 
     pool = framebench.pool(verb_lus)
+    if pool.verb_lus and pool.unannotated == pool.verb_lus:
+        from fbagent.errors import FbagentError
+
+        raise FbagentError(f"lexicon {lexicon.get('name', '?')}: none of its {pool.verb_lus:,} verb lexical units has an "
+                           "annotated sentence, and --protocol framebench keeps only those (the authors' rule)",
+                           "use --protocol fbagent, or a lexicon with annotation counts (sentenceCount annotated)")
     check_pool(lexicon, pool.verb_lus, len(pool.pairs), len(pool.pairs), {})
     selected, rest, took_all = framebench.take(pool.pairs, options.pairs, options.seed)
     counts = {"candidates": len(pool.pairs), "excluded": {}, "eligible": len(pool.pairs), "took_all": took_all,
