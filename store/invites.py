@@ -102,6 +102,23 @@ def redeem(db: sqlite_utils.Database, token_hash: str, session_hash: str) -> Red
     return Redeemed(annotator=annotator, expires_at=expires_at)
 
 
+def invite_state(db: sqlite_utils.Database, token_hash: str) -> Redeemed:
+    """What :func:`redeem` would answer for a link, without writing: the annotator and expiry of an open
+    link, or ``refused`` (``unknown``, ``used``, ``expired``, ``revoked``). For the join page a GET shows."""
+    row = db.execute(
+        "SELECT annotator, expires_at, used_at, revoked_at FROM annotator_invites WHERE token_hash = ?", [token_hash],
+    ).fetchone()
+    if row is None:
+        return Redeemed(refused=UNKNOWN)
+    if row[3] is not None:
+        return Redeemed(refused=REVOKED)
+    if row[1] <= utc_now():
+        return Redeemed(refused=EXPIRED)
+    if row[2] is not None:
+        return Redeemed(refused=USED)
+    return Redeemed(annotator=row[0], expires_at=row[1])
+
+
 def session_state(db: sqlite_utils.Database, session_hash: str) -> WebSession | str:
     """The live :class:`WebSession` of a cookie (by hash), or why it is not live: ``unknown``, ``expired``, ``revoked``."""
     row = db.execute(

@@ -43,14 +43,38 @@ _VERB_FORM = {
 }
 
 
-def _inflections(lemma: str) -> list[str]:
-    """English inflected forms of a verb lemma (lemminflect), longest first; [] when unavailable."""
+#: lemma -> inflected forms, longest first, given by :func:`use_inflections` (the browser server's shared table).
+_TABLE: dict[str, tuple[str, ...]] = {}
+
+
+def use_inflections(table: dict[str, list[str]]) -> None:
+    """Answer :func:`inflections` for the lemmas of ``table`` (lemma -> forms) without loading lemminflect.
+
+    ``fbagent annotate --serve`` computes the table once in the server
+    (:func:`inflection_table`) and hands it to every app process: lemminflect's
+    tables take seconds and about 270 MB to load. Lemmas not in it still go to lemminflect.
+    """
+    _TABLE.update({lemma: tuple(forms) for lemma, forms in table.items()})
+
+
+def inflection_table(lemmas: Iterable[str]) -> dict[str, list[str]]:
+    """lemma -> its English inflected forms (lemminflect, longest first; [] for none) for each of ``lemmas``."""
+    return {lemma: _lemminflect_forms(lemma) for lemma in lemmas}
+
+
+def _lemminflect_forms(lemma: str) -> list[str]:
     try:
         from lemminflect import getAllInflections
     except ImportError:  # pragma: no cover - lemminflect is a core dependency
         return []
     forms = {f for fs in getAllInflections(lemma, upos="VERB").values() for f in fs}
-    return sorted(forms, key=len, reverse=True)
+    return sorted(forms, key=lambda f: (-len(f), f))
+
+
+def inflections(lemma: str) -> list[str]:
+    """English inflected forms of a verb lemma, longest first: from :func:`use_inflections`'s table, else lemminflect."""
+    known = _TABLE.get(lemma)
+    return list(known) if known is not None else _lemminflect_forms(lemma)
 
 
 def find_verb_span(text: str | None, verb_form: str | None, lemma: str | None = None) -> tuple[int, int] | None:
@@ -70,7 +94,7 @@ def find_verb_span(text: str | None, verb_form: str | None, lemma: str | None = 
     if form:
         patterns += [rf"(?<!\w){re.escape(form)}(?!\w)", re.escape(form)]
     if base:
-        for w in [base, *_inflections(base)]:
+        for w in [base, *inflections(base)]:
             patterns.append(rf"(?<!\w){re.escape(w)}(?!\w)")
         patterns.append(rf"(?<!\w){re.escape(base)}\w*")
     for pattern in patterns:

@@ -40,6 +40,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def open_session(args: dict):
     """The validate or revise session of ``args`` (see :meth:`AppLaunch.as_json`). Raises FbagentError on bad input."""
+    from fbagent.serve.warm import load_inflections
     from fbagent.store import open_db
     from fbagent.tui.session import ReviseSession, Selection, ValidateSession
     from fbagent.validation.assignment import Split
@@ -47,6 +48,7 @@ def open_session(args: dict):
     rng = args.get("range")
     selection = Selection(run=args.get("run"), language=args.get("lang"), statuses=tuple(args["statuses"]),
                           split=Split(range=None if rng is None else (rng[0], rng[1])))
+    load_inflections(args.get("inflections"))  # the server's table: no lemminflect in this process
     db = open_db(args["db"], create=False)
     if args.get("mode", "validate") == "revise":
         return ReviseSession.open(db, args["annotator"], selection, None, order=args.get("order", "stable"))

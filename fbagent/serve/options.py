@@ -23,9 +23,13 @@ class ServeOptions:
     ``https://...``); default ``http(s)://host:port``; links, the WebSocket URL and
     the ``Origin`` check derive from it. ``certfile``/``keyfile``: PEM files for
     TLS in the server itself. ``max_per_annotator`` / ``max_total``: app
-    processes (open tabs) per annotator and in all. ``wrong_tokens``: how many
-    refused links or unknown session cookies one client address may present
-    (a ``limits`` rate string). ``check_interval_s``: how often running apps are
+    processes (open tabs) per annotator (a newer tab takes over the oldest) and
+    in all. ``wrong_tokens``: how many refused links or unknown session cookies
+    one client address may present before it is told to back off (a ``limits``
+    rate string); ``wrong_per_link``: the same per token prefix
+    (:mod:`fbagent.serve.throttle`). ``trusted_proxies``: addresses of reverse
+    proxies whose ``X-Forwarded-For`` names the client. ``log_burst``: refusals
+    logged one by one per minute (the rest as a count). ``check_interval_s``: how often running apps are
     checked against revocation and expiry; ``stop_timeout_s``: how long an app
     gets to quit before it is killed.
     """
@@ -35,9 +39,12 @@ class ServeOptions:
     public_url: str | None = None
     certfile: Path | None = None
     keyfile: Path | None = None
-    max_per_annotator: int = 2
+    max_per_annotator: int = 1
     max_total: int = 12
     wrong_tokens: str = "10/minute"
+    wrong_per_link: str = "20/hour"
+    trusted_proxies: tuple[str, ...] = ()
+    log_burst: int = 10
     check_interval_s: float = 1.0
     stop_timeout_s: float = 10.0
 

@@ -3,23 +3,27 @@
 :class:`AnnotateServer` subclasses :class:`textual_serve.server.Server` and
 keeps its page, static files and WebSocket protocol; what it adds:
 
-- ``GET /join?token=T``: an invite link. A token that is open (not used,
-  expired or revoked) becomes a browser session: a random session id in an
-  ``HttpOnly; SameSite=Strict`` cookie (``Secure`` under https), stored only as
-  its SHA-256, living until the invite expires. The answer is a small page
-  that moves the browser to ``/`` (a clean URL, no token; see
-  :data:`JOINED_TEMPLATE` for why it is a page and not a 303). Reopening a used
-  link in the browser that holds its session goes straight to ``/``.
+- ``/join``: an invite link. ``GET``/``HEAD`` change nothing; only the POST of
+  our own "Start annotating as NAME" page redeems it (same origin, CSRF token
+  bound to the page; a browser signed in as someone else is asked first; see
+  :mod:`fbagent.serve.join`). A redeemed link becomes a browser session: a
+  random session id in an ``HttpOnly; SameSite=Strict`` cookie (``Secure``
+  under https), stored only as its SHA-256, living until the invite expires.
+  The answer is a small page that moves the browser to ``/`` (a clean URL,
+  no token). Reopening a used link in the browser that holds its session goes
+  straight to ``/``.
 - every other request (the page, the static files, the WebSocket upgrade, any
   unknown path) needs a live session, or it gets 401 and nothing runs: the
   app process starts only inside the WebSocket handler, after the check.
 - the WebSocket upgrade must come with ``Origin`` equal to the public URL's
   origin (403 otherwise: another site's page cannot drive an annotator's app).
-- refused links and unknown session cookies count against the client address
-  (``ServeOptions.wrong_tokens``, a moving window); past it every link and
-  cookie from that address gets 429 with ``Retry-After`` until the window moves.
-- app processes are bounded per annotator and in all (429 / 503 before the
-  upgrade); the annotator of a process is the session's, never a request field.
+- wrong links and unknown session cookies count per client address and token
+  prefix (:mod:`fbagent.serve.throttle`): never a request with a live session,
+  never a cross-site one; refusals are logged at most ``burst`` a minute plus a count.
+- app processes are bounded in all (503 before the upgrade) and per annotator:
+  a tab beyond ``max_per_annotator`` (default 1) takes over the annotator's
+  oldest tab, whose page then says it was opened in another tab; the annotator
+  of a process is the session's, never a request field.
 - a watcher checks the running apps' sessions every ``check_interval_s`` and
   closes the connection of a revoked or expired one: the app quits cleanly
   (answers are already stored). It also records ``last_seen_at`` of live sessions.
@@ -46,17 +50,17 @@ from typing import Any
 import aiohttp_jinja2
 import jinja2
 from aiohttp import WSCloseCode, web
-from limits import parse, storage, strategies
 from textual_serve.server import Server
 
-from fbagent.serve.app_process import AnnotatorAppService, child_argv
+from fbagent.serve import log_filter
+from fbagent.serve.apps import WEB_SESSION, AppRoutes, LiveApp
+from fbagent.serve.join import COOKIE, JoinForms, JoinRoutes
 from fbagent.serve.options import AppLaunch, ServeOptions, origin_of
-from fbagent.serve.tokens import new_token, token_hash
+from fbagent.serve.throttle import RefusalLog, WrongTokens, client_address, cross_site
+from fbagent.serve.tokens import token_hash
+from fbagent.serve.warm import InflectionFile, item_verbs
 from fbagent.store import invites
 
-COOKIE = "fbagent_session"
-#: The live session of a request, set by the guard.
-WEB_SESSION = web.RequestKey("web_session", invites.WebSession)
 HERE = Path(__file__).parent
 #: The page that answers a good link: sets the cookie and moves to ``/`` with a same-origin
 #: navigation. A 303 would not do: a SameSite=Strict cookie is not sent on a redirect that
@@ -66,7 +70,8 @@ INDEX_TEMPLATE = "app_index.html"
 REFUSED_TEMPLATE = "refused.html"
 #: Seconds between ``last_seen_at`` writes for a live session.
 TOUCH_EVERY_S = 30.0
-#: Events: listening, joined, refused (any 401/403/429/503), app_started, app_stopped, ended (revoked/expired), watch_error.
+#: Events: listening, joined, refused (any 401/403/429/503, at most a burst a minute), refused_summary (the rest,
+#: counted), app_started, app_stopped, ended (revoked/expired), taken_over, bad_message, watch_error.
 Event = Callable[[str, dict[str, Any]], None]
 
 REASONS = {
@@ -79,17 +84,6 @@ REASONS = {
 
 
 @dataclass
-class LiveApp:
-    """One running app: its session, annotator, WebSocket and process."""
-
-    session_id: int
-    annotator: str
-    websocket: web.WebSocketResponse
-    service: AnnotatorAppService | None = None
-    ended: str | None = None  # why the server closed it (revoked, expired, shutdown)
-
-
-@dataclass
 class Counters:
     """What the server did, for tests and benchmarks: app processes started and stopped, refusals by status."""
 
@@ -98,7 +92,7 @@ class Counters:
     refused: dict[int, int] = field(default_factory=dict)
 
 
-class AnnotateServer(Server):
+class AnnotateServer(JoinRoutes, AppRoutes, Server):
     """The annotate app for invited annotators (see the module doc). ``serve()`` blocks until SIGINT/SIGTERM."""
 
     def __init__(self, launch: AppLaunch, options: ServeOptions, on_event: Event | None = None) -> None:
@@ -110,10 +104,15 @@ class AnnotateServer(Server):
         self.secure = self.public_url.startswith("https")
         self.on_event = on_event or (lambda kind, fields: None)
         self.live: list[LiveApp] = []
+        self._closing: set[asyncio.Future] = set()
         self.counters = Counters()
-        self._limit = parse(options.wrong_tokens)
-        self._limiter = strategies.MovingWindowRateLimiter(storage.MemoryStorage())
+        self.throttle = WrongTokens(options.wrong_tokens, options.wrong_per_link)
+        self.refusals = RefusalLog(self.on_event, burst=options.log_burst)
+        self.forms = JoinForms()
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="fbagent-serve-db")
+        self._warm_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="fbagent-serve-warm")
+        self.inflections = InflectionFile()
+        self._warming: asyncio.Future | None = None
         self._db = None
         self._touched: dict[int, float] = {}
         self._watcher: asyncio.Task | None = None
@@ -132,6 +131,16 @@ class AnnotateServer(Server):
 
         return await asyncio.get_running_loop().run_in_executor(self._executor, call)
 
+    async def shared_inflections(self) -> str | None:
+        """The path of the shared inflection table (:mod:`fbagent.serve.warm`), updated with the database's verbs now;
+        None when it cannot be made (the app then loads lemminflect itself)."""
+        try:
+            lemmas = await self._in_db(item_verbs)
+            return await asyncio.get_running_loop().run_in_executor(self._warm_executor, self.inflections.update, lemmas)
+        except Exception as err:  # a busy database or a full disk: the app still works, only slower
+            self.on_event("watch_error", {"error": f"inflection table: {err}"})
+            return None
+
     # ------------------------------------------------------------------ the aiohttp application
 
     async def _make_app(self) -> web.Application:
@@ -140,7 +149,8 @@ class AnnotateServer(Server):
         app.add_routes([
             web.get("/", self.handle_index, name="index"),
             web.get("/ws", self.handle_websocket, name="websocket"),
-            web.get("/join", self.handle_join, name="join"),
+            web.get("/join", self.handle_join_page, name="join"),
+            web.post("/join", self.handle_join_post, name="join-post"),
             web.static("/static", self.statics_path, show_index=False, name="static"),
         ])
         app.on_startup.append(self.on_startup)
@@ -156,7 +166,7 @@ class AnnotateServer(Server):
         """Open the database and start the session watcher."""
         await self._in_db(lambda db: None)
         self._watcher = asyncio.create_task(self._watch())
-        self.on_event("listening", {"url": self.public_url, "host": self.options.host, "port": self.options.port})
+        self._warming = asyncio.ensure_future(self.shared_inflections())  # lemminflect loads here, once
 
     async def on_shutdown(self, app: web.Application) -> None:
         """Close every connection; each app quits and records its position."""
@@ -166,41 +176,50 @@ class AnnotateServer(Server):
                 await live.websocket.close(code=WSCloseCode.GOING_AWAY, message=b"server stopped")
         services = [live.service for live in list(self.live) if live.service is not None]
         await asyncio.gather(*(s.stopping() for s in services), return_exceptions=True)
+        self.refusals.flush(force=True)
 
     async def _on_cleanup(self, app: web.Application) -> None:
         if self._watcher is not None:
             self._watcher.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._watcher
+        if self._warming is not None:
+            with contextlib.suppress(Exception):
+                await self._warming
         if self._db is not None:
             await self._in_db(lambda db: db.conn.close())
         self._executor.shutdown(wait=True)
+        self._warm_executor.shutdown(wait=True)
+        self.inflections.close()
 
     def serve(self, debug: bool = False) -> None:
-        """Listen until SIGINT/SIGTERM (no access log: it would write tokens; events go to ``on_event``)."""
+        """Listen until SIGINT/SIGTERM; ``listening`` is reported once the port is bound.
+
+        No access log (it would write tokens); aiohttp's own error records go
+        through :func:`fbagent.serve.log_filter.install`'s filter (no query
+        string, cookie or token reaches a log). Raises OSError when the address cannot be bound.
+        """
+        log_filter.install()
         ssl_context = None
         if self.options.certfile is not None:
             ssl_context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
             ssl_context.load_cert_chain(str(self.options.certfile), None if self.options.keyfile is None else str(self.options.keyfile))
         web.run_app(self._make_app(), host=self.options.host, port=self.options.port, ssl_context=ssl_context,
-                    access_log=None, print=None, handle_signals=True, shutdown_timeout=self.options.stop_timeout_s + 5)
+                    access_log=None, print=lambda *_: self._listening(), handle_signals=True,
+                    shutdown_timeout=self.options.stop_timeout_s + 5)
+
+    def _listening(self) -> None:
+        self.on_event("listening", {"url": self.public_url, "host": self.options.host, "port": self.options.port})
+
+    def address(self, request: web.Request) -> str:
+        """The client address of ``request`` (``X-Forwarded-For`` only from a ``--trusted-proxy``)."""
+        return client_address(request.remote, request.headers.get("X-Forwarded-For"), self.options.trusted_proxies)
 
     # ------------------------------------------------------------------ the guard in front of every route
 
-    def _limited(self, request: web.Request) -> float | None:
-        """Seconds until this client address may present a link or cookie again, or None when it may now."""
-        key = request.remote or "?"
-        if self._limiter.test(self._limit, key):
-            return None
-        reset = self._limiter.get_window_stats(self._limit, key).reset_time
-        return max(1.0, reset - time.time())
-
-    def _wrong(self, request: web.Request) -> None:
-        self._limiter.hit(self._limit, request.remote or "?")
-
     def _refuse(self, request: web.Request, status: int, reason: str, retry_after: float | None = None) -> web.Response:
         self.counters.refused[status] = self.counters.refused.get(status, 0) + 1
-        self.on_event("refused", {"status": status, "path": request.path, "reason": reason, "remote": request.remote})
+        self.refusals.refused({"status": status, "path": request.path, "reason": reason, "remote": self.address(request)})
         text = REASONS.get(reason, reason)
         response = aiohttp_jinja2.render_template(REFUSED_TEMPLATE, request, {"status": status, "text": text},
                                                   status=status)
@@ -212,31 +231,32 @@ class AnnotateServer(Server):
     async def _guard(self, request: web.Request, handler: Callable) -> web.StreamResponse:
         """Security headers on every answer; a live session for everything but ``/join`` (401 otherwise)."""
         try:
-            if request.path != "/join":
-                cookie = request.cookies.get(COOKIE)
-                if not cookie:
-                    response = self._refuse(request, 401, "no-session")
-                else:
-                    wait = self._limited(request)
-                    state = None if wait is not None else await self._in_db(invites.session_state, token_hash(cookie))
-                    if wait is not None:
-                        response = self._refuse(request, 429, "too many wrong links or cookies from this address",
-                                                retry_after=wait)
-                    elif isinstance(state, str):
-                        if state == invites.UNKNOWN:
-                            self._wrong(request)
-                        response = self._refuse(request, 401, state)
-                        response.del_cookie(COOKIE, path="/")
-                    else:
-                        request[WEB_SESSION] = state
-                        await self._seen(state.id)
-                        response = await handler(request)
-            else:
-                response = await handler(request)
+            response = await (handler(request) if request.path == "/join" else self._with_session(request, handler))
         except web.HTTPException as err:
             response = err
         if not getattr(response, "prepared", False):
             self._secure_headers(response)
+        return response
+
+    async def _with_session(self, request: web.Request, handler: Callable) -> web.StreamResponse:
+        """Run ``handler`` for a live session; 401 without one; an unknown cookie counts as a wrong attempt
+        (429 once its address is over the limit), unless the request is cross-site."""
+        cookie = request.cookies.get(COOKIE)
+        if not cookie:
+            return self._refuse(request, 401, "no-session")
+        state = await self._in_db(invites.session_state, token_hash(cookie)) if len(cookie) <= 200 else invites.UNKNOWN
+        if isinstance(state, invites.WebSession):
+            request[WEB_SESSION] = state
+            await self._seen(state.id)
+            return await handler(request)
+        wait = None
+        if state == invites.UNKNOWN and not cross_site(request.headers, self.origin):
+            wait = self.throttle.wrong(self.address(request))
+        if wait is not None:
+            response = self._refuse(request, 429, "too many wrong links or cookies from this address", retry_after=wait)
+        else:
+            response = self._refuse(request, 401, state)
+        response.del_cookie(COOKIE, path="/")
         return response
 
     def _secure_headers(self, response: web.StreamResponse) -> None:
@@ -255,30 +275,6 @@ class AnnotateServer(Server):
 
     # ------------------------------------------------------------------ routes
 
-    async def handle_join(self, request: web.Request) -> web.StreamResponse:
-        """Exchange an invite token for a session cookie, once; then a page that opens ``/``."""
-        wait = self._limited(request)
-        if wait is not None:
-            return self._refuse(request, 429, "too many wrong links or cookies from this address", retry_after=wait)
-        token = request.query.get("token", "")
-        current = request.cookies.get(COOKIE)
-        if current:  # reopening the link in the browser that holds a live session of the same annotator
-            state = await self._in_db(invites.session_state, token_hash(current))
-            if isinstance(state, invites.WebSession) and 0 < len(token) <= 200:
-                owner = await self._in_db(invites.invite_of_session, state.id)
-                if owner == token_hash(token):
-                    return self._joined(request, state.annotator, None, None)
-        if not 0 < len(token) <= 200:
-            self._wrong(request)
-            return self._refuse(request, 401, invites.UNKNOWN)
-        session_token = new_token()
-        result = await self._in_db(invites.redeem, token_hash(token), token_hash(session_token))
-        if result.refused is not None:
-            self._wrong(request)
-            return self._refuse(request, 401, result.refused)
-        self.on_event("joined", {"annotator": result.annotator, "remote": request.remote})
-        return self._joined(request, result.annotator, session_token, result.expires_at)
-
     def _joined(self, request: web.Request, annotator: str, session_token: str | None, expires_at: str | None) -> web.Response:
         response = aiohttp_jinja2.render_template(JOINED_TEMPLATE, request, {"annotator": annotator, "next": self.public_url + "/"})
         if session_token is not None and expires_at is not None:
@@ -287,21 +283,10 @@ class AnnotateServer(Server):
                                 samesite="Strict", secure=self.secure)
         return response
 
-    def _count(self, annotator: str | None = None) -> int:
-        return sum(1 for live in self.live if annotator is None or live.annotator == annotator)
-
-    def _over_limit(self, annotator: str) -> tuple[int, str] | None:
-        if self._count(annotator) >= self.options.max_per_annotator:
-            return 429, (f"{annotator} already has {self.options.max_per_annotator} tabs open here;"
-                         " close one (your answers are saved) and reload")
-        if self._count() >= self.options.max_total:
-            return 503, f"the server runs its limit of {self.options.max_total} annotation apps; try again in a minute"
-        return None
-
     async def handle_index(self, request: web.Request) -> web.StreamResponse:
         """The page of textual-serve (our template), for a session under its process bounds."""
         session: invites.WebSession = request[WEB_SESSION]
-        over = self._over_limit(session.annotator)
+        over = self._over_limit(session.annotator)  # a tab of hers over max_per_annotator takes one over
         if over is not None:
             return self._refuse(request, over[0], over[1])
         nonce = secrets.token_urlsafe(16)
@@ -320,59 +305,13 @@ class AnnotateServer(Server):
         )
         return response
 
-    async def handle_websocket(self, request: web.Request) -> web.StreamResponse:
-        """Check ``Origin`` and the bounds, upgrade, run the session's annotator's app until either side closes."""
-        session: invites.WebSession = request[WEB_SESSION]
-        if request.headers.get("Origin") != self.origin:
-            return self._refuse(request, 403, f"the WebSocket must come from a page of {self.origin}")
-        over = self._over_limit(session.annotator)
-        if over is not None:
-            return self._refuse(request, over[0], over[1])
-        websocket = web.WebSocketResponse(heartbeat=15)
-        live = LiveApp(session.id, session.annotator, websocket)
-        self.live.append(live)  # counted before the first await: two upgrades cannot both pass the bound
-        try:
-            width = _int(request.query.get("width"), 80, 20, 400)
-            height = _int(request.query.get("height"), 24, 10, 200)
-            await websocket.prepare(request)
-            live.service = AnnotatorAppService(
-                child_argv(self.launch.as_json(session.annotator)), timeout_s=self.options.stop_timeout_s,
-                write_bytes=websocket.send_bytes, write_str=websocket.send_str, close=websocket.close,
-                download_manager=self.download_manager,
-            )
-            await live.service.start(width, height)
-            self.counters.apps_started += 1
-            self.on_event("app_started", {"annotator": session.annotator, "pid": live.service.pid,
-                                          "running": self._count()})
-            await self._process_messages(websocket, live.service)
-        except (ConnectionError, RuntimeError):
-            pass  # the browser went away mid-message: stop the app below
-        finally:
-            if live.service is None:
-                self.live.remove(live)
-            else:  # the stop runs to its end even when aiohttp cancels this handler (a dropped connection)
-                stopping = live.service.stopping()
-                stopping.add_done_callback(lambda _task: self._forget(live))
-                with contextlib.suppress(Exception):
-                    await websocket.close()
-                await asyncio.shield(stopping)
-        return websocket
-
-    def _forget(self, live: LiveApp) -> None:
-        """Bookkeeping once an app process has ended."""
-        if live in self.live:
-            self.live.remove(live)
-        self.counters.apps_stopped += 1
-        self.on_event("app_stopped", {"annotator": live.annotator, "pid": live.service.pid if live.service else None,
-                                      "exit_code": live.service.exit_code if live.service else None,
-                                      "why": live.ended or "closed", "running": self._count()})
-
     # ------------------------------------------------------------------ revocation, expiry, last seen
 
     async def _watch(self) -> None:
         """Every ``check_interval_s``: close the apps of revoked or expired sessions; record last seen."""
         while True:
             await asyncio.sleep(self.options.check_interval_s)
+            self.refusals.flush()
             try:
                 await self.check_sessions()
             except Exception as err:  # a locked or busy database: try again next round
@@ -395,9 +334,3 @@ class AnnotateServer(Server):
             await self._seen(sid)
         return closed
 
-
-def _int(text: str | None, default: int, low: int, high: int) -> int:
-    try:
-        return min(max(int(text or default), low), high)
-    except ValueError:
-        return default
