@@ -52,6 +52,8 @@ def test_invite_list_revoke(db_path):
 
 @pytest.mark.parametrize("args, message", [
     (["annotators", "invite", "carol", "--expires", "soon"], "error: --expires 'soon' is not a lifetime"),
+    (["annotators", "invite", "carol", "--expires", "500000w"], "error: --expires '500000w' is longer than 10 years"),
+    (["annotators", "invite", "carol", "--expires", "99999999999999999999d"], "is longer than 10 years"),
     (["annotators", "invite", "a\x1b[31mb"], "contains the control character \\x1b"),
     (["annotators", "invite", "x" * 201], "(at most 200)"),
     (["annotators", "invite", " "], "the annotator name is empty"),
@@ -101,6 +103,16 @@ def test_a_non_local_host_without_tls_warns_once(db_path):
     assert lines[0].startswith("warning: --host 0.0.0.0 is reachable from other machines and this server has no TLS")
     assert "TLS reverse proxy (--public-url https://...) or pass --certfile and --keyfile" in lines[0]
     assert proc.returncode == 0
+
+
+def test_a_failed_bind_says_so_before_any_serving_line(db_path):
+    res = fb("annotate", "--serve", "--db", str(db_path), "--host", "192.0.2.1", "--port", str(free_port()),
+             "--public-url", "https://annotate.example.org", timeout=60)
+    assert res.returncode == 2 and "serving fbagent annotate" not in res.stderr
+    lines = res.stderr.strip().splitlines()
+    assert lines[0].startswith("note: this server speaks plain HTTP on 192.0.2.1:")  # behind an https public URL
+    assert "cannot listen on 192.0.2.1" in lines[1] and "is not an address of this machine" in lines[1]
+    assert "pick another --port" not in res.stderr and "Traceback" not in res.stderr
 
 
 @pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl is not installed (to make a test certificate)")

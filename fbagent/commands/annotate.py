@@ -75,8 +75,9 @@ def register(app: typer.Typer) -> None:
         public_url: Annotated[str | None, typer.Option("--public-url", envvar="FBAGENT_PUBLIC_URL", help="--serve: address browsers open (e.g. a TLS reverse proxy's https://...); default http(s)://HOST:PORT. Env: FBAGENT_PUBLIC_URL.")] = None,
         certfile: Annotated[Path | None, typer.Option("--certfile", help="--serve: TLS certificate (PEM); with --keyfile.")] = None,
         keyfile: Annotated[Path | None, typer.Option("--keyfile", help="--serve: TLS private key (PEM); with --certfile.")] = None,
-        max_per_annotator: Annotated[int, typer.Option("--max-tabs", help="--serve: app processes (open tabs) per annotator.", min=1)] = 2,
+        max_per_annotator: Annotated[int, typer.Option("--max-tabs", help="--serve: app processes (open tabs) per annotator; a newer tab takes over the oldest.", min=1)] = 1,
         max_total: Annotated[int, typer.Option("--max-apps", help="--serve: app processes in all.", min=1)] = 12,
+        trusted_proxy: Annotated[list[str] | None, typer.Option("--trusted-proxy", help="--serve: address of your reverse proxy; its X-Forwarded-For names the client (for the wrong-link limits). Repeatable.")] = None,
     ) -> None:
         """Annotate entries in a terminal app: 4 pair tasks per entry, every answer saved at once.
 
@@ -112,7 +113,7 @@ def register(app: typer.Typer) -> None:
                                range=selection.split.range, order=order)
             serve_browsers(launch, ServeOptions(host=host, port=port, public_url=public_url, certfile=certfile,
                                                 keyfile=keyfile, max_per_annotator=max_per_annotator,
-                                                max_total=max_total))
+                                                max_total=max_total, trusted_proxies=tuple(trusted_proxy or ())))
             return
         languages = sorted({e["language"] for e in entries})
         if mode == "baseline":

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+import socket
 import ssl
 from datetime import UTC, datetime
 
@@ -10,9 +12,14 @@ from fbagent.errors import FbagentError
 
 
 def insecure_warning(options) -> str | None:
-    """The one warning line for a non-local ``--host`` without TLS (None when local, TLS, or an https public URL)."""
-    if options.is_local() or options.tls or options.url().startswith("https://"):
+    """The one warning line for a non-local ``--host`` without TLS (None when local or TLS); behind an https
+    ``--public-url`` it says that this server itself speaks plain HTTP on that address."""
+    if options.is_local() or options.tls:
         return None
+    if options.url().startswith("https://"):
+        return (f"note: this server speaks plain HTTP on {options.host}:{options.port}; only your TLS proxy"
+                f" ({options.url()}) should reach it: listen on --host 127.0.0.1 behind a proxy on this machine,"
+                " or firewall the port, and pass --trusted-proxy with the proxy's address")
     return (f"warning: --host {options.host} is reachable from other machines and this server has no TLS, so invite"
             " tokens and session cookies cross the network in clear text; put it behind a TLS reverse proxy"
             " (--public-url https://...) or pass --certfile and --keyfile")
@@ -42,6 +49,13 @@ def render(kind: str, fields: dict) -> None:
                 " invite annotators with: fbagent annotators invite NAME; Ctrl+C stops")
     elif kind == "refused":
         line = f"{stamp} {fields['status']} {fields['path']} from {fields['remote']}: {fields['reason']}"
+    elif kind == "refused_summary":
+        counts = ", ".join(f"{n} x {status}" for status, n in fields["statuses"].items())
+        line = f"{stamp} {fields['count']} more request(s) refused in the last {fields['seconds']} s ({counts}); not logged one by one"
+    elif kind == "taken_over":
+        line = f"{stamp} {fields['annotator']}: opened in another tab; closing the older tab"
+    elif kind == "bad_message":
+        line = f"{stamp} malformed WebSocket message(s) from the browser of app pid {fields['pid']}; dropped"
     elif kind == "app_started":
         line = f"{stamp} {fields['annotator']}: app started (pid {fields['pid']}; {fields['running']} running)"
     elif kind == "app_stopped":
@@ -49,6 +63,8 @@ def render(kind: str, fields: dict) -> None:
                 f" {fields['running']} running)")
     elif kind == "joined":
         line = f"{stamp} {fields['annotator']}: link used from {fields['remote']}, browser signed in"
+        if fields.get("switched_from"):
+            line += f" (was signed in as {fields['switched_from']}; switch confirmed on the join page)"
     elif kind == "ended":
         line = f"{stamp} {fields['annotator']}: session revoked or expired, closing the app"
     elif kind == "watch_error":
@@ -74,5 +90,14 @@ def serve_browsers(launch, options) -> None:
     try:
         server.serve()
     except OSError as err:
-        raise FbagentError(f"cannot listen on {options.host}:{options.port} ({err.strerror or err})",
-                           "pick another --port, or stop what listens there") from err
+        raise FbagentError(f"cannot listen on {options.host}:{options.port} ({err.strerror or err})", bind_hint(err, options)) from err
+
+
+def bind_hint(err: OSError, options) -> str:
+    """The fix for a failed bind: another port (in use), an address of this machine, or a port above 1023."""
+    if err.errno == errno.EADDRNOTAVAIL or isinstance(err, socket.gaierror):
+        return (f"{options.host} is not an address of this machine: pass --host 127.0.0.1 (this machine only),"
+                " 0.0.0.0 (every interface, with --public-url) or one of the addresses `ip addr` shows")
+    if err.errno == errno.EACCES:
+        return f"ports below 1024 need privileges: pass --port 8000 (or put a reverse proxy on port {options.port})"
+    return "pick another --port, or stop what listens there"

@@ -19,6 +19,8 @@ from fbagent.errors import FbagentError
 TOKEN_BYTES = 32
 _DURATION = re.compile(r"^\s*(\d+)\s*([mhdw])\s*$", re.IGNORECASE)
 _UNITS = {"m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
+#: The longest link lifetime (ten years); longer ones overflow the calendar or mean "forever", which a link must not.
+MAX_LIFETIME = timedelta(days=3650)
 
 
 def new_token() -> str:
@@ -32,11 +34,16 @@ def token_hash(token: str) -> str:
 
 
 def parse_duration(text: str) -> timedelta:
-    """``30m``, ``12h``, ``14d``, ``2w`` -> a timedelta. Raises FbagentError for anything else or zero."""
+    """``30m``, ``12h``, ``14d``, ``2w`` -> a timedelta. Raises FbagentError for anything else, zero, or more than
+    :data:`MAX_LIFETIME`."""
     m = _DURATION.match(text or "")
     if not m or int(m.group(1)) == 0:
         raise FbagentError(f"--expires {text!r} is not a lifetime", "pass a number and a unit, e.g. 14d, 12h, 30m or 2w")
-    return timedelta(**{_UNITS[m.group(2).lower()]: int(m.group(1))})
+    number, unit = int(m.group(1)), _UNITS[m.group(2).lower()]
+    if number > MAX_LIFETIME / timedelta(**{unit: 1}):
+        raise FbagentError(f"--expires {text!r} is longer than {MAX_LIFETIME.days // 365} years",
+                           "pass a shorter lifetime, e.g. 14d or 52w (a new invite can always be sent)")
+    return timedelta(**{unit: number})
 
 
 def expiry(lifetime: timedelta, now: datetime | None = None) -> str:
