@@ -27,13 +27,13 @@ How to annotate
 Each task shows a question and two sentences, A and B. The verb that the question is about is highlighted in both.
 
 1. Correctness: which sentences fit the question?
-   1 = only Sentence A   2 = only Sentence B   3 = both   4 = neither
+   1 = only Sentence A   2 = only Sentence B   3 = both   4 = neither
 2. Acceptability: how natural is the LESS natural of the two sentences?
 {scales}
 
 Every key is saved at once. Enter goes on to the next open task once both are given (it says what is missing); → and ← move without checks; o jumps to the next open task; s skips a task (it comes back after the last open one); c adds a comment; q quits. Reopening continues at the first open task; tasks revised since you judged them come first, marked REVISED.
 
-Press any key to close this help (↑/↓ scroll)."""
+Press any key to close this help, or tap it (↑/↓ scroll)."""
 """One logical line per line; :meth:`HelpScreen.render_help` wraps them to the dialog width."""
 
 SCROLL_KEYS = ("up", "down", "pageup", "pagedown", "home", "end")
@@ -57,7 +57,7 @@ def scale_lines(scales: Sequence[tuple[Scale, Sequence[str]]]) -> str:
     """One block per scale: its languages, keys and labels, and the level(s) that count as acceptable."""
     out = []
     for scale, languages in scales:
-        levels = "   ".join(f"{lv.key} = {lv.label}" for lv in scale.levels)
+        levels = "   ".join(f"{lv.key}\u00a0=\u00a0{lv.label}" for lv in scale.levels)  # never split at a narrow width
         out.append(f"   {', '.join(languages)} ({scale.title or scale.name}): {levels}")
         out.append(f"      {scale.counts_note().replace('counts:', 'counts as acceptable:')}.{positive_note(scale)}")
     return "\n".join(out)
@@ -93,6 +93,11 @@ class HelpScreen(ModalScreen[None]):
             indent = len(line) - len(line.lstrip(" "))
             lines.append(wrap(line, width, hang=indent + (3 if line.lstrip()[:2] in ("1.", "2.") else 0)))
         self.query_one("#help-text", Static).update(Content("\n").join(lines))
+
+    def on_click(self, event: events.Click) -> None:
+        """A click or tap closes the help (a phone has no key to press)."""
+        event.stop()
+        self.dismiss(None)
 
     def on_key(self, event: events.Key) -> None:
         """Scroll keys scroll; any other key closes the help."""

@@ -6,7 +6,8 @@ task), progress bar, the four-choice question, Sentence A and Sentence B
 with the target verb highlighted, the four choices on keys 1-4,
 acceptability on its own keys (per language, see :mod:`fbagent.tui.scales`)
 with the level that counts as acceptable, the comment, a status line and
-the key help. Choices, scale levels and key hints are packed whole
+the key help. The answers, the levels, and comment / skip / next in the key help
+take a tap or click as well as their key (:mod:`fbagent.tui.tap`). Choices, scale levels and key hints are packed whole
 (:func:`fbagent.tui.layout.pack`), so a radio button never splits from its
 label; below 24 rows or 80 columns the spacing tightens (class ``compact``).
 Nothing is pre-selected. Every key that gives an answer writes it to SQLite
@@ -30,6 +31,7 @@ from fbagent.tui.comment_screen import CommentScreen
 from fbagent.tui.help_screen import HelpScreen
 from fbagent.tui.layout import pack, wrap
 from fbagent.tui.session import ValidateSession
+from fbagent.tui.tap import tap
 
 CHOICES = (("1", "A", "Sentence A"), ("2", "B", "Sentence B"), ("3", "both", "Both"), ("4", "neither", "Neither"))
 HIGHLIGHT = "bold reverse"
@@ -39,8 +41,9 @@ COMPACT_BELOW = (80, 24)
 
 
 def highlight(text: str, span: list[int] | tuple[int, int] | None) -> Content:
-    """``text`` with the target verb ``span`` (start, end) styled as :data:`HIGHLIGHT`."""
-    content = Content(text)
+    """``text`` with the target verb ``span`` (start, end) styled as :data:`HIGHLIGHT`; line breaks (CR, LF)
+    inside a sentence are shown as spaces, one for one, so the label layout holds and the span stays right."""
+    content = Content(text.replace("\r", " ").replace("\n", " "))
     if span:
         content = content.stylize(HIGHLIGHT, span[0], span[1])
     return content
@@ -52,9 +55,24 @@ def clock(seconds: float) -> str:
     return f"{s // 60}:{s % 60:02d}"
 
 
-def radio(key: str, label: str, chosen: bool) -> Content:
-    """One control: ``key ● label`` (chosen, highlighted) or ``key ○ label``; never split across lines."""
-    return Content.assemble(f"{key} ", (f"{'●' if chosen else '○'} {label}", SELECTED if chosen else ""))
+def radio(key: str, label: str, chosen: bool, action: str | None = None) -> Content:
+    """One control: ``key ● label`` (chosen, highlighted) or ``key ○ label``; never split across lines.
+
+    With ``action`` a tap or click on it runs that action, as its key does (:func:`fbagent.tui.tap.tap`).
+    """
+    content = Content.assemble(f"{key} ", (f"{'●' if chosen else '○'} {label}", SELECTED if chosen else ""))
+    return content if action is None else tap(content, action)
+
+
+#: Key help chunks that take a tap too: label -> the screen action of the same key.
+TAPPABLE_KEYS = {"c comment": "screen.comment", "s skip": "screen.skip", "Enter next": "screen.confirm",
+                 "o next open": "screen.next_open", "? help": "screen.help", "Enter/→ open tasks": "screen.confirm",
+                 "← previous": "screen.previous"}
+
+
+def key_help(keys: list[str]) -> list[Content | str]:
+    """The key help line's chunks; those of :data:`TAPPABLE_KEYS` run their action on a tap."""
+    return [tap(k, TAPPABLE_KEYS[k]) if k in TAPPABLE_KEYS else k for k in keys]
 
 
 class ValidateScreen(Screen):
@@ -148,7 +166,7 @@ class ValidateScreen(Screen):
                 self.query_one(wid, Static).update("")
             self.query_one("#status", Static).update(wrap(self.message, width))
             keys = ["← previous", "q quit"] if open_ == 0 else ["Enter/→ open tasks", "← previous", "q quit"]
-            self.query_one("#keys", Static).update(pack(keys, width, indent=0, sep=" · "))
+            self.query_one("#keys", Static).update(pack(key_help(keys), width, indent=0, sep=" · "))
             return
         item = s.item(task)
         spans = item.get("target_spans") or {}
@@ -160,11 +178,13 @@ class ValidateScreen(Screen):
             ))
         chosen = task.shown_choice
         self.query_one("#choices", Static).update(
-            pack([radio(k, label, chosen == v) for k, v, label in CHOICES], width, lead=("Answer: ", "bold"))
+            pack([radio(k, label, chosen == v, f"screen.choose('{v}')") for k, v, label in CHOICES], width,
+                 lead=("Answer: ", "bold"))
         )
         scale = s.scale(task)
         level = task.shown_acceptability
-        controls: list = [radio(lv.key, lv.label, level == lv.name or level in lv.aliases) for lv in scale.levels]
+        controls: list = [radio(lv.key, lv.label, level == lv.name or level in lv.aliases, f"screen.rate('{lv.key}')")
+                          for lv in scale.levels]
         controls.append((f"({scale.counts_note()})", "dim"))
         self.query_one("#acceptability", Static).update(pack(controls, width, lead=("Acceptability: ", "bold")))
         self.query_one("#comment", Static).update(
@@ -183,7 +203,7 @@ class ValidateScreen(Screen):
         self.query_one("#status", Static).update(wrap(status, width))
         keys = ["1-4 answer", f"{scale.keys} rate", "c comment", "s skip", "Enter next", "→/← move",
                 "o next open", "? help", "q quit"]
-        self.query_one("#keys", Static).update(pack(keys, width, indent=0, sep=" · "))
+        self.query_one("#keys", Static).update(pack(key_help(keys), width, indent=0, sep=" · "))
 
     # ------------------------------------------------------------------ actions
 
