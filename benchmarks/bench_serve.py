@@ -143,6 +143,77 @@ def session_round(server: ServeProcess, db_path: Path, names: list[str], n_tasks
     return results
 
 
+def revise_every_entry(db_path: Path, run: str) -> int:
+    """Revise sentence_a of every entry of ``run`` (a word added, the verb kept): every task then shows a revised
+    text whose verb span must be re-found (the lemminflect path of :func:`fbagent.store.revisions.find_verb_span`)."""
+    from fbagent.store.revisions import save_revision
+
+    db = open_db(db_path)
+    try:
+        rows = list(db.query("SELECT i.id, i.sentence_a FROM items i JOIN runs r ON r.id = i.run_id WHERE r.name = ?",
+                             [run]))
+        for row in rows:
+            save_revision(db, row["id"], "sentence_a", "Indeed, " + row["sentence_a"], "lead")
+        return len(rows)
+    finally:
+        db.conn.close()
+
+
+def rss_mb(pid: int) -> float:
+    """Resident set size of a process (VmRSS), MB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def revised_round(server: ServeProcess, n_tasks: int, total: int) -> dict:
+    """A new annotator in a new tab on revised entries: first screen, key-to-next-task, app RSS after the tasks."""
+    with chromium() as pw:
+        browser = Browser(pw)
+        t0 = time.monotonic()
+        tab = browser.tab().open(server.invite("fresh"))
+        tab.wait_text(f"task 1/{total}", since_key=False)
+        first_screen = time.monotonic() - t0
+        pid = server.app_pids()[0]
+        start_rss = rss_mb(pid)
+        given, times = annotate(tab, n_tasks, total, 7)
+        end_rss = rss_mb(pid)
+        lemminflect = b"lemminflect" in Path(f"/proc/{pid}/maps").read_bytes()
+        tab.page.close()
+        browser.close()
+    return {"first_screen_s": first_screen, "times": times, "rss_start": start_rss, "rss_end": end_rss,
+            "lemminflect_in_app": lemminflect, "given": given}
+
+
+SPAN_PROBE = """
+import json, resource, sys, time
+from fbagent.serve.warm import load_inflections
+from fbagent.store import revisions
+r0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+t = time.perf_counter()
+load_inflections(sys.argv[1] or None)
+span = revisions.find_verb_span("She grasped it.", None, "grasp")
+print(json.dumps([time.perf_counter() - t, (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - r0) / 1024,
+                  "lemminflect" in sys.modules, span]))
+"""
+
+
+def span_cost_in_a_fresh_process(table: bool) -> tuple[float, float, bool]:
+    """Seconds, MB of peak-RSS growth, and whether lemminflect got imported, for the first re-found verb span in
+    a new Python process: without (the app loads lemminflect) or with the server's shared table (made by another
+    process, as the server does)."""
+    path = ""
+    if table:
+        from fbagent.serve.warm import InflectionFile
+
+        path = InflectionFile().update(["grasp"])
+    out = subprocess.run([sys.executable, "-c", SPAN_PROBE, path], capture_output=True, text=True, check=True)
+    seconds, mb, loaded, span = json.loads(out.stdout)
+    assert span == [4, 11], span
+    return seconds, mb, loaded
+
+
 def pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
@@ -258,6 +329,10 @@ def main() -> None:
             gen.send_signal(signal.SIGINT)
             gen_exit = gen.wait(120)
         cases = curl_cases(server, db_path)
+        revised = revise_every_entry(db_path, "seed")
+        rows_revised = revised_round(server, args.tasks, total)
+    cost_app = span_cost_in_a_fresh_process(table=False)
+    cost_table = span_cost_in_a_fresh_process(table=True)
 
     print(f"\ngenerate (run live) during the {window:.1f} s the browsers annotated: {after - before} entries written"
           f" ({before} -> {after}); still running at the end: {still_running}; exit after Ctrl+C: {gen_exit}")
@@ -271,6 +346,16 @@ def main() -> None:
         times = [t for r in results.values() for t in r["times"]]
         print(f"  {case:6} n={len(times):3}  median {statistics.median(times):6.1f}  p95 {pct(times, 0.95):6.1f}"
               f"  max {max(times):6.1f}")
+    r = rows_revised
+    print(f"\nrevised entries ({revised} entries of run seed revised), a new annotator in a new tab:"
+          f" first task drawn {r['first_screen_s']:.2f} s after opening the link;"
+          f" key-to-next-task n={len(r['times'])} median {statistics.median(r['times']):.1f} ms"
+          f" p95 {pct(r['times'], 0.95):.1f} ms max {max(r['times']):.1f} ms (first task {r['times'][0]:.1f} ms)")
+    print(f"  app process RSS: {r['rss_start']:.0f} MB at the first task, {r['rss_end']:.0f} MB after {len(r['times'])}"
+          f" tasks; lemminflect mapped in the app: {r['lemminflect_in_app']}")
+    print(f"  first re-found verb span in a fresh process: lemminflect in the process {cost_app[0] * 1000:.0f} ms,"
+          f" +{cost_app[1]:.0f} MB; the server's shared table {cost_table[0] * 1000:.1f} ms, +{cost_table[1]:.0f} MB"
+          f" (ratio {cost_app[0] / max(cost_table[0], 1e-9):.0f}x); lemminflect imported: {cost_app[2]} / {cost_table[2]}")
     print("\ncurl without a session / with revoked or expired tokens:")
     for label, answer in cases:
         print(f"  {label:55} {answer}")

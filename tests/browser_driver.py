@@ -24,7 +24,9 @@ animation frame).
 from __future__ import annotations
 
 import contextlib
+import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -45,20 +47,27 @@ RECORDER = """
 (() => {
   window.__frames = [];
   window.__keys = [];
+  window.__sent = [];
   const decoder = new TextDecoder();
   const Native = window.WebSocket;
   window.WebSocket = function (url, protocols) {
     const ws = protocols === undefined ? new Native(url) : new Native(url, protocols);
     ws.addEventListener("message", (e) => {
-      const text = typeof e.data === "string" ? e.data : decoder.decode(new Uint8Array(e.data));
+      const text = typeof e.data === "string" ? e.data : decoder.decode(new Uint8Array(e.data), {stream: true});
       window.__frames.push([performance.now(), text]);
     });
     window.__socket = ws;
+    window.__url = url;
+    const send = ws.send.bind(ws);
+    ws.send = (data) => { window.__sent.push(data); return send(data); };
     return ws;
   };
   window.WebSocket.prototype = Native.prototype;
   Object.assign(window.WebSocket, {CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3});
-  document.addEventListener("keydown", () => window.__keys.push(performance.now()), true);
+  window.__keydowns = 0;
+  window.__taps = 0;
+  document.addEventListener("keydown", () => { window.__keys.push(performance.now()); window.__keydowns++; }, true);
+  document.addEventListener("pointerdown", () => { window.__keys.push(performance.now()); window.__taps++; }, true);
 })();
 """
 
@@ -177,8 +186,11 @@ class AppTab:
         self.page = page
 
     def open(self, url: str, timeout_s: float = 60) -> AppTab:
-        """Go to ``url`` (an invite link or ``/``) and wait until the app has drawn its first screen."""
+        """Go to ``url`` (an invite link or ``/``), press "Start annotating" on a join page, and wait until the app
+        has drawn its first screen."""
         self.page.goto(url)
+        if self.page.evaluate("location.pathname") == "/join" and self.page.locator("form button").count():
+            self.page.click("form button")
         self.page.wait_for_function("location.pathname === '/'", timeout=timeout_s * 1000)
         self.page.wait_for_selector("body.-first-byte", timeout=timeout_s * 1000)
         self.page.focus(".xterm-helper-textarea")
@@ -217,3 +229,89 @@ class AppTab:
     def closed(self) -> bool:
         """True once the app's WebSocket is closed (the page shows "Session ended")."""
         return bool(self.page.evaluate("document.body.classList.contains('-closed')"))
+
+
+_CSI = re.compile(r"\x1b\[([?0-9;]*)([@-~])")
+_OSC = re.compile(r"\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")
+
+
+def screen_rows(stream: str, cols: int, rows: int) -> list[str]:
+    """The terminal's text after ``stream`` (the app's output): a small model of what xterm.js draws.
+
+    Knows what Textual sends: cursor moves (``CSI row;col H``), clears
+    (``CSI 2 J``), styles and modes (ignored), OSC strings (ignored), CR/LF.
+    One cell per character (tests use English text).
+    """
+    grid = [[" "] * cols for _ in range(rows)]
+    r = c = i = 0
+    while i < len(stream):
+        ch = stream[i]
+        if ch == "\x1b":
+            m = _CSI.match(stream, i) or _OSC.match(stream, i)
+            if m is None:
+                i += 2
+                continue
+            if m.re is _CSI and m.group(2) == "H":
+                parts = (m.group(1).split(";") + ["1"])[:2]
+                r, c = int(parts[0] or 1) - 1, int(parts[1] or 1) - 1
+            elif m.re is _CSI and m.group(2) == "J" and m.group(1) == "2":
+                grid = [[" "] * cols for _ in range(rows)]
+            i = m.end()
+            continue
+        if ch == "\r":
+            c = 0
+        elif ch == "\n":
+            r += 1
+        elif ch >= " " and 0 <= r < rows and 0 <= c < cols:
+            grid[r][c] = ch
+            c += 1
+        i += 1
+    return ["".join(row) for row in grid]
+
+
+class TapTab:
+    """A phone tab that only taps: finds a text on the app's screen (:func:`screen_rows`) and taps its cells."""
+
+    def __init__(self, tab: AppTab) -> None:
+        self.tab = tab
+        self.page = tab.page
+
+    def size(self) -> tuple[int, int]:
+        """(columns, rows) of the app: the last resize the page sent, else the WebSocket URL's."""
+        for sent in reversed(self.page.evaluate("window.__sent")):
+            with contextlib.suppress(ValueError, TypeError, KeyError, IndexError):
+                kind, data = json.loads(sent)
+                if kind == "resize":
+                    return data["width"], data["height"]
+        url = self.page.evaluate("window.__url")
+        query = dict(p.split("=", 1) for p in url.split("?", 1)[1].split("&"))
+        return int(query["width"]), int(query["height"])
+
+    def rows(self) -> list[str]:
+        cols, rows = self.size()
+        return screen_rows(self.tab.screen_text(), cols, rows)
+
+    def find(self, text: str) -> tuple[int, int] | None:
+        for r, line in enumerate(self.rows()):
+            c = line.find(text)
+            if c >= 0:
+                return r, c
+        return None
+
+    def wait_for(self, text: str, timeout_s: float = 30) -> tuple[int, int]:
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            found = self.find(text)
+            if found is not None:
+                return found
+            time.sleep(0.05)
+        raise AssertionError(f"{text!r} not on screen:\n" + "\n".join(self.rows()))
+
+    def tap(self, text: str, timeout_s: float = 30) -> None:
+        """Tap the middle of ``text`` on screen (waits until it is drawn)."""
+        r, c = self.wait_for(text, timeout_s)
+        cols, rows = self.size()
+        box = self.page.locator(".xterm-screen").bounding_box()
+        x = box["x"] + (c + len(text) / 2) * box["width"] / cols
+        y = box["y"] + (r + 0.5) * box["height"] / rows
+        self.page.touchscreen.tap(x, y)

@@ -17,7 +17,15 @@ import urllib.error
 import urllib.request
 
 import pytest
-from browser_driver import FBAGENT, Browser, ServeProcess, browser_skip_reason, chromium
+from browser_driver import (
+    FBAGENT,
+    AppTab,
+    Browser,
+    ServeProcess,
+    TapTab,
+    browser_skip_reason,
+    chromium,
+)
 from factories import make_db
 
 from fbagent.store import open_db
@@ -94,17 +102,22 @@ def test_invite_link_keys_answers_resume_and_a_browser_without_cookie(tmp_path):
         assert len(server.app_pids()) == 1
         other.close()
 
-        # the per-annotator bound (--max-tabs 1): a second tab of alice is refused before any process starts
-        second = alice.tab().page
-        assert second.goto(server.url + "/").status == 429 and len(server.app_pids()) == 1
-        second.close()
+        # a second tab of alice (--max-tabs 1) takes over the first: its page says so; one app process runs
+        second = alice.tab().open(server.url + "/")
+        second.wait_text("task 4/12", since_key=False)
+        assert wait_until(tab.closed)
+        assert "Opened in another tab" in tab.page.inner_text(".closed-dialog")
+        assert wait_until(lambda: len(server.app_pids()) == 1)
+        tab.page.close()
+        tab = second
 
         # closing the tab ends the app process cleanly; reopening resumes on the next open task
         pid = server.app_pids()[0]
         tab.page.close()
-        assert wait_until(lambda: not server.app_pids() and "alice: app ended" in server.log.read_text())
+        assert wait_until(lambda: not server.app_pids() and "alice: app ended (closed" in server.log.read_text())
         log = server.log.read_text()
         assert "alice: app ended (closed, exit 0" in log and f"pid {pid}" in log
+        assert "alice: app ended (opened in another tab, exit 0" in log
         tab = alice.tab().open(server.url + "/")
         tab.wait_text("task 4/12", since_key=False)
         tab.press("3")
@@ -143,3 +156,35 @@ def test_screenshots_at_desktop_and_phone_size(tmp_path):
             tab.page.screenshot(path=str(shot))
             assert shot.stat().st_size > 5_000
             browser.close()
+
+
+def test_a_phone_answers_20_tasks_by_taps_only(tmp_path):
+    """Phone viewport (390x844, touch): the help, 20 answers, 20 ratings and 20 "next" are taps; all are stored."""
+    db_path = tmp_path / "bench.db"
+    make_db(db_path, n=5).conn.close()  # 20 pair tasks
+    with ServeProcess(db_path) as server, chromium() as pw:
+        phone = Browser(pw, viewport=(390, 844), is_mobile=True, has_touch=True, device_scale_factor=2)
+        page = phone.tab().page
+        page.goto(server.invite("pia"))
+        page.tap("#start")  # "Start annotating as pia"
+        tab = TapTab(AppTab(page))
+        page.wait_for_selector("body.-first-byte", timeout=60_000)
+        tab.wait_for("How to annotate", 60)
+        tab.tap("How to annotate")  # a tap closes the first-time help
+        plan = [("Sentence A", "A"), ("Sentence B", "B"), ("Both", "both"), ("Neither", "neither")]
+        levels = [("Unacceptable", "unacceptable"), ("Acceptable", "acceptable"), ("Natural", "natural")]
+        given = []
+        for i in range(20):
+            tab.wait_for(f"task {i + 1}/20")
+            label, choice = plan[i % 4]
+            level, name = levels[i % 3]
+            tab.tap(f"○ {label}")
+            tab.wait_for(f"● {label}")
+            tab.tap(f"○ {level}")
+            tab.wait_for(f"● {level}")
+            tab.tap("Enter next")
+            given.append((choice, name))
+        tab.wait_for("All 20 tasks are answered")
+        assert page.evaluate("[window.__keydowns, window.__taps]") == [0, 61]  # taps only: 1 + 20 x 3
+        phone.close()
+    assert answers(db_path, "pia") == given

@@ -20,8 +20,8 @@ from aiohttp.test_utils import TestClient, TestServer
 from factories import make_db
 
 from fbagent.errors import FbagentError
-from fbagent.serve.options import AppLaunch, ServeOptions, origin_of, public_url
 from fbagent.serve.join import COOKIE, JOIN_COOKIE
+from fbagent.serve.options import AppLaunch, ServeOptions, origin_of, public_url
 from fbagent.serve.server import AnnotateServer
 from fbagent.serve.tokens import create_invite, parse_duration, token_hash
 from fbagent.store import invites, open_db

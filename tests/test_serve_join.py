@@ -10,12 +10,21 @@ from __future__ import annotations
 import socket
 import time
 
-from test_serve_http import PUBLIC, db_path, form_of, invite, join, started, token_of  # noqa: F401
+import pytest
+from factories import make_db
+from test_serve_http import PUBLIC, form_of, invite, join, started, token_of
 
 from fbagent.serve.join import COOKIE, JOIN_COOKIE, JoinForms
 from fbagent.serve.log_filter import scrub
 from fbagent.serve.tokens import token_hash
 from fbagent.store import open_db
+
+
+@pytest.fixture
+def db_path(tmp_path):
+    path = tmp_path / "bench.db"
+    make_db(path, n=2).conn.close()
+    return path
 
 
 def stored(db_path):

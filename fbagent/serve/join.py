@@ -126,6 +126,9 @@ class JoinRoutes:
                    "home": self.public_url + "/", "csrf": self.forms.issue(binding, token_hash(token))}
         response = aiohttp_jinja2.render_template(JOIN_TEMPLATE, request, context)
         response.headers["Content-Security-Policy"] = JOIN_CSP
+        # "no-referrer" would make the browser send "Origin: null" with the form's POST; "same-origin" sends the
+        # real origin to us and nothing (no Referer with the token) to any other site.
+        response.headers["Referrer-Policy"] = "same-origin"
         if fresh:
             response.set_cookie(JOIN_COOKIE, binding, max_age=self.forms.max_age_s, path="/join", httponly=True,
                                 samesite="Strict", secure=self.secure)

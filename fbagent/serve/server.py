@@ -262,7 +262,7 @@ class AnnotateServer(JoinRoutes, AppRoutes, Server):
     def _secure_headers(self, response: web.StreamResponse) -> None:
         h = response.headers
         h.setdefault("Cache-Control", "no-store")
-        h["Referrer-Policy"] = "no-referrer"
+        h.setdefault("Referrer-Policy", "no-referrer")
         h["X-Content-Type-Options"] = "nosniff"
         h["X-Frame-Options"] = "DENY"
         h.setdefault("Content-Security-Policy", "default-src 'self'; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
