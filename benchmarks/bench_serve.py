@@ -40,6 +40,7 @@ import argparse
 import json
 import os
 import random
+import re
 import shutil
 import signal
 import statistics
@@ -244,7 +245,10 @@ def curl_cases(server: ServeProcess, db_path: Path) -> list[tuple[str, str]]:
     invites.add_invite(db, "expired-one", token_hash("expired-token-of-the-bench"), "2020-01-01T00:00:00.000+00:00")
     used = server.invite("used-one")
     jar = Path(tempfile.mkdtemp()) / "jar"
-    subprocess.run([curl, "-s", "-o", "/dev/null", "-c", str(jar), used], check=True)
+    page = subprocess.run([curl, "-s", "-c", str(jar), used], check=True, capture_output=True, text=True).stdout
+    form = [f"{k}={v}" for k, v in re.findall(r'name="(\w+)" value="([^"]*)"', page)]
+    subprocess.run([curl, "-s", "-o", "/dev/null", "-b", str(jar), "-c", str(jar), "-H", f"Origin: {url}",
+                    *[a for f in form for a in ("--data-urlencode", f)], url + "/join"], check=True)  # "Start annotating"
     subprocess.run([str(FBAGENT), "annotators", "revoke", "used-one", "--db", str(db_path)], check=True,
                    capture_output=True)
     db.conn.close()
@@ -258,6 +262,9 @@ def curl_cases(server: ServeProcess, db_path: Path) -> list[tuple[str, str]]:
         run("GET /join with a revoked link", revoked_link),
         run("GET /join with an expired link", url + "/join?token=expired-token-of-the-bench"),
         run("GET /join with a used link (another client)", used),
+        run("HEAD /join with an open link (a link preview)", "-I", server.invite("preview-one")),
+        run("POST /join from another origin", "-H", "Origin: http://evil.example", "--data", "token=x&csrf=1.x",
+            url + "/join"),
         run("GET / with the cookie of a revoked session", "-b", str(jar), url + "/"),
         run("GET /ws upgrade with the cookie of a revoked session", "-b", str(jar), *ws, url + "/ws"),
     ]

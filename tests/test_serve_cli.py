@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import signal
 import ssl
@@ -152,7 +153,9 @@ def test_ctrl_c_ends_running_apps_cleanly(db_path):
 
         async def open_app():
             async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
-                async with http.get(link) as r:
+                async with http.get(link) as r:  # the join page; its button POSTs the form
+                    fields = dict(re.findall(r'name="(\w+)" value="([^"]*)"', await r.text()))
+                async with http.post(server.url + "/join", data=fields, headers={"Origin": server.url}) as r:
                     assert r.status == 200
                 async with http.ws_connect(server.url + "/ws?width=80&height=24", headers={"Origin": server.url}) as ws:
                     seen = b""
@@ -172,11 +175,13 @@ def test_ctrl_c_ends_running_apps_cleanly(db_path):
     assert next(db.query("SELECT last_task_id FROM annotation_sessions WHERE annotator = 'alice'"))["last_task_id"]
 
 
-CLIENT = """
-import asyncio, sys, aiohttp
+CLIENT = r"""
+import asyncio, re, sys, aiohttp
 async def main(link, url):
     async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
         async with http.get(link) as r:
+            fields = dict(re.findall(r'name="(\w+)" value="([^"]*)"', await r.text()))
+        async with http.post(url + "/join", data=fields, headers={"Origin": url}) as r:
             assert r.status == 200
         async with http.ws_connect(url + "/ws?width=80&height=24", headers={"Origin": url}) as ws:
             seen = b""
