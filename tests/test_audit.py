@@ -118,7 +118,15 @@ def test_audit_of_a_run_generated_against_the_stub_and_of_the_authors_columns(tm
     with OpenAIStub(FrameResponder()) as stub:
         made = runner.invoke(app, ["generate", "--pairs", "3", "--generator", "openai", "--base-url", stub.base_url,
                                    "--model", "stub-model", "--db", db, "--run", "demo", "--no-screen"])
+        authors_rules = runner.invoke(app, ["generate", "--pairs", "2", "--generator", "openai", "--base-url",
+                                            stub.base_url, "--model", "stub-model", "--db", db, "--run", "fb",
+                                            "--protocol", "framebench"])
     assert made.exit_code == 0, made.output
+    assert authors_rules.exit_code == 0, authors_rules.output
+    shown = runner.invoke(app, ["runs", "show", "fb", "--db", db], terminal_width=120)
+    assert "selection protocol  framebench" in shown.output
+    usage = json.loads(runner.invoke(app, ["runs", "show", "fb", "--db", db, "--json"]).output)["usage"]
+    assert "screen" not in usage["by_task"] and "generate_base" in usage["by_task"]   # the authors screen nothing
     out = runner.invoke(app, ["audit", "--run", "demo", "--db", db, "--format", "json", "--resamples", "100",
                               "--plots", str(tmp_path / "plots")])
     assert out.exit_code == 0, out.output
@@ -135,6 +143,7 @@ def test_audit_of_a_run_generated_against_the_stub_and_of_the_authors_columns(tm
     kept = runner.invoke(app, ["export", str(out_file), "--run", "demo", "--db", db, "--exclude-shortcut"])
     assert kept.exit_code == 0, kept.output
     assert f"--exclude-shortcut: left out {flagged} of 3 entries flagged shortcut" in " ".join(kept.output.split())
+    assert "frame-pair selection protocol: fbagent (demo: fbagent)" in kept.output
     assert len(out_file.read_text("utf-8").splitlines()) == 3 - flagged
     authors = tmp_path / "authors.jsonl"
     authors.write_text("".join(json.dumps({

@@ -40,14 +40,14 @@ async def build_plan(db: Any, lexicon: dict[str, Any], prompts: Any, run: dict[s
     "input_tokens", "output_tokens", "generator", "model", "verifier"}``; ``calls_*`` count
     requests (no retries .. every retry), tokens assume no retries.
     """
-    from fbagent.generation.selection import choose_selection, screening_done
+    from fbagent.generation.selection import choose_selection, screening_done, screens
     from fbagent.pairs.screening import load_run_pairs
     from fbagent.pairs.select import draw_selection
     from fbagent.store import items as items_store
 
     if run is not None and run.get("selection_id") is not None:
         pairs = load_run_pairs(db, run["selection_id"])
-        to_screen = pairs if opts.screen and not screening_done(run) else []
+        to_screen = pairs if screens(opts) and not screening_done(run) else []
         finished = items_store.finished_ids(db, run["id"])
         selection = f"{run['selection_id']} (the run's)"
     else:
@@ -59,7 +59,7 @@ async def build_plan(db: Any, lexicon: dict[str, Any], prompts: Any, run: dict[s
             drawn = draw_selection(db, lexicon, opts.selection_options())
             pairs = [{"id": None, "rank": i, "per_pair": opts.per_pair, **p} for i, p in enumerate(drawn.selected)]
             selection = "new"
-        to_screen = pairs if opts.screen else []
+        to_screen = pairs if screens(opts) else []
         finished = set()
     frame_infos = FrameInfoCache(db, lexicon["id"])
     entries = entry_list(pairs, opts.per_pair)

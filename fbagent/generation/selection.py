@@ -51,6 +51,12 @@ def choose_selection(db: Any, lexicon: dict[str, Any], options: SelectionOptions
                                  f"options (newest, {stored[-1]['id']}: {diff})")
 
 
+def screens(opts: GenerateOptions) -> bool:
+    """Whether a run screens its selection: ``--screen`` on and a protocol that screens (the FrameBench
+    authors' protocol, ``--protocol framebench``, screens nothing)."""
+    return bool(opts.screen) and opts.protocol != "framebench"
+
+
 def screening_done(run: dict[str, Any]) -> bool:
     """Whether the run's selection was screened to the end (recorded in the run's options)."""
     return bool((run.get("options") or {}).get("screening_done"))
@@ -87,7 +93,7 @@ async def prepare_selection(db: Any, lexicon: dict[str, Any], opts: GenerateOpti
         emit(SelectionChosen(selection_id=selection["selection_id"], reused=choice.selection_id is not None,
                              reason=choice.reason, pairs=len(selection["pairs"]), requested=opts.pairs,
                              candidates=(selection.get("counts") or {}).get("candidates")))
-    if opts.screen and options.protocol != "framebench" and not screening_done(run):   # the authors screen nothing
+    if screens(opts) and not screening_done(run):
         screening = await screen_pairs(db, lexicon, options, screen_client=screen_client, prompts=prompts,
                                        run_id=run["id"], save=True, selection_id=run["selection_id"])
         run["options"] = {**(run.get("options") or {}), "screening_done": True}
