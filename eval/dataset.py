@@ -48,6 +48,13 @@ _PAIR_OF_SUFFIX = {"ab": "base", "prime": "extended"}
 HUMAN_FILTER_MIN = 2  # the authors' QUALITY_FILTER_THRESHOLD: annotators needed, per pair
 
 
+#: the fix for an empty export: with --validated the human filter kept nothing (one annotator, or thresholds
+#: above what was judged); its thresholds are the options to change, not --validated itself
+EMPTY_FIX = ("if `fbagent export --validated` wrote it, the human filter kept no entry: `fbagent validate report` "
+             "says which --min-correct / --min-acceptable keep entries (with one annotator: --min-correct 1 "
+             "--min-acceptable 1); export again with them, or without --validated")
+
+
 def _bool(value: Any) -> bool:
     if isinstance(value, str):
         return value.strip().lower() in ("1", "true", "yes", "y", "correct")
@@ -175,7 +182,7 @@ def read_entries(path: Path, default_lang: str = "en", limit: int | None = None)
 
         entries = read_hf_folder(path, default_lang=default_lang, limit=limit)
         if not entries:
-            raise FbagentError(f"dataset folder {path} has no entries", "export some entries with `fbagent export`")
+            raise FbagentError(f"dataset folder {path} has no entries", EMPTY_FIX)
         return entries
     if not path.is_file():
         raise FbagentError(f"dataset {path} does not exist",
@@ -215,7 +222,7 @@ def read_entries(path: Path, default_lang: str = "en", limit: int | None = None)
             if limit is not None and len(entries) >= limit:
                 break
     if not entries:
-        raise FbagentError(f"dataset {path} has no entries", "export some entries with `fbagent export --validated`")
+        raise FbagentError(f"dataset {path} has no entries", EMPTY_FIX)
     return entries
 
 

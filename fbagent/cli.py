@@ -9,6 +9,7 @@ from __future__ import annotations
 import gc
 import sqlite3
 import sys
+from typing import Annotated
 
 import typer
 
@@ -36,6 +37,23 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        from fbagent import __version__
+
+        typer.echo(f"fbagent {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(version: Annotated[bool, typer.Option("--version", callback=_print_version, is_eager=True,
+                                                help="Print fbagent's version and exit.")] = False) -> None:
+    """Build FrameBench-style benchmarks from FrameNet with LLM agents, validate them with native speakers,
+    and score language models on them."""
+
 
 app.add_typer(lexicon_cmd.app, name="lexicon")
 app.add_typer(pairs_cmd.app, name="pairs")

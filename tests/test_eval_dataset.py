@@ -95,8 +95,10 @@ def test_duplicate_id_and_missing_file(tmp_path):
         read_entries(path)
     with pytest.raises(FbagentError, match="does not exist"):
         read_entries(tmp_path / "missing.jsonl")
-    with pytest.raises(FbagentError, match="has no entries"):
+    with pytest.raises(FbagentError, match="has no entries") as err:
         read_entries(write_jsonl(tmp_path / "empty.jsonl", [""]))
+    # the fix names the filter's options, not the `export --validated` that wrote the empty file
+    assert "--min-correct 1 --min-acceptable 1" in err.value.fix and "without --validated" in err.value.fix
 
 
 def test_handmade_file_follows_the_export_schema():

@@ -71,7 +71,7 @@ run_options = option_group("run", "Run", {
         "--batch-size", **bounds("--batch-size"), help="Prompts per backend call (0 = all prompts of a template "
         "in one call; default: 0 for vllm, 8 for local, 1 for APIs).")], None),
     "out": (Annotated[Path | None, typer.Option("--out", "-o", help="Result folder (rerun the same command to "
-                                                "resume).")], None),
+                                                "resume). [default: results/<task>/<backend>-<model>]")], None),
     "n_boot": (NBootOpt, 1000),
 }, lambda values, _others: EvalRun(**values))
 
@@ -269,7 +269,8 @@ def report_cmd(
         "(0.958, as `validate report --format json` writes) or a percentage (95.8).")] = None,
     validation_report: Annotated[Path | None, typer.Option("--validation-report", help="JSON of `fbagent validate "
                                                             "report --format json` (uses human_accuracy.mean).")] = None,
-    out: Annotated[Path | None, typer.Option("--out", "-o", help="Folder for report.md, report.csv and the figure.")] = None,
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Folder for report.md, report.csv and the figure. "
+                                             "[default: none: the tables are printed, no file is written]")] = None,
     wide: Annotated[bool, typer.Option("--wide", help="Every column in the terminal (default: a compact table "
                                        "that fits 80 columns; report.md and report.csv always have all).")] = False,
     figure_format: Annotated[list[str], typer.Option("--figure-format", help="png, pdf or svg (repeat for several).")]

@@ -522,8 +522,10 @@ def _load_model(model: str, device: str, dtype: str):
     try:
         import torch  # noqa: F401
         from transformers import AutoModelForCausalLM, AutoTokenizer
+        from transformers.utils import logging as hf_logging
     except ImportError as err:
         raise FbagentError("transformers or torch is not installed", "pip install 'fbagent[dev]'") from err
+    hf_logging.disable_progress_bar()  # its "Loading weights" bar: fbagent's own line says what loads
     target = resolve_device(device)
     try:
         tokenizer = AutoTokenizer.from_pretrained(model, local_files_only=True)

@@ -29,6 +29,29 @@ class _QuietCustomDataset(logging.Filter):
 
 logging.getLogger("lm_eval.api.task").addFilter(_QuietCustomDataset())
 
+
+def _quiet_git_hash():
+    """lm_eval's ``get_git_commit_hash`` without git's ``fatal: not a git repository`` on stderr when
+    lm_eval runs outside a git checkout (the same value: the hash, or the one read from ``.git``, or None)."""
+    import os
+    import subprocess
+
+    from lm_eval.loggers.utils import get_commit_from_path
+
+    try:
+        return subprocess.check_output(["git", "describe", "--always"], stderr=subprocess.DEVNULL).strip().decode()
+    except (subprocess.CalledProcessError, FileNotFoundError):
+        return get_commit_from_path(os.getcwd())
+
+
+try:  # this file is imported by lm_eval itself, when it reads the task YAML files
+    import lm_eval.evaluator as _evaluator
+
+    if hasattr(_evaluator, "get_git_commit_hash"):
+        _evaluator.get_git_commit_hash = _quiet_git_hash
+except ImportError:
+    pass
+
 HERE = Path(__file__).resolve().parent
 OPTIONS = ("1", "2", "3", "4")
 #: the continuations every task scores, in this order (the YAML files' doc_to_choice)
