@@ -126,3 +126,16 @@ def test_cli_prints_table1_and_says_when_it_reuses(lexicon, tmp_path):
     said = " ".join(again.stdout.split())
     assert "Reused selection 1" in said and "(nothing new stored)" in said
     assert max(len(line) for line in first.stdout.splitlines()) <= 80
+
+
+@pytest.mark.realdata
+@pytest.mark.slow
+def test_framenet_15_pool_and_table1_under_the_authors_rules(en_db):
+    """FrameNet 1.5: 4,605 verb LUs, 1,341 without an annotated sentence, 611 LU names in 2+ frames, 1,301 pairs;
+    seed 42 keeps 800 of them over 438 LU names (the paper, on its FrameNet: 800 pairs over 430 LUs)."""
+    db, result = en_db
+    made = select_pairs(db, {"id": result.lexicon_id, "name": result.name},
+                        SelectionOptions(pairs=800, seed=42, protocol="framebench"))
+    c = made["counts"]
+    assert (c["verb_lus"], c["unannotated_lus"], c["polysemous_lus"], c["candidates"]) == (4605, 1341, 611, 1301)
+    assert (c["frame_pairs"], c["unique_lu_names"], c["unique_verbs"]) == (800, 438, 438)
