@@ -60,6 +60,13 @@ def test_a_validating_annotator_is_refused_in_one_line(validated):
                           "--db", str(path)], capture_output=True, text=True, env=env)
     assert out.returncode == 2 and out.stderr.strip().count("\n") == 0
     assert "bob validated 6 of the 6 final entries" in out.stderr
+    for extra, msg in ((["--range", "0:2"], "--range splits validation work"),
+                       (["--share", "1/2"], "--share/--overlap split validation work"),
+                       (["--serve"], "--mode baseline runs in this terminal")):
+        bad = subprocess.run([sys.executable, "-m", "fbagent.cli", "annotate", "--mode", "baseline", "--db", str(path),
+                              *(["--annotator", "carol"] if extra != ["--serve"] else []), *extra],
+                             capture_output=True, text=True, env=env)
+        assert bad.returncode == 2 and msg in bad.stderr and bad.stderr.strip().count("\n") == 0, bad.stderr
     assert db.execute("SELECT COUNT(*) FROM baseline_tasks").fetchone()[0] == 0
 
 

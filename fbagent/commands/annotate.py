@@ -95,6 +95,11 @@ def register(app: typer.Typer) -> None:
         from fbagent.tui.session import Selection, assigned_entries
         from fbagent.validation.assignment import parse_split
 
+        if mode == "baseline" and range_ is not None:
+            from fbagent.errors import FbagentError
+
+            raise FbagentError("--range splits validation work; --mode baseline draws its own seeded sample",
+                               "drop --range (use --sample N, --run or --lang to choose what it samples)")
         _check_options(mode=mode, order=order, seed=seed, serve=serve, annotator=annotator, share=share,
                        overlap=overlap, competence=competence, certfile=certfile, keyfile=keyfile, host=host, port=port)
         selection = Selection(run=run, language=lang, statuses=parse_statuses(status), split=parse_split(range_, share, overlap))
