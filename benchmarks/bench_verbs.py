@@ -55,6 +55,10 @@ from fbagent.checks.lemmas import clear_caches, hanta_tagger
 from fbagent.checks.verb_match import MatchConfig, find_verb
 
 ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_DATA = [str(ROOT / "tests" / "data" / "verb_sentences.jsonl"),
+                str(ROOT / "tests" / "data" / "verb_sentences_languages.jsonl")]
+#: languages whose check is one analyser (fugashi, jieba, Kiwi): the lemma-source rows do not apply
+ANALYSER_ONLY = ("ja", "zh", "ko")
 LEMMA_ONLY = {"inflections": False, "separable": False, "stem": False, "verb_form": False}
 
 
@@ -106,11 +110,16 @@ def germalemma_source():
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--data", default=str(ROOT / "tests" / "data" / "verb_sentences.jsonl"))
+    ap.add_argument("--data", action="append", default=None,
+                    help="JSONL file of sentences (repeatable; default: both files under tests/data)")
+    ap.add_argument("--set", default=None, help="only the sentences of this set (e.g. issue-29; issue-12 = no set)")
     ap.add_argument("--spacy-lookups", type=Path, default=None, help="folder with <lang>_lemma_lookup.json.gz")
     ap.add_argument("--no-declared-form", action="store_true", help="call find_verb without the verb_form")
     args = ap.parse_args()
-    rows = [json.loads(line) for line in Path(args.data).read_text("utf-8").splitlines() if line.strip()]
+    rows = [json.loads(line) for path in (args.data or DEFAULT_DATA)
+            for line in Path(path).read_text("utf-8").splitlines() if line.strip()]
+    if args.set is not None:
+        rows = [r for r in rows if r.get("set", "issue-12") == args.set]
 
     loads = []
     for name, load in (("HanTa German", lambda: hanta_tagger("de")), ("HanTa Dutch", lambda: hanta_tagger("nl")),
@@ -144,39 +153,46 @@ def main() -> None:
     langs = sorted({r["lang"] for r in rows})
     print(f"{len(rows)} sentences ({sum(r['present'] for r in rows)} with the verb); "
           f"verb_form {'not ' if args.no_declared_form else ''}passed\n")
-    header = f"{'method':<24}" + "".join(f"{lang + ' found':>11}{lang + ' refused':>12}" for lang in langs)
-    print(header + f"{'all found':>11}{'all refused':>13}{'ms/sent':>9}")
-    misses: dict[str, list[str]] = {}
+    misses: list[str] = []
+    table: dict[tuple[str, str], str] = {}
+    timing: dict[str, float] = {}
     for name, config in methods:
         if config is None:
-            print(f"{name:<24}not installed")
             continue
-        cells, found_all, refused_all, n_present, n_absent = [], 0, 0, 0, 0
         clear_caches()  # cold caches: every sentence is lemmatised afresh (models stay loaded)
         start = time.perf_counter()
+        totals = [0, 0, 0, 0]
         for lang in langs:
-            found = refused = present = absent = 0
-            if lang == "ja" and name != "fbagent":  # the Japanese check has one method (fugashi)
-                cells.append(f"{'-':>10}{'-':>12}")
+            if lang in ANALYSER_ONLY and name not in ("fbagent", "surface"):  # one method: the language's analyser
+                table[name, lang] = "-"
                 continue
+            cell = [0, 0, 0, 0]  # found, present, refused, absent
             for r in (r for r in rows if r["lang"] == lang):
                 m = find_verb(r["sentence"], r["lemma"], lang, None if args.no_declared_form else r["verb_form"],
                               config=config)
-                if r["present"]:
-                    present += 1
-                    found += m.found
-                    if not m.found and name == "fbagent":
-                        misses.setdefault(name, []).append(f"missed: {r['lemma']} | {r['sentence']}")
-                else:
-                    absent += 1
-                    refused += not m.found
-                    if m.found and name == "fbagent":
-                        misses.setdefault(name, []).append(f"false find: {r['lemma']} | {r['sentence']} ({m.method})")
-            cells.append(f"{found:>7}/{present:<3}{refused:>8}/{absent:<3}")
-            found_all, refused_all = found_all + found, refused_all + refused
-            n_present, n_absent = n_present + present, n_absent + absent
-        ms = (time.perf_counter() - start) * 1000 / len(rows)
-        print(f"{name:<24}" + "".join(cells) + f"{found_all:>7}/{n_present:<3}{refused_all:>9}/{n_absent:<3}{ms:>9.2f}")
+                cell[0 if r["present"] else 2] += m.found == r["present"]
+                cell[1 if r["present"] else 3] += 1
+                if name == "fbagent" and m.found != r["present"]:
+                    what = "missed" if r["present"] else f"false find ({m.method})"
+                    misses.append(f"{lang} {what}: {r['lemma']} | {r['sentence']}" + (f" [{m.note}]" if m.note else ""))
+            table[name, lang] = f"{cell[0]}/{cell[1]} {cell[2]}/{cell[3]}"
+            totals = [a + b for a, b in zip(totals, cell, strict=True)]
+        table[name, "all"] = f"{totals[0]}/{totals[1]} {totals[2]}/{totals[3]}"
+        timing[name] = (time.perf_counter() - start) * 1000 / len(rows)
+    names = [n for n, c in methods if c is not None]
+    print("found/present refused/absent, per language (rows) and method (columns); ms per sentence at the end")
+    print(f"{'lang':<5}" + "".join(f"{n[:16]:>17}" for n in names))
+    for lang in [*langs, "all"]:
+        print(f"{lang:<5}" + "".join(f"{table.get((n, lang), '-'):>17}" for n in names))
+    print(f"{'ms':<5}" + "".join(f"{timing[n]:>17.2f}" for n in names))
+    left_out = [n for n, c in methods if c is None]
+    if left_out:
+        print("not installed: " + ", ".join(left_out))
+    print("\nfbagent: share found and refused per language")
+    for lang in langs:
+        found, refused = (table["fbagent", lang].split() + ["0/0"])[:2]
+        share = lambda x: f"{100 * int(x.split('/')[0]) / max(1, int(x.split('/')[1])):.0f}%"  # noqa: E731
+        print(f"  {lang}  found {found:>7} {share(found):>5}   refused {refused:>6} {share(refused):>5}")
     print("\nfbagent per language and kind (present: found; absent: refused)")
     by_kind: dict[tuple[str, str, bool], list[int]] = {}
     for r in rows:
@@ -186,7 +202,7 @@ def main() -> None:
         cell[1] += 1
     for (lang, kind, present), (ok, n) in sorted(by_kind.items()):
         print(f"  {lang}  {'found  ' if present else 'refused'} {ok:>3}/{n:<3} {kind}")
-    for line in misses.get("fbagent", []):
+    for line in misses:
         print("fbagent " + line)
 
 
