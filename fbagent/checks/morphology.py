@@ -63,6 +63,23 @@ class Morphology:
     enclitics: frozenset[str] = frozenset()
     participles: tuple[tuple[str, str], ...] = ()
     window: int = 6
+    imperative_openers: frozenset[str] = frozenset()
+    clitic_articles: frozenset[str] = frozenset()
+    prepositions: frozenset[str] = frozenset()
+    prenominal: frozenset[str] = frozenset()
+    attached_clitics: tuple[str, ...] = ()
+    noun_suffixes: tuple[str, ...] = ()
+    probes: tuple[tuple[str, str], ...] = ()
+    conjugation: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    irregular: tuple[tuple[str, frozenset[str]], ...] = ()
+    stem_changes: bool = False
+    swedish_weak: bool = False
+    reflexive_suffix: str = ""
+
+    @property
+    def tables(self) -> bool:
+        """True for a conjugation-table language (:mod:`fbagent.checks.conjugation`)."""
+        return bool(self.conjugation or self.irregular or self.probes)
 
 
 @lru_cache(maxsize=1)
@@ -104,6 +121,25 @@ def morphology(lang: str) -> Morphology:
         participles=tuple(sorted(((str(a).lower(), str(b).lower()) for a, b in entry.get("participles", [])),
                                  key=lambda r: len(r[0]), reverse=True)),
         window=int(_data().get("defaults", {}).get("window", 6)),
+        **_table_fields(entry, low),
+    )
+
+
+def _table_fields(entry: dict[str, Any], low: Any) -> dict[str, Any]:
+    """The conjugation-table and context fields of one language entry (see ``morphology.toml``)."""
+    return dict(
+        imperative_openers=frozenset(low(entry.get("imperative_openers", []))),
+        clitic_articles=frozenset(low(entry.get("clitic_articles", []))),
+        prepositions=frozenset(low(entry.get("prepositions", []))),
+        prenominal=frozenset(low(entry.get("prenominal", []))),
+        attached_clitics=tuple(sorted(set(low(entry.get("attached_clitics", []))), key=len, reverse=True)),
+        noun_suffixes=tuple(sorted(set(low(entry.get("noun_suffixes", []))), key=len, reverse=True)),
+        probes=tuple((str(a).lower(), str(b).lower()) for a, b in entry.get("probes", [])),
+        conjugation=tuple((str(k).lower(), tuple(str(v).lower().split())) for k, v in entry.get("conjugation", {}).items()),
+        irregular=tuple((str(k).lower(), frozenset(low(v))) for k, v in entry.get("irregular", {}).items()),
+        stem_changes=bool(entry.get("stem_changes", False)),
+        swedish_weak=bool(entry.get("swedish_weak", False)),
+        reflexive_suffix=str(entry.get("reflexive_suffix", "")).lower(),
     )
 
 

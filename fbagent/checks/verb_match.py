@@ -69,6 +69,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from fbagent.checks.analysers import Reading, readings
+from fbagent.checks.conjugation import table_method
 from fbagent.checks.lemmas import (
     SOURCES,
     LemmaSource,
@@ -81,7 +82,9 @@ from fbagent.checks.lemmas import (
     token_lemmas,
 )
 from fbagent.checks.morphology import Morphology, inflections, morphology, separable_splits
+from fbagent.checks.lemmas import _simplemma_word
 from fbagent.checks.verb_match_ja import find_verb_ja
+from fbagent.checks.verb_match_zh import find_verb_ko, find_verb_zh
 from fbagent.languages import NO_SPACE_LANGS, base_lang, written_without_spaces
 from fbagent.lexicon.lu_names import LemmaPart, lemma_parts
 
@@ -157,7 +160,9 @@ class VerbMatch:
     ``found``: the verb (all required parts) was found; ``span``: character span
     ``[start, end)`` of the head verb (None when not found); ``mask``: spans
     masked for the similarity (head, particle, other parts); ``surface``: the
-    verb as written; ``method``: which matcher decided (see the module doc).
+    verb as written; ``method``: which matcher decided (see the module doc); ``note``: when not found,
+    the form of the verb seen in the sentence and why it was refused ("'Anruf' is read as a noun"), for
+    the feedback the generator gets ("" when nothing like the verb was seen).
     """
 
     found: bool
@@ -165,6 +170,7 @@ class VerbMatch:
     mask: list[tuple[int, int]] = field(default_factory=list)
     surface: str | None = None
     method: str = ""
+    note: str = ""
 
 
 def _stem_match(token: str, lemma: str) -> bool:
@@ -210,12 +216,48 @@ class _Ctx:
         subject-pronoun or hyphen construction), False (a noun, adposition or conjunction, or right after a
         determiner), None (no analyser, or another class)."""
         if self.readings is None or self.readings[i] is None:
-            return None
-        if i > 0 and self.clause[i - 1] == self.clause[i] and self.tokens[i - 1].text in self.m.determiners:
+            if self.determiner_before(i) is not None:
+                return False
+            return True if self.m.tables and self._construction(i) else None
+        if self.determiner_before(i) is not None:
             return False
         if self.readings[i].verb or self._construction(i):
             return True
         return False if self.readings[i].pos in _NOT_VERB else None
+
+    def determiner_before(self, i: int) -> str | None:
+        """The determiner that makes token ``i`` a noun ("the run", "la llama de la vela", "un bel sogno"):
+        a word of ``determiners`` just before it (one ``prenominal`` adjective may stand between), or a
+        ``clitic_articles`` word there that starts its clause or follows a preposition; else None."""
+        m, toks = self.m, self.tokens
+        j = i - 1
+        if j > 0 and toks[j].text in m.prenominal and self.clause[j - 1] == self.clause[i]:
+            j -= 1
+        if j < 0 or self.clause[j] != self.clause[i]:
+            return None
+        text = toks[j].text
+        if text in m.determiners:
+            return text
+        if text in m.clitic_articles and (j == 0 or self.clause[j - 1] != self.clause[j]
+                                          or toks[j - 1].text in m.prepositions):
+            return text
+        return None
+
+    def imperative(self, i: int) -> bool:
+        """Token ``i`` opens its sentence (after at most one ``imperative_openers`` word: "Please park"),
+        something follows it in its clause, and no other finite verb stands there before a conjunction:
+        a sentence-initial imperative the tagger took for a noun ("Ruf deinen Bruder!", "Bel me morgen")."""
+        toks = self.tokens
+        start = 1 if toks and toks[0].text in self.m.imperative_openers else 0
+        if i != start or i + 1 >= len(toks) or self.clause[i + 1] != self.clause[i] or self.readings is None:
+            return False
+        for j in range(i + 1, len(toks)):
+            r = self.readings[j]
+            if self.clause[j] != self.clause[i] or (r is not None and r.pos == "conjunction"):
+                break
+            if r is not None and r.verb and r.finite:
+                return False
+        return True
 
     def _construction(self, i: int) -> bool:
         """French: an auxiliary or a subject pronoun before token ``i`` (only ``between_auxiliary`` words
@@ -243,6 +285,8 @@ class _Ctx:
         if method is None or i is None or not self.config.pos:
             return method
         verb = self.verb_reading(i)
+        if verb is False and self.determiner_before(i) is None and self.imperative(i):
+            verb = True
         if verb is False:
             return None
         if method in ("inflection", "stem") and verb is not True and not (method == "inflection" and self.known[i]):
@@ -252,6 +296,8 @@ class _Ctx:
     def _spelling_method(self, text: str, lemma: str, i: int | None, *, stem: bool = True) -> str | None:
         if text == lemma:
             return "exact"
+        if self.m.tables and self.config.inflections:
+            return table_method(text, lemma, self.code, lambda w: _simplemma_word(w, self.code))
         lemmas = self.lemmas[i] if i is not None else self._lemmas_of(text)
         if lemma in lemmas:
             return "lemma"
@@ -375,12 +421,40 @@ def _particle_after(ctx: _Ctx, i: int, particle: str, after: frozenset[str]) -> 
             opened = True
         elif r is not None and opened and r.verb and r.finite:
             return None
-        if toks[j].text == particle:
-            last = j + 1 >= len(toks) or ctx.clause[j + 1] != ctx.clause[j]
-            if last or toks[j + 1].text in after or (r is not None and r.pos in ("particle", "other")) or (
-                    r is not None and (nxt := ctx.readings[j + 1]) is not None and nxt.pos == "adposition"):
-                return j  # an adposition followed by another cannot govern it: "belde haar op vanuit Parijs"
+        if toks[j].text == particle and _is_particle(ctx, j, after, r):
+            return j
     return None
+
+
+#: parts of speech a separated particle never has: "Er nahm ein Stück", "over de weg", "ging weg" (a verb)
+_NEVER_PARTICLE = frozenset({"determiner", "noun", "verb", "conjunction"})
+
+
+def _is_particle(ctx: _Ctx, j: int, after: frozenset[str], r: Reading | None) -> bool:
+    """Whether token ``j``, spelled like a particle, is the separated particle (see :func:`_particle_after`).
+
+    With an analyser: at the clause end any word but a conjunction or the noun of a noun phrase
+    ("over de weg"); before it never an article, noun, verb or conjunction ("Er nahm ein Stück"),
+    an adverb or adjective neither ("spielt wieder Fußball", "dat de deur open was"), a particle by
+    part of speech always, another word before a word of ``after`` or before an adposition ("belde
+    haar op vanuit Parijs"). Without one: the clause end or before a word of ``after``."""
+    toks = ctx.tokens
+    last = j + 1 >= len(toks) or ctx.clause[j + 1] != ctx.clause[j]
+    if r is None:
+        return last or toks[j + 1].text in after
+    if last:  # no article or verb ends a clause after its verb: HanTa, seeing no final punctuation, may say so
+        before = ctx.readings[j - 1] if ctx.readings is not None and j > 0 else None
+        noun_phrase = r.pos == "noun" and (ctx.determiner_before(j) is not None or (
+            before is not None and before.pos in ("determiner", "adjective", "adposition")))
+        return not noun_phrase and r.pos != "conjunction"  # "over de weg" is a noun phrase
+    if r.pos in _NEVER_PARTICLE:
+        return False
+    if r.pos == "particle":
+        return True
+    if r.pos in ("adverb", "adjective"):
+        return False
+    nxt = ctx.readings[j + 1] if ctx.readings is not None else None
+    return toks[j + 1].text in after or r.pos == "other" or (nxt is not None and nxt.pos == "adposition")
 
 
 def _particle_before(ctx: _Ctx, i: int, particle: str, between: frozenset[str]) -> int | None:
@@ -398,8 +472,19 @@ def _particle_before(ctx: _Ctx, i: int, particle: str, between: frozenset[str]) 
 def _other_separable(ctx: _Ctx, i: int, lemma: str, particles: tuple[str, ...], after: frozenset[str]) -> bool:
     """True when token ``i`` has a separated particle of its own ("Er zog die Jacke an." is anziehen, not ziehen)."""
     own = {p for p, _ in separable_splits(lemma, ctx.code)}
-    return any(p not in own and _particle_after(ctx, i, p, after) is not None for p in particles
-               if p in {t.text for t in ctx.tokens[i + 1:]})
+    return any(p not in own and _particle_after(ctx, i, p, after) is not None and _real_verb(ctx, i, p)
+               for p in particles if p in {t.text for t in ctx.tokens[i + 1:]})
+
+
+def _real_verb(ctx: _Ctx, i: int, particle: str) -> bool:
+    """Whether ``particle`` + a lemma of token ``i`` is a verb of the language (simplemma's lexicon knows it
+    as its own lemma): "anziehen" for "zog ... an"; "wiederspielen" for "spielt ... wieder" is none."""
+    for lemma in ctx.lemmas[i]:
+        verb = particle + lemma
+        if verb.endswith("n") and _simplemma_knows(verb, ctx.code) \
+                and _simplemma_word(verb, ctx.code).replace("_", "") == verb:
+            return True
+    return False
 
 
 def _alt_at(ctx: _Ctx, j: int, alt: tuple[str, ...], head: bool) -> tuple[list[int], str] | None:
@@ -523,6 +608,8 @@ def find_verb(
     if written_without_spaces(lang):
         return _find_verb_no_space(sentence, lemma, lang, verb_form)
     code = base_lang(lang)
+    if code == "ko":
+        return _analysed(find_verb_ko(sentence, lemma.strip().lower()), "kiwi")
     parts = _effective_parts(lemma, code)
     if not parts:
         return VerbMatch(False, method="empty")
@@ -559,8 +646,42 @@ def find_verb(
         return ctx.result(*chosen)
     if partial is not None:
         t = ctx.tokens[partial]
-        return VerbMatch(False, span=(t.start, t.end), method="multiword:part-missing")
-    return VerbMatch(False, method="lemma" if ctx.has_lemmatizer else "surface")
+        rest = " ".join(" ".join(a[0]) for p in required[1:] for a in p.alternatives[:1])
+        return VerbMatch(False, span=(t.start, t.end), method="multiword:part-missing",
+                         note=f"'{sentence[t.start:t.end]}' is there but not '{rest}' in the same clause")
+    return VerbMatch(False, method="lemma" if ctx.has_lemmatizer else "surface", note=_refusal_note(ctx, word, splits))
+
+
+def _refusal_note(ctx: _Ctx, word: str | None, splits: list[tuple[str, str]]) -> str:
+    """Why no token was taken for the one-word verb ``word``: the first form of it (or of its base verb,
+    for a separable one) seen in the sentence and what refused it; "" when there is none."""
+    if word is None:
+        return ""
+    for i, t in enumerate(ctx.tokens):
+        for verb, particle in [(word, None), *((base, p) for p, base in splits)]:
+            if not ctx._spelling_method(t.text, verb, i, stem=False):
+                continue
+            surface = ctx.sentence[t.start:t.end]
+            if ctx.config.pos and (det := ctx.determiner_before(i)) is not None:
+                return f"'{surface}' follows '{det}' and is read as a noun, not as a form of '{word}'"
+            if ctx.config.pos and ctx.verb_reading(i) is False:
+                pos = ctx.readings[i].pos if ctx.readings is not None and ctx.readings[i] is not None else "noun"
+                return f"'{surface}' is read as a {pos} here, not as a form of '{word}'"
+            if particle is not None:
+                return (f"'{surface}' is a form of '{verb}', but its particle '{particle}' does not stand at the end "
+                        f"of its clause as a separated particle, so it is not '{word}'")
+            return f"'{surface}' has a separated particle of its own here, which makes it another verb than '{word}'"
+    return ""
+
+
+def _analysed(hit: tuple[int, int, str, str] | None, method: str) -> VerbMatch:
+    """A :class:`VerbMatch` from a segmenting analyser's answer (:mod:`fbagent.checks.verb_match_zh`)."""
+    if hit is None:
+        return VerbMatch(False, method=method)
+    start, end, surface, note = hit
+    if start < 0:
+        return VerbMatch(False, method=method, note=note)
+    return VerbMatch(True, (start, end), [(start, end)], surface, method)
 
 
 def token_is_lemma(token: str, lemma: str, lang: str) -> bool:
@@ -575,6 +696,8 @@ def token_is_lemma(token: str, lemma: str, lang: str) -> bool:
 
 def _find_verb_no_space(sentence: str, lemma: str, lang: str, verb_form: str | None) -> VerbMatch:
     lemma = lemma.replace("_", " ").replace(" ", "").strip().lower()
+    if base_lang(lang) == "zh":
+        return _analysed(find_verb_zh(sentence, lemma), "jieba")
     if base_lang(lang) == "ja" and (tagger := _fugashi_tagger()) is not None:
         hit = find_verb_ja(sentence, lemma, tagger)
         if hit is None:

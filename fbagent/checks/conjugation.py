@@ -1,0 +1,156 @@
+"""Conjugation tables of the verb check: Spanish, Portuguese, Italian, Catalan and Swedish.
+
+simplemma gives one lemma per word, so a verb form that is also a noun ("llama", "cocina", "vino",
+"canto") or that two verbs share ("fue": ser and ir) is lost, and a noun form it ties to a verb
+("resan") passes. For the languages whose ``prompts/verbs/morphology.toml`` entry has conjugation
+data (:attr:`fbagent.checks.morphology.Morphology.tables`) a token is the verb ``lemma`` when it,
+or one of its variants, is in the lemma's paradigm:
+
+- :func:`paradigm`: the regular forms generated from the entry's ``conjugation`` endings (every
+  person, tense, mood, gerund and participle with its agreement forms; spelling changes before
+  ``e``/``i``: "busqué", "cerchi"; stressed stems e->ie, o->ue, e->i where ``stem_changes``), the
+  Swedish weak groups (``-ar``, ``-er``/``-de``/``-te``, short verbs ``-dde``) with the s-passive, and
+  the entry's ``irregular`` forms (forms simplemma gives to another lemma: "fue" is ser and ir,
+  "vimos" is ver and vir);
+- simplemma's dictionary: the token, or a ``probes`` variant of it (a strong preterite "vino" ->
+  "vinieron", an agreeing participle "messi" -> "messo", a passive "skrevs" -> "skrev"), maps to
+  the lemma; in Swedish not for a token with a definite or plural noun ending (``noun_suffixes``:
+  "resan", "frågan"), which no verb form has;
+- the same after stripping attached clitic pronouns (``attached_clitics``: "dámelo" -> "da",
+  "siéntate" -> "sienta", "dimmi" -> "di", "dagli" -> "da"), the stress accent they force removed.
+
+A reflexive infinitive LU ("sentarse", "alzarsi") is matched by its verb ("sentar", "alzare").
+Whether the token is read as a verb where it stands (not after an article: "la llama de la vela")
+is decided by :mod:`fbagent.checks.verb_match`. No table is downloaded: the endings are data in
+``morphology.toml`` and the dictionary is simplemma's. Offline conjugators (``verbecc``,
+``mlconjug3``) were considered: both pin numpy / scikit-learn versions that conflict with
+fbagent's other dependencies.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from fbagent.checks.morphology import Morphology, morphology
+
+_STRESS = str.maketrans("áéíóú", "aeiou")
+_VOWELS = "aeiouáéíóúàèìòùâêôãõ"
+
+
+def verb_lemma(lemma: str, lang: str) -> str:
+    """The verb of a reflexive infinitive LU: ``sentarse`` -> ``sentar``, ``alzarsi`` -> ``alzare``;
+    other lemmas unchanged (lower case)."""
+    lemma = lemma.lower()
+    suffix = morphology(lang).reflexive_suffix
+    if not suffix or not lemma.endswith(suffix) or len(lemma) < len(suffix) + 3:
+        return lemma
+    base = lemma[: -len(suffix)].rstrip("-")
+    if suffix == "si" and base.endswith(("ar", "er", "ir")):
+        return base + "e"  # alzarsi -> alzare
+    return base if base.endswith(("ar", "er", "ir", "ír", "re")) else lemma
+
+
+def _stems(stem: str, m: Morphology) -> set[str]:
+    out = {stem}
+    if m.stem_changes:
+        for old, new in (("e", "ie"), ("e", "i"), ("o", "ue")):
+            k = stem.rfind(old)
+            if k >= 0 and all(ch not in _VOWELS for ch in stem[k + 1:]):
+                out.add(stem[:k] + new + stem[k + 1:])
+    return out
+
+
+def _spellings(stem: str, ending: str, code: str) -> set[str]:
+    """``stem + ending`` and its spelling before a front vowel (es/pt: c->qu, g->gu, z/ç->c; it: c->ch, g->gh)."""
+    raw = stem + ending
+    if not ending or not stem:
+        return {raw}
+    front = ending[0] in "eéêiíì"
+    if code in ("es", "pt", "ca") and ending[0] in "eéê":
+        swap = {"c": "qu", "g": "gu", "z": "c", "ç": "c"}.get(stem[-1])
+        if swap:
+            return {raw, stem[:-1] + swap + ending}
+    if code == "it" and front:
+        if stem.endswith(("ci", "gi")) and ending[0] in "iì":
+            return {raw, stem[:-1] + ending}
+        if stem[-1] in "cg":
+            return {raw, stem + "h" + ending}
+    return {raw}
+
+
+def _swedish(lemma: str) -> set[str]:
+    """The weak forms of a Swedish verb (all groups generated: non-words are only compared with tokens)."""
+    if not lemma.endswith("a"):  # short verbs: bo, tro, se
+        return {lemma + e for e in ("r", "dde", "tt", "s", "ddes", "tts", "dd", "tt", "ende")}
+    stem = lemma[:-1]
+    forms = {lemma + e for e in ("r", "de", "t", "s", "des", "ts", "d", "nde", "des")}
+    forms |= {stem + e for e in ("", "er", "de", "te", "t", "s", "es", "des", "tes", "ts", "d", "da", "ande")}
+    return forms
+
+
+@lru_cache(maxsize=8192)
+def paradigm(lemma: str, lang: str) -> frozenset[str]:
+    """The generated and listed forms of the verb ``lemma`` (see the module doc), lower case, the lemma
+    included; empty of generated forms for a language without conjugation data."""
+    m = morphology(lang)
+    lemma = verb_lemma(lemma, lang)
+    forms: set[str] = {lemma}
+    for ending, endings in sorted(m.conjugation, key=lambda r: len(r[0]), reverse=True):
+        if lemma.endswith(ending) and len(lemma) > len(ending) + 1:
+            for stem in _stems(lemma[: -len(ending)], m):
+                for e in endings:
+                    forms |= _spellings(stem, e, m.lang)
+            break
+    if m.swedish_weak:
+        forms |= _swedish(lemma)
+    for verb, listed in m.irregular:
+        if verb == lemma:
+            forms |= listed
+    return frozenset(forms)
+
+
+def _unstressed(word: str) -> str:
+    return word.translate(_STRESS)
+
+
+def clitic_hosts(token: str, lang: str) -> list[str]:
+    """``token`` without its attached clitic pronouns, longest strip last: ``dámelo`` -> ``[dáme, dame, dá, da]``;
+    Italian doubled consonants after a one-syllable imperative: ``dimmi`` -> ``[dim, di]``. Empty when none."""
+    m = morphology(lang)
+    out: list[str] = []
+    word = token
+    for _ in range(3):
+        clitic = next((c for c in m.attached_clitics if word.endswith(c) and len(word) - len(c) >= 2), None)
+        if clitic is None:
+            break
+        word = word[: -len(clitic)]
+        out += [word, _unstressed(word)]
+        if m.lang == "it" and len(word) >= 3 and word[-1] == clitic[0] and word[-1] not in _VOWELS:
+            out.append(word[:-1])  # the consonant doubled after a one-syllable imperative: dimmi -> di, fallo -> fa
+    return list(dict.fromkeys(out))
+
+
+def _probes(word: str, m: Morphology) -> list[str]:
+    return [word[: len(word) - len(a)] + b for a, b in m.probes if word.endswith(a) and len(word) - len(a) >= 2]
+
+
+def table_method(token: str, lemma: str, lang: str, lemmatize) -> str | None:
+    """How ``token`` (lower case) is a form of the verb ``lemma`` by the tables, or None.
+
+    ``lemmatize(word) -> str`` is simplemma's lemma of a word. Returns ``"conjugation"`` (in
+    :func:`paradigm`), ``"conjugation:dictionary"`` (simplemma, directly or through a probe) or
+    ``"conjugation:clitic"`` (either, after stripping attached clitics).
+    """
+    m = morphology(lang)
+    verb = verb_lemma(lemma, lang)
+    forms = paradigm(lemma, lang)
+    for word, how in [(token, "conjugation"), *((w, "conjugation:clitic") for w in clitic_hosts(token, lang))]:
+        if word in forms:
+            return how
+        if m.noun_suffixes and word.endswith(m.noun_suffixes):
+            continue  # resan, frågan: a noun form the dictionary ties to the verb
+        for probe in [word, *_probes(word, m)]:
+            if probe in forms or lemmatize(probe) == verb:
+                return how if how != "conjugation" else "conjugation:dictionary"
+    return None
+
