@@ -59,6 +59,14 @@ class PairScreening(BaseModel):
     reason: str = Field(description="One sentence explaining the decision.")
 
 
+class VerbUse(BaseModel):
+    """The verifier's answer to "is the verb used as a verb in this sentence, and in which form"
+    (``--verb-check llm``, :mod:`fbagent.checks.llm_verb_check`)."""
+
+    used_as_verb: bool = Field(description="True when the target verb is used as a verb in the sentence.")
+    form: str = Field(default="", description="The verb exactly as written in the sentence; empty when not used.")
+
+
 class FourChoiceAnswer(BaseModel):
     """A judge's answer to a four-choice question: option number '1'..'4'."""
 

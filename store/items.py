@@ -25,7 +25,7 @@ COLUMNS = (
     "question", "question_four_choice", "condition", "sentence_a", "sentence_b", "sentence_a_prime",
     "sentence_b_prime", "verb_form_a", "verb_form_b", "verb_form_a_prime", "verb_form_b_prime", "target_spans",
     "lexical_similarity", "checks", "verifier", "status", "reasons", "attempts", "generator_model",
-    "created_at", "updated_at",
+    "created_at", "updated_at", "verb_check",
 )
 
 

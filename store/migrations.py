@@ -404,7 +404,12 @@ def _step9(conn: sqlite3.Connection) -> None:
 
 
 #: version n -> the step that turns version n - 1 into n.
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {2: _step2, 3: _step3, 4: _step4, 5: _step5, 6: _step6, 7: _step7, 8: _step8, 9: _step9}
+def _step10(conn: sqlite3.Connection) -> None:
+    _add_column(conn, "items", "verb_check", "TEXT")  # which check vouched for the verb (issue 29)
+
+
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {2: _step2, 3: _step3, 4: _step4, 5: _step5, 6: _step6,
+                                                               7: _step7, 8: _step8, 9: _step9, 10: _step10}
 
 
 # --------------------------------------------------------------------------- running them

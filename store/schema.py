@@ -45,7 +45,7 @@ import sqlite_utils
 from fbagent.errors import FbagentError
 from fbagent.store.transaction import transaction
 
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10
 
 LEXICON_SQL = """
 CREATE TABLE IF NOT EXISTS lexicons (
@@ -200,6 +200,7 @@ CREATE TABLE IF NOT EXISTS items (
     generator_model TEXT,
     created_at TEXT NOT NULL,
     updated_at TEXT NOT NULL,
+    verb_check TEXT,                   -- what vouched for the verb: analyser | conjugation tables | ... | llm | surface
     UNIQUE (run_id, pair_id, k)
 );
 CREATE INDEX IF NOT EXISTS items_status ON items (run_id, status);

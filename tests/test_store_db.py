@@ -119,13 +119,13 @@ def test_schema_v3_fixture_upgrades_in_place_and_every_row_survives(tmp_path):
     }
     notes: list[dict] = []
     db = open_db(path, on_upgrade=notes.append)
-    assert SCHEMA_VERSION == 9 and db.execute("PRAGMA user_version").fetchone()[0] == 9
+    assert SCHEMA_VERSION == 10 and db.execute("PRAGMA user_version").fetchone()[0] == 10
     backup = tmp_path / "old.db.v3.bak"
-    assert notes == [{"from": 3, "to": 9, "backup": backup}]
+    assert notes == [{"from": 3, "to": 10, "backup": backup}]
     # the copy beside the file is the version-3 database as it was
     assert _version(backup) == 3 and _dump(backup) == before
     assert [(r["from_version"], r["to_version"], r["backup"]) for r in db.query("SELECT * FROM schema_migrations")] == [
-        (3, 9, str(backup))
+        (3, 10, str(backup))
     ]
 
     # every row survives with every old column unchanged; the only rewrite: binary-scale level names
@@ -197,8 +197,8 @@ def test_older_versions_upgrade_through_every_step(tmp_path):
     conn.commit()
     conn.close()
     db = open_db(path)
-    assert db.execute("PRAGMA user_version").fetchone()[0] == 9
-    assert next(db.query("SELECT note FROM schema_migrations"))["note"] == "steps 2, 3, 4, 5, 6, 7, 8, 9"
+    assert db.execute("PRAGMA user_version").fetchone()[0] == 10
+    assert next(db.query("SELECT note FROM schema_migrations"))["note"] == "steps 2, 3, 4, 5, 6, 7, 8, 9, 10"
     open_db(tmp_path / "new.db").conn.close()
     assert _layout(path) == _layout(tmp_path / "new.db")
     assert (tmp_path / "v1.db.v1.bak").exists()
@@ -218,7 +218,7 @@ def test_a_failed_step_changes_nothing(tmp_path, monkeypatch):
     monkeypatch.setitem(migrations.MIGRATIONS, 4, broken)
     with pytest.raises(FbagentError) as err:
         open_db(path)
-    assert "from schema version 3 to 9 failed (no such table: no_such_table); nothing was changed" in str(err.value)
+    assert "from schema version 3 to 10 failed (no such table: no_such_table); nothing was changed" in str(err.value)
     assert "\n" not in str(err.value)
     assert _version(path) == 3 and _dump(path) == before  # one transaction: no new column, no renamed level
 
@@ -235,7 +235,7 @@ def test_a_database_newer_than_the_code_is_refused_in_one_line(tmp_path):
         with pytest.raises(FbagentError) as err:
             open_db(path, **kwargs)
         assert str(err.value) == (
-            f"{path} has schema version 99, newer than this fbagent understands (9); it was left unchanged. "
+            f"{path} has schema version 99, newer than this fbagent understands (10); it was left unchanged. "
             "Fix: upgrade fbagent (pip install -U fbagent) or use the version that wrote it"
         )
     assert hashlib.sha256(path.read_bytes()).hexdigest() == digest
@@ -266,7 +266,7 @@ def test_two_processes_opening_an_old_file_upgrade_it_once(tmp_path):
     assert errors == []
     assert sorted(len(r) for r in results) == [0, 0, 1]
     assert sorted(p.name for p in tmp_path.iterdir() if ".bak" in p.name) == ["old.db.v3.bak"]
-    assert _version(path) == 9
+    assert _version(path) == 10
 
 
 # --------------------------------------------------------------------------- read-only databases (issue 10)
@@ -377,9 +377,9 @@ def test_read_commands_upgrade_an_old_writable_file_and_refuse_an_old_read_only_
     res = _cli("validate", "report", "--format", "json", "--db", str(old))
     assert res.returncode == 0, res.stderr
     note, hint = res.stderr.split("\n", 1)  # the note, then the filter hint (2 annotators, 2-of-3 keeps none)
-    assert note == f"note: upgraded the database from schema version 3 to 9; the copy taken before is {old}.v3.bak"
+    assert note == f"note: upgraded the database from schema version 3 to 10; the copy taken before is {old}.v3.bak"
     assert hint.startswith("hint: the filter wants >= 2") and hint.count("\n") == 1
-    assert _version(old) == 9
+    assert _version(old) == 10
     rep = json.loads(res.stdout)
     per = {r["entry"]: r for r in rep["judgments"]["per_entry"]}
     assert (per["run1:1:0"]["current"], per["run1:1:0"]["stale"], per["run1:1:0"]["pending"]) == (6, 2, 4)
@@ -393,7 +393,7 @@ def test_read_commands_upgrade_an_old_writable_file_and_refuse_an_old_read_only_
     try:
         res = _cli("export", str(tmp_path / "x.jsonl"), "--db", str(frozen))
         assert res.returncode == 2 and res.stderr.count("\n") == 1, res.stderr
-        assert res.stderr.startswith(f"error: {frozen} has schema version 3 (this fbagent reads version 9) and is"
+        assert res.stderr.startswith(f"error: {frozen} has schema version 3 (this fbagent reads version 10) and is"
                                      " read-only, so it cannot be upgraded. Fix: upgrade a writable copy once")
         assert hashlib.sha256(frozen.read_bytes()).hexdigest() == digest and not (tmp_path / "x.jsonl").exists()
         assert sorted(p.name for p in folder.iterdir()) == ["old.db"]

@@ -48,6 +48,8 @@ from langgraph.runtime import Runtime
 from langgraph.types import Command
 
 from fbagent.checks import self_check as checks
+from fbagent.checks.coverage import entry_verb_check
+from fbagent.checks.llm_verb_check import confirm_verb
 from fbagent.schemas import BasePair, ExtendedSentence
 from fbagent.verifier.margin import DEFAULT_MARGIN
 from fbagent.verifier.verify import (
@@ -81,6 +83,7 @@ class EntryState(TypedDict, total=False):
     base: dict[str, Any] | None     # BasePair fields of the latest attempt
     self_check: dict[str, Any] | None
     check_history: list[dict[str, Any]]
+    verb_check: str                 # what vouched for the verb (fbagent.checks.coverage.entry_verb_check)
     # step 2
     extend_attempts: int
     extended: dict[str, dict[str, Any]]   # sentence_a_prime / sentence_b_prime -> sentence, verb_form, check
@@ -112,6 +115,7 @@ class EntryOptions:
     variant_temperature: float = 0.8
     max_tokens: int = 512
     verifier: str = "roundtrip"
+    verb_check: str = "auto"
 
 
 @dataclass
@@ -206,15 +210,28 @@ async def self_check(state: EntryState,
 async def _self_check(state: EntryState, runtime: Runtime[EntryContext]) -> dict[str, Any]:
     await runtime.context.checks_loaded()
     opts = runtime.context.options
+    base = state["base"] or {}
+    matches = None
+    if opts.verb_check == "llm":
+        keys = ("sentence_a", "sentence_b")
+        found = await asyncio.gather(*(_llm_verb(state, runtime.context, base.get(k) or "") for k in keys))
+        matches = dict(zip(keys, found, strict=True))
     result = await off_loop(
-        checks.self_check, state["base"] or {}, lemma=state["verb"], lang=state["lang"],
+        checks.self_check, base, lemma=state["verb"], lang=state["lang"],
         frame_names=[state["frame_a"], state["frame_b"]], fe_names=_frame_element_names(state),
-        similarity_threshold=opts.similarity_threshold,
+        similarity_threshold=opts.similarity_threshold, verb_matches=matches,
     )
     history = list(state.get("check_history") or [])
     history.append({"attempt": state.get("attempts", 1), "base": state.get("base"), "passed": result["passed"],
                     "reasons": result["reasons"], "lexical_similarity": result["lexical_similarity"]})
-    return {"self_check": result, "check_history": history}
+    return {"self_check": result, "check_history": history,
+            "verb_check": entry_verb_check(state["lang"], opts.verb_check)}
+
+
+async def _llm_verb(state: EntryState, ctx: EntryContext, sentence: str):
+    """``--verb-check llm``: the verifier's model confirms the verb in ``sentence`` (one cached call)."""
+    return await confirm_verb(ctx.verifier, sentence, state["verb"], state["lang"], run_id=state["run_id"],
+                              item_id=state["item_id"])
 
 
 async def extend(state: EntryState, runtime: Runtime[EntryContext]) -> Command[Literal["extend", "verify", "finalize"]]:
@@ -260,6 +277,7 @@ async def _extend(state: EntryState, runtime: Runtime[EntryContext]) -> dict[str
             checks.extension_check, value.sentence, base[base_key], key=key, lemma=state["verb"], lang=state["lang"],
             verb_form=value.verb_form, near_copy_threshold=ctx.options.near_copy_threshold,
             others=[o for o in others if o != base[base_key]],
+            verb_match=await _llm_verb(state, ctx, value.sentence) if ctx.options.verb_check == "llm" else None,
         )
         extended[key] = {"sentence": value.sentence, "verb_form": value.verb_form, "check": check,
                          "attempts": int((extended.get(key) or {}).get("attempts", 0)) + 1}
@@ -354,6 +372,7 @@ def build_item(state: EntryState, generator_model: str | None = None) -> dict[st
         "target_spans": spans, "lexical_similarity": sc.get("lexical_similarity"),
         "checks": checks_json, "verifier": state.get("verifier"), "status": status, "reasons": reasons,
         "attempts": int(state.get("attempts", 1)), "generator_model": generator_model,
+        "verb_check": state.get("verb_check"),
         "created_at": stamp, "updated_at": stamp,
     }
 

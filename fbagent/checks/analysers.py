@@ -202,7 +202,15 @@ def spacy_readings(sentence: str, spans: Sequence[tuple[int, int]], code: str) -
 # --------------------------------------------------------------------------- jieba (Chinese), Kiwi (Korean)
 
 
-def _missing(lang: str, err: ImportError) -> FbagentError:
+@lru_cache(maxsize=8)
+def segmenter_installed(lang: str) -> bool:
+    """Whether the package of ``lang``'s segmenting analyser (:data:`SEGMENTERS`) is installed (not imported)."""
+    import importlib.util
+
+    return lang in SEGMENTERS and importlib.util.find_spec(SEGMENTERS[lang][1]) is not None
+
+
+def _missing(lang: str) -> FbagentError:
     name, package, extra = SEGMENTERS[lang]
     return FbagentError(f"the verb check for {lang!r} needs {name}, and {package} is not installed",
                         f"pip install 'fbagent[{extra}]' (or pass --verb-check llm|surface to accept another check)")
@@ -220,7 +228,7 @@ def jieba_posseg():
         import jieba
         import jieba.posseg as posseg
     except ImportError as err:
-        raise _missing("zh", err) from err
+        raise _missing("zh") from err
     jieba.setLogLevel(logging.WARNING)
     jieba.initialize()
     return posseg
@@ -249,7 +257,7 @@ def kiwi_analyser():
     try:
         from kiwipiepy import Kiwi
     except ImportError as err:
-        raise _missing("ko", err) from err
+        raise _missing("ko") from err
     try:
         return Kiwi()
     except Exception as err:  # noqa: BLE001 - kiwipiepy without its model package raises a plain Exception

@@ -214,8 +214,12 @@ def self_check(
     frame_names: list[str],
     fe_names: list[str],
     similarity_threshold: float = DEFAULT_SIMILARITY_THRESHOLD,
+    verb_matches: dict[str, VerbMatch] | None = None,
 ) -> dict[str, Any]:
     """Self-check of a base pair (FrameBench step 1 output; no LLM).
+
+    ``verb_matches``: the verb of ``sentence_a`` / ``sentence_b`` as another check found it
+    (``--verb-check llm``: :mod:`fbagent.checks.llm_verb_check`), used instead of :func:`find_verb`.
 
     ``base`` has the :class:`fbagent.schemas.BasePair` fields. Checks: verb present in
     S_A and S_B (lemma match), sentences differ, lexical similarity (verb masked)
@@ -233,13 +237,13 @@ def self_check(
     matches = {}
     for key, form_key in (("sentence_a", "verb_form_a"), ("sentence_b", "verb_form_b")):
         sentence = base.get(key) or ""
-        match = find_verb(sentence, lemma, lang, base.get(form_key))
+        match = (verb_matches or {}).get(key) or find_verb(sentence, lemma, lang, base.get(form_key))
         matches[key] = match
         spans[key] = list(match.span) if match.found and match.span else None
         forms[key] = _verb_form(sentence, base.get(form_key), match)
         checks[f"verb_present_{key}"] = {"passed": match.found, "method": match.method, "surface": match.surface}
         if not match.found:
-            reasons.append(f"{key} does not contain the verb '{lemma}' (any inflected form)")
+            reasons.append(_missing_verb(key, lemma, match))
         if base_lang(lang) == "ja" and match.found:
             form_ok, why = japanese_final_perfective(sentence, match)
             checks[f"final_perfective_{key}"] = {"passed": form_ok}
@@ -291,6 +295,12 @@ def japanese_final_perfective(sentence: str, match: VerbMatch) -> tuple[bool, st
     return True, ""
 
 
+def _missing_verb(key: str, lemma: str, match: VerbMatch) -> str:
+    """The reason (and the generator's feedback) for a sentence without the verb: what was seen and why refused."""
+    why = f": {match.note}" if match.note else ""
+    return f"{key} does not contain the verb '{lemma}' (any inflected form){why}"
+
+
 def _verb_form(sentence: str, claimed: str | None, match: VerbMatch) -> str | None:
     if claimed and claimed.strip() and claimed.strip() in sentence:
         return claimed.strip()
@@ -307,17 +317,21 @@ def extension_check(
     verb_form: str | None = None,
     near_copy_threshold: float = DEFAULT_NEAR_COPY_THRESHOLD,
     others: list[str] | None = None,
+    verb_match: VerbMatch | None = None,
 ) -> dict[str, Any]:
     """Check one extended sentence S_x' against its base sentence S_x (FrameBench step 2).
+
+    ``verb_match``: the verb of ``extended`` as another check found it (``--verb-check llm``), used
+    instead of :func:`find_verb`.
 
     Checks: verb present (lemma match); not a near-copy (``lexical_similarity(S_x', S_x) <
     near_copy_threshold``); differs from every sentence in ``others``.
     Returns ``{"passed", "reasons", "checks", "similarity_to_base", "target_span", "verb_form"}``.
     """
     reasons: list[str] = []
-    match = find_verb(extended, lemma, lang, verb_form)
+    match = verb_match or find_verb(extended, lemma, lang, verb_form)
     if not match.found:
-        reasons.append(f"{key} does not contain the verb '{lemma}' (any inflected form)")
+        reasons.append(_missing_verb(key, lemma, match))
     base_match = find_verb(original, lemma, lang)
     sim = normalized_similarity(masked_units(extended, lang, match), masked_units(original, lang, base_match))
     if sim >= near_copy_threshold:

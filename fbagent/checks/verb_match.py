@@ -68,13 +68,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from fbagent.checks.analysers import Reading, readings
+from fbagent.checks.analysers import Reading, readings, segmenter_installed
 from fbagent.checks.conjugation import table_method
 from fbagent.checks.lemmas import (
     SOURCES,
     LemmaSource,
     _fugashi_tagger,
     _simplemma_knows,
+    _simplemma_word,
     clear_caches,
     lemma_sources,
     lemmatizer_note,
@@ -82,7 +83,6 @@ from fbagent.checks.lemmas import (
     token_lemmas,
 )
 from fbagent.checks.morphology import Morphology, inflections, morphology, separable_splits
-from fbagent.checks.lemmas import _simplemma_word
 from fbagent.checks.verb_match_ja import find_verb_ja
 from fbagent.checks.verb_match_zh import find_verb_ko, find_verb_zh
 from fbagent.languages import NO_SPACE_LANGS, base_lang, written_without_spaces
@@ -608,7 +608,7 @@ def find_verb(
     if written_without_spaces(lang):
         return _find_verb_no_space(sentence, lemma, lang, verb_form)
     code = base_lang(lang)
-    if code == "ko":
+    if code == "ko" and segmenter_installed("ko"):
         return _analysed(find_verb_ko(sentence, lemma.strip().lower()), "kiwi")
     parts = _effective_parts(lemma, code)
     if not parts:
@@ -696,7 +696,7 @@ def token_is_lemma(token: str, lemma: str, lang: str) -> bool:
 
 def _find_verb_no_space(sentence: str, lemma: str, lang: str, verb_form: str | None) -> VerbMatch:
     lemma = lemma.replace("_", " ").replace(" ", "").strip().lower()
-    if base_lang(lang) == "zh":
+    if base_lang(lang) == "zh" and segmenter_installed("zh"):
         return _analysed(find_verb_zh(sentence, lemma), "jieba")
     if base_lang(lang) == "ja" and (tagger := _fugashi_tagger()) is not None:
         hit = find_verb_ja(sentence, lemma, tagger)

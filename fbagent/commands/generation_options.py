@@ -70,8 +70,12 @@ _VERIFIER: dict[str, tuple[Any, Any]] = {
         "--encoder", help="sentence-transformers name or folder for the round trip and the encoder check "
         "(default: offline all-MiniLM-L6-v2; use a multilingual one for non-English definitions).")], None),
     "surface_verb_match": (Annotated[bool, typer.Option(
-        "--surface-verb-match", help="Japanese lexicon without fugashi: accept the verb check's surface match "
-        "instead of refusing (docs/generate.md). Recorded with the run.")], False),
+        "--surface-verb-match", hidden=True, help="The older spelling of --verb-check surface.")], False),
+    "verb_check": (Annotated[str, typer.Option(
+        "--verb-check", help="auto | llm | surface: what vouches for the verb of each sentence. auto: the "
+        "language's own check (analyser or conjugation tables; a language with neither is refused); llm: the "
+        "verifier's model confirms it, one cached call per sentence; surface: the lemma or declared form as "
+        "written. Stored with every entry and the run.")], "auto"),
 }
 
 

@@ -64,11 +64,10 @@ def add_cmd(
         if created:
             _remove_new_database(database, Path(target))
         raise
-    from fbagent.checks.verb_match import lemmatizer_note
+    from fbagent.checks.coverage import verb_check_line
 
-    verb_note = lemmatizer_note(result.lang)
     # wrapped at spaces, never inside a path or a command (a path wider than the terminal gets a line of its own)
-    for note in [*result.notes, *([verb_note] if verb_note else [])]:
+    for note in [*result.notes, verb_check_line(result.lang)]:
         err.print(fit_line(f"note: {note}", err.width), style="dim", highlight=False, markup=False, soft_wrap=True)
     for w in result.warnings:
         err.print(fit_line(f"warning: {w}", err.width), style="yellow", highlight=False, markup=False, soft_wrap=True)

@@ -31,7 +31,7 @@ VERIFIER_DEFAULTS = {"verifier": "roundtrip"}
 # The prompt style (``--prompt-style``, fbagent.llm.prompt_style), with the same rule.
 PROMPT_STYLE_DEFAULTS = {"prompt_style": DEFAULT_PROMPT_STYLE}
 # The verb check's accepted fallback (``--surface-verb-match``, fbagent.checks.lemmas.require_verb_analyser), same rule.
-VERB_MATCH_DEFAULTS = {"surface_verb_match": ModelOptions.surface_verb_match}
+VERB_MATCH_DEFAULTS = {"surface_verb_match": ModelOptions.surface_verb_match, "verb_check": ModelOptions.verb_check}
 
 
 def eligibility_defaults() -> dict[str, Any]:

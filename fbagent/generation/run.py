@@ -115,6 +115,7 @@ def _resolve_lexicon(db: Any, opts: GenerateOptions, emit: OnEvent) -> tuple[dic
     that follow from it: ``--margin auto`` (the lexicon's latest calibration), the prompt styles and the
     screening default. Returns ``(lexicon, lookup notes, (generator style, verifier style))``; every note is
     emitted. Raises :class:`FbagentError` for an unknown lexicon or a language without its verb analyser."""
+    from fbagent.checks.coverage import check_verb_check, require_verb_check, verb_check_line
     from fbagent.checks.lemmas import analyser_note, require_verb_analyser
     from fbagent.generation.options import default_screen, style_note
     from fbagent.lexicon.importer import resolve_lexicon
@@ -124,8 +125,12 @@ def _resolve_lexicon(db: Any, opts: GenerateOptions, emit: OnEvent) -> tuple[dic
     lexicon = dict(resolve_lexicon(db, opts.lexicon, notify=notes.append))
     for note in notes:
         emit(LexiconNote(note))
-    require_verb_analyser(lexicon["lang"], surface_verb_match=opts.surface_verb_match)  # ja without fugashi: refuse
-    emit(LexiconNote(f"note: {analyser_note(lexicon['lang'], surface_verb_match=opts.surface_verb_match)}"))
+    verb_check = check_verb_check(opts.effective_verb_check)
+    require_verb_analyser(lexicon["lang"], surface_verb_match=verb_check != "auto")  # ja without fugashi: refuse
+    require_verb_check(lexicon["lang"], verb_check)  # no grammar, or zh/ko without their analyser: refuse
+    emit(LexiconNote(f"note: {verb_check_line(lexicon['lang'], verb_check)}"))
+    if verb_check == "auto":
+        emit(LexiconNote(f"note: {analyser_note(lexicon['lang'])}"))
     if opts.margin_auto:  # --margin auto: the margin of the lexicon's latest calibration (fbagent.verifier.calibration)
         from fbagent.verifier.margin import auto_margin  # not the package: it imports generation
 
@@ -295,6 +300,7 @@ class _Session:
                 similarity_threshold=opts.similarity_threshold, near_copy_threshold=opts.near_copy_threshold,
                 max_retries=opts.max_retries, margin=opts.margin, judge=opts.judge, seed=opts.seed,
                 variant_temperature=opts.variant_temperature, max_tokens=opts.max_tokens, verifier=opts.verifier,
+                verb_check=opts.effective_verb_check,
             ),
             encoder_name=getattr(backends.encoder, "name", None) or opts.encoder,
             checks_ready=backends.warmup.ready() if backends.warmup is not None else None,

@@ -111,6 +111,7 @@ def fbagent_record(item: dict[str, Any], run_name: str, e: EntryScore, min_corre
         "verifier": _json(item["verifier"]),
         "status": item["status"],
         "generator_model": item["generator_model"],
+        "verb_check": item.get("verb_check"),
         "run": run_name,
         "revised": bool(item["revised_fields"]),
         "revised_fields": item["revised_fields"],

@@ -63,6 +63,8 @@ FIELDS: dict[str, tuple[Any, str]] = {
                  "(null when the entry was not verified)."),
     "status": ("string", "Generation status: `verified` (verifier passed) or `flagged` (it did not)."),
     "generator_model": ("string", "Model that wrote the entry."),
+    "verb_check": ("string", "What vouched for the verb: analyser, conjugation tables, dictionary only, surface "
+                   "match, llm or surface (`fbagent generate --verb-check`)."),
     "run": ("string", "Name of the generation run."),
     "revised": ("bool", "True when an annotator revised any text of the entry."),
     "revised_fields": (["string"], "The revised fields."),
@@ -151,7 +153,8 @@ def hf_row(rec: dict, aliases: dict[str, str], n_annotators: int) -> dict[str, A
         "target_spans": {s: list(spans.get(s) or []) for s in SENTENCES},
         "lexical_similarity": rec["lexical_similarity"],
         "verifier": _verifier(rec["verifier"]),
-        "status": rec["status"], "generator_model": rec["generator_model"], "run": rec["run"],
+        "status": rec["status"], "generator_model": rec["generator_model"], "verb_check": rec.get("verb_check"),
+        "run": rec["run"],
         "revised": rec["revised"], "revised_fields": list(rec["revised_fields"]),
         "original": {f: (rec["original"] or {}).get(f) for f in REVISABLE},
         "human": {"annotators": sorted(aliases[n] for n in h["annotators"]), "n_correct": h["n_correct"],

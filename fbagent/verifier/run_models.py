@@ -48,7 +48,9 @@ class ModelOptions:
     (:mod:`fbagent.llm.prompt_style`); ``margin``: a sentence passes when sim_own - sim_other > margin
     (cosine difference, in :data:`fbagent.verifier.margin.MARGIN_RANGE`); ``surface_verb_match``: a Japanese lexicon without
     fugashi runs on the surface verb match instead of being refused
-    (:func:`fbagent.checks.lemmas.require_verb_analyser`).
+    (:func:`fbagent.checks.lemmas.require_verb_analyser`; the older spelling of ``verb_check="surface"``);
+    ``verb_check``: ``auto`` | ``llm`` | ``surface``, which check vouches for the verb
+    (:mod:`fbagent.checks.coverage`; :attr:`effective_verb_check` folds ``surface_verb_match`` in).
     """
 
     generator: str = DEFAULT_BACKEND
@@ -66,6 +68,12 @@ class ModelOptions:
     prompt_style: str = DEFAULT_PROMPT_STYLE
     margin: float = DEFAULT_MARGIN
     surface_verb_match: bool = False
+    verb_check: str = "auto"
+
+    @property
+    def effective_verb_check(self) -> str:
+        """``verb_check``, with the older ``surface_verb_match`` flag read as ``surface``."""
+        return "surface" if self.verb_check == "auto" and self.surface_verb_match else self.verb_check
 
     @property
     def same_verifier(self) -> bool:

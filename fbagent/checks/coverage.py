@@ -1,0 +1,110 @@
+"""Which verb check each language gets, said in one line, and never guesswork without the user's word.
+
+:func:`verb_check_kind` names what vouches for the verb of a sentence in a language (the value every
+entry stores in its ``verb_check`` field, :func:`entry_verb_check`):
+
+- ``analyser``: a part-of-speech or morphological analyser reads the sentence (HanTa: de, nl, en;
+  spaCy: fr; fugashi: ja; jieba: zh; Kiwi: ko; :mod:`fbagent.checks.analysers`);
+- ``conjugation tables``: the verb's paradigm and context rules (es, pt, it, ca, sv;
+  :mod:`fbagent.checks.conjugation`);
+- ``dictionary only``: simplemma's one-lemma-per-word dictionary, no grammar: a noun spelled like
+  the verb passes and a form the dictionary gives to another word is missed;
+- ``surface match``: nothing: the lemma as written or the generator's declared form.
+
+A run in a language of the last two kinds is refused (:func:`require_verb_check`) until the user
+picks ``--verb-check llm`` (the verifier's model confirms the verb in each sentence, one cached call
+per sentence: :mod:`fbagent.checks.llm_verb_check`) or ``--verb-check surface`` (the match above,
+accepted knowingly). An analyser language whose package is missing (fugashi, jieba, kiwipiepy) is
+refused the same way, naming its extra.
+"""
+
+from __future__ import annotations
+
+from fbagent.checks.analysers import SEGMENTERS, segmenter_installed, tagger_name
+from fbagent.checks.lemmas import lemma_sources
+from fbagent.checks.morphology import morphology
+from fbagent.errors import FbagentError
+from fbagent.languages import base_lang
+
+#: values of ``--verb-check``: auto (the language's own check), llm, surface
+VERB_CHECKS = ("auto", "llm", "surface")
+#: kinds of :func:`verb_check_kind`, most trusted first
+KINDS = ("analyser", "conjugation tables", "dictionary only", "surface match")
+
+
+def check_verb_check(value: str) -> str:
+    """``value`` if it is a ``--verb-check`` value; else :class:`FbagentError` naming the choices."""
+    if value not in VERB_CHECKS:
+        raise FbagentError(f"unknown --verb-check {value!r}", "pass --verb-check auto, llm or surface")
+    return value
+
+
+def verb_check_kind(lang: str) -> str:
+    """What serves the verb check of ``lang``'s base language: one of :data:`KINDS` (see the module doc).
+
+    An analyser language counts as ``analyser`` even when its package is missing (:func:`require_verb_check`
+    refuses that run)."""
+    code = base_lang(lang)
+    if tagger_name(code) is not None:
+        return "analyser"
+    if morphology(code).tables:
+        return "conjugation tables"
+    if lemma_sources(code):
+        return "dictionary only"
+    return "surface match"
+
+
+def _detail(code: str, kind: str) -> str:
+    if kind == "analyser":
+        return tagger_name(code) or ""
+    if kind == "conjugation tables":
+        return "paradigms from prompts/verbs/morphology.toml and simplemma, clitics stripped, nouns after articles refused"
+    if kind == "dictionary only":
+        return "simplemma's lemmas, no grammar: a noun spelled like the verb may pass"
+    return "no lemmatiser: the lemma as written or the generator's declared form"
+
+
+def verb_check_line(lang: str, verb_check: str = "auto") -> str:
+    """One line naming the check ``lang`` gets under ``--verb-check verb_check`` (for ``lexicon add`` and
+    ``generate``): "verb check for 'eu': surface match (...); generate needs --verb-check llm|surface"."""
+    code = base_lang(lang)
+    kind = verb_check_kind(code)
+    if verb_check == "llm":
+        return f"verb check for {lang!r}: llm (the verifier's model confirms the verb in every sentence; own check: {kind})"
+    if verb_check == "surface" and kind != "analyser":
+        return f"verb check for {lang!r}: surface match accepted by --verb-check surface ({_detail(code, kind)})"
+    line = f"verb check for {lang!r}: {kind} ({_detail(code, kind)})"
+    if kind in ("dictionary only", "surface match"):
+        line += "; generate refuses this language until you pass --verb-check llm|surface"
+    elif code in SEGMENTERS and not segmenter_installed(code):
+        line += f"; {SEGMENTERS[code][1]} is not installed: pip install 'fbagent[{SEGMENTERS[code][2]}]'"
+    return line
+
+
+def require_verb_check(lang: str, verb_check: str = "auto") -> None:
+    """Refuse a run whose verb check would be guesswork nobody chose (see the module doc): a language of
+    kind ``dictionary only`` / ``surface match`` under ``auto``, or an analyser language whose package is
+    missing under anything but ``llm`` / ``surface``. Raises :class:`FbagentError` (one line, the fix names
+    ``--verb-check llm|surface``)."""
+    code = base_lang(lang)
+    kind = verb_check_kind(code)
+    if verb_check != "auto":
+        return
+    if kind in ("dictionary only", "surface match"):
+        raise FbagentError(
+            f"fbagent has no grammar for language {lang!r} (verb check: {kind}): nouns spelled like the verb "
+            "would pass and regular forms be refused",
+            "pass --verb-check llm (the verifier's model confirms the verb, one cached call per sentence) "
+            "or --verb-check surface (accept the surface match)")
+    if code in SEGMENTERS and code != "ja" and not segmenter_installed(code):
+        name, package, extra = SEGMENTERS[code]
+        raise FbagentError(f"the verb check for {lang!r} needs {name}, and {package} is not installed",
+                           f"pip install 'fbagent[{extra}]', or pass --verb-check llm|surface")
+
+
+def entry_verb_check(lang: str, verb_check: str = "auto") -> str:
+    """The ``verb_check`` value an entry stores: ``llm``, ``surface`` (chosen), or the language's own
+    :func:`verb_check_kind` (``analyser``, ``conjugation tables``)."""
+    if verb_check in ("llm", "surface"):
+        return verb_check
+    return verb_check_kind(lang)
