@@ -147,13 +147,17 @@ def test_failed_first_import_leaves_no_database_file(tmp_path, sample):
 
 
 def test_note_for_a_language_without_lemmatiser_at_import_and_once_per_run(tmp_path):
+    # issue 29: the note names the check; generate refuses until --verb-check llm|surface is chosen
     db = tmp_path / "x.db"
     res = _cli("lexicon", "add", str(embedded_path()), "--lang", "eu", "--name", "fn-eu", db=db)
     assert res.returncode == 0, res.stderr
     assert "Imported lexicon fn-eu (eu, nltk)" in res.stdout
-    assert "note: no lemmatiser for language 'eu'" in " ".join(res.stderr.split())
-    plan = _cli("generate", "--pairs", "1", "--lexicon", "fn-eu", "--generator", "openai", "--base-url",
-                "http://127.0.0.1:9/v1", "--dry-run", db=db)
+    assert "note: verb check for 'eu': surface match (no lemmatiser" in " ".join(res.stderr.split())
+    args = ("generate", "--pairs", "1", "--lexicon", "fn-eu", "--generator", "openai", "--base-url",
+            "http://127.0.0.1:9/v1", "--dry-run")
+    refused = _cli(*args, db=db)
+    assert refused.returncode == 2 and "--verb-check llm" in refused.stderr
+    plan = _cli(*args, "--verb-check", "surface", db=db)
     assert plan.returncode == 0, plan.stderr
     out = " ".join((plan.stdout + plan.stderr).split())
-    assert out.count("no lemmatiser for language 'eu'") == 1
+    assert out.count("verb check for 'eu': surface match accepted by --verb-check surface") == 1

@@ -12,7 +12,7 @@ does not pass. One analyser serves each language (:func:`tagger_name`):
 - Chinese: jieba's ``posseg`` (MIT, dictionary in the package; extra ``fbagent[zh]``): words with
   their part of speech (:func:`jieba_words`), so a verb is a word of its own, never a character inside
   another word (小说 is not 说);
-- Korean: Kiwi (kiwipiepy, LGPL-3.0, model in the package kiwipiepy-model; extra ``fbagent[ko]``):
+- Korean: Kiwi (kiwipiepy, Apache-2.0, model in the package kiwipiepy-model; extra ``fbagent[ko]``):
   morphemes with Sejong tags (:func:`kiwi_morphemes`), so 갔다 is 가 + 었 + 다;
 - any other language: none (:func:`fbagent.checks.lemmas.analyser_note` says so once per run).
 
