@@ -23,7 +23,12 @@ from openai_stub import OpenAIStub  # noqa: E402
 from rich.console import Console  # noqa: E402
 
 from fbagent.checks.conjugation import clitic_hosts, paradigm, verb_lemma  # noqa: E402
-from fbagent.checks.coverage import entry_verb_check, require_verb_check, verb_check_kind, verb_check_line  # noqa: E402
+from fbagent.checks.coverage import (  # noqa: E402
+    entry_verb_check,
+    require_verb_check,
+    verb_check_kind,
+    verb_check_line,
+)
 from fbagent.checks.self_check import self_check  # noqa: E402
 from fbagent.checks.verb_match import find_verb  # noqa: E402
 from fbagent.errors import FbagentError  # noqa: E402
