@@ -131,6 +131,20 @@ def test_korean_inflected_verbs_map_to_their_dictionary_forms():
     assert (m.span, m.surface, m.method) == ((6, 9), "먹었다", "kiwi")
 
 
+# --------------------------------------------------------------------------- lexical similarity units
+
+
+def test_similarity_units_split_compounds_and_use_words():
+    from fbagent.checks.self_check import lexical_similarity
+
+    # [er, <V>, der, haus, tür] vs [er, <V>, der, bäckerei]: substitute + delete = 2 of 5 ("front door" / "bakery": 0.6)
+    assert lexical_similarity("Er öffnete die Haustür.", "Er öffnete die Bäckerei.", "öffnen", "de") == pytest.approx(0.6)
+    assert lexical_similarity("He opened the front door.", "He opened the bakery.", "open", "en") == pytest.approx(0.6)
+    pytest.importorskip("jieba", reason="jieba not installed (pip install 'fbagent[zh]')")
+    # [他, <V>, 了, 前门] vs [他, <V>, 了, 面包店]: 1 of 4 (characters: 0.5)
+    assert lexical_similarity("他打开了前门。", "他打开了面包店。", "打开", "zh") == pytest.approx(0.75)
+
+
 # --------------------------------------------------------------------------- which check each language gets
 
 

@@ -118,6 +118,19 @@ def hanta_sentence(words: tuple[str, ...], code: str) -> tuple[tuple[str, str], 
     return tuple((str(lemma), str(tag)) for _, lemma, tag in hanta_tagger(code).tag_sent(list(words), taglevel=1))
 
 
+@lru_cache(maxsize=READINGS_CACHE_SIZE)
+def hanta_compound_parts(words: tuple[str, ...], code: str) -> tuple[tuple[str, ...], ...]:
+    """HanTa's morphemes of each word (``taglevel=3``, lower case) where it reads a noun as a compound of
+    several nouns ("Haustür" -> ``("haus", "tür")``); ``()`` for every other word. Cached per sentence."""
+    if not words:
+        return ()
+    out = []
+    for _, _, morphemes, tag in hanta_tagger(code).tag_sent(list(words), taglevel=3):
+        nouns = [str(m).lower() for m, t in morphemes if str(t).startswith(("NN", "N("))]
+        out.append(tuple(nouns) if str(tag).startswith(("NN", "N(")) and len(nouns) >= 2 else ())
+    return tuple(out)
+
+
 _EN_FINITE = {"VBB", "VBD", "VBZ", "VDB", "VDD", "VDZ", "VHB", "VHD", "VHZ", "VM0", "VVB", "VVD", "VVZ"}
 
 
@@ -202,12 +215,14 @@ def spacy_readings(sentence: str, spans: Sequence[tuple[int, int]], code: str) -
 # --------------------------------------------------------------------------- jieba (Chinese), Kiwi (Korean)
 
 
-@lru_cache(maxsize=8)
 def segmenter_installed(lang: str) -> bool:
     """Whether the package of ``lang``'s segmenting analyser (:data:`SEGMENTERS`) is installed (not imported)."""
     import importlib.util
 
-    return lang in SEGMENTERS and importlib.util.find_spec(SEGMENTERS[lang][1]) is not None
+    try:
+        return lang in SEGMENTERS and importlib.util.find_spec(SEGMENTERS[lang][1]) is not None
+    except ValueError:  # the module is in sys.modules as None: blocked, as not installed
+        return False
 
 
 def _missing(lang: str) -> FbagentError:
@@ -306,5 +321,6 @@ def clear_caches() -> None:
     """Empty the analyses by text (loaded models and their word memos stay)."""
     _cached_readings.cache_clear()
     hanta_sentence.cache_clear()
+    hanta_compound_parts.cache_clear()
     jieba_words.cache_clear()
     kiwi_morphemes.cache_clear()

@@ -11,7 +11,7 @@ or one of its variants, is in the lemma's paradigm:
   ``e``/``i``: "busqué", "cerchi"; stressed stems e->ie, o->ue, e->i where ``stem_changes``), the
   Swedish weak groups (``-ar``, ``-er``/``-de``/``-te``, short verbs ``-dde``) with the s-passive, and
   the entry's ``irregular`` forms (forms simplemma gives to another lemma: "fue" is ser and ir,
-  "vimos" is ver and vir);
+  "vimos" is ver and vir) and ``strong_participles`` with their agreement forms ("aperti", "hechas");
 - simplemma's dictionary: the token, or a ``probes`` variant of it (a strong preterite "vino" ->
   "vinieron", an agreeing participle "messi" -> "messo", a passive "skrevs" -> "skrev"), maps to
   the lemma; in Swedish not for a token with a definite or plural noun ending (``noun_suffixes``:
@@ -106,7 +106,20 @@ def paradigm(lemma: str, lang: str) -> frozenset[str]:
     for verb, listed in m.irregular:
         if verb == lemma:
             forms |= listed
+    forms |= _strong_participles(lemma, m)
     return frozenset(forms)
+
+
+def _strong_participles(lemma: str, m: Morphology) -> set[str]:
+    """The listed participle whose infinitive ending ``lemma`` has (riaprire -> riaperto) and its agreement forms."""
+    for ending, participle in m.strong_participles:
+        if lemma.endswith(ending):
+            p = lemma[: len(lemma) - len(ending)] + participle
+            if not p.endswith("o"):
+                return {p}
+            plural = ("i", "e") if m.lang == "it" else ("os", "as")
+            return {p, p[:-1] + "a"} | {p[:-1] + e for e in plural}
+    return set()
 
 
 def _unstressed(word: str) -> str:

@@ -21,7 +21,7 @@ refused the same way, naming its extra.
 from __future__ import annotations
 
 from fbagent.checks.analysers import SEGMENTERS, segmenter_installed, tagger_name
-from fbagent.checks.lemmas import lemma_sources
+from fbagent.checks.lemmas import _fugashi_tagger, analyser_note, lemma_sources
 from fbagent.checks.morphology import morphology
 from fbagent.errors import FbagentError
 from fbagent.languages import base_lang
@@ -73,10 +73,15 @@ def verb_check_line(lang: str, verb_check: str = "auto") -> str:
         return f"verb check for {lang!r}: llm (the verifier's model confirms the verb in every sentence; own check: {kind})"
     if verb_check == "surface" and kind != "analyser":
         return f"verb check for {lang!r}: surface match accepted by --verb-check surface ({_detail(code, kind)})"
+    if verb_check == "surface" and _analyser_missing(code):
+        if code == "ja":
+            return analyser_note(code, surface_verb_match=True)
+        return (f"verb check for {lang!r}: surface match accepted by --verb-check surface ({SEGMENTERS[code][1]} is not "
+                "installed: the lemma is matched as written, nouns sharing it pass)")
     line = f"verb check for {lang!r}: {kind} ({_detail(code, kind)})"
     if kind in ("dictionary only", "surface match"):
         line += "; generate refuses this language until you pass --verb-check llm|surface"
-    elif code in SEGMENTERS and not segmenter_installed(code):
+    elif _analyser_missing(code):
         line += f"; {SEGMENTERS[code][1]} is not installed: pip install 'fbagent[{SEGMENTERS[code][2]}]'"
     return line
 
@@ -96,10 +101,17 @@ def require_verb_check(lang: str, verb_check: str = "auto") -> None:
             "would pass and regular forms be refused",
             "pass --verb-check llm (the verifier's model confirms the verb, one cached call per sentence) "
             "or --verb-check surface (accept the surface match)")
-    if code in SEGMENTERS and code != "ja" and not segmenter_installed(code):
+    if code != "ja" and _analyser_missing(code):  # Japanese: fbagent.checks.lemmas.require_verb_analyser
         name, package, extra = SEGMENTERS[code]
         raise FbagentError(f"the verb check for {lang!r} needs {name}, and {package} is not installed",
                            f"pip install 'fbagent[{extra}]', or pass --verb-check llm|surface")
+
+
+def _analyser_missing(code: str) -> bool:
+    """Whether ``code`` has a segmenting analyser (:data:`SEGMENTERS`) whose package is not installed."""
+    if code == "ja":
+        return _fugashi_tagger() is None
+    return code in SEGMENTERS and not segmenter_installed(code)
 
 
 def entry_verb_check(lang: str, verb_check: str = "auto") -> str:

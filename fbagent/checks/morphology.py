@@ -72,6 +72,7 @@ class Morphology:
     probes: tuple[tuple[str, str], ...] = ()
     conjugation: tuple[tuple[str, tuple[str, ...]], ...] = ()
     irregular: tuple[tuple[str, frozenset[str]], ...] = ()
+    strong_participles: tuple[tuple[str, str], ...] = ()
     stem_changes: bool = False
     swedish_weak: bool = False
     reflexive_suffix: str = ""
@@ -79,7 +80,7 @@ class Morphology:
     @property
     def tables(self) -> bool:
         """True for a conjugation-table language (:mod:`fbagent.checks.conjugation`)."""
-        return bool(self.conjugation or self.irregular or self.probes)
+        return bool(self.conjugation or self.irregular or self.probes or self.strong_participles)
 
 
 @lru_cache(maxsize=1)
@@ -137,6 +138,8 @@ def _table_fields(entry: dict[str, Any], low: Any) -> dict[str, Any]:
         probes=tuple((str(a).lower(), str(b).lower()) for a, b in entry.get("probes", [])),
         conjugation=tuple((str(k).lower(), tuple(str(v).lower().split())) for k, v in entry.get("conjugation", {}).items()),
         irregular=tuple((str(k).lower(), frozenset(low(v))) for k, v in entry.get("irregular", {}).items()),
+        strong_participles=tuple(sorted(((str(a).lower(), str(b).lower()) for a, b in entry.get("strong_participles", [])),
+                                        key=lambda r: len(r[0]), reverse=True)),
         stem_changes=bool(entry.get("stem_changes", False)),
         swedish_weak=bool(entry.get("swedish_weak", False)),
         reflexive_suffix=str(entry.get("reflexive_suffix", "")).lower(),

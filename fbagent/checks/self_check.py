@@ -15,12 +15,14 @@ them apart. We measure this as a normalized edit similarity over units::
 where ``lev`` is the Levenshtein distance over *sequences of units* (insert,
 delete and substitute cost 1), and ``u(S)`` is:
 
-- for languages written with spaces: the lower-cased word tokens of S
-  (Unicode ``\\w+``), with every token of the target verb (found by lemma
-  match, below) replaced by one mask unit ``<V>``;
-- for languages written without spaces (``ja``, ``zh``, ``th``, ``lo``,
-  ``km``, ``my``): the characters of S without whitespace and punctuation,
-  with the characters of the verb's span replaced by one mask unit.
+- for languages written with spaces: the word tokens of S (Unicode ``\\w+``) as
+  lemmas where simplemma has a dictionary, a German or Dutch compound noun as its
+  parts (HanTa), Korean as Kiwi's morphemes; every token of the target verb (found
+  by lemma match, below) replaced by one mask unit ``<V>``;
+- for Chinese and Japanese: the words of jieba / fugashi; for the other languages
+  written without spaces (``th``, ``lo``, ``km``, ``my``, and zh / ja without their
+  segmenter): the characters of S without whitespace and punctuation; the verb's
+  span is one mask unit (:mod:`fbagent.checks.similarity_units`).
 
 ``sim`` lies in [0, 1]; 1 means identical apart from the verb's inflection,
 0 means no unit in common in order. Two empty sequences give 1. The base pair
@@ -52,13 +54,13 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
+from fbagent.checks.similarity_units import MASK, similarity_units
 from fbagent.checks.verb_match import (
     NO_SPACE_LANGS,
     Token,
     VerbMatch,
     find_verb,
     lemmatizer_note,
-    sentence_tokens,
     token_is_lemma,
     token_lemmas,
     tokenize,
@@ -67,7 +69,6 @@ from fbagent.checks.verb_match import (
 from fbagent.languages import base_lang
 from fbagent.prompting.patterns import question_pattern
 
-MASK = "<V>"
 DEFAULT_SIMILARITY_THRESHOLD = 0.5
 DEFAULT_NEAR_COPY_THRESHOLD = 0.7
 QUESTION_MARKS = ("?", "？", "؟", ";", "՞")
@@ -75,7 +76,7 @@ QUESTION_MARKS = ("?", "？", "؟", ";", "՞")
 _WORD_RE = re.compile(r"\w+", re.UNICODE)
 
 __all__ = [
-    "NO_SPACE_LANGS", "Token", "VerbMatch", "find_verb", "lemmatizer_note", "token_is_lemma", "token_lemmas",
+    "MASK", "NO_SPACE_LANGS", "Token", "VerbMatch", "find_verb", "lemmatizer_note", "token_is_lemma", "token_lemmas",
     "tokenize", "written_without_spaces",
 ]
 
@@ -125,18 +126,9 @@ def normalized_similarity(a: list[str], b: list[str]) -> float:
 
 
 def masked_units(sentence: str, lang: str, match: VerbMatch) -> list[str]:
-    """Units of ``sentence`` (see :func:`tokenize`) with the verb's masked spans replaced by one ``<V>`` each."""
-    units: list[str] = []
-    spans = sorted(match.mask) if match.found else []
-    used: set[int] = set()
-    for tok in sentence_tokens(sentence, lang):
-        hit = next((i for i, (s, e) in enumerate(spans) if tok.start >= s and tok.end <= e), None)
-        if hit is None:
-            units.append(tok.text)
-        elif hit not in used:
-            used.add(hit)
-            units.append(MASK)
-    return units
+    """Units of ``sentence`` with the verb's masked spans replaced by one ``<V>`` each: language-aware
+    (lemmas, compound parts, segmenter words; :func:`fbagent.checks.similarity_units.similarity_units`)."""
+    return similarity_units(sentence, lang, match)
 
 
 def lexical_similarity(s1: str, s2: str, lemma: str, lang: str) -> float:
