@@ -78,6 +78,8 @@ def verb_check_line(lang: str, verb_check: str = "auto") -> str:
             return analyser_note(code, surface_verb_match=True)
         return (f"verb check for {lang!r}: surface match accepted by --verb-check surface ({SEGMENTERS[code][1]} is not "
                 "installed: the lemma is matched as written, nouns sharing it pass)")
+    if kind == "analyser" and not _analyser_missing(code) and code not in ("zh", "ko"):
+        return f"{analyser_note(code)} (check: analyser)"  # names the analyser and the lemma sources
     line = f"verb check for {lang!r}: {kind} ({_detail(code, kind)})"
     if kind in ("dictionary only", "surface match"):
         line += "; generate refuses this language until you pass --verb-check llm|surface"

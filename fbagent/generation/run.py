@@ -116,7 +116,7 @@ def _resolve_lexicon(db: Any, opts: GenerateOptions, emit: OnEvent) -> tuple[dic
     screening default. Returns ``(lexicon, lookup notes, (generator style, verifier style))``; every note is
     emitted. Raises :class:`FbagentError` for an unknown lexicon or a language without its verb analyser."""
     from fbagent.checks.coverage import check_verb_check, require_verb_check, verb_check_line
-    from fbagent.checks.lemmas import analyser_note, require_verb_analyser
+    from fbagent.checks.lemmas import require_verb_analyser
     from fbagent.generation.options import default_screen, style_note
     from fbagent.lexicon.importer import resolve_lexicon
     from fbagent.verifier.run_models import prompt_styles
@@ -128,9 +128,7 @@ def _resolve_lexicon(db: Any, opts: GenerateOptions, emit: OnEvent) -> tuple[dic
     verb_check = check_verb_check(opts.effective_verb_check)
     require_verb_analyser(lexicon["lang"], surface_verb_match=verb_check != "auto")  # ja without fugashi: refuse
     require_verb_check(lexicon["lang"], verb_check)  # no grammar, or zh/ko without their analyser: refuse
-    emit(LexiconNote(f"note: {verb_check_line(lexicon['lang'], verb_check)}"))
-    if verb_check == "auto":
-        emit(LexiconNote(f"note: {analyser_note(lexicon['lang'])}"))
+    emit(LexiconNote(f"note: {verb_check_line(lexicon['lang'], verb_check)}"))  # one line: which check
     if opts.margin_auto:  # --margin auto: the margin of the lexicon's latest calibration (fbagent.verifier.calibration)
         from fbagent.verifier.margin import auto_margin  # not the package: it imports generation
 

@@ -77,8 +77,9 @@ async def calibrate(db_path: str | Path, opts: CalibrateOptions, *, encoder: Any
     for note in notes:
         emit(Message(note))
     for lexicon in lexicons:  # ja without fugashi: refused before anything is stored
-        require_verb_analyser(lexicon["lang"], surface_verb_match=opts.surface_verb_match)
-        emit(Message(f"note: {analyser_note(lexicon['lang'], surface_verb_match=opts.surface_verb_match)}"))
+        accepted = opts.effective_verb_check != "auto"  # --verb-check llm|surface (or --surface-verb-match)
+        require_verb_analyser(lexicon["lang"], surface_verb_match=accepted)
+        emit(Message(f"note: {analyser_note(lexicon['lang'], surface_verb_match=accepted)}"))
     # the verifier's prompts in the style generation gives it (a base model: few-shot definitions)
     verifier_style = prompt_style_of(opts, "verifier") if opts.uses_llm else "chat"
     plans = []
