@@ -2,7 +2,7 @@
 
 Chinese (jieba ``posseg``, :func:`fbagent.checks.analysers.jieba_words`): the LU lemma (说, 学习)
 is found when it is a word of the segmented sentence, or a reduplication of it (看看, 看一看, 看了看),
-and jieba does not tag that word as a noun. A character inside another word never counts: 小说
+and it does not follow a numeral, a measure word, 的 or a demonstrative (一幅画, 我的画: a noun). A character inside another word never counts: 小说
 (novel) is not 说, 打算 (plan) is not 打, 看法 (opinion) is not 看, 开关 (switch) is not 开.
 
 Korean (Kiwi, :func:`fbagent.checks.analysers.kiwi_morphemes`): the lemma's stem (the dictionary
@@ -37,21 +37,26 @@ def find_verb_zh(sentence: str, lemma: str) -> tuple[int, int, str, str] | None:
     words = jieba_words(sentence)
     forms = {lemma, lemma + lemma, lemma + "一" + lemma, lemma + "了" + lemma}
     inside: list[str] = []
-    for start, end, word, flag in words:
+    for k, (start, end, word, flag) in enumerate(words):
         if word in forms:
-            if flag.startswith("n") and word == lemma and flag != "nz":
-                inside.append(f"'{word}' is tagged as a noun ({flag})")
+            if k > 0 and (words[k - 1][3] in ZH_NOUN_BEFORE or words[k - 1][2] in ZH_NOUN_WORDS_BEFORE):
+                inside.append(f"'{word}' follows '{words[k - 1][2]}' and is read as a noun")
                 continue
             return start, end, word, ""
         if word.startswith(lemma) and _verb_object(lemma, word, flag):
             return start, start + len(lemma), lemma, ""
         if lemma in word:
-            inside.append(f"'{word}' ({flag})")
+            inside.append(f"'{word}'({flag})")
     if not inside:
         return None
-    return -1, -1, "", f"'{lemma}' occurs only inside other words: " + ", ".join(inside[:3])
+    return -1, -1, "", f"'{lemma}' is no verb word of its own here: " + ", ".join(
+        x if " " in x else f"it is inside {x}" for x in inside[:3])
 
 
+#: jieba flags after which a word is a noun (numeral, measure word, 的): 一幅画, 我的画. jieba's own flag of a
+#: word comes from its dictionary, whatever the context (学 is "n"), so it does not decide
+ZH_NOUN_BEFORE = ("m", "q", "mq", "uj")
+ZH_NOUN_WORDS_BEFORE = frozenset({"的", "这", "那", "这个", "那个", "每", "各"})
 #: jieba flags of what may follow a verb inside one segmented word: its object or a preposition (打篮球, 开门, 坐在)
 ZH_OBJECT_FLAGS = ("n", "nr", "ns", "nz", "p", "f", "s")
 
