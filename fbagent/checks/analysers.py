@@ -31,6 +31,9 @@ added to :func:`_analyse` is cached there with no code of its own. Below it, Han
 (the morphological analysis of a word form, its lemma for a tag) are memoised per tagger
 (:func:`memoise_words`): a generated sentence is new, its words mostly are not, and those two steps are
 three quarters of HanTa's time (``benchmarks/bench_generate.py``: 0.60 -> 0.19 ms of CPU a sentence).
+The segmenters that answer in their own units rather than one reading per word (:func:`jieba_words`,
+:func:`kiwi_morphemes`, and HanTa's compound parts :func:`hanta_compound_parts` for the similarity check)
+are cached by text beside it, with the same size, and emptied by :func:`clear_caches` with it.
 """
 
 from __future__ import annotations
