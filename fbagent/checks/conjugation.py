@@ -1,4 +1,4 @@
-"""Conjugation tables of the verb check: Spanish, Portuguese, Italian, Catalan and Swedish.
+"""Conjugation tables of the verb check: Spanish, Portuguese, Italian and Swedish.
 
 simplemma gives one lemma per word, so a verb form that is also a noun ("llama", "cocina", "vino",
 "canto") or that two verbs share ("fue": ser and ir) is lost, and a noun form it ties to a verb

@@ -5,10 +5,11 @@ entry stores in its ``verb_check`` field, :func:`entry_verb_check`):
 
 - ``analyser``: a part-of-speech or morphological analyser reads the sentence (HanTa: de, nl, en;
   spaCy: fr; fugashi: ja; jieba: zh; Kiwi: ko; :mod:`fbagent.checks.analysers`);
-- ``conjugation tables``: the verb's paradigm and context rules (es, pt, it, ca, sv;
+- ``conjugation tables``: the verb's paradigm and context rules (es, pt, it, sv;
   :mod:`fbagent.checks.conjugation`);
 - ``dictionary only``: simplemma's one-lemma-per-word dictionary, no grammar: a noun spelled like
-  the verb passes and a form the dictionary gives to another word is missed;
+  the verb passes and a form the dictionary gives to another word is missed (Catalan and Romanian
+  among them: their ``morphology.toml`` entries have articles and clitics, not paradigm rules);
 - ``surface match``: nothing: the lemma as written or the generator's declared form.
 
 A run in a language of the last two kinds is refused (:func:`require_verb_check`) until the user

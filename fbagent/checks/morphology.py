@@ -79,8 +79,9 @@ class Morphology:
 
     @property
     def tables(self) -> bool:
-        """True for a conjugation-table language (:mod:`fbagent.checks.conjugation`)."""
-        return bool(self.conjugation or self.irregular or self.probes or self.strong_participles)
+        """True for a conjugation-table language (:mod:`fbagent.checks.conjugation`): one with rules for its
+        regular paradigms (``conjugation`` endings or the Swedish weak groups), not only listed forms."""
+        return bool(self.conjugation or self.swedish_weak)
 
 
 @lru_cache(maxsize=1)
