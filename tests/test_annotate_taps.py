@@ -60,3 +60,36 @@ async def test_taps_answer_rate_skip_comment_and_go_on(tmp_path, size):
     rows = {r["id"]: r for r in db.query("SELECT id, choice, acceptability, skipped, comment FROM annotation_tasks")}
     assert [(rows[i]["choice"], rows[i]["acceptability"]) for i, _, _ in given] == [(c, n) for _, c, n in given]
     assert rows[skipped]["skipped"] == 1 and rows[commented]["comment"] == "ok"
+
+
+async def test_bell_and_cr_lf_in_entry_text_keep_the_labels_in_place(tmp_path):
+    db = make_db(tmp_path / "a.db", n=1)
+    hostile = "'Ring\x07 it.\r\nShe grasped it.'"
+    db.execute(f"UPDATE items SET sentence_a = {hostile}, sentence_b = {hostile}, sentence_a_prime = {hostile},"
+               f" sentence_b_prime = {hostile}, question_four_choice = 'Which\r\nsentences?'")
+    db.conn.commit()
+    session = ValidateSession.open(db, "alice", Selection())
+    app = AnnotateApp(session)
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.press("x")
+        text = {s: app.screen.query_one(s, Static).content.plain for s in ("#question", "#sentence-a", "#sentence-b")}
+    shown = text["#sentence-a"] + text["#sentence-b"]
+    assert "\x07" not in shown and "\r" not in shown  # never raw to the terminal
+    assert text["#question"] == "Question: Which sentences?"
+    for selector, label in (("#sentence-a", "Sentence A: "), ("#sentence-b", "Sentence B: ")):
+        lines = text[selector].split("\n")  # the label, then the text on one line (60 columns fit it)
+        assert len(lines) == 1 and lines[0].startswith(label + "Ring") and lines[0].endswith("She grasped it."), lines
+
+
+async def test_the_comment_dialog_saves_and_closes_on_taps(tmp_path):
+    db = make_db(tmp_path / "a.db", n=1)
+    session = ValidateSession.open(db, "alice", Selection())
+    app = AnnotateApp(session)
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.press("x", "c")
+        await pilot.press(*"odd verb")
+        await click_text(pilot, "#comment-taps", "Save")
+        assert not isinstance(app.screen, CommentScreen) and session.current.comment == "odd verb"
+        await pilot.press("c")
+        await click_text(pilot, "#comment-taps", "Close")  # nothing changed: it just closes
+        assert not isinstance(app.screen, CommentScreen)

@@ -1,6 +1,6 @@
 """The dialog to type the optional comment of a task, docked at the bottom so the task stays visible.
 
-Enter saves. Escape closes it when nothing changed; with changed text it
+Enter (or a tap on Save) saves. Escape (or a tap on Close) closes it when nothing changed; with changed text it
 asks first (:class:`~fbagent.tui.unsaved_screen.UnsavedScreen`: save,
 discard, keep editing), so a typed comment is never dropped without a word.
 The comment is stored by the ``on_save`` callback of the caller at once,
@@ -18,6 +18,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
+from fbagent.tui.layout import pack
+from fbagent.tui.tap import tap
 from fbagent.tui.unsaved_screen import DISCARD, KEEP, SAVE, UnsavedScreen
 
 
@@ -39,6 +41,7 @@ class CommentScreen(ModalScreen[str]):
         with Vertical(id="dialog"):
             yield Static(f"Comment on {self.title_text} (Enter saves, Esc closes):")
             yield Input(value=self.text, id="comment-input")
+            yield Static(pack([tap("[ Save ]", "screen.save"), tap("[ Close ]", "screen.close")], 40), id="comment-taps")
 
     @property
     def value(self) -> str:
@@ -55,6 +58,10 @@ class CommentScreen(ModalScreen[str]):
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         """Enter: store the comment (when changed) and close."""
+        self.action_save()
+
+    def action_save(self) -> None:
+        """Enter or a tap on Save: store the comment (when changed) and close."""
         self.dismiss(self.save_now() if self.unsaved() else "Comment unchanged.")
 
     def action_close(self) -> None:

@@ -170,7 +170,7 @@ class ValidateScreen(Screen):
             return
         item = s.item(task)
         spans = item.get("target_spans") or {}
-        question = shown_question(item) or "(no question)"
+        question = " ".join((shown_question(item) or "(no question)").split())  # CR LF in stored text: one line
         self.query_one("#question", Static).update(wrap(Content.assemble(("Question: ", "bold"), question), width, hang=10))
         for wid, label, field in (("#sentence-a", "Sentence A: ", task.shown_first), ("#sentence-b", "Sentence B: ", task.shown_second)):
             self.query_one(wid, Static).update(wrap(
