@@ -2,6 +2,7 @@
 
 - a link preview (GET and HEAD of the invite, as chat and mail clients fetch
   it) leaves the invite usable;
+- a link clicked on another site (web mail) opens the join page, whose button signs the browser in;
 - a page on another site (``http://localhost:P``; the server is
   ``http://127.0.0.1:Q``, another site) that posts a join form for another
   annotator's link, or navigates to it, neither redeems the link nor switches
@@ -105,9 +106,15 @@ def test_previews_and_another_sites_join_page_change_nothing(tmp_path):
         assert answers(db_path, "gina") == [("A", "natural")] and answers(db_path, "mike") == []
         gina.close()
 
-        mike = Browser(pw)  # the preview and the attack left mike's link usable
-        tab = mike.tab().open(mike_link)
-        tab.wait_text("mike", since_key=False)
+        mike = Browser(pw)  # the preview and the attack left mike's link usable; he clicks it in his web mail
+        with other_site(f'<a id="link" href="{mike_link}">your invite</a>') as mail:
+            page = mike.context.new_page()
+            page.goto(mail)
+            page.click("#link")  # a cross-site navigation: the join page still works (its cookie is Strict)
+            page.wait_for_url("**/join?**")
+            page.click("form button")
+            page.wait_for_function("location.pathname === '/'", timeout=30_000)
+            page.wait_for_selector("body.-first-byte", timeout=60_000)
         assert link_state(db_path, "mike")[1] == 1
         mike.close()
 
