@@ -28,6 +28,10 @@ Enter and wait for the next task's header. Printed:
   (``performance.now``), median and p95, alone and loaded;
 - generate during the window: entries the live run wrote while the browsers
   annotated (it must be writing, or the loaded case proves nothing);
+- revised entries in a new tab (issue 31): sentence A of every entry revised, then a new annotator's
+  first screen, key-to-next-task over the tasks (the first one included), the app process's RSS at the
+  first task and after the last, whether lemminflect is mapped in it; and the first re-found verb span in
+  a fresh process with lemminflect vs with the server's shared table (``fbagent/serve/warm.py``);
 - curl without a session and with a revoked or expired token: each case, its
   status, and whether the body shows app data.
 

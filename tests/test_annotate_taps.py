@@ -93,3 +93,17 @@ async def test_the_comment_dialog_saves_and_closes_on_taps(tmp_path):
         await pilot.press("c")
         await click_text(pilot, "#comment-taps", "Close")  # nothing changed: it just closes
         assert not isinstance(app.screen, CommentScreen)
+
+
+async def test_at_phone_width_the_help_keeps_each_key_with_its_label(tmp_path):
+    db = make_db(tmp_path / "a.db", n=1)
+    app = AnnotateApp(ValidateSession.open(db, "alice", Selection()))
+    async with app.run_test(size=(40, 40)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        lines = app.screen.query_one("#help-text", Static).content.plain.split("\n")
+    text = "\n".join(lines)
+    for pair in ("u\u00a0=\u00a0Unacceptable", "a\u00a0=\u00a0Acceptable", "n\u00a0=\u00a0Natural", "4\u00a0=\u00a0neither"):
+        assert pair in text, pair  # never split across lines
+    assert not any(ln.strip().startswith("=") for ln in lines)
+    assert max(len(ln) for ln in lines) <= 40
