@@ -213,7 +213,7 @@ async def test_timeout_fails_the_entry_with_the_error(tmp_path):
     rows = list(db.query("SELECT attempts, error FROM llm_calls WHERE task = 'define'"))
     timed_out = f"request to {url} timed out after 0.3 s"
     assert len(rows) == 4 and all(r["error"] == timed_out and r["attempts"] == 2 for r in rows)
-    assert summary.session_failed.startswith("all 1 entries of this session failed")
+    assert summary.session_failed.startswith("the one entry of this session failed")
 
 
 async def test_judge_answers_both_pairs_in_both_orders(tmp_path):

@@ -387,8 +387,10 @@ def session_failure(summary: GenerationSummary, clients: list[Any], item_errors:
         errors.update(getattr(c.stats, "errors", None) or {})
     if not errors:
         errors = item_errors
-    what = (f"all {summary.failures} LLM calls of this session failed" if calls_failed
-            else f"all {summary.entries_done} entries of this session failed")
+    what = ((f"all {summary.failures:,} LLM calls of this session failed" if summary.failures != 1
+             else "the one LLM call of this session failed") if calls_failed
+            else f"all {summary.entries_done:,} entries of this session failed" if summary.entries_done != 1
+            else "the one entry of this session failed")
     fix = SESSION_FAILED_FIX
     what += most_common_error(errors)
     if errors:
