@@ -114,7 +114,7 @@ def test_unreachable_server_fails_the_session_with_one_line_naming_the_url(tmp_p
                  "--llm-retries", "0", "--no-screen", "--run", "down", "--db", db)
     assert result.returncode == 1, result.stdout + result.stderr
     line = result.stderr.strip().splitlines()[-1]
-    assert line.startswith("error: all ") and f"cannot connect to {url} (connection refused)" in line, line
+    assert line.startswith("error: the one LLM call of this session failed") and f"cannot connect to {url} (connection refused)" in line, line
     assert "check --base-url / the server / the API key; rerun the same command to retry the failed entries" in line
     assert "Traceback" not in result.stderr
     with sqlite3.connect(db) as conn:  # stored data intact: the failed calls and the failed entry
