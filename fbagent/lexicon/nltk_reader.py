@@ -425,7 +425,7 @@ def _write_mirror(mirror: Path, files: _FrameFiles, report: _Report) -> None:
         data = _normalize_for_nltk(data, files.fe_ids[name], fixes)
         _write_private(mirror / "frame" / f"{name}.xml", data)
     if any(fixes.values()):
-        summary = ", ".join(f"{n} {what}" for what, n in fixes.items() if n)
+        summary = ", ".join(f"{n:,} {what}" for what, n in fixes.items() if n)
         report.notes.append(f"{files.root / 'frame'}: adapted for NLTK in a private copy ({summary}); source unchanged")
 
 
@@ -579,7 +579,7 @@ def _attach_exemplars(
     unused = sorted(present - used)
     if unused:
         shown = ", ".join(unused[:5]) + (", ..." if len(unused) > 5 else "")
-        report.warnings.append(f"{lu_dir}: {len(unused)} file(s) name no imported LU ({shown}); not read")
+        report.warnings.append(f"{lu_dir}: {len(unused):,} file(s) name no imported LU ({shown}); not read")
 
 
 def _read_lu_file(src: _Source, lu: LexicalUnit, fname: str, repeats: dict[str, int], report: _Report) -> bool:
