@@ -53,9 +53,9 @@ requests/s and the ratio to ``10 / 0.1 s``.
 
 The machine's load average (``os.getloadavg``) is printed with every number:
 on a shared machine the ratios measured in one run are what to compare.
-Targets (on 2 cores): ratio >= 0.9 at 100 ms / c16 and >= 0.8 at 100 ms / c64;
-first request <= 1.5 s; CPU <= 10 ms per entry at latency 0 with the stand-in
-encoder; eval >= 0.95 of its bound. This script prints them next to the
+Targets (on 2 cores; issue 33): ratio >= 0.9 at 100 ms / c16 and c64 (stand-in encoder) and at
+100 ms / c16 with MiniLM; CPU <= 8 ms per entry at latency 0 / c16 with the stand-in encoder and
+<= 25 ms per entry at 100 ms / c16 with MiniLM; first request <= 1.5 s; eval >= 0.95 of its bound. This script prints them next to the
 numbers and asserts nothing (speed targets are never unit tests).
 """
 
@@ -80,9 +80,9 @@ CALLS_PER_ENTRY = 7          # generate_base, 2 x extend, 4 x define (no retries
 CHAIN_STEPS = 3              # generate_base -> extend (2 in parallel) -> verify (4 in parallel)
 STUB_HEADROOM = 5.0          # the stub must sustain 5x the configuration's request rate
 SAMPLE_PAIRS = 25            # frame pairs of the embedded sample lexicon
-TARGETS = {(100, 16): 0.9, (100, 64): 0.8}
+TARGETS = {(100, 16, "stand-in"): 0.9, (100, 64, "stand-in"): 0.9, (100, 16, "MiniLM"): 0.9}   # ratio
 FIRST_REQUEST_TARGET_S = 1.5
-CPU_TARGET_MS = 10.0
+CPU_TARGETS_MS = {(0, 16, "stand-in"): 8.0, (100, 16, "MiniLM"): 25.0}   # CPU ms per entry (entry phase)
 EVAL_TARGET = 0.95
 JSON_KEYS = ("concurrency", "latency_ms", "entries_per_s", "bound_entries_per_s", "ratio", "first_request_s",
              "cpu_ms_per_entry", "peak_rss_mb")
@@ -118,9 +118,10 @@ db.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 class Stub:
     """The constant-time stub process (``const_stub.py serve``) and its control endpoints."""
 
-    def __init__(self, lexicon: Path) -> None:
+    def __init__(self, lexicon: Path, unique_definitions: bool = False) -> None:
         self.lexicon = lexicon
-        self.proc = subprocess.Popen([sys.executable, str(HERE / "const_stub.py"), "serve", "--lexicon", str(lexicon)],
+        extra = ["--unique-definitions"] if unique_definitions else []
+        self.proc = subprocess.Popen([sys.executable, str(HERE / "const_stub.py"), "serve", "--lexicon", str(lexicon), *extra],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         self.url = self.proc.stdout.readline().strip()
         if not self.url.startswith("http"):
@@ -223,7 +224,7 @@ def run_config(cfg: Config, stub: Stub, template: Path, folder: Path, pairs: int
         if child.get("steady_end_done", 0) > child.get("steady_done", 0) else None,
         "peak_rss_mb": round(child["peak_rss_mb"], 1), "stub_capacity_per_s": stub_capacity,
         "max_in_flight": stats["max_in_flight"], "load": round(os.getloadavg()[0], 2),
-        "supervised": bool(child.get("supervised")),
+        "supervised": bool(child.get("supervised")), "encoder_worker": child.get("encoder_worker"),
     }
     if "checkpointer" in child:
         row["checkpointer"] = {k: {"per_entry": round(v["calls"] / entries, 2),
@@ -286,7 +287,7 @@ def table(rows: list[dict[str, Any]]) -> str:
         if "refused" in r:
             lines.append(f"{r['latency_ms']} ms | {r['concurrency']} | {r['encoder']} | refused: {r['refused']}")
             continue
-        target = TARGETS.get((r["latency_ms"], r["concurrency"])) if r["encoder"] == "stand-in" else None
+        target = TARGETS.get((r["latency_ms"], r["concurrency"], r["encoder"]))
         lines.append(" | ".join(str(x) for x in (
             f"{r['latency_ms']} ms", r["concurrency"], r["encoder"], f"{r['entries_per_s']:.1f}",
             f"{r['bound_entries_per_s']:.1f}", f"{r['ratio']:.2f}", f">= {target}" if target else "-",
@@ -305,6 +306,9 @@ def main() -> None:
     ap.add_argument("--real-encoder", action="store_true",
                     help="add MiniLM rows (latency 0 and 100 ms, concurrency 16): CPU and first request with torch")
     ap.add_argument("--no-eval", action="store_true", help="skip the `eval run` measurement")
+    ap.add_argument("--unique-definitions", action="store_true",
+                    help="the stub answers a definition of its own for every sentence (default: one per frame, "
+                         "which the encoder worker's rows kept by text then answer)")
     ap.add_argument("--count-checkpoints", action="store_true", help="count checkpointer calls per entry")
     ap.add_argument("--keep", action="store_true", help="keep the work folder (databases, outputs)")
     args = ap.parse_args()
@@ -315,10 +319,11 @@ def main() -> None:
     if args.real_encoder:
         configs += [Config(0, 16, "MiniLM"), Config(100, 16, "MiniLM")]
     folder = Path(tempfile.mkdtemp(prefix="fbbench-"))
-    print(f"{pairs} pairs x {args.per_pair} = {pairs * args.per_pair} entries per configuration, screening on; "
+    print(f"{pairs} pairs x {args.per_pair} = {pairs * args.per_pair} entries per configuration, screening on, "
+          f"{'a definition per sentence' if args.unique_definitions else 'a definition per frame'}; "
           f"work folder {folder}; {load()}", flush=True)
     template, lexicon = prepare(folder)
-    stub = Stub(lexicon)
+    stub = Stub(lexicon, args.unique_definitions)
     rows: list[dict[str, Any]] = []
     try:
         seconds = 1.0 if args.quick else 2.0
@@ -346,15 +351,14 @@ def main() -> None:
     print(table(rows))
     ok = [r for r in rows if "refused" not in r]
     for r in ok:
-        target = TARGETS.get((r["latency_ms"], r["concurrency"])) if r["encoder"] == "stand-in" else None
-        if target:
-            print(f"latency {r['latency_ms']} ms, c{r['concurrency']}: ratio {r['ratio']:.2f} (target >= {target}: "
-                  f"{'met' if r['ratio'] >= target else 'NOT met'})")
-    for r in ok:
-        if r["latency_ms"] == 0 and r["encoder"] == "stand-in":
-            print(f"CPU at latency 0, c{r['concurrency']}, stand-in encoder: {r['cpu_ms_per_entry']:.1f} ms/entry, "
-                  f"steady {r.get('cpu_steady_ms_per_entry')} ms/entry "
-                  f"(target <= {CPU_TARGET_MS:g}: {'met' if r['cpu_ms_per_entry'] <= CPU_TARGET_MS else 'NOT met'})")
+        key = (r["latency_ms"], r["concurrency"], r["encoder"])
+        if key in TARGETS:
+            print(f"latency {r['latency_ms']} ms, c{r['concurrency']}, {r['encoder']}: ratio {r['ratio']:.2f} "
+                  f"(target >= {TARGETS[key]}: {'met' if r['ratio'] >= TARGETS[key] else 'NOT met'})")
+        if key in CPU_TARGETS_MS:
+            print(f"CPU at latency {r['latency_ms']} ms, c{r['concurrency']}, {r['encoder']}: "
+                  f"{r['cpu_ms_per_entry']:.1f} ms/entry, steady {r.get('cpu_steady_ms_per_entry')} ms/entry "
+                  f"(target <= {CPU_TARGETS_MS[key]:g}: {'met' if r['cpu_ms_per_entry'] <= CPU_TARGETS_MS[key] else 'NOT met'})")
     first = [r["first_request_s"] for r in ok]
     if first:
         print(f"first request after spawn: {min(first):.2f} .. {max(first):.2f} s "

@@ -141,8 +141,11 @@ class Answers:
     EVAL = completion({"answer": "1"}, prompt_tokens=200)
     EAGER_VERBS = 200   # a table this small is built at start; a larger one verb by verb, on first use
 
-    def __init__(self, lexicon: dict[str, dict[str, str]]) -> None:
+    def __init__(self, lexicon: dict[str, dict[str, str]], unique_definitions: bool = False) -> None:
         self.lexicon = lexicon
+        # False: one definition per frame (a verifier at temperature 0 often answers so); True: a definition of
+        # its own for every sentence, so that a sentence encoder cannot answer from rows it already has
+        self.unique_definitions = unique_definitions
         self.base: dict[tuple[str, str, str, str], bytes] = {}
         self.extend: dict[str, bytes] = {}      # base sentence -> ExtendedSentence response
         self.define: dict[str, bytes] = {}      # any generated sentence -> Definition response
@@ -176,6 +179,10 @@ class Answers:
                                f"near pier {zlib.crc32(s.encode()) % 1000}.")
                         self.extend[s] = completion({"sentence": ext, "verb_form": verb})
                         self.define[s] = self.define[ext] = definition[frame]
+                        if self.unique_definitions:
+                            words = " ".join(frames[frame].split()[:DEFINITION_WORDS]) or frame
+                            self.define[s] = completion({"definition": f"{words}, as of the {noun} ({zlib.crc32(s.encode())})"})
+                            self.define[ext] = completion({"definition": f"{words}, as of a {noun} ({zlib.crc32(ext.encode())})"})
                         self.judge[s] = self.judge[ext] = completion({"answer": side}, prompt_tokens=200)
 
     def answer(self, request: dict[str, Any]) -> tuple[str, bytes | None]:
@@ -330,12 +337,14 @@ class StubProtocol(asyncio.Protocol):
             self.transport.write(response)
 
 
-async def serve(lexicon: dict[str, dict[str, str]], latency_ms: float, port: int = 0) -> None:
-    """Serve on 127.0.0.1 (``port`` 0: a free one), print the base URL, stop when stdin closes."""
+async def serve(lexicon: dict[str, dict[str, str]], latency_ms: float, port: int = 0,
+                unique_definitions: bool = False) -> None:
+    """Serve on 127.0.0.1 (``port`` 0: a free one), print the base URL, stop when stdin closes;
+    ``unique_definitions``: see :class:`Answers`."""
     import socket
 
     loop = asyncio.get_running_loop()
-    answers, stats = Answers(lexicon), Stats(latency_ms)
+    answers, stats = Answers(lexicon, unique_definitions), Stats(latency_ms)
     server = await loop.create_server(lambda: StubProtocol(answers, stats), "127.0.0.1", port, backlog=1024)
     for sock in server.sockets:
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
@@ -464,6 +473,7 @@ def main(argv: list[str] | None = None) -> None:
     s.add_argument("--lexicon", required=True, help="JSON {verb: {frame: definition}}")
     s.add_argument("--latency-ms", type=float, default=0.0)
     s.add_argument("--port", type=int, default=0)
+    s.add_argument("--unique-definitions", action="store_true", help="a definition of its own for every sentence")
     ld = sub.add_parser("load")
     ld.add_argument("--url", required=True)
     ld.add_argument("--lexicon", required=True)
@@ -474,7 +484,7 @@ def main(argv: list[str] | None = None) -> None:
         lexicon = json.load(fh)
     if args.command == "serve":
         with contextlib.suppress(KeyboardInterrupt):
-            asyncio.run(serve(lexicon, args.latency_ms, args.port))
+            asyncio.run(serve(lexicon, args.latency_ms, args.port, args.unique_definitions))
     else:
         print(json.dumps(asyncio.run(load(args.url, lexicon, args.concurrency, args.seconds))), flush=True)
 

@@ -20,6 +20,8 @@ command can measure:
   and with three quarters, of the entries done (between the two: the steady
   state, without the first entries' one-time work);
 - ``cpu_total_s``, ``peak_rss_mb``: ``getrusage`` at exit; ``exit_code``;
+- ``encoder_worker``: the encoder worker's ``batches`` (encode calls), ``encoded`` (texts through the
+  encoder) and ``cache_hits`` (texts answered from the rows kept by text);
 - ``imports_done_t``: ``time.time()`` when the CLI module was imported;
 - with ``FBBENCH_COUNT_CHECKPOINTS=1``: ``checkpointer`` = calls and seconds of
   each method of fbagent's checkpointer (``LoopSqliteSaver``: ``aput``,
@@ -123,6 +125,15 @@ def main() -> None:
         return shown(self, event)
 
     generate_view.GenerateView.__call__ = probe
+    from fbagent.verifier.encoder_batch import BatchEncoder
+
+    closing = BatchEncoder.close
+
+    def close_probe(self):   # the encoder worker's counters: encode calls, texts encoded, texts kept by text
+        result["encoder_worker"] = {"batches": self.batches, "encoded": self.encoded, "cache_hits": self.cache_hits}
+        return closing(self)
+
+    BatchEncoder.close = close_probe
     sys.argv = ["fbagent", "generate", *args]
     code = 0
     try:
