@@ -401,6 +401,8 @@ class TransformersBackend(SyncBackend):
         batches of prompts sorted by length, results in the order of ``prompts``): the label of the largest
         summed probability over its tokens (:func:`choose_label`); ``raw`` is the most likely option token,
         kept for the record; ``latency_ms`` and ``batch_size`` are those of the prompt's forward pass."""
+        if not prompts:
+            return []
         id_to_choice = self._options(choices)   # once per option set (a decode of the vocabulary): not timed
         started = time.perf_counter()           # the first batch's time includes formatting and tokenizing all
         texts = [self.format_prompt(p) for p in prompts]
