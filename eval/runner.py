@@ -43,8 +43,10 @@ from typing import Any, TypeVar
 
 from fbagent.errors import FbagentError
 from fbagent.files import write_atomic
+from fbagent.providers import breaker as breakers
 from fbagent.providers import known_secrets, may_hold_secret, redact_value
 from fbagent.providers.base import Backend, ChoiceResult, TextResult, package_version
+from fbagent.providers.breaker import guarding
 from fbagent.store.clock import utc_now
 
 MANIFEST = "manifest.json"
@@ -70,7 +72,9 @@ def base_versions() -> dict[str, str | None]:
 
 
 def run_on_loop(backend: Backend, coro: Coroutine[Any, Any, T]) -> T:
-    """``asyncio.run(coro)``, closing the backend's per-loop resources (API clients) before the loop ends."""
+    """``asyncio.run(coro)`` under the command's circuit breaker (:mod:`fbagent.providers.breaker`: a
+    service that stopped answering raises its :class:`~fbagent.providers.breaker.ServiceDown`, exit 1),
+    closing the backend's per-loop resources (API clients) before the loop ends."""
 
     async def main() -> T:
         try:
@@ -78,7 +82,27 @@ def run_on_loop(backend: Backend, coro: Coroutine[Any, Any, T]) -> T:
         finally:
             await backend.aclose_loop()
 
-    return asyncio.run(main())
+    with guarding():
+        return asyncio.run(main())
+
+
+def stop_if_down() -> None:
+    """Raise the command's :class:`~fbagent.providers.breaker.ServiceDown` once its breaker has tripped:
+    the answers of a batch then are the breaker's refusals, not predictions to store."""
+    breaker = breakers.current()
+    if breaker is not None:
+        breaker.check()
+
+
+async def gather_or_cancel(*coros: Coroutine[Any, Any, Any]) -> list[Any]:
+    """``asyncio.gather`` that cancels the others when one raises (a tripped breaker, Ctrl-C), then re-raises."""
+    tasks = [asyncio.ensure_future(c) for c in coros]
+    try:
+        return await asyncio.gather(*tasks)
+    finally:
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
 
 def read_predictions(folder: Path) -> list[dict]:
@@ -310,7 +334,9 @@ async def run_choice_jobs(backend: Backend, jobs: Sequence[ChoiceJob], writer: R
 
     async def run(batch: list[ChoiceJob]) -> None:
         async with sem:
+            stop_if_down()
             results = await backend.choose_batch([j.prompt for j in batch], batch[0].choices)
+        stop_if_down()
         writer.write([j.make_record(r) for j, r in zip(batch, results, strict=True)])
         if on_progress:
             on_progress(len(batch))
@@ -323,9 +349,9 @@ async def run_choice_jobs(backend: Backend, jobs: Sequence[ChoiceJob], writer: R
 
     if backend.groups_in_turn:
         for group_jobs in groups.values():
-            await asyncio.gather(*(run(b) for b in batches(group_jobs)))
+            await gather_or_cancel(*(run(b) for b in batches(group_jobs)))
     else:
-        await asyncio.gather(*(run(b) for group_jobs in groups.values() for b in batches(group_jobs)))
+        await gather_or_cancel(*(run(b) for group_jobs in groups.values() for b in batches(group_jobs)))
     return len(todo)
 
 
@@ -342,13 +368,15 @@ async def generate_all(backend: Backend, prompts: Sequence[str], *, max_new_toke
 
     async def run(idx: list[int]) -> None:
         async with sem:
+            stop_if_down()
             out = await backend.generate_batch([prompts[i] for i in idx], max_new_tokens, stop)
+        stop_if_down()
         for i, r in zip(idx, out, strict=True):
             results[i] = r
         if on_progress:
             on_progress(len(idx))
 
-    await asyncio.gather(*(run(b) for b in idx_batches))
+    await gather_or_cancel(*(run(b) for b in idx_batches))
     return [r for r in results if r is not None]
 
 

@@ -21,6 +21,7 @@ from typing import Any
 from fbagent.eval.runner import ChoiceJob, ResultWriter, latest, run_choice_jobs, run_on_loop
 from fbagent.progress.events import Finished, OnEvent, Progress, Started, Stopped, ignore
 from fbagent.providers.base import Backend
+from fbagent.providers.breaker import ServiceDown
 
 #: ``solve(backend, writer, advance)``: answer what ``writer.done`` lacks, ``writer.write`` the predictions,
 #: ``advance(n)`` after every ``n`` units finished
@@ -64,9 +65,13 @@ def run_task(backend: Backend, task: EvalTask, out_dir: Path, *, on_event: OnEve
         done += n
         emit(Progress(done=done, total=total))
 
-    status, summary = "interrupted", None
+    status, summary, before = "interrupted", None, done
     try:
-        run_on_loop(backend, task.solve(backend, writer, advance))
+        try:
+            run_on_loop(backend, task.solve(backend, writer, advance))
+        except ServiceDown as down:   # the service stopped answering: say what is stored, then stop (exit 1)
+            raise ServiceDown(f"{down.problem}; stopped: {done - before} new predictions of this session are stored "
+                              f"({done} of {total} in {out_dir})", down.fix) from down
         status = "finished"
         summary = task.score(writer.records)
     finally:

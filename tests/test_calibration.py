@@ -212,23 +212,27 @@ UNREACHABLE = "http://127.0.0.1:9/v1"  # port 9 (discard): nothing listens there
 
 
 def test_a_verifier_that_cannot_be_reached_stops_the_calibration_soon_and_hides_nothing(tmp_path):
-    """Every call failing (a server that is down): the calibration stops after about FAIL_FAST_CALLS calls
-    instead of making all 100, is stored as failed (no result), the command's error exits 1 naming the cause,
-    and the earlier good calibration stays the one ``--margin auto`` reads."""
+    """Every call failing (a server that is down): the command's circuit breaker (fbagent.providers.breaker)
+    stops the calibration after FAILED_CALLS failed requests instead of making all 100 calls, it is stored as
+    failed (no result), the command's error exits 1 naming the cause, and the earlier good calibration stays
+    the one ``--margin auto`` reads."""
     from fbagent.lexicon.importer import resolve_lexicon
-    from fbagent.verifier.calibration.run import FAIL_FAST_CALLS, CalibrationFailed
+    from fbagent.providers.breaker import FAILED_CALLS
+    from fbagent.verifier.calibration.run import CalibrationFailed
 
     db_path = tmp_path / "s.db"
     good = asyncio.run(calibrate(db_path, CalibrateOptions(signal="encoder", min_exemplars=2, n_boot=100),
                                  encoder=KeywordEncoder()))
     opts = CalibrateOptions(signal="both", min_exemplars=2, n_boot=100, verifier_generator="openai",
                             verifier_base_url=UNREACHABLE, verifier_model="m", backoff_s=0.01, llm_retries=1)
-    with pytest.raises(CalibrationFailed, match=r"stopped: all \d+ LLM calls failed; most common error .*connect") as err:
+    with pytest.raises(CalibrationFailed, match=rf"stopped: the model service failed {FAILED_CALLS} requests in a "
+                       r"row and answered none since the command started \(most common error .*connect") as err:
         asyncio.run(calibrate(db_path, opts, encoder=KeywordEncoder()))
     assert err.value.exit_code == 1 and "--verifier-base-url" in str(err.value)
     db = open_db(db_path)
     calls = db.execute("SELECT count(*) FROM llm_calls").fetchone()[0]
-    assert FAIL_FAST_CALLS <= calls < FAIL_FAST_CALLS + 4 * 2 * opts.concurrency   # not the 100 of 25 pairs
+    # each stored call made 2 requests (llm_retries=1); the call whose request tripped the breaker is not stored
+    assert 0 <= calls < FAILED_CALLS // 2 + 2 * opts.concurrency   # not the 100 of 25 pairs
     statuses = [r[0] for r in db.execute("SELECT status FROM runs WHERE kind = 'calibrate' ORDER BY id")]
     assert statuses == ["finished", "failed"]
     lexicon = resolve_lexicon(db, "sample-en")
@@ -236,12 +240,13 @@ def test_a_verifier_that_cannot_be_reached_stops_the_calibration_soon_and_hides_
 
 
 def test_a_small_calibration_whose_every_call_failed_is_failed_too(tmp_path):
-    """Fewer calls than FAIL_FAST_CALLS (one pair, four definitions), all failed: failed at the end."""
+    """Fewer failed requests than the breaker's FAILED_CALLS (one pair, four definitions, no retry), all
+    failed: failed at the end."""
     from fbagent.verifier.calibration.run import CalibrationFailed
 
     tiny_lexicon(tmp_path / "t.db")
     opts = tiny_options(signal="roundtrip", generator="openai", base_url=UNREACHABLE, model="m", backoff_s=0.01,
-                        llm_retries=1)
+                        llm_retries=0)
     with pytest.raises(CalibrationFailed, match="all 4 LLM calls failed"):
         asyncio.run(calibrate(tmp_path / "t.db", opts, encoder=KeywordEncoder()))
     assert [r[0] for r in open_db(tmp_path / "t.db").execute("SELECT status FROM runs")] == ["failed"]

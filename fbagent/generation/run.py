@@ -94,6 +94,7 @@ async def generate(db_path: str | Path, opts: GenerateOptions, *, encoder: Any =
         return session.nothing_to_do(run, len(finished_entries))
     try:
         async with contextlib.AsyncExitStack() as stack:
+            stack.enter_context(stopped_by_breaker(summary))   # a dead service stops the session (exit 1)
             session.backends = await start_backends(db, opts, encoder, lang=lexicon["lang"])
             stack.push_async_callback(_close_backends, session.backends, emit)
             if run is None:  # a new run: a lexicon without a single selectable pair is refused before it is stored
@@ -329,6 +330,23 @@ class _Session:
         self.emit(NothingToDo(run_name=run["name"], total=total))
         self.emit(SessionEnded(summary))
         return summary
+
+
+@contextlib.contextmanager
+def stopped_by_breaker(summary: GenerationSummary) -> Iterator[None]:
+    """The command's circuit breaker (:mod:`fbagent.providers.breaker`) for the body; when it trips, its
+    :class:`ServiceDown` is re-raised saying what this session stored (entries, LLM calls)."""
+    from fbagent.providers.breaker import ServiceDown, guarding
+
+    try:
+        with guarding():
+            yield
+    except ServiceDown as down:
+        entries, calls = summary.entries_done, summary.calls
+        stored = (f"stopped: this session stored {entries} finished {'entry' if entries == 1 else 'entries'} and "
+                  f"{calls} LLM {'call' if calls == 1 else 'calls'} ({summary.failures} failed); run "
+                  f"{summary.run_name!r} is marked interrupted")
+        raise ServiceDown(f"{down.problem}; {stored}", down.fix) from down
 
 
 def _check_selectable(db: Any, lexicon: dict[str, Any], opts: GenerateOptions) -> None:

@@ -43,6 +43,7 @@ from fbagent.errors import FbagentError
 from fbagent.llm.cache import cache_key
 from fbagent.llm.hooks import CallHooks
 from fbagent.providers import one_line, public_url, redact
+from fbagent.providers.breaker import ServiceDown
 from fbagent.providers.config import (
     DEFAULT_BACKOFF_S,
     DEFAULT_CONCURRENCY,
@@ -179,6 +180,8 @@ class LLMClient:
         Every LLM/server problem (HTTP errors, timeouts, invalid answers, llama.cpp
         errors) is a failed :class:`CallResult` and a row with ``error`` set. Raises
         only ``asyncio.CancelledError`` (Ctrl-C: nothing is recorded for the call),
+        :class:`fbagent.providers.breaker.ServiceDown` (the command's circuit breaker
+        tripped: the service is down; nothing is recorded for the call),
         ``sqlite3.Error`` when the database itself fails, ``TypeError`` for messages
         that are not JSON, and ``RuntimeError`` after :meth:`aclose`.
         """
@@ -286,7 +289,7 @@ class LLMClient:
         try:
             value = await providers.call_with_retries(
                 create, policy, on_retry=lambda exc: transport_errors.append(self.describe(exc)))
-        except asyncio.CancelledError:
+        except (asyncio.CancelledError, ServiceDown):  # Ctrl-C, or the command's breaker tripped: no row
             raise
         except Exception as exc:  # noqa: BLE001 - every failure becomes a recorded CallResult
             error = self.describe(exc)

@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
+from fbagent.providers import breaker as breakers
 from fbagent.providers.config import DEFAULT_BACKOFF_S, GENERATION_RETRIES, MAX_BACKOFF_S
 from fbagent.providers.redact import redact
 
@@ -61,8 +62,11 @@ def is_transient(exc: BaseException) -> bool:
     """True when the request may succeed if sent again: 408/429/5xx, timeouts, connection errors.
 
     Looks through wrapping (instructor's ``InstructorRetryException`` ->
-    ``__cause__``). Validation errors and other 4xx are permanent.
+    ``__cause__``). Validation errors and other 4xx are permanent, and so is
+    :class:`fbagent.providers.breaker.ServiceDown` (the command is stopping).
     """
+    if isinstance(exc, breakers.ServiceDown):
+        return False
     for err in exception_chain(exc):
         status = status_of(err)
         if status is not None:
@@ -129,8 +133,14 @@ async def call_with_retries(call: Callable[[], Awaitable[T]], policy: RetryPolic
     ``on_retry(exc)`` is called before each wait. The last error, or the first
     permanent one, is raised; ``asyncio.CancelledError`` passes through at once.
     The first try is a plain ``await`` (no retry machinery for the common case);
-    the retries after a transient failure run under tenacity.
+    the retries after a transient failure run under tenacity. Every try reports
+    to the command's circuit breaker (:mod:`fbagent.providers.breaker`), which
+    raises :class:`~fbagent.providers.breaker.ServiceDown` instead of a try
+    once it has tripped.
     """
+    breaker = breakers.current()
+    if breaker is not None:
+        call = _reported(call, breaker)
     try:
         return await call()
     except Exception as exc:  # noqa: BLE001 - classified here; CancelledError is not an Exception
@@ -158,6 +168,37 @@ async def call_with_retries(call: Callable[[], Awaitable[T]], policy: RetryPolic
         with attempt:
             return await call()
     raise AssertionError("unreachable: tenacity re-raises the last error")  # pragma: no cover
+
+
+def is_service_failure(exc: BaseException) -> bool:
+    """True when ``exc`` says the service did not answer: an HTTP error status, a timeout, a refused or
+    reset connection, a 2xx answer that is not a chat completion. A wrong answer (invalid JSON, failed
+    validation, truncated) is False: the service answered."""
+    for err in exception_chain(exc):
+        if status_of(err) is not None or is_network_error(err) or type(err).__name__ == "ChatResponseError":
+            return True
+    return False
+
+
+def _reported(call: Callable[[], Awaitable[T]], breaker: breakers.CircuitBreaker) -> Callable[[], Awaitable[T]]:
+    """``call`` reporting each try's outcome to ``breaker`` (checked before the try and after a failure)."""
+
+    async def reported() -> T:
+        breaker.check()
+        try:
+            result = await call()
+        except Exception as exc:  # noqa: BLE001 - reported, then re-raised (or the breaker's error instead)
+            if not is_service_failure(exc):
+                breaker.answered()
+                raise
+            breaker.failed(describe_error(exc, provider_name="the server", endpoint_url="the server"))
+            if breaker.tripped is not None:
+                raise breaker.tripped from exc
+            raise
+        breaker.answered()
+        return result
+
+    return reported
 
 
 def one_line(text: object, limit: int = 400) -> str:

@@ -31,6 +31,7 @@ from fbagent.errors import FbagentError
 from fbagent.lexicon.importer import resolve_lexicon
 from fbagent.progress.events import Finished, Message, OnEvent, Progress, Started, ignore
 from fbagent.prompting.messages import load_prompts
+from fbagent.providers.breaker import ServiceDown, guarding
 from fbagent.store.db import open_db
 from fbagent.verifier.calibration.metrics import signal_summary
 from fbagent.verifier.calibration.options import CalibrateOptions, validate_calibrate_options
@@ -205,27 +206,24 @@ async def _calibrate_lexicon(db: Any, lexicon: dict[str, Any], chosen: Calibrati
 
 
 async def _verify_pairs(work: list[Any], client: Any, stats0: dict[str, int]) -> str | None:
-    """Run the pairs' coroutines ``work`` concurrently; stop (cancel the rest) as soon as every LLM call so
-    far failed, :data:`FAIL_FAST_CALLS` of them at least. Returns why the calibration failed
-    (:func:`_nothing_works`: also when all of fewer calls failed), else ``None``; a cancellation cancels
-    every pair and is re-raised."""
-    tasks = [asyncio.ensure_future(w) for w in work]
-    try:
-        for finished in asyncio.as_completed(tasks):
-            await finished
-            failure = _nothing_works(client, stats0, at_least=FAIL_FAST_CALLS)
-            if failure:   # stop now, not after every call's retries
-                return failure
-        return _nothing_works(client, stats0, at_least=1)
-    finally:
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+    """Run the pairs' coroutines ``work`` concurrently under the command's circuit breaker
+    (:mod:`fbagent.providers.breaker`): when it trips (the verifier's service is down), the rest are
+    cancelled and its line is returned. Also returns why the calibration failed when every LLM call of a
+    smaller calibration failed (:func:`_nothing_works`), else ``None``; a cancellation cancels every pair
+    and is re-raised."""
+    with guarding():
+        tasks = [asyncio.ensure_future(w) for w in work]   # the tasks copy the context: they report to the breaker
+        try:
+            await asyncio.gather(*tasks)
+        except ServiceDown as down:
+            return down.problem
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+    return _nothing_works(client, stats0, at_least=1)
 
 
-#: a calibration stops once this many LLM calls have failed and none has been answered (a server that
-#: cannot be reached, a wrong key or model): seconds instead of every call's retries
-FAIL_FAST_CALLS = 8
 CALLS_FAILED_FIX = ("check the verifier's server, model and API key (--verifier-base-url, --verifier-model; "
                     "--base-url, --model when the verifier is the generator), then run the same command again "
                     "(answered calls are cached)")
