@@ -16,6 +16,7 @@ import typer
 from fbagent.commands import annotate as annotate_cmd
 from fbagent.commands import annotators as annotators_cmd
 from fbagent.commands import audit as audit_cmd
+from fbagent.commands import db as db_cmd
 from fbagent.commands import eval as eval_cmd
 from fbagent.commands import export as export_cmd
 from fbagent.commands import generate as generate_cmd
@@ -66,6 +67,7 @@ app.add_typer(verifier_cmd.app, name="verifier")
 export_cmd.register(app)
 audit_cmd.register(app)
 app.add_typer(eval_cmd.app, name="eval")
+app.add_typer(db_cmd.app, name="db")
 install_help(app)  # --help that reads at 80 columns (fbagent.commands.help_format)
 
 
@@ -136,11 +138,20 @@ def main() -> None:
         sys.exit(code if isinstance(code, int) else 0)
 
     finally:
+        close_databases()   # SQLite checkpoints on close: the .db file alone holds every row, no -wal is left
         # The interpreter's last garbage collection walks every object the command created (torch,
         # transformers, llama.cpp's Python side): seconds on a loaded machine, between the last line
         # and the prompt (after Ctrl-C too). Frozen objects are left to the process's exit instead;
         # everything stored is committed already and open files are flushed as usual.
         gc.freeze()
+
+def close_databases() -> None:
+    """Close every database connection the command opened (:func:`fbagent.store.db.close_all`), on every
+    exit path; nothing to do when the command opened none (the module was never imported)."""
+    store_db = sys.modules.get("fbagent.store.db")
+    if store_db is not None:
+        store_db.close_all()
+
 
 if __name__ == "__main__":
     main()

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import time
+import weakref
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -22,9 +24,39 @@ from fbagent.errors import FbagentError
 from fbagent.store.schema import SCHEMA_VERSION, ensure_schema, newer_error, schema_version
 from fbagent.store.transaction import transaction
 
-__all__ = ["BUSY_TIMEOUT_MS", "holds_rows", "open_db", "sqlite_error", "transaction"]
+__all__ = ["BUSY_TIMEOUT_MS", "checkpoint", "close_all", "close_db", "holds_rows", "open_db", "sqlite_error", "tidy_wal",
+           "transaction"]
 
 BUSY_TIMEOUT_MS = 30_000
+#: a long run copies its write-ahead log into the database file at least this often, seconds (:func:`checkpoint`)
+CHECKPOINT_EVERY_S = 30.0
+UPGRADE_COMMAND = "fbagent db upgrade"
+
+
+
+class Connection(sqlite3.Connection):
+    """The connection of every database :func:`open_db` returns: SQLite's, plus what closing it needs
+    (``fbagent_path``: its file, ``None`` in memory; ``fbagent_read_only``; ``fbagent_checkpointed``: the
+    monotonic time of its last checkpoint). A subclass so that :data:`_OPEN` can hold it weakly."""
+
+    fbagent_path: Path | None = None
+    fbagent_read_only: bool = False
+    fbagent_checkpointed: float = 0.0
+
+    def __del__(self) -> None:
+        """A read-only connection nobody holds any more (the command dropped its database) is closed as
+        :func:`close_db` closes it: its ``-wal``/``-shm`` files do not outlive it."""
+        if self.fbagent_read_only and self.fbagent_path is not None:
+            try:
+                self.close()
+                tidy_wal(self.fbagent_path)
+            except Exception:  # noqa: BLE001, S110 - a finaliser must not raise
+                pass
+
+
+#: every connection :func:`open_db` made that is still alive (closed by :func:`close_all` at exit); held
+#: weakly: one nobody uses any more is closed by Python as before
+_OPEN: weakref.WeakSet[Connection] = weakref.WeakSet()
 
 
 def open_db(
@@ -46,9 +78,13 @@ def open_db(
     ``read_only=True`` (the read commands: ``lexicon list|show``, ``pairs
     list|show``, ``runs list|show``, ``validate report``, ``export``, the
     eval readers) opens the file with ``mode=ro`` and ``query_only``, so it
-    works on a file or folder without write permission and never writes; the
-    file must exist. A file of an earlier schema is upgraded first when it is
-    writable; a read-only one of an earlier schema is refused.
+    works on a file or folder without write permission and never writes: not
+    a migration (a file of an earlier schema is refused with one line naming
+    ``fbagent db upgrade``), and no ``-wal``/``-shm`` file is left once it is
+    closed (:func:`close_db`); the file must exist.
+
+    Every database returned is closed by :func:`close_all` (the CLI, on every
+    exit path) unless closed before with :func:`close_db`.
 
     Raises :class:`FbagentError` (one line: problem and fix) when the file is
     missing and ``create`` is false or ``read_only`` is true, when its folder
@@ -71,7 +107,7 @@ def open_db(
     if not memory:
         _refuse_unwritable(path)
     try:
-        conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False)
+        conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False, factory=Connection)
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         _refuse_foreign(conn, path)
 
@@ -90,7 +126,82 @@ def open_db(
         raise sqlite_error(err, path) from err
     if upgraded and on_upgrade:
         on_upgrade(upgraded)
+    return _opened(db, None if memory else path, read_only=False)
+
+
+def _opened(db: sqlite_utils.Database, path: Path | None, *, read_only: bool) -> sqlite_utils.Database:
+    """Register ``db``'s connection for :func:`close_all` with what closing it needs."""
+    conn = db.conn
+    if isinstance(conn, Connection):
+        conn.fbagent_path, conn.fbagent_read_only, conn.fbagent_checkpointed = path, read_only, time.monotonic()
+        _OPEN.add(conn)
     return db
+
+
+def close_db(db: sqlite_utils.Database | sqlite3.Connection) -> None:
+    """Close the connection of ``db`` so that SQLite copies its write-ahead log into the file and removes the
+    ``-wal``/``-shm`` files (when it is the last connection): afterwards the ``.db`` file alone holds every
+    committed row. A writing connection checkpoints first (``PASSIVE``: also while annotators keep the file
+    open); a read-only one cannot, so the ``-wal``/``-shm`` files its read created are removed by SQLite
+    through a short connection that writes nothing (``query_only``) when the folder is writable
+    (:func:`tidy_wal`). Safe to call twice; database errors on the way are ignored (everything committed is
+    stored already)."""
+    conn = db if isinstance(db, sqlite3.Connection) else db.conn
+    _OPEN.discard(conn)
+    path, read_only = getattr(conn, "fbagent_path", None), getattr(conn, "fbagent_read_only", False)
+    try:
+        if not read_only:
+            conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+    except sqlite3.Error:
+        pass
+    try:
+        conn.close()
+    except sqlite3.Error:
+        return
+    if read_only and path is not None:
+        tidy_wal(path)
+
+
+def tidy_wal(path: Path) -> None:
+    """Remove ``path``'s ``-wal``/``-shm`` files through SQLite: a connection that writes nothing, closed at
+    once, checkpoints and deletes them when no other connection has the file open (and leaves them
+    otherwise). Nothing happens without write permission on the file and its folder."""
+    if not any(Path(f"{path}{s}").exists() for s in ("-wal", "-shm")):
+        return
+    if not (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)):
+        return
+    try:
+        conn = sqlite3.connect(str(path), timeout=1.0)
+        try:
+            conn.execute("PRAGMA query_only = 1")
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        pass
+
+
+def close_all() -> None:
+    """Close every database :func:`open_db` returned that is still open (:func:`close_db`): the CLI calls
+    it on every exit path (normal, error, Ctrl-C)."""
+    for conn in list(_OPEN):
+        close_db(conn)
+
+
+def checkpoint(db: sqlite_utils.Database, every_s: float = CHECKPOINT_EVERY_S) -> bool:
+    """Copy the write-ahead log of ``db`` into the database file (``PRAGMA wal_checkpoint(PASSIVE)``: it
+    never waits for readers) when the last such copy is ``every_s`` seconds old or more; a long run calls
+    it after each stored unit, so the ``.db`` file alone is at most ``every_s`` behind. Returns whether it
+    ran; database errors (a busy file) are ignored, the next call tries again."""
+    conn, now = db.conn, time.monotonic()
+    if not isinstance(conn, Connection) or conn.fbagent_read_only or now - conn.fbagent_checkpointed < every_s:
+        return False
+    conn.fbagent_checkpointed = now
+    try:
+        conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+    except sqlite3.Error:
+        return False
+    return True
 
 
 def sqlite_error(err: sqlite3.Error, path: str | Path | None = None, *, fix: str | None = None) -> FbagentError:
@@ -147,15 +258,18 @@ def _refuse_unwritable(path: Path) -> None:
 
 def _connect_read_only(path: Path, immutable: bool = False) -> sqlite3.Connection:
     uri = f"file:{quote(str(path.resolve()))}?mode=ro" + ("&immutable=1" if immutable else "")
-    conn = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False)
+    conn = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False, factory=Connection)
     conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     conn.execute("PRAGMA query_only = 1")
     conn.execute("SELECT count(*) FROM sqlite_master").fetchone()  # a WAL file without -shm fails here
     return conn
 
 
-def _open_read_only(path: Path, on_upgrade: Callable[[dict[str, Any]], None] | None) -> sqlite_utils.Database:
-    """The read-only open of :func:`open_db` (``mode=ro``; ``immutable=1`` when the WAL index cannot be created)."""
+def _open_read_only(path: Path, on_upgrade: Callable[[dict[str, Any]], None] | None = None) -> sqlite_utils.Database:
+    """The read-only open of :func:`open_db` (``mode=ro``; ``immutable=1`` when the WAL index cannot be created).
+
+    Never writes: a file of an earlier schema is refused with one line naming ``fbagent db upgrade``
+    (``on_upgrade`` is not called; it stays for the callers' signature)."""
     try:
         try:
             conn = _connect_read_only(path)
@@ -167,25 +281,30 @@ def _open_read_only(path: Path, on_upgrade: Callable[[dict[str, Any]], None] | N
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     except sqlite3.DatabaseError as err:
         raise sqlite_error(err, path) from err
+    db = _opened(sqlite_utils.Database(conn), path, read_only=True)
     if version > SCHEMA_VERSION:
-        conn.close()
+        close_db(db)
         raise newer_error(path, version)
     if version < SCHEMA_VERSION and (version > 0 or "lexicons" in tables):
-        conn.close()
-        writable = os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
-        if not writable:
-            raise FbagentError(
-                f"{path} has schema version {version} (this fbagent reads version {SCHEMA_VERSION}) and is read-only,"
-                " so it cannot be upgraded",
-                f"upgrade a writable copy once (cp {path} copy.db; fbagent runs list --db copy.db) and read that,"
-                " or use the fbagent version that wrote it",
-            )
-        open_db(path, on_upgrade=on_upgrade).conn.close()
-        return _open_read_only(path, None)
+        close_db(db)
+        raise _old_schema_error(path, version)
     if version == 0 and "lexicons" not in tables:
-        conn.close()
+        close_db(db)
         raise FbagentError(f"{path} is an empty database (no fbagent tables)", "pass --db PATH of a database fbagent wrote")
-    return sqlite_utils.Database(conn)
+    return db
+
+
+def _old_schema_error(path: Path, version: int) -> FbagentError:
+    """The refusal of a read command on a database of the earlier schema ``version``: it names
+    ``fbagent db upgrade`` (on a writable copy when the file or its folder is read-only)."""
+    problem = (f"{path} has schema version {version} and this fbagent reads version {SCHEMA_VERSION}; a command that "
+               "only reads never changes a database, so it left the file as it is")
+    if os.access(path, os.W_OK) and os.access(path.parent, os.W_OK):
+        return FbagentError(problem, f"upgrade it once with `{UPGRADE_COMMAND} --db {path}` (it keeps a backup copy "
+                            "beside it), then rerun this command; or use the fbagent version that wrote it")
+    return FbagentError(f"{problem} (it is read-only)",
+                        f"upgrade a writable copy once (fbagent db backup copy.db --db {path}; {UPGRADE_COMMAND} "
+                        "--db copy.db) and read that, or use the fbagent version that wrote it")
 
 
 def _refuse_foreign(conn: sqlite3.Connection, path: Path) -> None:

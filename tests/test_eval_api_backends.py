@@ -168,6 +168,9 @@ def _error_lines(proc) -> list[str]:
 
 
 def test_every_call_failing_exits_1_then_resume_asks_them_again(tmp_path):
+    """A server refusing every request: the circuit breaker (fbagent.providers.breaker) stops the run at its
+    8th failed request with one line naming the cause, exit 1; the calls that got no answer are asked again
+    when the same command runs against a working server."""
     out = tmp_path / "o"
     base = ["eval", "run", "--dataset", str(DATA), "--limit", "2", "--templates", "v1", "--backend", "openai",
             "--model", "stub-model", "--max-retries", "0", "--out", str(out)]
@@ -176,17 +179,19 @@ def test_every_call_failing_exits_1_then_resume_asks_them_again(tmp_path):
         assert stub.request_count == 8
     assert proc.returncode == 1, proc.stderr
     errors = _error_lines(proc)
-    assert len(errors) == 1 and errors[0].startswith("error: all 8 answers of this run failed; most common error (8x): ")
-    assert "401" in errors[0] and "Fix: check the server URL" in errors[0] and "asked again" in errors[0]
+    assert len(errors) == 1 and errors[0].startswith("error: the model service failed 8 requests in a row and "
+                                                     "answered none since the command started (most common error (8x): ")
+    assert "401" in errors[0] and "Fix: check the API key" in errors[0] and "run the same command again" in errors[0]
     assert "sk-test" not in proc.stderr + proc.stdout
-    assert len(read_predictions(out)) == 8
+    failed = len(read_predictions(out))
+    assert failed < 8   # the answers of the batch that tripped the breaker are not stored
     # the server works again: the 8 calls that got no answer are asked again, the run finishes
     with OpenAIStub(lambda req: {"answer": oracle_answer(request_text(req))}) as stub:
         proc = _run_cli([*base, "--base-url", stub.base_url])
         assert stub.request_count == 8
         gone = stub.base_url
     assert proc.returncode == 0, proc.stderr
-    assert len(read_predictions(out)) == 16  # append-only: 8 failures, then 8 answers
+    assert len(read_predictions(out)) == failed + 8  # append-only: the failures, then 8 answers
     summary = json.loads((out / "summary.json").read_text())
     assert summary["n_predictions"] == 8 and summary["n_failed"] == 0
     assert summary["accuracy"]["mean"] == pytest.approx(0.5)  # oracle: right on base pairs only

@@ -199,6 +199,7 @@ def test_eval_run_stores_and_prints_no_secret_and_closes_clients(tmp_path, backe
         url = _secret_url(srv.url, "/v1") if backend == "openai" else srv.url
         env = _env(OPENAI_API_KEY=OPENAI_KEY) if backend == "openai" else _env(GEMINI_API_KEY=GEMINI_KEY)
         env["PYTHONDEVMODE"] = "1"  # unclosed sockets and transports print a ResourceWarning
+        env["FBAGENT_BREAKER_CALLS"] = "0"  # every failed answer stored: no circuit breaker (tests/test_breaker.py)
         proc = subprocess.run(
             [sys.executable, "-W", "error::ResourceWarning", "-m", "fbagent.cli", "eval", "run",
              "--dataset", str(DATA), "--limit", "1", "--templates", "v1", "--backend", backend,

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from fbagent.errors import FbagentError
+from fbagent.store.schema import SCHEMA_VERSION
 from fbagent.store import open_db
 
 
@@ -369,20 +370,41 @@ def test_read_commands_work_on_a_read_only_file_and_write_commands_say_so(read_o
     assert sorted(p.name for p in path.parent.iterdir()) == ["copy.db"]
 
 
-def test_read_commands_upgrade_an_old_writable_file_and_refuse_an_old_read_only_one(tmp_path):
-    import os
-
+def test_read_commands_never_upgrade_and_db_upgrade_does(tmp_path):
+    """Issue 35 item 3: `export` and `lexicon list` (read commands) on the schema-3 fixture refuse with one
+    line naming `fbagent db upgrade` and leave its bytes unchanged, with nothing beside it (no -wal, -shm or
+    .bak); `fbagent db upgrade` upgrades it (with the backup), then the read commands work on it."""
     old = tmp_path / "old.db"
     shutil.copy(FIXTURE_V3, old)
+    digest = hashlib.sha256(old.read_bytes()).hexdigest()
+    for args in (("export", str(tmp_path / "x.jsonl")), ("lexicon", "list"), ("validate", "report")):
+        res = _cli(*args, "--db", str(old))
+        assert res.returncode == 2 and res.stderr.count("\n") == 1, res.stderr
+        assert res.stderr.startswith(f"error: {old} has schema version 3 and this fbagent reads version "
+                                     f"{SCHEMA_VERSION}; a command that only reads never changes a database, so it left the file as it is. Fix: "
+                                     f"upgrade it once with `fbagent db upgrade --db {old}`"), res.stderr
+        assert hashlib.sha256(old.read_bytes()).hexdigest() == digest
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["old.db"]
+    res = _cli("db", "upgrade", "--db", str(old))
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.strip() == (f"upgraded {old} from schema version 3 to {SCHEMA_VERSION}; the copy taken before "
+                                  f"is {old}.v3.bak")
+    assert hashlib.sha256((tmp_path / "old.db.v3.bak").read_bytes()).hexdigest() != digest  # journal mode DELETE
+    assert not Path(f"{old}-wal").exists() and _version(old) == SCHEMA_VERSION
+    res = _cli("db", "upgrade", "--db", str(old))
+    assert res.returncode == 0
+    assert res.stdout.strip() == f"{old} has schema version {SCHEMA_VERSION} already: nothing to do"
     res = _cli("validate", "report", "--format", "json", "--db", str(old))
     assert res.returncode == 0, res.stderr
-    note, hint = res.stderr.split("\n", 1)  # the note, then the filter hint (2 annotators, 2-of-3 keeps none)
-    assert note == f"note: upgraded the database from schema version 3 to 10; the copy taken before is {old}.v3.bak"
-    assert hint.startswith("hint: the filter wants >= 2") and hint.count("\n") == 1
-    assert _version(old) == 10
+    assert res.stderr.startswith("hint: the filter wants >= 2") and res.stderr.count("\n") == 1
     rep = json.loads(res.stdout)
     per = {r["entry"]: r for r in rep["judgments"]["per_entry"]}
     assert (per["run1:1:0"]["current"], per["run1:1:0"]["stale"], per["run1:1:0"]["pending"]) == (6, 2, 4)
+    assert sorted(p.name for p in tmp_path.iterdir() if not p.name.endswith(("-wal", "-shm"))) == ["old.db", "old.db.v3.bak"]
+
+
+def test_read_commands_refuse_an_old_read_only_file(tmp_path):
+    import os
 
     folder = tmp_path / "ro"
     folder.mkdir()
@@ -393,8 +415,9 @@ def test_read_commands_upgrade_an_old_writable_file_and_refuse_an_old_read_only_
     try:
         res = _cli("export", str(tmp_path / "x.jsonl"), "--db", str(frozen))
         assert res.returncode == 2 and res.stderr.count("\n") == 1, res.stderr
-        assert res.stderr.startswith(f"error: {frozen} has schema version 3 (this fbagent reads version 10) and is"
-                                     " read-only, so it cannot be upgraded. Fix: upgrade a writable copy once")
+        assert res.stderr.startswith(f"error: {frozen} has schema version 3 and this fbagent reads version "
+                                     f"{SCHEMA_VERSION}; a command that only reads never changes a database, so it left the file as it "
+                                     "is (it is read-only). Fix: upgrade a writable copy once (fbagent db backup")
         assert hashlib.sha256(frozen.read_bytes()).hexdigest() == digest and not (tmp_path / "x.jsonl").exists()
         assert sorted(p.name for p in folder.iterdir()) == ["old.db"]
     finally:

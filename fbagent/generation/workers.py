@@ -30,6 +30,7 @@ from fbagent.generation.events import (
     RunWarning,
 )
 from fbagent.generation.options import FINAL
+from fbagent.store.db import checkpoint
 
 Entry = tuple[dict[str, Any], int]     # (frame_pairs row, k)
 
@@ -187,6 +188,7 @@ class EntryPool:
             item = build_item(state, generator_model=getattr(self.ctx.generator, "model", None))
             self.emit(EntryError(item_id=iid, error=state["error"]))
         items_store.save_item(self.db, item)
+        checkpoint(self.db)   # at most every 30 s: the .db file alone stays close to what is stored
         # count before the next await: a cancellation there must not lose a stored entry from the tally
         summary.entries_done += 1
         summary.counts[item["status"]] = summary.counts.get(item["status"], 0) + 1

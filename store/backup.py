@@ -1,0 +1,78 @@
+"""A consistent copy of a live fbagent database: SQLite's online backup API, while others write.
+
+``cp fb.db copy.db`` copies only the main file: rows still in the write-ahead log (``fb.db-wal``) are
+missing from the copy, and a copy taken while a transaction writes may be torn. :func:`backup_database`
+reads one snapshot (a read transaction: writers in WAL mode go on meanwhile) and writes it, page by
+page, into a new self-contained file (journal mode ``DELETE``: no ``-wal`` beside it), renamed into
+place only when complete. The source is opened read-only and never upgraded, so an old schema is
+copied as it is (a copy before ``fbagent db upgrade``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+import time
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from fbagent.errors import FbagentError
+from fbagent.store.db import BUSY_TIMEOUT_MS, sqlite_error, tidy_wal
+
+
+def backup_target(source: Path, dest: Path) -> Path:
+    """The file a backup of ``source`` goes to: ``dest``, or ``dest/<source name>`` for a folder.
+    Raises :class:`FbagentError` when it exists already, is ``source`` itself, or its folder is missing."""
+    target = dest / source.name if dest.is_dir() else dest
+    if target.resolve() == source.resolve():
+        raise FbagentError(f"the backup {target} would overwrite the database itself", "pass another file name")
+    if target.exists():
+        raise FbagentError(f"{target} exists already; a backup never overwrites a file",
+                           "pass a new file name (e.g. with the date in it) or remove the old copy first")
+    if not target.parent.is_dir():
+        raise FbagentError(f"folder {target.parent} of the backup does not exist", "create it or pass another DEST")
+    return target
+
+
+def backup_database(source: str | Path, dest: str | Path) -> dict[str, Any]:
+    """Copy the fbagent database ``source`` into the new file ``dest`` (a folder: the same file name in it).
+
+    Returns ``{"source", "dest", "bytes", "pages", "seconds"}`` (the copy's size in bytes, SQLite pages,
+    wall seconds). Raises :class:`FbagentError` for a missing source, a ``dest`` that exists or is the
+    source, or an SQLite failure (e.g. a full disk; no partial copy is left: it is written to a temporary
+    name first).
+    """
+    source = Path(source)
+    if not source.is_file():
+        raise FbagentError(f"database {source} does not exist", "pass --db PATH of an existing database")
+    target = backup_target(source, Path(dest))
+    partial = target.with_name(f".{target.name}.{os.getpid()}.partial")
+    started = time.perf_counter()
+    uri = f"file:{quote(str(source.resolve()))}?mode=ro"
+    try:
+        src = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000)
+        try:
+            src.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            dst = sqlite3.connect(str(partial))
+            try:
+                src.backup(dst)   # one step: one consistent snapshot of the source
+                dst.execute("PRAGMA journal_mode = DELETE")
+                pages = dst.execute("PRAGMA page_count").fetchone()[0]
+            finally:
+                dst.close()
+        finally:
+            src.close()
+            tidy_wal(source)
+        os.replace(partial, target)
+    except sqlite3.Error as err:
+        with contextlib.suppress(OSError):
+            partial.unlink()
+        raise sqlite_error(err, source) from err
+    except OSError as err:
+        with contextlib.suppress(OSError):
+            partial.unlink()
+        raise FbagentError(f"writing the backup {target} failed ({err})", "check the disk and the folder's permissions") from err
+    return {"source": str(source), "dest": str(target), "bytes": target.stat().st_size, "pages": pages,
+            "seconds": round(time.perf_counter() - started, 3)}
