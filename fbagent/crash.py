@@ -176,6 +176,7 @@ def supervise(argv: list[str], child: list[str] | None = None) -> int | None:
     code = proc.returncode
     if stopped:
         log.unlink(missing_ok=True)
+        checkpoint_after_kill(argv)
         sys.stderr.write(f"interrupted: stopped {grace_s:g} s after Ctrl-C; everything finished so far "
                          "is stored; run the same command again to resume.\n")
         return 130
@@ -183,6 +184,33 @@ def supervise(argv: list[str], child: list[str] | None = None) -> int | None:
         log.unlink(missing_ok=True)
         return code if code >= 0 else 128 - code
     return _report(argv, os.getpid(), -code, log)
+
+
+def checkpoint_after_kill(argv: list[str]) -> None:
+    """After the supervisor killed a command that did not stop after Ctrl-C: copy the write-ahead logs of its
+    database (``--db``, else ``FBAGENT_DB``, else ``framebench.db``) and of the generation checkpoints
+    beside it into their files, so that no ``-wal`` is left and the ``.db`` file alone holds every committed
+    row (what the command itself does when it closes its connections). Database errors are ignored: the log
+    is recovered by the next command that opens the file anyway."""
+    import sqlite3
+
+    db = Path(os.environ.get("FBAGENT_DB") or "framebench.db")
+    for i, arg in enumerate(argv):
+        if arg == "--db" and i + 1 < len(argv):
+            db = Path(argv[i + 1])
+        elif arg.startswith("--db="):
+            db = Path(arg[len("--db="):])
+    for path in (db, db.with_name(db.stem + ".checkpoints.db")):
+        if not Path(f"{path}-wal").exists():
+            continue
+        try:
+            conn = sqlite3.connect(str(path), timeout=5.0)
+            try:
+                conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            finally:
+                conn.close()   # the last connection: SQLite removes the -wal and -shm files
+        except sqlite3.Error:
+            pass
 
 
 def interrupt_grace_s() -> float:
