@@ -32,13 +32,13 @@ nothing is evaluated from a file with a bad line.
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 from pathlib import Path
 from typing import Any
 
 from fbagent.errors import FbagentError
 from fbagent.eval.entry import SENTENCE_FIELDS, Entry, _text, check_pairs_differ
+from fbagent.files import parse_json_line, read_text_input
 
 # the authors' step-3 column names -> ours
 STEP3_FIELDS = {"sentence_A": "sentence_a", "sentence_B": "sentence_b",
@@ -184,43 +184,36 @@ def read_entries(path: Path, default_lang: str = "en", limit: int | None = None)
         if not entries:
             raise FbagentError(f"dataset folder {path} has no entries", EMPTY_FIX)
         return entries
-    if not path.is_file():
-        raise FbagentError(f"dataset {path} does not exist",
-                           "pass --dataset with a JSONL file from `fbagent export` or a folder from "
-                           "`fbagent export --format hf`")
+    text = read_text_input(path, "dataset", "pass --dataset with a JSONL file from `fbagent export` (UTF-8) or a "
+                           "folder from `fbagent export --format hf`")
     entries: list[Entry] = []
     seen: dict[str, int] = {}
-    with path.open(encoding="utf-8") as f:
-        for lineno, line in enumerate(f, start=1):
-            if not line.strip():
-                continue
-            where = f"{path}:{lineno}"
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as err:
-                raise FbagentError(f"{where}: not valid JSON ({err.msg} at column {err.colno})",
-                                   "fix that line (one JSON object per line)") from err
-            if not isinstance(obj, dict):
-                raise FbagentError(f"{where}: expected a JSON object, got {type(obj).__name__}",
-                                   "fix that line (one JSON object per line)")
-            if "original_qa_id" in obj:  # the authors' columns (final format or step-3 output)
-                if obj.get("original_qa_id") in (None, ""):
-                    raise FbagentError(f"{where}: field 'original_qa_id' is empty", "fix that line")
-                entry = entry_from_framebench(obj, where, default_lang)
-            elif "id" in obj:
-                entry = entry_from_fbagent(obj, where, default_lang)
-            else:
-                raise FbagentError(f"{where}: neither 'id' (fbagent format) nor 'original_qa_id' (the FrameBench "
-                                   "authors' columns)",
-                                   "export the entries with `fbagent export --validated OUT.jsonl`")
-            check_pairs_differ(entry, where)
-            if entry.id in seen:
-                raise FbagentError(f"{where}: entry id {entry.id!r} repeats line {seen[entry.id]}",
-                                   "remove the duplicate line")
-            seen[entry.id] = lineno
-            entries.append(entry)
-            if limit is not None and len(entries) >= limit:
-                break
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        where = f"{path}:{lineno}"
+        obj = parse_json_line(line, where, "fix that line (one JSON object per line)")
+        if not isinstance(obj, dict):
+            raise FbagentError(f"{where}: expected a JSON object, got {type(obj).__name__}",
+                               "fix that line (one JSON object per line)")
+        if "original_qa_id" in obj:  # the authors' columns (final format or step-3 output)
+            if obj.get("original_qa_id") in (None, ""):
+                raise FbagentError(f"{where}: field 'original_qa_id' is empty", "fix that line")
+            entry = entry_from_framebench(obj, where, default_lang)
+        elif "id" in obj:
+            entry = entry_from_fbagent(obj, where, default_lang)
+        else:
+            raise FbagentError(f"{where}: neither 'id' (fbagent format) nor 'original_qa_id' (the FrameBench "
+                               "authors' columns)",
+                               "export the entries with `fbagent export --validated OUT.jsonl`")
+        check_pairs_differ(entry, where)
+        if entry.id in seen:
+            raise FbagentError(f"{where}: entry id {entry.id!r} repeats line {seen[entry.id]}",
+                               "remove the duplicate line")
+        seen[entry.id] = lineno
+        entries.append(entry)
+        if limit is not None and len(entries) >= limit:
+            break
     if not entries:
         raise FbagentError(f"dataset {path} has no entries", EMPTY_FIX)
     return entries

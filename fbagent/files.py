@@ -1,4 +1,4 @@
-"""Output files: one atomic write that knows what it may replace.
+"""Files a user names: one atomic write that knows what it may replace, one reader of text input files.
 
 :func:`write_atomic` is how fbagent writes every file a user names (``export OUT``, ``validate report
 --out``, eval manifests, summaries and reports): a missing file or a regular one is written to a
@@ -7,13 +7,21 @@ new one, never half of one. Any other existing target is never replaced: a chara
 (``/dev/stdout``, ``/dev/null``, a named pipe) is written in place, a socket or a block device is
 refused. A symbolic link is followed (the file it points to is replaced, the link stays). A failed
 write (a full disk: ``ENOSPC``, also from ``/dev/full``) is one :class:`FbagentError`, and no temporary
-file is left behind.
+file is left behind. The temporary file is ``flock``'ed while it is written, so a later write of the
+same file removes the ones a killed writer left (:func:`remove_stale_temp_files`) and never a live one's.
+
+:func:`read_text_input` reads every text input file (datasets, lexicon JSONL) the same way: UTF-8,
+a byte-order mark accepted, and one line for anything else (UTF-16, Latin-1, binary data, a device
+such as ``/dev/null``); :func:`parse_json_line` parses one JSON value with a nesting limit.
 """
 
 from __future__ import annotations
 
 import errno
+import fcntl
+import json
 import os
+import re
 import stat
 import tempfile
 from collections.abc import Iterable
@@ -64,8 +72,10 @@ def write_atomic(out: Path | str, chunks: Iterable[str | bytes], *, mode: int = 
     if not parent.is_dir():
         raise FbagentError(f"folder {parent} of {out} does not exist",
                            f"create it (mkdir -p {parent}) or pass another output file")
+    remove_stale_temp_files(out)
     try:
         fd, tmp = tempfile.mkstemp(dir=parent, prefix=f".{out.name}.", suffix=".tmp")
+        fcntl.flock(fd, fcntl.LOCK_EX)   # held while written: marks a live writer for remove_stale_temp_files
     except OSError as err:
         # ENOENT for a folder that exists: a virtual file system (/proc, /sys) that takes no new files
         reason = ("the folder takes no new files: a virtual file system such as /proc or /sys?"
@@ -86,6 +96,32 @@ def write_atomic(out: Path | str, chunks: Iterable[str | bytes], *, mode: int = 
         Path(tmp).unlink(missing_ok=True)
         raise
     return out
+
+
+def remove_stale_temp_files(out: Path) -> list[Path]:
+    """Remove the temporary files that writes of ``out`` killed mid-way left beside it (``.NAME.XXXXXXXX.tmp``,
+    the pattern of :func:`write_atomic`) and that no live writer holds (an ``flock`` taken without waiting
+    succeeds). Returns the files removed; files it cannot lock or remove are left."""
+    pattern = re.compile(rf"\.{re.escape(out.name)}\.[A-Za-z0-9_]{{8}}\.tmp")
+    removed = []
+    try:
+        candidates = [p for p in out.parent.iterdir() if pattern.fullmatch(p.name)]
+    except OSError:
+        return removed
+    for path in candidates:
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+        except OSError:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            path.unlink()
+            removed.append(path)
+        except OSError:
+            pass   # a live writer holds it (or it went away)
+        finally:
+            os.close(fd)
+    return removed
 
 
 def _write_in_place(out: Path, chunks: Iterable[str | bytes]) -> Path:
@@ -112,3 +148,85 @@ def _write_in_place(out: Path, chunks: Iterable[str | bytes]) -> Path:
 def write_text_atomic(out: Path | str, text: str) -> Path:
     """:func:`write_atomic` of one string (UTF-8)."""
     return write_atomic(out, [text])
+
+
+#: deepest nesting of arrays and objects a JSON input value may have (an fbagent row has 4 or 5 levels)
+MAX_JSON_DEPTH = 100
+
+
+def read_text_input(path: Path | str, what: str, fix: str) -> str:
+    """The text of the input file ``path`` (``what``: e.g. ``"dataset"``), decoded as UTF-8; a UTF-8
+    byte-order mark is accepted (and dropped) everywhere. Raises :class:`FbagentError` with ``fix`` for a
+    path that does not exist, is not a regular file (``/dev/null``, a FIFO, a socket), cannot be read, or
+    holds UTF-16, binary or non-UTF-8 (e.g. Latin-1) bytes, each named as such."""
+    path = Path(path)
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        raise FbagentError(f"{what} {path} does not exist", fix) from None
+    except OSError as err:
+        raise FbagentError(f"{what} {path} cannot be read ({_reason(err)})", fix) from err
+    if not stat.S_ISREG(st.st_mode):
+        kind = ("a folder" if stat.S_ISDIR(st.st_mode) else "a character device" if stat.S_ISCHR(st.st_mode)
+                else "a named pipe (FIFO)" if stat.S_ISFIFO(st.st_mode) else "a socket" if stat.S_ISSOCK(st.st_mode)
+                else "a block device" if stat.S_ISBLK(st.st_mode) else "not a regular file")
+        raise FbagentError(f"{what} {path} is {kind}, not a file", fix)
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        raise FbagentError(f"{what} {path} cannot be read ({_reason(err)})", fix) from err
+    return decode_text(data, f"{what} {path}")
+
+
+def decode_text(data: bytes, where: str) -> str:
+    """``data`` decoded as UTF-8 (a byte-order mark dropped); raises :class:`FbagentError` naming UTF-16,
+    binary data or the first byte that is not UTF-8 (``where``: what the bytes are, for the message)."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise FbagentError(f"{where} is UTF-16 text; fbagent reads UTF-8",
+                           "save it as UTF-8 (e.g. iconv -f UTF-16 -t UTF-8 IN > OUT)")
+    if b"\x00" in data[:8192]:
+        raise FbagentError(f"{where} holds binary data (NUL bytes), not UTF-8 text",
+                           "pass the JSONL text file (one JSON object per line)")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        line = data.count(b"\n", 0, err.start) + 1
+        raise FbagentError(f"{where} is not UTF-8 text (byte 0x{data[err.start]:02x} on line {line}: Latin-1 or "
+                           "another encoding?)", "save it as UTF-8 (e.g. iconv -f LATIN1 -t UTF-8 IN > OUT)") from err
+
+
+def parse_json_line(line: str, where: str, fix: str) -> object:
+    """The JSON value of ``line``; raises :class:`FbagentError` (``"WHERE: ..."`` and ``fix``) for text that
+    is not JSON, or nested deeper than :data:`MAX_JSON_DEPTH` arrays/objects (checked before parsing, so
+    a line of 100,000 brackets is one line, not a ``RecursionError``)."""
+    if line.count("[") + line.count("{") > MAX_JSON_DEPTH and json_depth(line) > MAX_JSON_DEPTH:
+        raise FbagentError(f"{where}: JSON nested deeper than {MAX_JSON_DEPTH} levels", fix)
+    try:
+        return json.loads(line)
+    except json.JSONDecodeError as err:  # msg may end in "at" ("Unterminated string starting at")
+        raise FbagentError(f"{where}: not valid JSON ({err.msg.removesuffix(' at')} at column {err.colno})",
+                           fix) from err
+    except RecursionError as err:
+        raise FbagentError(f"{where}: JSON nested too deep to read", fix) from err
+
+
+def json_depth(text: str) -> int:
+    """The deepest nesting of ``[``/``{`` in the JSON ``text`` (brackets inside strings not counted)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest

@@ -12,6 +12,7 @@ string it renders): raw ``ESC``, ``BEL`` and the other controls become visible e
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Any
 
 from fbagent.errors import FbagentError
@@ -23,6 +24,8 @@ MAX_NAME_CHARS = 200
 _OTHER_UNSAFE = "\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069"
 _UNSAFE = re.compile(f"[\x00-\x08\x0b-\x1f{_OTHER_UNSAFE}]")         # in text: tab and newline are fine
 _UNSAFE_IN_NAME = re.compile(f"[\x00-\x1f{_OTHER_UNSAFE}]")            # in a name: no tab or newline either
+# invisible in a name: zero-width space, non-joiner and joiner, word joiner, byte-order mark, soft hyphen
+_INVISIBLE = re.compile("[\u200b\u200c\u200d\u2060\ufeff\u00ad]")
 
 
 def _escape(match: re.Match[str]) -> str:
@@ -71,14 +74,23 @@ def _a(what: str) -> str:
     return f"an {what}" if what[:1].lower() in "aeiou" else f"a {what}"
 
 
+def normalise_name(value: str) -> str:
+    """``value`` in Unicode NFC, without invisible characters (:data:`_INVISIBLE`: zero-width space,
+    joiners, byte-order mark, soft hyphen) and surrounding blanks: ``"bob\u200b"``, ``" bob"`` and
+    ``"bob"`` are one name, and so are a precomposed ``"é"`` and ``"e"`` + combining accent."""
+    return _INVISIBLE.sub("", unicodedata.normalize("NFC", value)).strip()
+
+
 def check_name(value: str, what: str) -> str:
-    """Return ``value`` when it is a usable ``what`` (e.g. ``"annotator name"``, ``"run name"``); raise
-    :class:`FbagentError` naming the problem otherwise.
+    """Return ``value`` normalised (:func:`normalise_name`) when it is a usable ``what`` (e.g. ``"annotator
+    name"``, ``"run name"``); raise :class:`FbagentError` naming the problem otherwise.
 
     A usable name: 1 to :data:`MAX_NAME_CHARS` characters (Unicode code points), not only blanks, no
     control character (tab, newline, ``ESC``, ``BEL``, C1), no line separator and no bidi control. The
     error shows the name through :func:`shown`, cut to 40 characters, so it is safe to print.
     """
+    if isinstance(value, str):
+        value = normalise_name(value)
     if not isinstance(value, str) or not value.strip():
         raise FbagentError(f"the {what} is empty", f"give {_a(what)} of 1 to {MAX_NAME_CHARS} printable characters")
     preview = shown(value[:40], one_line=True) + ("..." if len(value) > 40 else "")

@@ -18,6 +18,7 @@ from typing import Any
 import sqlite_utils
 
 from fbagent import seeds
+from fbagent.limits import SQLITE_INT_MAX
 from fbagent.store.clock import utc_now
 from fbagent.store.db import transaction
 
@@ -39,7 +40,7 @@ def _decode(row: dict[str, Any] | None) -> dict[str, Any] | None:
 def get_run(db: sqlite_utils.Database, name_or_id: str | int) -> dict[str, Any] | None:
     """The run named ``name_or_id`` (or with that integer id), ``options``/``prompt_versions`` decoded."""
     rows = list(db.query("SELECT * FROM runs WHERE name = ?", [str(name_or_id)]))
-    if not rows and str(name_or_id).isdigit():
+    if not rows and str(name_or_id).isdigit() and int(name_or_id) <= SQLITE_INT_MAX:  # else no such id
         rows = list(db.query("SELECT * FROM runs WHERE id = ?", [int(name_or_id)]))
     return _decode(rows[0]) if rows else None
 

@@ -39,10 +39,28 @@ MAX_WIDTH = 100
 
 
 class HelpCommand(TyperCommand):
-    """A Typer command whose ``--help`` is :func:`render_help`'s."""
+    """A Typer command whose ``--help`` is :func:`render_help`'s, and whose integer options and arguments
+    are checked against :mod:`fbagent.limits` before it runs (the same caps in every command)."""
 
     def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         formatter.write(render_help(self, ctx))
+
+    def invoke(self, ctx: click.Context) -> Any:
+        check_int_params(self, ctx)
+        return super().invoke(ctx)
+
+
+def check_int_params(command: Any, ctx: click.Context) -> None:
+    """Raise :class:`fbagent.errors.FbagentError` for an integer parameter of ``command`` whose parsed value
+    in ``ctx`` is outside its range (:func:`fbagent.limits.check_int_option`; an argument by its upper-case
+    name)."""
+    from fbagent.limits import check_int_option
+
+    for param in command.params:
+        value = ctx.params.get(param.name)
+        if isinstance(value, int) and not isinstance(value, bool):
+            name = next((o for o in param.opts if o.startswith("--")), (param.name or "").upper())
+            check_int_option(name, value, getattr(param, "min", None))
 
 
 class HelpGroup(TyperGroup):

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from fbagent.errors import FbagentError
+from fbagent.files import parse_json_line, read_text_input
 from fbagent.lexicon.lu_names import lu_name_problem
 from fbagent.lexicon.markup import clean_text, parse_definition, parse_example
 from fbagent.lexicon.model import (
@@ -123,22 +124,15 @@ def fingerprint(frames: Path, exemplars: Path | None) -> str:
 
 def _lines(path: Path, problems: _Problems) -> list[tuple[int, Any]]:
     """Parse the JSON lines of ``path``: ``[(line number, object)]``; bad lines go to ``problems``."""
-    try:
-        data = path.read_bytes()
-    except OSError as err:
-        raise FbagentError(f"{path}: cannot read it ({err.strerror})", "pass an existing, readable JSONL file") from err
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        raise FbagentError(f"{path}: not UTF-8 text ({err.reason} at byte {err.start})", "save the file as UTF-8") from err
+    text = read_text_input(path, "lexicon file", "pass an existing, readable JSONL file (UTF-8)")
     out = []
     for no, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         try:
-            out.append((no, json.loads(line)))
-        except json.JSONDecodeError as err:  # msg may end in "at" ("Unterminated string starting at")
-            problems.append(f"{path}:{no}: not valid JSON ({err.msg.removesuffix(' at')} at column {err.colno})")
+            out.append((no, parse_json_line(line, f"{path}:{no}", "")))
+        except FbagentError as err:   # collected: every bad line is named at once
+            problems.append(err.problem)
     return out
 
 

@@ -8,6 +8,7 @@ keys and URLs here.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from urllib.parse import SplitResult, urlsplit, urlunsplit
 
@@ -142,10 +143,13 @@ def base_url(p: Provider, flag: str | None = None) -> str | None:
     return check_base_url(url, source=p.base_url_var) if url else None
 
 
+_HOST = re.compile(r"[^\W_]([\w.-]*[^\W_])?")   # letters (IDN too), digits, dots, hyphens, underscores
+
+
 def check_base_url(url: str | None, *, source: str | None = None) -> str | None:
     """``url`` when it is ``None`` or an ``http://`` / ``https://`` URL with a host (and a valid port);
     raises :class:`FbagentError` otherwise (``ftp://...``, ``localhost:8000`` without a scheme, a
-    control character), naming ``source`` (an environment variable) when the URL came from there."""
+    control character, a space, a host name with other characters than letters, digits, ``.-_``), naming ``source`` (an environment variable) when the URL came from there."""
     if url is None:
         return None
     shown = public_url(url) if "://" in url else url
@@ -154,10 +158,14 @@ def check_base_url(url: str | None, *, source: str | None = None) -> str | None:
     problem = None
     if any(ord(ch) < 0x20 or ord(ch) == 0x7F for ch in url):
         problem = "contains a control character"
+    elif any(ch.isspace() for ch in url):
+        problem = "contains a space"
     elif parts.scheme.lower() not in ("http", "https"):
         problem = f"has the scheme {parts.scheme!r}, not http or https" if parts.scheme else "has no http:// or https://"
     elif not parts.hostname:
         problem = "has no host"
+    elif not (_HOST.fullmatch(parts.hostname) or ":" in parts.hostname):   # ":": an IPv6 literal
+        problem = f"has a host name with characters no host name has ({parts.hostname!r})"
     else:
         try:
             parts.port  # noqa: B018 - raises ValueError for a port out of range or not a number

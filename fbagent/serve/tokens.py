@@ -71,7 +71,7 @@ def create_invite(db, annotator: str, lifetime: timedelta, base_url: str) -> Inv
     from fbagent.store import invites
     from fbagent.text import check_name
 
-    check_name(annotator, "annotator name")
+    annotator = check_name(annotator, "annotator name")   # normalised: one name, one annotator
     token = new_token()
     expires_at = expiry(lifetime)
     invites.add_invite(db, annotator, token_hash(token), expires_at)

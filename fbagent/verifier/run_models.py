@@ -124,8 +124,10 @@ class ModelOptions:
             self.verifier_generator = providers.provider(self.verifier_generator,
                                                          among=providers.GENERATION_PROVIDERS,
                                                          kind="LLM backend").name
-        providers.check_base_url(self.base_url)
-        providers.check_base_url(self.verifier_base_url)
+        # the flag, else the provider's environment variable (OPENAI_BASE_URL): checked before anything is stored
+        providers.base_url(providers.provider(self.generator), self.base_url)
+        providers.base_url(providers.provider(self.verifier_generator or self.generator),
+                           self.verifier_base_url or self.base_url)
         from fbagent.llm.prompt_style import (
             check_prompt_style,  # lazily: fbagent.llm loads its clients
         )
