@@ -113,6 +113,9 @@ def main() -> None:
     relay_swallowed_interrupts()  # Ctrl-C during a native callback (llama.cpp loading) is not lost
     try:
         try:
+            from fbagent.providers.breaker import BreakerLimits
+
+            BreakerLimits.from_env()   # FBAGENT_BREAKER_CALLS / _SECONDS: a bad value before anything is stored
             code = app(standalone_mode=False, prog_name="fbagent")  # also in a supervised child
         except FbagentError as err:
             secho(f"error: {shown(redact(err.line()), one_line=True)}", fg="red", err=True)

@@ -150,6 +150,8 @@ def write_text_atomic(out: Path | str, text: str) -> Path:
     return write_atomic(out, [text])
 
 
+#: bytes a text file holds: printable ASCII, tab, newlines, form feed, and every byte of a multi-byte character
+_TEXT_BYTES = bytes(range(32, 127)) + bytes(range(128, 256)) + b"\t\n\r\f\x1b"
 #: deepest nesting of arrays and objects a JSON input value may have (an fbagent row has 4 or 5 levels)
 MAX_JSON_DEPTH = 100
 
@@ -184,8 +186,10 @@ def decode_text(data: bytes, where: str) -> str:
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         raise FbagentError(f"{where} is UTF-16 text; fbagent reads UTF-8",
                            "save it as UTF-8 (e.g. iconv -f UTF-16 -t UTF-8 IN > OUT)")
-    if b"\x00" in data[:8192]:
-        raise FbagentError(f"{where} holds binary data (NUL bytes), not UTF-8 text",
+    head = data[:8192]
+    controls = head.translate(None, _TEXT_BYTES)   # what is left: control bytes no text file holds
+    if b"\x00" in head or len(controls) > len(head) // 20:
+        raise FbagentError(f"{where} holds binary data (NUL or control bytes), not UTF-8 text",
                            "pass the JSONL text file (one JSON object per line)")
     try:
         return data.decode("utf-8-sig")

@@ -255,6 +255,83 @@ CASES = [
 ]
 
 
+
+ID_PAST_SQLITE = str(2**63)   # one past SQLite's largest integer
+HUGE = str(10**30)
+EVAL_LOCAL = ("--backend", "local", "--out", "{tmp}/r")
+
+CASES += [
+    # --- issue 30 item 4: ids past SQLite's 64-bit range, in every command that takes one
+    _c("id-past-sqlite-pairs-show", "pairs", "show", ID_PAST_SQLITE, "--db", "{db}",
+       says=("SELECTION must be at most 9,223,372,036,854,775,807",)),
+    _c("id-past-sqlite-runs-show", "runs", "show", ID_PAST_SQLITE, "--db", "{db}", says=("no run named",)),
+    _c("id-past-sqlite-export-run", "export", "{tmp}/o.jsonl", "--run", ID_PAST_SQLITE, "--db", "{db}",
+       says=("unknown run",)),
+    _c("id-past-sqlite-annotate-run", "annotate", "--run", ID_PAST_SQLITE, "--annotator", "bob", "--db", "{db}",
+       says=("unknown run",)),
+    _c("id-past-sqlite-validate-run", "validate", "report", "--run", ID_PAST_SQLITE, "--db", "{db}",
+       says=("unknown run",)),
+    _c("id-past-sqlite-frame-id-selection", "eval", "frame-id", "--selection", ID_PAST_SQLITE, *EVAL_LOCAL,
+       "--db", "{db}", says=("--selection must be at most 9,223,372,036,854,775,807",)),
+    _c("id-past-sqlite-calibrate-selection", "verifier", "calibrate", "--selection", ID_PAST_SQLITE, "--db", "{db}",
+       says=("--selection must be at most",)),
+    # --- the same cap for the same option in every command
+    _c("seed-huge-export-lm-eval", "export", "{tmp}/lm", "--format", "lm-eval", "--seed", HUGE, "--db", "{db}",
+       says=("--seed must be at most 18,446,744,073,709,551,615",)),
+    _c("seed-huge-eval-run", "eval", "run", "--dataset", "{entries}", "--seed", HUGE, *EVAL_LOCAL,
+       says=("--seed must be at most 18,446,744,073,709,551,615",)),
+    _c("seed-huge-pairs-select", "pairs", "select", "--pairs", "2", "--seed", HUGE, "--db", "{db}",
+       says=("--seed must be at most 18,446,744,073,709,551,615",)),
+    _c("min-acceptable-huge-validate", "validate", "report", "--min-acceptable", HUGE, "--db", "{db}",
+       says=("--min-acceptable must be at most 1,000",)),
+    _c("min-acceptable-huge-export", "export", "{tmp}/o.jsonl", "--validated", "--min-acceptable", HUGE,
+       "--db", "{db}", says=("--min-acceptable must be at most 1,000",)),
+    _c("min-correct-huge-validate", "validate", "report", "--min-correct", HUGE, "--db", "{db}",
+       says=("--min-correct must be at most 1,000",)),
+    _c("limit-huge-runs-show", "runs", "show", "run1", "--limit", HUGE, "--db", "{db}",
+       says=("--limit must be at most",)),
+    # --- dataset files: encodings read one way (UTF-8; a byte-order mark is accepted everywhere)
+    _c("eval-dataset-utf16", "eval", "run", "--dataset", "{tmp}/utf16.jsonl", *EVAL_LOCAL, setup="utf16",
+       says=("is UTF-16 text", "iconv")),
+    _c("eval-dataset-latin1", "eval", "run", "--dataset", "{tmp}/latin1.jsonl", *EVAL_LOCAL, setup="latin1",
+       says=("is not UTF-8 text (byte 0xe9 on line 1", "iconv")),
+    _c("eval-dataset-random-bytes", "eval", "run", "--dataset", "{tmp}/random.jsonl", *EVAL_LOCAL, setup="random_bytes",
+       says=("holds binary data",)),
+    _c("eval-dataset-dev-null", "eval", "run", "--dataset", "/dev/null", *EVAL_LOCAL,
+       says=("dataset /dev/null is a character device, not a file",)),
+    _c("eval-dataset-fifo", "eval", "run", "--dataset", "{tmp}/fifo", *EVAL_LOCAL, setup="fifo",
+       says=("is a named pipe (FIFO), not a file",)),
+    _c("lexicon-add-utf16", "lexicon", "add", "{tmp}/utf16.jsonl", "--lang", "en", "--db", "{db}", setup="utf16",
+       says=("is UTF-16 text",)),
+    _c("lexicon-add-latin1", "lexicon", "add", "{tmp}/latin1.jsonl", "--lang", "en", "--db", "{db}", setup="latin1",
+       says=("is not UTF-8 text",)),
+    # --- JSON nested deeper than any row (a RecursionError before)
+    _c("lexicon-add-deep-json", "lexicon", "add", "{tmp}/deep.jsonl", "--lang", "en", "--db", "{db}", setup="deep_json",
+       says=("deep.jsonl:1: JSON nested deeper than 100 levels",)),
+    _c("eval-dataset-deep-json", "eval", "run", "--dataset", "{tmp}/deep.jsonl", *EVAL_LOCAL, setup="deep_json",
+       says=("deep.jsonl:1: JSON nested deeper than 100 levels",)),
+    # --- base URLs are URLs, from the option and from OPENAI_BASE_URL, before anything is stored
+    _c("base-url-with-space-generate", "generate", "--pairs", "1", "--generator", "openai", "--model", "m",
+       "--base-url", "http://127.0.0.1:9/v1 ", "--db", "{tmp}/fresh.db", db="none", says=("contains a space",)),
+    _c("base-url-env-with-space-generate", "generate", "--pairs", "1", "--generator", "openai", "--model", "m",
+       "--db", "{tmp}/fresh.db", db="none", env={"OPENAI_BASE_URL": "http://127.0.0.1:9/v1 x", "OPENAI_API_KEY": "k"},
+       says=("(from OPENAI_BASE_URL) contains a space",)),
+    _c("base-url-bad-host-calibrate", "verifier", "calibrate", "--generator", "openai", "--model", "m",
+       "--base-url", "http://local_host!:9/v1", "--db", "{tmp}/fresh.db", db="none",
+       says=("has a host name with characters no host name has",)),
+    _c("base-url-env-with-space-eval", "eval", "run", "--dataset", "{entries}", "--backend", "openai", "--model", "m",
+       "--out", "{tmp}/r", env={"OPENAI_BASE_URL": "http://127.0.0.1:9/ v1", "OPENAI_API_KEY": "k"},
+       says=("(from OPENAI_BASE_URL) contains a space",)),
+    # --- the circuit breaker's limits from the environment
+    _c("breaker-env-not-a-number", "generate", "--pairs", "1", "--generator", "openai", "--model", "m",
+       "--base-url", UNREACHABLE, "--db", "{tmp}/fresh.db", db="none", env={"FBAGENT_BREAKER_CALLS": "many"},
+       says=("FBAGENT_BREAKER_CALLS='many'",)),
+    # --- names: NFC, no invisible characters
+    _c("annotator-name-only-invisible", "annotate", "--annotator", "\u200b\u2060", "--db", "{db}",
+       says=("the annotator name is empty",)),
+]
+
+
 # --------------------------------------------------------------------------- set-ups
 
 
@@ -276,6 +353,16 @@ def _setup(name: str | None, tmp: Path) -> None:
         (tmp / "badxml" / "frameIndex.xml").write_text("<frameIndex><frame ID='1' name='X'/></frameIndex>")
         (tmp / "badxml" / "luIndex.xml").write_text("<luIndex></luIndex>")
         (tmp / "badxml" / "frame" / "X.xml").write_text("<frame><unclosed>")
+    elif name == "utf16":
+        (tmp / "utf16.jsonl").write_bytes(ENTRIES.read_text(encoding="utf-8").encode("utf-16"))
+    elif name == "latin1":
+        (tmp / "latin1.jsonl").write_bytes('{"frame": "Caf\u00e9", "definition": "x"}\n'.encode("latin-1"))
+    elif name == "random_bytes":
+        import random
+
+        (tmp / "random.jsonl").write_bytes(random.Random(0).randbytes(4096))
+    elif name == "deep_json":
+        (tmp / "deep.jsonl").write_text("[" * 100_000 + "]" * 100_000 + "\n")
     elif name == "bad_jsonl":
         (tmp / "bad.jsonl").write_text('{"frame": "Departing", "definition": "x"}\n{not json\n')
     elif name == "jsonl_missing_field":
@@ -501,3 +588,59 @@ def test_seeds_of_64_bits_are_stored_and_read_back(tmp_path: Path) -> None:
     from fbagent.store.pairs import list_selections
 
     assert list_selections(db2)[-1]["seed"] == big
+
+
+def test_a_byte_order_mark_is_accepted_everywhere(tmp_path: Path) -> None:
+    """Issue 30 item 4: a UTF-8 byte-order mark is accepted by every reader of text input (it was accepted by
+    `lexicon add` and refused by `eval run`): the same entries and lexicon as without it."""
+    from fbagent.eval.dataset import read_entries
+    from fbagent.eval.jsonl import jsonl_objects
+    from fbagent.lexicon.importer import embedded_path
+    from fbagent.lexicon.jsonl_reader import read_jsonl
+
+    bom = tmp_path / "bom.jsonl"
+    bom.write_bytes(b"\xef\xbb\xbf" + ENTRIES.read_bytes())
+    assert read_entries(bom) == read_entries(ENTRIES)
+    assert [v for _, v in jsonl_objects(bom, "fix")] == [v for _, v in jsonl_objects(ENTRIES, "fix")]
+    sample = Path(embedded_path()).parent / "sample_en_jsonl"
+    folder = tmp_path / "lex"
+    folder.mkdir()
+    for name in ("frames.jsonl", "exemplars.jsonl"):
+        (folder / name).write_bytes(b"\xef\xbb\xbf" + (sample / name).read_bytes())
+    with_bom, without = read_jsonl(folder), read_jsonl(sample)
+    assert (with_bom.frames, with_bom.lexical_units) == (without.frames, without.lexical_units)  # hash: of the bytes
+
+
+def test_annotator_names_are_normalised() -> None:
+    """`bob` and `bob` + a zero-width space (or a word joiner, a BOM, blanks around) are one annotator; an
+    accent precomposed or combined is one name (NFC)."""
+    from fbagent.text import check_name
+
+    for name in ("bob", "bob\u200b", "\u2060bob", "bo\u200db", " bob\ufeff "):
+        assert check_name(name, "annotator name") == "bob"
+    assert check_name("Rene\u0301", "annotator name") == "Ren\u00e9" == check_name("Ren\u00e9", "annotator name")
+
+
+def test_export_removes_the_stale_temp_files_of_killed_writers_only(tmp_path: Path) -> None:
+    """`.NAME.XXXXXXXX.tmp` files beside an output: a killed writer's is removed by the next write, a live
+    writer's (flock held) is left; other files are never touched."""
+    import fcntl
+
+    from fbagent.files import write_atomic
+
+    out = tmp_path / "o.jsonl"
+    stale = tmp_path / ".o.jsonl.k1ll3d_1.tmp"
+    live = tmp_path / ".o.jsonl.w0rk1ng2.tmp"
+    other = [tmp_path / ".o.jsonl.short.tmp", tmp_path / ".p.jsonl.abcdefgh.tmp", tmp_path / "o.jsonl.abcdefgh.tmp"]
+    for path in (stale, live, *other):
+        path.write_text("partial")
+    fd = os.open(live, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        write_atomic(out, ["done\n"])
+        assert not stale.exists() and live.exists() and all(p.exists() for p in other)
+    finally:
+        os.close(fd)
+    assert out.read_text() == "done\n"
+    write_atomic(out, ["again\n"])
+    assert not live.exists() and all(p.exists() for p in other)
