@@ -176,7 +176,9 @@ def test_a_body_cut_short_is_a_transient_network_error_not_an_http_status():
 
     exc, url = asyncio.run(main())
     assert providers.status_of(exc) is None and providers.is_transient(exc)
-    assert providers.describe_error(exc, provider_name="openai", endpoint_url=url).startswith(f"cannot connect to {url}")
+    # named as what happened (issue 30 item 3: it said "cannot connect to")
+    assert providers.describe_error(exc, provider_name="openai", endpoint_url=url).startswith(
+        f"the connection to {url} was reset before the answer was complete")
 
 
 def test_retry_after_as_an_http_date():

@@ -61,7 +61,19 @@ class ChatHTTPStatusError(Exception):
 class ChatResponseError(ValueError):
     """A 2xx answer that is not a chat completion: not JSON (an HTML page: usually a wrong ``--base-url``),
     JSON that is not an object, an object without ``choices``, or larger than :data:`MAX_ANSWER_BYTES`.
-    Not worth another try."""
+    Not worth another try, unless ``transient``: an empty body or JSON cut off before its end (a server
+    or proxy that dropped the rest), which :func:`fbagent.providers.is_transient` retries."""
+
+    def __init__(self, message: str, *, transient: bool = False) -> None:
+        super().__init__(message)
+        self.transient = transient
+
+
+def _cut_off(raw: bytes, err: ValueError) -> bool:
+    """Whether ``raw`` is JSON that stops before its end (``err``: the decode error): a cut-off answer."""
+    text = raw.strip()
+    unterminated = str(getattr(err, "msg", "")).startswith("Unterminated string")
+    return text[:1] in (b"{", b"[") and (text[-1:] not in (b"}", b"]") or unterminated)
 
 
 def _start(raw: bytes) -> str:
@@ -208,9 +220,14 @@ class ChatCompletionsHTTP:
                 except ValueError:
                     parsed = text[:2000]
                 raise ChatHTTPStatusError(response.status, parsed, response.headers)
+        if not raw.strip():
+            raise ChatResponseError(f"the server's {response.status} answer is empty", transient=True)
         try:
             answer = json.loads(raw)
-        except ValueError:
+        except ValueError as err:
+            if _cut_off(raw, err):
+                raise ChatResponseError(f"the server's answer was cut off after {len(raw):,} bytes "
+                                        f"(ends with {raw[-40:].decode('utf-8', 'replace')!r})", transient=True) from None
             raise ChatResponseError(f"the server's answer is not JSON (starts with {_start(raw)!r})") from None
         if not isinstance(answer, dict) or not isinstance(answer.get("choices"), list) or not answer["choices"]:
             raise ChatResponseError(f"the server's answer is not a chat completion (no choices): {_start(raw)!r}")

@@ -58,6 +58,15 @@ def is_network_error(exc: BaseException) -> bool:
     return any(cls.__name__ in _NETWORK_ERROR_NAMES for cls in type(exc).__mro__)
 
 
+_RESET_NAMES = frozenset({"ClientPayloadError", "ServerDisconnectedError", "RemoteProtocolError", "ReadError"})
+
+
+def is_reset(exc: BaseException) -> bool:
+    """A connection that was open and broke mid-answer (reset by the peer, the body cut short, the server
+    gone after the request), as opposed to one that never connected."""
+    return isinstance(exc, ConnectionResetError | BrokenPipeError) or type(exc).__name__ in _RESET_NAMES
+
+
 def is_transient(exc: BaseException) -> bool:
     """True when the request may succeed if sent again: 408/429/5xx, timeouts, connection errors.
 
@@ -71,7 +80,7 @@ def is_transient(exc: BaseException) -> bool:
         status = status_of(err)
         if status is not None:
             return status in TRANSIENT_STATUS or status >= 500
-        if is_network_error(err):
+        if is_network_error(err) or getattr(err, "transient", False) is True:   # empty or cut-off 200 answers too
             return True
     return False
 
@@ -242,6 +251,8 @@ def describe_error(exc: BaseException, *, provider_name: str, endpoint_url: str,
             return redact(one_line(f"answer failed validation for {err.title}: {err}", limit))
         if name == "JSONDecodeError":
             return redact(one_line(f"answer is not valid JSON: {err}", limit))
+        if name == "ChatResponseError" and getattr(err, "transient", False):   # empty or cut off: the server works
+            return redact(one_line(f"{err} (from {endpoint_url})", limit))
         if name == "ChatResponseError":
             return redact(one_line(f"{err} (from {endpoint_url}; is it the /v1 URL of an OpenAI-compatible "
                                    f"server?)", limit))
@@ -252,6 +263,9 @@ def describe_error(exc: BaseException, *, provider_name: str, endpoint_url: str,
         if "Timeout" in name or isinstance(err, TimeoutError):
             after = f" after {timeout_s:g} s" if timeout_s else ""
             return redact(f"request to {endpoint_url} timed out{after}")
+        if is_reset(err):
+            return redact(one_line(f"the connection to {endpoint_url} was reset before the answer was complete "
+                                   f"({network_reason(chain)})", limit))
         if is_network_error(err):
             return redact(one_line(f"cannot connect to {endpoint_url} ({network_reason(chain)})", limit))
     return redact(one_line(f"{type(exc).__name__}: {exc}", limit))
