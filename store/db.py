@@ -218,7 +218,8 @@ def sqlite_error(err: sqlite3.Error, path: str | Path | None = None, *, fix: str
     low = text.lower()
     if "database or disk is full" in low or "disk is full" in low:
         return FbagentError(
-            f"the disk holding {where} is full ({text}); this command stored nothing, earlier data is intact",
+            f"the disk holding {where} is full ({text}); the write that failed was rolled back, what was stored "
+            "before it is intact",
             "free space on that disk (df -h shows it) or pass --db on another disk, then rerun the command",
         )
     if "readonly" in low or "read-only" in low:

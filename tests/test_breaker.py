@@ -171,8 +171,8 @@ def test_generate_against_a_dead_service_stops_and_the_same_command_resumes(tmp_
         assert len(errors) == 1 and "Traceback" not in dead.stderr
         assert errors[0].startswith(f"error: the model service failed {FAILED_CALLS} requests in a row and answered "
                                     f"none since the command started (most common error ({FAILED_CALLS}x): HTTP 500")
-        assert re.search(r"; stopped: this session stored \d finished entr(y|ies) and \d LLM calls? \(\d failed\); "
-                         r"run 'r' is marked interrupted\. Fix: the server fails every request", errors[0]), errors[0]
+        assert re.search(r"; stopped: this session stored \d finished entr(y|ies) and \d LLM calls? \(\d failed\) "
+                         r"of run 'r', which the same command resumes\. Fix: the server fails every request", errors[0]), errors[0]
         assert not Path(f"{db}-wal").exists()   # a failed command closes its database too (issue 30 item 2)
         with sqlite3.connect(db) as conn:
             assert conn.execute("SELECT status FROM runs WHERE name = 'r'").fetchone() == ("interrupted",)

@@ -119,3 +119,28 @@ def test_db_backup_refuses_to_overwrite_and_names_the_fix(tmp_path):
     assert res.returncode == 0 and (folder / "fb.db").is_file(), res.stderr
     assert _count_in_plain_copy(folder / "fb.db", "frame_pairs", tmp_path) == _count_in_plain_copy(db, "frame_pairs",
                                                                                                    tmp_path)
+
+
+def test_a_read_only_folder_is_named_as_such_not_as_a_broken_checkpoint_file(tmp_path, monkeypatch):
+    """Files writable, folder not (issue 30 item 3): generate said the healthy checkpoint file was "not a
+    usable SQLite database" and to mv it away, which fails there. (os.access is what a non-root user's
+    permission check returns; the suite runs as root, for whom every folder is writable.)"""
+    import pytest
+
+    from fbagent.errors import FbagentError
+    from fbagent.generation import options
+
+    path = tmp_path / "fb.checkpoints.db"
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("CREATE TABLE checkpoints (thread_id TEXT)")
+    conn.close()
+    real = os.access
+    monkeypatch.setattr(options.os, "access", lambda p, mode: False if Path(p) == tmp_path else real(p, mode))
+    with pytest.raises(FbagentError) as err:
+        options.check_checkpoint_file(path)
+    assert err.value.problem.startswith(f"the folder {tmp_path} of the database and its checkpoint file "
+                                        "fb.checkpoints.db is read-only")
+    assert "not a usable" not in str(err.value) and "mv " not in str(err.value)
+    monkeypatch.setattr(options.os, "access", real)
+    assert options.check_checkpoint_file(path) == path and _beside(path) == []

@@ -171,10 +171,12 @@ def check_checkpoint_file(path: str | Path) -> Path:
     path = Path(path)
     fix = (f"move it away (mv {path} {path}.bad) and rerun: generate starts its checkpoints afresh; finished "
            "entries are stored in the database and are not redone")
+    if path.parent.is_dir() and not os.access(path.parent, os.W_OK):   # before the file: it may be healthy
+        raise FbagentError(f"the folder {path.parent} of the database and its checkpoint file {path.name} is "
+                           "read-only (generate writes its checkpoints and SQLite's -wal files there)",
+                           "get write permission on the folder, or copy the database into a writable folder "
+                           "(fbagent db backup DEST --db ...) and pass --db DEST")
     if not path.exists():
-        if not os.access(path.parent, os.W_OK):
-            raise FbagentError(f"the folder of the checkpoint file {path} is not writable",
-                               "get write permission on it, or pass --db in a writable folder")
         return path
     if path.is_dir():
         raise FbagentError(f"the checkpoint file {path} is a folder, not an SQLite file", fix)
@@ -185,6 +187,9 @@ def check_checkpoint_file(path: str | Path) -> Path:
             tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         finally:
             conn.close()
+            from fbagent.store.db import tidy_wal
+
+            tidy_wal(path)   # a read-only look leaves no -wal/-shm beside the file
     except sqlite3.Error as err:
         raise FbagentError(f"the checkpoint file {path} is not a usable SQLite database ({err})", fix) from err
     if problems != ["ok"]:

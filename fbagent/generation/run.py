@@ -335,18 +335,28 @@ class _Session:
 @contextlib.contextmanager
 def stopped_by_breaker(summary: GenerationSummary) -> Iterator[None]:
     """The command's circuit breaker (:mod:`fbagent.providers.breaker`) for the body; when it trips, its
-    :class:`ServiceDown` is re-raised saying what this session stored (entries, LLM calls)."""
+    :class:`ServiceDown` is re-raised saying what this session stored (entries, LLM calls). A database
+    failure (a full disk) is one line saying the same, not "stored nothing"."""
     from fbagent.providers.breaker import ServiceDown, guarding
+    from fbagent.store.db import sqlite_error
 
     try:
         with guarding():
             yield
     except ServiceDown as down:
-        entries, calls = summary.entries_done, summary.calls
-        stored = (f"stopped: this session stored {entries} finished {'entry' if entries == 1 else 'entries'} and "
-                  f"{calls} LLM {'call' if calls == 1 else 'calls'} ({summary.failures} failed); run "
-                  f"{summary.run_name!r} is marked interrupted")
-        raise ServiceDown(f"{down.problem}; {stored}", down.fix) from down
+        raise ServiceDown(f"{down.problem}; stopped: {_stored(summary)}", down.fix) from down
+    except sqlite3.Error as err:
+        failed = sqlite_error(err, summary.db_path)
+        raise FbagentError(f"{failed.problem}; before it, {_stored(summary)}", failed.fix) from err
+
+
+def _stored(summary: GenerationSummary) -> str:
+    """What a session that stops early stored: ``this session stored N finished entries and M LLM calls (F failed)
+    of run 'R', which the same command resumes``."""
+    entries, calls = summary.entries_done, summary.calls
+    return (f"this session stored {entries} finished {'entry' if entries == 1 else 'entries'} and {calls} LLM "
+            f"{'call' if calls == 1 else 'calls'} ({summary.failures} failed) of run {summary.run_name!r}, which the "
+            "same command resumes")
 
 
 def _check_selectable(db: Any, lexicon: dict[str, Any], opts: GenerateOptions) -> None:
