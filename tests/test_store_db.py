@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from fbagent.errors import FbagentError
-from fbagent.store.schema import SCHEMA_VERSION
 from fbagent.store import open_db
+from fbagent.store.schema import SCHEMA_VERSION
 
 
 def test_new_database_gets_wal_and_every_table(tmp_path):
