@@ -54,6 +54,11 @@ def backup_database(source: str | Path, dest: str | Path) -> dict[str, Any]:
     try:
         src = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000)
         try:
+            src.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        except sqlite3.OperationalError:   # a WAL file in a read-only folder without -shm: nobody writes it
+            src.close()
+            src = sqlite3.connect(uri + "&immutable=1", uri=True)
+        try:
             src.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             dst = sqlite3.connect(str(partial))
             try:

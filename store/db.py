@@ -242,7 +242,7 @@ def sqlite_error(err: sqlite3.Error, path: str | Path | None = None, *, fix: str
 def _read_only_error(path: Path) -> FbagentError:
     return FbagentError(
         f"{path} is read-only (no write permission on the file or its folder) and this command writes to it",
-        f"run it on a writable copy (cp {path} copy.db, then --db copy.db) or get write permission;"
+        f"run it on a writable copy (fbagent db backup copy.db --db {path}, then --db copy.db) or get write permission;"
         " read commands (validate report, export, runs/pairs/lexicon list) work on it as it is",
     )
 
