@@ -24,8 +24,9 @@ MAX_NAME_CHARS = 200
 _OTHER_UNSAFE = "\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069"
 _UNSAFE = re.compile(f"[\x00-\x08\x0b-\x1f{_OTHER_UNSAFE}]")         # in text: tab and newline are fine
 _UNSAFE_IN_NAME = re.compile(f"[\x00-\x1f{_OTHER_UNSAFE}]")            # in a name: no tab or newline either
-# invisible in a name: zero-width space, non-joiner and joiner, word joiner, byte-order mark, soft hyphen
-_INVISIBLE = re.compile("[\u200b\u200c\u200d\u2060\ufeff\u00ad]")
+# invisible in a name: zero-width space, word joiner, byte-order mark, soft hyphen anywhere; the zero-width
+# non-joiner and joiner at either end (inside a word they shape Persian, Arabic or Indic script, so they stay)
+_INVISIBLE = re.compile("[\u200b\u2060\ufeff\u00ad]|^[\u200c\u200d]+|[\u200c\u200d]+$")
 
 
 def _escape(match: re.Match[str]) -> str:
@@ -75,10 +76,12 @@ def _a(what: str) -> str:
 
 
 def normalise_name(value: str) -> str:
-    """``value`` in Unicode NFC, without invisible characters (:data:`_INVISIBLE`: zero-width space,
-    joiners, byte-order mark, soft hyphen) and surrounding blanks: ``"bob\u200b"``, ``" bob"`` and
-    ``"bob"`` are one name, and so are a precomposed ``"é"`` and ``"e"`` + combining accent."""
-    return _INVISIBLE.sub("", unicodedata.normalize("NFC", value)).strip()
+    """``value`` in Unicode NFC, without invisible characters (:data:`_INVISIBLE`: zero-width space, word
+    joiner, byte-order mark, soft hyphen; zero-width (non-)joiners at either end) and surrounding blanks:
+    ``"bob\u200b"``, ``" bob"`` and ``"bob"`` are one name, and so are a precomposed ``"é"`` and ``"e"`` +
+    combining accent."""
+    text = unicodedata.normalize("NFC", value).strip()
+    return _INVISIBLE.sub("", text).strip()
 
 
 def check_name(value: str, what: str) -> str:

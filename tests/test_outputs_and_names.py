@@ -95,7 +95,9 @@ def test_export_to_dev_stdout_and_dev_null_writes_in_place(tmp_path):
 # --------------------------------------------------------------------------- names and terminal text
 
 
-@pytest.mark.parametrize("name", ["alice", "Ålesund-β", "注釈者1", "a" * MAX_NAME_CHARS, "بيانات\u200c"])
+# a zero-width non-joiner inside a Persian word shapes it and stays (issue 30 normalises names: one at the end
+# of a word is invisible and is dropped, see test_bad_input.py::test_annotator_names_are_normalised)
+@pytest.mark.parametrize("name", ["alice", "Ålesund-β", "注釈者1", "a" * MAX_NAME_CHARS, "می\u200cخواهم"])
 def test_usable_names_pass_unchanged(name):
     assert check_name(name, "annotator name") == name
 
