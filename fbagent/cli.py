@@ -141,7 +141,10 @@ def main() -> None:
         sys.exit(code if isinstance(code, int) else 0)
 
     finally:
-        close_databases()   # SQLite checkpoints on close: the .db file alone holds every row, no -wal is left
+        from fbagent.crash import interrupted_child
+
+        if not interrupted_child(sys.exc_info()[1]):   # on Ctrl-C a supervised child leaves it to its supervisor
+            close_databases()   # SQLite checkpoints on close: the .db file alone holds every row, no -wal is left
         # The interpreter's last garbage collection walks every object the command created (torch,
         # transformers, llama.cpp's Python side): seconds on a loaded machine, between the last line
         # and the prompt (after Ctrl-C too). Frozen objects are left to the process's exit instead;

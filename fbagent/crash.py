@@ -174,9 +174,10 @@ def supervise(argv: list[str], child: list[str] | None = None) -> int | None:
             proc.wait()
             stopped = True
     code = proc.returncode
+    if interrupted_at is not None:   # the child left its database unclosed to stop at once: close it here
+        checkpoint_after_interrupt(argv)
     if stopped:
         log.unlink(missing_ok=True)
-        checkpoint_after_kill(argv)
         sys.stderr.write(f"interrupted: stopped {grace_s:g} s after Ctrl-C; everything finished so far "
                          "is stored; run the same command again to resume.\n")
         return 130
@@ -186,12 +187,13 @@ def supervise(argv: list[str], child: list[str] | None = None) -> int | None:
     return _report(argv, os.getpid(), -code, log)
 
 
-def checkpoint_after_kill(argv: list[str]) -> None:
-    """After the supervisor killed a command that did not stop after Ctrl-C: copy the write-ahead logs of its
-    database (``--db``, else ``FBAGENT_DB``, else ``framebench.db``) and of the generation checkpoints
-    beside it into their files, so that no ``-wal`` is left and the ``.db`` file alone holds every committed
-    row (what the command itself does when it closes its connections). Database errors are ignored: the log
-    is recovered by the next command that opens the file anyway."""
+def checkpoint_after_interrupt(argv: list[str]) -> None:
+    """After a supervised command stopped on Ctrl-C (itself, or killed after the grace): copy the write-ahead
+    logs of its database (``--db``, else ``FBAGENT_DB``, else ``framebench.db``) and of the generation
+    checkpoints beside it into their files, so that no ``-wal`` is left and the ``.db`` file alone holds every
+    committed row. The child leaves this to its supervisor on Ctrl-C (:func:`interrupted_child`): a
+    checkpoint waits for the disk, and the child must stop within the grace. Database errors are ignored:
+    the log is recovered by the next command that opens the file anyway."""
     import sqlite3
 
     db = Path(os.environ.get("FBAGENT_DB") or "framebench.db")
@@ -211,6 +213,15 @@ def checkpoint_after_kill(argv: list[str]) -> None:
                 conn.close()   # the last connection: SQLite removes the -wal and -shm files
         except sqlite3.Error:
             pass
+
+
+def interrupted_child(exiting: BaseException | None) -> bool:
+    """Whether this process is a supervised child leaving on Ctrl-C (``exiting``: the exception on its way
+    out: ``KeyboardInterrupt`` or ``SystemExit(130)``); its supervisor then closes the database for it
+    (:func:`checkpoint_after_interrupt`)."""
+    if os.environ.get(CHILD_ENV) is None:
+        return False
+    return isinstance(exiting, KeyboardInterrupt) or (isinstance(exiting, SystemExit) and exiting.code == 130)
 
 
 def interrupt_grace_s() -> float:
