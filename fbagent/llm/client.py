@@ -288,7 +288,8 @@ class LLMClient:
 
         try:
             value = await providers.call_with_retries(
-                create, policy, on_retry=lambda exc: transport_errors.append(self.describe(exc)))
+                create, policy, on_retry=lambda exc: transport_errors.append(self.describe(exc)),
+                describe=self.describe)   # the breaker's line names the server's URL, as the stored errors do
         except (asyncio.CancelledError, ServiceDown):  # Ctrl-C, or the command's breaker tripped: no row
             raise
         except Exception as exc:  # noqa: BLE001 - every failure becomes a recorded CallResult

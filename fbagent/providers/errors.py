@@ -136,7 +136,8 @@ def retry_wait_s(policy: RetryPolicy, attempt: int, exc: BaseException) -> float
 
 
 async def call_with_retries(call: Callable[[], Awaitable[T]], policy: RetryPolicy,
-                            on_retry: Callable[[BaseException], None] | None = None) -> T:
+                            on_retry: Callable[[BaseException], None] | None = None,
+                            describe: Callable[[BaseException], str] | None = None) -> T:
     """Await ``call()``; on a transient error (:func:`is_transient`) wait and try again, per ``policy``.
 
     ``on_retry(exc)`` is called before each wait. The last error, or the first
@@ -145,11 +146,12 @@ async def call_with_retries(call: Callable[[], Awaitable[T]], policy: RetryPolic
     the retries after a transient failure run under tenacity. Every try reports
     to the command's circuit breaker (:mod:`fbagent.providers.breaker`), which
     raises :class:`~fbagent.providers.breaker.ServiceDown` instead of a try
-    once it has tripped.
+    once it has tripped; ``describe(exc)`` words a failed try for it (default:
+    :func:`describe_error` without the server's URL).
     """
     breaker = breakers.current()
     if breaker is not None:
-        call = _reported(call, breaker)
+        call = _reported(call, breaker, describe)
     try:
         return await call()
     except Exception as exc:  # noqa: BLE001 - classified here; CancelledError is not an Exception
@@ -189,8 +191,11 @@ def is_service_failure(exc: BaseException) -> bool:
     return False
 
 
-def _reported(call: Callable[[], Awaitable[T]], breaker: breakers.CircuitBreaker) -> Callable[[], Awaitable[T]]:
-    """``call`` reporting each try's outcome to ``breaker`` (checked before the try and after a failure)."""
+def _reported(call: Callable[[], Awaitable[T]], breaker: breakers.CircuitBreaker,
+              describe: Callable[[BaseException], str] | None = None) -> Callable[[], Awaitable[T]]:
+    """``call`` reporting each try's outcome to ``breaker`` (checked before the try and after a failure;
+    ``describe``: one line per failure)."""
+    describe = describe or (lambda exc: describe_error(exc, provider_name="the server", endpoint_url="the server"))
 
     async def reported() -> T:
         breaker.check()
@@ -200,7 +205,7 @@ def _reported(call: Callable[[], Awaitable[T]], breaker: breakers.CircuitBreaker
             if not is_service_failure(exc):
                 breaker.answered()
                 raise
-            breaker.failed(describe_error(exc, provider_name="the server", endpoint_url="the server"))
+            breaker.failed(describe(exc))
             if breaker.tripped is not None:
                 raise breaker.tripped from exc
             raise

@@ -102,7 +102,7 @@ class OpenAIBackend(ConcurrentBackend):
                                         timeout_s=self.timeout_s, limit=300)
 
     async def _create(self, body: dict) -> dict:
-        return await providers.call_with_retries(lambda: self._http.create(body), self.retry)
+        return await providers.call_with_retries(lambda: self._http.create(body), self.retry, describe=self._error)
 
     async def choose_one(self, prompt: str, choices: Sequence[str]) -> ChoiceResult:
         """One chat request with a strict JSON-schema response format; errors -> failure."""
