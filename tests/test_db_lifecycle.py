@@ -144,3 +144,51 @@ def test_a_read_only_folder_is_named_as_such_not_as_a_broken_checkpoint_file(tmp
     assert "not a usable" not in str(err.value) and "mv " not in str(err.value)
     monkeypatch.setattr(options.os, "access", real)
     assert options.check_checkpoint_file(path) == path and _beside(path) == []
+
+
+def test_annotate_in_a_terminal_leaves_the_file_whole(tmp_path):
+    """`fbagent annotate` on a terminal (a pseudo-terminal here), quit with Ctrl-Q: no -wal left, and a plain
+    copy of the .db file holds what the session stored (the annotator, the stated language competence)."""
+    import fcntl
+    import pty
+    import select
+    import struct
+    import termios
+
+    from factories import make_db
+
+    db = tmp_path / "fb.db"
+    made = make_db(db, n=2)
+    made.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    made.conn.close()
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "FBAGENT_"))}
+    proc = subprocess.Popen([sys.executable, "-m", "fbagent.cli", "annotate", "--annotator", "bob", "--competence",
+                             "native", "--db", str(db)], stdin=slave, stdout=slave, stderr=slave,
+                            env={**env, "TERM": "xterm-256color"}, close_fds=True, start_new_session=True)
+    os.close(slave)
+
+    def read_for(seconds: float, until: int = 1 << 30) -> int:
+        got, end = 0, time.monotonic() + seconds
+        while time.monotonic() < end and got < until and proc.poll() is None:
+            if select.select([master], [], [], 0.2)[0]:
+                try:
+                    got += len(os.read(master, 65536))
+                except OSError:
+                    break
+        return got
+
+    try:
+        assert read_for(120, until=2000) >= 2000, "the app did not draw its screen"
+        read_for(1)
+        os.write(master, b"\x11")   # Ctrl-Q
+        read_for(60)
+        assert proc.wait(timeout=30) == 0
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+        os.close(master)
+    assert _beside(db) == []
+    assert _count_in_plain_copy(db, "annotators", tmp_path) == 1
+    assert _count_in_plain_copy(db, "annotator_languages", tmp_path) == 1
