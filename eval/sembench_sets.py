@@ -63,7 +63,7 @@ def looks_like_instances(path: str | Path) -> bool:
     """Whether the first non-empty line of ``path`` is an authors' instance (has ``label``, ``definitions``
     and ``example``) rather than a dictionary word (``senses``). ``False`` for a missing or unreadable file."""
     try:
-        with open(path, encoding="utf-8") as fh:
+        with open(path, encoding="utf-8-sig") as fh:   # a byte-order mark is accepted, as by every reader
             for line in fh:
                 if line.strip():
                     obj = json.loads(line)

@@ -45,6 +45,7 @@ from pathlib import Path
 
 from fbagent.errors import FbagentError
 from fbagent.eval.problems import LABELS, Problem
+from fbagent.files import decode_text, read_text_input
 from fbagent.prompting.files import PromptTemplate, load_prompt, parse_prompt, prompt_exists
 
 TEMPLATE_NAMES = ("v1", "v2", "v3", "v4", "v5")
@@ -209,10 +210,7 @@ def read_folder_template(path: Path, root: Path, labels: dict[str, str], choices
     keeps its header; otherwise the whole file is the prompt.
     """
     data = path.read_bytes()
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as err:
-        raise FbagentError(f"template {path} is not UTF-8 text", "save it as UTF-8") from err
+    text = decode_text(data, f"template {path}")   # UTF-8, a byte-order mark dropped (as every input file)
     rel = path.relative_to(root).as_posix()
     version = f"{rel}@{hashlib.sha256(data).hexdigest()[:12]}"
     if text.startswith("version:") and "\n---\n" in text:
@@ -241,7 +239,8 @@ def read_labels_file(path: Path) -> dict[str, str]:
                            "pass --labels with a file of 'sentence_a: ...', 'sentence_b: ...', 'both: ...', "
                            "'neither: ...' lines")
     meta = {}
-    for line in path.read_text(encoding="utf-8").partition("\n---\n")[0].splitlines():
+    text = read_text_input(path, "labels file", "save it as UTF-8 text")
+    for line in text.partition("\n---\n")[0].splitlines():
         key, sep, value = line.partition(":")
         if sep:
             meta[key.strip()] = value.strip()
