@@ -55,7 +55,7 @@ RANKS: dict[str, int] = {
     "checks": 25,
     "prompting": 22,    # prompt files -> messages per task, language and style; question patterns
     "llm": 20,
-    "providers": 15,
+    "providers": 18,    # the provider classes (one module each), their protocol and registry
     "lexicon": 12,
     "store": 10,
     # shared root helpers and data (schemas, errors, ...): rank 0 unless listed above
@@ -65,6 +65,21 @@ RANKS: dict[str, int] = {
 # functions over LU names and definition markup) is what the store writes and reads, so it sits
 # below the store; the lexicon's readers and importer sit above it.
 MODULE_RANKS: dict[str, int] = {
+    # the providers' plumbing (names, keys, errors, redaction, transports, engines' loaders), below the
+    # structured-output helpers of fbagent.llm that the provider classes call
+    "fbagent.providers.names": 15,
+    "fbagent.providers.errors": 15,
+    "fbagent.providers.redact": 15,
+    "fbagent.providers.chat_http": 15,
+    "fbagent.providers.clients": 15,
+    "fbagent.providers.config": 15,
+    "fbagent.providers.cancel": 15,
+    "fbagent.providers.gguf": 15,
+    "fbagent.providers.llamacpp": 15,
+    "fbagent.llm.hooks": 16,
+    "fbagent.llm.structured": 16,
+    "fbagent.llm.fastpath": 16,
+    "fbagent.llm.prompt_style": 16,
     "fbagent.lexicon.model": 5,
     "fbagent.lexicon.markup": 5,
     "fbagent.lexicon.lu_names": 5,
@@ -134,8 +149,17 @@ def room(name: str) -> str:
     return parts[1] if len(parts) > 1 else "__init__"
 
 
+# Packages (their ``__init__``) ranked apart from their room, for this name only (not as a prefix).
+PACKAGE_RANKS: dict[str, int] = {
+    "fbagent.providers": 15,   # re-exports the plumbing only
+}
+
+
 def rank(name: str) -> int:
-    """The rank of the longest :data:`MODULE_RANKS` prefix of ``name``, else that of its room."""
+    """The rank of ``name`` in :data:`PACKAGE_RANKS`, else of its longest :data:`MODULE_RANKS` prefix,
+    else that of its room."""
+    if name in PACKAGE_RANKS:
+        return PACKAGE_RANKS[name]
     parts = name.split(".")
     for n in range(len(parts), 1, -1):
         prefix = ".".join(parts[:n])

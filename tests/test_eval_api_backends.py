@@ -149,10 +149,11 @@ def test_gemini_missing_key_cli_one_line(tmp_path):
 
 
 def test_unknown_backend_error():
-    from fbagent.providers.registry import BackendOptions, create_backend
+    from fbagent.providers.config import ModelConfig
+    from fbagent.providers.registry import create_backend
 
     with pytest.raises(FbagentError, match="unknown backend"):
-        create_backend(BackendOptions(backend="nope", model="m"))
+        create_backend(ModelConfig(backend="nope", model="m"))
 
 
 # -- issue 9: every call failing, free-text answers, full-width digits, retried calls --------------------

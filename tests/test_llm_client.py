@@ -415,7 +415,7 @@ def test_local_answers_with_raw_control_characters_become_valid_json():
     """llama.cpp's grammar allows raw newlines/tabs inside JSON strings; they must not cost re-asks."""
     import json
 
-    from fbagent.llm.backends import _json_safe
+    from fbagent.providers.local import _json_safe
     from fbagent.schemas import Definition
 
     raw = '{"definition": "to go away\nfrom a place\t(physically)"}'

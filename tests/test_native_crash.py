@@ -214,16 +214,15 @@ def test_extra_buffer_types_are_off_exactly_on_amx_cpus_and_on_the_loaded_model(
 
 
 def test_both_local_engines_load_through_the_one_builder(tmp_path, monkeypatch):
-    """Generation's local adapter and eval's llama.cpp backend share the AMX-safe settings."""
-    from fbagent.llm.backends import LocalAdapter
+    """The llama.cpp provider built for generation and for evaluation shares the AMX-safe settings."""
     from fbagent.providers import llamacpp
     from fbagent.providers.local import LlamaCppBackend
 
     path = _gguf()
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     expected = llamacpp.extra_bufts_default()
-    adapter = LocalAdapter(model_path=path, n_ctx=512)
-    assert llamacpp.uses_extra_bufts(adapter._llm) is expected
+    adapter = LlamaCppBackend(model_path=path, n_ctx=512, prompt_style="auto")
+    assert llamacpp.uses_extra_bufts(adapter.llm) is expected
     backend = LlamaCppBackend(model_path=path, n_ctx=512)
     assert llamacpp.uses_extra_bufts(backend.llm) is expected
     assert backend.info().options["extra_buffer_types"] is expected

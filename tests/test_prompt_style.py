@@ -157,15 +157,16 @@ def test_llama_cpp_sees_the_same_style_on_gemma_and_on_a_chat_template_copy(tmp_
 
 @pytest.mark.slow
 async def test_local_adapter_resolves_the_style_and_completes_a_fewshot_prompt(tmp_path):
-    from fbagent.llm import ClientSettings, make_client
+    from fbagent.llm import make_client
     from fbagent.prompting.messages import load_prompts
+    from fbagent.providers.config import ModelConfig
     from fbagent.schemas import Definition
     from fbagent.store.db import open_db
     from fbagent.store.llm_calls import get_call
 
     _gemma()
     db = open_db(tmp_path / "fb.db")
-    client = make_client(ClientSettings(backend="local", prompt_style="auto"), db=db)
+    client = make_client(ModelConfig(backend="local", prompt_style="auto"), db=db)
     try:
         adapter = client._adapter
         assert (adapter.prompt_style, adapter.mode) == ("fewshot", "completion_json_grammar")
@@ -177,7 +178,7 @@ async def test_local_adapter_resolves_the_style_and_completes_a_fewshot_prompt(t
         assert row["request"]["mode"] == "completion_json_grammar" and result.input_tokens > 50
     finally:
         await client.aclose()
-    chat = make_client(ClientSettings(backend="local", prompt_style="chat"), db=db)
+    chat = make_client(ModelConfig(backend="local", prompt_style="chat"), db=db)
     try:
         assert (chat._adapter.prompt_style, chat._adapter.mode) == ("chat", "json_schema_grammar")
     finally:
@@ -191,7 +192,7 @@ def test_fewshot_grammar_makes_every_string_one_sentence():
 
     from llama_cpp.llama_grammar import LlamaGrammar, json_schema_to_gbnf
 
-    from fbagent.llm.backends import one_sentence_strings
+    from fbagent.providers.local import one_sentence_strings
     from fbagent.schemas import ExtendedSentence
 
     gbnf = one_sentence_strings(json_schema_to_gbnf(json.dumps(ExtendedSentence.model_json_schema())), 200)

@@ -22,7 +22,7 @@ from fbagent.commands.output import echo, new_console, secho
 from fbagent.limits import bounds
 
 if TYPE_CHECKING:
-    from fbagent.providers.config import ModelConfig as BackendOptions
+    from fbagent.providers.config import ModelConfig
 
 app = typer.Typer(help="Score language models on FrameBench entries, frame identification and SemBench.",
                   no_args_is_help=True)
@@ -91,7 +91,7 @@ def _check_out(out: Path) -> None:
 
 
 def _create(spec):
-    """Instantiate the backend of a :class:`fbagent.providers.registry.BackendOptions`."""
+    """Instantiate the provider of an evaluation :class:`~fbagent.providers.config.ModelConfig`."""
     from fbagent.providers.registry import create_backend
 
     return create_backend(spec)
@@ -195,7 +195,7 @@ def run_cmd(
     limit: LimitOpt = None,
     lang: Annotated[str | None, typer.Option("--lang", help="Language of entries that carry none (the authors' "
                                               "columns never do; default en).")] = None,
-    backend: BackendOptions = None,  # built by @backend_options from the model options
+    backend: ModelConfig = None,  # built by @backend_options from the model options
     run: EvalRun = None,  # built by @run_options
 ) -> None:
     """Score a model on FrameBench entries: 4 problems per entry x templates, constrained to options 1-4.
@@ -347,7 +347,7 @@ def frame_id_cmd(
                                                    "after this many characters (at a sentence end when possible).")] = 300,
     exclude_failures: ExcludeFailuresOpt = False,
     label: LabelOpt = None,
-    backend: BackendOptions = None,  # built by @backend_options from the model options
+    backend: ModelConfig = None,  # built by @backend_options from the model options
     run: EvalRun = None,  # built by @run_options
 ) -> None:
     """Frame identification (FrameBench appendix B.5): which of two frames does the verb evoke?
@@ -400,7 +400,7 @@ def sembench_cmd(
     lang: Annotated[str, typer.Option("--lang", help="Language of the dictionary (prompts: en, else generic).")] = "en",
     max_new_tokens: Annotated[int, typer.Option("--max-new-tokens", min=8, help="Tokens per generated definition or example.")] = 48,
     encoder: Annotated[str | None, typer.Option("--encoder", help="Sentence encoder (default: offline all-MiniLM-L6-v2).")] = None,
-    backend: BackendOptions = None,  # built by @backend_options from the model options
+    backend: ModelConfig = None,  # built by @backend_options from the model options
     run: EvalRun = None,  # built by @run_options
 ) -> None:
     """SemBench round trip: is the model's definition closer to the target sense than to a distractor sense?

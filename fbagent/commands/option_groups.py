@@ -84,7 +84,7 @@ def _evaluated(annotation: Any, command: Callable[..., Any]) -> Any:
     """A string annotation (``from __future__ import annotations``) evaluated in the command's module.
 
     A name only imported under ``TYPE_CHECKING`` stays a string: it is the ``into`` parameter of an
-    outer group (eval's ``backend: BackendOptions``), which that group takes out of the CLI signature.
+    outer group (eval's ``backend: ModelConfig``), which that group takes out of the CLI signature.
     """
     if not isinstance(annotation, str):
         return annotation

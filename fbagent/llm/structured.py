@@ -30,8 +30,10 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from fbagent.llm.fastpath import instructor_model
 from fbagent.llm.hooks import CallHooks
-from fbagent.providers.chat_http import answer_of
+from fbagent.providers.chat_http import answer_of, token_count
+from fbagent.seeds import request_seed
 
 REASK_PREFIX = "Correct your JSON ONLY RESPONSE, based on the following errors:\n"
 
@@ -108,3 +110,45 @@ async def create_json_schema(
                 raise
             body = {**body, "messages": [*body["messages"], *reask_messages(content, exc)]}
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+def openai_usage(response: Any) -> tuple[int, int]:
+    """``(prompt_tokens, completion_tokens)`` of an SDK completion or a parsed JSON one (0 when absent)."""
+    if isinstance(response, dict):
+        usage = answer_of(response).usage
+        return token_count(usage, "prompt_tokens") or 0, token_count(usage, "completion_tokens") or 0
+    usage = getattr(response, "usage", None)
+    if usage is None:
+        return 0, 0
+    return int(getattr(usage, "prompt_tokens", 0) or 0), int(getattr(usage, "completion_tokens", 0) or 0)
+
+
+def openai_text(response: Any) -> str:
+    """The answer text of an SDK completion (the content, else the tool-call arguments) or of a parsed JSON
+    one (the content: the direct path asks for JSON-schema answers only)."""
+    if isinstance(response, dict):
+        return answer_of(response).content or ""
+    try:
+        message = response.choices[0].message
+    except (AttributeError, IndexError, TypeError):
+        return ""
+    if getattr(message, "content", None):
+        return str(message.content)
+    calls = getattr(message, "tool_calls", None) or []
+    return " ".join(str(c.function.arguments) for c in calls if getattr(c, "function", None))
+
+
+async def instructor_create(client: Any, model: str, response_model: type[BaseModel],
+                            messages: list[dict[str, Any]], temperature: float, max_tokens: int,
+                            seed: int | None, max_reasks: int, hooks: CallHooks) -> BaseModel:
+    """One instructor call (OpenAI-style keyword arguments) on an instructor ``client``; ``seed`` is sent
+    only when given (:func:`fbagent.seeds.request_seed`: servers and llama.cpp take small seeds; the
+    cache key keeps the full one). Raises what instructor raises."""
+    params: dict[str, Any] = {"model": model, "temperature": temperature, "max_tokens": max_tokens}
+    if seed is not None:
+        params["seed"] = request_seed(seed)
+    result: BaseModel = await client.create(
+        response_model=instructor_model(response_model), messages=messages, max_retries=max_reasks,
+        hooks=hooks.to_instructor(), **params,
+    )
+    return result

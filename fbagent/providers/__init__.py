@@ -30,6 +30,7 @@ passed in code, see :func:`register_secret`), ``Authorization`` /
 ``key=`` / ``api_key=`` / ``token=`` query values.
 """
 
+from fbagent.providers import names as _names
 from fbagent.providers.clients import LoopClients
 from fbagent.providers.errors import (
     TRANSIENT_STATUS,
@@ -46,8 +47,8 @@ from fbagent.providers.errors import (
     status_of,
 )
 from fbagent.providers.names import (
-    EVAL_PROVIDERS,
-    GENERATION_PROVIDERS,
+    EVALUATION,
+    GENERATION,
     NO_KEY,
     PROVIDERS,
     Provider,
@@ -58,8 +59,10 @@ from fbagent.providers.names import (
     has_api_key,
     help_names,
     missing_package,
+    names_for,
     provider,
     public_url,
+    register,
     register_secret,
     require_packages,
 )
@@ -72,9 +75,13 @@ from fbagent.providers.redact import (
 )
 
 __all__ = [
-    "EVAL_PROVIDERS", "GENERATION_PROVIDERS", "NO_KEY", "PROVIDERS", "TRANSIENT_STATUS", "LoopClients",
+    "EVAL_PROVIDERS", "EVALUATION", "GENERATION", "GENERATION_PROVIDERS", "NO_KEY", "PROVIDERS", "TRANSIENT_STATUS", "LoopClients",
     "Provider", "RetryPolicy", "api_key", "base_url", "check_base_url", "call_with_retries", "describe_error", "endpoint",
     "exception_chain", "has_api_key", "help_names", "is_network_error", "is_transient", "known_secrets",
-    "may_hold_secret", "missing_package", "network_reason", "one_line", "provider", "public_url", "redact", "redact_argv",
-    "redact_value", "register_secret", "require_packages", "retry_after_s", "retry_wait_s", "status_of",
+    "may_hold_secret", "missing_package", "names_for", "network_reason", "one_line", "provider", "public_url", "redact", "redact_argv",
+    "redact_value", "register", "register_secret", "require_packages", "retry_after_s", "retry_wait_s", "status_of",
 ]
+
+
+def __getattr__(attr: str) -> tuple[str, ...]:   # PEP 562: GENERATION_PROVIDERS / EVAL_PROVIDERS follow register()
+    return _names.__getattr__(attr)

@@ -28,11 +28,17 @@ import unicodedata
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from fbagent.errors import FbagentError
+from fbagent.llm.hooks import CallHooks
 from fbagent.providers import LoopClients, missing_package
 from fbagent.providers.cancel import CallGate
-from fbagent.providers.config import DEFAULT_END_THINK_TAG, ReasoningConfig
+from fbagent.providers.config import DEFAULT_END_THINK_TAG, ModelConfig, ReasoningConfig
+from fbagent.seeds import check_seed, request_seed
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
 DEFAULT_CHOICES: tuple[str, ...] = ("1", "2", "3", "4")
 
@@ -219,7 +225,20 @@ def cut_at_stop(text: str, stop: Sequence[str]) -> str:
 
 
 class Backend(ABC):
-    """Base class: subclasses implement the two batch methods and :meth:`info`.
+    """The one provider protocol: a model behind one engine, for every call fbagent makes of a model.
+
+    A provider is one class in one module of :mod:`fbagent.providers` (``openai.py``, ``gemini.py``,
+    ``local.py``, ``vllm.py``, ``transformers.py``) plus one line in the registry
+    (:data:`fbagent.providers.names.PROVIDERS`); :meth:`from_config` builds it, and its engine, once
+    from a :class:`~fbagent.providers.config.ModelConfig` (:func:`fbagent.providers.registry.create_provider`).
+
+    - evaluation: :meth:`choose_batch` (constrained to a few option strings) and :meth:`generate_batch`
+      (free text), plus :meth:`info` for the manifest;
+    - generation (providers whose registry line names the ``generation`` use): :meth:`create`, one
+      structured completion validated against a pydantic model (instructor's protocol), with
+      :meth:`usage` / :meth:`text` reading the raw response, ``mode`` (recorded with every call) and
+      ``base_url``; :class:`fbagent.llm.client.LLMClient` adds caching, retries and logging;
+    - :meth:`aclose_loop` / :meth:`close` (evaluation) and :meth:`aclose` (generation) release it.
 
     ``default_batch_size``: how many prompts the runner hands over per call
     (``0`` = all prompts of a template in one call, as vLLM wants);
@@ -229,17 +248,31 @@ class Backend(ABC):
     """
 
     name = "backend"
+    mode = "none"            # the structured-output mode recorded with each generation call
+    base_url: str | None = None
     default_batch_size = 1
     requested_batch_size: int | None = None
     default_concurrency = 1
     groups_in_turn = True  # the runner finishes one template before the next (batch engines: a template per batch)
 
     def __init__(self, model: str, reasoning: ReasoningConfig | None = None, seed: int = 0) -> None:
-        from fbagent.seeds import check_seed, request_seed
-
         self.model = model
         self.reasoning = reasoning or ReasoningConfig()
         self.seed = request_seed(check_seed(seed))  # what the engine or server is sent (see fbagent.seeds)
+
+    #: the :class:`~fbagent.providers.config.ModelConfig` fields the constructor takes as keywords of
+    #: the same name (besides ``model``, ``reasoning`` and ``seed``), for the default :meth:`from_config`
+    config_fields: tuple[str, ...] = ()
+
+    @classmethod
+    def from_config(cls, config: ModelConfig, *, use: str, api_key: str | None = None) -> Backend:
+        """Build this provider (and its engine, once) for ``use`` (``generation`` | ``evaluation``) from
+        ``config`` (request limits already resolved for the use). This default calls
+        ``cls(config.model, reasoning=..., seed=..., **{field: config.field for field in config_fields})``;
+        providers with keys, URLs or defaults of their own override it. Raises :class:`FbagentError`
+        for what is missing (a key, a package, a model file)."""
+        fields = {name: getattr(config, name) for name in cls.config_fields}
+        return cls(config.model or "", reasoning=config.reasoning, seed=config.seed, **fields)  # type: ignore[call-arg]
 
     @abstractmethod
     async def choose_batch(self, prompts: list[str], choices: Sequence[str] = DEFAULT_CHOICES) -> list[ChoiceResult]:
@@ -250,6 +283,25 @@ class Backend(ABC):
                              stop: Sequence[str] = ("\n",)) -> list[TextResult]:
         """Free generations, one per prompt, in order, cut at ``stop``."""
 
+    async def create(self, *, response_model: type[BaseModel], messages: list[dict[str, Any]], temperature: float,
+                     max_tokens: int, seed: int | None, max_reasks: int, hooks: CallHooks) -> BaseModel:
+        """One structured completion of ``messages`` validated as ``response_model`` (re-asked at most
+        ``max_reasks`` times with the validation error); ``hooks`` see every raw response. Raises the
+        transport's errors (the client retries the transient ones) and :class:`FbagentError` for a
+        provider that serves evaluation only."""
+        raise FbagentError(f"the {self.name} backend serves evaluation only, not generation",
+                           "pick a generation backend (--generator openai | gemini | local)")
+
+    @staticmethod
+    def usage(response: Any) -> tuple[int, int]:
+        """``(prompt tokens, completion tokens)`` of a raw response of :meth:`create` (0 when absent)."""
+        return 0, 0
+
+    @staticmethod
+    def text(response: Any) -> str:
+        """The answer text of a raw response of :meth:`create` (for the call log)."""
+        return ""
+
     def info(self) -> BackendInfo:
         """Backend name, model, options and library versions for the manifest."""
         return BackendInfo(name=self.name, model=self.model)
@@ -259,6 +311,11 @@ class Backend(ABC):
 
     async def aclose_loop(self) -> None:  # noqa: B027 - optional hook
         """Release what belongs to the running event loop (API clients); called before the loop ends."""
+
+    async def aclose(self) -> None:
+        """Release everything at the end of a generation run: the running loop's clients, then the rest."""
+        await self.aclose_loop()
+        await asyncio.to_thread(self.close)
 
 
 class SyncBackend(Backend):

@@ -6,9 +6,8 @@ default it has, each declared once as a named constant below.
 :func:`fbagent.providers.registry.create_backend`; both take a :class:`ModelConfig`. Two request
 limits differ by use (:data:`GENERATION`, :data:`EVALUATION`), for the reason given at each
 constant: a :class:`ModelConfig` leaves them ``None`` unless they are given, and each factory
-fills them in with :meth:`ModelConfig.resolved`. The old settings types
-(``fbagent.llm.ClientSettings``, ``fbagent.providers.registry.BackendOptions``) are now
-:func:`model_config` for one use with the old keyword spellings (:data:`OLD_SPELLINGS`).
+fills them in with :meth:`ModelConfig.resolved`. :func:`model_config` builds one for one use from
+keywords, old spellings too (:data:`OLD_SPELLINGS`).
 
 Imports only the standard library and fbagent's own checks (cheap: the CLI reads the constants
 for its defaults).
@@ -22,12 +21,7 @@ from typing import Any
 
 from fbagent.errors import FbagentError
 from fbagent.limits import check_count
-from fbagent.providers.names import check_base_url
-
-#: the two uses of a model: generation (and the verifier) or evaluation (scoring)
-GENERATION = "generation"
-EVALUATION = "evaluation"
-USES = (GENERATION, EVALUATION)
+from fbagent.providers.names import EVALUATION, GENERATION, USES, check_base_url  # noqa: F401 - USES re-exported
 
 DEFAULT_BACKEND = "local"              # llama.cpp in process on the offline GGUF: no network, no key
 DEFAULT_CONCURRENCY = 4                # requests in flight per client
@@ -70,7 +64,7 @@ USE_DEFAULTS: dict[str, tuple[int, float]] = {
     EVALUATION: (EVAL_RETRIES, EVAL_TIMEOUT_S),
 }
 
-#: old keyword spellings of ClientSettings / BackendOptions -> the ModelConfig field
+#: old keyword spellings (of the settings types before ModelConfig) -> the ModelConfig field
 OLD_SPELLINGS = {"max_retries": "retries", "timeout": "timeout_s"}
 
 

@@ -1,4 +1,10 @@
-"""Gemini backend (google-genai): a JSON response schema restricts the answer to the options.
+"""Gemini provider (google-genai), for generation and evaluation alike: :class:`GeminiBackend`.
+
+Generation (:meth:`GeminiBackend.create`): ``instructor.from_genai(..., Mode.JSON)``:
+``response_mime_type=application/json`` with the pydantic model as ``response_schema``; a
+``MAX_TOKENS`` answer is final (not re-asked with the same limit).
+
+Evaluation: a JSON response schema restricts the answer to the options.
 
 The request sets ``response_mime_type="application/json"`` and
 ``response_json_schema`` = ``{answer: "1"|"2"|"3"|"4"}`` (FrameBench, Yano and
@@ -17,10 +23,13 @@ and is never stored; error texts pass through :func:`fbagent.providers.redact`.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fbagent import providers
+from fbagent.llm.hooks import CallHooks
+from fbagent.llm.structured import instructor_create
 from fbagent.providers.base import (
     ChoiceResult,
     ConcurrentBackend,
@@ -31,9 +40,13 @@ from fbagent.providers.base import (
     package_version,
     parse_json_answer,
 )
-from fbagent.providers.config import EVAL_RETRIES, EVAL_TIMEOUT_S
+from fbagent.providers.config import EVAL_RETRIES, EVAL_TIMEOUT_S, GENERATION, ModelConfig
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
 ANSWER_TOKENS = 32
+DEFAULT_MODEL = "gemini-2.5-flash"   # generation without --model
 
 
 class GeminiBackend(ConcurrentBackend):
@@ -45,6 +58,7 @@ class GeminiBackend(ConcurrentBackend):
     """
 
     name = "gemini"
+    mode = "genai_json"   # generation's structured-output mode, recorded with every call
     default_concurrency = 4
 
     def __init__(self, model: str, *, reasoning: ReasoningConfig | None = None, seed: int = 0,
@@ -63,6 +77,53 @@ class GeminiBackend(ConcurrentBackend):
         self.retry = providers.RetryPolicy(retries=max(0, retries - 1))
 
         self._clients = providers.LoopClients(lambda: gemini_client(key, base_url, timeout_s), close_gemini_client)
+        # generation's instructor clients: their own google-genai clients, whose MAX_TOKENS answers raise
+        self._structured = providers.LoopClients(lambda: _structured_client(key, base_url, timeout_s),
+                                                 _close_structured)
+
+    @classmethod
+    def from_config(cls, config: ModelConfig, *, use: str, api_key: str | None = None) -> GeminiBackend:
+        """The provider for ``use`` from ``config`` (key: ``api_key``, else env ``GEMINI_API_KEY`` /
+        ``GOOGLE_API_KEY``); generation's model defaults to :data:`DEFAULT_MODEL`. Evaluation's
+        ``retries`` are transport retries (tries = retries + 1). Raises :class:`FbagentError` for a
+        missing key or package."""
+        assert config.timeout_s is not None and config.retries is not None   # resolved for the use
+        if use == GENERATION:
+            providers.require_packages(providers.PROVIDERS["gemini"])   # before the key, as generation did
+            return cls(config.model or DEFAULT_MODEL, api_key=api_key, base_url=config.base_url,
+                       timeout_s=config.timeout_s)
+        return cls(config.model or "", reasoning=config.reasoning, seed=config.seed, api_key=api_key,
+                   base_url=config.base_url, retries=config.retries + 1, timeout_s=config.timeout_s)
+
+    async def create(self, *, response_model: type[BaseModel], messages: list[dict[str, Any]], temperature: float,
+                     max_tokens: int, seed: int | None, max_reasks: int, hooks: CallHooks) -> BaseModel:
+        """One structured completion (generation) through instructor's ``from_genai`` in ``Mode.JSON``."""
+        _raw, client = self._structured.get()
+        return await instructor_create(client, self.model, response_model, messages, temperature,
+                                       max_tokens, seed, max_reasks, hooks)
+
+    @staticmethod
+    def usage(response: Any) -> tuple[int, int]:
+        """``(prompt tokens, candidates + thoughts tokens)`` of a google-genai response (0 when absent)."""
+        meta = getattr(response, "usage_metadata", None)
+        if meta is None:
+            return 0, 0
+        out = int(getattr(meta, "candidates_token_count", 0) or 0) + int(getattr(meta, "thoughts_token_count", 0) or 0)
+        return int(getattr(meta, "prompt_token_count", 0) or 0), out
+
+    @staticmethod
+    def text(response: Any) -> str:
+        """The text of a google-genai response ("" without text parts)."""
+        try:
+            return str(response.text or "")
+        except Exception:  # noqa: BLE001 - a response without text parts
+            return ""
+
+    async def aclose(self) -> None:
+        """Close the running loop's clients and any left by earlier loops (generation's end)."""
+        for clients in (self._clients, self._structured):
+            await clients.aclose()
+            await asyncio.to_thread(clients.close_all)
 
     def info(self):
         info = super().info()
@@ -164,3 +225,34 @@ async def close_gemini_client(client: Any) -> None:
     """Close both transports of a :func:`gemini_client` (the async one, then the sync one)."""
     await client.aio.aclose()
     client.close()
+
+
+def _structured_client(api_key: str, base_url: str | None, timeout_s: float) -> tuple[Any, Any]:
+    """``(google.genai.Client, instructor client)`` for generation: a ``MAX_TOKENS`` answer is final,
+    raised before instructor would re-ask it with the same limit (:func:`_final_on_max_tokens`)."""
+    import instructor
+
+    raw = gemini_client(api_key, base_url, timeout_s)
+    raw.aio.models.generate_content = _final_on_max_tokens(raw.aio.models.generate_content)
+    return raw, instructor.from_genai(raw, mode=instructor.Mode.JSON, use_async=True)
+
+
+async def _close_structured(pair: tuple[Any, Any]) -> None:
+    await close_gemini_client(pair[0])
+
+
+def _final_on_max_tokens(generate_content: Any) -> Any:
+    """Wrap google-genai's ``generate_content`` so that a ``MAX_TOKENS`` finish raises
+    ``IncompleteOutputException`` (carrying the response): instructor then stops at once, as it does
+    for OpenAI's ``finish_reason=length``, instead of re-asking with the same limit."""
+    from instructor.core.exceptions import IncompleteOutputException
+
+    async def checked(*args: Any, **kwargs: Any) -> Any:
+        response = await generate_content(*args, **kwargs)
+        candidates = getattr(response, "candidates", None) or []
+        reason = getattr(getattr(candidates[0], "finish_reason", None), "name", None) if candidates else None
+        if reason == "MAX_TOKENS":
+            raise IncompleteOutputException(last_completion=response)
+        return response
+
+    return checked

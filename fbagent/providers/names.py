@@ -7,6 +7,7 @@ keys and URLs here.
 
 from __future__ import annotations
 
+import importlib
 import os
 import re
 from dataclasses import dataclass
@@ -14,21 +15,31 @@ from urllib.parse import SplitResult, urlsplit, urlunsplit
 
 from fbagent.errors import FbagentError
 
+#: the two uses of a model: generation (and the verifier) or evaluation (scoring)
+GENERATION = "generation"
+EVALUATION = "evaluation"
+USES = (GENERATION, EVALUATION)
+
 
 @dataclass(frozen=True)
 class Provider:
-    """One outside service or in-process engine that answers prompts.
+    """One outside service or in-process engine that answers prompts: one line of the registry
+    :data:`PROVIDERS`.
 
-    ``name``: the one spelling shown in help; ``aliases``: other accepted
-    spellings; ``key_vars``: environment variables holding the API key, in
-    lookup order (empty: no key); ``base_url_var``: environment variable with
-    the server URL; ``default_endpoint``: URL used without one (error texts);
-    ``packages``: ``(import name, distribution)`` pairs the provider needs;
-    ``extra``: the fbagent extra that installs them.
+    ``name``: the one spelling shown in help; ``label``: one line for ``--help``; ``cls``: the provider
+    class as ``"module:Class"`` (:class:`fbagent.providers.base.Backend`; imported when a model is
+    built, so that naming a provider loads no engine); ``uses``: :data:`GENERATION` and/or
+    :data:`EVALUATION`; ``aliases``: other accepted spellings; ``key_vars``: environment variables
+    holding the API key, in lookup order (empty: no key); ``base_url_var``: environment variable with
+    the server URL; ``default_endpoint``: URL used without one (error texts); ``packages``:
+    ``(import name, distribution)`` pairs the provider needs; ``extra``: the fbagent extra that
+    installs them.
     """
 
     name: str
     label: str
+    cls: str = ""
+    uses: tuple[str, ...] = USES
     aliases: tuple[str, ...] = ()
     key_vars: tuple[str, ...] = ()
     base_url_var: str | None = None
@@ -36,33 +47,68 @@ class Provider:
     packages: tuple[tuple[str, str], ...] = ()
     extra: str | None = None
 
+    def load(self) -> type:
+        """The provider class named by :attr:`cls` (its module imported now)."""
+        module, _, attr = self.cls.partition(":")
+        return getattr(importlib.import_module(module), attr)
 
+
+#: The registry: canonical name -> :class:`Provider`. A new provider is its module (one class,
+#: :class:`fbagent.providers.base.Backend`) plus one line here (or :func:`register` at run time).
+#: The order is the order in ``--help``.
 PROVIDERS: dict[str, Provider] = {p.name: p for p in (
+    Provider("vllm", "vLLM in process (GPU)", "fbagent.providers.vllm:VllmBackend", (EVALUATION,),
+             packages=(("vllm", "vllm"),), extra="gpu"),
+    Provider("transformers", "Hugging Face transformers in process",
+             "fbagent.providers.transformers:TransformersBackend", (EVALUATION,),
+             packages=(("transformers", "transformers"),), extra="dev"),
     Provider("openai", "OpenAI or any OpenAI-compatible server (vLLM serve, llama.cpp server, Ollama)",
-             key_vars=("OPENAI_API_KEY",), base_url_var="OPENAI_BASE_URL",
+             "fbagent.providers.openai:OpenAIBackend", key_vars=("OPENAI_API_KEY",), base_url_var="OPENAI_BASE_URL",
              default_endpoint="https://api.openai.com/v1", packages=(("openai", "openai"),)),
-    Provider("gemini", "Google Gemini through google-genai", aliases=("google",),
-             key_vars=("GEMINI_API_KEY", "GOOGLE_API_KEY"),
+    Provider("gemini", "Google Gemini through google-genai", "fbagent.providers.gemini:GeminiBackend",
+             aliases=("google",), key_vars=("GEMINI_API_KEY", "GOOGLE_API_KEY"),
              default_endpoint="https://generativelanguage.googleapis.com",
              packages=(("google.genai", "google-genai"), ("jsonref", "jsonref")), extra="gemini"),
     Provider("local", "llama.cpp in process on a GGUF file (default: the offline Gemma 3 270M)",
-             aliases=("llamacpp", "llama.cpp", "llama-cpp"), packages=(("llama_cpp", "llama-cpp-python"),),
-             extra="local"),
-    Provider("vllm", "vLLM in process (GPU)", packages=(("vllm", "vllm"),), extra="gpu"),
-    Provider("transformers", "Hugging Face transformers in process", packages=(("transformers", "transformers"),),
-             extra="dev"),
+             "fbagent.providers.local:LlamaCppBackend", aliases=("llamacpp", "llama.cpp", "llama-cpp"),
+             packages=(("llama_cpp", "llama-cpp-python"),), extra="local"),
 )}
 
-GENERATION_PROVIDERS: tuple[str, ...] = ("openai", "gemini", "local")
-EVAL_PROVIDERS: tuple[str, ...] = ("vllm", "transformers", "local", "openai", "gemini")
+#: generation's providers in the order of its ``--help`` (then any added with :func:`register`)
+_GENERATION_ORDER = ("openai", "gemini", "local")
+#: evaluation's providers in the order of its ``--help``
+_EVAL_ORDER = ("vllm", "transformers", "local", "openai", "gemini")
 
 
-def provider(name: str | None, *, among: tuple[str, ...] = tuple(PROVIDERS), kind: str = "backend") -> Provider:
-    """The :class:`Provider` called ``name`` (canonical name or alias, any case), limited to ``among``.
+def register(p: Provider) -> None:
+    """Add (or replace) the registry line of ``p`` (a provider that lives outside this package, a test's fake)."""
+    PROVIDERS[p.name] = p
+
+
+def names_for(use: str) -> tuple[str, ...]:
+    """The canonical names of the providers that serve ``use`` (:data:`GENERATION` | :data:`EVALUATION`),
+    in ``--help`` order."""
+    order = _GENERATION_ORDER if use == GENERATION else _EVAL_ORDER
+    serving = [name for name, p in PROVIDERS.items() if use in p.uses]
+    return tuple(sorted(serving, key=lambda n: order.index(n) if n in order else len(order)))
+
+
+def __getattr__(attr: str) -> tuple[str, ...]:   # PEP 562: the two lists follow register()
+    if attr == "GENERATION_PROVIDERS":
+        return names_for(GENERATION)
+    if attr == "EVAL_PROVIDERS":
+        return names_for(EVALUATION)
+    raise AttributeError(f"module {__name__!r} has no attribute {attr!r}")
+
+
+def provider(name: str | None, *, among: tuple[str, ...] | None = None, kind: str = "backend") -> Provider:
+    """The :class:`Provider` called ``name`` (canonical name or alias, any case), limited to ``among``
+    (default: every provider of the registry).
 
     ``kind`` names the role in the error text (``"LLM backend"``, ``"backend"``).
     Raises :class:`FbagentError` for an unknown name, listing the names of ``among``.
     """
+    among = tuple(PROVIDERS) if among is None else among
     wanted = (name or "").strip().lower()
     for key in among:
         p = PROVIDERS[key]
@@ -209,8 +255,6 @@ def missing_package(distribution: str, extra: str | None) -> FbagentError:
 
 def require_packages(p: Provider) -> None:
     """Import every package ``p`` needs; raises :func:`missing_package`'s error for the first one missing."""
-    import importlib
-
     for module, distribution in p.packages:
         try:
             importlib.import_module(module)

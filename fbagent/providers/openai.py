@@ -1,4 +1,16 @@
-"""OpenAI-compatible chat backend (OpenAI, vLLM ``serve``, llama.cpp server, Ollama...).
+"""OpenAI-compatible chat provider (OpenAI, vLLM ``serve``, llama.cpp server, Ollama...), for generation and
+evaluation alike: one :class:`OpenAIBackend` over one Chat Completions client.
+
+Generation (:meth:`OpenAIBackend.create`): in ``Mode.JSON_SCHEMA`` (the default) straight over aiohttp
+(:mod:`fbagent.providers.chat_http`, validation and re-asks by :mod:`fbagent.llm.structured`, which
+follows instructor's protocol), or with ``FBAGENT_OPENAI_TRANSPORT=sdk`` and for the other modes
+``openai.AsyncOpenAI`` (SDK retries off) + ``instructor.from_openai``. The request carries
+``response_format={"type": "json_schema", "json_schema": {"name", "schema"}}``, which vLLM ``serve``,
+llama.cpp ``llama-server``, Ollama and OpenAI turn into constrained decoding. Env
+``FBAGENT_OPENAI_MODE`` = ``tools`` | ``json`` | ``md_json`` picks another instructor mode for
+servers without JSON-schema support.
+
+Evaluation:
 
 The answer is requested with a strict JSON-schema response format
 ``{"answer": "1"|"2"|"3"|"4"}`` (:func:`answer_json_schema`), so servers with
@@ -19,9 +31,16 @@ recorded when it reports them, and a ``length`` finish means the budget ran out.
 
 from __future__ import annotations
 
+import asyncio
+import json
+import os
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from fbagent import providers
+from fbagent.errors import FbagentError
+from fbagent.llm.hooks import CallHooks
+from fbagent.llm.structured import create_json_schema, instructor_create, openai_text, openai_usage
 from fbagent.providers.base import (
     ChoiceResult,
     ConcurrentBackend,
@@ -34,9 +53,17 @@ from fbagent.providers.base import (
     split_thinking,
 )
 from fbagent.providers.chat_http import Answer, ChatCompletionsHTTP, answer_of, token_count
-from fbagent.providers.config import EVAL_RETRIES, EVAL_TIMEOUT_S
+from fbagent.providers.clients import LoopClients
+from fbagent.providers.config import EVAL_RETRIES, EVAL_TIMEOUT_S, GENERATION, ModelConfig
+from fbagent.seeds import request_seed
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
 ANSWER_TOKENS = 32  # completion budget for the JSON answer itself
+DEFAULT_MODEL = "gpt-4o-mini"   # generation without --model and without a server URL
+OPENAI_MODES = ("json_schema", "tools", "json", "md_json")  # env FBAGENT_OPENAI_MODE
+OPENAI_TRANSPORTS = ("direct", "sdk")  # env FBAGENT_OPENAI_TRANSPORT (direct: json_schema mode only)
 
 
 class OpenAIBackend(ConcurrentBackend):
@@ -55,8 +82,12 @@ class OpenAIBackend(ConcurrentBackend):
 
     def __init__(self, model: str, *, base_url: str | None = None, api_key: str | None = None,
                  reasoning: ReasoningConfig | None = None, seed: int = 0, timeout_s: float = EVAL_TIMEOUT_S,
-                 max_retries: int = EVAL_RETRIES, extra_body: dict | None = None) -> None:
+                 max_retries: int = EVAL_RETRIES, extra_body: dict | None = None, mode: str = "json_schema",
+                 transport: str = "direct") -> None:
         super().__init__(model, reasoning=reasoning, seed=seed)
+        #: generation's structured-output mode and transport (:meth:`create`)
+        self.mode = mode
+        self.transport = "direct" if transport == "direct" and mode == "json_schema" else "sdk"
         p = providers.PROVIDERS["openai"]
         base_url = providers.base_url(p, base_url)
         key = providers.api_key(p, api_key, server_url=base_url)
@@ -71,6 +102,51 @@ class OpenAIBackend(ConcurrentBackend):
 
         import fbagent.schemas  # noqa: F401 - parse_json_answer's validator, likewise
         self._clients = self._http.sessions  # closed per loop by ConcurrentBackend.aclose_loop / close
+        self._sdk = (LoopClients(_sdk_factory(base_url, key, timeout_s, mode), _sdk_close)
+                     if self.transport == "sdk" else None)
+
+    @classmethod
+    def from_config(cls, config: ModelConfig, *, use: str, api_key: str | None = None) -> OpenAIBackend:
+        """The provider for ``use`` from ``config``: key from ``api_key`` or env ``OPENAI_API_KEY``; with a
+        base URL (or env ``OPENAI_BASE_URL``) no key is needed. Generation: without a model, the server's
+        first listed model (with a URL) or :data:`DEFAULT_MODEL`; the mode and transport from the
+        environment (:func:`openai_mode`, :func:`openai_transport`). Raises :class:`FbagentError`."""
+        p = providers.PROVIDERS["openai"]
+        url = providers.base_url(p, config.base_url)
+        key = providers.api_key(p, api_key, server_url=url)
+        assert config.timeout_s is not None and config.retries is not None   # resolved for the use
+        if use != GENERATION:
+            return cls(config.model or "", base_url=url, api_key=key, reasoning=config.reasoning, seed=config.seed,
+                       extra_body=config.extra_body, max_retries=config.retries, timeout_s=config.timeout_s)
+        mode, transport = openai_mode(), openai_transport()
+        model = config.model or (first_model(url, key or "", config.timeout_s) if url else DEFAULT_MODEL)
+        return cls(model, base_url=url, api_key=key, timeout_s=config.timeout_s, max_retries=config.retries,
+                   mode=mode, transport=transport)
+
+    async def create(self, *, response_model: type[BaseModel], messages: list[dict[str, Any]], temperature: float,
+                     max_tokens: int, seed: int | None, max_reasks: int, hooks: CallHooks) -> BaseModel:
+        """One structured completion (generation): the JSON-schema request over aiohttp, or instructor
+        over the SDK for the other modes / ``FBAGENT_OPENAI_TRANSPORT=sdk`` (same request, same rows)."""
+        if self._sdk is None:
+            request: dict[str, Any] = {"model": self.model, "messages": messages, "temperature": temperature,
+                                       "max_tokens": max_tokens}
+            if seed is not None:
+                request["seed"] = request_seed(seed)  # as instructor_create sends it
+            return await create_json_schema(self._http.create, request=request, response_model=response_model,
+                                            max_reasks=max_reasks, hooks=hooks)
+        _raw, client = self._sdk.get()
+        return await instructor_create(client, self.model, response_model, messages, temperature,
+                                       max_tokens, seed, max_reasks, hooks)
+
+    usage = staticmethod(openai_usage)
+    text = staticmethod(openai_text)
+
+    async def aclose(self) -> None:
+        """Close the running loop's HTTP clients and any left by earlier loops (generation's end)."""
+        for closer in (self._http, self._sdk):
+            if closer is not None:
+                await closer.aclose()
+                await asyncio.to_thread(closer.close_all)
 
     def info(self):
         info = super().info()
@@ -150,3 +226,94 @@ class OpenAIBackend(ConcurrentBackend):
             thinking=thinking, thinking_tokens=n_think,
             budget_exhausted=self.reasoning.enabled and answer.finish_reason == "length",
         )
+
+
+def first_model(base_url: str, api_key: str, timeout_s: float) -> str:
+    """The first model id that an OpenAI-compatible server lists at ``GET {base_url}/models``.
+    Raises :class:`FbagentError` when it does not answer or lists none."""
+    import openai
+
+    try:
+        with openai.OpenAI(base_url=base_url, api_key=api_key, timeout=min(timeout_s, 10.0), max_retries=0) as sync:
+            models = [m.id for m in sync.models.list()]
+    except Exception as exc:  # noqa: BLE001
+        raise FbagentError(
+            f"no --model given and {providers.public_url(base_url)}/models did not answer ({type(exc).__name__})",
+            "pass --model NAME as the server knows it (the verifier's: --verifier-model NAME), "
+            "or check that the server runs at that URL",
+        ) from exc
+    if not models:
+        raise FbagentError(f"no --model given and {providers.public_url(base_url)} lists no models", "pass --model NAME")
+    return str(models[0])
+
+
+def openai_mode() -> str:
+    """Generation's structured-output mode from env ``FBAGENT_OPENAI_MODE`` (default ``json_schema``).
+    Raises :class:`FbagentError` for a value not in :data:`OPENAI_MODES`."""
+    mode = (os.environ.get("FBAGENT_OPENAI_MODE") or "json_schema").strip().lower()
+    if mode not in OPENAI_MODES:
+        raise FbagentError(f"FBAGENT_OPENAI_MODE={mode!r} is not a structured-output mode",
+                           f"set it to one of: {', '.join(OPENAI_MODES)} (or unset it for json_schema)")
+    return mode
+
+
+def openai_transport() -> str:
+    """``direct`` (aiohttp, the default) or ``sdk`` (openai SDK + instructor), from env ``FBAGENT_OPENAI_TRANSPORT``.
+
+    Raises :class:`FbagentError` for any other value.
+    """
+    transport = (os.environ.get("FBAGENT_OPENAI_TRANSPORT") or "direct").strip().lower()
+    if transport not in OPENAI_TRANSPORTS:
+        raise FbagentError(f"FBAGENT_OPENAI_TRANSPORT={transport!r} is not a transport",
+                           f"set it to one of: {', '.join(OPENAI_TRANSPORTS)} (or unset it for direct)")
+    return transport
+
+
+def _sdk_factory(base_url: str | None, api_key: str | None, timeout_s: float, mode: str) -> Any:
+    """``make()`` of the SDK path's per-loop ``(openai.AsyncOpenAI, instructor client)`` pair."""
+    import instructor
+    import openai
+
+    from fbagent.llm.fastpath import direct_chat_create
+
+    instructor_mode = {
+        "json_schema": instructor.Mode.JSON_SCHEMA, "tools": instructor.Mode.TOOLS,
+        "json": instructor.Mode.JSON, "md_json": instructor.Mode.MD_JSON,
+    }[mode]
+
+    def make() -> tuple[Any, Any]:  # max_retries=0: the client's retry loop (fbagent.providers) retries
+        raw = openai.AsyncOpenAI(api_key=api_key, base_url=base_url, timeout=timeout_s, max_retries=0)
+        raw.chat.completions.create = direct_chat_create(raw)  # type: ignore[method-assign] # same request, no per-call SDK transform
+        if mode in ("json", "json_schema"):  # before instructor parses: unwrap fenced or prose-wrapped JSON
+            raw.chat.completions.create = _unwrapping_json(raw.chat.completions.create)  # type: ignore[method-assign]
+        return raw, instructor.from_openai(raw, mode=instructor_mode)
+
+    return make
+
+
+async def _sdk_close(pair: tuple[Any, Any]) -> None:
+    await pair[0].close()
+
+
+def _unwrapping_json(create: Any) -> Any:
+    """Wrap ``chat.completions.create`` so that an answer that is not bare JSON (a ```json fence, prose
+    around the object) has its last JSON object extracted before instructor's ``Mode.JSON`` parses it."""
+    from instructor.utils import extract_json_from_codeblock
+
+    async def unwrapped(*args: Any, **kwargs: Any) -> Any:
+        response = await create(*args, **kwargs)
+        for choice in getattr(response, "choices", None) or []:
+            message = getattr(choice, "message", None)
+            content = getattr(message, "content", None)
+            if not isinstance(content, str):
+                continue
+            try:
+                json.loads(content)
+            except json.JSONDecodeError:
+                try:
+                    message.content = extract_json_from_codeblock(content)  # type: ignore[union-attr]
+                except ValueError:  # over instructor's size/nesting limits: leave it to validation
+                    pass
+        return response
+
+    return unwrapped

@@ -1,14 +1,15 @@
-"""Create an evaluation backend from one :class:`~fbagent.providers.config.ModelConfig` (``--backend``
-and its options; :func:`backend_options` builds it from the CLI's values).
+"""Build a provider from one :class:`~fbagent.providers.config.ModelConfig`, for generation and
+evaluation alike (:func:`create_provider`); :func:`backend_options` builds evaluation's config from the
+CLI's values.
 
-Backend names and aliases come from :mod:`fbagent.providers` (``local`` =
-``llamacpp``: llama.cpp in process); each backend's library is imported lazily.
+The registry itself is :data:`fbagent.providers.names.PROVIDERS` (names, aliases, the class of each
+provider as ``"module:Class"``, the uses it serves): a provider module is imported only when its model
+is built, so each backend's library loads lazily.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from fbagent import providers
 from fbagent.errors import FbagentError
@@ -25,22 +26,10 @@ from fbagent.providers.config import (
     EVAL_RETRIES,
     EVAL_TIMEOUT_S,
     EVALUATION,
+    GENERATION,
     ModelConfig,
     ReasoningConfig,
-    model_config,
 )
-
-BACKENDS = providers.EVAL_PROVIDERS
-
-
-def BackendOptions(**fields: Any) -> ModelConfig:  # the old class name, kept for callers
-    """Compatibility constructor: the :class:`~fbagent.providers.config.ModelConfig` that the
-    ``BackendOptions`` settings type of earlier versions described, from the same keywords
-    (``max_retries``: transport retries per request, ``timeout``: seconds per request; the new
-    spellings ``retries`` / ``timeout_s`` work too), with evaluation's defaults for both
-    (:data:`~fbagent.providers.config.EVAL_RETRIES`, :data:`~fbagent.providers.config.EVAL_TIMEOUT_S`).
-    Nothing is checked; :func:`backend_options` builds one from the CLI's values with checks."""
-    return model_config(EVALUATION, **fields)
 
 
 def backend_options(*, backend: str, model: str | None = None, model_path: str | None = None,
@@ -64,7 +53,7 @@ def backend_options(*, backend: str, model: str | None = None, model_path: str |
     """
     from fbagent.seeds import check_seed
 
-    name = providers.provider(backend, among=BACKENDS, kind="backend").name
+    name = providers.provider(backend, among=providers.names_for(EVALUATION), kind="backend").name
     check_seed(seed)
     if str(dtype).lower() not in DTYPES:
         raise FbagentError(f"--dtype {dtype!r} is not a dtype", f"pass --dtype {' | '.join(sorted(set(DTYPES.values())))}")
@@ -84,42 +73,30 @@ def backend_options(*, backend: str, model: str | None = None, model_path: str |
                        extra_body=extra, retries=max_retries, timeout_s=timeout, reasoning=rcfg)
 
 
+def create_provider(config: ModelConfig, use: str, *, api_key: str | None = None) -> Backend:
+    """The provider ``config.backend`` (a canonical name or an alias of the registry
+    :data:`fbagent.providers.names.PROVIDERS` that serves ``use``), built once with its engine by its
+    class's ``from_config``; ``retries`` and ``timeout_s`` left ``None`` take ``use``'s defaults
+    (:meth:`~fbagent.providers.config.ModelConfig.resolved`). ``use``: ``generation`` | ``evaluation``;
+    ``api_key``: a key given in code (else the provider's environment variables).
+
+    Raises :class:`FbagentError` for an unknown name, a missing model (evaluation, for a provider whose
+    class does not set ``model_optional``), a missing optional dependency or API key.
+    """
+    config = config.resolved(use)
+    kind = "LLM backend" if use == GENERATION else "backend"
+    p = providers.provider(config.backend, among=providers.names_for(use), kind=kind)
+    cls = p.load()
+    if use == EVALUATION and not config.model and not getattr(cls, "model_optional", False):
+        raise FbagentError(f"the {p.name} backend needs a model", "pass --model NAME_OR_PATH")
+    provider: Backend = cls.from_config(config, use=use, api_key=api_key)
+    return provider
+
+
 def create_backend(opts: ModelConfig) -> Backend:
-    """Instantiate the backend ``opts.backend`` (a name of :data:`BACKENDS` or an alias) from one
-    :class:`~fbagent.providers.config.ModelConfig`; ``retries`` and ``timeout_s`` left ``None`` take
-    evaluation's defaults (:meth:`~fbagent.providers.config.ModelConfig.resolved`).
+    """The evaluation provider of ``opts`` (:func:`create_provider` for ``evaluation``).
 
     Raises :class:`FbagentError` for an unknown name, a missing model, a
     missing optional dependency or a missing API key.
     """
-    opts = opts.resolved(EVALUATION)
-    name = providers.provider(opts.backend, among=BACKENDS, kind="backend").name
-    if name != "local" and not opts.model:
-        raise FbagentError(f"the {name} backend needs a model", "pass --model NAME_OR_PATH")
-    reasoning = opts.reasoning
-    if name == "vllm":
-        from fbagent.providers.vllm import VllmBackend
-
-        return VllmBackend(opts.model, reasoning=reasoning, seed=opts.seed,
-                           tensor_parallel_size=opts.tensor_parallel_size,
-                           gpu_memory_utilization=opts.gpu_memory_utilization,
-                           max_model_len=opts.max_model_len, chat=opts.chat)
-    if name == "transformers":
-        from fbagent.providers.transformers import TransformersBackend
-
-        return TransformersBackend(opts.model, reasoning=reasoning, seed=opts.seed, chat=opts.chat,
-                                   device=opts.device, dtype=opts.dtype)
-    if name == "local":
-        from fbagent.providers.local import LlamaCppBackend
-
-        return LlamaCppBackend(opts.model, model_path=opts.model_path, reasoning=reasoning, seed=opts.seed,
-                               n_ctx=opts.n_ctx, chat=bool(opts.chat))
-    if name == "openai":
-        from fbagent.providers.openai import OpenAIBackend
-
-        return OpenAIBackend(opts.model, base_url=opts.base_url, reasoning=reasoning, seed=opts.seed,
-                             extra_body=opts.extra_body, max_retries=opts.retries, timeout_s=opts.timeout_s)
-    from fbagent.providers.gemini import GeminiBackend
-
-    return GeminiBackend(opts.model, reasoning=reasoning, seed=opts.seed, base_url=opts.base_url,
-                         retries=opts.retries + 1, timeout_s=opts.timeout_s)
+    return create_provider(opts, EVALUATION)

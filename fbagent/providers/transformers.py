@@ -241,6 +241,7 @@ class TransformersBackend(SyncBackend):
 
     name = "transformers"
     default_batch_size = 0
+    config_fields = ("chat", "device", "dtype")   # ModelConfig fields the constructor takes (Backend.from_config)
 
     def __init__(self, model: str | None = None, *, reasoning: ReasoningConfig | None = None, seed: int = 0,
                  model_obj=None, tokenizer=None, chat: bool | None = None, device: str | None = "auto",

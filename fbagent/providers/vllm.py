@@ -32,6 +32,11 @@ from fbagent.providers.base import (
     package_version,
     validate_choice,
 )
+from fbagent.providers.config import (
+    DEFAULT_GPU_MEMORY_UTILIZATION,
+    DEFAULT_SEED,
+    DEFAULT_TENSOR_PARALLEL_SIZE,
+)
 
 
 @dataclass
@@ -108,9 +113,12 @@ class VllmBackend(SyncBackend):
 
     name = "vllm"
     default_batch_size = 0
+    #: ModelConfig fields the constructor takes (Backend.from_config)
+    config_fields = ("tensor_parallel_size", "gpu_memory_utilization", "max_model_len", "chat")
 
-    def __init__(self, model: str, *, reasoning: ReasoningConfig | None = None, seed: int = 0,
-                 tensor_parallel_size: int = 1, gpu_memory_utilization: float = 0.9,
+    def __init__(self, model: str, *, reasoning: ReasoningConfig | None = None, seed: int = DEFAULT_SEED,
+                 tensor_parallel_size: int = DEFAULT_TENSOR_PARALLEL_SIZE,
+                 gpu_memory_utilization: float = DEFAULT_GPU_MEMORY_UTILIZATION,
                  max_model_len: int | None = None, chat: bool | None = None, dtype: str = "auto",
                  llm=None, api: VllmApi | None = None, engine_kwargs: dict | None = None) -> None:
         super().__init__(model, reasoning=reasoning, seed=seed)
