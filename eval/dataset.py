@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from fbagent.errors import FbagentError
-from fbagent.eval.entry import SENTENCE_FIELDS, Entry, _text, check_pairs_differ
+from fbagent.eval.entry import SENTENCE_FIELDS, Entry, _text, check_pairs_differ, sentences
 from fbagent.files import parse_json_line, read_text_input
 
 # the authors' step-3 column names -> ours
@@ -91,7 +91,7 @@ def entry_from_fbagent(obj: dict, where: str, default_lang: str) -> Entry:
         human[name] = (bool(base[name].get("correct")), bool(ext[name].get("correct")))
     return Entry(
         id=_text(obj, "id", where), question=question.strip(),
-        **{k: _text(obj, k, where) for k in SENTENCE_FIELDS},
+        **sentences(obj, where),
         verb=str(verb), language=str(obj.get("language") or default_lang), lu=str(lu),
         frame_a=str(obj.get("frame_a") or ""), frame_b=str(obj.get("frame_b") or ""),
         source_format="fbagent", human_correct=human,

@@ -8,6 +8,7 @@ with these helpers, so neither reader imports the other's module for them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from fbagent.errors import FbagentError
 from fbagent.text import first_unsafe
@@ -58,6 +59,12 @@ def _text(obj: dict, key: str, where: str) -> str:
                            "remove it from that line (fbagent annotate --mode revise can fix the entry), then "
                            "export again")
     return value.strip()
+
+
+def sentences(obj: dict, where: str) -> dict[str, Any]:
+    """The four sentences of ``obj`` (:data:`SENTENCE_FIELDS`), each checked by :func:`_text` (raises
+    :class:`FbagentError` for a missing, empty or unsafe one; ``where`` names the line)."""
+    return {k: _text(obj, k, where) for k in SENTENCE_FIELDS}
 
 
 def check_pairs_differ(entry: Entry, where: str) -> None:

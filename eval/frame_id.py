@@ -17,6 +17,7 @@ counted.
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 from collections.abc import Callable
@@ -31,6 +32,7 @@ from fbagent.eval.task import EvalTask, choice_task, run_task
 from fbagent.progress.events import OnEvent, callbacks, chain
 from fbagent.prompting.files import load_prompt, prompt_exists
 from fbagent.providers.base import Backend, ChoiceResult, ReasoningConfig
+from fbagent.seeds import DEFAULT_SEED
 
 FRAME_LABELS = ("frame_a", "frame_b", "neither")
 CHOICES = ("1", "2", "3")
@@ -46,7 +48,7 @@ class FrameIdSettings:
     selection: int | None = None
     shots: int = 3
     limit: int | None = None
-    seed: int = 0
+    seed: int = DEFAULT_SEED
     lang: str | None = None
     concurrency: int | None = None
     batch_size: int | None = None
@@ -282,7 +284,7 @@ def frame_id_task(backend: Backend, settings: FrameIdSettings, *, reasoning: Rea
         shots = pick_shots(p, problems, settings.shots, settings.seed)
         text = prompt.render(p, shots)
         jobs.append(ChoiceJob(key=p.problem_id, group="v1", prompt=text, choices=CHOICES,
-                              make_record=lambda r, p=p, text=text, shots=shots: make_record(p, text, shots, r)))
+                              make_record=functools.partial(make_record, p, text, shots)))
     info = backend.info()
     manifest = {
         "task": "frame_id",

@@ -28,6 +28,7 @@ the predictions, and are recorded in the manifest's ``scoring``.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections import Counter
@@ -58,6 +59,7 @@ from fbagent.providers.base import (
     ReasoningConfig,
     parse_free_text,
 )
+from fbagent.seeds import DEFAULT_SEED
 
 ORDER_CHOICES = {"both": ORDERS, "canonical": ("canonical",)}
 HUMAN_FILTER_RULE = (f"a pair is kept when >= {HUMAN_FILTER_MIN} annotators matched the gold answer and "
@@ -86,7 +88,7 @@ class RunSettings:
     templates: str = "all"
     lang: str | None = None
     limit: int | None = None
-    seed: int = 0
+    seed: int = DEFAULT_SEED
     concurrency: int | None = None
     batch_size: int | None = None
     n_boot: int = 1000
@@ -216,7 +218,7 @@ def build_jobs(problems: list[Problem], template_sets: dict[str, TemplateSet],
                 jobs.append(ChoiceJob(
                     key=f"{t.name}|{p.problem_id}", group=f"{tset.source}:{t.lang}:{t.name}", prompt=prompt,
                     choices=DEFAULT_CHOICES,
-                    make_record=lambda r, p=p, t=t, prompt=prompt: make_record(p, t, prompt, r, parse_text),
+                    make_record=functools.partial(make_record, p, t, prompt, parse_text=parse_text),
                 ))
     return jobs
 
@@ -305,7 +307,7 @@ def framebench_task(backend: Backend, settings: RunSettings, *, reasoning: Reaso
 def run_framebench(backend: Backend, settings: RunSettings, out_dir: Path, *,
                    reasoning: ReasoningConfig, command: list[str] | None = None, plan: Plan | None = None,
                    on_event: OnEvent | None = None, on_start: Callable[[int, int], None] | None = None,
-                   on_progress: Callable[[int], None] | None = None) -> tuple[dict, dict]:
+                   on_progress: Callable[[int], None] | None = None) -> tuple[dict | None, dict]:
     """Run (or resume) a FrameBench evaluation into ``out_dir``; returns ``(summary, manifest)``.
 
     ``plan``: from :func:`plan_run` (made here when None). ``on_event``: the progress events of

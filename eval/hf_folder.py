@@ -13,8 +13,12 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from fbagent.errors import FbagentError
+
+if TYPE_CHECKING:
+    from fbagent.eval.entry import Entry
 
 DATA_GLOB = "data/*/test-*.parquet"
 
@@ -39,7 +43,7 @@ def folder_sha256(folder: Path) -> str:
 
 def entry_from_row(row: dict, where: str, default_lang: str):
     """One dataset row -> :class:`fbagent.eval.entry.Entry` (``where`` names the file and row for errors)."""
-    from fbagent.eval.entry import SENTENCE_FIELDS, Entry, _text
+    from fbagent.eval.entry import Entry, _text, sentences
 
     question = row.get("question_four_choice") or row.get("question")
     if not isinstance(question, str) or not question.strip():
@@ -55,7 +59,7 @@ def entry_from_row(row: dict, where: str, default_lang: str):
     lu = row.get("lu") or row.get("lex_unit_name") or ""
     return Entry(
         id=_text(row, "id", where), question=question.strip(),
-        **{k: _text(row, k, where) for k in SENTENCE_FIELDS},
+        **sentences(row, where),
         verb=str(row.get("verb") or lu.rsplit(".", 1)[0]), language=str(row.get("language") or default_lang),
         lu=str(lu), frame_a=str(row.get("frame_a") or ""), frame_b=str(row.get("frame_b") or ""),
         source_format="fbagent-hf", human_correct=human,
@@ -75,7 +79,8 @@ def read_hf_folder(folder: Path, default_lang: str = "en", limit: int | None = N
         import pyarrow.parquet as pq
     except ImportError as err:
         raise FbagentError("reading a Hugging Face dataset folder needs pyarrow", "pip install 'fbagent[publish]'") from err
-    entries, seen = [], {}
+    entries: list[Entry] = []
+    seen: dict[str, int] = {}
     for f in data_files(folder):
         try:
             rows = pq.read_table(f).to_pylist()

@@ -35,10 +35,13 @@ conventions are a :class:`Scoring` and every summary names them
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+
+from fbagent.seeds import DEFAULT_SEED
 
 CI_LEVEL = 0.95
 FAILURES = ("count", "exclude")
@@ -105,7 +108,7 @@ def mean_std(values: Iterable[float | None], ddof: int = 0) -> dict[str, float |
     return {"mean": float(arr.mean()), "std": std, "n": len(vals)}
 
 
-def bootstrap_ci(correct: Sequence[int], scored: Sequence[int], n_boot: int = 1000, seed: int = 0,
+def bootstrap_ci(correct: Sequence[int], scored: Sequence[int], n_boot: int = 1000, seed: int = DEFAULT_SEED,
                  level: float = CI_LEVEL) -> tuple[float, float] | None:
     """Percentile bootstrap CI of ``sum(correct) / sum(scored)`` resampling groups (entries).
 
@@ -207,7 +210,7 @@ def _per_template(preds: Sequence[dict], scoring: Scoring) -> tuple[list[str], d
     return templates, {t: template_metrics([p for p in preds if p["template"] == t], scoring) for t in templates}
 
 
-def framebench_summary(preds: Sequence[dict], n_boot: int = 1000, seed: int = 0,
+def framebench_summary(preds: Sequence[dict], n_boot: int = 1000, seed: int = DEFAULT_SEED,
                        scoring: Scoring = DEFAULT_SCORING, default_lang: str = "en") -> dict:
     """Summary of FrameBench predictions (see the module docstring for every definition).
 
@@ -265,7 +268,7 @@ def framebench_summary(preds: Sequence[dict], n_boot: int = 1000, seed: int = 0,
     }
 
 
-def frame_id_summary(preds: Sequence[dict], n_boot: int = 1000, seed: int = 0,
+def frame_id_summary(preds: Sequence[dict], n_boot: int = 1000, seed: int = DEFAULT_SEED,
                      scoring: Scoring = DEFAULT_SCORING, default_lang: str = "en") -> dict:
     """Frame identification (FrameBench appendix B.5): accuracy, errors (other frame / neither), failures.
 
@@ -293,7 +296,7 @@ def frame_id_summary(preds: Sequence[dict], n_boot: int = 1000, seed: int = 0,
     }
 
 
-def sembench_summary(preds: Sequence[dict], n_boot: int = 1000, seed: int = 0, **_: object) -> dict:
+def sembench_summary(preds: Sequence[dict], n_boot: int = 1000, seed: int = DEFAULT_SEED, **_: object) -> dict:
     """SemBench accuracy per distractor difficulty (easy / mid / hard / rand) with bootstrap CIs.
 
     ``preds``: one dict per instance with ``instance_id``, ``error`` (None when
@@ -314,7 +317,7 @@ def sembench_summary(preds: Sequence[dict], n_boot: int = 1000, seed: int = 0, *
             "margin_mean": float(np.mean([p["scores"][d]["sim_own"] - p["scores"][d]["sim_other"] for p in rows]))
             if rows else None,
         }
-    all_acc = [per[d]["accuracy"] for d in difficulties if per[d]["accuracy"] is not None]
+    all_acc: list[Any] = [per[d]["accuracy"] for d in difficulties if per[d]["accuracy"] is not None]
     return {
         "task": "sembench",
         "n_predictions": len(preds), "n_scored": len(ok), "n_failed": len(preds) - len(ok),
@@ -326,14 +329,16 @@ def sembench_summary(preds: Sequence[dict], n_boot: int = 1000, seed: int = 0, *
     }
 
 
-def summarize(task: str, preds: Sequence[dict], n_boot: int = 1000, seed: int = 0,
+def summarize(task: str, preds: Sequence[dict], n_boot: int = 1000, seed: int = DEFAULT_SEED,
               scoring: Scoring = DEFAULT_SCORING, default_lang: str = "en") -> dict:
     """Dispatch to the summary of ``task`` (``framebench`` / ``frame_id`` / ``sembench``).
 
     ``scoring`` applies to FrameBench and frame identification; SemBench keeps
     failed generations out of its accuracies and reports them as ``n_failed``.
     """
-    fn = {"framebench": framebench_summary, "frame_id": frame_id_summary, "sembench": sembench_summary}[task]
+    summaries: dict[str, Callable[..., dict]] = {"framebench": framebench_summary, "frame_id": frame_id_summary,
+                                                 "sembench": sembench_summary}
+    fn = summaries[task]
     return fn(preds, n_boot=n_boot, seed=seed, scoring=scoring, default_lang=default_lang)
 
 

@@ -299,7 +299,7 @@ class Table:
 
 def dataset_warning(results: list[RunResult]) -> str | None:
     """A warning when FrameBench runs of a report were asked different problems (datasets differ)."""
-    keys = {}
+    keys: dict[str, list[str]] = {}
     for r in results:
         if r.task == "framebench":
             keys.setdefault(r.dataset_key, []).append(r.label)

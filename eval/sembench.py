@@ -51,6 +51,7 @@ from fbagent.eval.wordnet import DictWord, Sense
 from fbagent.progress.events import OnEvent, callbacks, chain
 from fbagent.prompting.files import PromptTemplate, load_prompt, prompt_exists
 from fbagent.providers.base import Backend, ReasoningConfig, TextResult
+from fbagent.seeds import DEFAULT_SEED
 
 MODES = ("def", "ex")
 CHUNK = 20  # instances generated, scored and stored together (a crash loses at most one chunk)
@@ -69,7 +70,7 @@ class SemBenchSettings:
     min_senses: int = 4
     shots: int = 0
     lang: str = "en"
-    seed: int = 0
+    seed: int = DEFAULT_SEED
     max_new_tokens: int = 48
     encoder: str | None = None
     concurrency: int | None = None

@@ -153,7 +153,8 @@ def parse_template_names(spec: str, available: tuple[str, ...] | list[str] = TEM
     if spec.strip().lower() == "all":
         return available
     names = [s.strip() for s in spec.split(",") if s.strip()]
-    out, bad = [], []
+    out: list[str] = []
+    bad: list[str] = []
     for n in names:
         match = n if n in available else (f"prompt_{n}" if f"prompt_{n}" in available else None)
         (out if match else bad).append(match or n)
@@ -297,6 +298,6 @@ def load_template_set(lang: str, spec: str = "all", templates_dir: Path | None =
     labels = read_labels_file(labels_file) if labels_file is not None else _folder_labels(folder, lang)
     files = {p.stem: p for p in _template_files(folder)}
     names = parse_template_names(spec, list(files))
-    templates = tuple(read_folder_template(files[n], root, labels, style) for n in names)
+    read = tuple(read_folder_template(files[n], root, labels, style) for n in names)
     return TemplateSet(lang=lang, folder=folder.relative_to(root).as_posix(), source=str(root),
-                       templates=templates, labels=labels, choices_style=style)
+                       templates=read, labels=labels, choices_style=style)

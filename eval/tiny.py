@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from fbagent.seeds import DEFAULT_SEED
+
 TRAINING_TEXTS = (
     "Which sentence implies that the speaker physically moved away?",
     "Sentence A: She left the office at noon. Sentence B: She left her keys on the desk.",
@@ -45,7 +47,7 @@ def build_tokenizer(texts=TRAINING_TEXTS, vocab_size: int = 400):
     )
 
 
-def build_model(tokenizer, seed: int = 0, hidden_size: int = 64, layers: int = 2, heads: int = 4,
+def build_model(tokenizer, seed: int = DEFAULT_SEED, hidden_size: int = 64, layers: int = 2, heads: int = 4,
                 max_positions: int = 4096):
     """A ``LlamaForCausalLM`` with random weights sized for ``tokenizer`` (float32, CPU).
 
@@ -74,7 +76,7 @@ def build_model(tokenizer, seed: int = 0, hidden_size: int = 64, layers: int = 2
     return model
 
 
-def save_tiny_model(folder: Path, seed: int = 0, **model_kwargs) -> Path:
+def save_tiny_model(folder: Path, seed: int = DEFAULT_SEED, **model_kwargs) -> Path:
     """Build the tokenizer and model and save both to ``folder`` (safetensors); returns ``folder``."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)

@@ -86,7 +86,7 @@ def usage_fix(err: Exception, where: str, argv: list[str]) -> str:
             command, path = sub, [*path, token]
     if len(path) == 1:
         return f"see `{where} --help`"
-    named, option = " ".join(path), err.option_name
+    named, option = " ".join(path), getattr(err, "option_name", None)
     if any(option in [*param.opts, *param.secondary_opts] for param in command.params):
         return f"{option} is an option of `{named}`: put it after the command (`{named} {option} ...`)"
     return f"see `{named} --help`"
@@ -122,11 +122,11 @@ def main() -> None:
             sys.exit(err.exit_code)
         except typer.TyperException as err:  # click's usage errors, as Typer ships them
             if type(err).__name__ == "NoArgsIsHelpError":
-                err.show()  # `fbagent` or a group alone: the help text, as before
+                getattr(err, "show")()  # `fbagent` or a group alone: the help text, as before  # noqa: B009
             else:
                 ctx = getattr(err, "ctx", None)
                 where = ctx.command_path if ctx is not None else "fbagent"
-                message = redact(" ".join(err.format_message().split())).rstrip(".")
+                message = redact(" ".join((err.format_message() or "").split())).rstrip(".")
                 fix = usage_fix(err, where, sys.argv[1:])
                 secho(f"error: {shown(message, one_line=True)}. Fix: {redact(fix)}", fg="red", err=True)
             sys.exit(getattr(err, "exit_code", 2))

@@ -145,11 +145,6 @@ def _write_in_place(out: Path, chunks: Iterable[str | bytes]) -> Path:
     return out
 
 
-def write_text_atomic(out: Path | str, text: str) -> Path:
-    """:func:`write_atomic` of one string (UTF-8)."""
-    return write_atomic(out, [text])
-
-
 #: bytes a text file holds: printable ASCII, tab, newlines, form feed, and every byte of a multi-byte character
 _TEXT_BYTES = bytes(range(32, 127)) + bytes(range(128, 256)) + b"\t\n\r\f\x1b"
 #: deepest nesting of arrays and objects a JSON input value may have (an fbagent row has 4 or 5 levels)

@@ -12,6 +12,8 @@ option has the same cap in every command.
 
 from __future__ import annotations
 
+from typing import Any
+
 from fbagent.errors import FbagentError
 
 #: SQLite stores signed 64-bit integers: an id or count outside this range cannot be looked up
@@ -43,7 +45,7 @@ COUNTS: dict[str, tuple[int, int]] = {
 }
 
 
-def bounds(option: str) -> dict[str, int]:
+def bounds(option: str) -> dict[str, Any]:
     """``{"min": lo, "max": hi}`` of ``option`` for a ``typer.Option(..., **bounds(option))``."""
     lo, hi = COUNTS[option]
     return {"min": lo, "max": hi}

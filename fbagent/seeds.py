@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from fbagent.errors import FbagentError
 
+DEFAULT_SEED = 0          # the seed of every command and function that takes one, when none is given
 MAX_SEED = 2**64 - 1
 _SIGNED = 2**63
 _REQUEST = 2**31

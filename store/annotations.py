@@ -47,6 +47,8 @@ from fbagent import seeds
 from fbagent.errors import FbagentError
 from fbagent.store.clock import utc_now
 from fbagent.store.db import transaction
+from fbagent.store.items import ANNOTATED_STATUSES
+from fbagent.store.transaction import inserted_id
 
 #: Pair tasks of one entry (FrameBench section 3.2).
 PAIR_KINDS = ("base", "extended", "both_correct", "neither_correct")
@@ -55,7 +57,7 @@ PAIR_KINDS = ("base", "extended", "both_correct", "neither_correct")
 CHOICES = ("A", "B", "both", "neither")
 
 #: Statuses of generated items that are annotated and exported by default.
-DEFAULT_STATUSES = ("verified", "flagged")
+DEFAULT_STATUSES = ANNOTATED_STATUSES
 
 #: Answer fields whose changes go to ``annotation_history``.
 ANSWER_FIELDS = ("choice", "acceptability", "comment", "skipped")
@@ -197,6 +199,7 @@ def ensure_annotator(db: sqlite_utils.Database, name: str, seed: int | None = No
                     f"annotator {name!r} already has seed {stored} (tasks were shuffled with it)",
                     f"drop --seed or pass --seed {stored}",
                 )
+            assert stored is not None   # the column is NOT NULL
             return stored
         new_seed = default_seed(name) if seed is None else seeds.check_seed(seed)
         conn.execute(
@@ -217,7 +220,7 @@ def start_session(
             " VALUES (?, ?, ?, ?, ?, ?, ?)",
             [annotator, mode, seed, json.dumps(options, sort_keys=True), n_assigned, ts, ts],
         )
-        return int(cur.lastrowid)
+        return inserted_id(cur)
 
 
 # --------------------------------------------------------------------------- tasks

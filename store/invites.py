@@ -27,6 +27,7 @@ import sqlite_utils
 
 from fbagent.store.clock import utc_now
 from fbagent.store.db import transaction
+from fbagent.store.transaction import inserted_id
 
 #: Why a link or a session does not let a browser in.
 USED, EXPIRED, REVOKED, UNKNOWN = "used", "expired", "revoked", "unknown"
@@ -66,7 +67,7 @@ def add_invite(db: sqlite_utils.Database, annotator: str, token_hash: str, expir
             "INSERT INTO annotator_invites (annotator, token_hash, created_at, expires_at) VALUES (?, ?, ?, ?)",
             [annotator, token_hash, now, expires_at],
         )
-        return int(cur.lastrowid)
+        return inserted_id(cur)
 
 
 def redeem(db: sqlite_utils.Database, token_hash: str, session_hash: str) -> Redeemed:

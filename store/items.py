@@ -17,8 +17,12 @@ import sqlite_utils
 
 from fbagent.store.db import transaction
 
+#: every item status, in the order tables show them; the one place that names them
 STATUSES = ("verified", "flagged", "rejected", "failed")
+#: the statuses a rerun skips (``failed`` is redone)
 FINAL_STATUSES = ("verified", "flagged", "rejected")
+#: the statuses annotated and exported by default
+ANNOTATED_STATUSES = ("verified", "flagged")
 JSON_FIELDS = ("target_spans", "checks", "verifier", "reasons")
 COLUMNS = (
     "id", "run_id", "pair_id", "k", "language", "lexicon", "verb", "lu_a", "lu_b", "frame_a", "frame_b",

@@ -23,7 +23,7 @@ import sqlite_utils
 from fbagent.errors import FbagentError
 from fbagent.lexicon.model import LexiconData
 from fbagent.store.clock import utc_now
-from fbagent.store.transaction import transaction
+from fbagent.store.transaction import inserted_id, transaction
 
 CORE_TYPES = ("Core", "Core-Unexpressed")
 CORE_TYPES_SQL = "('Core', 'Core-Unexpressed')"
@@ -252,7 +252,7 @@ def _write(db: sqlite_utils.Database, lexicon_id: int, data: LexiconData) -> Non
             "INSERT INTO frames (lexicon_id, frame_id, name, definition, definition_markup) VALUES (?, ?, ?, ?, ?)",
             (lexicon_id, f.frame_id, f.name, f.definition, f.definition_markup),
         )
-        pk = cur.lastrowid
+        pk = inserted_id(cur)
         frame_pk[f.name] = pk
         conn.executemany(
             "INSERT INTO frame_examples (frame_pk, text, target_start, target_end) VALUES (?, ?, ?, ?)",

@@ -16,6 +16,7 @@ import sqlite_utils
 
 from fbagent.store.clock import utc_now
 from fbagent.store.db import transaction
+from fbagent.store.transaction import inserted_id
 
 
 @dataclass(frozen=True)
@@ -65,7 +66,7 @@ def insert_call(
                 input_tokens, output_tokens, latency_ms, attempts, error, utc_now(),
             ),
         )
-        return int(cur.lastrowid)
+        return inserted_id(cur)
 
 
 def find_cached(db: sqlite_utils.Database, cache_key: str) -> CachedCall | None:
@@ -83,34 +84,3 @@ def find_cached(db: sqlite_utils.Database, cache_key: str) -> CachedCall | None:
     if row is None:
         return None
     return CachedCall(int(row[0]), row[1], int(row[2] or 0), int(row[3] or 0), float(row[4] or 0.0))
-
-
-def get_call(db: sqlite_utils.Database, call_id: int) -> dict[str, Any] | None:
-    """One row as a dict (``request``/``response`` decoded from JSON), or ``None``."""
-    rows = list(db.query("SELECT * FROM llm_calls WHERE id = ?", [call_id]))
-    if not rows:
-        return None
-    row = dict(rows[0])
-    for field in ("request", "response"):
-        if row[field] is not None:
-            row[field] = json.loads(row[field])
-    return row
-
-
-def run_usage(db: sqlite_utils.Database, run_id: int) -> dict[str, Any]:
-    """Totals of one run's rows: ``{"calls", "failures", "input_tokens", "output_tokens",
-    "latency_ms", "attempts", "by_task": {task: {same keys}}}`` (tokens as counted by the backend)."""
-    sql = (
-        "SELECT task, COUNT(*), SUM(error IS NOT NULL), COALESCE(SUM(input_tokens), 0),"
-        " COALESCE(SUM(output_tokens), 0), COALESCE(SUM(latency_ms), 0), COALESCE(SUM(attempts), 0)"
-        " FROM llm_calls WHERE run_id = ? GROUP BY task ORDER BY task"
-    )
-    keys = ("calls", "failures", "input_tokens", "output_tokens", "latency_ms", "attempts")
-    totals: dict[str, Any] = dict.fromkeys(keys, 0)
-    by_task: dict[str, dict[str, Any]] = {}
-    for task, *values in db.execute(sql, [run_id]).fetchall():
-        by_task[task] = dict(zip(keys, values, strict=True))
-        for key, value in zip(keys, values, strict=True):
-            totals[key] += value
-    totals["by_task"] = by_task
-    return totals

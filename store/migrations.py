@@ -449,13 +449,13 @@ def upgrade(conn: sqlite3.Connection, path: Path | None, target: int) -> dict | 
     backup = None
     current: int | str = "?"
     try:
-        current = conn.execute("PRAGMA user_version").fetchone()[0]
-        if current >= target:
+        current = found = int(conn.execute("PRAGMA user_version").fetchone()[0])
+        if found >= target:
             conn.execute("COMMIT")
             return None
-        start = max(current, 1)
+        start = max(found, 1)
         if path is not None:
-            backup = backup_path(path, current)
+            backup = backup_path(path, found)
             _backup(path, backup)
         for version in range(start + 1, target + 1):
             MIGRATIONS[version](conn)

@@ -23,6 +23,7 @@ from fbagent.errors import FbagentError
 from fbagent.store.clock import utc_now
 from fbagent.store.db import transaction
 from fbagent.store.lexicon import CORE_TYPES_SQL
+from fbagent.store.transaction import inserted_id
 
 
 def verb_lexical_units(db: sqlite_utils.Database, lexicon_id: int) -> list[dict[str, Any]]:
@@ -114,7 +115,7 @@ def save_selection(
             (lexicon_id, seeds.to_sql(seed), json.dumps(dict(options), sort_keys=True),
              json.dumps(dict(counts), sort_keys=True), now, protocol),
         )
-        selection_id = cur.lastrowid
+        selection_id = inserted_id(cur)
         rows = []
         rank = 0
         for status, pairs in (("selected", selected), ("reserve", reserve)):

@@ -22,6 +22,7 @@ import sqlite_utils
 
 from fbagent.store.clock import as_instant, utc_now
 from fbagent.store.db import transaction
+from fbagent.store.transaction import inserted_id
 
 #: Item fields an annotator may revise (revise mode).
 REVISABLE_FIELDS = (
@@ -162,7 +163,7 @@ def apply_revisions(item: dict[str, Any], revisions: list[dict[str, Any]]) -> di
             and text is not None
             and 0 <= span[0] < span[1] <= len(text)
         )
-        if ok:
+        if ok and span is not None:
             spans[f] = [int(span[0]), int(span[1])]
         else:
             found = find_verb_span(text, item.get(_VERB_FORM[f]), item.get("verb"))
@@ -198,6 +199,7 @@ def effective_texts(db: sqlite_utils.Database, item_ids: Iterable[str] | None = 
     is cheap enough for every task of a large queue.
     """
     cols = ", ".join(("id", *REVISABLE_FIELDS))
+    rows: Iterable[dict[str, Any]]
     if item_ids is None:
         rows = db.query(f"SELECT {cols} FROM items")
         revs = revisions_by_item(db)
@@ -244,7 +246,7 @@ def save_revision(db: sqlite_utils.Database, item_id: str, field: str, new: str,
             "INSERT INTO item_revisions (item_id, field, old, new, annotator, created_at) VALUES (?, ?, ?, ?, ?, ?)",
             [item_id, field, old, new, annotator, utc_now()],
         )
-        return int(cur.lastrowid)
+        return inserted_id(cur)
 
 
 def set_unfixable(db: sqlite_utils.Database, item_id: str, unfixable: bool, annotator: str) -> int | None:
@@ -266,7 +268,7 @@ def set_unfixable(db: sqlite_utils.Database, item_id: str, unfixable: bool, anno
             "INSERT INTO item_revisions (item_id, field, old, new, annotator, created_at) VALUES (?, ?, ?, ?, ?, ?)",
             [item_id, UNFIXABLE, old, new, annotator, utc_now()],
         )
-        return int(cur.lastrowid)
+        return inserted_id(cur)
 
 
 def unfixable_ids(db: sqlite_utils.Database) -> set[str]:

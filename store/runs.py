@@ -21,6 +21,8 @@ from fbagent import seeds
 from fbagent.limits import SQLITE_INT_MAX
 from fbagent.store.clock import utc_now
 from fbagent.store.db import transaction
+from fbagent.store.items import STATUSES
+from fbagent.store.transaction import inserted_id
 
 RUN_STATUSES = ("running", "finished", "interrupted")
 
@@ -100,7 +102,7 @@ def start_session(db: sqlite_utils.Database, run_id: int, command: str, *, pid: 
             " VALUES (?, ?, 'running', ?, ?, ?)",
             (run_id, utc_now(), command, pid or os.getpid(), socket.gethostname()),
         )
-        return int(cur.lastrowid)
+        return inserted_id(cur)
 
 
 def session_alive(session: dict[str, Any]) -> bool | None:
@@ -200,7 +202,7 @@ def sessions(db: sqlite_utils.Database, run_id: int, *, as_recovered: bool = Fal
 
 def item_counts(db: sqlite_utils.Database, run_id: int) -> dict[str, int]:
     """Items of a run by status: ``{"verified": n, "flagged": n, "rejected": n, "failed": n}`` (zeros included)."""
-    counts = {s: 0 for s in ("verified", "flagged", "rejected", "failed")}
+    counts = dict.fromkeys(STATUSES, 0)
     for status, n in db.execute("SELECT status, COUNT(*) FROM items WHERE run_id = ? GROUP BY status", [run_id]):
         counts[status] = int(n)
     return counts

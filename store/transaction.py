@@ -39,3 +39,10 @@ def transaction(db: sqlite_utils.Database) -> Iterator[sqlite3.Connection]:
         if conn.in_transaction:
             conn.execute("ROLLBACK")
         raise
+
+
+def inserted_id(cursor: sqlite3.Cursor) -> int:
+    """The rowid of the row the ``INSERT`` on ``cursor`` just wrote. Raises ``RuntimeError`` when it wrote none."""
+    if cursor.lastrowid is None:
+        raise RuntimeError("the INSERT wrote no row")
+    return cursor.lastrowid

@@ -64,6 +64,18 @@ FRAME_DEFINITIONS = {
 FIELDS = ("sentence_a", "sentence_b", "sentence_a_prime", "sentence_b_prime")
 
 
+def get_call(db: sqlite_utils.Database, call_id: int) -> dict[str, Any] | None:
+    """One ``llm_calls`` row as a dict (``request``/``response`` decoded from JSON), or ``None``."""
+    rows = list(db.query("SELECT * FROM llm_calls WHERE id = ?", [call_id]))
+    if not rows:
+        return None
+    row = dict(rows[0])
+    for field in ("request", "response"):
+        if row[field] is not None:
+            row[field] = json.loads(row[field])
+    return row
+
+
 def _span(text: str, form: str) -> list[int]:
     i = text.find(form)
     assert i >= 0, (text, form)

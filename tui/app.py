@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any, cast
 
 from textual import constants
 from textual.app import App
@@ -37,7 +38,7 @@ def tune_escape_delay(environ: dict[str, str] | None = None) -> float:
     """Set Textual's escape delay to :data:`ESCAPE_DELAY_MS` unless ``ESCDELAY`` is set; returns the delay in seconds."""
     env = os.environ if environ is None else environ
     if "ESCDELAY" not in env:
-        constants.ESCAPE_DELAY = ESCAPE_DELAY_MS / 1000.0
+        setattr(constants, "ESCAPE_DELAY", ESCAPE_DELAY_MS / 1000.0)  # noqa: B010 - Final in Textual, set before the app starts
     return constants.ESCAPE_DELAY
 
 
@@ -78,7 +79,7 @@ class AnnotateApp(App[None]):
 
             def settle(answer: str | None) -> None:
                 if answer == SAVE:
-                    screen.save_now()
+                    cast(Any, screen).save_now()   # the screen that has unsaved text
                 if answer in (SAVE, DISCARD):
                     self._quit()
 

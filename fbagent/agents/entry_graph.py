@@ -41,7 +41,7 @@ import functools
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypedDict
+from typing import Any, Literal, TypedDict, cast
 
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
@@ -165,7 +165,7 @@ def _sampling(state: EntryState, opts: EntryOptions, attempt: int = 1) -> tuple[
 
 
 def _frame_element_names(state: EntryState) -> list[str]:
-    names = []
+    names: list[str] = []
     for info in (state.get("frame_a_info") or {}, state.get("frame_b_info") or {}):
         names.extend(fe.get("name", "") for fe in info.get("core_fes") or [])
     return [n for n in names if n]
@@ -178,14 +178,20 @@ async def generate_base(state: EntryState, runtime: Runtime[EntryContext]) -> Co
     """FrameBench step 1: ask the generator for Q, S_A, S_B (with feedback on a retry); then
     :func:`after_generate`."""
     update = await _generate_base(state, runtime)
-    return Command(update=update, goto=after_generate({**state, **update}))
+    return Command(update=update, goto=after_generate(_merged(state, update)))
+
+
+def _merged(state: EntryState, update: dict[str, Any]) -> EntryState:
+    """``state`` with a node's ``update`` applied (what LangGraph stores after the node)."""
+    return cast(EntryState, {**state, **update})
 
 
 async def _generate_base(state: EntryState, runtime: Runtime[EntryContext]) -> dict[str, Any]:
     ctx = runtime.context
     previous, reasons = None, None
-    if state.get("self_check") and not state["self_check"]["passed"]:
-        previous, reasons = state.get("base"), state["self_check"]["reasons"]
+    check = state.get("self_check")
+    if check and not check["passed"]:
+        previous, reasons = state.get("base"), check["reasons"]
     messages = ctx.prompts.base_messages(state["verb"], state["frame_a_info"], state["frame_b_info"], previous, reasons)
     attempts = int(state.get("attempts", 0)) + 1
     temperature, seed = _sampling(state, ctx.options, attempts)
@@ -204,7 +210,7 @@ async def self_check(state: EntryState,
     """Step 1 self-check (no LLM): verb present, sentences differ, lexical similarity, question form; then
     :func:`after_self_check`."""
     update = await _self_check(state, runtime)
-    return Command(update=update, goto=after_self_check({**state, **update}, runtime.context.options.max_retries))
+    return Command(update=update, goto=after_self_check(_merged(state, update), runtime.context.options.max_retries))
 
 
 async def _self_check(state: EntryState, runtime: Runtime[EntryContext]) -> dict[str, Any]:
@@ -238,7 +244,7 @@ async def extend(state: EntryState, runtime: Runtime[EntryContext]) -> Command[L
     """FrameBench step 2: S_A' and S_B' (only the sides still failing their checks), both in parallel; then
     :func:`after_extend`."""
     update = await _extend(state, runtime)
-    return Command(update=update, goto=after_extend({**state, **update}, runtime.context.options.max_retries))
+    return Command(update=update, goto=after_extend(_merged(state, update), runtime.context.options.max_retries))
 
 
 async def _extend(state: EntryState, runtime: Runtime[EntryContext]) -> dict[str, Any]:
@@ -310,7 +316,7 @@ async def verify(state: EntryState, runtime: Runtime[EntryContext]) -> dict[str,
         update["error"] = f"verify: {result['error']}"
     # the entry's last step: the status and the items row as ``finalize`` would build them, one superstep
     # (and one checkpoint) fewer for every entry that gets this far
-    item = build_item({**state, **update}, generator_model=getattr(ctx.generator, "model", None))
+    item = build_item(_merged(state, update), generator_model=getattr(ctx.generator, "model", None))
     update.update(status=item["status"], item=item)
     return update
 
@@ -328,9 +334,9 @@ def build_item(state: EntryState, generator_model: str | None = None) -> dict[st
     sc = state.get("self_check") or {}
     ext = state.get("extended") or {}
     reasons: list[str] = []
-    if state.get("error"):
+    if error := state.get("error"):
         status = "failed"
-        reasons.append(state["error"])
+        reasons.append(error)
     elif not sc.get("passed"):
         status = "rejected"
         reasons.extend(f"self-check (attempt {state.get('attempts', 1)}): {r}" for r in sc.get("reasons", []))
@@ -409,7 +415,7 @@ def after_extend(state: EntryState, max_retries: int) -> Literal["extend", "veri
     return "verify"
 
 
-def build_entry_graph() -> StateGraph:
+def build_entry_graph() -> StateGraph[Any, Any, Any, Any]:
     """The (uncompiled) entry :class:`~langgraph.graph.StateGraph`; compile it with a checkpointer."""
     graph = StateGraph(EntryState, context_schema=EntryContext)
     graph.add_node("generate_base", generate_base)

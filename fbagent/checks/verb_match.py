@@ -221,9 +221,9 @@ class _Ctx:
             return True if self.m.tables and self._construction(i) else None
         if self.determiner_before(i) is not None:
             return False
-        if self.readings[i].verb or self._construction(i):
+        if reading.verb or self._construction(i):
             return True
-        return False if self.readings[i].pos in _NOT_VERB else None
+        return False if reading.pos in _NOT_VERB else None
 
     def determiner_before(self, i: int) -> str | None:
         """The determiner that makes token ``i`` a noun ("the run", "la llama de la vela", "un bel sogno"):
@@ -411,12 +411,13 @@ def _particle_after(ctx: _Ctx, i: int, particle: str, after: frozenset[str]) -> 
     (a preposition: "op de krant") is passed over. With an analyser the clause ends at a conjunction or
     relative pronoun followed by a finite verb; without one the particle must be within the window."""
     toks = ctx.tokens
-    tagged = ctx.readings is not None and ctx.config.pos
+    readings = ctx.readings if ctx.readings is not None and ctx.config.pos else None
+    tagged = readings is not None
     opened = False  # a conjunction or relative pronoun since token i: its finite verb starts another clause
     for j in range(i + 1, len(toks)):
         if ctx.clause[j] != ctx.clause[i] or (not tagged and j - i > ctx.window):
             return None
-        r = ctx.readings[j] if tagged else None
+        r = readings[j] if readings is not None else None
         if r is not None and r.pos == "conjunction":
             opened = True
         elif r is not None and opened and r.verb and r.finite:
@@ -577,7 +578,8 @@ def _reflexive_at(ctx: _Ctx, i: int) -> int | None:
             if text not in ("nous", "vous"):
                 return j
             subject_only = j == 0 or toks[j - 1].text != text
-            finite = ctx.readings is not None and ctx.readings[i] is not None and ctx.readings[i].finite
+            reading = ctx.readings[i] if ctx.readings is not None else None
+            finite = reading is not None and reading.finite
             if not (subject_only and finite and j == i - 1):
                 return j
         if text not in m.between_auxiliary and text not in m.auxiliaries:

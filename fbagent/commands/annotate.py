@@ -9,8 +9,9 @@ import typer
 
 from fbagent.commands.options import DEFAULT_DB, ExistingDbOption, name_check
 from fbagent.commands.output import echo
+from fbagent.store.items import STATUSES
 
-KNOWN_STATUSES = ("verified", "flagged", "rejected", "failed")
+KNOWN_STATUSES = STATUSES
 
 
 def parse_statuses(text: str) -> tuple[str, ...]:
@@ -114,7 +115,7 @@ def register(app: typer.Typer) -> None:
             from fbagent.serve.options import AppLaunch, ServeOptions
 
             database.conn.close()
-            launch = AppLaunch(db=db.resolve(), mode=mode, run=run, lang=lang, statuses=selection.statuses,
+            launch = AppLaunch(db=db.resolve(), mode=mode, run=run, lang=lang, statuses=tuple(selection.statuses),
                                range=selection.split.range, order=order)
             serve_browsers(launch, ServeOptions(host=host, port=port, public_url=public_url, certfile=certfile,
                                                 keyfile=keyfile, max_per_annotator=max_per_annotator,

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -20,6 +21,7 @@ from fbagent.commands.option_groups import option_group
 from fbagent.commands.options import DEFAULT_DB, ExistingDbOption, name_check
 from fbagent.commands.output import echo, new_console, secho
 from fbagent.limits import bounds
+from fbagent.seeds import DEFAULT_SEED
 
 if TYPE_CHECKING:
     from fbagent.providers.config import ModelConfig
@@ -46,7 +48,7 @@ class EvalRun:
     """The run options every scoring command shares (``@run_options``): seed, calls in flight,
     prompts per call, result folder, bootstrap resamples."""
 
-    seed: int = 0
+    seed: int = DEFAULT_SEED
     concurrency: int | None = None
     batch_size: int | None = None
     out: Path | None = None
@@ -95,6 +97,30 @@ def _create(spec):
     from fbagent.providers.registry import create_backend
 
     return create_backend(spec)
+
+
+def _score(backend: ModelConfig, out: Path | None, task: str, label: str,
+           score: Callable[[Any, Path, Any], tuple[Any, dict]], *, retries: bool = True) -> Path:
+    """The one ending of the eval runs (``run``, ``frame-id``, ``sembench``): check ``out`` before the model
+    loads, build the provider of ``backend`` once, call ``score(provider, out, progress)`` under a progress
+    bar called ``label`` + ``backend:model`` (``out`` default: ``results/<task>/<backend>-<model>``), close
+    the provider, then the closing line(s) (:func:`_close`; ``retries``: name ``--retry-failed``).
+    Ctrl-C: one line saying the predictions so far are stored, exit 130. Returns the result folder."""
+    if out is not None:
+        _check_out(out)  # before the model loads
+    be = _create(backend)
+    out = out or _default_out(task, backend.backend, be.model)
+    try:
+        with _Progress(f"{label}{backend.backend}:{_slug(be.model)}") as prog:
+            _, manifest = score(be, out, prog)
+    except KeyboardInterrupt:  # after the progress bar is gone, so that the line is the last one shown
+        secho(f"interrupted: the predictions so far are stored in {out}; run the same command again to "
+              "resume.", err=True)
+        raise typer.Exit(130) from None
+    finally:
+        be.close()
+    _close(manifest, out, retries=retries)
+    return out
 
 
 def _Progress(description: str):  # the name the commands and tests know
@@ -210,6 +236,7 @@ def run_cmd(
 
     if std not in STDS:
         raise FbagentError(f"unknown --std {std!r}", "use --std population or --std sample")
+    assert backend is not None and run is not None   # built by @backend_options and @run_options
     settings = RunSettings(dataset=dataset, templates=templates, lang=lang, limit=limit, **run.settings,
                            templates_dir=templates_dir, labels_file=labels_file,
                            choices_style=choices_style, templates_lang=templates_lang, orders=orders,
@@ -218,22 +245,8 @@ def run_cmd(
     # Validate the whole dataset (up to --limit), the templates and the options before loading a model:
     # a bad line or template must not cost a model load (minutes with vLLM).
     plan = plan_run(settings)
-    out = run.out
-    if out is not None:
-        _check_out(out)  # before the model loads
-    be, rcfg = _create(backend), backend.reasoning
-    out = out or _default_out("framebench", backend.backend, be.model)
-    try:
-        with _Progress(f"{backend.backend}:{_slug(be.model)}") as prog:
-            _, manifest = run_framebench(be, settings, out, reasoning=rcfg, command=sys.argv, plan=plan,
-                                         on_event=prog)
-    except KeyboardInterrupt:  # after the progress bar is gone, so that the line is the last one shown
-        secho(f"interrupted: the predictions so far are stored in {out}; run the same command again to "
-                    "resume.", err=True)
-        raise typer.Exit(130) from None
-    finally:
-        be.close()
-    _close(manifest, out)
+    _score(backend, run.out, "framebench", "", lambda be, out, prog: run_framebench(
+        be, settings, out, reasoning=backend.reasoning, command=sys.argv, plan=plan, on_event=prog))
 
 
 def _result_folders(paths: list[Path]) -> list[Path]:
@@ -358,24 +371,15 @@ def frame_id_cmd(
     from fbagent.eval.frame_id import FrameIdSettings, run_frame_id
     from fbagent.eval.metrics import Scoring
 
+    assert backend is not None and run is not None   # built by @backend_options and @run_options
     settings = FrameIdSettings(db=db, lexicon=lexicon, selection=selection, shots=shots, limit=limit, lang=lang,
                                **run.settings, definition_chars=definition_chars, label=label,
                                scoring=Scoring(failures="exclude" if exclude_failures else "count"))
     from fbagent.eval.frame_id import load_pairs
 
     pairs, lex = load_pairs(settings)  # fail fast before loading a model
-    out = run.out
-    if out is not None:
-        _check_out(out)  # before the model loads
-    be, rcfg = _create(backend), backend.reasoning
-    out = out or _default_out("frame-id", backend.backend, be.model)
-    try:
-        with _Progress(f"frame-id {backend.backend}:{_slug(be.model)}") as prog:
-            _, manifest = run_frame_id(be, settings, out, reasoning=rcfg, pairs=pairs, lexicon=lex, command=sys.argv,
-                                       on_event=prog)
-    finally:
-        be.close()
-    _close(manifest, out)
+    _score(backend, run.out, "frame-id", "frame-id ", lambda be, out, prog: run_frame_id(
+        be, settings, out, reasoning=backend.reasoning, pairs=pairs, lexicon=lex, command=sys.argv, on_event=prog))
 
 
 @app.command("sembench")
@@ -411,6 +415,7 @@ def sembench_cmd(
     from fbagent.eval.sembench import SemBenchSettings, load_instances, run_sembench
     from fbagent.eval.sembench_sets import looks_like_instances
 
+    assert backend is not None and run is not None   # built by @backend_options and @run_options
     instance_file = list(instances_file or [])
     if not instance_file and looks_like_instances(dictionary):
         instance_file = [Path(dictionary)]   # the authors' format given as --dictionary: score it as is
@@ -421,19 +426,10 @@ def sembench_cmd(
                                 encoder=encoder, **run.settings,
                                 instances_files=instance_file or None)
     data = load_instances(settings)  # fail fast (dictionary, encoder) before loading a model
-    out = run.out
-    if out is not None:
-        _check_out(out)  # before the model loads
-    be, rcfg = _create(backend), backend.reasoning
-    out = out or _default_out(f"sembench-{mode}-{shots}shot" + ("-sets" if instance_file else ""), backend.backend,
-                              be.model)
-    try:
-        with _Progress(f"sembench {mode} {backend.backend}:{_slug(be.model)}") as prog:
-            _, manifest = run_sembench(be, settings, out, reasoning=rcfg, data=data, command=sys.argv,
-                                       on_event=prog)
-    finally:
-        be.close()
-    _close(manifest, out, retries=False)
+    out = _score(backend, run.out, f"sembench-{mode}-{shots}shot" + ("-sets" if instance_file else ""),
+                 f"sembench {mode} ", lambda be, out, prog: run_sembench(
+                     be, settings, out, reasoning=backend.reasoning, data=data, command=sys.argv, on_event=prog),
+                 retries=False)
     if instance_file:
         _print_by_file(out)
 

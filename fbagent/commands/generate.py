@@ -16,6 +16,7 @@ from fbagent.commands.options import DbOption, db_path, name_check
 from fbagent.commands.output import secho
 from fbagent.commands.selection_options import selection_options
 from fbagent.pairs.select import PAIRS_HELP
+from fbagent.seeds import DEFAULT_SEED
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -39,7 +40,7 @@ def generate_cmd(
         "--lexicon", callback=name_check("lexicon name"), help="Lexicon name (see `fbagent lexicon list`). "
         "Default: the only/first one; with none in the database the embedded sample is imported.")] = None,
     per_pair: Annotated[int, typer.Option("--per-pair", "-k", help="Entries per frame pair (K).")] = 1,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the pair sample and of sampling for k >= 1.")] = 0,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the pair sample and of sampling for k >= 1.")] = DEFAULT_SEED,
     max_retries: Annotated[int, typer.Option(
         "--max-retries", help="R: new generate_base / extend attempts after a failed self-check.")] = 2,
     similarity_threshold: Annotated[float, typer.Option(

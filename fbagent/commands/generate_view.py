@@ -29,6 +29,7 @@ from fbagent.generation.events import (
     Progress,
     SessionEnded,
 )
+from fbagent.store.items import STATUSES
 
 
 class EntryBar(BarLayout):
@@ -57,11 +58,10 @@ class EntryBar(BarLayout):
 
     def start_fields(self) -> dict[str, Any]:
         self._eta = UncachedRate()
-        return {"verified": 0, "flagged": 0, "rejected": 0, "failed": 0, "calls": 0, "tokens": 0, "cache": 0,
-                "eta_s": None}
+        return {**dict.fromkeys(STATUSES, 0), "calls": 0, "tokens": 0, "cache": 0, "eta_s": None}
 
-    def fields(self, p: Progress) -> dict[str, Any]:
-        counts = {k: p.counts.get(k, 0) for k in ("verified", "flagged", "rejected", "failed")}
+    def fields(self, p: Any) -> dict[str, Any]:   # a generation Progress (fbagent.generation.events)
+        counts = {k: p.counts.get(k, 0) for k in STATUSES}
         calls = f"{p.calls}+{p.in_flight}" if p.in_flight else p.calls   # 3+2: 3 answered, 2 in flight
         return {"calls": calls, "tokens": short(p.tokens), "cache": p.cache_hits, "eta_s": self._eta.update(p),
                 **counts}
@@ -165,7 +165,7 @@ def summary_table(s: GenerationSummary) -> tuple[list[Col], list[list[str]]]:
     rc = s.run_counts or {}
     rows = [["entries", f"{s.entries_done:,} done", f"{sum(rc.values()):,} of {s.entries_total:,}"]]
     rows += [[status, f"{s.counts.get(status, 0):,}", f"{rc.get(status, 0):,}"]
-             for status in ("verified", "flagged", "rejected", "failed")]
+             for status in STATUSES]
     rows += [["skipped (finished before)", f"{s.entries_skipped:,}", ""],
              ["LLM calls stored before", "", f"{s.calls_before:,}"],
              ["LLM calls (new)", f"{s.calls:,}", ""],

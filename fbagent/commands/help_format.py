@@ -42,7 +42,7 @@ class HelpCommand(TyperCommand):
     """A Typer command whose ``--help`` is :func:`render_help`'s, and whose integer options and arguments
     are checked against :mod:`fbagent.limits` before it runs (the same caps in every command)."""
 
-    def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+    def format_help(self, ctx: Any, formatter: Any) -> None:   # Typer's own copy of click's classes
         formatter.write(render_help(self, ctx))
 
     def invoke(self, ctx: click.Context) -> Any:
@@ -66,7 +66,7 @@ def check_int_params(command: Any, ctx: click.Context) -> None:
 class HelpGroup(TyperGroup):
     """A Typer group whose ``--help`` is :func:`render_help`'s."""
 
-    def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+    def format_help(self, ctx: Any, formatter: Any) -> None:   # Typer's own copy of click's classes
         formatter.write(render_help(self, ctx))
 
 
@@ -110,7 +110,7 @@ def reflow(text: str) -> list[str]:
     return out
 
 
-def render_help(command: click.Command, ctx: click.Context, width: int | None = None) -> str:
+def render_help(command: Any, ctx: Any, width: int | None = None) -> str:
     """The help screen of ``command`` as a string (ANSI styles when stdout is a terminal).
 
     ``width``: columns (default: ``$TERMINAL_WIDTH`` as Typer reads it, else the terminal's or

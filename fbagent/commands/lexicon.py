@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -103,7 +103,7 @@ def _import(database, err, path: Path, *, lang: str, name: str | None, fmt: str,
 
     with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
                   TimeElapsedColumn(), console=err, transient=True, disable=not err.is_terminal) as bar:
-        tasks: dict[str, int] = {}
+        tasks: dict[str, Any] = {}
 
         def progress(stage: str, done: int, total: int) -> None:
             if not err.is_terminal:

@@ -10,6 +10,7 @@ import typer
 from fbagent.commands.options import ExistingDbOption, db_path, name_check
 from fbagent.commands.output import echo, new_console
 from fbagent.commands.tables import WideOption
+from fbagent.store.items import STATUSES
 
 app = typer.Typer(help="Generation runs: list them, show one (options, counts by status, tokens, calls).",
                   no_args_is_help=True)
@@ -33,7 +34,7 @@ def list_cmd(db: ExistingDbOption = None, wide: WideOption = False) -> None:
     for run in runs:
         items, usage = run["items"], run["usage"]
         rows.append([run["name"], run["status"], f"{run['generator'] or ''}:{run['model'] or ''}",
-                     "/".join(str(items[s]) for s in ("verified", "flagged", "rejected", "failed")),
+                     "/".join(str(items[s]) for s in STATUSES),
                      str(usage["calls"]), str(usage["cache_hits"]), f"{usage['input_tokens'] + usage['output_tokens']:,}"])
     print_table(console, cols, rows, title=f"Runs in {db_path(db)}", caption="items: verified/flagged/rejected/failed",
                 wide=wide)
@@ -101,8 +102,8 @@ def show_cmd(
              ["prompt versions", json.dumps(row["prompt_versions"], ensure_ascii=False, sort_keys=True)]]
     print_table(console, [Col("field", style="bold", wrap="words"), Col("value", wrap="words")], head,
                 title=f"Run {row['name']} (id {row['id']})", show_header=False)
-    print_table(console, [Col(c, "right") for c in ("verified", "flagged", "rejected", "failed", "total")],
-                [[*(str(counts[s]) for s in ("verified", "flagged", "rejected", "failed")), str(sum(counts.values()))]],
+    print_table(console, [Col(c, "right") for c in (*STATUSES, "total")],
+                [[*(str(counts[s]) for s in STATUSES), str(sum(counts.values()))]],
                 title="Items by status")
     calls = [[task, str(u["calls"]), str(u["failures"]), f"{u['input_tokens']:,}", f"{u['output_tokens']:,}"]
              for task, u in use["by_task"].items()]

@@ -18,6 +18,7 @@ from fbagent.commands.options import DbOption, ExistingDbOption, db_path, name_c
 from fbagent.commands.output import echo, new_console, secho
 from fbagent.commands.tables import WideOption
 from fbagent.pairs.select import CALIBRATE_PAIRS, PAIRS_HELP
+from fbagent.seeds import DEFAULT_SEED
 
 app = typer.Typer(help="The generation verifier measured on gold data: calibrate it on held-out FrameNet exemplars, "
                   "list stored calibrations.", no_args_is_help=True)
@@ -37,7 +38,7 @@ def calibrate_cmd(
         "--selection", help="Use the selected pairs of this stored selection (`fbagent pairs list`) instead of a "
         "sample.")] = None,
     pairs: Annotated[int, typer.Option("--pairs", "-p", help=PAIRS_HELP["verifier calibrate"])] = CALIBRATE_PAIRS,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the pair sample and of the held-out split.")] = 0,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the pair sample and of the held-out split.")] = DEFAULT_SEED,
     signal: Annotated[str, typer.Option("--signal", help=f"What to measure: {SIGNALS_HELP} "
                                         "(both also reports each part).")] = "roundtrip",
     min_exemplars: Annotated[int, typer.Option(

@@ -54,7 +54,6 @@ from fbagent.generation.events import (
     SessionEnded,
 )
 from fbagent.generation.options import (
-    FINAL,
     GenerateOptions,
     check_compatible,
     checkpoint_path,
@@ -67,7 +66,7 @@ from fbagent.generation.selection import SelectionChoice, choose_selection
 from fbagent.generation.workers import FrameInfoCache, entry_list, initial_state, pending, run_entry
 
 __all__ = [
-    "FINAL", "OUTPUT_TOKEN_ESTIMATE", "EntriesStarted", "EntriesStopped", "EntryError", "FrameInfoCache",
+    "OUTPUT_TOKEN_ESTIMATE", "EntriesStarted", "EntriesStopped", "EntryError", "FrameInfoCache",
     "GenerateOptions", "GenerationEvent", "GenerationSummary", "LexiconNote", "NothingToDo", "OnEvent", "PlanMade",
     "Progress", "Resuming", "RunWarning", "ScreeningDone", "SelectionChoice", "SelectionChosen", "SessionEnded",
     "build_plan", "check_compatible", "checkpoint_path", "choose_selection", "default_run_name", "entry_list",

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from fbagent.progress import events as protocol
+from fbagent.store.items import STATUSES
 
 
 @dataclass
@@ -41,7 +42,7 @@ class GenerationSummary:
     entries_skipped: int = 0          # already finished before this session
     calls_before: int = 0             # LLM calls of this run stored before this session (a resumed run)
     entries_done: int = 0             # finished in this session
-    counts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(("verified", "flagged", "rejected", "failed"), 0))
+    counts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(STATUSES, 0))
     run_counts: dict[str, int] = field(default_factory=dict)
     calls: int = 0
     cache_hits: int = 0

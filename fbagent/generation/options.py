@@ -14,9 +14,8 @@ from typing import Any
 from fbagent.errors import FbagentError
 from fbagent.pairs.select import SelectionOptions
 from fbagent.providers.config import DEFAULT_PROMPT_STYLE
+from fbagent.seeds import DEFAULT_SEED
 from fbagent.verifier.run_models import ModelOptions, prompt_styles
-
-FINAL = ("verified", "flagged", "rejected")   # item statuses that a rerun skips (``failed`` is redone)
 
 # The options that change what is generated, in the order they are stored with a run.
 RESULT_KEYS = ("pairs", "per_pair", "seed", "generator", "model", "verifier_generator", "verifier_model", "encoder",
@@ -40,7 +39,7 @@ def eligibility_defaults() -> dict[str, Any]:
     return {k: getattr(defaults, k) for k in ELIGIBILITY_KEYS}
 
 
-@dataclass
+@dataclass(frozen=True)
 class GenerateOptions(ModelOptions):
     """Every option of ``fbagent generate`` (see ``fbagent generate --help`` for units and defaults).
 
@@ -57,7 +56,7 @@ class GenerateOptions(ModelOptions):
     pairs: int = 10
     lexicon: str | None = None
     per_pair: int = 1
-    seed: int = 0
+    seed: int = DEFAULT_SEED
     max_retries: int = 2
     similarity_threshold: float = 0.5
     near_copy_threshold: float = 0.7
@@ -117,16 +116,17 @@ def default_screen(generator_style: str) -> bool:
     return generator_style != "fewshot"
 
 
-def validate_options(opts: GenerateOptions) -> None:
-    """Raise :class:`FbagentError` (one line, with the fix) for the first impossible option value.
+def validate_options(opts: GenerateOptions) -> GenerateOptions:
+    """``opts`` checked, with canonical backend names: raise :class:`FbagentError` (one line, with the fix)
+    for the first impossible option value.
 
     Backend names are checked here, before anything is stored, and aliases become the
     canonical names of :mod:`fbagent.providers` (``llamacpp`` -> ``local``), so a
-    run's name and options never depend on the spelling.
+    run's name and options never depend on the spelling. Returns a new object (``opts`` is frozen).
     """
     from fbagent.limits import check_count
 
-    opts.check_models()   # backend names, base URLs, concurrency, LLM retries, timeout, prompt style, margin
+    opts = opts.checked()   # backend names, base URLs, concurrency, LLM retries, timeout, prompt style, margin
     opts.check_model_files()   # a --model-path that is not there: before the lexicon is read
     opts.selection_options().check()   # seed, pairs, per-pair, max-per-verb, min-examples
     check_count("--max-retries", opts.max_retries)
@@ -145,6 +145,7 @@ def validate_options(opts: GenerateOptions) -> None:
     if not 0.0 < opts.target_precision <= 1.0:
         raise FbagentError(f"--target-precision must be in (0, 1], got {opts.target_precision}",
                            "pass a value such as 0.9")
+    return opts
 
 
 def default_run_name(lexicon: str, opts: GenerateOptions) -> str:

@@ -17,7 +17,7 @@ import sqlite3
 import time
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -69,12 +69,12 @@ async def generate(db_path: str | Path, opts: GenerateOptions, *, encoder: Any =
     from fbagent.store.db import open_db
 
     emit = on_event or ignore
-    validate_options(opts)
+    opts = validate_options(opts)
     if not opts.dry_run:  # a broken checkpoint file is refused before anything is stored
         check_checkpoint_file(checkpoint_path(db_path))
     started = time.perf_counter()
     db = open_db(db_path)
-    lexicon, notes, (gen_style, ver_style) = _resolve_lexicon(db, opts, emit)
+    lexicon, notes, (gen_style, ver_style), opts = _resolve_lexicon(db, opts, emit)
     run_name = opts.run or default_run_name(lexicon["name"], opts)
     summary = GenerationSummary(run_name=run_name, run_id=None, db_path=str(db_path), dry_run=opts.dry_run,
                                 lexicon_imported=any("embedded" in n for n in notes))
@@ -90,7 +90,7 @@ async def generate(db_path: str | Path, opts: GenerateOptions, *, encoder: Any =
     session = _Session(db_path=db_path, db=db, lexicon=lexicon, opts=opts, prompts=prompts, summary=summary,
                        command=stored_command(command), started=started, emit=emit)
     finished_entries = _entries_if_all_finished(db, run, opts) if run is not None else None
-    if finished_entries is not None:  # no model or encoder to load
+    if finished_entries is not None and run is not None:  # no model or encoder to load
         return session.nothing_to_do(run, len(finished_entries))
     try:
         async with contextlib.AsyncExitStack() as stack:
@@ -103,18 +103,21 @@ async def generate(db_path: str | Path, opts: GenerateOptions, *, encoder: Any =
             stack.enter_context(session.recorded())
             await watch_encoder(session.generate_entries(stack), session.backends.encoder)
     finally:
-        if summary.status in ("finished", "interrupted"):
+        if summary.status in ("finished", "interrupted") and summary.run_id is not None:
             summary.run_counts = runs_store.item_counts(db, summary.run_id)
             if summary.status == "finished":
-                summary.session_failed = session_failure(summary, session.backends.clients, session.item_errors)
+                clients = session.backends.clients if session.backends is not None else []
+                summary.session_failed = session_failure(summary, clients, session.item_errors)
             emit(SessionEnded(summary))
     return summary
 
 
-def _resolve_lexicon(db: Any, opts: GenerateOptions, emit: OnEvent) -> tuple[dict[str, Any], list[str], tuple[str, str]]:
+def _resolve_lexicon(db: Any, opts: GenerateOptions,
+                     emit: OnEvent) -> tuple[dict[str, Any], list[str], tuple[str, str], GenerateOptions]:
     """The run's lexicon (the embedded sample imported when the database has none), its notes, and the options
     that follow from it: ``--margin auto`` (the lexicon's latest calibration), the prompt styles and the
-    screening default. Returns ``(lexicon, lookup notes, (generator style, verifier style))``; every note is
+    screening default. Returns ``(lexicon, lookup notes, (generator style, verifier style), options)`` (the
+    options with those resolved: a new object); every note is
     emitted. Raises :class:`FbagentError` for an unknown lexicon or a language without its verb analyser."""
     from fbagent.checks.coverage import check_verb_check, require_verb_check, verb_check_line
     from fbagent.checks.lemmas import require_verb_analyser
@@ -135,13 +138,14 @@ def _resolve_lexicon(db: Any, opts: GenerateOptions, emit: OnEvent) -> tuple[dic
 
         chosen = auto_margin(db, lexicon, opts.verifier, opts.target_precision, encoder=opts.encoder,
                              verifier_model=opts.verifier_model or opts.model)
-        opts.margin, opts.margin_source = chosen.margin, chosen.text
+        opts = replace(opts, margin=chosen.margin, margin_source=chosen.text)
         emit(LexiconNote(f"note: --margin auto: {chosen.text}"))
     gen_style, ver_style = prompt_styles(opts)  # chat | fewshot per model (fbagent.llm.prompt_style)
     if note := style_note(opts, gen_style):
         emit(LexiconNote(note))
-    opts.screen = default_screen(gen_style) if opts.screen is None else opts.screen
-    return lexicon, notes, (gen_style, ver_style)
+    if opts.screen is None:
+        opts = replace(opts, screen=default_screen(gen_style))
+    return lexicon, notes, (gen_style, ver_style), opts
 
 
 def _recover_stale_sessions(db: Any, run: dict[str, Any], emit: OnEvent) -> None:

@@ -17,7 +17,7 @@ import sqlite3
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from fbagent.errors import FbagentError
 from fbagent.generation.events import (
@@ -29,8 +29,11 @@ from fbagent.generation.events import (
     Progress,
     RunWarning,
 )
-from fbagent.generation.options import FINAL
 from fbagent.store.db import checkpoint
+from fbagent.store.items import FINAL_STATUSES
+
+if TYPE_CHECKING:
+    from fbagent.agents.entry_graph import EntryState
 
 Entry = tuple[dict[str, Any], int]     # (frame_pairs row, k)
 
@@ -55,7 +58,8 @@ class FrameInfoCache:
     """``frame_context`` (plain JSON) per (frame, verb) of one lexicon, read once per run."""
 
     def __init__(self, db: Any, lexicon_id: int) -> None:
-        self.db, self.lexicon_id, self._cache = db, lexicon_id, {}
+        self.db, self.lexicon_id = db, lexicon_id
+        self._cache: dict[Any, Any] = {}
 
     def get(self, frame: str, verb: str) -> dict[str, Any]:
         """The frame's context as evoked by ``verb`` (definition, core FEs, LU, up to 3 examples).
@@ -99,7 +103,7 @@ async def run_entry(graph: Any, saver: Any, ctx: Any, state: dict[str, Any], dur
     values = snapshot.values or {}
     if values and snapshot.next:
         out = await graph.ainvoke(None, config, context=ctx, durability=durability)
-    elif values.get("item") is not None and values["item"].get("status") in FINAL:
+    elif values.get("item") is not None and values["item"].get("status") in FINAL_STATUSES:
         out = values
     else:
         if values:
@@ -185,7 +189,7 @@ class EntryPool:
             from fbagent.providers import redact
 
             state["error"] = redact(f"internal error: {type(err).__name__}: {err}")
-            item = build_item(state, generator_model=getattr(self.ctx.generator, "model", None))
+            item = build_item(cast("EntryState", state), generator_model=getattr(self.ctx.generator, "model", None))
             self.emit(EntryError(item_id=iid, error=state["error"]))
         items_store.save_item(self.db, item)
         checkpoint(self.db)   # at most every 30 s: the .db file alone stays close to what is stored

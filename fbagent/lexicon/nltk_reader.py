@@ -211,8 +211,8 @@ def _targets(sentence: ET.Element, ns: str, text: str) -> tuple[int | None, int 
         for layer in aset.iter(ns + "layer"):
             if layer.get("name") != "Target":
                 continue
-            spans = [(_int(lab.get("start")), _int(lab.get("end"))) for lab in layer.iter(ns + "label")]
-            spans = [(s, e) for s, e in spans if s is not None and e is not None]
+            labels = [(_int(lab.get("start")), _int(lab.get("end"))) for lab in layer.iter(ns + "label")]
+            spans = [(s, e) for s, e in labels if s is not None and e is not None]
             if spans:
                 start, end = min(spans)
                 end += 1  # FrameNet label ends are inclusive

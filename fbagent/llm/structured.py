@@ -117,10 +117,10 @@ def openai_usage(response: Any) -> tuple[int, int]:
     if isinstance(response, dict):
         usage = answer_of(response).usage
         return token_count(usage, "prompt_tokens") or 0, token_count(usage, "completion_tokens") or 0
-    usage = getattr(response, "usage", None)
-    if usage is None:
+    sdk_usage = getattr(response, "usage", None)
+    if sdk_usage is None:
         return 0, 0
-    return int(getattr(usage, "prompt_tokens", 0) or 0), int(getattr(usage, "completion_tokens", 0) or 0)
+    return int(getattr(sdk_usage, "prompt_tokens", 0) or 0), int(getattr(sdk_usage, "completion_tokens", 0) or 0)
 
 
 def openai_text(response: Any) -> str:

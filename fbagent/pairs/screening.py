@@ -47,7 +47,7 @@ import concurrent.futures
 import re
 import threading
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, TypedDict
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from fbagent.pairs import select as pair_steps
 from fbagent.schemas import PairScreening
@@ -105,7 +105,9 @@ def start_screen_round(state: SelectionState, ctx: SelectionContext) -> ScreenRo
 
     db, lexicon = ctx.db, state["lexicon"]
     screened = state.get("screened") or {}
-    pairs = state.get("pairs") or pair_store.selection_pairs(db, state["selection_id"])
+    selection_id = state["selection_id"]
+    assert selection_id is not None   # screening follows a stored selection
+    pairs = state.get("pairs") or pair_store.selection_pairs(db, selection_id)
     todo = [p for p in pairs if p["id"] not in screened]
 
     def definition(frame: str, verb: str) -> str:
@@ -182,11 +184,13 @@ async def screen_node(state: SelectionState, runtime: Runtime[SelectionContext])
             rejected[p["id"]] = f"screening: {'; '.join(why)} ({reason or NO_OWN_REASON})"
     promoted: list[dict[str, Any]] = []
     out: list[dict[str, Any]] = list(state.get("screened_out") or [])
+    selection_id = state["selection_id"]
+    assert selection_id is not None   # screening follows a stored selection
     if rejected:
-        promoted = pair_store.replace_from_reserve(db, state["selection_id"], rejected)
+        promoted = pair_store.replace_from_reserve(db, selection_id, rejected)
         out.extend({**p, "reason": rejected[p["id"]]} for p in pairs if p["id"] in rejected)
     return {"screened": screened, "screened_out": out, "promoted": promoted,
-            "pairs": pair_store.selection_pairs(db, state["selection_id"])}
+            "pairs": pair_store.selection_pairs(db, selection_id)}
 
 
 NO_OWN_REASON = "no reason of its own: the model's reason repeated its prompt"
@@ -218,7 +222,7 @@ def own_reason(reason: str, prompt: str) -> str | None:
 # --------------------------------------------------------------------------- edges
 
 
-def route_start(state: SelectionState, runtime: Runtime[SelectionContext]) -> Literal["draw", "screen", "__end__"]:
+def route_start(state: SelectionState, runtime: Runtime[SelectionContext]) -> str:   # "draw" | "screen" | END
     """A stored selection goes straight to screening (or ends without a client); otherwise select from scratch."""
     from langgraph.graph import END
 
@@ -227,28 +231,28 @@ def route_start(state: SelectionState, runtime: Runtime[SelectionContext]) -> Li
     return "screen" if runtime.context.screen_client is not None else END
 
 
-def after_draw(state: SelectionState, runtime: Runtime[SelectionContext]) -> Literal["save", "__end__"]:
+def after_draw(state: SelectionState, runtime: Runtime[SelectionContext]) -> str:   # "save" | END
     """Dry runs stop after sampling (nothing stored)."""
     from langgraph.graph import END
 
     return "save" if runtime.context.save else END
 
 
-def after_save(state: SelectionState, runtime: Runtime[SelectionContext]) -> Literal["screen", "__end__"]:
+def after_save(state: SelectionState, runtime: Runtime[SelectionContext]) -> str:   # "screen" | END
     """Screen when a screening client is configured."""
     from langgraph.graph import END
 
     return "screen" if runtime.context.screen_client is not None else END
 
 
-def after_screen(state: SelectionState) -> Literal["screen", "__end__"]:
+def after_screen(state: SelectionState) -> str:   # "screen" | END
     """Screen the pairs promoted from the reserve; stop when none were promoted."""
     from langgraph.graph import END
 
     return "screen" if state.get("promoted") else END
 
 
-def build_selection_graph() -> StateGraph:
+def build_selection_graph() -> StateGraph[Any, Any, Any, Any]:
     """The (uncompiled) selection :class:`~langgraph.graph.StateGraph` (imports LangGraph)."""
     global Runtime   # LangGraph reads the nodes' and edges' type hints: ``Runtime`` must resolve from now on
     from langgraph.graph import END, START, StateGraph

@@ -35,7 +35,7 @@ from fbagent.llm.hooks import CallHooks
 from fbagent.providers import LoopClients, missing_package
 from fbagent.providers.cancel import CallGate
 from fbagent.providers.config import DEFAULT_END_THINK_TAG, ModelConfig, ReasoningConfig
-from fbagent.seeds import check_seed, request_seed
+from fbagent.seeds import DEFAULT_SEED, check_seed, request_seed
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -255,7 +255,7 @@ class Backend(ABC):
     default_concurrency = 1
     groups_in_turn = True  # the runner finishes one template before the next (batch engines: a template per batch)
 
-    def __init__(self, model: str, reasoning: ReasoningConfig | None = None, seed: int = 0) -> None:
+    def __init__(self, model: str, reasoning: ReasoningConfig | None = None, seed: int = DEFAULT_SEED) -> None:
         self.model = model
         self.reasoning = reasoning or ReasoningConfig()
         self.seed = request_seed(check_seed(seed))  # what the engine or server is sent (see fbagent.seeds)
@@ -272,7 +272,7 @@ class Backend(ABC):
         providers with keys, URLs or defaults of their own override it. Raises :class:`FbagentError`
         for what is missing (a key, a package, a model file)."""
         fields = {name: getattr(config, name) for name in cls.config_fields}
-        return cls(config.model or "", reasoning=config.reasoning, seed=config.seed, **fields)  # type: ignore[call-arg]
+        return cls(config.model or "", reasoning=config.reasoning, seed=config.seed, **fields)
 
     @abstractmethod
     async def choose_batch(self, prompts: list[str], choices: Sequence[str] = DEFAULT_CHOICES) -> list[ChoiceResult]:

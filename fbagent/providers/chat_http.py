@@ -110,9 +110,9 @@ def answer_of(completion: Any) -> Answer:
         return Answer(None, None, {}, {})
     choices = completion.get("choices")
     choice = choices[0] if isinstance(choices, list) and choices and isinstance(choices[0], dict) else {}
-    message = choice.get("message") if isinstance(choice.get("message"), dict) else {}
+    message: dict[str, Any] = choice["message"] if isinstance(choice.get("message"), dict) else {}
     content = message.get("content") if isinstance(message.get("content"), str) else None
-    usage = completion.get("usage") if isinstance(completion.get("usage"), dict) else {}
+    usage: dict[str, Any] = completion["usage"] if isinstance(completion.get("usage"), dict) else {}
     return Answer(content, choice.get("finish_reason"), message, usage)
 
 
@@ -206,13 +206,13 @@ class ChatCompletionsHTTP:
         session = self.sessions.get()
         proxy, proxy_auth = self._proxy or (None, None)
         async with session.post(self.url, data=data, proxy=proxy, proxy_auth=proxy_auth) as response:
-            raw = bytearray()
+            buffer = bytearray()
             async for chunk in response.content.iter_chunked(1 << 16):
-                raw += chunk
-                if len(raw) > MAX_ANSWER_BYTES:
+                buffer += chunk
+                if len(buffer) > MAX_ANSWER_BYTES:
                     raise ChatResponseError(f"the server's answer is larger than {MAX_ANSWER_BYTES >> 20} MiB "
-                                            f"(starts with {_start(raw)!r})")
-            raw = bytes(raw)
+                                            f"(starts with {_start(bytes(buffer))!r})")
+            raw = bytes(buffer)
             if not 200 <= response.status < 300:
                 text = raw.decode("utf-8", "replace").strip()
                 try:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
-from typing import Generic, TypeVar
+from collections.abc import Callable, Coroutine
+from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
 
@@ -18,7 +18,7 @@ class LoopClients(Generic[T]):
     :meth:`close_all` closes what is left from outside any loop.
     """
 
-    def __init__(self, make: Callable[[], T], close: Callable[[T], Awaitable[None]]) -> None:
+    def __init__(self, make: Callable[[], T], close: Callable[[T], Coroutine[Any, Any, None]]) -> None:
         self._make, self._close = make, close
         self._clients: dict[asyncio.AbstractEventLoop, T] = {}
 

@@ -22,6 +22,7 @@ from typing import Any
 from fbagent.errors import FbagentError
 from fbagent.limits import check_count
 from fbagent.providers.names import EVALUATION, GENERATION, USES, check_base_url  # noqa: F401 - USES re-exported
+from fbagent.seeds import DEFAULT_SEED  # noqa: F401 - re-exported for the CLI
 
 DEFAULT_BACKEND = "local"              # llama.cpp in process on the offline GGUF: no network, no key
 DEFAULT_CONCURRENCY = 4                # requests in flight per client
@@ -42,7 +43,6 @@ DEFAULT_DTYPE = "auto"                 # transformers: weights' dtype (auto: bf1
 #: transformers ``--dtype`` spellings -> torch dtype names ("auto": see DEFAULT_DTYPE)
 DTYPES = {"auto": "auto", "float32": "float32", "fp32": "float32", "bfloat16": "bfloat16", "bf16": "bfloat16",
           "float16": "float16", "fp16": "float16", "half": "float16"}
-DEFAULT_SEED = 0
 DEFAULT_END_THINK_TAG = "</think>"
 DEFAULT_MAX_THINK_TOKENS = 1024        # reasoning mode: thinking budget, tokens
 

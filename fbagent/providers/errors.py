@@ -165,10 +165,11 @@ async def call_with_retries(call: Callable[[], Awaitable[T]], policy: RetryPolic
     await asyncio.sleep(retry_wait_s(policy, 1, first))
 
     def wait(state: tenacity.RetryCallState) -> float:  # attempt_number 1 here is the second try overall
+        assert state.outcome is not None   # tenacity waits after an attempt
         return retry_wait_s(policy, state.attempt_number + 1, state.outcome.exception())
 
     def before_sleep(state: tenacity.RetryCallState) -> None:
-        if on_retry is not None:
+        if on_retry is not None and state.outcome is not None:
             on_retry(state.outcome.exception())
 
     retrying = tenacity.AsyncRetrying(

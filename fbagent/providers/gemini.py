@@ -41,6 +41,7 @@ from fbagent.providers.base import (
     parse_json_answer,
 )
 from fbagent.providers.config import EVAL_RETRIES, EVAL_TIMEOUT_S, GENERATION, ModelConfig
+from fbagent.seeds import DEFAULT_SEED
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -61,11 +62,12 @@ class GeminiBackend(ConcurrentBackend):
     mode = "genai_json"   # generation's structured-output mode, recorded with every call
     default_concurrency = 4
 
-    def __init__(self, model: str, *, reasoning: ReasoningConfig | None = None, seed: int = 0,
+    def __init__(self, model: str, *, reasoning: ReasoningConfig | None = None, seed: int = DEFAULT_SEED,
                  api_key: str | None = None, retries: int = EVAL_RETRIES + 1, base_url: str | None = None,
                  timeout_s: float = EVAL_TIMEOUT_S) -> None:
         p = providers.PROVIDERS["gemini"]
         key = providers.api_key(p, api_key)
+        assert key is not None   # gemini has key variables: api_key raises without one
         super().__init__(model, reasoning=reasoning, seed=seed)
         providers.require_packages(p)
         from google.genai import types
@@ -121,9 +123,10 @@ class GeminiBackend(ConcurrentBackend):
 
     async def aclose(self) -> None:
         """Close the running loop's clients and any left by earlier loops (generation's end)."""
-        for clients in (self._clients, self._structured):
-            await clients.aclose()
-            await asyncio.to_thread(clients.close_all)
+        await self.aclose_loop()
+        await self._structured.aclose()
+        await asyncio.to_thread(self.close)
+        await asyncio.to_thread(self._structured.close_all)
 
     def info(self):
         info = super().info()
@@ -144,7 +147,9 @@ class GeminiBackend(ConcurrentBackend):
     @staticmethod
     def _split(resp) -> tuple[str, str, str | None]:
         """-> (answer text, thought text, finish reason name)."""
-        answer, thought, finish = [], [], None
+        answer: list[str] = []
+        thought: list[str] = []
+        finish = None
         for cand in (resp.candidates or [])[:1]:
             finish = getattr(cand.finish_reason, "name", None) if cand.finish_reason is not None else None
             for part in (cand.content.parts if cand.content and cand.content.parts else []):

@@ -151,15 +151,17 @@ def build_llama(settings: LlamaSettings, *, probe_first: bool = True,
 
     if probe_first:
         probe(settings)
+    quiet: Any = contextlib.nullcontext()
     try:  # llama.cpp prints context set-up notes to fd 2 even with verbose=False
         from llama_cpp._utils import suppress_stdout_stderr
+
+        quiet = suppress_stdout_stderr(disable=False)
     except ImportError:  # pragma: no cover - older/newer layouts
-        suppress_stdout_stderr = None
-    quiet = suppress_stdout_stderr(disable=False) if suppress_stdout_stderr else contextlib.nullcontext()
+        pass
     from fbagent.providers.cancel import in_worker_thread
 
     _quiet_after_abort()
-    seed = {} if settings.seed is None else {"seed": settings.seed}
+    seed: dict[str, Any] = {} if settings.seed is None else {"seed": settings.seed}
     with quiet, _model_defaults(settings.use_extra_bufts):  # loaded in a worker thread: Ctrl-C is never lost
         llm = in_worker_thread(lambda: Llama(model_path=settings.model_path, n_ctx=settings.n_ctx,
                                              n_threads=settings.n_threads, n_gpu_layers=settings.n_gpu_layers,

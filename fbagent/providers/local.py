@@ -47,6 +47,7 @@ from fbagent.providers.config import DEFAULT_N_CTX, GENERATION, ModelConfig
 from fbagent.providers.errors import one_line
 from fbagent.providers.gguf import default_gguf_path
 from fbagent.providers.llamacpp import build_llama, check_gguf_file, settings_for, uses_extra_bufts
+from fbagent.seeds import DEFAULT_SEED
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -85,7 +86,7 @@ class LlamaCppBackend(SyncBackend):
     REASK_TEMPERATURE = 0.7
 
     def __init__(self, model: str | None = None, *, model_path: str | None = None,
-                 reasoning: ReasoningConfig | None = None, seed: int = 0, n_ctx: int = DEFAULT_N_CTX,
+                 reasoning: ReasoningConfig | None = None, seed: int = DEFAULT_SEED, n_ctx: int = DEFAULT_N_CTX,
                  n_threads: int | None = None, n_gpu_layers: int = 0, chat: bool = False,
                  prompt_style: str | None = None) -> None:
         try:

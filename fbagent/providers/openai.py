@@ -55,7 +55,7 @@ from fbagent.providers.base import (
 from fbagent.providers.chat_http import Answer, ChatCompletionsHTTP, answer_of, token_count
 from fbagent.providers.clients import LoopClients
 from fbagent.providers.config import EVAL_RETRIES, EVAL_TIMEOUT_S, GENERATION, ModelConfig
-from fbagent.seeds import request_seed
+from fbagent.seeds import DEFAULT_SEED, request_seed
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -81,7 +81,7 @@ class OpenAIBackend(ConcurrentBackend):
     name = "openai"
 
     def __init__(self, model: str, *, base_url: str | None = None, api_key: str | None = None,
-                 reasoning: ReasoningConfig | None = None, seed: int = 0, timeout_s: float = EVAL_TIMEOUT_S,
+                 reasoning: ReasoningConfig | None = None, seed: int = DEFAULT_SEED, timeout_s: float = EVAL_TIMEOUT_S,
                  max_retries: int = EVAL_RETRIES, extra_body: dict | None = None, mode: str = "json_schema",
                  transport: str = "direct") -> None:
         super().__init__(model, reasoning=reasoning, seed=seed)

@@ -12,7 +12,7 @@ import os
 import re
 import shlex
 import sys
-from typing import Any
+from typing import Any, overload
 
 from fbagent.providers.names import MIN_SECRET, PROVIDERS, public_url, registered_secrets
 
@@ -30,7 +30,7 @@ def known_secrets() -> list[str]:
 
 _MASK = "***"
 _SECRET_QUERY = r"(?:api[_-]?key|apikey|key|access[_-]?token|auth[_-]?token|token|password|secret|sig|signature)"
-_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
+_PATTERNS: tuple[tuple[re.Pattern[str], Any], ...] = (
     # header values, as HTTP text, JSON or a Python dict repr: Authorization: Bearer x / "x-goog-api-key": "x"
     (re.compile(r"(?i)(\b(?:proxy-)?authorization|\bx-goog-api-key|\bx-api-key|\bapi-key)(\W{0,3}[:=]\s*[\"']?)"
                 r"(?:(bearer|basic|token)\s+)?[^\s\"',;}&]+"),
@@ -50,6 +50,10 @@ _PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
 _MAY_HOLD = re.compile(r"(?i)authorization|api-key|bearer|://|=|sk-|aiza")
 
 
+@overload
+def redact(text: str, secrets: list[str] | None = None) -> str: ...
+@overload
+def redact(text: None, secrets: list[str] | None = None) -> None: ...
 def redact(text: str | None, secrets: list[str] | None = None) -> str | None:
     """``text`` with every secret form replaced by ``***`` (``None`` stays ``None``).
 

@@ -86,7 +86,7 @@ def create_provider(config: ModelConfig, use: str, *, api_key: str | None = None
     config = config.resolved(use)
     kind = "LLM backend" if use == GENERATION else "backend"
     p = providers.provider(config.backend, among=providers.names_for(use), kind=kind)
-    cls = p.load()
+    cls: type[Backend] = p.load()
     if use == EVALUATION and not config.model and not getattr(cls, "model_optional", False):
         raise FbagentError(f"the {p.name} backend needs a model", "pass --model NAME_OR_PATH")
     provider: Backend = cls.from_config(config, use=use, api_key=api_key)

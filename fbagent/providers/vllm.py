@@ -56,14 +56,13 @@ def load_vllm_api() -> VllmApi:
         from vllm import SamplingParams
     except ImportError as err:
         raise missing_extra("vllm", "gpu") from err
-    structured = guided = None
     try:
-        from vllm.sampling_params import StructuredOutputsParams as structured
+        import vllm.sampling_params as sampling
     except ImportError:
-        try:
-            from vllm.sampling_params import GuidedDecodingParams as guided
-        except ImportError:
-            pass
+        sampling = None
+    # current vLLM: StructuredOutputsParams; older releases: GuidedDecodingParams
+    structured = getattr(sampling, "StructuredOutputsParams", None)
+    guided = None if structured is not None else getattr(sampling, "GuidedDecodingParams", None)
     return VllmApi(LLM=vllm.LLM, SamplingParams=SamplingParams,
                    StructuredOutputsParams=structured, GuidedDecodingParams=guided)
 

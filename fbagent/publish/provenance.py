@@ -77,8 +77,8 @@ def selection_facts(db: sqlite_utils.Database, selection_id: int | None) -> dict
 def run_facts(db: sqlite_utils.Database, name: str) -> dict[str, Any]:
     """Models, seed, prompt versions, whitelisted options, lexicon, selection and item statuses of one run."""
     run = get_run(db, name) or {"name": name}
-    options = run.get("options") if isinstance(run.get("options"), dict) else {}
-    statuses = {s: n for s, n in sorted(item_counts(db, run.get("id")).items()) if n}
+    options: dict = run["options"] if isinstance(run.get("options"), dict) else {}
+    statuses = {s: n for s, n in sorted(item_counts(db, run.get("id") or 0).items()) if n}
     return {
         "name": run["name"], "generator": run.get("generator"), "model": display_model(run.get("model")),
         "verifier_generator": run.get("verifier_generator") or run.get("generator"),

@@ -122,10 +122,10 @@ def annotator_aliases(records: list[dict], names: bool) -> dict[str, str]:
 def _verifier(v: Any) -> dict | None:
     if not isinstance(v, dict):
         return None
-    sents = v.get("sentences") if isinstance(v.get("sentences"), dict) else {}
+    sents: dict = v["sentences"] if isinstance(v.get("sentences"), dict) else {}
     out = {"encoder": v.get("encoder"), "margin": v.get("margin"), "passed": v.get("passed")}
     for s in SENTENCES:
-        one = sents.get(s) if isinstance(sents.get(s), dict) else {}
+        one: dict = sents[s] if isinstance(sents.get(s), dict) else {}
         out[f"sim_own_{s}"] = one.get("sim_own")
         out[f"sim_other_{s}"] = one.get("sim_other")
     return out

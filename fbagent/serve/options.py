@@ -9,6 +9,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from fbagent.errors import FbagentError
+from fbagent.store.items import ANNOTATED_STATUSES
 
 #: Hosts that only this machine can reach (no warning without TLS).
 LOCAL_HOSTS = ("localhost",)
@@ -75,7 +76,7 @@ class AppLaunch:
     mode: str = "validate"
     run: str | None = None
     lang: str | None = None
-    statuses: tuple[str, ...] = ("verified", "flagged")
+    statuses: tuple[str, ...] = ANNOTATED_STATUSES
     range: tuple[int | None, int | None] | None = None
     order: str = "stable"
 

@@ -40,7 +40,7 @@ import math
 import statistics
 import warnings
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -311,7 +311,7 @@ def _agreement(judged: list[EntryScore]) -> list[dict[str, Any]]:
     Fleiss' kappa over the entries judged by the usual panel size (:func:`panel_size`)."""
     r = panel_size(judged)
     panel = [e for e in judged if len(e.scores) == r]
-    judgments = [
+    judgments: list[tuple[str, str, Callable[..., Any]]] = [
         ("correctness", "entry", lambda e, n: e.scores[n]["correct"]),
         ("acceptability", "entry", lambda e, n: e.scores[n]["acceptable"]),
     ]
@@ -348,7 +348,7 @@ def _human_accuracy(kept: list[EntryScore], names: list[str]) -> dict[str, Any]:
     with_answers = [n for n in names if per_annotator[n]["all"] is not None]
 
     def mean_over(key: str) -> float | None:
-        vals = [per_annotator[n][key] for n in with_answers if per_annotator[n][key] is not None]
+        vals: list[float] = [per_annotator[n][key] for n in with_answers if per_annotator[n][key] is not None]
         return sum(vals) / len(vals) if vals else None
 
     return {

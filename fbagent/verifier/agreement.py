@@ -74,7 +74,7 @@ def _pair_passed(verifier: Any, pair: str) -> bool | None:
     got = [sentences.get(k) for k in PAIR_SENTENCES[pair]]
     if any(not isinstance(s, dict) or "pass" not in s for s in got):
         return None
-    return all(bool(s["pass"]) for s in got)
+    return all(bool(s["pass"]) for s in got if s is not None)
 
 
 def verifier_vs_human(entries: dict[str, Any], items: Sequence[dict[str, Any]], *, min_correct: int,

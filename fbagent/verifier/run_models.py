@@ -14,6 +14,7 @@ verifier's ``verify`` node, and a calibration is that node on held-out exemplars
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import TypeVar
 
 from fbagent import providers
 from fbagent.providers.config import (
@@ -21,6 +22,7 @@ from fbagent.providers.config import (
     DEFAULT_BACKOFF_S,
     DEFAULT_CONCURRENCY,
     DEFAULT_PROMPT_STYLE,
+    GENERATION,
     GENERATION_RETRIES,
     GENERATION_TIMEOUT_S,
     ModelConfig,
@@ -31,7 +33,7 @@ from fbagent.verifier.margin import DEFAULT_MARGIN, check_margin
 ROLES = ("generator", "verifier")
 
 
-@dataclass
+@dataclass(frozen=True)
 class ModelOptions:
     """The generator LLM, the verifier LLM (by default the generator's client), the sentence encoder and
     the request limits of a run; and the two settings both run kinds read with them: the verifier's
@@ -113,21 +115,24 @@ class ModelOptions:
             if config.backend == "local" and config.model_path:
                 check_gguf_file(config.model_path)
 
-    def check_models(self) -> None:
-        """Canonical backend names (aliases become the names of :mod:`fbagent.providers`: ``llamacpp`` ->
-        ``local``, so that a stored run never depends on the spelling), then raise :class:`FbagentError`
-        (one line, with the fix) for an unknown backend, an impossible base URL, request limit
+    def checked(self: _Options) -> _Options:
+        """These options with canonical backend names (aliases become the names of :mod:`fbagent.providers`:
+        ``llamacpp`` -> ``local``, so that a stored run never depends on the spelling), as a new object
+        (options are never changed after parsing); raises :class:`FbagentError` (one line, with the fix)
+        for an unknown backend, an impossible base URL, request limit
         (:func:`fbagent.providers.config.check_request_limits`), prompt style or margin."""
-        self.generator = providers.provider(self.generator, among=providers.GENERATION_PROVIDERS,
-                                            kind="LLM backend").name
-        if self.verifier_generator is not None:
-            self.verifier_generator = providers.provider(self.verifier_generator,
-                                                         among=providers.GENERATION_PROVIDERS,
-                                                         kind="LLM backend").name
+        generator = providers.provider(self.generator, among=providers.names_for(GENERATION), kind="LLM backend").name
+        verifier_generator = self.verifier_generator
+        if verifier_generator is not None:
+            verifier_generator = providers.provider(verifier_generator, among=providers.names_for(GENERATION),
+                                                    kind="LLM backend").name
         # the flag, else the provider's environment variable (OPENAI_BASE_URL): checked before anything is stored
-        providers.base_url(providers.provider(self.generator), self.base_url)
-        providers.base_url(providers.provider(self.verifier_generator or self.generator),
-                           self.verifier_base_url or self.base_url)
+        providers.base_url(providers.provider(generator), self.base_url)
+        providers.base_url(providers.provider(verifier_generator or generator), self.verifier_base_url or self.base_url)
+        self._check_values()
+        return replace(self, generator=generator, verifier_generator=verifier_generator)
+
+    def _check_values(self) -> None:
         from fbagent.llm.prompt_style import (
             check_prompt_style,  # lazily: fbagent.llm loads its clients
         )
@@ -135,6 +140,9 @@ class ModelOptions:
         check_request_limits(self.concurrency, self.llm_retries, self.timeout_s)
         check_prompt_style(self.prompt_style)
         check_margin(self.margin)
+
+
+_Options = TypeVar("_Options", bound=ModelOptions)
 
 
 def prompt_style_of(opts: ModelOptions, role: str) -> str:

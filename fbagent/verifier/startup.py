@@ -271,11 +271,11 @@ async def watch_encoder(work: Awaitable[T], encoder: Any) -> T:
     loading = encoder.wait()
     try:
         await asyncio.wait({task, loading}, return_when=asyncio.FIRST_COMPLETED)
-        if not task.done() and loading.exception() is not None:
+        if not task.done() and (failure := loading.exception()) is not None:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
-            raise loading.exception()
+            raise failure
         return await task
     except BaseException:
         if not task.done():

@@ -180,7 +180,8 @@ async def verify_item(
     judge_specs = _judge_specs(sentences, question_four_choice) if judge else []
     calls = _llm_calls(client, prompts, verb, [sentences[k] for k in define_keys], question_four_choice or "",
                        judge_specs, {"run_id": run_id, "item_id": item_id, "seed": seed})
-    checks = [exemplars.score(sentences[k], (spans or {}).get(k), own[SIDE[k]], other[SIDE[k]], verb)
+    # signal encoder or both: the caller passes the exemplars
+    checks = [exemplars.score(sentences[k], (spans or {}).get(k), own[SIDE[k]], other[SIDE[k]], verb)  # type: ignore[union-attr]
               for k in keys] if signal != "roundtrip" else []
     results = await _answers(calls, checks)
     define_results, judge_results = results[: len(define_keys)], results[len(define_keys):]

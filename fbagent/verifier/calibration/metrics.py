@@ -32,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from fbagent.seeds import DEFAULT_SEED
 from fbagent.verifier.margin import smallest_margin
 
 #: margins of the ``by_margin`` table: -0.10 .. 0.50 by 0.01 (cosine differences)
@@ -105,7 +106,7 @@ def _items(groups: dict[int, list[float]], margin: float) -> tuple[float | None,
 
 
 def signal_summary(rows: Sequence[dict[str, Any]], signal: str, *, margin: float = 0.0, n_boot: int = 1000,
-                   seed: int = 0) -> dict[str, Any]:
+                   seed: int = DEFAULT_SEED) -> dict[str, Any]:
     """Metrics of one signal over calibration ``rows`` (module doc for every definition).
 
     ``rows``: ``{"pair": pair index, "roundtrip": {"sim_own", "sim_other"} | None, "encoder": {...} |
@@ -132,9 +133,9 @@ def signal_summary(rows: Sequence[dict[str, Any]], signal: str, *, margin: float
     items_v, items_f = _items(groups, margin)
     by_margin = []
     for m in MARGINS:
-        p, r, fpr = _precision_recall(d, m)
+        prec, rec, fpr = _precision_recall(d, m)
         iv, ifv = _items(groups, m)
-        by_margin.append({"margin": m, "precision": p, "recall": r, "false_pass_rate": fpr,
+        by_margin.append({"margin": m, "precision": prec, "recall": rec, "false_pass_rate": fpr,
                           "n_pass": int(np.sum(d > m) + np.sum(-d > m)), "min_pass": _min_pass(len(d)),
                           "items_verified": iv, "items_false_verified": ifv})
     margins = {str(target): smallest_margin(by_margin, target) for target in TARGET_PRECISIONS}

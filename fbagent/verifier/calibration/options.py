@@ -7,6 +7,7 @@ from typing import Any
 
 from fbagent.errors import FbagentError
 from fbagent.pairs.select import CALIBRATE_PAIRS
+from fbagent.seeds import DEFAULT_SEED
 from fbagent.verifier.encoder_check import DEFAULT_MAX_REFERENCES
 from fbagent.verifier.run_models import ModelOptions
 
@@ -14,7 +15,7 @@ from fbagent.verifier.run_models import ModelOptions
 HOLDOUT = 2
 
 
-@dataclass
+@dataclass(frozen=True)
 class CalibrateOptions(ModelOptions):
     """Every option of ``fbagent verifier calibrate`` (``--help`` has units and defaults).
 
@@ -34,7 +35,7 @@ class CalibrateOptions(ModelOptions):
     lexicons: list[str] = field(default_factory=list)
     selection: int | None = None
     pairs: int = CALIBRATE_PAIRS
-    seed: int = 0
+    seed: int = DEFAULT_SEED
     signal: str = "roundtrip"
     min_exemplars: int = HOLDOUT + 1
     max_references: int = DEFAULT_MAX_REFERENCES
@@ -60,12 +61,13 @@ class CalibrateOptions(ModelOptions):
         return out
 
 
-def validate_calibrate_options(opts: CalibrateOptions) -> None:
-    """Raise :class:`FbagentError` (one line, with the fix) for the first impossible option value."""
+def validate_calibrate_options(opts: CalibrateOptions) -> CalibrateOptions:
+    """``opts`` checked, with canonical backend names (a new object): raise :class:`FbagentError` (one
+    line, with the fix) for the first impossible option value."""
     from fbagent.limits import check_count
     from fbagent.verifier.verify import SIGNALS
 
-    opts.check_models()   # backend names, base URLs, concurrency, LLM retries, timeout, prompt style, margin
+    opts = opts.checked()   # backend names, base URLs, concurrency, LLM retries, timeout, prompt style, margin
     if opts.uses_llm:
         opts.check_model_files(("verifier",))   # a calibration starts only the verifier
     if opts.signal not in SIGNALS:
@@ -81,3 +83,4 @@ def validate_calibrate_options(opts: CalibrateOptions) -> None:
     check_count("--n-boot", opts.n_boot)
     if len(set(opts.lexicons)) < len(opts.lexicons):
         raise FbagentError("a lexicon is given twice", "pass each --lexicon once")
+    return opts

@@ -67,7 +67,7 @@ async def calibrate(db_path: str | Path, opts: CalibrateOptions, *, encoder: Any
     when every LLM call of a lexicon's calibration failed; it is then stored as ``failed``.
     """
     emit = on_event or ignore
-    validate_calibrate_options(opts)
+    opts = validate_calibrate_options(opts)
     started = time.perf_counter()
     db = open_db(db_path)
     notes: list[str] = []
@@ -102,7 +102,8 @@ async def calibrate(db_path: str | Path, opts: CalibrateOptions, *, encoder: Any
             if encoder is None:
                 check_encoder(opts.encoder)   # one line for a missing model; swallows the package's import print
             text_encoder = encoder if encoder is not None else await asyncio.to_thread(load_encoder, opts.encoder)
-        results, all_rows = [], []
+        results: list[Any] = []
+        all_rows: list[Any] = []
         for lexicon, chosen, prompts in plans:
             result, rows = await _calibrate_lexicon(db, lexicon, chosen, prompts, opts, text_encoder,
                                                     backends.verifier if backends else None, command, emit)
