@@ -29,6 +29,7 @@ from fbagent.errors import FbagentError
 from fbagent.eval.metrics import DEFAULT_SCORING, Scoring, frame_id_summary
 from fbagent.eval.runner import ChoiceJob, base_versions, choice_fields
 from fbagent.eval.task import EvalTask, choice_task, run_task
+from fbagent.limits import DEFAULT_N_BOOT
 from fbagent.progress.events import OnEvent, callbacks, chain
 from fbagent.prompting.files import load_prompt, prompt_exists
 from fbagent.providers.base import Backend, ChoiceResult, ReasoningConfig
@@ -53,7 +54,7 @@ class FrameIdSettings:
     concurrency: int | None = None
     batch_size: int | None = None
     definition_chars: int = 300
-    n_boot: int = 1000
+    n_boot: int = DEFAULT_N_BOOT
     scoring: Scoring = field(default_factory=lambda: DEFAULT_SCORING)
     label: str | None = None
 
@@ -306,7 +307,7 @@ def frame_id_task(backend: Backend, settings: FrameIdSettings, *, reasoning: Rea
 def run_frame_id(backend: Backend, settings: FrameIdSettings, out_dir: Path, *, reasoning: ReasoningConfig,
                  pairs: list[FramePair] | None = None, lexicon: dict | None = None, command: list[str] | None = None,
                  on_event: OnEvent | None = None, on_start: Callable[[int, int], None] | None = None,
-                 on_progress: Callable[[int], None] | None = None) -> tuple[dict, dict]:
+                 on_progress: Callable[[int], None] | None = None) -> tuple[dict | None, dict]:
     """Run (or resume) frame identification into ``out_dir``; returns ``(summary, manifest)``.
 
     ``on_event``: the progress events of :func:`fbagent.eval.task.run_task`; ``on_start(total, done)``

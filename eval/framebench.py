@@ -51,6 +51,7 @@ from fbagent.eval.problems import ORDERS, Problem, build_problems
 from fbagent.eval.runner import ChoiceJob, base_versions, choice_fields
 from fbagent.eval.task import EvalTask, choice_task, run_task
 from fbagent.eval.templates import EvalTemplate, TemplateSet, load_template_set
+from fbagent.limits import DEFAULT_N_BOOT
 from fbagent.progress.events import OnEvent, callbacks, chain
 from fbagent.providers.base import (
     DEFAULT_CHOICES,
@@ -91,7 +92,7 @@ class RunSettings:
     seed: int = DEFAULT_SEED
     concurrency: int | None = None
     batch_size: int | None = None
-    n_boot: int = 1000
+    n_boot: int = DEFAULT_N_BOOT
     templates_dir: Path | None = None
     labels_file: Path | None = None
     choices_style: str | None = None

@@ -80,7 +80,7 @@ def read_hf_folder(folder: Path, default_lang: str = "en", limit: int | None = N
     except ImportError as err:
         raise FbagentError("reading a Hugging Face dataset folder needs pyarrow", "pip install 'fbagent[publish]'") from err
     entries: list[Entry] = []
-    seen: dict[str, int] = {}
+    seen: dict[str, str] = {}
     for f in data_files(folder):
         try:
             rows = pq.read_table(f).to_pylist()

@@ -41,6 +41,7 @@ from typing import Any
 
 import numpy as np
 
+from fbagent.limits import DEFAULT_N_BOOT
 from fbagent.seeds import DEFAULT_SEED
 
 CI_LEVEL = 0.95
@@ -108,7 +109,7 @@ def mean_std(values: Iterable[float | None], ddof: int = 0) -> dict[str, float |
     return {"mean": float(arr.mean()), "std": std, "n": len(vals)}
 
 
-def bootstrap_ci(correct: Sequence[int], scored: Sequence[int], n_boot: int = 1000, seed: int = DEFAULT_SEED,
+def bootstrap_ci(correct: Sequence[int], scored: Sequence[int], n_boot: int = DEFAULT_N_BOOT, seed: int = DEFAULT_SEED,
                  level: float = CI_LEVEL) -> tuple[float, float] | None:
     """Percentile bootstrap CI of ``sum(correct) / sum(scored)`` resampling groups (entries).
 
@@ -210,7 +211,7 @@ def _per_template(preds: Sequence[dict], scoring: Scoring) -> tuple[list[str], d
     return templates, {t: template_metrics([p for p in preds if p["template"] == t], scoring) for t in templates}
 
 
-def framebench_summary(preds: Sequence[dict], n_boot: int = 1000, seed: int = DEFAULT_SEED,
+def framebench_summary(preds: Sequence[dict], n_boot: int = DEFAULT_N_BOOT, seed: int = DEFAULT_SEED,
                        scoring: Scoring = DEFAULT_SCORING, default_lang: str = "en") -> dict:
     """Summary of FrameBench predictions (see the module docstring for every definition).
 
@@ -268,7 +269,7 @@ def framebench_summary(preds: Sequence[dict], n_boot: int = 1000, seed: int = DE
     }
 
 
-def frame_id_summary(preds: Sequence[dict], n_boot: int = 1000, seed: int = DEFAULT_SEED,
+def frame_id_summary(preds: Sequence[dict], n_boot: int = DEFAULT_N_BOOT, seed: int = DEFAULT_SEED,
                      scoring: Scoring = DEFAULT_SCORING, default_lang: str = "en") -> dict:
     """Frame identification (FrameBench appendix B.5): accuracy, errors (other frame / neither), failures.
 
@@ -296,7 +297,7 @@ def frame_id_summary(preds: Sequence[dict], n_boot: int = 1000, seed: int = DEFA
     }
 
 
-def sembench_summary(preds: Sequence[dict], n_boot: int = 1000, seed: int = DEFAULT_SEED, **_: object) -> dict:
+def sembench_summary(preds: Sequence[dict], n_boot: int = DEFAULT_N_BOOT, seed: int = DEFAULT_SEED, **_: object) -> dict:
     """SemBench accuracy per distractor difficulty (easy / mid / hard / rand) with bootstrap CIs.
 
     ``preds``: one dict per instance with ``instance_id``, ``error`` (None when
@@ -329,7 +330,7 @@ def sembench_summary(preds: Sequence[dict], n_boot: int = 1000, seed: int = DEFA
     }
 
 
-def summarize(task: str, preds: Sequence[dict], n_boot: int = 1000, seed: int = DEFAULT_SEED,
+def summarize(task: str, preds: Sequence[dict], n_boot: int = DEFAULT_N_BOOT, seed: int = DEFAULT_SEED,
               scoring: Scoring = DEFAULT_SCORING, default_lang: str = "en") -> dict:
     """Dispatch to the summary of ``task`` (``framebench`` / ``frame_id`` / ``sembench``).
 

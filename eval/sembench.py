@@ -48,6 +48,7 @@ from fbagent.eval.sembench_items import Instance, SemBenchData, Shot
 from fbagent.eval.sembench_sets import by_file_summary, load_instance_files
 from fbagent.eval.task import EvalTask, run_task
 from fbagent.eval.wordnet import DictWord, Sense
+from fbagent.limits import DEFAULT_N_BOOT
 from fbagent.progress.events import OnEvent, callbacks, chain
 from fbagent.prompting.files import PromptTemplate, load_prompt, prompt_exists
 from fbagent.providers.base import Backend, ReasoningConfig, TextResult
@@ -75,7 +76,7 @@ class SemBenchSettings:
     encoder: str | None = None
     concurrency: int | None = None
     batch_size: int | None = None
-    n_boot: int = 1000
+    n_boot: int = DEFAULT_N_BOOT
     #: SemBench's own test sets (:mod:`fbagent.eval.sembench_sets`): score exactly these instances
     instances_files: list[Path] | None = None
 
@@ -428,7 +429,7 @@ def sembench_task(backend: Backend, settings: SemBenchSettings, *, reasoning: Re
 def run_sembench(backend: Backend, settings: SemBenchSettings, out_dir: Path, *, reasoning: ReasoningConfig,
                  data: SemBenchData | None = None, command: list[str] | None = None,
                  on_event: OnEvent | None = None, on_start: Callable[[int], None] | None = None,
-                 on_progress: Callable[[int], None] | None = None) -> tuple[dict, dict]:
+                 on_progress: Callable[[int], None] | None = None) -> tuple[dict | None, dict]:
     """Run (or resume) a SemBench evaluation into ``out_dir``; returns ``(summary, manifest)``.
 
     See :func:`sembench_task`: generations are scored with :func:`fbagent.verifier.roundtrip.score_texts`

@@ -16,6 +16,9 @@ from typing import Any
 
 from fbagent.errors import FbagentError
 
+#: bootstrap resamples for the 95% intervals when none are asked for (eval summaries and reports, calibration)
+DEFAULT_N_BOOT = 1000
+
 #: SQLite stores signed 64-bit integers: an id or count outside this range cannot be looked up
 SQLITE_INT_MIN, SQLITE_INT_MAX = -(2**63), 2**63 - 1
 

@@ -144,6 +144,33 @@ def imports_of(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
     return out
 
 
+#: third-party packages that may be imported inside a function (issue 32): heavy at start-up
+HEAVY = ("torch", "transformers", "vllm", "llama_cpp", "sentence_transformers", "spacy", "datasets", "textual")
+
+
+def local_imports(path: Path) -> tuple[int, dict[str, int]]:
+    """Imports inside a function of ``path``: ``(fbagent modules, {third-party top-level name: count})``
+    (standard-library modules are not counted; ``if TYPE_CHECKING`` blocks are module level)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    own, third = 0, defaultdict(int)
+    for fn in ast.walk(tree):
+        if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        for node in ast.walk(fn):
+            if isinstance(node, ast.Import):
+                tops = [a.name.split(".")[0] for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and not node.level:
+                tops = [(node.module or "").split(".")[0]]
+            else:
+                continue
+            for top in tops:
+                if top == "fbagent":
+                    own += 1
+                elif top and top not in sys.stdlib_module_names:
+                    third[top] += 1
+    return own, third
+
+
 def room(name: str) -> str:
     parts = name.split(".")
     return parts[1] if len(parts) > 1 else "__init__"
@@ -254,6 +281,16 @@ def main() -> int:
     for a, b in upward:
         print(f"  {a} ({room(a)}, rank {rank(a)}) -> {b} ({room(b)}, rank {rank(b)})")
     print(f"root modules: {len(roots)} (limit {ROOT_LIMIT}): {' '.join(roots)}")
+    own, third = 0, defaultdict(int)
+    for path in modules.values():
+        n, packages = local_imports(path)
+        own += n
+        for top, count in packages.items():
+            third[top] += count
+    light = {top: n for top, n in third.items() if top not in HEAVY}
+    print(f"function-local imports: of fbagent modules {own}; of third-party packages {sum(third.values())}, "
+          f"{sum(light.values())} of them outside the heavy list ({', '.join(HEAVY)})"
+          + (f": {', '.join(f'{t} {n}' for t, n in sorted(light.items(), key=lambda kv: -kv[1]))}" if light else ""))
     ok = not cycles and not upward and len(roots) <= ROOT_LIMIT
     return 0 if ok else 1
 

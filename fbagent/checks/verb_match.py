@@ -215,7 +215,8 @@ class _Ctx:
         """Whether token ``i`` is read as a verb: True (the analyser says verb, or a French auxiliary,
         subject-pronoun or hyphen construction), False (a noun, adposition or conjunction, or right after a
         determiner), None (no analyser, or another class)."""
-        if self.readings is None or self.readings[i] is None:
+        reading = self.readings[i] if self.readings is not None else None
+        if reading is None:
             if self.determiner_before(i) is not None:
                 return False
             return True if self.m.tables and self._construction(i) else None

@@ -20,7 +20,7 @@ from fbagent.commands.model_options import backend_options
 from fbagent.commands.option_groups import option_group
 from fbagent.commands.options import DEFAULT_DB, ExistingDbOption, name_check
 from fbagent.commands.output import echo, new_console, secho
-from fbagent.limits import bounds
+from fbagent.limits import DEFAULT_N_BOOT, bounds
 from fbagent.seeds import DEFAULT_SEED
 
 if TYPE_CHECKING:
@@ -52,7 +52,7 @@ class EvalRun:
     concurrency: int | None = None
     batch_size: int | None = None
     out: Path | None = None
-    n_boot: int = 1000
+    n_boot: int = DEFAULT_N_BOOT
 
     @property
     def settings(self) -> dict:
@@ -74,7 +74,7 @@ run_options = option_group("run", "Run", {
         "in one call; default: 0 for vllm, 8 for local, 1 for APIs).")], None),
     "out": (Annotated[Path | None, typer.Option("--out", "-o", help="Result folder (rerun the same command to "
                                                 "resume). [default: results/<task>/<backend>-<model>]")], None),
-    "n_boot": (NBootOpt, 1000),
+    "n_boot": (NBootOpt, DEFAULT_N_BOOT),
 }, lambda values, _others: EvalRun(**values))
 
 
@@ -293,7 +293,7 @@ def report_cmd(
     exclude_failures: Annotated[bool | None, typer.Option(
         "--exclude-failures/--count-failures", help="Failure convention for every run (default: what the runs "
         "recorded; failures counted as wrong when they differ).")] = None,
-    n_boot: NBootOpt = 1000,
+    n_boot: NBootOpt = DEFAULT_N_BOOT,
 ) -> None:
     """Cross-model table (as the paper's Tables 3-4: Rich, Markdown, CSV) and a bar plot (PNG, PDF, SVG)."""
     from fbagent.commands.eval_tables import print_report

@@ -26,7 +26,7 @@ import inspect
 import io
 import os
 import re
-from typing import Any
+from typing import Any, cast
 
 import click
 import typer
@@ -124,8 +124,9 @@ def render_help(command: Any, ctx: Any, width: int | None = None) -> str:
     probe = Console()
     asked = os.environ.get("TERMINAL_WIDTH", "")
     width = width or (int(asked) if asked.isdigit() else min(probe.width, MAX_WIDTH))
-    console = Console(file=io.StringIO(), width=width, force_terminal=probe.is_terminal,
-                      color_system=probe.color_system, highlight=False, soft_wrap=False)
+    out = io.StringIO()
+    console = Console(file=out, width=width, force_terminal=probe.is_terminal,
+                      color_system=cast(Any, probe.color_system), highlight=False, soft_wrap=False)
     # Typer 0.29 writes an argument as {path}: shown as click does, PATH ({a|b} choice sets stay)
     pieces = re.sub(r"\{([a-z_]+)\}", lambda m: m.group(1).upper(), " ".join(command.collect_usage_pieces(ctx)))
     console.print(Padding(Text.assemble(("Usage: ", "yellow"), (f"{ctx.command_path} {pieces}", "bold")), (1, 1, 0, 1)))
@@ -152,7 +153,7 @@ def render_help(command: Any, ctx: Any, width: int | None = None) -> str:
                                 border_style="dim"))
     if command.epilog:
         console.print(Padding(Group(*_spaced([_markup(p, "") for p in reflow(command.epilog)])), (0, 1)))
-    return "\n".join(line.rstrip() for line in console.file.getvalue().split("\n"))
+    return "\n".join(line.rstrip() for line in out.getvalue().split("\n"))
 
 
 def _markup(text: str, style: str) -> Any:

@@ -18,7 +18,7 @@ from fbagent.commands.options import DbOption, ExistingDbOption, db_path, name_c
 from fbagent.commands.output import echo, new_console, secho
 from fbagent.commands.tables import WideOption
 from fbagent.pairs.select import CALIBRATE_PAIRS, PAIRS_HELP
-from fbagent.seeds import DEFAULT_SEED
+from fbagent.verifier.calibration.options import CalibrateOptions as C
 
 app = typer.Typer(help="The generation verifier measured on gold data: calibrate it on held-out FrameNet exemplars, "
                   "list stored calibrations.", no_args_is_help=True)
@@ -38,17 +38,17 @@ def calibrate_cmd(
         "--selection", help="Use the selected pairs of this stored selection (`fbagent pairs list`) instead of a "
         "sample.")] = None,
     pairs: Annotated[int, typer.Option("--pairs", "-p", help=PAIRS_HELP["verifier calibrate"])] = CALIBRATE_PAIRS,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the pair sample and of the held-out split.")] = DEFAULT_SEED,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the pair sample and of the held-out split.")] = C.seed,
     signal: Annotated[str, typer.Option("--signal", help=f"What to measure: {SIGNALS_HELP} "
-                                        "(both also reports each part).")] = "roundtrip",
+                                        "(both also reports each part).")] = C.signal,
     min_exemplars: Annotated[int, typer.Option(
         "--min-exemplars", help="Each frame needs this many exemplars of the verb with a target span (2 are held "
-        "out, the rest are the encoder check's references).")] = 3,
+        "out, the rest are the encoder check's references).")] = C.min_exemplars,
     max_references: Annotated[int, typer.Option(
-        "--max-references", help="At most this many reference exemplars per frame (seeded sample).")] = 10,
+        "--max-references", help="At most this many reference exemplars per frame (seeded sample).")] = C.max_references,
     margin: Annotated[float, typer.Option(
-        "--margin", help="Report precision and recall at this margin (the generation run's; cosine difference).")] = 0.0,
-    n_boot: Annotated[int, typer.Option("--n-boot", help="Bootstrap resamples (over pairs) for the 95% intervals.")] = 1000,
+        "--margin", help="Report precision and recall at this margin (the generation run's; cosine difference).")] = C.margin,
+    n_boot: Annotated[int, typer.Option("--n-boot", help="Bootstrap resamples (over pairs) for the 95% intervals.")] = C.n_boot,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object (every number) instead of tables.")] = False,
     db: DbOption = None,
     llm: dict[str, Any] | None = None,           # built by @model_options

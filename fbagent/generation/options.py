@@ -141,7 +141,7 @@ def validate_options(opts: GenerateOptions) -> GenerateOptions:
     from fbagent.verifier.verify import SIGNALS
 
     if opts.verifier not in SIGNALS:
-        raise FbagentError(f"unknown verifier signal {opts.verifier!r}", f"pass --verifier {' | '.join(SIGNALS)}")
+        raise FbagentError(f"unknown verifier signal {opts.verifier!r}", f"pass --signal {' | '.join(SIGNALS)}")
     if not 0.0 < opts.target_precision <= 1.0:
         raise FbagentError(f"--target-precision must be in (0, 1], got {opts.target_precision}",
                            "pass a value such as 0.9")

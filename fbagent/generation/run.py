@@ -141,8 +141,8 @@ def _resolve_lexicon(db: Any, opts: GenerateOptions,
         opts = replace(opts, margin=chosen.margin, margin_source=chosen.text)
         emit(LexiconNote(f"note: --margin auto: {chosen.text}"))
     gen_style, ver_style = prompt_styles(opts)  # chat | fewshot per model (fbagent.llm.prompt_style)
-    if note := style_note(opts, gen_style):
-        emit(LexiconNote(note))
+    if style_line := style_note(opts, gen_style):
+        emit(LexiconNote(style_line))
     if opts.screen is None:
         opts = replace(opts, screen=default_screen(gen_style))
     return lexicon, notes, (gen_style, ver_style), opts

@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
 
 DEFAULT_CHOICES: tuple[str, ...] = ("1", "2", "3", "4")
+DEFAULT_MAX_NEW_TOKENS = 96   # tokens of one free generation when none are asked for
 
 # Model-name substring -> end-of-thinking tag. Checked in order; the first match wins.
 END_THINK_TAGS: tuple[tuple[str, str], ...] = (
@@ -279,7 +280,7 @@ class Backend(ABC):
         """Constrained answers, one per prompt, in order. Never raises for a per-prompt failure."""
 
     @abstractmethod
-    async def generate_batch(self, prompts: list[str], max_new_tokens: int = 96,
+    async def generate_batch(self, prompts: list[str], max_new_tokens: int = DEFAULT_MAX_NEW_TOKENS,
                              stop: Sequence[str] = ("\n",)) -> list[TextResult]:
         """Free generations, one per prompt, in order, cut at ``stop``."""
 
@@ -360,7 +361,7 @@ class SyncBackend(Backend):
     async def choose_batch(self, prompts, choices=DEFAULT_CHOICES):
         return await self._gate.call(self._timed, self.choose_sync, list(prompts), tuple(choices))
 
-    async def generate_batch(self, prompts, max_new_tokens=96, stop=("\n",)):
+    async def generate_batch(self, prompts, max_new_tokens=DEFAULT_MAX_NEW_TOKENS, stop=("\n",)):
         return await self._gate.call(self._timed, self.generate_sync, list(prompts), max_new_tokens, tuple(stop))
 
 
@@ -403,7 +404,7 @@ class ConcurrentBackend(Backend):
     async def choose_batch(self, prompts, choices=DEFAULT_CHOICES):
         return list(await asyncio.gather(*(self._timed(self.choose_one(p, tuple(choices))) for p in prompts)))
 
-    async def generate_batch(self, prompts, max_new_tokens=96, stop=("\n",)):
+    async def generate_batch(self, prompts, max_new_tokens=DEFAULT_MAX_NEW_TOKENS, stop=("\n",)):
         return list(await asyncio.gather(*(self._timed(self.generate_one(p, max_new_tokens, tuple(stop))) for p in prompts)))
 
     @staticmethod

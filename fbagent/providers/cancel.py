@@ -144,7 +144,7 @@ def in_worker_thread(fn: Callable[[], T], *, name: str = "fbagent-load") -> T:
     work.start()
     while True:
         try:
-            result: T = work.future.result(timeout=0.1)
+            result: Any = work.future.result(timeout=0.1)
             return result
         except concurrent.futures.TimeoutError:
             continue

@@ -7,7 +7,7 @@ import random
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import TypeVar, cast
 
 from fbagent.providers import breaker as breakers
 from fbagent.providers.config import DEFAULT_BACKOFF_S, GENERATION_RETRIES, MAX_BACKOFF_S
@@ -166,11 +166,11 @@ async def call_with_retries(call: Callable[[], Awaitable[T]], policy: RetryPolic
 
     def wait(state: tenacity.RetryCallState) -> float:  # attempt_number 1 here is the second try overall
         assert state.outcome is not None   # tenacity waits after an attempt
-        return retry_wait_s(policy, state.attempt_number + 1, state.outcome.exception())
+        return retry_wait_s(policy, state.attempt_number + 1, cast(BaseException, state.outcome.exception()))
 
     def before_sleep(state: tenacity.RetryCallState) -> None:
         if on_retry is not None and state.outcome is not None:
-            on_retry(state.outcome.exception())
+            on_retry(cast(BaseException, state.outcome.exception()))
 
     retrying = tenacity.AsyncRetrying(
         stop=tenacity.stop_after_attempt(policy.retries), wait=wait,

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fbagent.providers.base import (
+    DEFAULT_MAX_NEW_TOKENS,
     ChoiceResult,
     ReasoningConfig,
     SyncBackend,
@@ -147,7 +148,7 @@ class VllmBackend(SyncBackend):
         """Run ``LLM.generate`` on the calling (event-loop) thread: vLLM's engine is not moved to a worker thread."""
         return self._locked(self.choose_sync, list(prompts), tuple(choices))
 
-    async def generate_batch(self, prompts, max_new_tokens=96, stop=("\n",)):
+    async def generate_batch(self, prompts, max_new_tokens=DEFAULT_MAX_NEW_TOKENS, stop=("\n",)):
         """Free generation on the calling thread (see :meth:`choose_batch`)."""
         return self._locked(self.generate_sync, list(prompts), max_new_tokens, tuple(stop))
 

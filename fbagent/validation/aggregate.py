@@ -348,7 +348,7 @@ def _human_accuracy(kept: list[EntryScore], names: list[str]) -> dict[str, Any]:
     with_answers = [n for n in names if per_annotator[n]["all"] is not None]
 
     def mean_over(key: str) -> float | None:
-        vals: list[float] = [per_annotator[n][key] for n in with_answers if per_annotator[n][key] is not None]
+        vals = [v for n in with_answers if (v := per_annotator[n][key]) is not None]
         return sum(vals) / len(vals) if vals else None
 
     return {

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from fbagent.verifier.margin import DEFAULT_MARGIN
+
 
 @dataclass(frozen=True)
 class RoundTripScore:
@@ -35,7 +37,7 @@ def cosine_to_references(def_emb: np.ndarray, ref_embs: np.ndarray) -> float:
     return float(np.max(ref_embs @ def_emb))
 
 
-def score(def_emb: np.ndarray, own_refs: np.ndarray, other_refs: np.ndarray, margin: float = 0.0) -> RoundTripScore:
+def score(def_emb: np.ndarray, own_refs: np.ndarray, other_refs: np.ndarray, margin: float = DEFAULT_MARGIN) -> RoundTripScore:
     """Score one definition: pass when ``sim_own - sim_other > margin`` (cosine, unitless)."""
     own = cosine_to_references(def_emb, own_refs)
     other = cosine_to_references(def_emb, other_refs)
@@ -43,7 +45,7 @@ def score(def_emb: np.ndarray, own_refs: np.ndarray, other_refs: np.ndarray, mar
 
 
 def score_texts(definitions: list[str], own_refs: list[list[str]], other_refs: list[list[str]],
-                margin: float = 0.0, encoder: str | None = None) -> list[RoundTripScore]:
+                margin: float = DEFAULT_MARGIN, encoder: str | None = None) -> list[RoundTripScore]:
     """Embed and score a batch: ``definitions[i]`` against ``own_refs[i]`` and ``other_refs[i]``.
 
     One encoder call embeds all texts (the encoder is loaded once per process, see

@@ -40,6 +40,7 @@ import numpy as np
 from fbagent.schemas import Definition, FourChoiceAnswer
 from fbagent.verifier.encoder import unit_float32
 from fbagent.verifier.encoder_batch import BatchEncoder
+from fbagent.verifier.margin import DEFAULT_MARGIN
 from fbagent.verifier.roundtrip import score
 
 SENTENCE_KEYS = ("sentence_a", "sentence_b", "sentence_a_prime", "sentence_b_prime")
@@ -138,7 +139,7 @@ async def verify_item(
     frame_a: str,
     frame_b: str,
     question_four_choice: str | None,
-    margin: float = 0.0,
+    margin: float = DEFAULT_MARGIN,
     judge: bool = False,
     run_id: int | None = None,
     item_id: str | None = None,

@@ -32,8 +32,9 @@ from typing import Any
 
 import numpy as np
 
+from fbagent.limits import DEFAULT_N_BOOT
 from fbagent.seeds import DEFAULT_SEED
-from fbagent.verifier.margin import smallest_margin
+from fbagent.verifier.margin import DEFAULT_MARGIN, smallest_margin
 
 #: margins of the ``by_margin`` table: -0.10 .. 0.50 by 0.01 (cosine differences)
 MARGINS = tuple(round(-0.10 + 0.01 * i, 2) for i in range(61))
@@ -105,7 +106,7 @@ def _items(groups: dict[int, list[float]], margin: float) -> tuple[float | None,
     return float(verified), float(np.mean(false))
 
 
-def signal_summary(rows: Sequence[dict[str, Any]], signal: str, *, margin: float = 0.0, n_boot: int = 1000,
+def signal_summary(rows: Sequence[dict[str, Any]], signal: str, *, margin: float = DEFAULT_MARGIN, n_boot: int = DEFAULT_N_BOOT,
                    seed: int = DEFAULT_SEED) -> dict[str, Any]:
     """Metrics of one signal over calibration ``rows`` (module doc for every definition).
 

@@ -6,6 +6,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from fbagent.errors import FbagentError
+from fbagent.limits import DEFAULT_N_BOOT
 from fbagent.pairs.select import CALIBRATE_PAIRS
 from fbagent.seeds import DEFAULT_SEED
 from fbagent.verifier.encoder_check import DEFAULT_MAX_REFERENCES
@@ -39,7 +40,7 @@ class CalibrateOptions(ModelOptions):
     signal: str = "roundtrip"
     min_exemplars: int = HOLDOUT + 1
     max_references: int = DEFAULT_MAX_REFERENCES
-    n_boot: int = 1000
+    n_boot: int = DEFAULT_N_BOOT
 
     @property
     def uses_llm(self) -> bool:
