@@ -25,8 +25,9 @@ from fbagent.providers.config import (
     EVAL_RETRIES,
     EVAL_TIMEOUT_S,
 )
+from fbagent.providers.names import EVALUATION, help_names, names_for
 
-BACKEND_NAMES = "vllm | transformers | local | openai | gemini"
+BACKEND_NAMES = help_names(names_for(EVALUATION))   # "vllm | transformers | local | openai | gemini"
 
 # name -> (annotation, default); the order is the order in --help
 _OPTIONS: dict[str, tuple[Any, Any]] = {
