@@ -86,6 +86,7 @@ def load_source(run: str | None, dataset: Path | None, *, lexicon: str | None, l
     database = open_db(path, read_only=True) if lexicon and path.exists() else None
     if lexicon and database is None:
         raise FbagentError(f"--lexicon {lexicon}: database {path} does not exist", "pass --db PATH or drop --lexicon")
+    assert dataset is not None   # --dataset or --run is required (checked above)
     return sources.dataset_entries(dataset, lang=lang, db=database, lexicon=lexicon)
 
 

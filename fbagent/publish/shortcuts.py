@@ -35,7 +35,7 @@ def records_facts(db: sqlite_utils.Database, records: Sequence[dict[str, Any]]) 
     """Frame definitions and relations of the records' lexicon when they all name one stored lexicon,
     else ``({}, None)`` (frame names only, relations unknown)."""
     names = {r.get("lexicon") for r in records}
-    row = get_lexicon(db, next(iter(names))) if len(names) == 1 and None not in names else None
+    row = get_lexicon(db, str(next(iter(names)))) if len(names) == 1 and None not in names else None
     return lexicon_facts(db, row["id"]) if row else ({}, None)
 
 
