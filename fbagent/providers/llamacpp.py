@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from fbagent.errors import FbagentError
+from fbagent.providers.cancel import in_worker_thread
 from fbagent.providers.config import DEFAULT_N_CTX
 
 ENGINE = "llama.cpp (llama-cpp-python)"
@@ -158,7 +159,6 @@ def build_llama(settings: LlamaSettings, *, probe_first: bool = True,
         quiet = suppress_stdout_stderr(disable=False)
     except ImportError:  # pragma: no cover - older/newer layouts
         pass
-    from fbagent.providers.cancel import in_worker_thread
 
     _quiet_after_abort()
     seed: dict[str, Any] = {} if settings.seed is None else {"seed": settings.seed}

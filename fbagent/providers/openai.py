@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any
 
 from fbagent import providers
 from fbagent.errors import FbagentError
+from fbagent.llm.fastpath import direct_chat_create
 from fbagent.llm.hooks import CallHooks
 from fbagent.llm.structured import create_json_schema, instructor_create, openai_text, openai_usage
 from fbagent.providers.base import (
@@ -100,7 +101,6 @@ class OpenAIBackend(ConcurrentBackend):
         self._http = ChatCompletionsHTTP(base_url=base_url, api_key=key, timeout_s=timeout_s)
         import aiohttp  # noqa: F401 - imported now, not while the first requests are in flight
 
-        import fbagent.schemas  # noqa: F401 - parse_json_answer's validator, likewise
         self._clients = self._http.sessions  # closed per loop by ConcurrentBackend.aclose_loop / close
         self._sdk = (LoopClients(_sdk_factory(base_url, key, timeout_s, mode), _sdk_close)
                      if self.transport == "sdk" else None)
@@ -273,8 +273,6 @@ def _sdk_factory(base_url: str | None, api_key: str | None, timeout_s: float, mo
     """``make()`` of the SDK path's per-loop ``(openai.AsyncOpenAI, instructor client)`` pair."""
     import instructor
     import openai
-
-    from fbagent.llm.fastpath import direct_chat_create
 
     instructor_mode = {
         "json_schema": instructor.Mode.JSON_SCHEMA, "tools": instructor.Mode.TOOLS,

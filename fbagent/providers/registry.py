@@ -30,6 +30,7 @@ from fbagent.providers.config import (
     ModelConfig,
     ReasoningConfig,
 )
+from fbagent.seeds import check_seed
 
 
 def backend_options(*, backend: str, model: str | None = None, model_path: str | None = None,
@@ -51,8 +52,6 @@ def backend_options(*, backend: str, model: str | None = None, model_path: str |
     :class:`FbagentError` for an unknown backend or an ``extra_body`` that is
     not a JSON object. Nothing is loaded.
     """
-    from fbagent.seeds import check_seed
-
     name = providers.provider(backend, among=providers.names_for(EVALUATION), kind="backend").name
     check_seed(seed)
     if str(dtype).lower() not in DTYPES:

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from fbagent.errors import FbagentError
 from fbagent.providers.base import (
     DEFAULT_MAX_NEW_TOKENS,
     ChoiceResult,
@@ -80,8 +81,6 @@ def choice_sampling_params(api: VllmApi, choices: Sequence[str], seed: int | Non
         return api.SamplingParams(structured_outputs=api.StructuredOutputsParams(choice=list(choices)), **common)
     if api.GuidedDecodingParams is not None:
         return api.SamplingParams(guided_decoding=api.GuidedDecodingParams(choice=list(choices)), **common)
-    from fbagent.errors import FbagentError
-
     raise FbagentError("this vLLM has neither StructuredOutputsParams nor GuidedDecodingParams",
                        "pip install -U 'fbagent[gpu]'")
 
