@@ -1,5 +1,22 @@
-"""SQLite persistence (sqlite-utils): connection, schema, queries. Knows no LLM."""
+"""SQLite persistence (sqlite-utils): connection, schema, queries. Knows no LLM.
 
-from fbagent.store.db import open_db, transaction
+:func:`open_db` and :func:`transaction` load on first use (PEP 562): importing a light module of the store
+(``fbagent.store.items`` for the item statuses) must not import sqlite-utils (which imports numpy) into
+``fbagent --help``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from fbagent.store.db import open_db, transaction
 
 __all__ = ["open_db", "transaction"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in __all__:
+        return getattr(importlib.import_module("fbagent.store.db"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

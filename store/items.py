@@ -11,11 +11,12 @@ next run; the others are final. This module knows no LLM.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import sqlite_utils
+from fbagent.store.transaction import transaction
 
-from fbagent.store.db import transaction
+if TYPE_CHECKING:
+    import sqlite_utils
 
 #: every item status, in the order tables show them; the one place that names them
 STATUSES = ("verified", "flagged", "rejected", "failed")

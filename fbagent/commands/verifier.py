@@ -17,8 +17,10 @@ from fbagent.commands.generation_options import SIGNALS_HELP, model_options, ver
 from fbagent.commands.options import DbOption, ExistingDbOption, db_path, name_check
 from fbagent.commands.output import echo, new_console, secho
 from fbagent.commands.tables import WideOption
+from fbagent.limits import DEFAULT_N_BOOT
 from fbagent.pairs.select import CALIBRATE_PAIRS, PAIRS_HELP
-from fbagent.verifier.calibration.options import CalibrateOptions as C
+from fbagent.seeds import DEFAULT_SEED
+from fbagent.verifier.margin import DEFAULT_MARGIN
 
 app = typer.Typer(help="The generation verifier measured on gold data: calibrate it on held-out FrameNet exemplars, "
                   "list stored calibrations.", no_args_is_help=True)
@@ -38,17 +40,17 @@ def calibrate_cmd(
         "--selection", help="Use the selected pairs of this stored selection (`fbagent pairs list`) instead of a "
         "sample.")] = None,
     pairs: Annotated[int, typer.Option("--pairs", "-p", help=PAIRS_HELP["verifier calibrate"])] = CALIBRATE_PAIRS,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the pair sample and of the held-out split.")] = C.seed,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the pair sample and of the held-out split.")] = DEFAULT_SEED,
     signal: Annotated[str, typer.Option("--signal", help=f"What to measure: {SIGNALS_HELP} "
-                                        "(both also reports each part).")] = C.signal,
+                                        "(both also reports each part).")] = "roundtrip",
     min_exemplars: Annotated[int, typer.Option(
         "--min-exemplars", help="Each frame needs this many exemplars of the verb with a target span (2 are held "
-        "out, the rest are the encoder check's references).")] = C.min_exemplars,
+        "out, the rest are the encoder check's references).")] = 3,
     max_references: Annotated[int, typer.Option(
-        "--max-references", help="At most this many reference exemplars per frame (seeded sample).")] = C.max_references,
+        "--max-references", help="At most this many reference exemplars per frame (seeded sample).")] = 10,
     margin: Annotated[float, typer.Option(
-        "--margin", help="Report precision and recall at this margin (the generation run's; cosine difference).")] = C.margin,
-    n_boot: Annotated[int, typer.Option("--n-boot", help="Bootstrap resamples (over pairs) for the 95% intervals.")] = C.n_boot,
+        "--margin", help="Report precision and recall at this margin (the generation run's; cosine difference).")] = DEFAULT_MARGIN,
+    n_boot: Annotated[int, typer.Option("--n-boot", help="Bootstrap resamples (over pairs) for the 95% intervals.")] = DEFAULT_N_BOOT,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object (every number) instead of tables.")] = False,
     db: DbOption = None,
     llm: dict[str, Any] | None = None,           # built by @model_options
