@@ -5,8 +5,6 @@
 ``fbagent --help``.
 """
 
-from __future__ import annotations
-
 import importlib
 from typing import TYPE_CHECKING, Any
 
