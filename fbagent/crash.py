@@ -132,7 +132,7 @@ def enable_in_child() -> None:
 
 
 def supervise(argv: list[str], child: list[str] | None = None) -> int | None:
-    """Run ``fbagent ARGV`` in a supervised child when it is one of :data:`SUPERVISED` (Linux only;
+    """Run ``fbagent ARGV`` in a supervised child (the CLI asks for :data:`fbagent.commands.supervised.SUPERVISED`; Linux only;
     not for ``--help``; not inside a child; not with ``FBAGENT_SUPERVISE=0``). Returns the exit code to
     exit with, or ``None`` when this process should run the command itself.
 
