@@ -46,7 +46,7 @@ def insert_tasks(db: sqlite_utils.Database, rows: Iterable[dict[str, Any]]) -> i
     now = utc_now()
     rows = [{**r, "created_at": now} for r in rows]
     with transaction(db):
-        db["baseline_tasks"].insert_all(rows)
+        db.table("baseline_tasks").insert_all(rows)
     return len(rows)
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -192,7 +192,7 @@ def _check_options(*, mode: str, order: str, seed: int | None, serve: bool, anno
         raise FbagentError("--host/--port/--certfile/--keyfile go with --serve", "add --serve, or drop them")
 
 
-def _baseline_here(database: object, db: Path, annotator: str, options: object, *,
+def _baseline_here(database: Any, db: Path, annotator: Any, options: Any, *,
                    competence: tuple[list[str], str | None]) -> None:
     """Run baseline mode (:class:`fbagent.tui.baseline_session.BaselineSession`) in this terminal and say what
     was saved; the refusal of an annotator who validated final entries comes before any terminal check, the
@@ -211,7 +211,7 @@ def _baseline_here(database: object, db: Path, annotator: str, options: object, 
     echo(f"{annotator}: {session.n_done}/{session.total} baseline problems answered; all answers are saved in {db}.")
 
 
-def _annotate_here(database: object, db: Path, annotator: str, selection: object, seed: int | None, *,
+def _annotate_here(database: Any, db: Path, annotator: Any, selection: Any, seed: int | None, *,
                    mode: str, order: str, competence: tuple[list[str], str | None]) -> None:
     """Run the annotation app in this terminal on ``selection`` and say what was saved (``competence``:
     the entries' languages and ``--competence``, see :func:`ask_competence`)."""

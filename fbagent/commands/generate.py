@@ -15,8 +15,9 @@ from fbagent.commands.generation_options import model_options, verifier_options
 from fbagent.commands.options import DbOption, db_path, name_check
 from fbagent.commands.output import secho
 from fbagent.commands.selection_options import selection_options
-from fbagent.generation.options import GenerateOptions as G
 from fbagent.pairs.select import PAIRS_HELP
+from fbagent.seeds import DEFAULT_SEED
+from fbagent.verifier.margin import DEFAULT_MARGIN
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -39,14 +40,14 @@ def generate_cmd(
     lexicon: Annotated[str | None, typer.Option(
         "--lexicon", callback=name_check("lexicon name"), help="Lexicon name (see `fbagent lexicon list`). "
         "Default: the only/first one; with none in the database the embedded sample is imported.")] = None,
-    per_pair: Annotated[int, typer.Option("--per-pair", "-k", help="Entries per frame pair (K).")] = G.per_pair,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the pair sample and of sampling for k >= 1.")] = G.seed,
+    per_pair: Annotated[int, typer.Option("--per-pair", "-k", help="Entries per frame pair (K).")] = 1,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the pair sample and of sampling for k >= 1.")] = DEFAULT_SEED,
     max_retries: Annotated[int, typer.Option(
-        "--max-retries", help="R: new generate_base / extend attempts after a failed self-check.")] = G.max_retries,
+        "--max-retries", help="R: new generate_base / extend attempts after a failed self-check.")] = 2,
     similarity_threshold: Annotated[float, typer.Option(
-        "--similarity-threshold", help="Minimum lexical similarity of S_A and S_B, verb masked (0..1).")] = G.similarity_threshold,
+        "--similarity-threshold", help="Minimum lexical similarity of S_A and S_B, verb masked (0..1).")] = 0.5,
     near_copy_threshold: Annotated[float, typer.Option(
-        "--near-copy-threshold", help="S_x' must have similarity to S_x below this (0..1).")] = G.near_copy_threshold,
+        "--near-copy-threshold", help="S_x' must have similarity to S_x below this (0..1).")] = 0.7,
     screen: Annotated[bool | None, typer.Option(
         "--screen/--no-screen", help="LLM screening of the selected pairs (rejected ones replaced from the "
         "reserve). Default: on for a chat model, off for a base model (prompt style fewshot).",
@@ -54,25 +55,25 @@ def generate_cmd(
     margin: Annotated[str, typer.Option(
         "--margin", rich_help_panel=VERIFIER, help="A sentence passes when sim_own - sim_other > margin (cosine "
         "difference), or 'auto': the smallest margin reaching --target-precision on the lexicon's latest "
-        "`fbagent verifier calibrate`.")] = str(G.margin),
+        "`fbagent verifier calibrate`.")] = str(DEFAULT_MARGIN),
     target_precision: Annotated[float, typer.Option(
         "--target-precision", rich_help_panel=VERIFIER, help="With --margin auto: the sentence-level precision the "
-        "margin must reach on the latest calibration of the lexicon (0..1).")] = G.target_precision,
+        "margin must reach on the latest calibration of the lexicon (0..1).")] = 0.9,
     signal: Annotated[str, typer.Option(
         "--signal", rich_help_panel=VERIFIER, help="Verifier signal: roundtrip (the LLM's definition vs the "
         "frames' texts), encoder (the verb vs each frame's exemplars; no LLM call) or both (a sentence passes "
-        "only when both do). As `verifier calibrate --signal`.")] = G.verifier,
+        "only when both do). As `verifier calibrate --signal`.")] = "roundtrip",
     # the spelling before --signal (the name `verifier calibrate` gives the same meaning): kept, hidden
     verifier_alias: Annotated[str | None, typer.Option(
         "--verifier", hidden=True, help="Old spelling of --signal.")] = None,
     judge: Annotated[bool, typer.Option(
         "--judge", rich_help_panel=VERIFIER, help="The verifier also answers the four-choice question, both "
-        "pairs, both orders.")] = G.judge,
+        "pairs, both orders.")] = False,
     run: Annotated[str | None, typer.Option(
         "--run", callback=name_check("run name"), rich_help_panel="Run", help="Run name. Default: derived from "
         "lexicon, generator, seed and options, so the same command resumes the same run.")] = None,
     dry_run: Annotated[bool, typer.Option(
-        "--dry-run", rich_help_panel="Run", help="Print the plan (entries, calls, tokens); call nothing.")] = G.dry_run,
+        "--dry-run", rich_help_panel="Run", help="Print the plan (entries, calls, tokens); call nothing.")] = False,
     db: DbOption = None,
     llm: dict[str, Any] | None = None,           # built by @model_options
     verifier_llm: dict[str, Any] | None = None,  # built by @verifier_options

@@ -108,7 +108,7 @@ _SLASHED = re.compile(r"[^/\\]*[/\\]+|[^/\\]+")
 def _pieces(text: str, level: str) -> list[str]:
     """``text`` cut where a line may break, the spaces kept with the word before: ``space`` (at spaces)
     or ``slash`` (also after ``/`` and ``\\``); wide (CJK) characters one by one."""
-    out = []
+    out: list[str] = []
     for token in re.findall(r"\S+\s*|\s+", text):
         word, tail = token.rstrip(), token[len(token.rstrip()):]
         parts = ([word] if level == "space" else _SLASHED.findall(word)) or [""]

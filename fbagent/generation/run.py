@@ -44,7 +44,7 @@ from fbagent.generation.options import (
 )
 from fbagent.generation.workers import EntryPool, FrameInfoCache, entry_list, pending
 from fbagent.providers.redact import stored_base_url, stored_command
-from fbagent.store.llm_calls import run_usage
+from fbagent.store.runs import usage as run_usage
 from fbagent.verifier.startup import Backends, start_backends, watch_encoder
 
 SESSION_FAILED_FIX = "check --base-url / the server / the API key; rerun the same command to retry the failed entries"

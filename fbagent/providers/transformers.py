@@ -422,9 +422,10 @@ class TransformersBackend(SyncBackend):
             in_lens = enc["attention_mask"].sum(dim=1).tolist()
             per_prompt_ms = (time.perf_counter() - started) * 1000.0 / len(idx)
             for row, i in enumerate(idx):
-                results[i] = _choice_result(probs[row], sorted(id_to_choice), id_to_choice, choices,
-                                            int(in_lens[row]), infos[row], self.tokenizer)
-                results[i].latency_ms, results[i].batch_size = per_prompt_ms, len(idx)   # this forward pass's
+                result = _choice_result(probs[row], sorted(id_to_choice), id_to_choice, choices,
+                                        int(in_lens[row]), infos[row], self.tokenizer)
+                result.latency_ms, result.batch_size = per_prompt_ms, len(idx)   # this forward pass's
+                results[i] = result
             started = time.perf_counter()
         return [r for r in results if r is not None]
 

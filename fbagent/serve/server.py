@@ -113,7 +113,7 @@ class AnnotateServer(JoinRoutes, AppRoutes, Server):
         self._warm_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="fbagent-serve-warm")
         self.inflections = InflectionFile()
         self._warming: asyncio.Future | None = None
-        self._db = None
+        self._db: Any = None
         self._touched: dict[int, float] = {}
         self._watcher: asyncio.Task | None = None
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -76,7 +76,7 @@ class BatchEncoder:
             self.cache_hits += len(keys)
             for k in keys:
                 self._rows.move_to_end(k)
-            return np.stack(kept)
+            return np.stack(cast(list[np.ndarray], kept))
         loop = asyncio.get_running_loop()
         future: asyncio.Future[np.ndarray] = loop.create_future()
         self._pending.append((keys, future))
@@ -88,7 +88,8 @@ class BatchEncoder:
         if self.window_s > 0 and sum(len(k) for k, _ in self._pending) < self.max_batch:
             await asyncio.sleep(self.window_s)   # let the entries in flight join this batch
         while self._pending:
-            batch, size = [], 0
+            batch: list[Any] = []
+            size = 0
             while self._pending and (not batch or size + len(self._pending[0][0]) <= self.max_batch):
                 keys, fut = self._pending.pop(0)
                 batch.append((keys, fut))
