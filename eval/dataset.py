@@ -180,10 +180,10 @@ def read_entries(path: Path, default_lang: str = "en", limit: int | None = None)
     if path.is_dir():  # a Hugging Face folder from `fbagent export --format hf`
         from fbagent.eval.hf_folder import read_hf_folder
 
-        entries = read_hf_folder(path, default_lang=default_lang, limit=limit)
-        if not entries:
+        found = read_hf_folder(path, default_lang=default_lang, limit=limit)
+        if not found:
             raise FbagentError(f"dataset folder {path} has no entries", EMPTY_FIX)
-        return entries
+        return found
     text = read_text_input(path, "dataset", "pass --dataset with a JSONL file from `fbagent export` (UTF-8) or a "
                            "folder from `fbagent export --format hf`")
     entries: list[Entry] = []

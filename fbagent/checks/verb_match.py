@@ -668,7 +668,8 @@ def _refusal_note(ctx: _Ctx, word: str | None, splits: list[tuple[str, str]]) ->
             if ctx.config.pos and (det := ctx.determiner_before(i)) is not None:
                 return f"'{surface}' follows '{det}' and is read as a noun, not as a form of '{word}'"
             if ctx.config.pos and ctx.verb_reading(i) is False:
-                pos = ctx.readings[i].pos if ctx.readings is not None and ctx.readings[i] is not None else "noun"
+                reading = ctx.readings[i] if ctx.readings is not None else None
+                pos = reading.pos if reading is not None else "noun"
                 return f"'{surface}' is read as a {pos} here, not as a form of '{word}'"
             if particle is not None:
                 return (f"'{surface}' is a form of '{verb}', but its particle '{particle}' does not stand at the end "
