@@ -103,7 +103,7 @@ def remove_stale_temp_files(out: Path) -> list[Path]:
     the pattern of :func:`write_atomic`) and that no live writer holds (an ``flock`` taken without waiting
     succeeds). Returns the files removed; files it cannot lock or remove are left."""
     pattern = re.compile(rf"\.{re.escape(out.name)}\.[A-Za-z0-9_]{{8}}\.tmp")
-    removed = []
+    removed: list[Path] = []
     try:
         candidates = [p for p in out.parent.iterdir() if pattern.fullmatch(p.name)]
     except OSError:

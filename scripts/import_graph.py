@@ -69,6 +69,7 @@ MODULE_RANKS: dict[str, int] = {
     # structured-output helpers of fbagent.llm that the provider classes call
     "fbagent.providers.names": 15,
     "fbagent.providers.errors": 15,
+    "fbagent.providers.breaker": 15,
     "fbagent.providers.redact": 15,
     "fbagent.providers.chat_http": 15,
     "fbagent.providers.clients": 15,

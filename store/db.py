@@ -147,7 +147,7 @@ def close_db(db: sqlite_utils.Database | sqlite3.Connection) -> None:
     (:func:`tidy_wal`). Safe to call twice; database errors on the way are ignored (everything committed is
     stored already)."""
     conn = db if isinstance(db, sqlite3.Connection) else db.conn
-    _OPEN.discard(conn)
+    _OPEN.discard(conn)  # type: ignore[arg-type]
     path, read_only = getattr(conn, "fbagent_path", None), getattr(conn, "fbagent_read_only", False)
     try:
         if not read_only:

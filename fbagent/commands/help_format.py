@@ -45,7 +45,7 @@ class HelpCommand(TyperCommand):
     def format_help(self, ctx: Any, formatter: Any) -> None:   # Typer's own copy of click's classes
         formatter.write(render_help(self, ctx))
 
-    def invoke(self, ctx: click.Context) -> Any:
+    def invoke(self, ctx: Any) -> Any:   # Typer's own copy of click's classes
         check_int_params(self, ctx)
         return super().invoke(ctx)
 

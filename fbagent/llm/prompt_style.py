@@ -11,7 +11,7 @@
 
 The metadata is read from the GGUF header by :func:`read_gguf_metadata` (plain
 Python, no llama.cpp and no model load), so a dry run or the run's naming can
-decide before any model is loaded; :class:`fbagent.llm.backends.LocalAdapter`
+decide before any model is loaded; :class:`fbagent.providers.local.LlamaCppBackend`
 applies the same rule (:func:`style_from_metadata`) to the metadata llama.cpp reads.
 """
 

@@ -31,7 +31,7 @@ import contextvars
 import os
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 from fbagent.errors import FbagentError
@@ -64,8 +64,8 @@ class BreakerLimits:
         """The limits from ``FBAGENT_BREAKER_CALLS`` / ``FBAGENT_BREAKER_SECONDS`` (``env``: default
         ``os.environ``), the defaults where unset. Raises :class:`FbagentError` for a value that is not a
         whole number 0..1,000,000 (calls) or a number of seconds 0..86,400."""
-        env = os.environ if env is None else env
-        calls, seconds = env.get(ENV_CALLS, "").strip(), env.get(ENV_SECONDS, "").strip()
+        source: Mapping[str, str] = os.environ if env is None else env
+        calls, seconds = source.get(ENV_CALLS, "").strip(), source.get(ENV_SECONDS, "").strip()
         try:
             n = int(calls) if calls else FAILED_CALLS
             m = float(seconds) if seconds else QUIET_S

@@ -1,7 +1,7 @@
 """Provider names and aliases, API-key variables, server URLs and optional packages.
 
 One :class:`Provider` per outside service or in-process engine; generation
-(``fbagent.llm``) and evaluation (``fbagent.eval.backends``) both resolve names,
+(``fbagent.llm``) and evaluation (``fbagent.eval``) both resolve names,
 keys and URLs here.
 """
 
