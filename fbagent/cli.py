@@ -131,9 +131,11 @@ def main() -> None:
                 secho(f"error: {shown(message, one_line=True)}. Fix: {redact(fix)}", fg="red", err=True)
             sys.exit(getattr(err, "exit_code", 2))
         except sqlite3.Error as err:  # full disk, I/O error, lock held too long...: one line, data intact
+            from fbagent.crash import db_path_of
             from fbagent.store.db import sqlite_error
 
-            secho(f"error: {shown(redact(sqlite_error(err).line()), one_line=True)}", fg="red", err=True)
+            failed = sqlite_error(err, db_path_of(sys.argv[1:]))   # the file, named
+            secho(f"error: {shown(redact(failed.line()), one_line=True)}", fg="red", err=True)
             sys.exit(2)
         except (typer.Abort, KeyboardInterrupt):
             secho("interrupted.", err=True)

@@ -196,12 +196,7 @@ def checkpoint_after_interrupt(argv: list[str]) -> None:
     the log is recovered by the next command that opens the file anyway."""
     import sqlite3
 
-    db = Path(os.environ.get("FBAGENT_DB") or "framebench.db")
-    for i, arg in enumerate(argv):
-        if arg == "--db" and i + 1 < len(argv):
-            db = Path(argv[i + 1])
-        elif arg.startswith("--db="):
-            db = Path(arg[len("--db="):])
+    db = db_path_of(argv)
     for path in (db, db.with_name(db.stem + ".checkpoints.db")):
         if not Path(f"{path}-wal").exists():
             continue
@@ -213,6 +208,18 @@ def checkpoint_after_interrupt(argv: list[str]) -> None:
                 conn.close()   # the last connection: SQLite removes the -wal and -shm files
         except sqlite3.Error:
             pass
+
+
+def db_path_of(argv: list[str]) -> Path:
+    """The database a command line ``argv`` works on: ``--db PATH`` / ``--db=PATH``, else ``FBAGENT_DB``,
+    else ``framebench.db`` (the default of every command's ``--db``)."""
+    db = Path(os.environ.get("FBAGENT_DB") or "framebench.db")
+    for i, arg in enumerate(argv):
+        if arg == "--db" and i + 1 < len(argv):
+            db = Path(argv[i + 1])
+        elif arg.startswith("--db="):
+            db = Path(arg[len("--db="):])
+    return db
 
 
 def interrupted_child(exiting: BaseException | None) -> bool:
