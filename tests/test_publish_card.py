@@ -195,3 +195,63 @@ def test_docs_show_the_card_this_code_renders(annotated, tmp_path):
     if os.environ.get("FBAGENT_UPDATE_DOCS"):
         DOCS.write_text(new, encoding="utf-8")
     assert new == text, "docs/export.md shows an older card: rerun with FBAGENT_UPDATE_DOCS=1"
+
+
+@pytest.mark.slow
+def test_first_annotate_in_a_terminal_asks_for_competence(tmp_path):
+    """`fbagent annotate` in a real terminal (a pty, 80x24): the first time in a language it asks, refuses an
+    answer that is no level, stores the stated one, then opens the app (q closes it)."""
+    import os
+    import pty
+    import select
+    import sys
+    import time
+
+    from fbagent.store import open_db
+    from fbagent.store.competence import competence, missing_languages
+
+    path = tmp_path / "a.db"
+    make_db(path, n=2).conn.close()
+
+    def session(answers: list[bytes]) -> bytes:
+        pid, fd = pty.fork()
+        if pid == 0:  # the child: fbagent annotate on this terminal
+            os.environ.update(COLUMNS="80", LINES="24", TERM="xterm-256color")
+            os.execv(sys.executable, [sys.executable, "-m", "fbagent.cli", "annotate", "--annotator", "zed",
+                                      "--db", str(path)])
+        out = b""
+
+        def read_until(needle: bytes, seconds: float = 60) -> None:
+            nonlocal out
+            end = time.time() + seconds
+            while needle not in out and time.time() < end:
+                if select.select([fd], [], [], 0.2)[0]:
+                    try:
+                        out += os.read(fd, 65536)
+                    except OSError:
+                        return
+        for answer in answers:
+            read_until(b"card will report it")
+            os.write(fd, answer + b"\r")
+            time.sleep(0.5)
+        read_until(b"q quit")
+        for _ in range(10):  # the app may take a moment before it reads keys
+            os.write(fd, b"q")
+            read_until(b"answers are saved", 3)
+            if b"answers are saved" in out:
+                break
+        end = time.time() + 20
+        while os.waitpid(pid, os.WNOHANG) == (0, 0):
+            if time.time() > end:
+                os.kill(pid, 9)
+                os.waitpid(pid, 0)
+                break
+            read_until(b"\x00", 0.2)  # keep the terminal drained
+        return out
+
+    first = session([b"expert", b"fluent"])
+    assert b"Please select one of the available options" in first  # "expert" is no level: asked again
+    assert b"answers are saved" in first  # then the app opened, and q closed it
+    db = open_db(path)
+    assert competence(db) == {"zed": {"en": "fluent"}}
+    assert missing_languages(db, "zed", ["en"]) == []  # the next session does not ask again

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 import typer
 
 from fbagent.commands.options import DEFAULT_DB, ExistingDbOption, name_check
-from fbagent.commands.output import echo
+from fbagent.commands.output import echo, new_console
 from fbagent.store.items import STATUSES
 
 KNOWN_STATUSES = STATUSES
@@ -136,7 +136,7 @@ def register(app: typer.Typer) -> None:
 def ask_competence(database, annotator: str, languages: list[str], given: str | None) -> None:
     """Record ``annotator``'s language competence: ``given`` (``--competence``) when passed, else ask in
     this terminal for each language of ``languages`` not recorded yet (:mod:`fbagent.store.competence`)."""
-    import click
+    from rich.prompt import Prompt
 
     from fbagent.languages import language_name
     from fbagent.store.competence import (
@@ -151,8 +151,9 @@ def ask_competence(database, annotator: str, languages: list[str], given: str | 
         return
     asked = {}
     for lang in missing_languages(database, annotator, languages):
-        asked[lang] = typer.prompt(f"{annotator}, your competence in {language_name(lang)} ({lang}); the dataset "
-                                   "card reports it as you state it", type=click.Choice(LEVELS))
+        # asked again until the answer is one of the levels; the card reports it as stated
+        asked[lang] = Prompt.ask(f"{annotator}, your competence in {language_name(lang)} ({lang}), as the dataset "
+                                 "card will report it", choices=list(LEVELS), console=new_console())
     if asked:
         record_competence(database, annotator, asked, "annotate")
 
