@@ -67,10 +67,12 @@ def add_cmd(
     from fbagent.checks.coverage import verb_check_line
 
     # wrapped at spaces, never inside a path or a command (a path wider than the terminal gets a line of its own)
+    # (on a terminal only: a pipe or file gets each note on one line, as every other message)
+    width = err.width if err.is_terminal else 1 << 30
     for note in [*result.notes, verb_check_line(result.lang)]:
-        err.print(fit_line(f"note: {note}", err.width), style="dim", highlight=False, markup=False, soft_wrap=True)
+        err.print(fit_line(f"note: {note}", width), style="dim", highlight=False, markup=False, soft_wrap=True)
     for w in result.warnings:
-        err.print(fit_line(f"warning: {w}", err.width), style="yellow", highlight=False, markup=False, soft_wrap=True)
+        err.print(fit_line(f"warning: {w}", width), style="yellow", highlight=False, markup=False, soft_wrap=True)
     c = result.counts
     what = {"imported": "Imported", "replaced": "Replaced", "unchanged": "Unchanged (same content hash):"}[result.status]
     out.print(

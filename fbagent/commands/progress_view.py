@@ -100,6 +100,18 @@ class FittingProgress(RichProgress):
         return table
 
 
+class FieldColumn(ProgressColumn):
+    """A task field as text; empty when the task was added without it (a task made outside
+    :class:`ProgressView`, which passes :meth:`CountBar.start_fields`)."""
+
+    def __init__(self, field: str) -> None:
+        self.field = field
+        super().__init__()
+
+    def render(self, task: Any) -> Text:
+        return Text(str(task.fields.get(self.field, "")))
+
+
 class CountBar(BarLayout):
     """``description  ━━━━  n/total  elapsed  [left]``; ``description`` fixed, else the phase's label;
     a resumed phase (``done`` > 0) says ``(resumed: n of total already done)`` in a column of its own.
@@ -114,7 +126,7 @@ class CountBar(BarLayout):
     def columns(self) -> list[ProgressColumn]:
         # the description ends in "…" only when every other column but the counts has been dropped
         cols = [TextColumn("{task.description}", table_column=Column(no_wrap=True, overflow="ellipsis")),
-                BarColumn(bar_width=12), MofNCompleteColumn(), TextColumn("{task.fields[resumed]}"),
+                BarColumn(bar_width=12), MofNCompleteColumn(), FieldColumn("resumed"),
                 TimeElapsedColumn()]
         return cols + [TimeRemainingColumn()] if self.remaining else cols
 
