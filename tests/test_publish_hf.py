@@ -198,3 +198,17 @@ def test_japanese_only_database(tmp_path):
     meta = yaml.safe_load((out / "README.md").read_text(encoding="utf-8").split("---\n")[1])
     assert [c["config_name"] for c in meta["configs"]] == ["ja"] and meta["configs"][0]["default"] is True
     assert "No human judgments are stored" in (out / "README.md").read_text(encoding="utf-8")
+
+
+def test_validated_folder_export_keeping_nothing_is_one_line(annotated, tmp_path):
+    """A --validated filter that keeps 0 entries: hf and lm-eval refuse in one line naming the filter and the
+    thresholds that keep entries (no traceback, no temp file named, nothing written)."""
+    _, path = annotated
+    for fmt in ("hf", "lm-eval"):
+        out = tmp_path / fmt
+        res = run_cli("export", str(out), "--db", str(path), "--format", fmt, "--validated", "--min-correct", "4")
+        assert res.returncode == 2 and res.stderr.count("\n") == 1, (fmt, res.stderr)
+        assert "--validated --min-correct 4 --min-acceptable 2) keeps 0 entries" in res.stderr, res.stderr
+        assert "judgments come from 3 annotators" in res.stderr and "--min-correct 3 --min-acceptable 1 keeps 1" in res.stderr and "entries.jsonl" not in res.stderr
+        assert "Traceback" not in res.stderr and not out.exists()
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []

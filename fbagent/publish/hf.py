@@ -85,7 +85,7 @@ def export_hf(db: sqlite_utils.Database, out: Path, scope: Scope | None = None,
     (:func:`fbagent.publish.folder.check_target`).
     """
     from fbagent.publish.folder import check_target, staged_folder
-    from fbagent.publish.jsonl import export_records
+    from fbagent.publish.jsonl import export_records, require_kept
 
     scope, options = scope or Scope(), options or HfOptions()
     _check_options(options)
@@ -93,6 +93,7 @@ def export_hf(db: sqlite_utils.Database, out: Path, scope: Scope | None = None,
         require(module)
     check_target(out)
     records = export_records(db, fmt="fbagent", **scope.export_options())
+    require_kept(db, records, scope.export_options())
     with staged_folder(out) as tmp:
         return _write(db, tmp, records, scope, options, lmeval or LmEvalOptions())
 

@@ -224,3 +224,17 @@ def validated_hint(
         return None
     scores = score_entries(db, [i["id"] for i in items], min_correct=min_correct, min_acceptable=min_acceptable)
     return filter_hint(scores.values(), min_correct, min_acceptable)
+
+
+def require_kept(db: sqlite_utils.Database, records: Sequence[dict[str, Any]], options: dict[str, Any]) -> None:
+    """Raise :class:`FbagentError` when a ``--validated`` folder export (hf, lm-eval) would hold no entry:
+    the problem names the human filter (``options``: :func:`export_records` keywords), the fix the
+    thresholds that keep entries (:func:`validated_hint`) or, failing that, lower ones. Nothing is written."""
+    if records or not options.get("validated"):
+        return
+    c, a = options.get("min_correct", DEFAULT_MIN_CORRECT), options.get("min_acceptable", DEFAULT_MIN_ACCEPTABLE)
+    hint = validated_hint(db, run=options.get("run"), min_correct=c, min_acceptable=a,
+                          statuses=options.get("statuses", ann.DEFAULT_STATUSES))
+    raise FbagentError(f"the human filter (--validated --min-correct {c} --min-acceptable {a}) keeps 0 entries; "
+                       "nothing was written",
+                       hint or "lower the thresholds, e.g. --min-correct 1 --min-acceptable 1, or judge more entries")

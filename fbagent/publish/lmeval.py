@@ -152,11 +152,12 @@ def export_lmeval(db: sqlite_utils.Database, out: Path, scope: Scope | None = No
     nothing is written then.
     """
     from fbagent.publish.folder import check_target, staged_folder
-    from fbagent.publish.jsonl import export_records
+    from fbagent.publish.jsonl import export_records, require_kept
 
     scope, options = scope or Scope(), options or LmEvalOptions()
     check_target(out)
     records = export_records(db, fmt="fbagent", **scope.export_options())
+    require_kept(db, records, scope.export_options())
     plan = plan_tasks(records, options)
     with staged_folder(out) as tmp:
         return write_tasks(tmp, plan, scope, options)
