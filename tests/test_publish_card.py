@@ -116,6 +116,13 @@ def test_repo_id_homepage_curators_fill_the_commands(annotated, tmp_path):
     assert "--include_path framebench/lm_eval" in text
     assert 'pip install "fbagent[publish] @ git+https://example.org/lab/fbagent"' in text
     assert "Ada Lovelace (Example University)." in text and "owner/name" not in text
+    # the upload commands open their own code block (a fence on a prose line does not render)
+    assert "without using the network.\n\n```bash\nhf auth login\n" in text and "network. ```" not in text
+    # eval run reads a local folder: the one the card's download line writes, not the Hub id
+    fb = text.split("### With fbagent", 1)[1]
+    assert ("hf download --repo-type dataset my-lab/framebench-en-ja --local-dir framebench\n"
+            "fbagent eval run --dataset framebench --backend") in fb
+    assert "--dataset my-lab/" not in text
 
 
 def test_one_entry_one_annotator_plurals_and_berkeley_citation(tmp_path):
@@ -255,3 +262,21 @@ def test_first_annotate_in_a_terminal_asks_for_competence(tmp_path):
     db = open_db(path)
     assert competence(db) == {"zed": {"en": "fluent"}}
     assert missing_languages(db, "zed", ["en"]) == []  # the next session does not ask again
+
+
+def test_prompt_versions_list_only_the_prompts_the_run_used(tmp_path):
+    import json
+
+    db = make_db(tmp_path / "p.db", n=1)
+    versions = {"generate_base": "generate/en/base@3", "define": "roundtrip/en@1", "judge": "verify/en@2",
+                "screen": "select/screen@1"}
+    db["runs"].update(1, {"prompt_versions": json.dumps(versions),
+                          "options": json.dumps({"screen": False, "judge": False, "margin": 0.0})})
+    db.conn.commit()
+    prompts = card_of(db, tmp_path / "a").split("#### Prompt versions", 1)[1].split("\n## ", 1)[0]
+    assert "generate/en/base@3" in prompts and "roundtrip/en@1" in prompts
+    assert "select/screen@1" not in prompts and "verify/en@2" not in prompts
+    db["runs"].update(1, {"options": json.dumps({"screen": True, "judge": True})})
+    db.conn.commit()
+    prompts = card_of(db, tmp_path / "b").split("#### Prompt versions", 1)[1].split("\n## ", 1)[0]
+    assert "| run1 | judge | verify/en@2 |" in prompts and "| run1 | screen | select/screen@1 |" in prompts

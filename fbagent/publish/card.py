@@ -156,8 +156,10 @@ def _fbagent_lines(card: CardInputs, lang: str) -> str:
     where = ("fbagent is not published on PyPI; install it from its source repository, " + f"<{url}>:\n"
              if url else "fbagent is not published on PyPI, and this export names no source repository for it "
              "(`fbagent export --homepage URL` writes the install line here); with fbagent installed:\n")
-    data = card.options.repo_id or "."
-    return (where + "\n" + install
+    repo = card.options.repo_id  # eval run reads a local folder: the one the download line writes
+    fetch = f"hf download --repo-type dataset {repo} --local-dir framebench\n" if repo else ""
+    data = "framebench" if repo else "."
+    return (where + "\n" + install + fetch
             + f"fbagent eval run --dataset {data} --backend transformers --model {EXAMPLE_MODEL} --out results\n```\n"
             "`eval run` reports the accuracy per template with the mean and standard deviation over templates "
             "and the Both / Neither / Opposite errors (FrameBench section 4).\n")

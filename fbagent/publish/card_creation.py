@@ -69,6 +69,10 @@ def source_section(facts: dict) -> str:
             "the files). The sentences and questions are new: a language model wrote them.\n\n" + body + "\n")
 
 
+# prompts that a run option turns on (`generate --screen`, `--judge`): listed only when the run used them
+_OPTIONAL_PROMPTS = ("screen", "judge")
+
+
 def _run_rows(facts: dict) -> tuple[list, list, list]:
     runs_rows, sel_rows, prompt_rows = [], [], []
     for r in facts["runs"]:
@@ -82,8 +86,9 @@ def _run_rows(facts: dict) -> tuple[list, list, list]:
                           r["encoder"] or "not recorded", r["seed"], opts.get("verifier", "roundtrip"),
                           opts.get("margin", "not recorded"),
                           ", ".join(f"{k}: {v:,}" for k, v in sorted(r["items_by_status"].items()))])
-        for task, version in r["prompt_versions"].items():
-            prompt_rows.append([r["name"], task, version])
+        unused = {t for t in _OPTIONAL_PROMPTS if opts.get(t) is False}  # steps the run did not take
+        prompt_rows += [[r["name"], task, version] for task, version in r["prompt_versions"].items()
+                        if task not in unused]
     return runs_rows, sel_rows, prompt_rows
 
 
@@ -109,7 +114,9 @@ def built_section(facts: dict) -> str:
         "#### Verifier margins\n\n" + (table(["encoder", "margin", "exported entries"],
                                              [[v["encoder"], v["margin"], f"{v['entries']:,}"] for v in ver])
                                        if ver else "No exported entry carries a verifier result.") + "\n",
-        "#### Prompt versions\n\n" + (table(["run", "task", "version"], prompt_rows) if prompt_rows
+        "#### Prompt versions\n\n" + (table(["run", "task", "version"], prompt_rows)
+                                     + "\n\nOnly the prompts each run used are listed (`screen` and `judge` only when "
+                                     "the run screened pairs or judged with the LLM)." if prompt_rows
                                      else "The runs of this export record no prompt versions.") + "\n",
     ])
 
@@ -222,10 +229,10 @@ def protocol_section(template_sets: dict[str, Any], languages: list[str]) -> str
 
 def _upload(options: HfOptions) -> str:
     if options.repo_id:
-        return ("```bash\nhf auth login\n"
+        return ("\n\n```bash\nhf auth login\n"
                 f"hf upload --repo-type dataset {options.repo_id} . .   # from this folder; huggingface_hub >= 1.0\n"
                 f"huggingface-cli upload --repo-type dataset {options.repo_id} . .   # older huggingface_hub\n```\n")
-    return ("Upload with `hf upload --repo-type dataset` followed by the dataset's Hub id (owner/name), this folder and "
+    return (" Upload with `hf upload --repo-type dataset` followed by the dataset's Hub id (owner/name), this folder and "
             "`.` (`huggingface-cli upload` with older huggingface_hub), after `hf auth login`; export with "
             "`--repo-id owner/name` to have the exact commands, and `load_dataset` above, written with it.\n")
 
@@ -249,4 +256,4 @@ def additional_section(facts: dict, options: HfOptions) -> str:
             "arXiv:2609.03370; SemBench, whose round-trip verifier checked the sentences; and the FrameNet the "
             "frames came from.\n\n"
             "```bibtex\n" + bibtex(lexicons(facts)) + "\n```\n\n"
-            "### Uploading\n\nfbagent writes this folder without using the network. " + _upload(options))
+            "### Uploading\n\nfbagent writes this folder without using the network." + _upload(options))
