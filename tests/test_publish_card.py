@@ -280,3 +280,14 @@ def test_prompt_versions_list_only_the_prompts_the_run_used(tmp_path):
     db.conn.commit()
     prompts = card_of(db, tmp_path / "b").split("#### Prompt versions", 1)[1].split("\n## ", 1)[0]
     assert "| run1 | judge | verify/en@2 |" in prompts and "| run1 | screen | select/screen@1 |" in prompts
+
+
+def test_embedded_sample_is_credited_as_fbagents_own_wording(tmp_path):
+    db = make_db(tmp_path / "s.db", n=1)
+    db["lexicons"].update(1, {"format": "embedded", "name": "sample-en"})
+    db.conn.commit()
+    text = card_of(db, tmp_path / "hf")
+    credit = "fbagent's embedded sample (Berkeley FrameNet frame names, own definitions and examples)"
+    assert f"| sample-en | en | {credit} | embedded |" in text     # source table
+    assert f"`sample-en`: {credit}" in text                          # licensing
+    assert "baker-etal-1998-berkeley" not in text and "ruppenhofer-etal-2016-framenet" not in text

@@ -16,12 +16,14 @@ from fbagent.languages import base_lang
 BIB = Path(__file__).with_name("citations.bib")
 FRAMEBENCH = "yano-sasano-2026-framebench"
 SEMBENCH = "zubillaga-etal-2026-sembench"
-#: the FrameNet releases the card recognises: (name, test on the lexicon facts, keys). An English lexicon in
-#: the NLTK layout (or the embedded sample, an excerpt of it) is Berkeley FrameNet; a JSONL one only when
-#: its name or release says so.
+EMBEDDED_SOURCE = "fbagent's embedded sample (Berkeley FrameNet frame names, own definitions and examples)"
+#: the FrameNet releases the card recognises: (name, test on the lexicon facts, keys). fbagent's embedded
+#: sample (``sample-en``) is its own wording under Berkeley frame names: credited as such, citing no release.
+#: An English lexicon in the NLTK layout is Berkeley FrameNet; a JSONL one only when its name or release says so.
 FRAMENETS: tuple[tuple[str, Any, tuple[str, ...]], ...] = (
+    (EMBEDDED_SOURCE, lambda lx: lx["format"] == "embedded", ()),
     ("Berkeley FrameNet", lambda lx: base_lang(lx["lang"]) == "en" and (
-        lx["format"] in ("nltk", "embedded") or "framenet" in f"{lx['name']} {lx.get('release') or ''}".lower()),
+        lx["format"] == "nltk" or "framenet" in f"{lx['name']} {lx.get('release') or ''}".lower()),
      ("baker-etal-1998-berkeley", "ruppenhofer-etal-2016-framenet")),
     ("ASFALDA French FrameNet", lambda lx: "asfalda" in f"{lx['name']} {lx.get('release') or ''}".lower(),
      ("candito-etal-2014-developing", "djemaa-etal-2016-corpus")),
