@@ -152,3 +152,14 @@ def test_one_format_list_drives_the_writers_and_the_help():
     assert help_text() == ("fbagent (all fields + human block), framebench (the FrameBench authors' column names), "
                            "hf (Hugging Face dataset folder with its card) or lm-eval (lm-evaluation-harness task folder)")
     assert [f.folder for f in FORMATS] == [False, False, True, True]
+
+
+def test_validate_report_says_one_kept_entry_in_the_singular(tmp_path):
+    from test_validation import scripted_answers
+
+    from fbagent.validation.aggregate import report, tables
+
+    db = make_db(tmp_path / "one.db", n=1)
+    scripted_answers(db, "alice")
+    titles = [t for t, _, _ in tables(report(db, min_correct=1, min_acceptable=1))]
+    assert "Human accuracy on the 1 kept entry" in titles and not any("1 kept entries" in t for t in titles)

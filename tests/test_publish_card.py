@@ -94,6 +94,9 @@ def test_every_section_with_numbers_and_no_placeholder(annotated, tmp_path):
     assert "fbagent is not published on PyPI" in use and "--homepage URL" in use
     # a real row under "Data instances"; the limitation numbers: 8 entries -> 32 problems, 1.96*sqrt(.25/32) = 17.3
     assert '"sentence_a": "She left the office at noon."' in top["Dataset structure"]
+    # 34 fields + 3 annotators (the FrameBench minimum) x 4 columns = the 46 features load_dataset shows
+    assert ("(all 46 features are described under Data fields: the 34 fields of the table and 12 annotator "
+            "columns, 4 per annotator):") in text
     assert "8 entries give 32 problems per template" in text and "about ±17.3 points" in text
     assert "judged: 5; kept: 2; dropped by the filter: 3" in top["Dataset creation"]
     assert "at least 2 annotators judged it correct" in top["Dataset creation"]
@@ -132,6 +135,7 @@ def test_one_entry_one_annotator_plurals_and_berkeley_citation(tmp_path):
     text = card_of(db, tmp_path / "hf")
     assert "1 entry in English (`en`: 1 entry)" in text and "1 entries" not in text
     assert "1 annotator (published" in text and "1 annotators" not in text
+    assert "1 annotator appears only" in text and "1 entry gives 4 problems per template" in text
     assert "at least 2 annotators judged it correct" in text
     assert "| fn-test | en | Berkeley FrameNet | nltk | framenet_v17 |" in text
     assert "@inproceedings{baker-etal-1998-berkeley" in text and "@book{ruppenhofer-etal-2016-framenet" in text

@@ -29,7 +29,7 @@ from fbagent.publish import card_creation as creation
 from fbagent.publish.card_creation import plural, table
 from fbagent.publish.lmeval import EXAMPLE_MODEL, lm_eval_command
 from fbagent.publish.options import HfOptions
-from fbagent.publish.rows import FIELDS, annotator_column_doc
+from fbagent.publish.rows import FIELDS, annotator_column_doc, annotator_columns
 
 LM_EVAL_DIR = "lm_eval"
 #: fields of the record shown under "Data instances" (the rest are described under "Data fields")
@@ -190,8 +190,7 @@ def structure_section(card: CardInputs, default: str) -> str:
     fields = [[f"`{name}`", _type_name(spec), doc] for name, (spec, doc) in FIELDS.items()]
     return ("## Dataset structure\n\n"
             "### Data instances\n\n"
-            f"One row per entry. The first exported entry, with the fields that carry its text (all {len(FIELDS)} "
-            "fields are listed below):\n\n"
+            f"One row per entry. The first exported entry, with the fields that carry its text ({_field_count(card)}):\n\n"
             "```json\n" + json.dumps(example, ensure_ascii=False, indent=2) + "\n```\n\n"
             "### Data splits\n\n"
             f"One config per language (and `all` when there are several; default: `{default}`), each with one "
@@ -199,6 +198,16 @@ def structure_section(card: CardInputs, default: str) -> str:
             + table(["config", "rows", "data files (test split)"], rows) + "\n\n"
             "### Data fields\n\n" + table(["field", "type", "description"], fields) + "\n\n"
             + annotator_column_doc(card.n_annotators) + "\n")
+
+
+def _field_count(card: CardInputs) -> str:
+    """How many features a row has, as ``load_dataset`` shows them: :data:`FIELDS` plus 4 annotator columns
+    per annotator (:func:`fbagent.publish.rows.annotator_columns`)."""
+    extra = len(annotator_columns(card.n_annotators))
+    if not extra:
+        return f"all {len(FIELDS)} features are described under Data fields"
+    return (f"all {len(FIELDS) + extra} features are described under Data fields: the {len(FIELDS)} fields of "
+            f"the table and {extra} annotator columns, 4 per annotator")
 
 
 def _type_name(spec: Any) -> str:

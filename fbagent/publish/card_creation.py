@@ -164,7 +164,7 @@ def annotations_section(facts: dict) -> str:
 def personal_section(facts: dict) -> str:
     models = sorted({f"`{r['model']}`" for r in facts["runs"] if r.get("model")})
     n = len(facts.get("competence") or {})
-    who = (f"{plural(n, 'annotator')} appear only as `annotator_1..n` (or by the names the exporter chose to "
+    who = (f"{plural(n, 'annotator')} {'appears' if n == 1 else 'appear'} only as `annotator_1..n` (or by the names the exporter chose to "
            "publish); their free-text comments are not published, and the only fact about them here is the "
            "language competence each stated" if n else "No annotator judged these entries")
     return ("### Personal and sensitive information\n\n"
@@ -194,7 +194,7 @@ def considerations_section(facts: dict) -> str:
              else "no annotator judged these entries: the statuses (`verified`, `flagged`) come from the automatic "
                   "checks and the verifier only, which FrameBench treats as a first filter, not as validation.")
     return ("## Considerations for using the data\n\n### Bias and limitations\n\n"
-            f"- Size: {plural(n, 'entry', 'entries')} give {plural(4 * n, 'problem')} per template; for an accuracy "
+            f"- Size: {plural(n, 'entry', 'entries')} {'gives' if n == 1 else 'give'} {plural(4 * n, 'problem')} per template; for an accuracy "
             f"near 50% the 95% interval is about ±{half:.1f} points (normal approximation, treating problems as "
             "independent; the four problems of one entry are not, so the true interval is wider).\n"
             f"- Coverage: only verbs that evoke two or more frames of the lexicon, sampled by frame pair "

@@ -470,7 +470,7 @@ def tables(rep: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:
     h = rep["human_accuracy"]
     rows = [[n, _fmt(v["all"], True), _fmt(v["base"], True), _fmt(v["extended"], True)] for n, v in h["per_annotator"].items()]
     rows.append(["Human (mean)", _fmt(h["mean"], True), _fmt(h["base"], True), _fmt(h["extended"], True)])
-    out.append((f"Human accuracy on the {h['entries']} kept entries", ["annotator", "accuracy", "base", "extended"], rows))
+    out.append((f"Human accuracy on the {h['entries']} kept {'entry' if h['entries'] == 1 else 'entries'}", ["annotator", "accuracy", "base", "extended"], rows))
     if rep.get("human_scores"):  # fbagent.validation.baseline.human_scores
         scores = rep["human_scores"]
         out.append((
