@@ -163,3 +163,11 @@ def test_validate_report_says_one_kept_entry_in_the_singular(tmp_path):
     scripted_answers(db, "alice")
     titles = [t for t, _, _ in tables(report(db, min_correct=1, min_acceptable=1))]
     assert "Human accuracy on the 1 kept entry" in titles and not any("1 kept entries" in t for t in titles)
+
+
+def test_help_shows_bracketed_text_rich_would_swallow():
+    import os
+
+    res = subprocess.run([sys.executable, "-m", "fbagent.cli", "export", "--help"], capture_output=True, text=True,
+                         timeout=120, env={**os.environ, "COLUMNS": "200"})
+    assert res.returncode == 0 and "(default: the package's [project.urls])" in res.stdout, res.stdout

@@ -31,7 +31,7 @@ def register(app: typer.Typer) -> None:
         license: Annotated[str, typer.Option("--license", help="hf: the card's licence (a Hugging Face licence id).")] = "cc-by-4.0",
         pretty_name: Annotated[str | None, typer.Option("--pretty-name", help="hf: the card's title (default: from the languages).")] = None,
         repo_id: Annotated[str | None, typer.Option("--repo-id", help="hf: the dataset's Hub id OWNER/NAME, written into the card's load_dataset and upload commands.")] = None,
-        homepage: Annotated[str | None, typer.Option("--homepage", help="hf: fbagent's source repository URL for the card's install line (default: the package's [project.urls]).")] = None,
+        homepage: Annotated[str | None, typer.Option("--homepage", help="hf: fbagent's source repository URL for the card's install line (default: the package's \\[project.urls]).")] = None,
         curators: Annotated[str | None, typer.Option("--curators", help="hf: who curated the data (names, affiliations), for the card.")] = None,
         seed: Annotated[int, typer.Option("--seed", help="lm-eval: seed of the option orders (as `eval run --seed`).")] = 0,
         templates: Annotated[str, typer.Option("--templates", help="lm-eval: all, or a list such as v1,v3 (as `eval run`).")] = "all",
