@@ -171,3 +171,6 @@ def test_help_shows_bracketed_text_rich_would_swallow():
     res = subprocess.run([sys.executable, "-m", "fbagent.cli", "export", "--help"], capture_output=True, text=True,
                          timeout=120, env={**os.environ, "COLUMNS": "200"})
     assert res.returncode == 0 and "(default: the package's [project.urls])" in res.stdout, res.stdout
+    res = subprocess.run([sys.executable, "-m", "fbagent.cli", "validate", "report", "--help"], capture_output=True,
+                         text=True, timeout=120, env={**os.environ, "COLUMNS": "200"})
+    assert res.returncode == 0 and "terminal. [default: none:" in res.stdout, res.stdout

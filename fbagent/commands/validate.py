@@ -23,7 +23,7 @@ def report(
     min_acceptable: Annotated[int, typer.Option("--min-acceptable", help="Keep entries judged acceptable by at least this many annotators.")] = 2,
     status: Annotated[str, typer.Option("--status", help="Item statuses in scope, comma list or 'all'.")] = "verified,flagged",
     fmt: Annotated[str, typer.Option("--format", help="table (terminal), md, csv or json.")] = "table",
-    out: Annotated[Path | None, typer.Option("--out", help="Write the report to this file instead of the terminal. [default: none: printed]")] = None,
+    out: Annotated[Path | None, typer.Option("--out", help="Write the report to this file instead of the terminal. \\[default: none: printed]")] = None,
     db: ExistingDbOption = DEFAULT_DB,
     wide: WideOption = False,
 ) -> None:
