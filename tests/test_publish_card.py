@@ -295,3 +295,15 @@ def test_embedded_sample_is_credited_as_fbagents_own_wording(tmp_path):
     assert f"| sample-en | en | {credit} | embedded |" in text     # source table
     assert f"`sample-en`: {credit}" in text                          # licensing
     assert "baker-etal-1998-berkeley" not in text and "ruppenhofer-etal-2016-framenet" not in text
+
+
+def test_known_shortcuts_say_their_inputs_and_how_to_reproduce(annotated, tmp_path):
+    one = make_db(tmp_path / "one.db", n=2)
+    section = split_card(card_of(one, tmp_path / "a"))[1]["Known shortcuts"]
+    assert ("Inputs: the 2 exported entries (the rows of this folder), seed 0, no sentence encoder, and the frame "
+            "definitions and relations of lexicon `fn-test` from the exporter's database") in section
+    assert "`fbagent audit --dataset . --lexicon fn-test --no-encoder --db DB`" in section
+    db, _ = annotated   # English and Japanese rows, two lexicons: the audit reads frame names only
+    section = split_card(card_of(db, tmp_path / "b"))[1]["Known shortcuts"]
+    assert "Inputs: the 8 exported entries (the rows of this folder), seed 0, no sentence encoder, frame names only" \
+        in section and "`fbagent audit --dataset . --no-encoder`" in section

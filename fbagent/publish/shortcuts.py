@@ -57,5 +57,23 @@ def known_shortcuts(db: sqlite_utils.Database, records: list[dict[str, Any]], fa
     if not records:
         return known_shortcuts_section(None)
     definitions, relations = records_facts(db, records)
-    return known_shortcuts_section(run_audit(record_entries(records), AuditOptions(), definitions=definitions,
-                                             relations=relations))
+    section = known_shortcuts_section(run_audit(record_entries(records), AuditOptions(), definitions=definitions,
+                                                relations=relations))
+    return section + "\n" + inputs_note(records, relations is not None) + "\n"
+
+
+def inputs_note(records: Sequence[dict[str, Any]], with_lexicon: bool) -> str:
+    """What the card's audit read, and the ``fbagent audit`` command that reproduces it on the published
+    folder: the exported rows, seed 0, no encoder, and (``with_lexicon``) the frame definitions and relations
+    of the records' lexicon from the exporter's database, which the folder does not carry."""
+    n = len(records)
+    rows = f"the {n:,} exported {'entry' if n == 1 else 'entries'} (the rows of this folder), seed 0, no sentence encoder"
+    if not with_lexicon:
+        return (f"Inputs: {rows}, frame names only (no frame definitions or relations). Reproduce from this folder with "
+                "`fbagent audit --dataset . --no-encoder`.")
+    name = next(iter({r.get("lexicon") for r in records}))
+    return (f"Inputs: {rows}, and the frame definitions and relations of lexicon `{name}` from the exporter's "
+            "database, which this folder does not carry. Reproduce with "
+            f"`fbagent audit --dataset . --lexicon {name} --no-encoder --db DB` against a database holding that "
+            "lexicon; `fbagent audit --dataset .` alone knows frame names only, so baselines that read frame "
+            "definitions or relations may give another verdict.")
