@@ -101,6 +101,8 @@ CASES = [
        "--db", "{tmp}/fresh.db", setup="bad_jsonl", db="none", says=("bad.jsonl:1",)),
     _c("lexicon-show-unknown", "lexicon", "show", "nosuch", "--db", "{db}", says=("nosuch",)),
     # --- pairs
+    _c("pairs-select-unknown-protocol-no-db", "pairs", "select", "--protocol", "framebenhc", "--pairs", "5",
+       "--db", "{tmp}/none.db", db="none", says=("framebenhc",)),  # checked before the database is created
     _c("pairs-select-zero", "pairs", "select", "--pairs", "0", "--db", "{db}", says=("--pairs",)),
     _c("pairs-select-huge-seed", "pairs", "select", "--pairs", "2", "--seed", HUGE_SEED, "--db", "{db}",
        says=("seed",)),

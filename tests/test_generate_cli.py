@@ -65,6 +65,17 @@ def test_dry_run_prints_the_plan(tmp_path):
     assert "LLM calls: screening 4" in out
 
 
+def test_dry_run_on_a_missing_database_creates_no_file(tmp_path):
+    """The plan comes from the embedded sample imported into an in-memory database: no file appears."""
+    db = tmp_path / "d.db"
+    result = runner.invoke(app, ["generate", "--pairs", "5", "--generator", "openai",
+                                 "--base-url", "http://127.0.0.1:9/v1", "--dry-run", "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    out = " ".join(result.output.split())
+    assert "Plan (--dry-run" in out and "entries (pairs x per-pair) 5" in out
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
 def test_missing_api_key_is_one_line_with_the_fix(tmp_path):
     result = cli("generate", "--pairs", "1", "--generator", "openai", "--db", str(tmp_path / "fb.db"))
     assert result.returncode == 2

@@ -53,13 +53,14 @@ def select_cmd(
     from fbagent.store.db import open_db
 
     started = time.perf_counter()
-    database = open_db(db_path(db))
-    lex = resolve_lexicon(database, lexicon,
-                          notify=lambda note: echo(note, err=True))
     chosen = dict(selection or {})
     if seed is None:
         seed = FRAMEBENCH_SEED if chosen.get("protocol") == "framebench" else 0
     options = SelectionOptions(pairs=pairs, seed=seed, per_pair=per_pair, **chosen)
+    options.check()  # refused options leave no database behind: checked before it is opened
+    database = open_db(db_path(db))
+    lex = resolve_lexicon(database, lexicon,
+                          notify=lambda note: echo(note, err=True))
     result = select_pairs(database, lex, options)
     seconds = time.perf_counter() - started
     if as_json:

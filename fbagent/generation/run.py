@@ -73,7 +73,8 @@ async def generate(db_path: str | Path, opts: GenerateOptions, *, encoder: Any =
     if not opts.dry_run:  # a broken checkpoint file is refused before anything is stored
         check_checkpoint_file(checkpoint_path(db_path))
     started = time.perf_counter()
-    db = open_db(db_path)
+    # a dry run on a missing database plans in memory (the embedded sample imported there): no file is created
+    db = open_db(":memory:" if opts.dry_run and not Path(db_path).exists() else db_path)
     lexicon, notes, (gen_style, ver_style), opts = _resolve_lexicon(db, opts, emit)
     run_name = opts.run or default_run_name(lexicon["name"], opts)
     summary = GenerationSummary(run_name=run_name, run_id=None, db_path=str(db_path), dry_run=opts.dry_run,
