@@ -54,6 +54,11 @@ def test_generate_then_runs_list_and_show(tmp_path):
     assert data["run"]["options"]["pairs"] == 2 and data["run"]["prompt_versions"]["define"].startswith("roundtrip/")
     assert data["sessions"][0]["status"] == "finished" and data["sessions"][0]["calls"] == 14
 
+    again = runner.invoke(app, ["generate", "--pairs", "2", "--generator", "openai", "--base-url", "http://127.0.0.1:9/v1",
+                                "--model", "stub-model", "--db", db, "--run", "demo", "--no-screen"])
+    assert again.exit_code == 0, again.output  # all finished: nothing to do, no call made
+    assert "LLM calls stored before 14" in " ".join(again.output.split())  # the whole run's 14 calls
+
 
 def test_dry_run_prints_the_plan(tmp_path):
     db = str(tmp_path / "fb.db")

@@ -326,6 +326,7 @@ class _Session:
         from fbagent.store import runs as runs_store
 
         summary = self.summary
+        summary.calls_before = run_usage(self.db, run["id"])["calls"]  # the "whole run" column counts them
         session_id = runs_store.start_session(self.db, run["id"], self.command, pid=invocation_pid())
         summary.entries_total = summary.entries_skipped = total
         summary.wall_s = time.perf_counter() - self.started
