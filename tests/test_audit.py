@@ -138,6 +138,13 @@ def test_audit_of_a_run_generated_against_the_stub_and_of_the_authors_columns(tm
     table = runner.invoke(app, ["audit", "--run", "demo", "--db", db, "--resamples", "100"], terminal_width=80)
     assert table.exit_code == 0 and max(len(line) for line in table.output.splitlines()) <= 80
     assert all(name in table.output for name in NAMES) and "Convention:" in table.output
+    import subprocess  # a fresh process loads the encoder: no library noise around the table
+
+    fresh = subprocess.run([sys.executable, "-m", "fbagent.cli", "audit", "--run", "demo", "--db", db, "--resamples",
+                            "100"], capture_output=True, text=True, timeout=300)
+    assert fresh.returncode == 0 and "encoder_similarity" in fresh.stdout, fresh.stderr
+    noise = fresh.stdout + fresh.stderr
+    assert "model package loaded" not in noise and "Loading weights" not in noise and "extract_model" not in noise, noise
     flagged = len(result["flagged"])
     out_file = tmp_path / "kept.jsonl"
     kept = runner.invoke(app, ["export", str(out_file), "--run", "demo", "--db", db, "--exclude-shortcut"])

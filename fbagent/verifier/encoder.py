@@ -8,6 +8,8 @@ run time: ``HF_HUB_OFFLINE=1`` is set while loading).
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import threading
 import zipfile
@@ -32,7 +34,8 @@ def offline_minilm_path() -> Path | None:
     use (atomic: unpack to a temp folder, then rename).
     """
     try:
-        import all_minilm_l6_v2  # type: ignore[import-not-found]
+        with contextlib.redirect_stdout(io.StringIO()):  # its import prints "model package loaded. Use ..."
+            import all_minilm_l6_v2  # type: ignore[import-not-found]
     except ImportError:
         return None
     zip_path = Path(all_minilm_l6_v2.__file__).parent / "model.zip"
@@ -66,7 +69,9 @@ def resolve_encoder(name_or_path: str | None) -> str:
 
 @lru_cache(maxsize=4)
 def load_encoder(name_or_path: str | None = None):
-    """Load a :class:`sentence_transformers.SentenceTransformer` on the CPU (cached per name).
+    """Load a :class:`sentence_transformers.SentenceTransformer` on the CPU (cached per name), quietly: the
+    offline package's import line and transformers' "Loading weights" bar are not shown (every command
+    loads the encoder through here).
 
     Raises :class:`FbagentError` when the model is neither a local folder nor in the
     local Hugging Face cache (nothing is downloaded).
@@ -74,6 +79,12 @@ def load_encoder(name_or_path: str | None = None):
     resolved = resolve_encoder(name_or_path)
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    try:  # no "Loading weights" bar over a command's output or progress display
+        from transformers.utils import logging as hf_logging
+
+        hf_logging.disable_progress_bar()
+    except ImportError:  # cosmetic only: without transformers there is no bar to hide
+        pass
     try:
         from sentence_transformers import SentenceTransformer
 

