@@ -199,3 +199,23 @@ def test_dry_run_warns_about_a_missing_backend_package(tmp_path):
     fine = cli("generate", "--pairs", "1", "--generator", "gemini", "--dry-run", "--db", db,
                env={"GEMINI_API_KEY": "x" * 20})
     assert fine.returncode == 0 and "warning:" not in fine.stdout  # installed here: nothing to say
+
+
+def test_dry_run_names_every_missing_package_of_a_backend_in_one_line(tmp_path):
+    """google-genai and jsonref both missing: one warning naming both, one pip line (not two warnings)."""
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "sitecustomize.py").write_text(
+        "import sys\n"
+        "class Block:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name.split('.')[:2] == ['google', 'genai'] or name.split('.')[0] == 'jsonref':\n"
+        "            raise ModuleNotFoundError(name)\n"
+        "sys.meta_path.insert(0, Block())\n")
+    res = cli("generate", "--pairs", "1", "--generator", "gemini", "--dry-run", "--db", str(tmp_path / "fb.db"),
+              env={"GEMINI_API_KEY": "x" * 20, "COLUMNS": "400",
+                   "PYTHONPATH": os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")])})
+    assert res.returncode == 0, res.stderr
+    warnings = [ln for ln in res.stdout.splitlines() if ln.startswith("warning:")]
+    assert warnings == ["warning: the real run needs the Python packages 'google-genai' and 'jsonref' (gemini "
+                        "backend), which are not installed: pip install 'fbagent[gemini]'"], res.stdout

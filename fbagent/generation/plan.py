@@ -119,11 +119,9 @@ def missing_key_warnings(opts: GenerateOptions) -> list[str]:
 
 
 def missing_package_warnings(opts: GenerateOptions) -> list[str]:
-    """For ``--dry-run``: one line per Python package that a backend of the run needs and that is not
+    """For ``--dry-run``: one line per backend of the run naming every Python package it needs that is not
     installed (the provider's ``packages``, found with :func:`importlib.util.find_spec`: nothing is
-    imported), naming the extra that installs it; unknown backends are left to the real run."""
-    import importlib.util
-
+    imported), and the extra (or pip line) that installs them; unknown backends are left to the real run."""
     from fbagent import providers
 
     warnings: list[str] = []
@@ -132,14 +130,24 @@ def missing_package_warnings(opts: GenerateOptions) -> list[str]:
             p = providers.provider(config.backend, among=providers.GENERATION_PROVIDERS)
         except FbagentError:
             continue
-        for module, distribution in p.packages:
-            try:
-                found = importlib.util.find_spec(module) is not None
-            except (ImportError, ValueError):  # a missing parent package (google for google.genai)
-                found = False
-            fix = f"pip install 'fbagent[{p.extra}]'" if p.extra else f"pip install {distribution}"
-            line = (f"the real run needs the Python package {distribution!r} ({p.name} backend), which is not "
-                    f"installed: {fix}")
-            if not found and line not in warnings:
-                warnings.append(line)
+        missing = [distribution for module, distribution in p.packages if not _importable(module)]
+        if not missing:
+            continue
+        fix = f"pip install 'fbagent[{p.extra}]'" if p.extra else "pip install " + " ".join(missing)
+        several = len(missing) > 1
+        line = (f"the real run needs the Python package{'s' if several else ''} "
+                f"{' and '.join(repr(d) for d in missing)} ({p.name} backend), which {'are' if several else 'is'} "
+                f"not installed: {fix}")
+        if line not in warnings:
+            warnings.append(line)
     return warnings
+
+
+def _importable(module: str) -> bool:
+    """Whether ``module`` can be found (:func:`importlib.util.find_spec`; nothing is imported)."""
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):  # a missing parent package (google for google.genai)
+        return False
