@@ -646,3 +646,26 @@ def test_export_removes_the_stale_temp_files_of_killed_writers_only(tmp_path: Pa
     assert out.read_text() == "done\n"
     write_atomic(out, ["again\n"])
     assert not live.exists() and all(p.exists() for p in other)
+
+
+def test_lexicon_add_other_problems_wrap_at_spaces_on_a_terminal(tmp_path: Path) -> None:
+    """`lexicon add` of a file with several problems, on a 60-column terminal (Rich forced to one by
+    FORCE_COLOR): the "other problems" line is wrapped at spaces, never inside a word, before the error line."""
+    import re
+
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"frame": "Departing", "definition": "x"}\n' + "".join(f"{{not json {i}\n" for i in range(4)))
+    env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    proc = subprocess.run([sys.executable, "-m", "fbagent.cli", "lexicon", "add", bad.name, "--lang", "en", "--db",
+                           str(tmp_path / "fb.db")], capture_output=True, text=True, timeout=120, cwd=tmp_path,
+                          env={**env, "FORCE_COLOR": "1", "COLUMNS": "60"}, stdin=subprocess.DEVNULL)
+    assert proc.returncode == 2, proc.stderr
+    text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]|\r", "", proc.stderr)
+    start = text.index("other problems:")
+    others = text[start:text.index("error:", start)].splitlines()
+    assert len(others) > 1 and all(len(line) <= 60 for line in others), others
+    joined = " ".join(line.strip() for line in others)
+    assert joined == "other problems: " + " | ".join(
+        [f"{bad.name}:1: 'lexical_units' is a required property"]
+        + [f"{bad.name}:{n}: not valid JSON (Expecting property name enclosed in double quotes at column 2)"
+           for n in range(2, 6)]), joined

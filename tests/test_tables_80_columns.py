@@ -252,6 +252,8 @@ def test_pairs_select_tables_fit_without_a_broken_word(store, width):
     assert not broken, f"words broken at {width} columns: {sorted(broken)}\n{out}"
     missing = {w for w in words(reference) - words(out) if not re.fullmatch(r"[\d.,]+", w)}
     assert not missing, f"words not shown at {width} columns: {sorted(missing)}\n{out}"
+    last = [ln for ln in out.splitlines() if ln.strip()][-1]
+    assert re.search(r"(^|\s)fbagent pairs show \d+$", last.strip()), out  # the suggested command kept whole
 
 
 # -- issue 35: the tables the newcomer's walkthrough broke, progress lines -------------------------------

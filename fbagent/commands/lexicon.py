@@ -120,7 +120,8 @@ def _import(database, err, path: Path, *, lang: str, name: str | None, fmt: str,
         except LexiconFormatError as e:  # the error line names the first problem; one more line the others
             bar.stop()
             if len(e.problems) > 1:
-                err.print("  other problems: " + " | ".join(e.problems[1:]), highlight=False, markup=False,
+                others = "  other problems: " + " | ".join(e.problems[1:])  # one line, wrapped at spaces on a terminal
+                err.print(fit_line(others, err.width) if err.is_terminal else others, highlight=False, markup=False,
                           soft_wrap=True)
             raise
 

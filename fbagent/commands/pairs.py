@@ -8,7 +8,7 @@ from typing import Annotated, Any
 import typer
 
 from fbagent.commands.options import DbOption, ExistingDbOption, db_path, name_check
-from fbagent.commands.output import echo, new_console
+from fbagent.commands.output import echo, fit_line, new_console
 from fbagent.commands.selection_options import selection_options
 from fbagent.commands.tables import WideOption
 from fbagent.limits import bounds
@@ -95,12 +95,14 @@ def _print_selection(result: dict[str, Any], lexicon: str, options: Any, *, show
                     [[str(p["rank"]), p["verb"], p["frame_a"], p["frame_b"]] for p in result["pairs"][:show]],
                     title=f"First {min(show, len(result['pairs']))} selected pairs")
     if result.get("reused"):
-        console.print(f"Reused selection {result['selection_id']} in {where}: it has the same lexicon, protocol, "
-                      f"seed and options, and no run uses it (nothing new stored). See it with: "
-                      f"fbagent pairs show {result['selection_id']}", highlight=False)
+        console.print(fit_line(f"Reused selection {result['selection_id']} in {where}: it has the same lexicon, "
+                               f"protocol, seed and options, and no run uses it (nothing new stored). See it with: "
+                               f"fbagent pairs show {result['selection_id']}", console.width),
+                      highlight=False, markup=False, soft_wrap=True)
         return
-    console.print(f"Stored as selection {result['selection_id']} in {where} ({seconds:.2f} s). "
-                  f"See it with: fbagent pairs show {result['selection_id']}", highlight=False)
+    console.print(fit_line(f"Stored as selection {result['selection_id']} in {where} ({seconds:.2f} s). "
+                           f"See it with: fbagent pairs show {result['selection_id']}", console.width),
+                  highlight=False, markup=False, soft_wrap=True)  # the suggested command stays whole
 
 
 def table1_table(counts: dict[str, Any], per_pair: int) -> tuple[list[Any], list[list[str]]]:
