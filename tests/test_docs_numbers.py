@@ -63,3 +63,35 @@ def test_asfalda_numbers_in_the_readme(fr_db):
     db, _ = fr_db
     c = show(_db_path(db), "framenet-fr-asfalda")
     assert f"# prints: {n(c['frames'])} frames, {n(c['lexical_units'])} LUs, ..." in README
+
+
+def _written_paths() -> set[str]:
+    """The relative paths the example commands of README.md and docs/*.md write (``--out X``, ``--plots X``,
+    ``export X``), placeholders (``OUT.jsonl``, ``DIR``) and ``results/*`` globs left out."""
+    found: set[str] = set()
+    for doc in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        for line in doc.read_text(encoding="utf-8").splitlines():
+            command = line.strip().removeprefix("$ ").split("#")[0]
+            if not command.startswith("fbagent "):
+                continue
+            words = command.split()
+            for i, word in enumerate(words[:-1]):
+                target = words[i + 1]
+                if word in ("--out", "--plots") or (i == 1 and word == "export" and not target.startswith("-")):
+                    if not re.search(r"[A-Z*<]", target) and not target.startswith(("/", "~", ".")):
+                        found.add(target)
+    return found
+
+
+def test_what_the_documented_commands_write_in_the_checkout_is_ignored_by_git():
+    import shutil
+    import subprocess
+
+    if shutil.which("git") is None or not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout")
+    paths = _written_paths()
+    assert {"bench-hf", "bench-tasks", "bench.jsonl", "report.md", "results/gemma270m"} <= paths, paths
+    for path in sorted(paths):
+        probe = path.rstrip("/") + ("/probe" if "." not in Path(path).name else "")
+        res = subprocess.run(["git", "-C", str(ROOT), "check-ignore", "-q", probe], capture_output=True)
+        assert res.returncode == 0, f"{path} (written by a documented command) is not in .gitignore"
