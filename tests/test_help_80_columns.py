@@ -126,3 +126,13 @@ def test_docstring_paragraphs_are_reflowed() -> None:
     assert "the same selection options that no run uses" in text
     first = [line for line in out.splitlines() if "selection options that no" in line]
     assert first and "run uses" in first[0]
+
+
+def test_every_db_option_shows_the_same_default() -> None:
+    """--db is declared one way (fbagent.commands.options): every command that takes it shows
+    ``default: framebench.db`` (audit and db backup used to show none)."""
+    with_db = [(p, c) for p, c in COMMANDS if any("--db" in getattr(o, "opts", ()) for o in c.params)]
+    assert {("audit",), ("db", "backup"), ("generate",), ("export",)} <= {p for p, _ in with_db}
+    for path, _ in with_db:
+        shown = " ".join(_render(path, 200).replace("│", " ").split())
+        assert "default: framebench.db" in shown, (path, shown)

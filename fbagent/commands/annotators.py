@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from fbagent.commands.options import ExistingDbOption, db_path, name_check
+from fbagent.commands.options import DEFAULT_DB, ExistingDbOption, db_path, name_check
 from fbagent.commands.output import echo
 from fbagent.commands.tables import WideOption
 
@@ -39,7 +39,7 @@ def invite_cmd(
         "--competence", help="NAME's competence in each language they will annotate, as they state it: LANG=LEVEL, "
                              "LEVEL one of native, near-native, fluent, basic (e.g. en=native,ja=fluent); the dataset "
                              "card reports it.")] = None,
-    db: ExistingDbOption = None,
+    db: ExistingDbOption = DEFAULT_DB,
 ) -> None:
     """Print a one-time link for NAME; its token is stored hashed. A new invite revokes NAME's unused links."""
     from fbagent.serve.options import public_url as check_url
@@ -63,7 +63,7 @@ def invite_cmd(
 
 
 @app.command("list")
-def list_cmd(db: ExistingDbOption = None, wide: WideOption = False) -> None:
+def list_cmd(db: ExistingDbOption = DEFAULT_DB, wide: WideOption = False) -> None:
     """Invited annotators: state of the newest link, its expiry, live browser sessions, last seen."""
     from fbagent.commands.output import new_console
     from fbagent.commands.tables import Col, print_table
@@ -90,7 +90,7 @@ def list_cmd(db: ExistingDbOption = None, wide: WideOption = False) -> None:
 @app.command("revoke")
 def revoke_cmd(
     name: Annotated[str, typer.Argument(help="The annotator whose links and browser sessions end now.")],
-    db: ExistingDbOption = None,
+    db: ExistingDbOption = DEFAULT_DB,
 ) -> None:
     """End NAME's open links and browser sessions; a running `annotate --serve` closes NAME's apps within a second."""
     from fbagent.errors import FbagentError

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 import typer
 
-from fbagent.commands.options import ExistingDbOption, db_path, name_check
+from fbagent.commands.options import DEFAULT_DB, ExistingDbOption, db_path, name_check
 from fbagent.commands.output import echo, new_console
 from fbagent.commands.tables import WideOption
 
@@ -42,7 +42,7 @@ def register(app: typer.Typer) -> None:
         near_duplicate: Annotated[float, typer.Option("--near-duplicate", min=0.0, max=1.0, help="Similarity above "
                                                       "which two entries of one verb are near-duplicates.")] = 0.95,
         show: Annotated[int, typer.Option("--show", min=0, help="List the first N flagged entries.")] = 10,
-        db: ExistingDbOption = None,
+        db: ExistingDbOption = DEFAULT_DB,
         wide: WideOption = False,
     ) -> None:
         """Can the items be solved without understanding them? Shortcut baselines over the evaluation

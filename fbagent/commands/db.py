@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from fbagent.commands.options import ExistingDbOption, db_path
+from fbagent.commands.options import DEFAULT_DB, ExistingDbOption, db_path
 from fbagent.commands.output import echo
 
 app = typer.Typer(help="The database file: a consistent backup copy, the schema upgrade.", no_args_is_help=True)
@@ -18,7 +18,7 @@ app = typer.Typer(help="The database file: a consistent backup copy, the schema 
 def backup_cmd(
     dest: Annotated[Path, typer.Argument(help="New file for the copy (a folder: the same file name in it); "
                                               "never overwritten.")],
-    db: ExistingDbOption = None,
+    db: ExistingDbOption = DEFAULT_DB,
 ) -> None:
     """Copy the database into DEST with SQLite's online backup API: one consistent snapshot with every
     committed row (the write-ahead log included), taken while annotators and a run go on writing. Use it
@@ -31,7 +31,7 @@ def backup_cmd(
 
 
 @app.command("upgrade")
-def upgrade_cmd(db: ExistingDbOption = None) -> None:
+def upgrade_cmd(db: ExistingDbOption = DEFAULT_DB) -> None:
     """Upgrade a database written by an older fbagent to this version's schema, after a backup copy
     beside it (NAME.vN.bak). Read commands never upgrade; writing commands (generate, annotate, lexicon
     add, pairs select) do it as this command does."""

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from fbagent.commands.generation_options import model_options, verifier_options
-from fbagent.commands.options import DbOption, db_path, name_check
+from fbagent.commands.options import DEFAULT_DB, DbOption, db_path, name_check
 from fbagent.commands.output import secho
 from fbagent.commands.selection_options import selection_options
 from fbagent.pairs.select import PAIRS_HELP
@@ -74,7 +74,7 @@ def generate_cmd(
         "lexicon, generator, seed and options, so the same command resumes the same run.")] = None,
     dry_run: Annotated[bool, typer.Option(
         "--dry-run", rich_help_panel="Run", help="Print the plan (entries, calls, tokens); call nothing.")] = False,
-    db: DbOption = None,
+    db: DbOption = DEFAULT_DB,
     llm: dict[str, Any] | None = None,           # built by @model_options
     verifier_llm: dict[str, Any] | None = None,  # built by @verifier_options
     selection: dict[str, Any] | None = None,     # built by @selection_options

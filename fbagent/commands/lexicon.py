@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from fbagent.commands.options import DbOption, ExistingDbOption, db_path, name_check
+from fbagent.commands.options import DEFAULT_DB, DbOption, ExistingDbOption, db_path, name_check
 from fbagent.commands.output import echo, fit_line, new_console
 from fbagent.commands.tables import WideOption
 
@@ -34,7 +34,7 @@ def add_cmd(
     strict: Annotated[bool, typer.Option("--strict", help="NLTK layout: treat dangling references (an LU whose frame "
                                          "has no frame file, an lu/*.xml that disagrees with the index, an LU marked "
                                          "hasAnnotation without its lu/*.xml) as errors instead of warnings.")] = False,
-    db: DbOption = None,
+    db: DbOption = DEFAULT_DB,
 ) -> None:
     """Import a lexicon into the database, in one transaction.
 
@@ -127,7 +127,7 @@ def _import(database, err, path: Path, *, lang: str, name: str | None, fmt: str,
 
 
 @app.command("list")
-def list_cmd(db: ExistingDbOption = None, wide: WideOption = False) -> None:
+def list_cmd(db: ExistingDbOption = DEFAULT_DB, wide: WideOption = False) -> None:
     """List the lexicons in the database: name, language, format, counts, import time, source."""
     from fbagent.commands.tables import Col, print_table
     from fbagent.store.db import open_db
@@ -158,7 +158,7 @@ def _show_note(message: str) -> None:
 def show_cmd(
     name: Annotated[str | None, typer.Argument(callback=name_check("lexicon name"), help="Lexicon name (default: the only or most recent one).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of a table.")] = False,
-    db: DbOption = None,
+    db: DbOption = DEFAULT_DB,
 ) -> None:
     """Counts of one lexicon: frames, FEs, LUs by POS, verbs with 2+ frames, candidate frame pairs, exemplars."""
     from fbagent.lexicon.importer import needs_embedded, resolve_lexicon

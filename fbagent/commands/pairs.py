@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 import typer
 
-from fbagent.commands.options import DbOption, ExistingDbOption, db_path, name_check
+from fbagent.commands.options import DEFAULT_DB, DbOption, ExistingDbOption, db_path, name_check
 from fbagent.commands.output import echo, fit_line, new_console
 from fbagent.commands.selection_options import selection_options
 from fbagent.commands.tables import WideOption
@@ -33,7 +33,7 @@ def select_cmd(
                                           "authors' num_pairs: 2 in the paper's Japanese set).")] = 1,
     show: Annotated[int, typer.Option("--show", **bounds("--show"), help="Print the first N selected pairs.")] = 10,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object (selection, counts, pairs).")] = False,
-    db: DbOption = None,
+    db: DbOption = DEFAULT_DB,
     selection: dict[str, Any] | None = None,  # built by @selection_options
 ) -> None:
     """Select frame pairs and store them (selections + frame_pairs); print Table-1 counts and filter counts.
@@ -153,7 +153,7 @@ def _eligibility_rows(c: dict[str, Any], options: Any) -> list[list[str]]:
 
 
 @app.command("list")
-def list_cmd(db: ExistingDbOption = None, wide: WideOption = False) -> None:
+def list_cmd(db: ExistingDbOption = DEFAULT_DB, wide: WideOption = False) -> None:
     """List the frame-pair selections: lexicon, seed, counts, options."""
     from fbagent.commands.tables import Col, print_table
     from fbagent.store.db import open_db
@@ -191,7 +191,7 @@ def show_cmd(
     status: Annotated[str, typer.Option("--status", help="selected | reserve | screened_out | all")] = "selected",
     limit: Annotated[int, typer.Option("--limit", min=0, help="Print at most N pairs (0: all).")] = 50,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
-    db: ExistingDbOption = None,
+    db: ExistingDbOption = DEFAULT_DB,
     wide: WideOption = False,
 ) -> None:
     """Show the pairs of one selection, in rank order."""

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from fbagent.commands.options import ExistingDbOption, db_path, name_check
+from fbagent.commands.options import DEFAULT_DB, ExistingDbOption, db_path, name_check
 from fbagent.commands.output import echo, new_console
 from fbagent.commands.tables import WideOption
 from fbagent.store.items import STATUSES
@@ -17,7 +17,7 @@ app = typer.Typer(help="Generation runs: list them, show one (options, counts by
 
 
 @app.command("list")
-def list_cmd(db: ExistingDbOption = None, wide: WideOption = False) -> None:
+def list_cmd(db: ExistingDbOption = DEFAULT_DB, wide: WideOption = False) -> None:
     """List every run, newest first: status, items by status, LLM calls, cache hits, tokens."""
     from fbagent.commands.tables import Col, print_table
     from fbagent.store.db import open_db
@@ -61,7 +61,7 @@ def problem_entries(database, run_id: int, statuses: tuple[str, ...] = ENTRY_STA
 @app.command("show")
 def show_cmd(
     run: Annotated[str, typer.Argument(callback=name_check("run name"), help="Run name (or numeric id), as printed by `fbagent runs list`.")],
-    db: ExistingDbOption = None,
+    db: ExistingDbOption = DEFAULT_DB,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables "
                                           "(entries with all their reasons).")] = False,
     entry_status: Annotated[str | None, typer.Option("--status", help="List only the entries with this status: "

@@ -14,7 +14,7 @@ from typing import Annotated, Any
 import typer
 
 from fbagent.commands.generation_options import SIGNALS_HELP, model_options, verifier_options
-from fbagent.commands.options import DbOption, ExistingDbOption, db_path, name_check
+from fbagent.commands.options import DEFAULT_DB, DbOption, ExistingDbOption, db_path, name_check
 from fbagent.commands.output import echo, new_console, secho
 from fbagent.commands.tables import WideOption
 from fbagent.limits import DEFAULT_N_BOOT
@@ -52,7 +52,7 @@ def calibrate_cmd(
         "--margin", help="Report precision and recall at this margin (the generation run's; cosine difference).")] = DEFAULT_MARGIN,
     n_boot: Annotated[int, typer.Option("--n-boot", help="Bootstrap resamples (over pairs) for the 95% intervals.")] = DEFAULT_N_BOOT,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object (every number) instead of tables.")] = False,
-    db: DbOption = None,
+    db: DbOption = DEFAULT_DB,
     llm: dict[str, Any] | None = None,           # built by @model_options
     verifier_llm: dict[str, Any] | None = None,  # built by @verifier_options
 ) -> None:
@@ -90,7 +90,7 @@ def calibrate_cmd(
 @app.command("list")
 def list_cmd(
     lexicon: Annotated[str | None, typer.Option("--lexicon", callback=name_check("lexicon name"), help="Only calibrations of this lexicon.")] = None,
-    db: ExistingDbOption = None,
+    db: ExistingDbOption = DEFAULT_DB,
     wide: WideOption = False,
 ) -> None:
     """Stored calibrations, newest first: lexicon, signal, pairs, accuracy, margins for precision 0.8/0.9/0.95."""
