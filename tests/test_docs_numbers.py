@@ -95,3 +95,21 @@ def test_what_the_documented_commands_write_in_the_checkout_is_ignored_by_git():
         probe = path.rstrip("/") + ("/probe" if "." not in Path(path).name else "")
         res = subprocess.run(["git", "-C", str(ROOT), "check-ignore", "-q", probe], capture_output=True)
         assert res.returncode == 0, f"{path} (written by a documented command) is not in .gitignore"
+
+
+def test_docs_name_the_fields_the_commands_print():
+    """README's rating keys follow the English scale (only Natural counts); docs/generate.md explains every
+    field of the progress line; docs/eval.md the summary rows under the names `eval run` shows."""
+    from fbagent.eval.report import FRAMEBENCH_HEADERS
+    from fbagent.generation.events import STATUSES
+    from fbagent.tui.scales import THREE_LEVEL
+
+    assert [lv.key for lv in THREE_LEVEL.positive] == ["n"]
+    assert "only `n` counts as acceptable for the filter" in " ".join(README.split())
+    generate_md = " ".join((ROOT / "docs" / "generate.md").read_text(encoding="utf-8").split())
+    assert len(STATUSES) == 4 and "`ok`, `flag`, `rej`, `fail`" in generate_md
+    for field in ("`calls 0+3` is 0 answered and 3 in flight", "`tok`", "`cache`"):
+        assert field in generate_md, field
+    eval_md = (ROOT / "docs" / "eval.md").read_text(encoding="utf-8")
+    for row in ("Failed", "Think tok.", "Budget hit", "Parsed", "Dropped"):
+        assert row in FRAMEBENCH_HEADERS and f"- `{row}`:" in eval_md, row
