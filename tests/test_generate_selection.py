@@ -214,9 +214,11 @@ async def test_the_library_prints_nothing_and_reports_events(tmp_path, capsys):
 
 
 async def test_plan_counts_the_real_screening_prompt(tmp_path):
+    from fbagent.lexicon.importer import import_embedded
     from fbagent.prompting.messages import load_prompts
     from fbagent.store.lexicon import frame_context
 
+    import_embedded(open_db(tmp_path / "fb.db"))  # a dry run on a missing database stores nothing (issue 35)
     with OpenAIStub(FrameResponder()) as stub:
         screened, _ = await run(tmp_path / "fb.db", options(stub, pairs=3, screen=True, dry_run=True))
         plain, _ = await run(tmp_path / "fb.db", options(stub, pairs=3, screen=False, dry_run=True))
