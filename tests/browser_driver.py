@@ -35,6 +35,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import urlsplit
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -191,7 +192,8 @@ class AppTab:
         self.page.goto(url)
         if self.page.evaluate("location.pathname") == "/join" and self.page.locator("form button").count():
             self.page.click("form button")
-        self.page.wait_for_function("location.pathname === '/'", timeout=timeout_s * 1000)
+        # checked on playwright's side: the app page's CSP refuses the eval a string predicate would need
+        self.page.wait_for_url(lambda url: urlsplit(url).path == "/", timeout=timeout_s * 1000)
         self.page.wait_for_selector("body.-first-byte", timeout=timeout_s * 1000)
         self.page.focus(".xterm-helper-textarea")
         return self
