@@ -187,17 +187,23 @@ class LlamaCppBackend(SyncBackend):
             thinking = thinking + "\n" + cfg.end_think_tag
         return thinking, n_think, exhausted
 
+    def _with_thinking(self, prompt: str) -> tuple[str, str, int, bool]:
+        """``(text to complete, thinking, thinking tokens, budget exhausted)`` for ``prompt``: the formatted
+        prompt, followed by the model's thinking in reasoning mode. Raises ``ValueError`` as llama.cpp does
+        (e.g. a prompt longer than the context window)."""
+        text = self._format(prompt)
+        if not self.reasoning.enabled:
+            return text, "", 0, False
+        thinking, n_think, exhausted = self._think(text)
+        return text + thinking, thinking, n_think, exhausted
+
     def choose_sync(self, prompts: list[str], choices: Sequence[str]) -> list[ChoiceResult]:
         """Grammar-constrained greedy answers, one completion per prompt."""
         grammar = self._grammar(choices)
         results = []
         for prompt in prompts:
-            text = self._format(prompt)
-            thinking, n_think, exhausted = "", 0, False
             try:
-                if self.reasoning.enabled:
-                    thinking, n_think, exhausted = self._think(text)
-                    text = text + thinking
+                text, thinking, n_think, exhausted = self._with_thinking(prompt)
                 out = self._complete(text, 4, (), grammar)
                 raw = out["choices"][0]["text"]
                 choice = validate_choice(raw, choices)
@@ -215,12 +221,8 @@ class LlamaCppBackend(SyncBackend):
         """Greedy free generation, cut at ``stop``."""
         results = []
         for prompt in prompts:
-            text = self._format(prompt)
-            thinking, n_think, exhausted = "", 0, False
             try:
-                if self.reasoning.enabled:
-                    thinking, n_think, exhausted = self._think(text)
-                    text = text + thinking
+                text, thinking, n_think, exhausted = self._with_thinking(prompt)
                 out = self._complete(text, max_new_tokens, stop)
                 raw = out["choices"][0]["text"]
                 results.append(TextResult(
