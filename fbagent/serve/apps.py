@@ -1,8 +1,10 @@
 """The app processes of :class:`fbagent.serve.server.AnnotateServer`: one per open tab, bounded, taken over by a newer tab.
 
-A mixin of the server (it uses ``live``, ``options``, ``launch``,
-``counters``, ``on_event``, ``_refuse`` and textual-serve's
-``download_manager``). The WebSocket handler checks ``Origin`` and the bounds,
+A mixin of the server (what it uses of it is declared by
+:class:`fbagent.serve.host.ServerHost`, and ``live`` here). Its WebSocket
+handler, :meth:`AppRoutes.handle_app_websocket`, replaces textual-serve's
+``handle_websocket`` in the server's route table (a different name: it answers
+a refusal page before the upgrade, where textual-serve's always upgrades). It checks ``Origin`` and the bounds,
 starts the app of the session's annotator (:mod:`fbagent.serve.app_process`)
 and relays the browser's messages after checking each one
 (:func:`fbagent.serve.messages.parse_envelope`; a malformed one is dropped and
@@ -25,6 +27,7 @@ from dataclasses import dataclass
 from aiohttp import WSMsgType, web
 
 from fbagent.serve.app_process import AnnotatorAppService, child_argv
+from fbagent.serve.host import ServerHost
 from fbagent.serve.messages import HEIGHT_RANGE, WIDTH_RANGE, parse_envelope
 from fbagent.store import invites
 
@@ -54,9 +57,10 @@ def _int(text: str | None, default: int, low: int, high: int) -> int:
         return default
 
 
-class AppRoutes:
+class AppRoutes(ServerHost):
     """``GET /ws`` and the bookkeeping of running apps (see the module doc)."""
 
+    live: list[LiveApp]             # set by AnnotateServer: the running apps, oldest first
     _closing: set[asyncio.Future]  # close frames on their way (kept referenced until sent)
 
     def _count(self, annotator: str | None = None) -> int:
@@ -83,7 +87,7 @@ class AppRoutes:
         await asyncio.gather(*(live.service.stopping() for live in old if live.service is not None),
                              return_exceptions=True)
 
-    async def handle_websocket(self, request: web.Request) -> web.StreamResponse:
+    async def handle_app_websocket(self, request: web.Request) -> web.StreamResponse:
         """Check ``Origin`` and the bounds, take over an older tab, upgrade, run the session's annotator's app."""
         session: invites.WebSession = request[WEB_SESSION]
         if request.headers.get("Origin") != self.origin:
@@ -110,7 +114,7 @@ class AppRoutes:
             self.counters.apps_started += 1
             self.on_event("app_started", {"annotator": session.annotator, "pid": live.service.pid,
                                           "running": self._count()})
-            await self._process_messages(websocket, live.service)
+            await self._relay_messages(websocket, live.service)
         except (ConnectionError, RuntimeError):
             pass  # the browser went away mid-message: stop the app below
         finally:
@@ -124,7 +128,7 @@ class AppRoutes:
                 await asyncio.shield(stopping)
         return websocket
 
-    async def _process_messages(self, websocket: web.WebSocketResponse, app_service: AnnotatorAppService) -> None:
+    async def _relay_messages(self, websocket: web.WebSocketResponse, app_service: AnnotatorAppService) -> None:
         """Relay the browser's checked messages to the app; drop malformed ones (see the module doc)."""
         bad = 0
         async for message in websocket:

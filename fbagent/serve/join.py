@@ -27,10 +27,12 @@ import hashlib
 import hmac
 import secrets
 import time
+from datetime import datetime
 
 import aiohttp_jinja2
 from aiohttp import web
 
+from fbagent.serve.host import ServerHost
 from fbagent.serve.throttle import cross_site
 from fbagent.serve.tokens import new_token, token_hash
 from fbagent.store import invites
@@ -42,6 +44,10 @@ COOKIE = "fbagent_session"
 #: The cookie that binds a join form to the browser that loaded it.
 JOIN_COOKIE = "fbagent_join"
 JOIN_TEMPLATE = "join.html"
+#: The page that answers a good link: sets the cookie and moves to ``/`` with a same-origin
+#: navigation. A 303 would not do: a SameSite=Strict cookie is not sent on a redirect that
+#: follows a navigation started on another site (a link clicked in a web mail), so ``/`` would get 401.
+JOINED_TEMPLATE = "joined.html"
 #: Content-Security-Policy of the join page: no script at all; the form may post to this origin only.
 JOIN_CSP = ("default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none';"
             " base-uri 'none'")
@@ -77,9 +83,11 @@ def new_binding() -> str:
     return secrets.token_urlsafe(24)
 
 
-class JoinRoutes:
-    """``GET``/``HEAD``/``POST /join`` of :class:`fbagent.serve.server.AnnotateServer` (a mixin: it uses the
-    server's ``_in_db``, ``_refuse``, ``_joined``, ``throttle``, ``forms``, ``origin``, ``address``)."""
+class JoinRoutes(ServerHost):
+    """``GET``/``HEAD``/``POST /join`` of :class:`fbagent.serve.server.AnnotateServer` (a mixin: what it uses of the
+    server is declared by :class:`~fbagent.serve.host.ServerHost`, and ``forms`` here)."""
+
+    forms: JoinForms  # set by AnnotateServer
 
     async def _live_session(self, request: web.Request) -> invites.WebSession | None:
         """The live session of the request's cookie, or None (a wrong cookie here counts against nobody)."""
@@ -159,4 +167,13 @@ class JoinRoutes:
                                  "switched_from": None if current is None else current.annotator})
         response = self._joined(request, result.annotator, session_token, result.expires_at)
         response.del_cookie(JOIN_COOKIE, path="/join")
+        return response
+
+    def _joined(self, request: web.Request, annotator: str, session_token: str | None, expires_at: str | None) -> web.Response:
+        """The page that lets ``annotator`` in; with a new session, its cookie (living until ``expires_at``)."""
+        response = aiohttp_jinja2.render_template(JOINED_TEMPLATE, request, {"annotator": annotator, "next": self.public_url + "/"})
+        if session_token is not None and expires_at is not None:
+            max_age = int((datetime.fromisoformat(expires_at) - datetime.now(datetime.fromisoformat(expires_at).tzinfo)).total_seconds())
+            response.set_cookie(COOKIE, session_token, max_age=max(max_age, 1), path="/", httponly=True,
+                                samesite="Strict", secure=self.secure)
         return response

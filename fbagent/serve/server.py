@@ -42,8 +42,6 @@ import ssl
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +52,7 @@ from textual_serve.server import Server
 
 from fbagent.serve import log_filter
 from fbagent.serve.apps import WEB_SESSION, AppRoutes, LiveApp
+from fbagent.serve.host import Counters, Event
 from fbagent.serve.join import COOKIE, JoinForms, JoinRoutes
 from fbagent.serve.options import AppLaunch, ServeOptions, origin_of
 from fbagent.serve.throttle import RefusalLog, WrongTokens, client_address, cross_site
@@ -62,18 +61,10 @@ from fbagent.serve.warm import InflectionFile, item_verbs
 from fbagent.store import invites
 
 HERE = Path(__file__).parent
-#: The page that answers a good link: sets the cookie and moves to ``/`` with a same-origin
-#: navigation. A 303 would not do: a SameSite=Strict cookie is not sent on a redirect that
-#: follows a navigation started on another site (a link clicked in a web mail), so ``/`` would get 401.
-JOINED_TEMPLATE = "joined.html"
 INDEX_TEMPLATE = "app_index.html"
 REFUSED_TEMPLATE = "refused.html"
 #: Seconds between ``last_seen_at`` writes for a live session.
 TOUCH_EVERY_S = 30.0
-#: Events: listening, joined, refused (any 401/403/429/503, at most a burst a minute), refused_summary (the rest,
-#: counted), app_started, app_stopped, ended (revoked/expired), taken_over, bad_message, watch_error.
-Event = Callable[[str, dict[str, Any]], None]
-
 REASONS = {
     invites.UNKNOWN: "This link is not valid.",
     invites.USED: "This link was already used in another browser.",
@@ -81,15 +72,6 @@ REASONS = {
     invites.REVOKED: "This link was revoked.",
     "no-session": "You are not signed in.",
 }
-
-
-@dataclass
-class Counters:
-    """What the server did, for tests and benchmarks: app processes started and stopped, refusals by status."""
-
-    apps_started: int = 0
-    apps_stopped: int = 0
-    refused: dict[int, int] = field(default_factory=dict)
 
 
 class AnnotateServer(JoinRoutes, AppRoutes, Server):
@@ -148,7 +130,7 @@ class AnnotateServer(JoinRoutes, AppRoutes, Server):
         aiohttp_jinja2.setup(app, loader=jinja2.FileSystemLoader(self.templates_path), autoescape=True)
         app.add_routes([
             web.get("/", self.handle_index, name="index"),
-            web.get("/ws", self.handle_websocket, name="websocket"),
+            web.get("/ws", self.handle_app_websocket, name="websocket"),
             web.get("/join", self.handle_join_page, name="join"),
             web.post("/join", self.handle_join_post, name="join-post"),
             web.static("/static", self.statics_path, show_index=False, name="static"),
@@ -274,14 +256,6 @@ class AnnotateServer(JoinRoutes, AppRoutes, Server):
             await self._in_db(invites.touch, [session_id])
 
     # ------------------------------------------------------------------ routes
-
-    def _joined(self, request: web.Request, annotator: str, session_token: str | None, expires_at: str | None) -> web.Response:
-        response = aiohttp_jinja2.render_template(JOINED_TEMPLATE, request, {"annotator": annotator, "next": self.public_url + "/"})
-        if session_token is not None and expires_at is not None:
-            max_age = int((datetime.fromisoformat(expires_at) - datetime.now(datetime.fromisoformat(expires_at).tzinfo)).total_seconds())
-            response.set_cookie(COOKIE, session_token, max_age=max(max_age, 1), path="/", httponly=True,
-                                samesite="Strict", secure=self.secure)
-        return response
 
     async def handle_index(self, request: web.Request) -> web.StreamResponse:
         """The page of textual-serve (our template), for a session under its process bounds."""
