@@ -1,7 +1,9 @@
 """The ``fbagent`` command line (Typer).
 
-Command groups live in ``fbagent.commands.*``; each imports only typer at module
-level, so ``fbagent --help`` never imports torch, langgraph, textual or vllm.
+Commands live in ``fbagent.commands.*``. The root group is lazy
+(:class:`fbagent.commands.lazy_group.LazyGroup`): ``fbagent --help`` lists the commands from
+:data:`COMMANDS` without importing any command module, and a command's module is imported only when
+that command (or its ``--help``) runs, so ``fbagent --help`` stays fast.
 """
 
 from __future__ import annotations
@@ -13,22 +15,59 @@ from typing import Annotated
 
 import typer
 
-from fbagent.commands import annotate as annotate_cmd
-from fbagent.commands import annotators as annotators_cmd
-from fbagent.commands import audit as audit_cmd
-from fbagent.commands import db as db_cmd
-from fbagent.commands import eval as eval_cmd
-from fbagent.commands import export as export_cmd
-from fbagent.commands import generate as generate_cmd
-from fbagent.commands import lexicon as lexicon_cmd
-from fbagent.commands import pairs as pairs_cmd
-from fbagent.commands import runs as runs_cmd
-from fbagent.commands import validate as validate_cmd
-from fbagent.commands import verifier as verifier_cmd
 from fbagent.commands.help_format import install as install_help
+from fbagent.commands.lazy_group import LazyCommand, lazy_group
 from fbagent.commands.output import secho
 from fbagent.errors import FbagentError
 from fbagent.text import shown
+
+#: every command of ``fbagent``, in the order ``fbagent --help`` lists them: name -> its module (which
+#: offers ``register(app)`` for one command, or a Typer sub-app ``app`` for a group) and its summary (the
+#: first paragraph of its help; ``tests/test_cli_lazy.py`` checks that the two agree)
+COMMANDS: dict[str, LazyCommand] = {
+    "generate": LazyCommand(
+        "fbagent.commands.generate",
+        "Generate FrameBench entries: select frame pairs, then per entry generate_base -> self_check (retry with "
+        "feedback) -> extend -> verify (SemBench round trip). Resumable: run it again."),
+    "annotate": LazyCommand(
+        "fbagent.commands.annotate",
+        "Annotate entries in a terminal app: 4 pair tasks per entry, every answer saved at once."),
+    "export": LazyCommand(
+        "fbagent.commands.export",
+        'Export entries; revised text replaces generated text; "cannot be fixed" entries are left out.'),
+    "audit": LazyCommand(
+        "fbagent.commands.audit",
+        "Can the items be solved without understanding them? Shortcut baselines over the evaluation problems "
+        "(word overlap, length, verb form, encoder similarity, question-frame overlap), each with accuracy, a 95% "
+        "bootstrap interval and chance; near-duplicates; distributions; a per-entry `shortcut` flag. Reads the "
+        "database read-only."),
+    "lexicon": LazyCommand(
+        "fbagent.commands.lexicon",
+        "Lexicons: import a FrameNet of any language (NLTK XML layout or JSONL), list them, show counts."),
+    "pairs": LazyCommand(
+        "fbagent.commands.pairs",
+        "Frame pairs: select (verb, frame A, frame B) pairs from a lexicon (fbagent's stratified protocol or the "
+        "FrameBench authors'), list selections, show one."),
+    "runs": LazyCommand(
+        "fbagent.commands.runs",
+        "Generation runs: list them, show one (options, counts by status, tokens, calls)."),
+    "annotators": LazyCommand(
+        "fbagent.commands.annotators",
+        "Invite annotators to the browser app (annotate --serve): one-time links, list, revoke."),
+    "validate": LazyCommand(
+        "fbagent.commands.validate",
+        "Human validation: agreement, filter and human accuracy."),
+    "verifier": LazyCommand(
+        "fbagent.commands.verifier",
+        "The generation verifier measured on gold data: calibrate it on held-out FrameNet exemplars, list stored "
+        "calibrations."),
+    "eval": LazyCommand(
+        "fbagent.commands.eval",
+        "Score language models on FrameBench entries, frame identification and SemBench."),
+    "db": LazyCommand(
+        "fbagent.commands.db",
+        "The database file: a consistent backup copy, the schema upgrade."),
+}
 
 app = typer.Typer(
     name="fbagent",
@@ -37,8 +76,8 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    cls=lazy_group(COMMANDS),
 )
-
 
 
 def _print_version(value: bool) -> None:
@@ -56,19 +95,7 @@ def _root(version: Annotated[bool, typer.Option("--version", callback=_print_ver
     and score language models on them."""
 
 
-app.add_typer(lexicon_cmd.app, name="lexicon")
-app.add_typer(pairs_cmd.app, name="pairs")
-generate_cmd.register(app)
-app.add_typer(runs_cmd.app, name="runs")
-annotate_cmd.register(app)
-app.add_typer(annotators_cmd.app, name="annotators")
-app.add_typer(validate_cmd.app, name="validate")
-app.add_typer(verifier_cmd.app, name="verifier")
-export_cmd.register(app)
-audit_cmd.register(app)
-app.add_typer(eval_cmd.app, name="eval")
-app.add_typer(db_cmd.app, name="db")
-install_help(app)  # --help that reads at 80 columns (fbagent.commands.help_format)
+install_help(app)  # --help that reads at 80 columns (fbagent.commands.help_format); the lazy group keeps its class
 
 
 def usage_fix(err: Exception, where: str, argv: list[str]) -> str:
@@ -80,8 +107,8 @@ def usage_fix(err: Exception, where: str, argv: list[str]) -> str:
     if type(err).__name__ != "NoSuchOption" or ctx is None or ctx.parent is not None:
         return f"see `{where} --help`"
     command, path = ctx.command, ["fbagent"]
-    for token in argv:   # the command named after the option, through the groups
-        sub = getattr(command, "commands", {}).get(token)
+    for token in argv:   # the command named after the option, through the groups (the lazy root loads it)
+        sub = command.get_command(ctx, token) if hasattr(command, "get_command") else None
         if sub is not None:
             command, path = sub, [*path, token]
     if len(path) == 1:

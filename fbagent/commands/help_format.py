@@ -69,6 +69,11 @@ class HelpGroup(TyperGroup):
     def format_help(self, ctx: Any, formatter: Any) -> None:   # Typer's own copy of click's classes
         formatter.write(render_help(self, ctx))
 
+    def summary(self, name: str) -> str | None:
+        """The one-line summary of command ``name`` when the group knows it without loading the command
+        (:class:`fbagent.commands.lazy_group.LazyGroup`), else ``None``."""
+        return None
+
 
 def install(app: typer.Typer) -> None:
     """Give ``app``, its sub-apps and all their commands :class:`HelpGroup` / :class:`HelpCommand`.
@@ -142,18 +147,29 @@ def render_help(command: Any, ctx: Any, width: int | None = None) -> str:
         body = _option_rows(rows, column)
         console.print(Panel(Group(*body), title=title, title_align="left", border_style="dim"))
     if hasattr(command, "list_commands"):  # a group (Typer 0.29's TyperGroup is no click.Group)
-        rows = []
-        for name in command.list_commands(ctx):
-            sub = command.get_command(ctx, name)
-            if sub is not None and not sub.hidden:
-                summary = sub.short_help or next(iter(reflow(sub.help or "")), "")
-                rows.append((name, summary))
+        rows = _command_rows(command, ctx)
         if rows:
             console.print(Panel(_grid(rows, max(len(n) for n, _ in rows)), title="Commands", title_align="left",
                                 border_style="dim"))
     if command.epilog:
         console.print(Padding(Group(*_spaced([_markup(p, "") for p in reflow(command.epilog)])), (0, 1)))
     return "\n".join(line.rstrip() for line in out.getvalue().split("\n"))
+
+
+def _command_rows(group: Any, ctx: Any) -> list[tuple[str, str]]:
+    """``(name, summary)`` of each visible command of ``group``: the summary its :meth:`HelpGroup.summary`
+    knows without loading the command (the lazy root group's table), else the command's short help or the
+    first paragraph of its help."""
+    rows = []
+    for name in group.list_commands(ctx):
+        known = group.summary(name) if isinstance(group, HelpGroup) else None
+        if known is not None:
+            rows.append((name, known))
+            continue
+        sub = group.get_command(ctx, name)
+        if sub is not None and not sub.hidden:
+            rows.append((name, sub.short_help or next(iter(reflow(sub.help or "")), "")))
+    return rows
 
 
 def _markup(text: str, style: str) -> Any:

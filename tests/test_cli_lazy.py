@@ -1,0 +1,52 @@
+"""The lazy root group (fbagent.commands.lazy_group): `fbagent --help` lists every command from the static
+table in fbagent.cli without importing a command module; a command loads its own module only."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import typer
+
+from fbagent.cli import COMMANDS, app
+from fbagent.commands.help_format import reflow
+
+PROBE = """
+import sys
+from typer.testing import CliRunner
+from fbagent.cli import COMMANDS, app
+result = CliRunner().invoke(app, %r)
+assert result.exit_code == 0, result.output
+print(",".join(sorted(row.module for row in COMMANDS.values() if row.module in sys.modules)))
+"""
+
+
+def _loaded_by(args: list[str]) -> str:
+    return subprocess.run([sys.executable, "-c", PROBE % (args,)], capture_output=True, text=True,
+                          check=True).stdout.strip()
+
+
+def test_root_help_imports_no_command_module() -> None:
+    assert _loaded_by(["--help"]) == ""
+
+
+def test_a_command_loads_its_own_module_only() -> None:
+    assert _loaded_by(["eval", "--help"]) == "fbagent.commands.eval"
+    assert _loaded_by(["generate", "--help"]) == "fbagent.commands.generate"
+
+
+def test_table_agrees_with_the_commands() -> None:
+    """Each table row's module defines the command (loaded under its name), and its summary is the command's first help paragraph."""
+    root = typer.main.get_command(app)
+    assert list(root.commands) == list(COMMANDS)
+    for name, row in COMMANDS.items():
+        command = root.commands[name]
+        assert command.name == name
+        assert row.summary == (command.short_help or next(iter(reflow(command.help or "")), "")), name
+
+
+def test_unknown_command_is_none() -> None:
+    root = typer.main.get_command(app)
+    ctx = root.make_context("fbagent", ["--version"], resilient_parsing=True)
+    assert root.get_command(ctx, "nosuch") is None
+    assert "nosuch" not in root.commands
