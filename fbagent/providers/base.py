@@ -71,44 +71,47 @@ def end_think_tag_for(model: str | None) -> str:
     return DEFAULT_END_THINK_TAG
 
 
+@dataclass(kw_only=True)
+class CallStats:
+    """What one answer of a model call cost, shared by :class:`ChoiceResult` and :class:`TextResult` (keyword-only).
+
+    Token counts are per request (``thinking_tokens``: those of the thinking step, ``budget_exhausted``: it
+    reached ``max_think_tokens``); ``latency_ms`` is the wall time of the call divided by the number of
+    prompts in the batch it was part of (``batch_size``).
+    """
+
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    thinking: str = ""
+    thinking_tokens: int = 0
+    budget_exhausted: bool = False
+    latency_ms: float | None = None
+    batch_size: int = 1
+
+
 @dataclass
-class ChoiceResult:
+class ChoiceResult(CallStats):
     """One constrained answer.
 
     ``raw``: the text the backend returned for the answer step (for APIs the JSON
     body); ``choice``: the option string (``"1".."4"``) or ``None`` when the
-    answer failed (then ``error`` says why). Token counts are per request;
-    ``latency_ms`` is the wall time of the call divided by the number of
-    prompts in the batch it was part of (``batch_size``).
+    answer failed (then ``error`` says why); ``option_probs``: the options'
+    probabilities where the backend reads them. Costs: :class:`CallStats`.
     """
 
     raw: str | None
     choice: str | None
     error: str | None = None
-    input_tokens: int | None = None
-    output_tokens: int | None = None
-    thinking: str = ""
-    thinking_tokens: int = 0
-    budget_exhausted: bool = False
-    latency_ms: float | None = None
-    batch_size: int = 1
     option_probs: dict[str, float] | None = None
 
 
 @dataclass
-class TextResult:
-    """One free generation: ``text`` is the answer after any thinking, cut at the stop strings."""
+class TextResult(CallStats):
+    """One free generation: ``text`` is the answer after any thinking, cut at the stop strings. Costs: :class:`CallStats`."""
 
     text: str | None
     raw: str | None = None
     error: str | None = None
-    input_tokens: int | None = None
-    output_tokens: int | None = None
-    thinking: str = ""
-    thinking_tokens: int = 0
-    budget_exhausted: bool = False
-    latency_ms: float | None = None
-    batch_size: int = 1
 
 
 @dataclass
@@ -127,6 +130,27 @@ def validate_choice(text: str | None, choices: Sequence[str]) -> str | None:
         return None
     text = text.strip()
     return text if text in choices else None
+
+
+def decoded_choice(raw: str, choices: Sequence[str], **stats: Any) -> ChoiceResult:
+    """A local engine's constrained output ``raw`` as a :class:`ChoiceResult`: ``choice`` is ``raw`` stripped when it
+    is one of ``choices``, else ``None`` with the error "output '...' is not an option". ``stats``: :class:`CallStats`
+    fields (a wrong name raises ``TypeError``)."""
+    choice = validate_choice(raw, choices)
+    return ChoiceResult(raw=raw, choice=choice, error=None if choice else f"output {raw!r} is not an option", **stats)
+
+
+def decoded_text(raw: str, stop: Sequence[str], **stats: Any) -> TextResult:
+    """A local engine's free output ``raw`` as a :class:`TextResult`: ``text`` is ``raw`` cut at the first of
+    ``stop`` and stripped (``""`` when nothing is left; never an error). ``stats``: :class:`CallStats` fields."""
+    return TextResult(text=cut_at_stop(raw, stop).strip(), raw=raw, **stats)
+
+
+def answered_text(raw: str, stop: Sequence[str], **stats: Any) -> TextResult:
+    """A remote API's free answer ``raw`` as a :class:`TextResult`: stripped, cut at the first of ``stop``, stripped
+    again; nothing left is a failure (``text=None``, error "empty answer"). ``stats``: :class:`CallStats` fields."""
+    text = cut_at_stop(raw.strip(), stop).strip()
+    return TextResult(text=text or None, raw=raw, error=None if text else "empty answer", **stats)
 
 
 def parse_json_answer(text: str | None, choices: Sequence[str]) -> tuple[str | None, str | None]:

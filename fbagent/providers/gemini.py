@@ -36,7 +36,7 @@ from fbagent.providers.base import (
     ReasoningConfig,
     TextResult,
     answer_json_schema,
-    cut_at_stop,
+    answered_text,
     package_version,
     parse_json_answer,
 )
@@ -198,11 +198,9 @@ class GeminiBackend(ConcurrentBackend):
         except Exception as err:  # noqa: BLE001 - API errors after the retries become a recorded failure
             return TextResult(text=None, error=self._error(err))
         raw, thought, finish = self._split(resp)
-        text = cut_at_stop(raw.strip(), stop).strip()
         n_in, n_out, n_think = self._usage(resp)
-        return TextResult(text=text or None, raw=raw, error=None if text else "empty answer",
-                          input_tokens=n_in, output_tokens=n_out, thinking=thought, thinking_tokens=n_think,
-                          budget_exhausted=self.reasoning.enabled and finish == "MAX_TOKENS")
+        return answered_text(raw, stop, input_tokens=n_in, output_tokens=n_out, thinking=thought,
+                             thinking_tokens=n_think, budget_exhausted=self.reasoning.enabled and finish == "MAX_TOKENS")
 
 
 # --------------------------------------------------------------------------- the engine

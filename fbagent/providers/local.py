@@ -37,11 +37,11 @@ from fbagent.providers.base import (
     ReasoningConfig,
     SyncBackend,
     TextResult,
-    cut_at_stop,
+    decoded_choice,
+    decoded_text,
     missing_extra,
     package_version,
     split_thinking,
-    validate_choice,
 )
 from fbagent.providers.config import DEFAULT_N_CTX, GENERATION, ModelConfig
 from fbagent.providers.errors import one_line
@@ -205,11 +205,8 @@ class LlamaCppBackend(SyncBackend):
             try:
                 text, thinking, n_think, exhausted = self._with_thinking(prompt)
                 out = self._complete(text, 4, (), grammar)
-                raw = out["choices"][0]["text"]
-                choice = validate_choice(raw, choices)
-                results.append(ChoiceResult(
-                    raw=raw, choice=choice, error=None if choice else f"output {raw!r} is not an option",
-                    input_tokens=out["usage"]["prompt_tokens"],
+                results.append(decoded_choice(
+                    out["choices"][0]["text"], choices, input_tokens=out["usage"]["prompt_tokens"],
                     output_tokens=out["usage"]["completion_tokens"] + n_think,
                     thinking=thinking, thinking_tokens=n_think, budget_exhausted=exhausted,
                 ))
@@ -224,10 +221,8 @@ class LlamaCppBackend(SyncBackend):
             try:
                 text, thinking, n_think, exhausted = self._with_thinking(prompt)
                 out = self._complete(text, max_new_tokens, stop)
-                raw = out["choices"][0]["text"]
-                results.append(TextResult(
-                    text=cut_at_stop(raw, stop).strip(), raw=raw,
-                    input_tokens=out["usage"]["prompt_tokens"],
+                results.append(decoded_text(
+                    out["choices"][0]["text"], stop, input_tokens=out["usage"]["prompt_tokens"],
                     output_tokens=out["usage"]["completion_tokens"] + n_think,
                     thinking=thinking, thinking_tokens=n_think, budget_exhausted=exhausted,
                 ))

@@ -48,7 +48,7 @@ from fbagent.providers.base import (
     ReasoningConfig,
     TextResult,
     answer_json_schema,
-    cut_at_stop,
+    answered_text,
     package_version,
     parse_json_answer,
     split_thinking,
@@ -218,10 +218,8 @@ class OpenAIBackend(ConcurrentBackend):
         if self.reasoning.enabled and self.reasoning.end_think_tag in raw:
             inline, raw, _ = split_thinking(raw, self.reasoning.end_think_tag)
             thinking = thinking or inline
-        text = cut_at_stop(raw.strip(), stop).strip()
-        return TextResult(
-            text=text or None, raw=raw, error=None if text else "empty answer",
-            input_tokens=token_count(answer.usage, "prompt_tokens"),
+        return answered_text(
+            raw, stop, input_tokens=token_count(answer.usage, "prompt_tokens"),
             output_tokens=token_count(answer.usage, "completion_tokens"),
             thinking=thinking, thinking_tokens=n_think,
             budget_exhausted=self.reasoning.enabled and answer.finish_reason == "length",

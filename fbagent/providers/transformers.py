@@ -40,7 +40,7 @@ from fbagent.providers.base import (
     ReasoningConfig,
     SyncBackend,
     TextResult,
-    cut_at_stop,
+    decoded_text,
     package_version,
     split_thinking,
 )
@@ -476,10 +476,8 @@ class TransformersBackend(SyncBackend):
         gens = self._free_generate(texts, max_new_tokens, stop, add_special)
         results = []
         for (gen, n_tokens), (thinking, n_think, exhausted) in zip(gens, infos, strict=True):
-            results.append(TextResult(
-                text=cut_at_stop(gen, stop).strip(), raw=gen, output_tokens=n_tokens + n_think,
-                thinking=thinking, thinking_tokens=n_think, budget_exhausted=exhausted,
-            ))
+            results.append(decoded_text(gen, stop, output_tokens=n_tokens + n_think, thinking=thinking,
+                                        thinking_tokens=n_think, budget_exhausted=exhausted))
         return results
 
 

@@ -29,10 +29,10 @@ from fbagent.providers.base import (
     ReasoningConfig,
     SyncBackend,
     TextResult,
-    cut_at_stop,
+    decoded_choice,
+    decoded_text,
     missing_extra,
     package_version,
-    validate_choice,
 )
 from fbagent.providers.config import (
     DEFAULT_GPU_MEMORY_UTILIZATION,
@@ -191,12 +191,8 @@ class VllmBackend(SyncBackend):
         results = []
         for out, (thinking, n_think, exhausted) in zip(outs, infos, strict=True):
             raw, n_out, _, n_in = _first(out)
-            choice = validate_choice(raw, choices)
-            results.append(ChoiceResult(
-                raw=raw, choice=choice, error=None if choice else f"output {raw!r} is not an option",
-                input_tokens=n_in, output_tokens=n_out + n_think, thinking=thinking,
-                thinking_tokens=n_think, budget_exhausted=exhausted,
-            ))
+            results.append(decoded_choice(raw, choices, input_tokens=n_in, output_tokens=n_out + n_think,
+                                          thinking=thinking, thinking_tokens=n_think, budget_exhausted=exhausted))
         return results
 
     def generate_sync(self, prompts: list[str], max_new_tokens: int, stop: Sequence[str]) -> list[TextResult]:
@@ -209,7 +205,6 @@ class VllmBackend(SyncBackend):
         results = []
         for out, (thinking, n_think, exhausted) in zip(outs, infos, strict=True):
             raw, n_out, _, n_in = _first(out)
-            results.append(TextResult(text=cut_at_stop(raw, stop).strip(), raw=raw, input_tokens=n_in,
-                                      output_tokens=n_out + n_think, thinking=thinking,
-                                      thinking_tokens=n_think, budget_exhausted=exhausted))
+            results.append(decoded_text(raw, stop, input_tokens=n_in, output_tokens=n_out + n_think,
+                                        thinking=thinking, thinking_tokens=n_think, budget_exhausted=exhausted))
         return results
