@@ -181,30 +181,26 @@ class VllmBackend(SyncBackend):
             infos.append((thinking, n_out, exhausted))
         return continued, infos
 
-    def choose_sync(self, prompts: list[str], choices: Sequence[str]) -> list[ChoiceResult]:
-        """All prompts in one ``generate`` call (two with reasoning), constrained to ``choices``."""
+    def _answers(self, prompts: list[str], params) -> list[tuple[str, dict[str, Any]]]:
+        """``(raw answer, CallStats fields)`` per prompt: the formatted prompts (continued by their thinking in
+        reasoning mode, one more call) generated with ``params`` in one ``generate`` call."""
         texts = [self.format_prompt(p) for p in prompts]
         infos = [("", 0, False)] * len(texts)
         if self.reasoning.enabled:
             texts, infos = self._think(texts)
-        outs = self._generate(texts, choice_sampling_params(self.api, choices, self.seed))
-        results = []
-        for out, (thinking, n_think, exhausted) in zip(outs, infos, strict=True):
+        answers = []
+        for out, (thinking, n_think, exhausted) in zip(self._generate(texts, params), infos, strict=True):
             raw, n_out, _, n_in = _first(out)
-            results.append(decoded_choice(raw, choices, input_tokens=n_in, output_tokens=n_out + n_think,
-                                          thinking=thinking, thinking_tokens=n_think, budget_exhausted=exhausted))
-        return results
+            answers.append((raw, {"input_tokens": n_in, "output_tokens": n_out + n_think, "thinking": thinking,
+                                  "thinking_tokens": n_think, "budget_exhausted": exhausted}))
+        return answers
+
+    def choose_sync(self, prompts: list[str], choices: Sequence[str]) -> list[ChoiceResult]:
+        """All prompts in one ``generate`` call (two with reasoning), constrained to ``choices``."""
+        params = choice_sampling_params(self.api, choices, self.seed)
+        return [decoded_choice(raw, choices, **stats) for raw, stats in self._answers(prompts, params)]
 
     def generate_sync(self, prompts: list[str], max_new_tokens: int, stop: Sequence[str]) -> list[TextResult]:
         """Free generation for all prompts in one call (two with reasoning)."""
-        texts = [self.format_prompt(p) for p in prompts]
-        infos = [("", 0, False)] * len(texts)
-        if self.reasoning.enabled:
-            texts, infos = self._think(texts)
-        outs = self._generate(texts, text_sampling_params(self.api, max_new_tokens, stop, self.seed))
-        results = []
-        for out, (thinking, n_think, exhausted) in zip(outs, infos, strict=True):
-            raw, n_out, _, n_in = _first(out)
-            results.append(decoded_text(raw, stop, input_tokens=n_in, output_tokens=n_out + n_think,
-                                        thinking=thinking, thinking_tokens=n_think, budget_exhausted=exhausted))
-        return results
+        params = text_sampling_params(self.api, max_new_tokens, stop, self.seed)
+        return [decoded_text(raw, stop, **stats) for raw, stats in self._answers(prompts, params)]
