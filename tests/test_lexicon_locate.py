@@ -68,10 +68,29 @@ def test_an_unknown_name_lists_every_place_looked(tmp_path):
     res = run_cli("lexicon", "add", "framenet_v15", "--lang", "en", db=db, env={"NLTK_DATA": str(extra)}, cwd=tmp_path)
     assert res.returncode == 2 and res.stderr.count("\n") == 1
     assert "framenet_v15 is neither a file or folder here nor an NLTK corpus" in res.stderr
-    assert str(extra / "corpora" / "framenet_v15") in res.stderr
-    assert str(extra / "corpora" / "framenet_v15.zip") in res.stderr
+    assert str(extra) in res.stderr and "corpora/framenet_v15[.zip]" in res.stderr
     assert "nltk.downloader framenet_v17" in res.stderr and "docs/lexicon.md" in res.stderr
     assert not db.exists()  # a failed first import leaves no database behind
+
+
+def test_a_mistyped_name_is_one_short_line_with_the_close_corpus_name(tmp_path, monkeypatch, nltk_data):
+    """``lexicon add framenet_v71``: the problem and the fix in one line, no list of searched paths; a corpus of a
+    close name in NLTK's data folders is offered."""
+    (nltk_data / "corpora" / "framenet_v17.zip").write_bytes(b"")
+    monkeypatch.setenv("NLTK_DATA", str(nltk_data))
+    with pytest.raises(FbagentError) as err:
+        locate_resource("framenet_v71")
+    line = err.value.line()
+    assert "\n" not in line and len(line) - len(str(nltk_data)) < 350  # was 16 paths long
+    assert err.value.problem == (f"framenet_v71 is neither a file or folder here nor an NLTK corpus (no"
+                                 f" corpora/framenet_v71[.zip] in NLTK_DATA ({nltk_data}) or NLTK's"
+                                 f" {len(nltk_data_folders()) - 1} default folders)")
+    assert err.value.fix.startswith("did you mean framenet_v17? Else pass a FrameNet folder, .zip or JSONL file")
+    assert "`fbagent lexicon add --help`" in err.value.fix
+    monkeypatch.setenv("NLTK_DATA", str(tmp_path / "empty"))
+    with pytest.raises(FbagentError) as err:
+        locate_resource("framenet_v71")
+    assert err.value.fix.startswith("pass a FrameNet folder")  # nothing close: no guess
 
 
 def test_a_missing_path_is_still_a_missing_path(tmp_path):

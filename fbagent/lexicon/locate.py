@@ -10,6 +10,7 @@ there as ``corpora/NAME`` (a folder, preferred) or ``corpora/NAME.zip``.
 
 from __future__ import annotations
 
+import difflib
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -53,8 +54,9 @@ def locate_resource(path: str | Path) -> Located:
     NLTK corpus of that name (``corpora/NAME``, then ``corpora/NAME.zip``, in the order of
     :func:`nltk_data_folders`).
 
-    Raises :class:`FbagentError` for a name found nowhere, listing every place looked at and how to
-    get a FrameNet release.
+    Raises :class:`FbagentError` for a name found nowhere, in one line: the places looked at (the
+    folders of ``NLTK_DATA`` by name, NLTK's defaults counted), a close corpus name found there, and
+    how to get a FrameNet release.
     """
     text = str(path)
     given = Path(text).expanduser()
@@ -64,13 +66,36 @@ def locate_resource(path: str | Path) -> Located:
                                "pass the folder of an NLTK-layout FrameNet (or its .zip) or a JSONL lexicon file; "
                                "docs/lexicon.md says where FrameNet releases come from")
         return Located(given)
-    looked: list[str] = []
-    for folder in nltk_data_folders():
+    folders = nltk_data_folders()
+    for folder in folders:
         for candidate in (folder / "corpora" / text, folder / "corpora" / f"{text}.zip"):
-            looked.append(str(candidate))
             if candidate.exists():
                 return Located(candidate, f"{text}: found in NLTK's data folder {folder} ({candidate})")
     raise FbagentError(
-        f"{text} is neither a file or folder here nor an NLTK corpus (looked in {', '.join(looked)})",
-        f"pass the path of a FrameNet folder or .zip, or put the corpus at corpora/{text} or corpora/{text}.zip "
-        "under a folder of NLTK_DATA (e.g. python -m nltk.downloader framenet_v17; see docs/lexicon.md)")
+        f"{text} is neither a file or folder here nor an NLTK corpus (no corpora/{text}[.zip] {_where(folders)})",
+        f"{_did_you_mean(text, folders)}pass a FrameNet folder, .zip or JSONL file, or a corpus name"
+        " (python -m nltk.downloader framenet_v17 gets one); see `fbagent lexicon add --help`, docs/lexicon.md")
+
+
+def _where(folders: list[Path]) -> str:
+    """The folders looked in, short: those of ``NLTK_DATA`` by name, NLTK's defaults counted."""
+    env = [Path(p).expanduser() for p in os.environ.get("NLTK_DATA", "").split(os.pathsep) if p]
+    others = len([f for f in folders if f not in env])
+    if not env:
+        return f"in NLTK's {others} data folders"
+    return f"in NLTK_DATA ({', '.join(str(f) for f in env)}) or NLTK's {others} default folders"
+
+
+def _corpus_names(folders: list[Path]) -> list[str]:
+    """The corpora present in ``folders`` (``corpora/NAME`` and ``corpora/NAME.zip``), sorted, each once."""
+    names: set[str] = set()
+    for folder in folders:
+        corpora = folder / "corpora"
+        if corpora.is_dir():
+            names.update(p.name.removesuffix(".zip") for p in corpora.iterdir() if not p.name.startswith("."))
+    return sorted(names)
+
+
+def _did_you_mean(text: str, folders: list[Path]) -> str:
+    close = difflib.get_close_matches(text, _corpus_names(folders), n=1, cutoff=0.75)
+    return f"did you mean {close[0]}? Else " if close else ""
