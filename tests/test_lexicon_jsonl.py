@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import jsonschema
 import pytest
@@ -131,6 +132,23 @@ def test_several_problems_are_all_listed(lexdir):
     assert len(err.value.problems) == 5  # 2 JSON errors + 3 missing keys of line 4
     assert "and 4 more problem(s)" in str(err.value)
     assert err.value.problems[0].endswith("frames.jsonl:1: not valid JSON (Expecting property name enclosed in double quotes at column 2)")
+
+
+def test_the_fix_names_the_users_files_and_the_installed_schema(lexdir):
+    """The fix names the file(s) with the bad lines (not a path of fbagent's source tree) and the schema file
+    as installed, which exists wherever fbagent is installed."""
+    from fbagent.lexicon.jsonl_reader import schema_path
+
+    write(lexdir / "frames.jsonl", [FRAMES[0], {"frame": "Y", "definiton": "typo"}])
+    (lexdir / "exemplars.jsonl").unlink()
+    with pytest.raises(LexiconFormatError) as err:
+        read_jsonl(lexdir)
+    assert err.value.fix.startswith(f"correct the named line(s) of {lexdir / 'frames.jsonl'} as docs/lexicon.md")
+    assert f"(JSON Schema: {schema_path()})" in err.value.fix and Path(schema_path()).is_file()
+    write(lexdir / "exemplars.jsonl", [EXEMPLARS[0], {"lu": "leave.v", "text": "x"}])
+    with pytest.raises(LexiconFormatError) as err:
+        read_jsonl(lexdir)
+    assert f"of {lexdir / 'frames.jsonl'} and {lexdir / 'exemplars.jsonl'} as" in err.value.fix
 
 
 def test_invalid_jsonl_keeps_previous_lexicon(tmp_db, lexdir):

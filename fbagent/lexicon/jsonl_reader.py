@@ -46,23 +46,32 @@ PARSER_VERSION = "jsonl-reader/1"
 FRAMES_FILE = "frames.jsonl"
 EXEMPLARS_FILE = "exemplars.jsonl"
 MAX_REPORTED = 20
-FIX_LINES = (
-    "correct the line(s) as fbagent/json_schemas/lexicon.schema.json and docs/lexicon.md "
-    "describe, then rerun; nothing was imported"
-)
+
+
+def fix_lines(files: list[Path]) -> str:
+    """The fix of a :class:`LexiconFormatError`: the user's ``files`` to correct, and where the format is described
+    (docs/lexicon.md and the JSON Schema as installed, a file the user can open)."""
+    named = " and ".join(str(f) for f in files) or "the file"
+    return (f"correct the named line(s) of {named} as docs/lexicon.md describes (JSON Schema: {schema_path()}),"
+            " then rerun; nothing was imported")
 
 
 class LexiconFormatError(FbagentError):
     """One or more bad lines in a JSONL lexicon.
 
     ``problems`` lists up to :data:`MAX_REPORTED` lines ``"file:line: problem"``;
-    ``str(err)`` names the first and how many more there are.
+    ``str(err)`` names the first and how many more there are, and the fix names ``files`` (those with problems).
     """
 
-    def __init__(self, problems: list[str], total: int) -> None:
+    def __init__(self, problems: list[str], total: int, files: list[Path] | None = None) -> None:
         self.problems = problems
         more = f" (and {total - 1} more problem(s))" if total > 1 else ""
-        super().__init__(problems[0] + more, FIX_LINES)
+        super().__init__(problems[0] + more, fix_lines(files or []))
+
+
+def schema_path() -> str:
+    """Where the JSON Schema of the JSONL lexicon format lies in the installed package (a path or resource name)."""
+    return str(resources.files("fbagent").joinpath("json_schemas/lexicon.schema.json"))
 
 
 @cache
@@ -214,7 +223,10 @@ class _Problems:
             line = rest.split(":", 1)[0]
             return order.get(path + ".jsonl", 2), int(line) if line.isdigit() else 0
 
-        return LexiconFormatError(sorted(self.kept, key=where), self.total)
+        kept = sorted(self.kept, key=where)
+        files = [p for p in (frames_path, exemplars_path)
+                 if p is not None and any(msg.startswith(f"{p}:") for msg in kept)]
+        return LexiconFormatError(kept, self.total, files)
 
 
 class _Frames:
