@@ -226,6 +226,13 @@ def run_config(cfg: Config, stub: Stub, template: Path, folder: Path, pairs: int
         "max_in_flight": stats["max_in_flight"], "load": round(os.getloadavg()[0], 2),
         "supervised": bool(child.get("supervised")), "encoder_worker": child.get("encoder_worker"),
     }
+    steady = child.get("steady_end_done", 0) - child.get("steady_done", 0)
+    if steady > 0 and child.get("steady_end_t", 0) > child.get("steady_t", 0):
+        row["ratio_steady"] = round(steady / (child["steady_end_t"] - child["steady_t"]) / bound, 3)
+    if "encoder_process" in child:   # the encoder's own process: its encoding CPU counts per entry, its load once
+        row["encoder_process"] = child["encoder_process"]
+        row["cpu_with_encoder_ms_per_entry"] = round(
+            row["cpu_ms_per_entry"] + 1000 * child["encoder_process"]["encode_cpu_s"] / entries, 2)
     if "checkpointer" in child:
         row["checkpointer"] = {k: {"per_entry": round(v["calls"] / entries, 2),
                                    "awaited_ms_per_call": round(1000 * v["awaited_s"] / max(1, v["calls"]), 3)}
@@ -302,7 +309,7 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="40 entries per configuration, 1 s stub-alone runs")
     ap.add_argument("--json", action="store_true", help="also print one JSON object per configuration")
     ap.add_argument("--per-pair", type=int, default=8, help="entries per pair (25 pairs; default 8 = 200 entries)")
-    ap.add_argument("--only", help="configurations LATENCY_MS:CONCURRENCY,... (default: 0 and 100 x 1, 16, 64)")
+    ap.add_argument("--only", help="configurations LATENCY_MS:CONCURRENCY[:MiniLM],... (default: 0 and 100 x 1, 16, 64, stand-in encoder)")
     ap.add_argument("--real-encoder", action="store_true",
                     help="add MiniLM rows (latency 0 and 100 ms, concurrency 16): CPU and first request with torch")
     ap.add_argument("--no-eval", action="store_true", help="skip the `eval run` measurement")
@@ -314,8 +321,8 @@ def main() -> None:
     args = ap.parse_args()
 
     pairs = 5 if args.quick else SAMPLE_PAIRS
-    configs = [Config(int(lat), int(c)) for lat, c in (x.split(":") for x in args.only.split(","))] if args.only \
-        else [Config(lat, c) for lat in (0, 100) for c in (1, 16, 64)]
+    configs = [Config(int(lat), int(c), *enc) for lat, c, *enc in (x.split(":") for x in args.only.split(","))] \
+        if args.only else [Config(lat, c) for lat in (0, 100) for c in (1, 16, 64)]
     if args.real_encoder:
         configs += [Config(0, 16, "MiniLM"), Config(100, 16, "MiniLM")]
     folder = Path(tempfile.mkdtemp(prefix="fbbench-"))

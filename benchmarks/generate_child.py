@@ -34,6 +34,7 @@ command can measure:
 
 from __future__ import annotations
 
+import cProfile
 import json
 import os
 import resource
@@ -108,16 +109,23 @@ def main() -> None:
         _count_checkpoints(result)
 
     shown = generate_view.GenerateView.__call__
+    # FBBENCH_PROFILE=FILE: cProfile of the entry phase (main thread), written to FILE (pstats format)
+    profiler = cProfile.Profile() if os.environ.get("FBBENCH_PROFILE") else None
 
     def probe(self, event):
         if isinstance(event, events.EntriesStarted):
             result.update(entries_started_t=time.time(), cpu_started_s=time.process_time(), entries_todo=event.total)
+            if profiler is not None:
+                profiler.enable()
         elif isinstance(event, events.Progress) and "steady_done" not in result and event.done * 4 >= event.total:
-            result.update(steady_done=event.done, steady_cpu_s=time.process_time())
+            result.update(steady_done=event.done, steady_cpu_s=time.process_time(), steady_t=time.time())
         elif isinstance(event, events.Progress) and "steady_end_done" not in result and event.done * 4 >= 3 * event.total:
-            result.update(steady_end_done=event.done, steady_end_cpu_s=time.process_time())
+            result.update(steady_end_done=event.done, steady_end_cpu_s=time.process_time(), steady_end_t=time.time())
         elif isinstance(event, events.EntriesStopped):
             result.update(entries_stopped_t=time.time(), cpu_stopped_s=time.process_time())
+            if profiler is not None:
+                profiler.disable()
+                profiler.dump_stats(os.environ["FBBENCH_PROFILE"])
         elif isinstance(event, events.SessionEnded):
             s = event.summary
             result.update(entries_done=s.entries_done, counts=s.counts, calls=s.calls, failures=s.failures,
@@ -131,6 +139,11 @@ def main() -> None:
 
     def close_probe(self):   # the encoder worker's counters: encode calls, texts encoded, texts kept by text
         result["encoder_worker"] = {"batches": self.batches, "encoded": self.encoded, "cache_hits": self.cache_hits}
+        loaded = getattr(self.encoder, "loaded", None)   # the encoder's own process: its CPU, load and encoding
+        model = loaded.result() if loaded is not None and loaded.done() and loaded.exception() is None else None
+        if getattr(model, "load_cpu_s", None) is not None:
+            result["encoder_process"] = {"load_cpu_s": round(model.load_cpu_s, 3),
+                                         "encode_cpu_s": round(model.cpu_s - model.load_cpu_s, 3)}
         return closing(self)
 
     BatchEncoder.close = close_probe

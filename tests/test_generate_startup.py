@@ -167,3 +167,29 @@ def test_after_first_call_fires_once_when_the_first_call_returns():
 
     asyncio.run(main())
     assert fired == [1] and client.calls == 2
+
+
+async def test_entries_waiting_for_the_encoder_load_lend_their_slots_to_the_next_entries(tmp_path, monkeypatch):
+    # concurrency 1: 2 entries in flight. While the encoder loads, an entry that reaches verify lends its slot,
+    # so later entries' LLM requests keep going: the load is released only once 5 entries have sent their
+    # BasePair request (without lending, 2 entries would wait at verify and no third BasePair would go out).
+    enough = threading.Event()
+    responder = FrameResponder()
+
+    def slow_load(name):
+        assert enough.wait(60), "no entry beyond the 2 slots sent a request while the encoder was loading"
+        return BagOfWords()
+
+    monkeypatch.setattr(backends_module, "load_encoder", slow_load)
+
+    def answer(request):
+        if sum(schema_name(r) == "BasePair" for r in stub.requests) >= 5:
+            enough.set()
+        return responder(request)
+
+    with OpenAIStub(answer) as stub:
+        opts = GenerateOptions(generator="openai", base_url=stub.base_url, model="stub-model", backoff_s=0.01,
+                               concurrency=1, pairs=6)
+        summary = await generate(tmp_path / "fb.db", opts, on_event=view(), command="test")
+    assert enough.is_set()
+    assert summary.counts == {"verified": 6, "flagged": 0, "rejected": 0, "failed": 0}

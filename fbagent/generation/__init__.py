@@ -22,9 +22,12 @@ Flow of :func:`generate` (FrameBench construction, Yano and Sasano 2026, sec. 3)
    killed mid-graph resumes from its last checkpoint. A finished entry is one
    ``items`` row written in one short transaction; its checkpoints are then deleted.
 4. At most ``concurrency`` LLM requests are in flight (the clients' bound) and
-   at most ``2 x concurrency`` entries; the encoder and llama.cpp run in worker
-   threads, and the encoder and the verb check's lemma tables load in the
-   background while selection, screening and the first requests run (:mod:`fbagent.verifier.startup`).
+   at most ``2 x concurrency`` entries (while the encoder's model loads, an entry
+   that waits for it lends its slot to the next entry, up to ``4 x`` more:
+   :class:`.workers.EntryPool`); llama.cpp runs in a worker thread, the sentence
+   encoder in a process of its own (:mod:`fbagent.verifier.encoder_process`), and
+   the encoder and the verb check's lemma tables load in the background while
+   selection, screening and the first requests run (:mod:`fbagent.verifier.startup`).
 5. Ctrl-C cancels the entries in flight (their checkpoints and every finished
    LLM call stay), records the session as interrupted and re-raises
    ``asyncio.CancelledError``. ``kill -9`` loses at most the LLM requests in flight.

@@ -31,6 +31,7 @@ from fbagent.generation.events import (
 )
 from fbagent.store.db import checkpoint
 from fbagent.store.items import FINAL_STATUSES
+from fbagent.verifier.encoder_batch import ON_LOAD_WAIT
 
 if TYPE_CHECKING:
     from fbagent.agents.entry_graph import EntryState
@@ -112,6 +113,30 @@ async def run_entry(graph: Any, saver: Any, ctx: Any, state: dict[str, Any], dur
     return out["item"]
 
 
+#: while the encoder's model loads, entries waiting for it lend their slots: at most this many times ``workers``
+#: entries more are in flight then (each waits only for the encoder; their LLM requests are still bounded by the clients)
+LENT_SLOTS = 4
+
+
+class _Lease:
+    """One entry's slot of the pool's semaphore: :meth:`lend` gives it to the next entry (once: the entry then
+    finishes without one), :meth:`release` returns it at the end unless it was lent."""
+
+    def __init__(self, slots: asyncio.Semaphore) -> None:
+        self.slots = slots
+        self.held = True
+
+    def lend(self) -> None:
+        """Release the slot now (the entry waits for the encoder's model, not for an LLM request)."""
+        if self.held:
+            self.held = False
+            self.slots.release()
+
+    def release(self) -> None:
+        """Release the slot unless it was lent."""
+        self.lend()
+
+
 @dataclass
 class EntryPool:
     """The live objects every entry worker of one session shares.
@@ -134,7 +159,8 @@ class EntryPool:
 
     async def run_all(self, todo: list[Entry], *, workers: int, summary: GenerationSummary,
                       item_errors: Counter[str]) -> None:
-        """Generate every entry of ``todo`` with ``workers`` concurrent workers; counts go into ``summary``,
+        """Generate every entry of ``todo``, ``workers`` entries in flight (more while the encoder's model loads:
+        an entry that waits for it lends its slot, :class:`_Lease`); counts go into ``summary``,
         the first reason of each ``failed`` entry into ``item_errors``. On cancellation the entries in flight
         are cancelled (their checkpoints stay) and the cancellation is re-raised."""
         queue: asyncio.Queue[Entry] = asyncio.Queue()
@@ -149,17 +175,29 @@ class EntryPool:
                                cache_hits=sum(s.cache_hits for s in stats),
                                in_flight=sum(getattr(c, "in_flight", 0) for c in self.clients)))
 
+        slots = asyncio.Semaphore(workers)
+
         async def worker() -> None:
             while True:
+                await slots.acquire()
+                lease = _Lease(slots)
                 try:
-                    pair, k = queue.get_nowait()
-                except asyncio.QueueEmpty:
-                    return
-                await self._one(pair, k, summary, item_errors)
-                progress()
+                    try:
+                        pair, k = queue.get_nowait()
+                    except asyncio.QueueEmpty:
+                        return
+                    token = ON_LOAD_WAIT.set(lease.lend)   # waiting for the encoder's load: the slot goes to the next entry
+                    try:
+                        await self._one(pair, k, summary, item_errors)
+                    finally:
+                        ON_LOAD_WAIT.reset(token)
+                    progress()
+                finally:
+                    lease.release()
 
         self.emit(EntriesStarted(total=len(todo)))
-        tasks = [asyncio.create_task(worker(), name=f"entry-worker-{i}") for i in range(max(1, min(len(todo), workers)))]
+        n_tasks = max(1, min(len(todo), (1 + LENT_SLOTS) * workers))   # the lent slots' entries need tasks too
+        tasks = [asyncio.create_task(worker(), name=f"entry-worker-{i}") for i in range(n_tasks)]
         ticker = asyncio.create_task(_tick(progress))
         try:
             with young_generation_threshold():

@@ -15,13 +15,20 @@ default) that the event loop awaits; the model runs only in its worker thread, n
 
 Counters (:attr:`BatchEncoder.batches`, ``encoded``, ``cache_hits``) say how it went (``--json`` summaries,
 benchmarks).
+
+**While the model loads** (seconds: torch and MiniLM, in the background): a request that would have to wait
+for the load first calls the hook in :data:`ON_LOAD_WAIT`, once per request, so that the caller can give up what
+it holds meanwhile (``fbagent generate``'s entry pool lends the entry's slot to the next entry: the LLM
+requests of other entries keep the request slots busy instead of every entry waiting at ``verify``).
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from contextvars import ContextVar
 from typing import Any, cast
 
 import numpy as np
@@ -33,6 +40,10 @@ CACHE_SIZE = 4096      # rows kept by text
 MAX_BATCH = 256        # texts per encode call
 
 Key = tuple[str, Any]  # (text, None) for a plain text; (text, ("target", span)) for a target vector
+
+#: called (no arguments) by a request that must wait for the encoder's model to load, in the caller's context
+#: (an asyncio task sets it for itself: :class:`fbagent.generation.workers.EntryPool`); ``None``: nothing to do
+ON_LOAD_WAIT: ContextVar[Callable[[], None] | None] = ContextVar("fbagent_encoder_load_wait", default=None)
 
 
 class BatchEncoder:
@@ -77,12 +88,23 @@ class BatchEncoder:
             for k in keys:
                 self._rows.move_to_end(k)
             return np.stack(cast(list[np.ndarray], kept))
+        if not self.loaded:
+            hook = ON_LOAD_WAIT.get()
+            if hook is not None:
+                hook()
         loop = asyncio.get_running_loop()
         future: asyncio.Future[np.ndarray] = loop.create_future()
         self._pending.append((keys, future))
         if self._runner is None or self._runner.done():
             self._runner = loop.create_task(self._drain())
         return await future
+
+    @property
+    def loaded(self) -> bool:
+        """Whether the encoder's model is ready: an encoder that loads in the background
+        (:class:`fbagent.verifier.startup.BackgroundEncoder`: a ``loaded`` future) is ready once its load is done."""
+        future = getattr(self.encoder, "loaded", None)
+        return future is None or future.done()
 
     async def _drain(self) -> None:
         if self.window_s > 0 and sum(len(k) for k, _ in self._pending) < self.max_batch:
@@ -148,5 +170,9 @@ class BatchEncoder:
         return self.encoder.encode([mark_target(t, s) for t, s in zip(texts, spans, strict=True)])
 
     def close(self) -> None:
-        """Stop the worker thread (waits for a running encode)."""
+        """Stop the worker thread (waits for a running encode), then close the encoder when it has a ``close``
+        (an encoder in a process of its own ends)."""
         self._executor.shutdown(wait=True)
+        close = getattr(self.encoder, "close", None)
+        if close is not None:
+            close()

@@ -21,6 +21,10 @@ tables and ``verify`` for the encoder only if they get there first. A load
 that fails in the background (a corrupt model folder) is the same one-line
 error, raised as soon as it happens (:func:`watch_encoder`).
 
+By default the encoder loads in a process of its own (:mod:`fbagent.verifier.encoder_process`; the background
+thread only waits for it): that process shares no GIL with the event loop, so its load starts at once, beside
+the first requests, instead of after the first LLM call.
+
 Nothing the background thread runs writes to stdout: the one thing that prints
 while an encoder loads (the offline model package, on import) is imported by
 :func:`check_encoder` on the main thread, with stdout redirected, before any
@@ -98,6 +102,14 @@ class BackgroundEncoder:
         """An asyncio future of the running loop that resolves to the loaded encoder (or its load error)."""
         return asyncio.wrap_future(self.loaded)
 
+    def close(self) -> None:
+        """Close the loaded encoder when it has a ``close`` (an encoder process ends); a load still running is
+        left to finish in its daemon thread (a child process then ends with the command: its stdin closes)."""
+        if self.loaded.done() and self.loaded.exception() is None:
+            close = getattr(self.loaded.result(), "close", None)
+            if close is not None:
+                close()
+
 
 @dataclass
 class Backends:
@@ -169,11 +181,14 @@ async def start_backends(db: Any, opts: ModelOptions, encoder: Any = None, *, la
     if encoder is None:
         check_encoder(opts.encoder)
     warmup = Warmup(lang) if lang else None
+    in_child = encoder is None and encoder_in_child()
     if encoder is None:
         # looked up at load time, so that tests and benchmarks can replace load_encoder
         encoder = BackgroundEncoder(opts.encoder, lambda name: load_encoder(name),
-                                    after=warmup.done if warmup else None)
+                                    after=warmup.done if warmup and not in_child else None)
     backends = Backends(generator=gen_client, verifier=ver_client, encoder=encoder, warmup=warmup)
+    if in_child:   # a process of its own shares no GIL with the requests: its load starts now, beside them
+        encoder.start()
     # The loads compete with the main thread for the GIL: they start once the first LLM call is back
     # (the imports its request needed are done, the main thread mostly waits on the network from then on),
     # START_LOADS_AFTER_S at the latest, or when a node needs them.
@@ -240,12 +255,24 @@ def _hub_folders(name: str) -> list[Path]:
     return folders
 
 
+def encoder_in_child() -> bool:
+    """Whether the sentence encoder runs in a process of its own (:mod:`fbagent.verifier.encoder_process`): yes
+    unless ``FBAGENT_ENCODER_PROCESS=0``."""
+    return os.environ.get("FBAGENT_ENCODER_PROCESS", "1").strip() != "0"
+
+
 def load_encoder(name: str | None) -> Any:
-    """The :class:`fbagent.verifier.verify.SentenceEncoder` ``name`` (``None``: the offline default), loaded
-    without progress bars (runs in the background thread of :class:`BackgroundEncoder`).
+    """The sentence encoder ``name`` (``None``: the offline default), loaded without progress bars (runs in the
+    background thread of :class:`BackgroundEncoder`): an :class:`~fbagent.verifier.encoder_process.EncoderProcess`
+    once its child has loaded the model (:func:`encoder_in_child`), else a
+    :class:`fbagent.verifier.verify.SentenceEncoder` in this process.
 
     Raises :class:`FbagentError` when the model cannot load (:func:`fbagent.verifier.encoder.load_encoder`).
     """
+    if encoder_in_child():
+        from fbagent.verifier.encoder_process import EncoderProcess
+
+        return EncoderProcess(name).wait_ready()
     from fbagent.verifier.verify import SentenceEncoder
 
     return SentenceEncoder(name)  # quiet: fbagent.verifier.encoder.load_encoder hides the bars
