@@ -15,10 +15,15 @@ What runs where:
 - each configuration in a fresh process (``benchmarks/generate_child.py``): the
   real ``fbagent generate`` CLI (Typer, Rich view, the aiohttp transport,
   LangGraph and its SQLite checkpointer, SQLite) on a copy of a database that already
-  holds the embedded sample lexicon (25 frame pairs; ``--per-pair 8`` reaches
-  200 entries, ``--quick``: 5 pairs x 8), screening on, a warm model cache; the
+  holds the embedded sample lexicon (25 frame pairs x 8 entries = 200 entries, and
+  at c64 25 x 31 = 775, so that a run holds 6 x its 128 entries in flight:
+  :func:`per_pair_for`; ``--per-pair N`` for all; ``--quick``: 5 pairs x 8),
+  screening on, a warm model cache; the
   sentence encoder is a stand-in (hashed bag of words, no torch) unless the row
-  says ``MiniLM`` (fbagent's default all-MiniLM-L6-v2, loaded in the background).
+  says ``MiniLM`` (fbagent's default all-MiniLM-L6-v2, loaded in the background,
+  in a process of its own: :mod:`fbagent.verifier.encoder_process`; its encoding CPU
+  is added in ``cpu_with_encoder_ms_per_entry``, its one-time load is
+  ``encoder_process.load_cpu_s``).
 
 First the stub alone (``const_stub.py load``, its own process, the request mix
 of one entry, at latency 0) at each concurrency: its capacity in requests/s.
@@ -286,6 +291,21 @@ def run_eval(stub: Stub, folder: Path, requests: int = 400, concurrency: int = 1
 # --------------------------------------------------------------------------- report
 
 
+DEFAULT_PER_PAIR = 8     # 25 pairs x 8 = 200 entries
+STEADY_FACTOR = 6        # a run holds at least this many times the 2c entries in flight
+
+
+def per_pair_for(concurrency: int, pairs: int, quick: bool) -> int:
+    """Entries per pair for a configuration: :data:`DEFAULT_PER_PAIR`, raised so that the run holds at least
+    :data:`STEADY_FACTOR` x the ``2c`` entries in flight (c64: 128 in flight, 775 entries). With fewer, the run is
+    mostly its ramp-up (no entry ends before its 3 sequential LLM steps) and its drain, which the bound (a steady
+    rate) does not include: c64 with 200 entries measured 0.60-0.86 of the bound where 600 measured 0.94.
+    ``--quick`` keeps its 40 entries (a smoke run)."""
+    if quick:
+        return DEFAULT_PER_PAIR
+    return max(DEFAULT_PER_PAIR, -(-STEADY_FACTOR * 2 * concurrency // pairs))
+
+
 def table(rows: list[dict[str, Any]]) -> str:
     head = ("latency", "conc", "encoder", "entries/s", "bound", "ratio", "target", "calls/s", "first req s",
             "CPU ms/entry", "(steady)", "(total)", "RSS MB", "load")
@@ -308,7 +328,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description="fbagent generate against the physical limit (see the module doc).")
     ap.add_argument("--quick", action="store_true", help="40 entries per configuration, 1 s stub-alone runs")
     ap.add_argument("--json", action="store_true", help="also print one JSON object per configuration")
-    ap.add_argument("--per-pair", type=int, default=8, help="entries per pair (25 pairs; default 8 = 200 entries)")
+    ap.add_argument("--per-pair", type=int, default=None,
+                    help="entries per pair (25 pairs; default 8 = 200 entries, more at high concurrency: see "
+                         "entries_for)")
     ap.add_argument("--only", help="configurations LATENCY_MS:CONCURRENCY[:MiniLM],... (default: 0 and 100 x 1, 16, 64, stand-in encoder)")
     ap.add_argument("--real-encoder", action="store_true",
                     help="add MiniLM rows (latency 0 and 100 ms, concurrency 16): CPU and first request with torch")
@@ -326,7 +348,8 @@ def main() -> None:
     if args.real_encoder:
         configs += [Config(0, 16, "MiniLM"), Config(100, 16, "MiniLM")]
     folder = Path(tempfile.mkdtemp(prefix="fbbench-"))
-    print(f"{pairs} pairs x {args.per_pair} = {pairs * args.per_pair} entries per configuration, screening on, "
+    print(f"{pairs} pairs x {args.per_pair or DEFAULT_PER_PAIR} = {pairs * (args.per_pair or DEFAULT_PER_PAIR)} entries "
+          f"per configuration{'' if args.per_pair or args.quick else ' (at least 6 x the 2c entries in flight)'}, screening on, "
           f"{'a definition per sentence' if args.unique_definitions else 'a definition per frame'}; "
           f"work folder {folder}; {load()}", flush=True)
     template, lexicon = prepare(folder)
@@ -344,7 +367,8 @@ def main() -> None:
                 stub.set_latency(0)
                 print(f"stub alone, latency {cfg.latency_ms} ms, c{cfg.concurrency}: {alone:.1f} requests/s "
                       f"(bound {cfg.concurrency * 1000 / cfg.latency_ms:.0f})", flush=True)
-            row = run_config(cfg, stub, template, folder, pairs, args.per_pair, capacity, args.count_checkpoints)
+            per_pair = args.per_pair or per_pair_for(cfg.concurrency, pairs, args.quick)
+            row = run_config(cfg, stub, template, folder, pairs, per_pair, capacity, args.count_checkpoints)
             row = {"latency_ms": cfg.latency_ms, "concurrency": cfg.concurrency, "encoder": cfg.encoder, **row}
             rows.append(row)
             print(("  " + json.dumps(row)) if "refused" not in row else f"  refused: {row['refused']}", flush=True)

@@ -382,9 +382,10 @@ class _Exchange:
             request["reasks"] = self.reasks
         if transport_errors:
             request["transport_errors"] = transport_errors
-        last_output = redact(self.last_text[:_MAX_OUTPUT_CHARS])
-        if failed and self.last_text and (not self.reasks or self.reasks[-1]["output"] != last_output):
-            request["last_output"] = last_output  # e.g. the truncated answer
+        if failed and self.last_text:   # redacted only when it may be stored: a failed call's last answer
+            last_output = redact(self.last_text[:_MAX_OUTPUT_CHARS])
+            if not self.reasks or self.reasks[-1]["output"] != last_output:
+                request["last_output"] = last_output  # e.g. the truncated answer
         return request
 
 

@@ -11,6 +11,7 @@ import importlib
 import os
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from urllib.parse import SplitResult, urlsplit, urlunsplit
 
 from fbagent.errors import FbagentError
@@ -231,8 +232,10 @@ def host_and_port(parts: SplitResult) -> str:
     return f"{host}:{parts.port}" if parts.port else host
 
 
+@lru_cache(maxsize=64)
 def public_url(url: str | None) -> str | None:
-    """``url`` without user info and query string (which may carry keys): what is stored with a call."""
+    """``url`` without user info and query string (which may carry keys): what is stored with a call.
+    (Kept per URL: every stored call asks for its client's one URL.)"""
     if not url:
         return None
     parts = urlsplit(str(url))
