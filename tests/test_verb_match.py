@@ -285,3 +285,16 @@ def test_analyser_note_names_the_analyser_of_each_language():
     assert "HanTa (morphmodel_en.pgz)" in lemmas.analyser_note("en")
     assert "spaCy fr_core_news_sm" in lemmas.analyser_note("fr")
     assert "no lemmatiser for language 'eu'" in lemmas.analyser_note("eu")
+
+
+def test_lemminflect_loads_without_spacy_and_torch_and_spacy_still_loads_after():
+    import subprocess
+
+    code = ("import sys\nfrom fbagent.checks.morphology import lemminflect_module\n"
+            "m = lemminflect_module()\n"
+            "print(sorted(k for k in ('spacy', 'thinc', 'torch') if k in sys.modules), m.getAllLemmas('booked'))\n"
+            "import spacy\nprint(spacy.__name__, sys.meta_path[0].__class__.__name__)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=True)
+    first, second = done.stdout.splitlines()
+    assert first == "[] {'VERB': ('book',)}"   # lemminflect's spaCy hook was skipped: no spaCy, thinc or torch
+    assert second.startswith("spacy ") and "HideSpacy" not in second   # and spaCy itself still imports

@@ -42,6 +42,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from fbagent.checks.morphology import SPACY_IMPORT_LOCK
 from fbagent.errors import FbagentError
 from fbagent.languages import base_lang
 
@@ -179,7 +180,8 @@ def spacy_pipeline(code: str):
     """
     name = SPACY_MODELS[code]
     try:
-        import spacy
+        with SPACY_IMPORT_LOCK:   # not while lemminflect is imported with spaCy hidden
+            import spacy
     except ImportError as err:
         raise FbagentError("spaCy is not installed (French parts of speech for the verb check)",
                            f"reinstall fbagent with its dependencies: pip install -e . (or pip install spacy {name.replace('_', '-')})") from err

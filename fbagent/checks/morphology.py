@@ -31,6 +31,9 @@ the rules are written so that they do not produce real forms of other verbs.
 
 from __future__ import annotations
 
+import importlib.abc
+import sys
+import threading
 import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
@@ -289,14 +292,47 @@ def _french_forms(lemma: str, m: Morphology) -> set[str]:
     return forms
 
 
+#: held while lemminflect is imported with spaCy hidden (:func:`lemminflect_module`) and while fbagent imports spaCy
+#: (:func:`fbagent.checks.analysers.spacy_pipeline`), so that neither import sees the other's half-done state
+SPACY_IMPORT_LOCK = threading.Lock()
+
+
 def lemminflect_module():
-    """The lemminflect module; :class:`FbagentError` when it is not installed (a core dependency)."""
-    try:
-        import lemminflect
-    except ImportError as err:  # a broken install, not a fallback
-        raise FbagentError("lemminflect is not installed (English verb lemmas and forms)",
-                           "reinstall fbagent with its dependencies: pip install -e . (or pip install lemminflect)") from err
+    """The lemminflect module; :class:`FbagentError` when it is not installed (a core dependency).
+
+    lemminflect's ``__init__`` imports spaCy whenever it is installed, only to register spaCy ``Token``
+    extensions (``token._.lemma``, ``token._.inflect``) that fbagent never uses; through thinc that import
+    loads torch: 1.8 s of CPU of the 1.9 s ``import lemminflect`` took (measured), in every English
+    ``generate`` and on the event loop's machine while the first entries run. When spaCy is not loaded yet it
+    is hidden from that import (a finder first on ``sys.meta_path`` answers "no module named spacy", which
+    lemminflect catches), under :data:`SPACY_IMPORT_LOCK`. Deferred (imported here, not at module level) for the
+    same reason: English only, 0.3 s of CPU for its tables.
+    """
+    loaded = sys.modules.get("lemminflect")
+    if loaded is not None:   # every word asks: the import below once
+        return loaded
+    with SPACY_IMPORT_LOCK:
+        hider = _HideSpacy() if "spacy" not in sys.modules else None
+        if hider is not None:
+            sys.meta_path.insert(0, hider)
+        try:
+            import lemminflect
+        except ImportError as err:  # a broken install, not a fallback
+            raise FbagentError("lemminflect is not installed (English verb lemmas and forms)",
+                               "reinstall fbagent with its dependencies: pip install -e . (or pip install lemminflect)") from err
+        finally:
+            if hider is not None:
+                sys.meta_path.remove(hider)
     return lemminflect
+
+
+class _HideSpacy(importlib.abc.MetaPathFinder):
+    """An import finder for which spaCy is not installed (see :func:`lemminflect_module`)."""
+
+    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> None:
+        if fullname == "spacy" or fullname.startswith("spacy."):
+            raise ModuleNotFoundError(f"No module named {fullname!r}", name=fullname)
+        return None
 
 
 def _english_forms(lemma: str) -> set[str]:
