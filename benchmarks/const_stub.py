@@ -9,7 +9,7 @@ fbagent. This one answers from precomputed bytes:
   written by the benchmark from the lexicon it generates on);
 - at start (for a table of up to 200 verbs, else on the first request naming
   the verb) it builds *all* answers of each verb (every ordered frame pair x
-  the 8 nouns that an entry's seed picks, FrameResponder's sentences from
+  the 32 nouns that an entry's seed picks, FrameResponder's sentences from
   ``tests/gen_responder.py``): the complete HTTP responses of ``BasePair``, and
   per generated sentence its ``ExtendedSentence``, ``Definition`` and
   ``FourChoiceAnswer`` responses. (With a large table, screening, one
@@ -74,8 +74,13 @@ except ImportError:  # orjson comes with langgraph; plain json works the same, s
         return json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode()
 
 MODEL = "stub-model"
-#: the noun of an entry's sentences, picked by ``(seed // 1000) % 8`` (k-th entry: seed + 1000 k + attempt)
-NOUNS = ("box", "letter", "garden", "ticket", "bridge", "lamp", "river", "song")
+#: the noun of an entry's sentences, picked by ``(seed // 1000) % 32`` (k-th entry: seed + 1000 k + attempt): the
+#: first 8 are FrameResponder's (tests/gen_responder.py); 32 so that up to 32 entries of a pair get sentences of
+#: their own (``bench_generate.py`` runs 31 per pair at c64): a repeated sentence would be a cache hit of its
+#: ``Definition`` requests, fewer requests than a real model's entries send
+NOUNS = ("box", "letter", "garden", "ticket", "bridge", "lamp", "river", "song", "chair", "window", "basket",
+         "coat", "wagon", "bottle", "fence", "ladder", "mirror", "pillow", "candle", "blanket", "kettle", "hammer",
+         "bucket", "carpet", "barrel", "anchor", "saddle", "lantern", "cabinet", "trumpet", "helmet", "compass")
 #: where the lookup key sits in fbagent's prompts (prompts/generate, prompts/roundtrip, prompts/verify)
 MARKERS = {
     "verb": 'verb "',                       # generate_base, extend, screen: the verb "X"
