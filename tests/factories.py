@@ -169,3 +169,61 @@ def make_db(
             rows.append(item_row(run_id, run_name, pair_id, k, ex, statuses[idx % len(statuses)], language, lexicon))
     db["items"].insert_all(rows, batch_size=500)
     return db
+
+
+# Flat option keywords (the fields of the options classes before they were split into groups) -> the groups.
+_GENERATOR_KEYS = {"generator": "backend", "model": "model", "base_url": "base_url", "model_path": "model_path",
+                   "concurrency": "concurrency", "llm_retries": "retries", "timeout_s": "timeout_s",
+                   "backoff_s": "backoff_s", "prompt_style": "prompt_style"}
+_VERIFIER_MODEL_KEYS = {"verifier_generator": "backend", "verifier_model": "model", "verifier_base_url": "base_url"}
+_VERIFIER_KEYS = {"margin": "margin", "surface_verb_match": "surface_verb_match", "verb_check": "verb_check",
+                  "judge": "judge", "margin_auto": "margin_auto", "target_precision": "target_precision",
+                  "margin_source": "margin_source", "signal": "signal", "verifier": "signal"}
+_SELECTION_KEYS = ("pairs", "per_pair", "seed", "max_per_verb", "min_examples", "require_definition",
+                   "require_core_fe", "exclude_related", "protocol")
+_RUN_KEYS = {"lexicon": "lexicon", "run": "name", "dry_run": "dry_run", "durability": "durability",
+             "max_retries": "max_retries", "similarity_threshold": "similarity_threshold",
+             "near_copy_threshold": "near_copy_threshold", "screen": "screen",
+             "variant_temperature": "variant_temperature", "max_tokens": "max_tokens"}
+
+
+def _take(flat: dict[str, Any], names: Any) -> dict[str, Any]:
+    """Pop ``names`` (flat key -> group field, or a tuple of keys kept as they are) out of ``flat``."""
+    names = names if isinstance(names, dict) else {k: k for k in names}
+    return {field: flat.pop(key) for key, field in names.items() if key in flat}
+
+
+def _models(flat: dict[str, Any]) -> Any:
+    from fbagent.verifier.run_models import RunModels, VerifierModel, generator_config
+
+    return RunModels(generator=generator_config(**_take(flat, _GENERATOR_KEYS)),
+                     verifier=VerifierModel(**_take(flat, _VERIFIER_MODEL_KEYS)), encoder=flat.pop("encoder", None))
+
+
+def generate_options(**flat: Any) -> Any:
+    """A :class:`fbagent.generation.GenerateOptions` from the flat keywords of the options before their groups
+    (``generator=``, ``verifier=`` (the signal), ``run=`` (the run name), ``pairs=``, ...). Raises ``TypeError``
+    for a keyword no group has."""
+    from fbagent.generation import GenerateOptions, RunOptions
+    from fbagent.generation.options import GENERATE_PAIRS
+    from fbagent.pairs.select import SelectionOptions
+    from fbagent.verifier.settings import VerifierOptions
+
+    flat = dict(flat)
+    models, verifier = _models(flat), VerifierOptions(**_take(flat, _VERIFIER_KEYS))
+    selection = SelectionOptions(**{"pairs": GENERATE_PAIRS, **_take(flat, _SELECTION_KEYS)})
+    run = RunOptions(**_take(flat, _RUN_KEYS))
+    if flat:
+        raise TypeError(f"no options group has {sorted(flat)}")
+    return GenerateOptions(models=models, verifier=verifier, selection=selection, run=run)
+
+
+def calibrate_options(**flat: Any) -> Any:
+    """A :class:`fbagent.verifier.calibration.CalibrateOptions` from flat keywords (as
+    :func:`generate_options`; ``signal=``, ``lexicons=``, ``selection=``, ``pairs=``, ``seed=``, ...)."""
+    from fbagent.verifier.calibration import CalibrateOptions
+    from fbagent.verifier.settings import VerifierOptions
+
+    flat = dict(flat)
+    models, verifier = _models(flat), VerifierOptions(**_take(flat, _VERIFIER_KEYS))
+    return CalibrateOptions(models=models, verifier=verifier, **flat)

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from fbagent.generation import GenerateOptions
+    from fbagent.providers.config import ModelConfig
 
 VERIFIER = "Verifier"
 
@@ -75,7 +76,7 @@ def generate_cmd(
     dry_run: Annotated[bool, typer.Option(
         "--dry-run", rich_help_panel="Run", help="Print the plan (entries, calls, tokens); call nothing.")] = False,
     db: DbOption = DEFAULT_DB,
-    llm: dict[str, Any] | None = None,           # built by @model_options
+    llm: ModelConfig | None = None,              # built by @model_options
     verifier_llm: dict[str, Any] | None = None,  # built by @verifier_options
     selection: dict[str, Any] | None = None,     # built by @selection_options
 ) -> None:
@@ -88,20 +89,28 @@ def generate_cmd(
 
     margin_value, margin_auto = parse_margin(margin)
     opts = build_options(
-        {"pairs": pairs, "lexicon": lexicon, "per_pair": per_pair, "seed": seed, "max_retries": max_retries,
-         "similarity_threshold": similarity_threshold, "near_copy_threshold": near_copy_threshold,
-         "margin": margin_value, "margin_auto": margin_auto, "target_precision": target_precision,
-         "verifier": signal if verifier_alias is None else verifier_alias, "judge": judge, "run": run, "dry_run": dry_run, "screen": screen},
-        llm or {}, verifier_llm or {}, selection or {})
+        llm, verifier_llm, selection or {},
+        verifier={"signal": signal if verifier_alias is None else verifier_alias, "margin": margin_value,
+                  "margin_auto": margin_auto, "target_precision": target_precision, "judge": judge},
+        selection_own={"pairs": pairs, "per_pair": per_pair, "seed": seed},
+        run={"lexicon": lexicon, "name": run, "dry_run": dry_run, "max_retries": max_retries,
+             "similarity_threshold": similarity_threshold, "near_copy_threshold": near_copy_threshold,
+             "screen": screen})
     run_generation(db_path(db), opts)
 
 
-def build_options(own: dict[str, Any], llm: dict[str, Any], verifier_llm: dict[str, Any],
-                  selection: dict[str, Any]) -> GenerateOptions:
-    """One :class:`~fbagent.generation.GenerateOptions` from the command's own values and its option groups."""
-    from fbagent.generation import GenerateOptions
+def build_options(llm: ModelConfig | None, verifier_llm: dict[str, Any] | None, selection: dict[str, Any], *,
+                  verifier: dict[str, Any], selection_own: dict[str, Any], run: dict[str, Any]) -> GenerateOptions:
+    """One :class:`~fbagent.generation.GenerateOptions` from the option groups' values (``llm``,
+    ``verifier_llm``, ``selection``) and the command's own, by group (``verifier``, ``selection_own``, ``run``)."""
+    from fbagent.commands.generation_options import run_groups
+    from fbagent.generation import GenerateOptions, RunOptions
+    from fbagent.pairs.select import SelectionOptions
+    from fbagent.verifier.settings import VerifierOptions
 
-    return GenerateOptions(**own, **llm, **verifier_llm, **selection)
+    models, verifier_fields = run_groups(llm, verifier_llm)
+    return GenerateOptions(models=models, verifier=VerifierOptions(**verifier, **verifier_fields),
+                           selection=SelectionOptions(**selection_own, **selection), run=RunOptions(**run))
 
 
 def run_generation(db: Path, opts: GenerateOptions) -> None:

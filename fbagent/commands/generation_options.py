@@ -10,9 +10,9 @@ start the same clients and encoder from the same flags, help and defaults (those
   sentence encoder, the surface verb match; the command receives ``verifier_llm``, built by
   :func:`verifier_model`.
 
-Each ``build`` is the one place that turns the flags into what the options objects take today
-(their fields, as a dict: :class:`fbagent.verifier.run_models.ModelOptions` turns them into the
-:class:`~fbagent.providers.config.ModelConfig` of each role); the defaults are the named constants of
+Each ``build`` is the one place that turns the flags into the groups of the options objects (the
+generator's :class:`~fbagent.providers.config.ModelConfig`, the verifier's model as asked; :func:`run_groups`
+makes the :class:`~fbagent.verifier.run_models.RunModels` of both); the defaults are the named constants of
 :mod:`fbagent.providers.config`. Only ``typer``, the provider names and those constants are imported
 here, so that ``fbagent --help`` stays fast.
 """
@@ -20,7 +20,7 @@ here, so that ``fbagent --help`` stays fast.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -33,6 +33,10 @@ from fbagent.providers.config import (
     GENERATION_RETRIES,
     GENERATION_TIMEOUT_S,
 )
+
+if TYPE_CHECKING:
+    from fbagent.providers.config import ModelConfig
+    from fbagent.verifier.run_models import RunModels
 
 BACKENDS_HELP = help_names(GENERATION_PROVIDERS)  # "openai | gemini | local"
 SIGNALS_HELP = "roundtrip | encoder | both"
@@ -79,26 +83,43 @@ _VERIFIER: dict[str, tuple[Any, Any]] = {
 }
 
 
-def generation_model(values: dict[str, Any], _others: dict[str, Any]) -> dict[str, Any]:
-    """The generator fields of ``GenerateOptions`` / ``CalibrateOptions`` from the "Model" flags.
+def generation_model(values: dict[str, Any], _others: dict[str, Any]) -> ModelConfig:
+    """The generator's :class:`~fbagent.providers.config.ModelConfig` from the "Model" flags (backend, model,
+    base URL, GGUF, concurrency, retries, timeout, the run's prompt style). Nothing is checked here
+    (:meth:`fbagent.verifier.run_models.RunModels.checked` checks the values)."""
+    from fbagent.verifier.run_models import generator_config
 
-    Returns ``{generator, model, base_url, model_path (str or None), concurrency, llm_retries,
-    timeout_s, prompt_style}``. Nothing is checked here (the options objects check their values).
-    """
-    return {"generator": values["generator"], "model": values["model"], "base_url": values["base_url"],
-            "model_path": str(values["model_path"]) if values["model_path"] else None,
-            "concurrency": values["concurrency"], "llm_retries": values["llm_retries"],
-            "timeout_s": values["timeout"], "prompt_style": values["prompt_style"]}
+    return generator_config(backend=values["generator"], model=values["model"], base_url=values["base_url"],
+                            model_path=str(values["model_path"]) if values["model_path"] else None,
+                            concurrency=values["concurrency"], retries=values["llm_retries"],
+                            timeout_s=values["timeout"], prompt_style=values["prompt_style"])
 
 
 def verifier_model(values: dict[str, Any], _others: dict[str, Any]) -> dict[str, Any]:
-    """The verifier fields of ``GenerateOptions`` / ``CalibrateOptions`` from the "Verifier" flags
-    (same names: ``verifier_generator``, ``verifier_model``, ``verifier_base_url``, ``encoder``,
-    ``surface_verb_match``)."""
-    return dict(values)
+    """The "Verifier" flags: ``{"verifier": VerifierModel (backend, model, URL as asked), "encoder": name or
+    None, "verb_check": ..., "surface_verb_match": ...}`` (:func:`run_groups` puts them into the groups)."""
+    from fbagent.verifier.run_models import VerifierModel
+
+    return {"verifier": VerifierModel(backend=values["verifier_generator"], model=values["verifier_model"],
+                                      base_url=values["verifier_base_url"]),
+            "encoder": values["encoder"], "verb_check": values["verb_check"],
+            "surface_verb_match": values["surface_verb_match"]}
 
 
-#: Decorator: the generator options (panel "Model"); the command takes ``llm: dict`` (:func:`generation_model`).
+def run_groups(llm: ModelConfig | None, verifier_llm: dict[str, Any] | None) -> tuple[RunModels, dict[str, Any]]:
+    """``(models group, verifier-group fields)`` of ``generate`` / ``verifier calibrate`` from what
+    :data:`model_options` (``llm``) and :data:`verifier_options` (``verifier_llm``) built (``None``: their
+    defaults): a :class:`~fbagent.verifier.run_models.RunModels` and ``{"verb_check", "surface_verb_match"}``
+    for :class:`~fbagent.verifier.settings.VerifierOptions`."""
+    from fbagent.verifier.run_models import RunModels, generator_config
+
+    given = dict(verifier_llm or {})
+    models = RunModels(generator=llm or generator_config(), encoder=given.pop("encoder", None),
+                       **({"verifier": given.pop("verifier")} if "verifier" in given else {}))
+    return models, given
+
+
+#: Decorator: the generator options (panel "Model"); the command takes ``llm: ModelConfig`` (:func:`generation_model`).
 model_options = option_group("llm", "Model", _MODEL, generation_model)
 #: Decorator: the verifier options (panel "Verifier"); the command takes ``verifier_llm: dict`` (:func:`verifier_model`).
 verifier_options = option_group("verifier_llm", "Verifier", _VERIFIER, verifier_model)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -21,6 +21,9 @@ from fbagent.limits import DEFAULT_N_BOOT
 from fbagent.pairs.select import CALIBRATE_PAIRS, PAIRS_HELP
 from fbagent.seeds import DEFAULT_SEED
 from fbagent.verifier.margin import DEFAULT_MARGIN
+
+if TYPE_CHECKING:
+    from fbagent.providers.config import ModelConfig
 
 app = typer.Typer(help="The generation verifier measured on gold data: calibrate it on held-out FrameNet exemplars, "
                   "list stored calibrations.", no_args_is_help=True)
@@ -53,7 +56,7 @@ def calibrate_cmd(
     n_boot: Annotated[int, typer.Option("--n-boot", help="Bootstrap resamples (over pairs) for the 95% intervals.")] = DEFAULT_N_BOOT,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object (every number) instead of tables.")] = False,
     db: DbOption = DEFAULT_DB,
-    llm: dict[str, Any] | None = None,           # built by @model_options
+    llm: ModelConfig | None = None,              # built by @model_options
     verifier_llm: dict[str, Any] | None = None,  # built by @verifier_options
 ) -> None:
     """Hold out 2 exemplars of each frame's LU of the verb per frame pair, run them through the generation
@@ -62,12 +65,15 @@ def calibrate_cmd(
     latest calibration of a lexicon gives `generate --margin auto`."""
     import asyncio
 
+    from fbagent.commands.generation_options import run_groups
     from fbagent.verifier.calibration import CalibrateOptions, calibrate
+    from fbagent.verifier.settings import VerifierOptions
 
+    models, verifier_fields = run_groups(llm, verifier_llm)
     opts = CalibrateOptions(
-        lexicons=list(lexicon or []), selection=selection, pairs=pairs, seed=seed, signal=signal,
-        min_exemplars=min_exemplars, max_references=max_references, margin=margin, n_boot=n_boot,
-        **(llm or {}), **(verifier_llm or {}),
+        models=models, verifier=VerifierOptions(signal=signal, margin=margin, **verifier_fields),
+        lexicons=list(lexicon or []), selection=selection, pairs=pairs, seed=seed,
+        min_exemplars=min_exemplars, max_references=max_references, n_boot=n_boot,
     )
     from fbagent.commands.progress_view import CountBar, ProgressView
 

@@ -58,6 +58,7 @@ from fbagent.generation.events import (
 )
 from fbagent.generation.options import (
     GenerateOptions,
+    RunOptions,
     check_compatible,
     checkpoint_path,
     default_run_name,
@@ -71,7 +72,7 @@ from fbagent.generation.workers import FrameInfoCache, entry_list, initial_state
 __all__ = [
     "OUTPUT_TOKEN_ESTIMATE", "EntriesStarted", "EntriesStopped", "EntryError", "FrameInfoCache",
     "GenerateOptions", "GenerationEvent", "GenerationSummary", "LexiconNote", "NothingToDo", "OnEvent", "PlanMade",
-    "Progress", "Resuming", "RunWarning", "ScreeningDone", "SelectionChoice", "SelectionChosen", "SessionEnded",
+    "Progress", "Resuming", "RunOptions", "RunWarning", "ScreeningDone", "SelectionChoice", "SelectionChosen", "SessionEnded",
     "build_plan", "check_compatible", "checkpoint_path", "choose_selection", "default_run_name", "entry_list",
     "estimate_tokens", "generate", "initial_state", "pending", "run_entry", "session_failure", "validate_options",
 ]

@@ -7,15 +7,15 @@ import hashlib
 import json
 import os
 import sqlite3
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from fbagent.errors import FbagentError
 from fbagent.pairs.select import SelectionOptions
 from fbagent.providers.config import DEFAULT_PROMPT_STYLE
-from fbagent.seeds import DEFAULT_SEED
-from fbagent.verifier.run_models import ModelOptions, prompt_styles
+from fbagent.verifier.run_models import RunModels, prompt_styles
+from fbagent.verifier.settings import DEFAULT_SIGNAL, VerifierOptions
 
 # The options that change what is generated, in the order they are stored with a run.
 RESULT_KEYS = ("pairs", "per_pair", "seed", "generator", "model", "verifier_generator", "verifier_model", "encoder",
@@ -24,13 +24,17 @@ RESULT_KEYS = ("pairs", "per_pair", "seed", "generator", "model", "verifier_gene
 # Pair-eligibility options (those of `fbagent pairs select`). They change results too, but join the result
 # options only when they differ from their defaults, so that runs named before they existed keep their names.
 ELIGIBILITY_KEYS = ("min_examples", "require_definition", "require_core_fe", "exclude_related", "protocol")
-# Verifier options that came later (``--verifier``): like the eligibility options, they join the result
-# options only when they differ from these defaults, so that runs named before they existed keep their names.
-VERIFIER_DEFAULTS = {"verifier": "roundtrip"}
+# Verifier options that came later (``--signal``, stored as ``verifier``): like the eligibility options, they
+# join the result options only when they differ from these defaults, so that runs named before they existed keep
+# their names.
+VERIFIER_DEFAULTS = {"verifier": DEFAULT_SIGNAL}
 # The prompt style (``--prompt-style``, fbagent.llm.prompt_style), with the same rule.
 PROMPT_STYLE_DEFAULTS = {"prompt_style": DEFAULT_PROMPT_STYLE}
 # The verb check's accepted fallback (``--surface-verb-match``, fbagent.checks.lemmas.require_verb_analyser), same rule.
-VERB_MATCH_DEFAULTS = {"surface_verb_match": ModelOptions.surface_verb_match, "verb_check": ModelOptions.verb_check}
+VERB_MATCH_DEFAULTS = {"surface_verb_match": VerifierOptions.surface_verb_match,
+                       "verb_check": VerifierOptions.verb_check}
+#: ``--pairs`` of a :class:`GenerateOptions` built without one (the command requires it: fbagent.pairs.select.PAIRS_HELP)
+GENERATE_PAIRS = 10
 
 
 def eligibility_defaults() -> dict[str, Any]:
@@ -40,61 +44,79 @@ def eligibility_defaults() -> dict[str, Any]:
 
 
 @dataclass(frozen=True)
-class GenerateOptions(ModelOptions):
-    """Every option of ``fbagent generate`` (see ``fbagent generate --help`` for units and defaults).
+class RunOptions:
+    """What one ``fbagent generate`` run does with its selected pairs (the run group).
 
-    The model options (generator, verifier, encoder, request limits, ``prompt_style``, ``margin``,
-    ``surface_verb_match``) are those of :class:`fbagent.verifier.run_models.ModelOptions`, shared with
-    ``fbagent verifier calibrate``. ``pairs``, ``per_pair``, ``seed``, ``max_per_verb`` and the
-    eligibility options (``min_examples``, ``require_definition``, ``require_core_fe``,
-    ``exclude_related``) make up the run's :meth:`selection_options`; ``max_retries``: new
-    generate_base / extend attempts after a failed self-check; ``screen=None`` means on for a chat
-    model and off for a base model (see :func:`default_screen`). :func:`prompt_styles` resolves
-    ``prompt_style`` per model.
+    ``lexicon``: lexicon name (``None``: the only/first one); ``name``: run name (``None``:
+    :func:`default_run_name`); ``dry_run``: plan only; ``durability``: checkpoint writes, ``sync`` |
+    ``async`` | ``exit``; ``max_retries``: new generate_base / extend attempts after a failed self-check;
+    ``similarity_threshold``: minimum lexical similarity of S_A and S_B, verb masked (0..1);
+    ``near_copy_threshold``: S_x' must be less similar than this to S_x (0..1); ``screen``: LLM
+    screening of the selected pairs, ``None``: on for a chat model, off for a base model
+    (:func:`default_screen`); ``variant_temperature``: sampling temperature of the extensions;
+    ``max_tokens``: per LLM answer.
     """
 
-    pairs: int = 10
     lexicon: str | None = None
-    per_pair: int = 1
-    seed: int = DEFAULT_SEED
+    name: str | None = None
+    dry_run: bool = False
+    durability: str = "sync"
     max_retries: int = 2
     similarity_threshold: float = 0.5
     near_copy_threshold: float = 0.7
-    max_per_verb: int | None = None
-    run: str | None = None
-    dry_run: bool = False
     screen: bool | None = None
-    judge: bool = False
     variant_temperature: float = 0.8
     max_tokens: int = 512
-    durability: str = "sync"
-    min_examples: int = 0
-    require_definition: bool = True
-    require_core_fe: bool = True
-    exclude_related: bool = True
-    protocol: str = "fbagent"         # frame-pair selection protocol (fbagent.pairs.select.PROTOCOLS)
-    verifier: str = "roundtrip"       # verifier signal: roundtrip | encoder | both (fbagent.verifier.verify)
-    margin_auto: bool = False         # --margin auto: margin from the lexicon's latest calibration
-    target_precision: float = 0.9     # the precision --margin auto must reach
-    margin_source: str | None = None  # set by --margin auto: which calibration gave the margin (stored, not hashed)
 
-    def selection_options(self) -> SelectionOptions:
-        """The frame-pair selection this run asks for (sample size, seed, caps, eligibility filters)."""
-        return SelectionOptions(pairs=self.pairs, seed=self.seed, max_per_verb=self.max_per_verb,
-                                per_pair=self.per_pair, min_examples=self.min_examples,
-                                require_definition=self.require_definition, require_core_fe=self.require_core_fe,
-                                exclude_related=self.exclude_related, protocol=self.protocol)
+
+def _generate_selection() -> SelectionOptions:
+    return SelectionOptions(pairs=GENERATE_PAIRS)
+
+
+@dataclass(frozen=True)
+class GenerateOptions:
+    """Every option of ``fbagent generate`` (see ``fbagent generate --help`` for units and defaults), in four
+    groups, each frozen: ``models`` (:class:`fbagent.verifier.run_models.RunModels`: the generator's
+    :class:`~fbagent.providers.config.ModelConfig`, the verifier's model, the encoder; shared with
+    ``fbagent verifier calibrate``), ``verifier`` (:class:`fbagent.verifier.settings.VerifierOptions`: signal,
+    margin, verb check, judge; shared too), ``selection`` (:class:`fbagent.pairs.select.SelectionOptions`: the
+    frame-pair selection of the run, as ``fbagent pairs select`` makes it) and ``run`` (:class:`RunOptions`).
+
+    Never changed after parsing: the run resolves ``--margin auto`` and the default of ``--screen`` into a new
+    object (``dataclasses.replace`` of the group).
+    """
+
+    models: RunModels = field(default_factory=RunModels)
+    verifier: VerifierOptions = field(default_factory=VerifierOptions)
+    selection: SelectionOptions = field(default_factory=_generate_selection)
+    run: RunOptions = field(default_factory=RunOptions)
+
+    def flat(self) -> dict[str, Any]:
+        """The options under the flat keys runs have always stored (``RESULT_KEYS``, ``ELIGIBILITY_KEYS``,
+        ``verifier`` = the signal, ``prompt_style``, ``surface_verb_match``, ``verb_check``, and the request
+        limits of :meth:`fbagent.verifier.run_models.RunModels.flat`)."""
+        sel, ver, run = self.selection, self.verifier, self.run
+        return {**self.models.flat(),
+                "pairs": sel.pairs, "per_pair": sel.per_pair, "seed": sel.seed, "max_per_verb": sel.max_per_verb,
+                "min_examples": sel.min_examples, "require_definition": sel.require_definition,
+                "require_core_fe": sel.require_core_fe, "exclude_related": sel.exclude_related,
+                "protocol": sel.protocol, "max_retries": run.max_retries,
+                "similarity_threshold": run.similarity_threshold, "near_copy_threshold": run.near_copy_threshold,
+                "screen": run.screen, "variant_temperature": run.variant_temperature, "max_tokens": run.max_tokens,
+                "margin": ver.margin, "judge": ver.judge, "verifier": ver.signal,
+                "surface_verb_match": ver.surface_verb_match, "verb_check": ver.verb_check}
 
     def result_options(self) -> dict[str, Any]:
-        """The options that change what is generated (stored with the run, hashed into its default name).
+        """The options that change what is generated (stored with the run, hashed into its default name),
+        under their flat keys (:meth:`flat`).
 
-        The eligibility options appear only when they differ from their defaults.
+        The eligibility options (and the signal, prompt style and verb check) appear only when they differ
+        from their defaults.
         """
-        out = {k: getattr(self, k) for k in RESULT_KEYS}
-        out.update({k: getattr(self, k) for k, v in eligibility_defaults().items() if getattr(self, k) != v})
-        out.update({k: getattr(self, k) for k, v in VERIFIER_DEFAULTS.items() if getattr(self, k) != v})
-        out.update({k: getattr(self, k) for k, v in PROMPT_STYLE_DEFAULTS.items() if getattr(self, k) != v})
-        out.update({k: getattr(self, k) for k, v in VERB_MATCH_DEFAULTS.items() if getattr(self, k) != v})
+        flat = self.flat()
+        out = {k: flat[k] for k in RESULT_KEYS}
+        for defaults in (eligibility_defaults(), VERIFIER_DEFAULTS, PROMPT_STYLE_DEFAULTS, VERB_MATCH_DEFAULTS):
+            out.update({k: flat[k] for k, v in defaults.items() if flat[k] != v})
         return out
 
 
@@ -103,10 +125,10 @@ def style_note(opts: GenerateOptions, generator_style: str) -> str | None:
     not given, that LLM screening is off by default; ``None`` for a chat model."""
     if generator_style != "fewshot":
         return None
-    why = ("--prompt-style fewshot" if opts.prompt_style == "fewshot"
+    why = ("--prompt-style fewshot" if opts.models.generator.prompt_style == "fewshot"
            else "the generator's GGUF has no chat template (a base model)")
     screening = ("; LLM screening is off by default for a base model (pass --screen to screen anyway)"
-                 if opts.screen is None else "")
+                 if opts.run.screen is None else "")
     return f"note: {why}: it gets few-shot completion prompts with worked examples{screening}"
 
 
@@ -126,33 +148,28 @@ def validate_options(opts: GenerateOptions) -> GenerateOptions:
     """
     from fbagent.limits import check_count
 
-    opts = opts.checked()   # backend names, base URLs, concurrency, LLM retries, timeout, prompt style, margin
-    opts.check_model_files()   # a --model-path that is not there: before the lexicon is read
-    opts.selection_options().check()   # seed, pairs, per-pair, max-per-verb, min-examples
-    check_count("--max-retries", opts.max_retries)
-    if not 0.0 <= opts.similarity_threshold <= 1.0:
-        raise FbagentError(f"--similarity-threshold must be in [0, 1], got {opts.similarity_threshold}",
+    models = opts.models.checked()   # backend names, base URLs, concurrency, LLM retries, timeout, prompt style
+    opts.verifier.check()   # margin, signal, target precision
+    models.check_model_files()   # a --model-path that is not there: before the lexicon is read
+    opts.selection.check()   # seed, pairs, per-pair, max-per-verb, min-examples
+    run = opts.run
+    check_count("--max-retries", run.max_retries)
+    if not 0.0 <= run.similarity_threshold <= 1.0:
+        raise FbagentError(f"--similarity-threshold must be in [0, 1], got {run.similarity_threshold}",
                            "pass a value such as 0.5")
-    if not 0.0 < opts.near_copy_threshold <= 1.0:
-        raise FbagentError(f"--near-copy-threshold must be in (0, 1], got {opts.near_copy_threshold}",
+    if not 0.0 < run.near_copy_threshold <= 1.0:
+        raise FbagentError(f"--near-copy-threshold must be in (0, 1], got {run.near_copy_threshold}",
                            "pass a value such as 0.7")
-    if opts.durability not in ("sync", "async", "exit"):
-        raise FbagentError(f"unknown checkpoint durability {opts.durability!r}", "use sync, async or exit")
-    from fbagent.verifier.verify import SIGNALS
-
-    if opts.verifier not in SIGNALS:
-        raise FbagentError(f"unknown verifier signal {opts.verifier!r}", f"pass --signal {' | '.join(SIGNALS)}")
-    if not 0.0 < opts.target_precision <= 1.0:
-        raise FbagentError(f"--target-precision must be in (0, 1], got {opts.target_precision}",
-                           "pass a value such as 0.9")
-    return opts
+    if run.durability not in ("sync", "async", "exit"):
+        raise FbagentError(f"unknown checkpoint durability {run.durability!r}", "use sync, async or exit")
+    return replace(opts, models=models)
 
 
 def default_run_name(lexicon: str, opts: GenerateOptions) -> str:
     """``<lexicon>-<generator>-s<seed>-<8 hex of the result options>``: same command, same run."""
     doc = json.dumps({"lexicon": lexicon, **opts.result_options()}, sort_keys=True, default=str)
     digest = hashlib.sha256(doc.encode()).hexdigest()[:8]
-    return f"{lexicon}-{opts.generator}-s{opts.seed}-{digest}"
+    return f"{lexicon}-{opts.models.generator.backend}-s{opts.selection.seed}-{digest}"
 
 
 def checkpoint_path(db_path: str | Path) -> Path:
@@ -219,10 +236,11 @@ def check_compatible(run: dict[str, Any], lexicon: dict[str, Any], opts: Generat
     for column in ("generator", "seed"):  # always stored as columns, even by runs that stored no options
         if run.get(column) is not None:
             stored.setdefault(column, run[column])
-    wanted = {k: getattr(opts, k) for k in (*RESULT_KEYS, *ELIGIBILITY_KEYS, *VERIFIER_DEFAULTS, *PROMPT_STYLE_DEFAULTS,
-                                            *VERB_MATCH_DEFAULTS)}
+    flat = opts.flat()
+    wanted = {k: flat[k] for k in (*RESULT_KEYS, *ELIGIBILITY_KEYS, *VERIFIER_DEFAULTS, *PROMPT_STYLE_DEFAULTS,
+                                   *VERB_MATCH_DEFAULTS)}
     if "prompt_styles" in stored:
-        generator, verifier = prompt_styles(opts)
+        generator, verifier = prompt_styles(opts.models)
         wanted["prompt_styles"] = {"generator": generator, "verifier": verifier}
     diff = [k for k, v in wanted.items() if k in stored and stored[k] != v]
     if diff:

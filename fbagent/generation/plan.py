@@ -51,22 +51,22 @@ async def build_plan(db: Any, lexicon: dict[str, Any], prompts: Any, run: dict[s
         finished = items_store.finished_ids(db, run["id"])
         selection = f"{run['selection_id']} (the run's)"
     else:
-        choice = choose_selection(db, lexicon, opts.selection_options())
+        choice = choose_selection(db, lexicon, opts.selection)
         if choice.selection_id is not None:
             pairs = load_run_pairs(db, choice.selection_id)
             selection = f"{choice.selection_id} (stored, reused)"
         else:
-            drawn = draw_selection(db, lexicon, opts.selection_options())
-            pairs = [{"id": None, "rank": i, "per_pair": opts.per_pair, **p} for i, p in enumerate(drawn.selected)]
+            drawn = draw_selection(db, lexicon, opts.selection)
+            pairs = [{"id": None, "rank": i, "per_pair": opts.selection.per_pair, **p} for i, p in enumerate(drawn.selected)]
             selection = "new"
         to_screen = pairs if screens(opts) else []
         finished = set()
     frame_infos = FrameInfoCache(db, lexicon["id"])
-    entries = entry_list(pairs, opts.per_pair)
+    entries = entry_list(pairs, opts.selection.per_pair)
     todo = pending(entries, run["name"] if run is not None else None, finished)
-    defines = 0 if opts.verifier == "encoder" else 4   # the encoder check calls no LLM
-    per_entry_min = 1 + 2 + defines + (4 if opts.judge else 0)
-    per_entry_max = (opts.max_retries + 1) * 3 + defines + (4 if opts.judge else 0)
+    defines = 0 if opts.verifier.signal == "encoder" else 4   # the encoder check calls no LLM
+    per_entry_min = 1 + 2 + defines + (4 if opts.verifier.judge else 0)
+    per_entry_max = (opts.run.max_retries + 1) * 3 + defines + (4 if opts.verifier.judge else 0)
     tokens_in = tokens_out = 0
     for pair, _k in todo:
         fa, fb = frame_infos.get(pair["frame_a"], pair["verb"]), frame_infos.get(pair["frame_b"], pair["verb"])
@@ -75,7 +75,7 @@ async def build_plan(db: Any, lexicon: dict[str, Any], prompts: Any, run: dict[s
         tokens_in += defines * prompt_tokens(prompts.define_messages(pair["verb"], SENTENCE))
         tokens_out += (OUTPUT_TOKEN_ESTIMATE["generate_base"] + 2 * OUTPUT_TOKEN_ESTIMATE["extend"]
                        + defines * OUTPUT_TOKEN_ESTIMATE["define"])
-        if opts.judge:
+        if opts.verifier.judge:
             tokens_in += 4 * prompt_tokens(prompts.judge_messages(SENTENCE, SENTENCE, SENTENCE))
             tokens_out += 4 * OUTPUT_TOKEN_ESTIMATE["judge"]
     for pair in to_screen:  # the screening prompt as screen_node sends it: both frames' definitions
@@ -90,8 +90,8 @@ async def build_plan(db: Any, lexicon: dict[str, Any], prompts: Any, run: dict[s
         "selection": selection, "pairs": len(pairs), "entries": len(entries), "entries_todo": len(todo),
         "entries_finished": len(entries) - len(todo), "screen_calls": screen_calls,
         "calls_min": per_entry_min * len(todo) + screen_calls, "calls_max": per_entry_max * len(todo) + screen_calls,
-        "input_tokens": tokens_in, "output_tokens": tokens_out, "generator": opts.generator, "model": opts.model,
-        "verifier": opts.verifier_generator or opts.generator,
+        "input_tokens": tokens_in, "output_tokens": tokens_out, "generator": opts.models.generator.backend, "model": opts.models.generator.model,
+        "verifier": opts.models.verifier.backend or opts.models.generator.backend,
     }
 
 
@@ -100,8 +100,8 @@ def missing_key_warnings(opts: GenerateOptions) -> list[str]:
     (the key variables of :mod:`fbagent.providers`); unknown backends are left to the real run."""
     from fbagent import providers
 
-    used = [(config.backend, config.base_url) for config in (opts.model_config("generator"),
-                                                              opts.model_config("verifier"))]
+    used = [(config.backend, config.base_url) for config in (opts.models.config("generator"),
+                                                              opts.models.config("verifier"))]
     warnings: list[str] = []
     for name, url in used:
         try:
@@ -125,7 +125,7 @@ def missing_package_warnings(opts: GenerateOptions) -> list[str]:
     from fbagent import providers
 
     warnings: list[str] = []
-    for config in (opts.model_config("generator"), opts.model_config("verifier")):
+    for config in (opts.models.config("generator"), opts.models.config("verifier")):
         try:
             p = providers.provider(config.backend, among=providers.GENERATION_PROVIDERS)
         except FbagentError:

@@ -52,10 +52,10 @@ SESSION_FAILED_FIX = "check --base-url / the server / the API key; rerun the sam
 
 async def generate(db_path: str | Path, opts: GenerateOptions, *, encoder: Any = None, command: str | None = None,
                    on_event: OnEvent | None = None) -> GenerationSummary:
-    """Run (or resume, or plan with ``opts.dry_run``) one generation run; see :mod:`fbagent.generation`.
+    """Run (or resume, or plan with ``opts.run.dry_run``) one generation run; see :mod:`fbagent.generation`.
 
     ``encoder``: a ready :class:`fbagent.verifier.verify.TextEncoder` (tests/benchmarks); by
-    default the sentence-transformers model of ``opts.encoder`` is checked at once and
+    default the sentence-transformers model of ``opts.models.encoder`` is checked at once and
     loaded in a background thread while screening and the first requests run
     (:mod:`fbagent.verifier.startup`). ``command``: the command line to store (default: this process's,
     redacted either way). ``on_event``: receives every
@@ -70,23 +70,23 @@ async def generate(db_path: str | Path, opts: GenerateOptions, *, encoder: Any =
 
     emit = on_event or ignore
     opts = validate_options(opts)
-    if not opts.dry_run:  # a broken checkpoint file is refused before anything is stored
+    if not opts.run.dry_run:  # a broken checkpoint file is refused before anything is stored
         check_checkpoint_file(checkpoint_path(db_path))
     started = time.perf_counter()
     # a dry run on a missing database plans in memory (the embedded sample imported there): no file is created
-    db = open_db(":memory:" if opts.dry_run and not Path(db_path).exists() else db_path)
+    db = open_db(":memory:" if opts.run.dry_run and not Path(db_path).exists() else db_path)
     lexicon, notes, (gen_style, ver_style), opts = _resolve_lexicon(db, opts, emit)
-    run_name = opts.run or default_run_name(lexicon["name"], opts)
-    summary = GenerationSummary(run_name=run_name, run_id=None, db_path=str(db_path), dry_run=opts.dry_run,
+    run_name = opts.run.name or default_run_name(lexicon["name"], opts)
+    summary = GenerationSummary(run_name=run_name, run_id=None, db_path=str(db_path), dry_run=opts.run.dry_run,
                                 lexicon_imported=any("embedded" in n for n in notes))
     prompts = load_prompts(lexicon["lang"], gen_style, ver_style)
     run = runs_store.get_run(db, run_name)
     if run is not None:
         check_compatible(run, lexicon, opts)
         summary.run_id = run["id"]
-        if not opts.dry_run:
+        if not opts.run.dry_run:
             _recover_stale_sessions(db, run, emit)
-    if opts.dry_run:  # plan only: no LLM call, nothing stored (besides an embedded-lexicon import)
+    if opts.run.dry_run:  # plan only: no LLM call, nothing stored (besides an embedded-lexicon import)
         return await _dry_run(db, lexicon, prompts, run, opts, summary, started, emit)
     session = _Session(db_path=db_path, db=db, lexicon=lexicon, opts=opts, prompts=prompts, summary=summary,
                        command=stored_command(command), started=started, emit=emit)
@@ -96,7 +96,7 @@ async def generate(db_path: str | Path, opts: GenerateOptions, *, encoder: Any =
     try:
         async with contextlib.AsyncExitStack() as stack:
             stack.enter_context(stopped_by_breaker(summary))   # a dead service stops the session (exit 1)
-            session.backends = await start_backends(db, opts, encoder, lang=lexicon["lang"])
+            session.backends = await start_backends(db, opts.models, encoder, lang=lexicon["lang"])
             stack.push_async_callback(_close_backends, session.backends, emit)
             if run is None:  # a new run: a lexicon without a single selectable pair is refused before it is stored
                 _check_selectable(db, lexicon, opts)
@@ -127,25 +127,26 @@ def _resolve_lexicon(db: Any, opts: GenerateOptions,
     from fbagent.verifier.run_models import prompt_styles
 
     notes: list[str] = []
-    lexicon = dict(resolve_lexicon(db, opts.lexicon, notify=notes.append))
+    lexicon = dict(resolve_lexicon(db, opts.run.lexicon, notify=notes.append))
     for note in notes:
         emit(LexiconNote(note))
-    verb_check = check_verb_check(opts.effective_verb_check)
+    verb_check = check_verb_check(opts.verifier.effective_verb_check)
     require_verb_analyser(lexicon["lang"], surface_verb_match=verb_check != "auto")  # ja without fugashi: refuse
     require_verb_check(lexicon["lang"], verb_check)  # no grammar, or zh/ko without their analyser: refuse
     emit(LexiconNote(f"note: {verb_check_line(lexicon['lang'], verb_check)}"))  # one line: which check
-    if opts.margin_auto:  # --margin auto: the margin of the lexicon's latest calibration (fbagent.verifier.calibration)
+    if opts.verifier.margin_auto:  # --margin auto: the margin of the lexicon's latest calibration (fbagent.verifier.calibration)
         from fbagent.verifier.margin import auto_margin  # not the package: it imports generation
 
-        chosen = auto_margin(db, lexicon, opts.verifier, opts.target_precision, encoder=opts.encoder,
-                             verifier_model=opts.verifier_model or opts.model)
-        opts = replace(opts, margin=chosen.margin, margin_source=chosen.text)
+        models = opts.models
+        chosen = auto_margin(db, lexicon, opts.verifier.signal, opts.verifier.target_precision, encoder=models.encoder,
+                             verifier_model=models.verifier.model or models.generator.model)
+        opts = replace(opts, verifier=replace(opts.verifier, margin=chosen.margin, margin_source=chosen.text))
         emit(LexiconNote(f"note: --margin auto: {chosen.text}"))
-    gen_style, ver_style = prompt_styles(opts)  # chat | fewshot per model (fbagent.llm.prompt_style)
+    gen_style, ver_style = prompt_styles(opts.models)  # chat | fewshot per model (fbagent.llm.prompt_style)
     if style_line := style_note(opts, gen_style):
         emit(LexiconNote(style_line))
-    if opts.screen is None:
-        opts = replace(opts, screen=default_screen(gen_style))
+    if opts.run.screen is None:
+        opts = replace(opts, run=replace(opts.run, screen=default_screen(gen_style)))
     return lexicon, notes, (gen_style, ver_style), opts
 
 
@@ -185,9 +186,9 @@ def _entries_if_all_finished(db: Any, run: dict[str, Any], opts: GenerateOptions
     from fbagent.pairs.screening import load_run_pairs
     from fbagent.store import items as items_store
 
-    if run.get("selection_id") is None or (opts.screen and not screening_done(run)):
+    if run.get("selection_id") is None or (opts.run.screen and not screening_done(run)):
         return None
-    entries = entry_list(load_run_pairs(db, run["selection_id"]), opts.per_pair)
+    entries = entry_list(load_run_pairs(db, run["selection_id"]), opts.selection.per_pair)
     return None if pending(entries, run["name"], items_store.finished_ids(db, run["id"])) else entries
 
 
@@ -220,14 +221,15 @@ class _Session:
         if run is None:
             run = runs_store.create_run(
                 self.db, name=self.summary.run_name, command=self.command, lexicon_id=self.lexicon["id"],
-                generator=opts.generator, model=backends.generator.model, verifier_generator=backends.verifier.backend,
+                generator=opts.models.generator.backend, model=backends.generator.model, verifier_generator=backends.verifier.backend,
                 verifier_model=backends.verifier.model,
-                encoder=getattr(backends.encoder, "name", None) or opts.encoder, seed=opts.seed,
-                options={**opts.result_options(), "lexicon": self.lexicon["name"], "concurrency": opts.concurrency,
-                         "llm_retries": opts.llm_retries, "timeout_s": opts.timeout_s,
-                         "base_url": stored_base_url(opts.base_url),
+                encoder=getattr(backends.encoder, "name", None) or opts.models.encoder, seed=opts.selection.seed,
+                options={**opts.result_options(), "lexicon": self.lexicon["name"],
+                         "concurrency": opts.models.generator.concurrency, "llm_retries": opts.models.generator.retries,
+                         "timeout_s": opts.models.generator.timeout_s,
+                         "base_url": stored_base_url(opts.models.generator.base_url),
                          "prompt_styles": {"generator": self.prompts.style, "verifier": self.prompts.verifier_style},
-                         **({"margin_source": opts.margin_source} if opts.margin_source else {})},
+                         **({"margin_source": opts.verifier.margin_source} if opts.verifier.margin_source else {})},
                 prompt_versions=self.prompts.versions,
             )
         else:
@@ -285,7 +287,7 @@ class _Session:
         from fbagent.verifier.encoder_check import ExemplarBank, generation_references
         from fbagent.verifier.verify import BatchEncoder, ReferenceBank
 
-        entries = entry_list(pairs, opts.per_pair)
+        entries = entry_list(pairs, opts.selection.per_pair)
         todo = pending(entries, run["name"], items_store.finished_ids(db, run["id"]))
         summary.entries_total, summary.entries_skipped = len(entries), len(entries) - len(todo)
         if summary.entries_skipped or summary.calls_before:
@@ -298,15 +300,16 @@ class _Session:
         ctx = EntryContext(
             generator=backends.generator, verifier=backends.verifier, prompts=self.prompts, encoder=batch_encoder,
             references=ReferenceBank(batch_encoder, _reference_texts(db, self.lexicon["id"])),
-            exemplars=(ExemplarBank(batch_encoder, *generation_references(db, self.lexicon["id"], seed=opts.seed))
-                       if opts.verifier != "roundtrip" else None),
+            exemplars=(ExemplarBank(batch_encoder, *generation_references(db, self.lexicon["id"], seed=opts.selection.seed))
+                       if opts.verifier.signal != "roundtrip" else None),
             options=EntryOptions(
-                similarity_threshold=opts.similarity_threshold, near_copy_threshold=opts.near_copy_threshold,
-                max_retries=opts.max_retries, margin=opts.margin, judge=opts.judge, seed=opts.seed,
-                variant_temperature=opts.variant_temperature, max_tokens=opts.max_tokens, verifier=opts.verifier,
-                verb_check=opts.effective_verb_check,
+                similarity_threshold=opts.run.similarity_threshold, near_copy_threshold=opts.run.near_copy_threshold,
+                max_retries=opts.run.max_retries, margin=opts.verifier.margin, judge=opts.verifier.judge,
+                seed=opts.selection.seed, variant_temperature=opts.run.variant_temperature,
+                max_tokens=opts.run.max_tokens, verifier=opts.verifier.signal,
+                verb_check=opts.verifier.effective_verb_check,
             ),
-            encoder_name=getattr(backends.encoder, "name", None) or opts.encoder,
+            encoder_name=getattr(backends.encoder, "name", None) or opts.models.encoder,
             checks_ready=backends.warmup.ready() if backends.warmup is not None else None,
         )
         if todo and backends.warmup is not None and backends.warmup.started:
@@ -315,10 +318,10 @@ class _Session:
             await backends.warmup.ready()
         pool = EntryPool(db=db, graph=compile_entry_graph(saver), saver=saver, ctx=ctx, run=run, lexicon=self.lexicon,
                          frame_infos=FrameInfoCache(db, self.lexicon["id"]), clients=backends.clients,
-                         emit=self.emit, durability=opts.durability)
+                         emit=self.emit, durability=opts.run.durability)
         entries_started = time.perf_counter()
         with frozen_heap():   # the garbage collector skips the start-up heap (imports, models) from here on
-            await pool.run_all(todo, workers=2 * opts.concurrency, summary=summary, item_errors=self.item_errors)
+            await pool.run_all(todo, workers=2 * opts.models.generator.concurrency, summary=summary, item_errors=self.item_errors)
         summary.entries_wall_s = time.perf_counter() - entries_started
 
     def nothing_to_do(self, run: dict[str, Any], total: int) -> GenerationSummary:
@@ -370,8 +373,8 @@ def _check_selectable(db: Any, lexicon: dict[str, Any], opts: GenerateOptions) -
     from fbagent.generation.selection import choose_selection
     from fbagent.pairs.select import check_selectable
 
-    if choose_selection(db, lexicon, opts.selection_options()).selection_id is None:
-        check_selectable(db, lexicon, opts.selection_options())
+    if choose_selection(db, lexicon, opts.selection).selection_id is None:
+        check_selectable(db, lexicon, opts.selection)
 
 
 def record_session_end(db: Any, session_id: int, run: dict[str, Any], summary: GenerationSummary) -> list[str]:

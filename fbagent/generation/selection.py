@@ -54,7 +54,7 @@ def choose_selection(db: Any, lexicon: dict[str, Any], options: SelectionOptions
 def screens(opts: GenerateOptions) -> bool:
     """Whether a run screens its selection: ``--screen`` on and a protocol that screens (the FrameBench
     authors' protocol, ``--protocol framebench``, screens nothing)."""
-    return bool(opts.screen) and opts.protocol != "framebench"
+    return bool(opts.run.screen) and opts.selection.protocol != "framebench"
 
 
 def screening_done(run: dict[str, Any]) -> bool:
@@ -66,7 +66,7 @@ async def prepare_selection(db: Any, lexicon: dict[str, Any], opts: GenerateOpti
                             screen_client: Any, prompts: Any, summary: GenerationSummary,
                             emit: OnEvent) -> list[dict[str, Any]]:
     """Give ``run`` its selection (once: reused or made, :func:`choose_selection`), screen it with
-    ``screen_client`` when ``opts.screen`` and not done yet, and return its selected pairs in rank order.
+    ``screen_client`` when ``opts.run.screen`` and not done yet, and return its selected pairs in rank order.
 
     Updates ``run`` (``selection_id``, ``options.screening_done``) in memory and in the
     store; sets ``summary.selection``; emits :class:`SelectionChosen` and :class:`ScreeningDone`.
@@ -76,7 +76,7 @@ async def prepare_selection(db: Any, lexicon: dict[str, Any], opts: GenerateOpti
     from fbagent.store import runs as runs_store
     from fbagent.store.pairs import get_selection
 
-    options = opts.selection_options()
+    options = opts.selection
     if run.get("selection_id") is None:
         choice = choose_selection(db, lexicon, options)
         if choice.selection_id is not None:
@@ -91,7 +91,7 @@ async def prepare_selection(db: Any, lexicon: dict[str, Any], opts: GenerateOpti
         run["selection_id"] = selection["selection_id"]
         summary.selection = {**selection, "reused": choice.selection_id is not None, "reason": choice.reason}
         emit(SelectionChosen(selection_id=selection["selection_id"], reused=choice.selection_id is not None,
-                             reason=choice.reason, pairs=len(selection["pairs"]), requested=opts.pairs,
+                             reason=choice.reason, pairs=len(selection["pairs"]), requested=opts.selection.pairs,
                              candidates=(selection.get("counts") or {}).get("candidates")))
     if screens(opts) and not screening_done(run):
         screening = await screen_pairs(db, lexicon, options, screen_client=screen_client, prompts=prompts,

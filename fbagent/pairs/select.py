@@ -33,9 +33,11 @@ from __future__ import annotations
 import random
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from itertools import combinations
 from typing import Any
+
+from fbagent.seeds import DEFAULT_SEED
 
 RELATED_TYPES = ("Inheritance", "Subframe", "Perspective_on")
 #: Selection protocols: fbagent's own (stratified by verb, filtered) and the FrameBench authors' (their code).
@@ -88,7 +90,7 @@ class Candidate:
         return asdict(self)
 
 
-@dataclass
+@dataclass(frozen=True)
 class SelectionOptions:
     """Options of one selection; every one is recorded with it (``selections.options``).
 
@@ -99,11 +101,12 @@ class SelectionOptions:
     ``require_definition`` / ``require_core_fe`` / ``exclude_related``:
     eligibility filters; ``related_types``: relation types that count as direct;
     ``protocol``: ``fbagent`` or ``framebench`` (:data:`PROTOCOLS`). Under ``framebench`` no
-    eligibility filter applies: the filter switches are stored off, whatever was asked.
+    eligibility filter applies: :meth:`applied` (what is selected and stored) has the filter switches
+    off, whatever was asked; the fields keep what was asked (a generation run's name hashes it).
     """
 
     pairs: int = SELECT_PAIRS
-    seed: int = 0
+    seed: int = DEFAULT_SEED
     max_per_verb: int | None = None
     per_pair: int = 1
     min_examples: int = 0
@@ -113,13 +116,16 @@ class SelectionOptions:
     related_types: tuple[str, ...] = RELATED_TYPES
     protocol: str = "fbagent"
 
-    def __post_init__(self) -> None:
-        if self.protocol == "framebench":   # the authors apply no filter (module doc)
-            self.require_definition = self.require_core_fe = self.exclude_related = False
+    def applied(self) -> SelectionOptions:
+        """The options the protocol applies: under ``framebench`` the filter switches off (the authors apply
+        no filter, module doc), else these options."""
+        if self.protocol != "framebench":
+            return self
+        return replace(self, require_definition=False, require_core_fe=False, exclude_related=False)
 
     def to_json(self) -> dict[str, Any]:
-        """JSON-ready dict (``related_types`` as a list)."""
-        d = asdict(self)
+        """JSON-ready dict of :meth:`applied` (``related_types`` as a list): what a selection stores."""
+        d = asdict(self.applied())
         d["related_types"] = list(self.related_types)
         return d
 
@@ -227,6 +233,7 @@ def filter_candidates(
         ``{reason: count}`` for every reason in :data:`REASONS` (0 when none),
         each excluded candidate counted once, under the first failing reason.
     """
+    options = options.applied()
     exemplars: Counter[tuple[str, str]] = Counter()
     for row in verb_lus:
         exemplars[(row["lemma"], row["frame"])] += int(row.get("n_exemplars") or 0)

@@ -1,11 +1,13 @@
-"""The models a generation or calibration run starts and how it reaches them, declared once:
-:class:`ModelOptions`, the base of :class:`fbagent.generation.GenerateOptions` (``fbagent generate``)
-and :class:`fbagent.verifier.calibration.CalibrateOptions` (``fbagent verifier calibrate``), which
-start the same clients and encoder (:func:`fbagent.verifier.startup.start_backends`).
+"""The models a generation or calibration run starts, declared once as one group: :class:`RunModels`
+(the generator's :class:`~fbagent.providers.config.ModelConfig`, the verifier's model as asked
+(:class:`VerifierModel`) and the sentence encoder). :class:`fbagent.generation.GenerateOptions`
+(``fbagent generate``) and :class:`fbagent.verifier.calibration.CalibrateOptions` (``fbagent verifier
+calibrate``) each hold one, and :func:`fbagent.verifier.startup.start_backends` starts the same clients
+and encoder from it.
 
-:meth:`ModelOptions.model_config` is the one place that turns these flat fields into the
-:class:`~fbagent.providers.config.ModelConfig` of the generator or of the verifier, and
-:func:`prompt_styles` the one place that decides the prompt style each of the two models gets.
+:meth:`RunModels.config` is the one place that gives the :class:`ModelConfig` of the generator or of
+the verifier, and :func:`prompt_styles` the one place that decides the prompt style each of the two
+models gets.
 
 They live in the verifier's room because both run kinds verify: generation's entries end in the
 verifier's ``verify`` node, and a calibration is that node on held-out exemplars.
@@ -13,14 +15,11 @@ verifier's ``verify`` node, and a calibration is that node on held-out exemplars
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import TypeVar
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 from fbagent import providers
 from fbagent.providers.config import (
-    DEFAULT_BACKEND,
-    DEFAULT_BACKOFF_S,
-    DEFAULT_CONCURRENCY,
     DEFAULT_PROMPT_STYLE,
     GENERATION,
     GENERATION_RETRIES,
@@ -28,82 +27,73 @@ from fbagent.providers.config import (
     ModelConfig,
     check_request_limits,
 )
-from fbagent.verifier.margin import DEFAULT_MARGIN, check_margin
 
 ROLES = ("generator", "verifier")
 
 
-@dataclass(frozen=True)
-class ModelOptions:
-    """The generator LLM, the verifier LLM (by default the generator's client), the sentence encoder and
-    the request limits of a run; and the two settings both run kinds read with them: the verifier's
-    ``margin`` and the verb check's ``surface_verb_match``.
+def generator_config(**fields: Any) -> ModelConfig:
+    """The generator's :class:`ModelConfig` of a run: ``fields`` over a run's defaults (prompt style
+    :data:`~fbagent.providers.config.DEFAULT_PROMPT_STYLE` (``auto``, resolved per model), generation's
+    retries and timeout). Raises ``TypeError`` for an unknown field."""
+    return ModelConfig(**{"prompt_style": DEFAULT_PROMPT_STYLE, "retries": GENERATION_RETRIES,
+                          "timeout_s": GENERATION_TIMEOUT_S, **fields})
 
-    ``generator`` / ``verifier_generator``: backend names (``openai`` | ``gemini`` | ``local``; alias
-    ``llamacpp``); ``model`` / ``verifier_model``: model names (the backend's default when ``None``);
-    ``base_url`` / ``verifier_base_url``: OpenAI-compatible server URLs (the verifier's defaults to
-    ``base_url`` for the same backend); ``model_path``: GGUF file (``local``, both roles);
-    ``encoder``: sentence-transformers name or folder (``None``: the offline MiniLM);
-    ``concurrency``: LLM requests in flight at most; ``llm_retries``: per LLM call, re-asks on
-    invalid output and retries on 429/5xx/timeouts; ``timeout_s``: seconds per request;
-    ``backoff_s``: first retry backoff, seconds; ``prompt_style``: ``auto`` | ``chat`` | ``fewshot``
-    (:mod:`fbagent.llm.prompt_style`); ``margin``: a sentence passes when sim_own - sim_other > margin
-    (cosine difference, in :data:`fbagent.verifier.margin.MARGIN_RANGE`); ``surface_verb_match``: a Japanese lexicon without
-    fugashi runs on the surface verb match instead of being refused
-    (:func:`fbagent.checks.lemmas.require_verb_analyser`; the older spelling of ``verb_check="surface"``);
-    ``verb_check``: ``auto`` | ``llm`` | ``surface``, which check vouches for the verb
-    (:mod:`fbagent.checks.coverage`; :attr:`effective_verb_check` folds ``surface_verb_match`` in).
+
+@dataclass(frozen=True)
+class VerifierModel:
+    """The verifier's model as asked (``--verifier-generator``, ``--verifier-model``, ``--verifier-base-url``);
+    each ``None``: not asked. Nothing asked: the verifier is the generator's client.
+
+    Kept as asked, not as a resolved :class:`ModelConfig`: its defaults are the generator's (backend; URL
+    for the same backend) and the run's options store and hash these three as given, so a run named
+    before this group existed keeps its name (:meth:`RunModels.config` resolves them).
     """
 
-    generator: str = DEFAULT_BACKEND
+    backend: str | None = None
     model: str | None = None
     base_url: str | None = None
-    model_path: str | None = None
-    verifier_generator: str | None = None
-    verifier_model: str | None = None
-    verifier_base_url: str | None = None
-    encoder: str | None = None
-    concurrency: int = DEFAULT_CONCURRENCY
-    llm_retries: int = GENERATION_RETRIES
-    timeout_s: float = GENERATION_TIMEOUT_S
-    backoff_s: float = DEFAULT_BACKOFF_S      # tests use less
-    prompt_style: str = DEFAULT_PROMPT_STYLE
-    margin: float = DEFAULT_MARGIN
-    surface_verb_match: bool = False
-    verb_check: str = "auto"
 
-    @property
-    def effective_verb_check(self) -> str:
-        """``verb_check``, with the older ``surface_verb_match`` flag read as ``surface``."""
-        return "surface" if self.verb_check == "auto" and self.surface_verb_match else self.verb_check
+
+@dataclass(frozen=True)
+class RunModels:
+    """The models of a run (the "Model" and "Verifier" option panels of ``generate`` and ``verifier calibrate``).
+
+    ``generator``: the generator's :class:`ModelConfig` (backend, model, URL, GGUF, request limits:
+    ``concurrency``, ``retries``, ``timeout_s``, ``backoff_s``; ``prompt_style``: ``auto`` | ``chat`` |
+    ``fewshot``, both models', resolved per model by :func:`prompt_style_of`); the verifier shares its
+    request limits and prompt style. ``verifier``: the verifier's backend, model and URL as asked
+    (:class:`VerifierModel`). ``encoder``: sentence-transformers name or folder (``None``: the offline MiniLM).
+    """
+
+    generator: ModelConfig = field(default_factory=generator_config)
+    verifier: VerifierModel = field(default_factory=VerifierModel)
+    encoder: str | None = None
 
     @property
     def same_verifier(self) -> bool:
         """Whether the verifier is the generator's client (no other backend, model or URL asked for)."""
-        return (self.verifier_generator in (None, self.generator) and self.verifier_model in (None, self.model)
-                and self.verifier_base_url in (None, self.base_url))
+        gen, ver = self.generator, self.verifier
+        return (ver.backend in (None, gen.backend) and ver.model in (None, gen.model)
+                and ver.base_url in (None, gen.base_url))
 
-    def model_config(self, role: str = "generator", prompt_style: str | None = None) -> ModelConfig:
-        """The :class:`~fbagent.providers.config.ModelConfig` of ``role`` (``generator`` | ``verifier``), for
-        :func:`fbagent.llm.make_client`, with ``prompt_style`` (``None``: :attr:`prompt_style`).
+    def config(self, role: str = "generator", prompt_style: str | None = None) -> ModelConfig:
+        """The :class:`ModelConfig` of ``role`` (``generator`` | ``verifier``), for :func:`fbagent.llm.make_client`,
+        with ``prompt_style`` (``None``: the run's, :attr:`generator`'s).
 
-        The verifier: the generator's backend, model and URL when :attr:`same_verifier`; else
-        ``verifier_generator`` (default: the generator's), ``verifier_model``, ``verifier_base_url`` (default:
-        ``base_url`` when the backend is the generator's) and ``model_path`` when it is ``local``. Raises
-        ``ValueError`` for another role.
+        The verifier: the generator's when :attr:`same_verifier`; else the generator's request limits with
+        the verifier's backend (default: the generator's), model, URL (default: the generator's when the
+        backend is the generator's) and the GGUF when it is ``local``. Raises ``ValueError`` for another role.
         """
         if role not in ROLES:
             raise ValueError(f"role must be one of {ROLES}, got {role!r}")
-        config = ModelConfig(backend=self.generator, model=self.model, base_url=self.base_url,
-                             model_path=self.model_path, concurrency=self.concurrency, retries=self.llm_retries,
-                             timeout_s=self.timeout_s, backoff_s=self.backoff_s,
-                             prompt_style=prompt_style or self.prompt_style)
+        config = self.generator if prompt_style is None else replace(self.generator, prompt_style=prompt_style)
         if role == "generator" or self.same_verifier:
             return config
-        backend = self.verifier_generator or self.generator
-        return replace(config, backend=backend, model=self.verifier_model,
-                       base_url=self.verifier_base_url or (self.base_url if backend == self.generator else None),
-                       model_path=self.model_path if backend == "local" else None)
+        gen, ver = self.generator, self.verifier
+        backend = ver.backend or gen.backend
+        return replace(config, backend=backend, model=ver.model,
+                       base_url=ver.base_url or (gen.base_url if backend == gen.backend else None),
+                       model_path=gen.model_path if backend == "local" else None)
 
     def check_model_files(self, roles: tuple[str, ...] = ROLES) -> None:
         """Raise :class:`FbagentError` for a ``--model-path`` that is not a file when a role of ``roles`` runs on
@@ -111,43 +101,47 @@ class ModelOptions:
         from fbagent.providers.llamacpp import check_gguf_file
 
         for role in roles:
-            config = self.model_config(role)
+            config = self.config(role)
             if config.backend == "local" and config.model_path:
                 check_gguf_file(config.model_path)
 
-    def checked(self: _Options) -> _Options:
-        """These options with canonical backend names (aliases become the names of :mod:`fbagent.providers`:
-        ``llamacpp`` -> ``local``, so that a stored run never depends on the spelling), as a new object
-        (options are never changed after parsing); raises :class:`FbagentError` (one line, with the fix)
-        for an unknown backend, an impossible base URL, request limit
-        (:func:`fbagent.providers.config.check_request_limits`), prompt style or margin."""
-        generator = providers.provider(self.generator, among=providers.names_for(GENERATION), kind="LLM backend").name
-        verifier_generator = self.verifier_generator
-        if verifier_generator is not None:
-            verifier_generator = providers.provider(verifier_generator, among=providers.names_for(GENERATION),
-                                                    kind="LLM backend").name
+    def checked(self) -> RunModels:
+        """These models with canonical backend names (aliases become the names of :mod:`fbagent.providers`:
+        ``llamacpp`` -> ``local``, so that a stored run never depends on the spelling), as a new object;
+        raises :class:`FbagentError` (one line, with the fix) for an unknown backend, an impossible base
+        URL, request limit (:func:`fbagent.providers.config.check_request_limits`) or prompt style."""
+        from fbagent.llm.prompt_style import check_prompt_style  # lazily: fbagent.llm loads its clients
+
+        gen, ver = self.generator, self.verifier
+        backend = _backend_name(gen.backend)
+        ver_backend = None if ver.backend is None else _backend_name(ver.backend)
         # the flag, else the provider's environment variable (OPENAI_BASE_URL): checked before anything is stored
-        providers.base_url(providers.provider(generator), self.base_url)
-        providers.base_url(providers.provider(verifier_generator or generator), self.verifier_base_url or self.base_url)
-        self._check_values()
-        return replace(self, generator=generator, verifier_generator=verifier_generator)
+        providers.base_url(providers.provider(backend), gen.base_url)
+        providers.base_url(providers.provider(ver_backend or backend), ver.base_url or gen.base_url)
+        check_request_limits(gen.concurrency, gen.retries, gen.timeout_s)
+        check_prompt_style(gen.prompt_style)
+        return replace(self, generator=replace(gen, backend=backend), verifier=replace(ver, backend=ver_backend))
 
-    def _check_values(self) -> None:
-        from fbagent.llm.prompt_style import (
-            check_prompt_style,  # lazily: fbagent.llm loads its clients
-        )
+    def flat(self) -> dict[str, Any]:
+        """The models as the flat keys runs and calibrations have always stored: ``generator``, ``model``,
+        ``base_url``, ``model_path``, ``verifier_generator``, ``verifier_model``, ``verifier_base_url``,
+        ``encoder``, ``concurrency``, ``llm_retries``, ``timeout_s``, ``backoff_s``, ``prompt_style``
+        (base URLs as given: redact them before storing)."""
+        gen, ver = self.generator, self.verifier
+        return {"generator": gen.backend, "model": gen.model, "base_url": gen.base_url, "model_path": gen.model_path,
+                "verifier_generator": ver.backend, "verifier_model": ver.model, "verifier_base_url": ver.base_url,
+                "encoder": self.encoder, "concurrency": gen.concurrency, "llm_retries": gen.retries,
+                "timeout_s": gen.timeout_s, "backoff_s": gen.backoff_s, "prompt_style": gen.prompt_style}
 
-        check_request_limits(self.concurrency, self.llm_retries, self.timeout_s)
-        check_prompt_style(self.prompt_style)
-        check_margin(self.margin)
+
+def _backend_name(name: str) -> str:
+    """The canonical name of generation backend ``name``; raises :class:`FbagentError` for an unknown one."""
+    return providers.provider(name, among=providers.names_for(GENERATION), kind="LLM backend").name
 
 
-_Options = TypeVar("_Options", bound=ModelOptions)
-
-
-def prompt_style_of(opts: ModelOptions, role: str) -> str:
+def prompt_style_of(models: RunModels, role: str) -> str:
     """The prompt style (``chat`` | ``fewshot``) the model of ``role`` (``generator`` | ``verifier``) gets:
-    ``opts.prompt_style`` resolved for that model's backend and GGUF
+    the run's prompt style resolved for that model's backend and GGUF
     (:func:`fbagent.llm.prompt_style.resolve_prompt_style`).
 
     Reads only a local GGUF's header. Raises :class:`FbagentError` for an unreadable GGUF and
@@ -155,15 +149,15 @@ def prompt_style_of(opts: ModelOptions, role: str) -> str:
     """
     from fbagent.llm.prompt_style import resolve_prompt_style
 
-    config = opts.model_config(role)
-    return resolve_prompt_style(opts.prompt_style, config.backend, config.model_path)
+    config = models.config(role)
+    return resolve_prompt_style(models.generator.prompt_style, config.backend, config.model_path)
 
 
-def prompt_styles(opts: ModelOptions) -> tuple[str, str]:
+def prompt_styles(models: RunModels) -> tuple[str, str]:
     """``(generator style, verifier style)``: :func:`prompt_style_of` each model. The verifier has the
     generator's style when it is the same client (no other backend, model or URL asked for).
 
     Reads only a local GGUF's header. Raises :class:`FbagentError` for an unreadable GGUF.
     """
-    generator = prompt_style_of(opts, "generator")
-    return (generator, generator) if opts.same_verifier else (generator, prompt_style_of(opts, "verifier"))
+    generator = prompt_style_of(models, "generator")
+    return (generator, generator) if models.same_verifier else (generator, prompt_style_of(models, "verifier"))

