@@ -23,10 +23,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from bench_generate import prepare  # noqa: E402
+from factories import generate_options  # noqa: E402
 from rich.console import Console  # noqa: E402
 
 from fbagent.commands.generate_view import GenerateView  # noqa: E402
-from fbagent.generation import GenerateOptions, generate  # noqa: E402
+from fbagent.generation import generate  # noqa: E402
 
 
 class BagOfWords:
@@ -49,7 +50,7 @@ async def test_the_constant_stub_answers_every_request_of_a_run_and_the_load_cli
     try:
         url = stub.stdout.readline().strip()
         shutil.copy(template, tmp_path / "fb.db")
-        opts = GenerateOptions(pairs=3, per_pair=2, generator="openai", base_url=url, model="stub-model",
+        opts = generate_options(pairs=3, per_pair=2, generator="openai", base_url=url, model="stub-model",
                                concurrency=4, backoff_s=0.01)
         summary = await generate(tmp_path / "fb.db", opts, encoder=BagOfWords(), command="test",
                                  on_event=GenerateView(Console(file=io.StringIO())))

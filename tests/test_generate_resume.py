@@ -16,22 +16,24 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from factories import generate_options  # noqa: E402
 from gen_responder import FrameResponder  # noqa: E402
 from openai_stub import OpenAIStub, by_schema, schema_name, slow  # noqa: E402
 from rich.console import Console  # noqa: E402
 
 from fbagent.commands.generate_view import GenerateView  # noqa: E402
-from fbagent.generation import GenerateOptions, checkpoint_path, generate  # noqa: E402
+from fbagent.generation import checkpoint_path, generate  # noqa: E402
 from fbagent.store.db import open_db  # noqa: E402
 from fbagent.store.items import run_items  # noqa: E402
 from fbagent.store.runs import get_run, sessions  # noqa: E402
 
 
-def options(stub: OpenAIStub, **kw) -> GenerateOptions:
-    return GenerateOptions(generator="openai", base_url=stub.base_url, model="stub-model", backoff_s=0.01,
+def options(stub: OpenAIStub, **kw) -> Any:
+    return generate_options(generator="openai", base_url=stub.base_url, model="stub-model", backoff_s=0.01,
                            screen=False, **kw)
 
 

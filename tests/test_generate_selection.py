@@ -12,11 +12,13 @@ import sqlite3
 import sys
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from factories import generate_options  # noqa: E402
 from gen_responder import FrameResponder  # noqa: E402
 from openai_stub import OpenAIStub  # noqa: E402
 from rich.console import Console  # noqa: E402
@@ -28,7 +30,6 @@ from fbagent.errors import FbagentError  # noqa: E402
 from fbagent.generation import (  # noqa: E402
     EntriesStarted,
     EntriesStopped,
-    GenerateOptions,
     LexiconNote,
     PlanMade,
     Progress,
@@ -44,13 +45,13 @@ from fbagent.store.runs import get_run, sessions  # noqa: E402
 runner = CliRunner()
 
 
-def options(stub: OpenAIStub, **kw) -> GenerateOptions:
+def options(stub: OpenAIStub, **kw) -> Any:
     kw.setdefault("pairs", 2)
     kw.setdefault("screen", False)
-    return GenerateOptions(generator="openai", base_url=stub.base_url, model="stub-model", backoff_s=0.01, **kw)
+    return generate_options(generator="openai", base_url=stub.base_url, model="stub-model", backoff_s=0.01, **kw)
 
 
-async def run(db_path: Path, opts: GenerateOptions, command: str = "fbagent generate (test)"):
+async def run(db_path: Path, opts: Any, command: str = "fbagent generate (test)"):
     out = io.StringIO()
     summary = await generate(db_path, opts, on_event=GenerateView(Console(file=out, width=200)), command=command)
     return summary, " ".join(out.getvalue().split())
@@ -66,30 +67,30 @@ def selection_count(db_path: Path) -> int:
 
 def test_default_run_names_are_those_of_existing_runs():
     # pinned from the code before the eligibility options existed: existing runs keep their names
-    assert default_run_name("sample-en", GenerateOptions(screen=True)) == "sample-en-local-s0-4564b40a"
-    assert default_run_name("sample-en", GenerateOptions()) == "sample-en-local-s0-9a7e331b"
-    opts = GenerateOptions(pairs=3, generator="openai", model="stub-model", base_url="http://x", screen=True,
+    assert default_run_name("sample-en", generate_options(screen=True)) == "sample-en-local-s0-4564b40a"
+    assert default_run_name("sample-en", generate_options()) == "sample-en-local-s0-9a7e331b"
+    opts = generate_options(pairs=3, generator="openai", model="stub-model", base_url="http://x", screen=True,
                            judge=True, max_per_verb=2, per_pair=2, seed=5)
     assert default_run_name("framenet-en-1.5", opts) == "framenet-en-1.5-openai-s5-ea162f1e"
-    assert "min_examples" not in GenerateOptions().result_options()
+    assert "min_examples" not in generate_options().result_options()
 
 
 def test_eligibility_options_change_the_name_only_when_not_default():
-    base = GenerateOptions(screen=True)
+    base = generate_options(screen=True)
     for change in ({"min_examples": 1}, {"require_definition": False}, {"require_core_fe": False},
                    {"exclude_related": False}):
-        opts = GenerateOptions(screen=True, **change)
+        opts = generate_options(screen=True, **change)
         assert opts.result_options() == {**base.result_options(), **change}
         assert default_run_name("sample-en", opts) != default_run_name("sample-en", base)
-    sel = GenerateOptions(pairs=7, seed=3, per_pair=2, max_per_verb=1, min_examples=2,
-                          exclude_related=False).selection_options()
+    sel = generate_options(pairs=7, seed=3, per_pair=2, max_per_verb=1, min_examples=2,
+                          exclude_related=False).selection
     assert (sel.pairs, sel.seed, sel.per_pair, sel.max_per_verb, sel.min_examples, sel.exclude_related,
             sel.require_definition, sel.require_core_fe) == (7, 3, 2, 1, 2, False, True, True)
 
 
 async def test_bad_min_examples_is_one_error_line(tmp_path):
     with pytest.raises(FbagentError, match=r"--min-examples must be 0 or more, got -1"):
-        await generate(tmp_path / "fb.db", GenerateOptions(min_examples=-1))
+        await generate(tmp_path / "fb.db", generate_options(min_examples=-1))
     assert not (tmp_path / "fb.db").exists()
 
 
@@ -226,7 +227,7 @@ async def test_plan_counts_the_real_screening_prompt(tmp_path):
 
     db = open_db(tmp_path / "fb.db")
     lexicon = next(db.query("SELECT * FROM lexicons"))
-    made = await screen_pairs(db, lexicon, GenerateOptions(pairs=3).selection_options(), save=False)
+    made = await screen_pairs(db, lexicon, generate_options(pairs=3).selection, save=False)
     prompts = load_prompts("en")
     expected = 0
     for p in made["pairs"]:
@@ -242,7 +243,7 @@ async def test_plan_counts_the_real_screening_prompt(tmp_path):
 
 async def test_a_dry_run_reports_its_plan_as_one_event(tmp_path):
     events = []
-    summary = await generate(tmp_path / "fb.db", GenerateOptions(pairs=1, dry_run=True), on_event=events.append)
+    summary = await generate(tmp_path / "fb.db", generate_options(pairs=1, dry_run=True), on_event=events.append)
     (plan,) = [e for e in events if not isinstance(e, LexiconNote)]
     assert isinstance(plan, PlanMade) and plan.plan is summary.plan and summary.plan["entries"] == 1
 
@@ -272,7 +273,8 @@ async def test_stored_command_and_base_url_carry_no_secret(tmp_path):
     with OpenAIStub(FrameResponder()) as stub:
         url = stub.base_url.replace("http://", "http://user:SECRETPW1@")
         command = f"fbagent generate --pairs 1 --base-url '{url}?key=SECRETKEY2' --run s"
-        opts = replace(options(stub, pairs=1, run="s"), base_url=url)
+        opts = options(stub, pairs=1, run="s")
+        opts = replace(opts, models=replace(opts.models, generator=replace(opts.models.generator, base_url=url)))
         summary, out = await run(tmp_path / "fb.db", opts, command=command)
         public = stub.base_url
     assert summary.counts["verified"] == 1

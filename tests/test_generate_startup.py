@@ -17,19 +17,21 @@ import sys
 import threading
 import zlib
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from factories import generate_options  # noqa: E402
 from gen_responder import FrameResponder  # noqa: E402
 from openai_stub import OpenAIStub, schema_name  # noqa: E402
 from rich.console import Console  # noqa: E402
 
 from fbagent.commands.generate_view import GenerateView  # noqa: E402
 from fbagent.errors import FbagentError  # noqa: E402
-from fbagent.generation import GenerateOptions, generate  # noqa: E402
+from fbagent.generation import generate  # noqa: E402
 from fbagent.store.db import open_db  # noqa: E402
 from fbagent.store.items import run_items  # noqa: E402
 from fbagent.store.runs import get_run, sessions  # noqa: E402
@@ -49,9 +51,9 @@ class BagOfWords:
         return out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-9)
 
 
-def options(stub: OpenAIStub, **kw) -> GenerateOptions:
+def options(stub: OpenAIStub, **kw) -> Any:
     kw.setdefault("pairs", 2)
-    return GenerateOptions(generator="openai", base_url=stub.base_url, model="stub-model", backoff_s=0.01,
+    return generate_options(generator="openai", base_url=stub.base_url, model="stub-model", backoff_s=0.01,
                            concurrency=4, **kw)
 
 

@@ -19,7 +19,8 @@ from types import SimpleNamespace
 
 from fbagent.prompting.messages import load_prompts
 from fbagent.generation.events import GenerationSummary
-from fbagent.generation.options import GenerateOptions
+from fbagent.generation.options import GenerateOptions, RunOptions
+from fbagent.pairs.select import SelectionOptions
 from fbagent.generation.selection import prepare_selection
 from fbagent.lexicon.importer import resolve_lexicon
 from fbagent.schemas import PairScreening
@@ -39,7 +40,7 @@ async def main():
     db = open_db(sys.argv[1])
     lexicon = dict(resolve_lexicon(db, None, notify=None))
     before = "langgraph.graph" in sys.modules
-    opts = GenerateOptions(pairs=3, screen=True)
+    opts = GenerateOptions(selection=SelectionOptions(pairs=3), run=RunOptions(screen=True))
     run = runs_store.create_run(db, name="probe", command="probe", lexicon_id=lexicon["id"], generator="openai",
                                 model="m", verifier_generator="openai", verifier_model="m", encoder="e", seed=0,
                                 options={}, prompt_versions={})
@@ -74,13 +75,14 @@ def _selection_rows(db, selection_id):
 async def test_new_selection_stores_what_the_selection_graph_stores(tmp_path):
     """``prepare_selection`` stores a new selection with :func:`fbagent.pairs.select.select_pairs` instead of the
     graph's nodes: the same ``selections`` and ``frame_pairs`` rows."""
-    from fbagent.generation.options import GenerateOptions
+    from factories import generate_options
+
     from fbagent.lexicon.importer import resolve_lexicon
     from fbagent.pairs.screening import screen_pairs as graph_select
     from fbagent.pairs.select import select_pairs as direct_select
     from fbagent.store.db import open_db
 
-    options = GenerateOptions(pairs=6, per_pair=2, seed=3, max_per_verb=2).selection_options()
+    options = generate_options(pairs=6, per_pair=2, seed=3, max_per_verb=2).selection
     rows = []
     for name, select in (("graph", graph_select), ("direct", direct_select)):
         db = open_db(tmp_path / f"{name}.db")

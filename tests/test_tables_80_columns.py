@@ -79,7 +79,9 @@ def store(tmp_path_factory):
     """A database filled as a user would: a run with items and three annotators' judgments, the
     embedded sample lexicon imported by `lexicon add`, a selection by `pairs select`, an invite by
     `annotators invite` and a calibration by the verifier's calibrate (a keyword encoder)."""
-    from fbagent.verifier.calibration import CalibrateOptions, calibrate
+    from factories import calibrate_options
+
+    from fbagent.verifier.calibration import calibrate
 
     tmp = tmp_path_factory.mktemp("tables")
     path = tmp / "fbagent.db"
@@ -91,7 +93,7 @@ def store(tmp_path_factory):
     cli(["lexicon", "add", str(embedded_path()), "--lang", "en", "--name", "sample-en", *db_args], 200)
     cli(["pairs", "select", "--lexicon", "sample-en", "--pairs", "5", "--seed", "0", *db_args], 200)
     cli(["annotators", "invite", "alice", *db_args], 200)
-    result = asyncio.run(calibrate(path, CalibrateOptions(lexicons=["sample-en"], signal="encoder", min_exemplars=2,
+    result = asyncio.run(calibrate(path, calibrate_options(lexicons=["sample-en"], signal="encoder", min_exemplars=2,
                                                           n_boot=200), encoder=KeywordEncoder()))
     return path, result
 

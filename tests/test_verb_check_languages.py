@@ -211,8 +211,10 @@ def _basque_db(tmp_path: Path) -> Path:
 
 @pytest.mark.slow
 async def test_basque_is_refused_until_a_verb_check_is_chosen_and_llm_is_stored_and_exported(tmp_path):
+    from factories import generate_options
+
     from fbagent.commands.generate_view import GenerateView
-    from fbagent.generation import GenerateOptions, generate
+    from fbagent.generation import generate
     from fbagent.store.db import open_db
     from fbagent.store.items import run_items
     from fbagent.store.runs import get_run
@@ -224,7 +226,7 @@ async def test_basque_is_refused_until_a_verb_check_is_chosen_and_llm_is_stored_
     assert "--verb-check llm" in refused.stderr and "surface" in refused.stderr
     responder = VerbUseResponder()
     with OpenAIStub(responder) as stub:
-        opts = GenerateOptions(pairs=1, generator="openai", base_url=stub.base_url, model="stub-model", backoff_s=0.01,
+        opts = generate_options(pairs=1, generator="openai", base_url=stub.base_url, model="stub-model", backoff_s=0.01,
                                screen=False, lexicon="fn-eu", require_definition=False, verb_check="llm")
         summary = await generate(db_path, opts, on_event=GenerateView(Console(file=io.StringIO())), command="test")
     assert summary.counts["verified"] == 1, summary.counts

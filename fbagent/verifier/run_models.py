@@ -110,7 +110,9 @@ class RunModels:
         ``llamacpp`` -> ``local``, so that a stored run never depends on the spelling), as a new object;
         raises :class:`FbagentError` (one line, with the fix) for an unknown backend, an impossible base
         URL, request limit (:func:`fbagent.providers.config.check_request_limits`) or prompt style."""
-        from fbagent.llm.prompt_style import check_prompt_style  # lazily: fbagent.llm loads its clients
+        from fbagent.llm.prompt_style import (
+            check_prompt_style,  # lazily: fbagent.llm loads its clients
+        )
 
         gen, ver = self.generator, self.verifier
         backend = _backend_name(gen.backend)
