@@ -233,7 +233,7 @@ def test_a_verifier_that_cannot_be_reached_stops_the_calibration_soon_and_hides_
     db = open_db(db_path)
     calls = db.execute("SELECT count(*) FROM llm_calls").fetchone()[0]
     # each stored call made 2 requests (llm_retries=1); the call whose request tripped the breaker is not stored
-    assert 0 <= calls < FAILED_CALLS // 2 + 2 * opts.concurrency   # not the 100 of 25 pairs
+    assert 0 <= calls < FAILED_CALLS // 2 + 2 * opts.models.generator.concurrency   # not the 100 of 25 pairs
     statuses = [r[0] for r in db.execute("SELECT status FROM runs WHERE kind = 'calibrate' ORDER BY id")]
     assert statuses == ["finished", "failed"]
     lexicon = resolve_lexicon(db, "sample-en")
