@@ -35,44 +35,77 @@ Flow of :func:`generate` (FrameBench construction, Yano and Sasano 2026, sec. 3)
 The library prints nothing: progress, notes and the summary are events
 (:mod:`.events`) passed to ``on_event``; ``fbagent generate`` renders them.
 ``--dry-run`` plans instead (:mod:`.plan`). The run's lifecycle is :mod:`.run`.
+
+The names below load on first use (PEP 562): importing a light module of the package
+(:mod:`.options`, whose option groups ``fbagent generate --help`` reads for its defaults) must not
+import the run's machinery (sqlite-utils, numpy, LangGraph).
 """
 
 from __future__ import annotations
 
-from fbagent.generation.events import (
-    EntriesStarted,
-    EntriesStopped,
-    EntryError,
-    GenerationEvent,
-    GenerationSummary,
-    LexiconNote,
-    NothingToDo,
-    OnEvent,
-    PlanMade,
-    Progress,
-    Resuming,
-    RunWarning,
-    ScreeningDone,
-    SelectionChosen,
-    SessionEnded,
-)
-from fbagent.generation.options import (
-    GenerateOptions,
-    RunOptions,
-    check_compatible,
-    checkpoint_path,
-    default_run_name,
-    validate_options,
-)
-from fbagent.generation.plan import OUTPUT_TOKEN_ESTIMATE, build_plan, estimate_tokens
-from fbagent.generation.run import generate, session_failure
-from fbagent.generation.selection import SelectionChoice, choose_selection
-from fbagent.generation.workers import FrameInfoCache, entry_list, initial_state, pending, run_entry
+import importlib
+from typing import TYPE_CHECKING, Any
 
+if TYPE_CHECKING:
+    from fbagent.generation.events import (
+        EntriesStarted,
+        EntriesStopped,
+        EntryError,
+        GenerationEvent,
+        GenerationSummary,
+        LexiconNote,
+        NothingToDo,
+        OnEvent,
+        PlanMade,
+        Progress,
+        Resuming,
+        RunWarning,
+        ScreeningDone,
+        SelectionChosen,
+        SessionEnded,
+    )
+    from fbagent.generation.options import (
+        GenerateOptions,
+        RunOptions,
+        check_compatible,
+        checkpoint_path,
+        default_run_name,
+        validate_options,
+    )
+    from fbagent.generation.plan import OUTPUT_TOKEN_ESTIMATE, build_plan, estimate_tokens
+    from fbagent.generation.run import generate, session_failure
+    from fbagent.generation.selection import SelectionChoice, choose_selection
+    from fbagent.generation.workers import (
+        FrameInfoCache,
+        entry_list,
+        initial_state,
+        pending,
+        run_entry,
+    )
+
+#: module -> the names it defines (each loads with its module, on first use)
+_MODULES = {
+    "fbagent.generation.plan": ("OUTPUT_TOKEN_ESTIMATE", "build_plan", "estimate_tokens"),
+    "fbagent.generation.events": ("EntriesStarted", "EntriesStopped", "EntryError", "GenerationEvent",
+                                  "GenerationSummary", "LexiconNote", "NothingToDo", "OnEvent", "PlanMade", "Progress",
+                                  "Resuming", "RunWarning", "ScreeningDone", "SelectionChosen", "SessionEnded"),
+    "fbagent.generation.workers": ("FrameInfoCache", "entry_list", "initial_state", "pending", "run_entry"),
+    "fbagent.generation.options": ("GenerateOptions", "RunOptions", "check_compatible", "checkpoint_path",
+                                   "default_run_name", "validate_options"),
+    "fbagent.generation.selection": ("SelectionChoice", "choose_selection"),
+    "fbagent.generation.run": ("generate", "session_failure"),
+}
+_WHERE = {name: module for module, names in _MODULES.items() for name in names}
 __all__ = [
     "OUTPUT_TOKEN_ESTIMATE", "EntriesStarted", "EntriesStopped", "EntryError", "FrameInfoCache",
     "GenerateOptions", "GenerationEvent", "GenerationSummary", "LexiconNote", "NothingToDo", "OnEvent", "PlanMade",
-    "Progress", "Resuming", "RunOptions", "RunWarning", "ScreeningDone", "SelectionChoice", "SelectionChosen", "SessionEnded",
-    "build_plan", "check_compatible", "checkpoint_path", "choose_selection", "default_run_name", "entry_list",
+    "Progress", "Resuming", "RunOptions", "RunWarning", "ScreeningDone", "SelectionChoice", "SelectionChosen",
+    "SessionEnded", "build_plan", "check_compatible", "checkpoint_path", "choose_selection", "default_run_name", "entry_list",
     "estimate_tokens", "generate", "initial_state", "pending", "run_entry", "session_failure", "validate_options",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _WHERE:
+        return getattr(importlib.import_module(_WHERE[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
