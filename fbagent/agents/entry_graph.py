@@ -51,6 +51,7 @@ from fbagent.checks import self_check as checks
 from fbagent.checks.coverage import entry_verb_check
 from fbagent.checks.llm_verb_check import confirm_verb
 from fbagent.schemas import BasePair, ExtendedSentence
+from fbagent.seeds import DEFAULT_SEED
 from fbagent.verifier.margin import DEFAULT_MARGIN
 from fbagent.verifier.verify import (
     SENTENCE_KEYS,
@@ -111,7 +112,7 @@ class EntryOptions:
     max_retries: int = 2
     margin: float = DEFAULT_MARGIN
     judge: bool = False
-    seed: int = 0
+    seed: int = DEFAULT_SEED
     variant_temperature: float = 0.8
     max_tokens: int = 512
     verifier: str = "roundtrip"

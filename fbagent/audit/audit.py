@@ -23,6 +23,7 @@ from fbagent.audit.baselines import BASELINES, Context
 from fbagent.audit.text import lemma_note, lemma_set
 from fbagent.eval.entry import Entry
 from fbagent.eval.problems import ORDERS, Problem, build_problems
+from fbagent.seeds import DEFAULT_SEED
 
 CHANCE = 0.5
 DEFAULT_NEAR_DUPLICATE = 0.95
@@ -35,7 +36,7 @@ class AuditOptions:
     ``near_duplicate``: similarity above which two entries of one verb are near-duplicates (cosine
     with an encoder, else Jaccard of lemma sets); ``encoder``: the sentence encoder's name (recorded)."""
 
-    seed: int = 0
+    seed: int = DEFAULT_SEED
     resamples: int = stats.DEFAULT_RESAMPLES
     orders: tuple[str, ...] = ORDERS
     near_duplicate: float = DEFAULT_NEAR_DUPLICATE

@@ -10,6 +10,7 @@ import typer
 from fbagent.commands.options import DEFAULT_DB, ExistingDbOption, db_path, name_check
 from fbagent.commands.output import echo, new_console
 from fbagent.commands.tables import WideOption
+from fbagent.seeds import DEFAULT_SEED
 
 FORMATS = ("table", "md", "json", "csv")
 
@@ -31,7 +32,7 @@ def register(app: typer.Typer) -> None:
         plots: Annotated[Path | None, typer.Option("--plots", help="Write baselines.png and distributions.png into "
                                                    "this folder.")] = None,
         seed: Annotated[int, typer.Option("--seed", help="Seed of the option mapping (as eval run) and of the "
-                                          "bootstrap.")] = 0,
+                                          "bootstrap.")] = DEFAULT_SEED,
         resamples: Annotated[int, typer.Option("--resamples", min=100, help="Bootstrap resamples of the 95% "
                                                "interval.")] = 1000,
         orders: Annotated[str, typer.Option("--orders", help="both or canonical sentence orders (as eval run).")] = "both",

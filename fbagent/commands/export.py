@@ -11,6 +11,7 @@ import typer
 from fbagent.commands.options import DEFAULT_DB, ExistingDbOption, name_check
 from fbagent.commands.output import echo, secho
 from fbagent.publish import formats
+from fbagent.seeds import DEFAULT_SEED
 
 
 def register(app: typer.Typer) -> None:
@@ -33,7 +34,7 @@ def register(app: typer.Typer) -> None:
         repo_id: Annotated[str | None, typer.Option("--repo-id", help="hf: the dataset's Hub id OWNER/NAME, written into the card's load_dataset and upload commands.")] = None,
         homepage: Annotated[str | None, typer.Option("--homepage", help="hf: fbagent's source repository URL for the card's install line (default: the package's \\[project.urls]).")] = None,
         curators: Annotated[str | None, typer.Option("--curators", help="hf: who curated the data (names, affiliations), for the card.")] = None,
-        seed: Annotated[int, typer.Option("--seed", help="lm-eval: seed of the option orders (as `eval run --seed`).")] = 0,
+        seed: Annotated[int, typer.Option("--seed", help="lm-eval: seed of the option orders (as `eval run --seed`).")] = DEFAULT_SEED,
         templates: Annotated[str, typer.Option("--templates", help="lm-eval: all, or a list such as v1,v3 (as `eval run`).")] = "all",
         templates_dir: Annotated[Path | None, typer.Option(
             "--templates-dir", help="lm-eval: templates folder in the FrameBench authors' layout (as `eval run`).")] = None,

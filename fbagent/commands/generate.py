@@ -11,18 +11,17 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from fbagent.commands.generation_options import model_options, verifier_options
+from fbagent.commands.generation_options import model_options, run_groups, verifier_options
 from fbagent.commands.options import DEFAULT_DB, DbOption, db_path, name_check
 from fbagent.commands.output import secho
 from fbagent.commands.selection_options import selection_options
-from fbagent.pairs.select import PAIRS_HELP
-from fbagent.seeds import DEFAULT_SEED
-from fbagent.verifier.margin import DEFAULT_MARGIN
+from fbagent.generation.options import GenerateOptions, RunOptions
+from fbagent.pairs.select import PAIRS_HELP, SelectionOptions
+from fbagent.verifier.settings import VerifierOptions
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from fbagent.generation import GenerateOptions
     from fbagent.providers.config import ModelConfig
 
 VERIFIER = "Verifier"
@@ -40,41 +39,41 @@ def generate_cmd(
     pairs: Annotated[int, typer.Option("--pairs", "-p", help=PAIRS_HELP["generate"])],
     lexicon: Annotated[str | None, typer.Option(
         "--lexicon", callback=name_check("lexicon name"), help="Lexicon name (see `fbagent lexicon list`). "
-        "Default: the only/first one; with none in the database the embedded sample is imported.")] = None,
-    per_pair: Annotated[int, typer.Option("--per-pair", "-k", help="Entries per frame pair (K).")] = 1,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the pair sample and of sampling for k >= 1.")] = DEFAULT_SEED,
+        "Default: the only/first one; with none in the database the embedded sample is imported.")] = RunOptions.lexicon,
+    per_pair: Annotated[int, typer.Option("--per-pair", "-k", help="Entries per frame pair (K).")] = SelectionOptions.per_pair,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the pair sample and of sampling for k >= 1.")] = SelectionOptions.seed,
     max_retries: Annotated[int, typer.Option(
-        "--max-retries", help="R: new generate_base / extend attempts after a failed self-check.")] = 2,
+        "--max-retries", help="R: new generate_base / extend attempts after a failed self-check.")] = RunOptions.max_retries,
     similarity_threshold: Annotated[float, typer.Option(
-        "--similarity-threshold", help="Minimum lexical similarity of S_A and S_B, verb masked (0..1).")] = 0.5,
+        "--similarity-threshold", help="Minimum lexical similarity of S_A and S_B, verb masked (0..1).")] = RunOptions.similarity_threshold,
     near_copy_threshold: Annotated[float, typer.Option(
-        "--near-copy-threshold", help="S_x' must have similarity to S_x below this (0..1).")] = 0.7,
+        "--near-copy-threshold", help="S_x' must have similarity to S_x below this (0..1).")] = RunOptions.near_copy_threshold,
     screen: Annotated[bool | None, typer.Option(
         "--screen/--no-screen", help="LLM screening of the selected pairs (rejected ones replaced from the "
         "reserve). Default: on for a chat model, off for a base model (prompt style fewshot).",
-        show_default=False)] = None,
+        show_default=False)] = RunOptions.screen,
     margin: Annotated[str, typer.Option(
         "--margin", rich_help_panel=VERIFIER, help="A sentence passes when sim_own - sim_other > margin (cosine "
         "difference), or 'auto': the smallest margin reaching --target-precision on the lexicon's latest "
-        "`fbagent verifier calibrate`.")] = str(DEFAULT_MARGIN),
+        "`fbagent verifier calibrate`.")] = str(VerifierOptions.margin),
     target_precision: Annotated[float, typer.Option(
         "--target-precision", rich_help_panel=VERIFIER, help="With --margin auto: the sentence-level precision the "
-        "margin must reach on the latest calibration of the lexicon (0..1).")] = 0.9,
+        "margin must reach on the latest calibration of the lexicon (0..1).")] = VerifierOptions.target_precision,
     signal: Annotated[str, typer.Option(
         "--signal", rich_help_panel=VERIFIER, help="Verifier signal: roundtrip (the LLM's definition vs the "
         "frames' texts), encoder (the verb vs each frame's exemplars; no LLM call) or both (a sentence passes "
-        "only when both do). As `verifier calibrate --signal`.")] = "roundtrip",
+        "only when both do). As `verifier calibrate --signal`.")] = VerifierOptions.signal,
     # the spelling before --signal (the name `verifier calibrate` gives the same meaning): kept, hidden
     verifier_alias: Annotated[str | None, typer.Option(
         "--verifier", hidden=True, help="Old spelling of --signal.")] = None,
     judge: Annotated[bool, typer.Option(
         "--judge", rich_help_panel=VERIFIER, help="The verifier also answers the four-choice question, both "
-        "pairs, both orders.")] = False,
+        "pairs, both orders.")] = VerifierOptions.judge,
     run: Annotated[str | None, typer.Option(
         "--run", callback=name_check("run name"), rich_help_panel="Run", help="Run name. Default: derived from "
-        "lexicon, generator, seed and options, so the same command resumes the same run.")] = None,
+        "lexicon, generator, seed and options, so the same command resumes the same run.")] = RunOptions.name,
     dry_run: Annotated[bool, typer.Option(
-        "--dry-run", rich_help_panel="Run", help="Print the plan (entries, calls, tokens); call nothing.")] = False,
+        "--dry-run", rich_help_panel="Run", help="Print the plan (entries, calls, tokens); call nothing.")] = RunOptions.dry_run,
     db: DbOption = DEFAULT_DB,
     llm: ModelConfig | None = None,              # built by @model_options
     verifier_llm: dict[str, Any] | None = None,  # built by @verifier_options
@@ -103,11 +102,6 @@ def build_options(llm: ModelConfig | None, verifier_llm: dict[str, Any] | None, 
                   verifier: dict[str, Any], selection_own: dict[str, Any], run: dict[str, Any]) -> GenerateOptions:
     """One :class:`~fbagent.generation.GenerateOptions` from the option groups' values (``llm``,
     ``verifier_llm``, ``selection``) and the command's own, by group (``verifier``, ``selection_own``, ``run``)."""
-    from fbagent.commands.generation_options import run_groups
-    from fbagent.generation import GenerateOptions, RunOptions
-    from fbagent.pairs.select import SelectionOptions
-    from fbagent.verifier.settings import VerifierOptions
-
     models, verifier_fields = run_groups(llm, verifier_llm)
     return GenerateOptions(models=models, verifier=VerifierOptions(**verifier, **verifier_fields),
                            selection=SelectionOptions(**selection_own, **selection), run=RunOptions(**run))

@@ -12,7 +12,7 @@ from fbagent.commands.output import echo, fit_line, new_console
 from fbagent.commands.selection_options import selection_options
 from fbagent.commands.tables import WideOption
 from fbagent.limits import bounds
-from fbagent.pairs.select import PAIRS_HELP, SELECT_PAIRS
+from fbagent.pairs.select import PAIRS_HELP, SELECT_PAIRS, SelectionOptions
 
 app = typer.Typer(
     help="Frame pairs: select (verb, frame A, frame B) pairs from a lexicon (fbagent's stratified protocol or the "
@@ -30,7 +30,7 @@ def select_cmd(
     lexicon: Annotated[str | None, typer.Option("--lexicon", callback=name_check("lexicon name"), help="Lexicon name (default: the only or most recent "
                                                 "one; the embedded sample when the database has none).")] = None,
     per_pair: Annotated[int, typer.Option("--per-pair", help="Benchmark entries K to generate per pair (the "
-                                          "authors' num_pairs: 2 in the paper's Japanese set).")] = 1,
+                                          "authors' num_pairs: 2 in the paper's Japanese set).")] = SelectionOptions.per_pair,
     show: Annotated[int, typer.Option("--show", **bounds("--show"), help="Print the first N selected pairs.")] = 10,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object (selection, counts, pairs).")] = False,
     db: DbOption = DEFAULT_DB,
@@ -49,13 +49,13 @@ def select_cmd(
 
     from fbagent.lexicon.importer import resolve_lexicon
     from fbagent.pairs.framebench import FRAMEBENCH_SEED
-    from fbagent.pairs.select import SelectionOptions, select_pairs
+    from fbagent.pairs.select import select_pairs
     from fbagent.store.db import open_db
 
     started = time.perf_counter()
     chosen = dict(selection or {})
     if seed is None:
-        seed = FRAMEBENCH_SEED if chosen.get("protocol") == "framebench" else 0
+        seed = FRAMEBENCH_SEED if chosen.get("protocol") == "framebench" else SelectionOptions.seed
     options = SelectionOptions(pairs=pairs, seed=seed, per_pair=per_pair, **chosen)
     options.check()  # refused options leave no database behind: checked before it is opened
     database = open_db(db_path(db))

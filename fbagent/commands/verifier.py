@@ -13,14 +13,18 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from fbagent.commands.generation_options import SIGNALS_HELP, model_options, verifier_options
+from fbagent.commands.generation_options import (
+    SIGNALS_HELP,
+    model_options,
+    run_groups,
+    verifier_options,
+)
 from fbagent.commands.options import DEFAULT_DB, DbOption, ExistingDbOption, db_path, name_check
 from fbagent.commands.output import echo, new_console, secho
 from fbagent.commands.tables import WideOption
-from fbagent.limits import DEFAULT_N_BOOT
-from fbagent.pairs.select import CALIBRATE_PAIRS, PAIRS_HELP
-from fbagent.seeds import DEFAULT_SEED
-from fbagent.verifier.margin import DEFAULT_MARGIN
+from fbagent.pairs.select import PAIRS_HELP
+from fbagent.verifier.calibration.options import HOLDOUT, CalibrateOptions
+from fbagent.verifier.settings import VerifierOptions
 
 if TYPE_CHECKING:
     from fbagent.providers.config import ModelConfig
@@ -41,19 +45,19 @@ def calibrate_cmd(
         "one, as generate picks it.")] = None,
     selection: Annotated[int | None, typer.Option(
         "--selection", help="Use the selected pairs of this stored selection (`fbagent pairs list`) instead of a "
-        "sample.")] = None,
-    pairs: Annotated[int, typer.Option("--pairs", "-p", help=PAIRS_HELP["verifier calibrate"])] = CALIBRATE_PAIRS,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the pair sample and of the held-out split.")] = DEFAULT_SEED,
+        "sample.")] = CalibrateOptions.selection,
+    pairs: Annotated[int, typer.Option("--pairs", "-p", help=PAIRS_HELP["verifier calibrate"])] = CalibrateOptions.pairs,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the pair sample and of the held-out split.")] = CalibrateOptions.seed,
     signal: Annotated[str, typer.Option("--signal", help=f"What to measure: {SIGNALS_HELP} "
-                                        "(both also reports each part).")] = "roundtrip",
+                                        "(both also reports each part).")] = VerifierOptions.signal,
     min_exemplars: Annotated[int, typer.Option(
-        "--min-exemplars", help="Each frame needs this many exemplars of the verb with a target span (2 are held "
-        "out, the rest are the encoder check's references).")] = 3,
+        "--min-exemplars", help=f"Each frame needs this many exemplars of the verb with a target span ({HOLDOUT} are "
+        "held out, the rest are the encoder check's references).")] = CalibrateOptions.min_exemplars,
     max_references: Annotated[int, typer.Option(
-        "--max-references", help="At most this many reference exemplars per frame (seeded sample).")] = 10,
+        "--max-references", help="At most this many reference exemplars per frame (seeded sample).")] = CalibrateOptions.max_references,
     margin: Annotated[float, typer.Option(
-        "--margin", help="Report precision and recall at this margin (the generation run's; cosine difference).")] = DEFAULT_MARGIN,
-    n_boot: Annotated[int, typer.Option("--n-boot", help="Bootstrap resamples (over pairs) for the 95% intervals.")] = DEFAULT_N_BOOT,
+        "--margin", help="Report precision and recall at this margin (the generation run's; cosine difference).")] = VerifierOptions.margin,
+    n_boot: Annotated[int, typer.Option("--n-boot", help="Bootstrap resamples (over pairs) for the 95% intervals.")] = CalibrateOptions.n_boot,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object (every number) instead of tables.")] = False,
     db: DbOption = DEFAULT_DB,
     llm: ModelConfig | None = None,              # built by @model_options
@@ -65,9 +69,7 @@ def calibrate_cmd(
     latest calibration of a lexicon gives `generate --margin auto`."""
     import asyncio
 
-    from fbagent.commands.generation_options import run_groups
-    from fbagent.verifier.calibration import CalibrateOptions, calibrate
-    from fbagent.verifier.settings import VerifierOptions
+    from fbagent.verifier.calibration import calibrate
 
     models, verifier_fields = run_groups(llm, verifier_llm)
     opts = CalibrateOptions(

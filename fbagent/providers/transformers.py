@@ -44,7 +44,7 @@ from fbagent.providers.base import (
     package_version,
     split_thinking,
 )
-from fbagent.providers.config import DTYPES
+from fbagent.providers.config import DEFAULT_SEED, DTYPES
 
 
 def _logits_processor_class():
@@ -243,7 +243,7 @@ class TransformersBackend(SyncBackend):
     default_batch_size = 0
     config_fields = ("chat", "device", "dtype")   # ModelConfig fields the constructor takes (Backend.from_config)
 
-    def __init__(self, model: str | None = None, *, reasoning: ReasoningConfig | None = None, seed: int = 0,
+    def __init__(self, model: str | None = None, *, reasoning: ReasoningConfig | None = None, seed: int = DEFAULT_SEED,
                  model_obj=None, tokenizer=None, chat: bool | None = None, device: str | None = "auto",
                  dtype: str | None = "auto") -> None:
         super().__init__(model or getattr(getattr(model_obj, "config", None), "_name_or_path", "") or "in-memory",

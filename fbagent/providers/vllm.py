@@ -69,7 +69,7 @@ def load_vllm_api() -> VllmApi:
                    StructuredOutputsParams=structured, GuidedDecodingParams=guided)
 
 
-def choice_sampling_params(api: VllmApi, choices: Sequence[str], seed: int | None = 0):
+def choice_sampling_params(api: VllmApi, choices: Sequence[str], seed: int | None = DEFAULT_SEED):
     """Greedy ``SamplingParams`` whose output is exactly one of ``choices``.
 
     Uses ``structured_outputs=StructuredOutputsParams(choice=...)`` (current
@@ -85,13 +85,13 @@ def choice_sampling_params(api: VllmApi, choices: Sequence[str], seed: int | Non
                        "pip install -U 'fbagent[gpu]'")
 
 
-def think_sampling_params(api: VllmApi, reasoning: ReasoningConfig, seed: int | None = 0):
+def think_sampling_params(api: VllmApi, reasoning: ReasoningConfig, seed: int | None = DEFAULT_SEED):
     """Greedy free generation up to the end-of-thinking tag (kept in the output) or the budget."""
     return api.SamplingParams(temperature=0.0, max_tokens=reasoning.max_think_tokens,
                               stop=[reasoning.end_think_tag], include_stop_str_in_output=True, seed=seed)
 
 
-def text_sampling_params(api: VllmApi, max_new_tokens: int, stop: Sequence[str], seed: int | None = 0):
+def text_sampling_params(api: VllmApi, max_new_tokens: int, stop: Sequence[str], seed: int | None = DEFAULT_SEED):
     """Greedy free generation cut at ``stop``."""
     return api.SamplingParams(temperature=0.0, max_tokens=max_new_tokens, stop=[s for s in stop if s], seed=seed)
 

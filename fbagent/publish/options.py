@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from fbagent.seeds import DEFAULT_SEED
 from fbagent.store.annotations import DEFAULT_STATUSES
 from fbagent.validation.aggregate import DEFAULT_MIN_ACCEPTABLE, DEFAULT_MIN_CORRECT
 
@@ -57,7 +58,7 @@ class LmEvalOptions:
     ``canonical``) and ``labels_file`` (the four option labels from this file, as ``eval run
     --labels``: :func:`fbagent.eval.templates.read_labels_file`; None: the templates' own)."""
 
-    seed: int = 0
+    seed: int = DEFAULT_SEED
     templates: str = "all"
     templates_dir: Path | None = None
     choices_style: str | None = None

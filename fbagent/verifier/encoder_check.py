@@ -30,8 +30,9 @@ from typing import Any
 
 import numpy as np
 
-#: at most this many reference exemplars per (frame, verb), a seeded sample (cost of the check)
-DEFAULT_MAX_REFERENCES = 10
+from fbagent.seeds import DEFAULT_SEED
+from fbagent.verifier.settings import DEFAULT_MAX_REFERENCES
+
 #: characters of context kept on each side of the target before encoding (speed; the target's context)
 CONTEXT_CHARS = 100
 #: which hidden layer gives the target vector, as a fraction of the depth (layer 4 of 6 for MiniLM-L6)
@@ -200,7 +201,7 @@ def reference_sample(rows: list[dict[str, Any]], limit: int, seed: int, key: str
     return [r for r in usable if id(r) in keep]
 
 
-def generation_references(db: Any, lexicon_id: int, *, seed: int = 0, limit: int = DEFAULT_MAX_REFERENCES
+def generation_references(db: Any, lexicon_id: int, *, seed: int = DEFAULT_SEED, limit: int = DEFAULT_MAX_REFERENCES
                           ) -> tuple[Callable[[str, str], list[dict[str, Any]]], Callable[[str, str], str]]:
     """``(rows_for, definition_for)`` of :class:`ExemplarBank` for a generation run: every exemplar of
     the verb's LU in the frame (:func:`fbagent.store.exemplars.lu_exemplars`), at most ``limit``

@@ -11,12 +11,17 @@ from dataclasses import dataclass
 from fbagent.errors import FbagentError
 from fbagent.verifier.margin import DEFAULT_MARGIN, check_margin
 
-#: the verifier signal when none is given (``--signal``; :data:`fbagent.verifier.verify.SIGNALS`)
+#: verifier signals: the LLM round trip, the exemplar-based encoder check, or both (:mod:`fbagent.verifier.verify`)
+SIGNALS = ("roundtrip", "encoder", "both")
+#: the verifier signal when none is given (``--signal``)
 DEFAULT_SIGNAL = "roundtrip"
 #: the verb check when none is given (``--verb-check``; :mod:`fbagent.checks.coverage`)
 DEFAULT_VERB_CHECK = "auto"
 #: the precision ``--margin auto`` must reach when none is given
 DEFAULT_TARGET_PRECISION = 0.9
+#: at most this many reference exemplars per (frame, verb), a seeded sample (cost of the encoder check,
+#: :mod:`fbagent.verifier.encoder_check`; ``verifier calibrate --max-references``)
+DEFAULT_MAX_REFERENCES = 10
 
 
 @dataclass(frozen=True)
@@ -58,8 +63,6 @@ class VerifierOptions:
     def check(self) -> None:
         """Raise :class:`FbagentError` (one line, with the fix) for an unknown signal, a margin outside
         :data:`fbagent.verifier.margin.MARGIN_RANGE` or a target precision outside (0, 1]."""
-        from fbagent.verifier.verify import SIGNALS  # lazily: the verify node loads numpy
-
         check_margin(self.margin)
         if self.signal not in SIGNALS:
             raise FbagentError(f"unknown verifier signal {self.signal!r}", f"pass --signal {' | '.join(SIGNALS)}")

@@ -42,10 +42,9 @@ from fbagent.verifier.encoder import unit_float32
 from fbagent.verifier.encoder_batch import BatchEncoder
 from fbagent.verifier.margin import DEFAULT_MARGIN
 from fbagent.verifier.roundtrip import score
+from fbagent.verifier.settings import DEFAULT_SIGNAL, SIGNALS
 
 SENTENCE_KEYS = ("sentence_a", "sentence_b", "sentence_a_prime", "sentence_b_prime")
-#: verifier signals: the LLM round trip, the exemplar-based encoder check, or both (module doc)
-SIGNALS = ("roundtrip", "encoder", "both")
 #: frame side of each sentence: "a" sentences evoke frame A, "b" sentences frame B
 SIDE = {"sentence_a": "a", "sentence_b": "b", "sentence_a_prime": "a", "sentence_b_prime": "b"}
 
@@ -145,7 +144,7 @@ async def verify_item(
     item_id: str | None = None,
     seed: int | None = None,
     encoder_name: str | None = None,
-    signal: str = "roundtrip",
+    signal: str = DEFAULT_SIGNAL,
     exemplars: Any = None,
     spans: dict[str, Any] | None = None,
 ) -> dict[str, Any]:

@@ -9,9 +9,8 @@ from fbagent.errors import FbagentError
 from fbagent.limits import DEFAULT_N_BOOT
 from fbagent.pairs.select import CALIBRATE_PAIRS
 from fbagent.seeds import DEFAULT_SEED
-from fbagent.verifier.encoder_check import DEFAULT_MAX_REFERENCES
 from fbagent.verifier.run_models import RunModels
-from fbagent.verifier.settings import VerifierOptions
+from fbagent.verifier.settings import DEFAULT_MAX_REFERENCES, VerifierOptions
 
 #: held-out exemplars per (frame, verb): the four sentences of one pseudo-entry (2 per frame)
 HOLDOUT = 2
