@@ -190,8 +190,8 @@ async def test_entries_waiting_for_the_encoder_load_lend_their_slots_to_the_next
         return responder(request)
 
     with OpenAIStub(answer) as stub:
-        opts = GenerateOptions(generator="openai", base_url=stub.base_url, model="stub-model", backoff_s=0.01,
-                               concurrency=1, pairs=6)
+        opts = generate_options(generator="openai", base_url=stub.base_url, model="stub-model", backoff_s=0.01,
+                                concurrency=1, pairs=6)
         summary = await generate(tmp_path / "fb.db", opts, on_event=view(), command="test")
     assert enough.is_set()
     assert summary.counts == {"verified": 6, "flagged": 0, "rejected": 0, "failed": 0}
