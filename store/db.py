@@ -108,6 +108,43 @@ def open_db(
         _refuse_unwritable(path)
     try:
         conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False, factory=Connection)
+    except sqlite3.DatabaseError as err:
+        raise sqlite_error(err, path) from err
+    return _prepared(conn, path, memory=memory, on_upgrade=on_upgrade)
+
+
+def open_db_copy(path: str | Path) -> sqlite_utils.Database:
+    """An in-memory copy of the existing database at ``path``, at the current schema: what ``generate --dry-run``
+    plans on (an embedded-lexicon import, a pair selection, a migration of an older file happen in the copy).
+
+    The file is read once through a read-only connection (SQLite's online backup API) and never written: no row,
+    no migration, no ``-wal``/``-shm`` left (:func:`tidy_wal`). Raises :class:`FbagentError` as
+    :func:`open_db` does for a missing file, a folder, another program's database or a newer schema.
+    """
+    path = Path(path)
+    if not path.exists():
+        raise FbagentError(f"database {path} does not exist", "pass --db PATH of an existing database or set FBAGENT_DB")
+    if path.is_dir():
+        raise FbagentError(f"database {path} is a folder, not a file",
+                           f"pass --db with a database file, e.g. {path / 'framebench.db'}")
+    try:
+        source = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_MS / 1000)
+        try:
+            copy = sqlite3.connect(":memory:", check_same_thread=False, factory=Connection)
+            source.backup(copy)
+        finally:
+            source.close()
+            tidy_wal(path)
+    except sqlite3.DatabaseError as err:
+        raise sqlite_error(err, path) from err
+    return _prepared(copy, path, memory=True, on_upgrade=None)
+
+
+def _prepared(conn: sqlite3.Connection, path: Path, *, memory: bool,
+              on_upgrade: Callable[[dict[str, Any]], None] | None) -> sqlite_utils.Database:
+    """``conn`` (of the file ``path``, or of memory) set up as :func:`open_db` describes: settings, the
+    fbagent-file and newer-schema checks, the schema created or upgraded, registered for :func:`close_all`."""
+    try:
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         _refuse_foreign(conn, path)
 
@@ -121,7 +158,7 @@ def open_db(
         conn.execute("PRAGMA synchronous = NORMAL")
         conn.execute("PRAGMA foreign_keys = ON")
 
-        upgraded = ensure_schema(db, path)
+        upgraded = ensure_schema(db, None if memory else path)   # a copy in memory: no backup beside the file
     except sqlite3.DatabaseError as err:
         raise sqlite_error(err, path) from err
     if upgraded and on_upgrade:

@@ -81,6 +81,33 @@ def test_dry_run_on_a_missing_database_creates_no_file(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == []
 
 
+def test_dry_run_on_an_existing_database_writes_nothing(tmp_path):
+    """A database without a lexicon (the plan imports the embedded sample) and the schema-3 fixture (the plan
+    needs the current schema): the dry run plans on a copy in memory; the file stays byte for byte, no
+    -wal/-shm and no backup appear beside it."""
+    import hashlib
+    import shutil
+
+    from fbagent.store.db import close_db, open_db
+
+    empty = tmp_path / "empty" / "fb.db"
+    empty.parent.mkdir()
+    close_db(open_db(empty))
+    old = tmp_path / "old" / "v3.db"
+    old.parent.mkdir()
+    shutil.copy(Path(__file__).parent / "data" / "fbagent_schema_v3.sqlite", old)
+    for db in (empty, old):
+        before = hashlib.sha256(db.read_bytes()).hexdigest()
+        res = cli("generate", "--pairs", "3", "--generator", "openai", "--base-url", "http://127.0.0.1:9/v1",
+                  "--dry-run", "--db", str(db))
+        assert res.returncode == 0, res.stderr
+        assert "Plan (--dry-run" in " ".join(res.stdout.split())
+        assert hashlib.sha256(db.read_bytes()).hexdigest() == before
+        assert sorted(p.name for p in db.parent.iterdir()) == [db.name]
+    listed = cli("lexicon", "list", "--db", str(empty))
+    assert listed.stdout.startswith("No lexicon")   # the sample was imported into the copy only
+
+
 def test_missing_api_key_is_one_line_with_the_fix(tmp_path):
     result = cli("generate", "--pairs", "1", "--generator", "openai", "--db", str(tmp_path / "fb.db"))
     assert result.returncode == 2

@@ -66,15 +66,17 @@ async def generate(db_path: str | Path, opts: GenerateOptions, *, encoder: Any =
     """
     from fbagent.prompting.messages import load_prompts
     from fbagent.store import runs as runs_store
-    from fbagent.store.db import open_db
+    from fbagent.store.db import open_db, open_db_copy
 
     emit = on_event or ignore
     opts = validate_options(opts)
     if not opts.run.dry_run:  # a broken checkpoint file is refused before anything is stored
         check_checkpoint_file(checkpoint_path(db_path))
     started = time.perf_counter()
-    # a dry run on a missing database plans in memory (the embedded sample imported there): no file is created
-    db = open_db(":memory:" if opts.run.dry_run and not Path(db_path).exists() else db_path)
+    # a dry run plans in memory: on a copy of the database (an embedded-lexicon import, a pair selection and a
+    # migration happen in the copy: the file is never written), or on an empty one when there is no file yet
+    db = (open_db(db_path) if not opts.run.dry_run else open_db_copy(db_path) if Path(db_path).exists()
+          else open_db(":memory:"))
     lexicon, notes, (gen_style, ver_style), opts = _resolve_lexicon(db, opts, emit)
     run_name = opts.run.name or default_run_name(lexicon["name"], opts)
     summary = GenerationSummary(run_name=run_name, run_id=None, db_path=str(db_path), dry_run=opts.run.dry_run,
@@ -86,7 +88,7 @@ async def generate(db_path: str | Path, opts: GenerateOptions, *, encoder: Any =
         summary.run_id = run["id"]
         if not opts.run.dry_run:
             _recover_stale_sessions(db, run, emit)
-    if opts.run.dry_run:  # plan only: no LLM call, nothing stored (besides an embedded-lexicon import)
+    if opts.run.dry_run:  # plan only: no LLM call, nothing stored
         return await _dry_run(db, lexicon, prompts, run, opts, summary, started, emit)
     session = _Session(db_path=db_path, db=db, lexicon=lexicon, opts=opts, prompts=prompts, summary=summary,
                        command=stored_command(command), started=started, emit=emit)
