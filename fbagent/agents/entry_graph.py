@@ -49,10 +49,13 @@ from langgraph.types import Command
 
 from fbagent.checks import self_check as checks
 from fbagent.checks.coverage import entry_verb_check
+from fbagent.checks.defaults import DEFAULT_MAX_RETRIES, DEFAULT_VERB_CHECK
 from fbagent.checks.llm_verb_check import confirm_verb
+from fbagent.providers.config import GENERATION_MAX_TOKENS, GENERATION_VARIANT_TEMPERATURE
 from fbagent.schemas import BasePair, ExtendedSentence
 from fbagent.seeds import DEFAULT_SEED
 from fbagent.verifier.margin import DEFAULT_MARGIN
+from fbagent.verifier.settings import DEFAULT_SIGNAL
 from fbagent.verifier.verify import (
     SENTENCE_KEYS,
     BatchEncoder,
@@ -109,14 +112,14 @@ class EntryOptions:
 
     similarity_threshold: float = checks.DEFAULT_SIMILARITY_THRESHOLD
     near_copy_threshold: float = checks.DEFAULT_NEAR_COPY_THRESHOLD
-    max_retries: int = 2
+    max_retries: int = DEFAULT_MAX_RETRIES
     margin: float = DEFAULT_MARGIN
     judge: bool = False
     seed: int = DEFAULT_SEED
-    variant_temperature: float = 0.8
-    max_tokens: int = 512
-    verifier: str = "roundtrip"
-    verb_check: str = "auto"
+    variant_temperature: float = GENERATION_VARIANT_TEMPERATURE
+    max_tokens: int = GENERATION_MAX_TOKENS
+    verifier: str = DEFAULT_SIGNAL
+    verb_check: str = DEFAULT_VERB_CHECK
 
 
 @dataclass

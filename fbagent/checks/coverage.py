@@ -22,13 +22,12 @@ refused the same way, naming its extra.
 from __future__ import annotations
 
 from fbagent.checks.analysers import SEGMENTERS, segmenter_installed, tagger_name
+from fbagent.checks.defaults import DEFAULT_VERB_CHECK, VERB_CHECKS
 from fbagent.checks.lemmas import _fugashi_tagger, analyser_note, lemma_sources
 from fbagent.checks.morphology import morphology
 from fbagent.errors import FbagentError
 from fbagent.languages import base_lang
 
-#: values of ``--verb-check``: auto (the language's own check), llm, surface
-VERB_CHECKS = ("auto", "llm", "surface")
 #: kinds of :func:`verb_check_kind`, most trusted first
 KINDS = ("analyser", "conjugation tables", "dictionary only", "surface match")
 
@@ -65,7 +64,7 @@ def _detail(code: str, kind: str) -> str:
     return "no lemmatiser: the lemma as written or the generator's declared form"
 
 
-def verb_check_line(lang: str, verb_check: str = "auto") -> str:
+def verb_check_line(lang: str, verb_check: str = DEFAULT_VERB_CHECK) -> str:
     """One line naming the check ``lang`` gets under ``--verb-check verb_check`` (for ``lexicon add`` and
     ``generate``): "verb check for 'eu': surface match (...); generate needs --verb-check llm|surface"."""
     code = base_lang(lang)
@@ -89,7 +88,7 @@ def verb_check_line(lang: str, verb_check: str = "auto") -> str:
     return line
 
 
-def require_verb_check(lang: str, verb_check: str = "auto") -> None:
+def require_verb_check(lang: str, verb_check: str = DEFAULT_VERB_CHECK) -> None:
     """Refuse a run whose verb check would be guesswork nobody chose (see the module doc): a language of
     kind ``dictionary only`` / ``surface match`` under ``auto``, or an analyser language whose package is
     missing under anything but ``llm`` / ``surface``. Raises :class:`FbagentError` (one line, the fix names
@@ -117,7 +116,7 @@ def _analyser_missing(code: str) -> bool:
     return code in SEGMENTERS and not segmenter_installed(code)
 
 
-def entry_verb_check(lang: str, verb_check: str = "auto") -> str:
+def entry_verb_check(lang: str, verb_check: str = DEFAULT_VERB_CHECK) -> str:
     """The ``verb_check`` value an entry stores: ``llm``, ``surface`` (chosen), or the language's own
     :func:`verb_check_kind` (``analyser``, ``conjugation tables``)."""
     if verb_check in ("llm", "surface"):

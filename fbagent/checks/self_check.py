@@ -54,6 +54,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
+from fbagent.checks.defaults import DEFAULT_NEAR_COPY_THRESHOLD, DEFAULT_SIMILARITY_THRESHOLD
 from fbagent.checks.similarity_units import MASK, similarity_units
 from fbagent.checks.verb_match import (
     NO_SPACE_LANGS,
@@ -69,8 +70,6 @@ from fbagent.checks.verb_match import (
 from fbagent.languages import base_lang
 from fbagent.prompting.patterns import question_pattern
 
-DEFAULT_SIMILARITY_THRESHOLD = 0.5
-DEFAULT_NEAR_COPY_THRESHOLD = 0.7
 QUESTION_MARKS = ("?", "？", "؟", ";", "՞")
 
 _WORD_RE = re.compile(r"\w+", re.UNICODE)

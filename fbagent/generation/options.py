@@ -11,9 +11,18 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from fbagent.checks.defaults import (
+    DEFAULT_MAX_RETRIES,
+    DEFAULT_NEAR_COPY_THRESHOLD,
+    DEFAULT_SIMILARITY_THRESHOLD,
+)
 from fbagent.errors import FbagentError
 from fbagent.pairs.select import SelectionOptions
-from fbagent.providers.config import DEFAULT_PROMPT_STYLE
+from fbagent.providers.config import (
+    DEFAULT_PROMPT_STYLE,
+    GENERATION_MAX_TOKENS,
+    GENERATION_VARIANT_TEMPERATURE,
+)
 from fbagent.verifier.run_models import RunModels, prompt_styles
 from fbagent.verifier.settings import DEFAULT_SIGNAL, VerifierOptions
 
@@ -33,6 +42,9 @@ PROMPT_STYLE_DEFAULTS = {"prompt_style": DEFAULT_PROMPT_STYLE}
 # The verb check's accepted fallback (``--surface-verb-match``, fbagent.checks.lemmas.require_verb_analyser), same rule.
 VERB_MATCH_DEFAULTS = {"surface_verb_match": VerifierOptions.surface_verb_match,
                        "verb_check": VerifierOptions.verb_check}
+#: LangGraph checkpoint durabilities (``sync``: each step's checkpoint written before the next step) and the default
+DURABILITIES = ("sync", "async", "exit")
+DEFAULT_DURABILITY = "sync"
 #: ``--pairs`` of a :class:`GenerateOptions` built without one (the command requires it: fbagent.pairs.select.PAIRS_HELP)
 GENERATE_PAIRS = 10
 
@@ -60,13 +72,13 @@ class RunOptions:
     lexicon: str | None = None
     name: str | None = None
     dry_run: bool = False
-    durability: str = "sync"
-    max_retries: int = 2
-    similarity_threshold: float = 0.5
-    near_copy_threshold: float = 0.7
+    durability: str = DEFAULT_DURABILITY
+    max_retries: int = DEFAULT_MAX_RETRIES
+    similarity_threshold: float = DEFAULT_SIMILARITY_THRESHOLD
+    near_copy_threshold: float = DEFAULT_NEAR_COPY_THRESHOLD
     screen: bool | None = None
-    variant_temperature: float = 0.8
-    max_tokens: int = 512
+    variant_temperature: float = GENERATION_VARIANT_TEMPERATURE
+    max_tokens: int = GENERATION_MAX_TOKENS
 
 
 def _generate_selection() -> SelectionOptions:
@@ -160,7 +172,7 @@ def validate_options(opts: GenerateOptions) -> GenerateOptions:
     if not 0.0 < run.near_copy_threshold <= 1.0:
         raise FbagentError(f"--near-copy-threshold must be in (0, 1], got {run.near_copy_threshold}",
                            "pass a value such as 0.7")
-    if run.durability not in ("sync", "async", "exit"):
+    if run.durability not in DURABILITIES:
         raise FbagentError(f"unknown checkpoint durability {run.durability!r}", "use sync, async or exit")
     return replace(opts, models=models)
 

@@ -29,6 +29,7 @@ from fbagent.generation.events import (
     Progress,
     RunWarning,
 )
+from fbagent.generation.options import DEFAULT_DURABILITY
 from fbagent.store.db import checkpoint
 from fbagent.store.items import FINAL_STATUSES
 from fbagent.verifier.encoder_batch import ON_LOAD_WAIT
@@ -90,7 +91,7 @@ def initial_state(item_id: str, run: dict[str, Any], pair: dict[str, Any], k: in
     }
 
 
-async def run_entry(graph: Any, saver: Any, ctx: Any, state: dict[str, Any], durability: str = "sync") -> dict[str, Any]:
+async def run_entry(graph: Any, saver: Any, ctx: Any, state: dict[str, Any], durability: str = DEFAULT_DURABILITY) -> dict[str, Any]:
     """Run (or resume) one entry's graph thread and return its ``items`` row.
 
     Resumes from the thread's last checkpoint when one exists and the graph had not
@@ -155,7 +156,7 @@ class EntryPool:
     frame_infos: FrameInfoCache
     clients: list[Any]
     emit: OnEvent
-    durability: str = "sync"
+    durability: str = DEFAULT_DURABILITY
 
     async def run_all(self, todo: list[Entry], *, workers: int, summary: GenerationSummary,
                       item_errors: Counter[str]) -> None:

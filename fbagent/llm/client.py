@@ -47,6 +47,7 @@ from fbagent.providers.breaker import ServiceDown
 from fbagent.providers.config import (
     DEFAULT_BACKOFF_S,
     DEFAULT_CONCURRENCY,
+    GENERATION_MAX_TOKENS,
     GENERATION_RETRIES,
     GENERATION_TIMEOUT_S,
     MAX_BACKOFF_S,
@@ -163,7 +164,7 @@ class LLMClient:
         item_id: str | None = None,
         prompt_version: str | None = None,
         temperature: float = 0.0,
-        max_tokens: int = 512,
+        max_tokens: int = GENERATION_MAX_TOKENS,
         seed: int | None = None,
         use_cache: bool = True,
     ) -> CallResult:

@@ -54,6 +54,10 @@ GENERATION_RETRIES = 3
 EVAL_RETRIES = 4
 #: generation: seconds per request; a structured answer of at most a few hundred tokens.
 GENERATION_TIMEOUT_S = 60.0
+#: generation: tokens per structured answer at most (``generate``'s ``max_tokens``)
+GENERATION_MAX_TOKENS = 512
+#: generation: sampling temperature of entries k >= 1 of a pair (k = 0 is greedy)
+GENERATION_VARIANT_TEMPERATURE = 0.8
 #: evaluation: seconds per request; in reasoning mode a model thinks first (up to the thinking budget,
 #: :data:`DEFAULT_MAX_THINK_TOKENS` by default), which takes longer than a generation answer.
 EVAL_TIMEOUT_S = 120.0

@@ -1,13 +1,15 @@
 """How the verifier judges a run's sentences, declared once: :class:`VerifierOptions` (the verifier
 options of ``fbagent generate`` and ``fbagent verifier calibrate``: signal, margin, verb check, judge).
 
-Imports only the standard library and fbagent's own margin rules (cheap: the CLI reads the defaults).
+Imports only the standard library and fbagent's own light modules (margin rules, the verb check's names:
+cheap, the CLI reads the defaults).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from fbagent.checks.defaults import DEFAULT_VERB_CHECK
 from fbagent.errors import FbagentError
 from fbagent.verifier.margin import DEFAULT_MARGIN, check_margin
 
@@ -15,8 +17,6 @@ from fbagent.verifier.margin import DEFAULT_MARGIN, check_margin
 SIGNALS = ("roundtrip", "encoder", "both")
 #: the verifier signal when none is given (``--signal``)
 DEFAULT_SIGNAL = "roundtrip"
-#: the verb check when none is given (``--verb-check``; :mod:`fbagent.checks.coverage`)
-DEFAULT_VERB_CHECK = "auto"
 #: the precision ``--margin auto`` must reach when none is given
 DEFAULT_TARGET_PRECISION = 0.9
 #: at most this many reference exemplars per (frame, verb), a seeded sample (cost of the encoder check,
