@@ -36,6 +36,7 @@ from fbagent.errors import FbagentError
 from fbagent.eval.metrics import DEFAULT_SCORING, Scoring, pct, summarize
 from fbagent.eval.runner import latest, read_manifest, read_predictions
 from fbagent.files import write_atomic
+from fbagent.limits import DEFAULT_N_BOOT
 
 CHANCE = {"framebench": 0.25, "frame_id": 1 / 3, "sembench": 0.5}
 FIGURE_FORMATS = ("png", "pdf", "svg")
@@ -94,7 +95,7 @@ def _default_lang(manifest: dict) -> str:
     return lang if "," not in lang else "en"
 
 
-def load_result(folder: Path, n_boot: int = 1000, scoring: Scoring | None = None) -> RunResult:
+def load_result(folder: Path, n_boot: int = DEFAULT_N_BOOT, scoring: Scoring | None = None) -> RunResult:
     """Read a result folder and recompute its summary from the stored predictions (the last one per key).
 
     ``scoring``: the conventions to use (None: the run's recorded ones, else the
@@ -133,7 +134,7 @@ def resolve_scoring(manifests: list[dict], std: str | None = None,
     return chosen, warnings
 
 
-def load_results(folders: list[Path], n_boot: int = 1000, std: str | None = None,
+def load_results(folders: list[Path], n_boot: int = DEFAULT_N_BOOT, std: str | None = None,
                  failures: str | None = None) -> tuple[list[RunResult], Scoring, list[str]]:
     """Load every folder under one scoring (:func:`resolve_scoring`) -> ``(results, scoring, warnings)``."""
     manifests = [read_manifest(f) for f in folders]
