@@ -124,3 +124,16 @@ def test_calibration_options_are_stored_under_the_flat_keys():
         "llm_retries": 3, "timeout_s": 60.0, "backoff_s": 1.0, "prompt_style": "auto", "margin": 0.0,
         "surface_verb_match": True, "verb_check": "auto", "lexicons": ["a"], "selection": None, "pairs": 200,
         "seed": 0, "signal": "both", "min_exemplars": 3, "max_references": 10, "n_boot": 1000, "holdout": 2}
+
+
+def test_every_options_group_is_frozen():
+    from dataclasses import FrozenInstanceError
+
+    opts = generate_options(margin=0.1, protocol="framebench")
+    for group, field in ((opts, "run"), (opts.models, "encoder"), (opts.models.generator, "backend"),
+                         (opts.models.verifier, "model"), (opts.verifier, "margin"), (opts.selection, "pairs"),
+                         (opts.run, "screen"), (calibrate_options(), "pairs")):
+        with pytest.raises(FrozenInstanceError):
+            setattr(group, field, None)
+    # the framebench protocol applies no filter, and the options keep what was asked (the run's name hashes it)
+    assert opts.selection.require_definition is True and opts.selection.applied().require_definition is False

@@ -8,7 +8,9 @@
 - :mod:`.encoder`: the sentence encoder, loaded once per process;
 - :mod:`.calibration`: ``fbagent verifier calibrate`` and ``generate --margin auto``;
 - :mod:`.agreement`: the verifier's verdict against human validation;
-- :mod:`.run_models`: the models a verifying run uses (generator, verifier LLM, encoder) as options;
+- :mod:`.run_models`: the models a verifying run uses (generator, verifier LLM, encoder): the ``models`` group
+  of ``generate``'s and ``verifier calibrate``'s options;
+- :mod:`.settings`: how the verifier judges (signal, margin, verb check, judge): their ``verifier`` group;
 - :mod:`.startup`: their start-up and shut-down (the encoder loads in the background), shared by
   ``fbagent generate`` and ``fbagent verifier calibrate``.
 """
