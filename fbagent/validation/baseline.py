@@ -29,6 +29,7 @@ from typing import Any
 import sqlite_utils
 
 from fbagent.errors import FbagentError
+from fbagent.seeds import DEFAULT_SEED
 from fbagent.store import annotations as ann
 from fbagent.store import baseline as store
 from fbagent.store.revisions import effective_texts
@@ -115,7 +116,7 @@ def independent_accuracy(db: sqlite_utils.Database, item_ids: Sequence[str] | No
     per: dict[str, list[int]] = defaultdict(list)
     for r in rows:
         per[r["annotator"]].append(int(r["correct"]))
-    out = mean_with_interval([int(r["correct"]) for r in rows], [r["item_id"] for r in rows], seed=0)
+    out = mean_with_interval([int(r["correct"]) for r in rows], [r["item_id"] for r in rows], seed=DEFAULT_SEED)
     return {**out, "answers": len(rows), "entries": len({r["item_id"] for r in rows}), "annotators": len(per),
             "per_annotator": {n: sum(v) / len(v) for n, v in sorted(per.items())}, "convention": CONVENTION}
 
