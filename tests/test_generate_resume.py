@@ -104,7 +104,9 @@ def _item_count(db_path: Path) -> int:
 
 def test_kill_9_mid_run_then_rerun_loses_nothing_and_repeats_no_finished_work(tmp_path):
     db_path = tmp_path / "fb.db"
-    env = {**os.environ, "OPENAI_API_KEY": "", "PYTHONUNBUFFERED": "1"}
+    # FBAGENT_LENT_SLOTS=0: entries keep their slots while the encoder loads, so that they finish one after the
+    # other and the kill lands mid-run (lending them lets all 8 reach `verify` during the load and end together)
+    env = {**os.environ, "OPENAI_API_KEY": "", "PYTHONUNBUFFERED": "1", "FBAGENT_LENT_SLOTS": "0"}
     responder = FrameResponder()
     with OpenAIStub(responder, latency_s=0.1) as stub:
         proc = subprocess.Popen(_cli(db_path, stub, 8), env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)

@@ -42,7 +42,7 @@ from fbagent.generation.options import (
     default_run_name,
     validate_options,
 )
-from fbagent.generation.workers import EntryPool, FrameInfoCache, entry_list, pending
+from fbagent.generation.workers import EntryPool, FrameInfoCache, entry_list, lent_slots, pending
 from fbagent.providers.redact import stored_base_url, stored_command
 from fbagent.store.runs import usage as run_usage
 from fbagent.verifier.startup import Backends, start_backends, watch_encoder
@@ -70,6 +70,7 @@ async def generate(db_path: str | Path, opts: GenerateOptions, *, encoder: Any =
 
     emit = on_event or ignore
     opts = validate_options(opts)
+    lent_slots()   # a bad FBAGENT_LENT_SLOTS is refused before anything is stored
     if not opts.run.dry_run:  # a broken checkpoint file is refused before anything is stored
         check_checkpoint_file(checkpoint_path(db_path))
     started = time.perf_counter()

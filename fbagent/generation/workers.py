@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import sqlite3
 from collections import Counter
 from collections.abc import Iterable, Iterator
@@ -115,8 +116,20 @@ async def run_entry(graph: Any, saver: Any, ctx: Any, state: dict[str, Any], dur
 
 
 #: while the encoder's model loads, entries waiting for it lend their slots: at most this many times ``workers``
-#: entries more are in flight then (each waits only for the encoder; their LLM requests are still bounded by the clients)
+#: entries more are in flight then (each waits only for the encoder; their LLM requests are still bounded by the
+#: clients). ``FBAGENT_LENT_SLOTS`` overrides it (0: an entry keeps its slot while it waits, as before)
 LENT_SLOTS = 4
+
+
+def lent_slots() -> int:
+    """:data:`LENT_SLOTS`, or ``$FBAGENT_LENT_SLOTS`` (an integer >= 0; :class:`FbagentError` for another value)."""
+    raw = os.environ.get("FBAGENT_LENT_SLOTS", "").strip()
+    if not raw:
+        return LENT_SLOTS
+    if not raw.isdigit() or int(raw) > 64:
+        raise FbagentError(f"FBAGENT_LENT_SLOTS must be an integer from 0 to 64, got {raw!r}",
+                           "unset it (default 4) or set e.g. FBAGENT_LENT_SLOTS=0")
+    return int(raw)
 
 
 class _Lease:
@@ -177,6 +190,7 @@ class EntryPool:
                                in_flight=sum(getattr(c, "in_flight", 0) for c in self.clients)))
 
         slots = asyncio.Semaphore(workers)
+        lending = lent_slots()
 
         async def worker() -> None:
             while True:
@@ -187,7 +201,8 @@ class EntryPool:
                         pair, k = queue.get_nowait()
                     except asyncio.QueueEmpty:
                         return
-                    token = ON_LOAD_WAIT.set(lease.lend)   # waiting for the encoder's load: the slot goes to the next entry
+                    # waiting for the encoder's load: the slot goes to the next entry
+                    token = ON_LOAD_WAIT.set(lease.lend if lending else None)
                     try:
                         await self._one(pair, k, summary, item_errors)
                     finally:
@@ -197,7 +212,7 @@ class EntryPool:
                     lease.release()
 
         self.emit(EntriesStarted(total=len(todo)))
-        n_tasks = max(1, min(len(todo), (1 + LENT_SLOTS) * workers))   # the lent slots' entries need tasks too
+        n_tasks = max(1, min(len(todo), (1 + lending) * workers))   # the lent slots' entries need tasks too
         tasks = [asyncio.create_task(worker(), name=f"entry-worker-{i}") for i in range(n_tasks)]
         ticker = asyncio.create_task(_tick(progress))
         try:

@@ -172,6 +172,9 @@ def main(argv: list[str]) -> None:
     os.dup2(devnull, sys.stdout.fileno())   # what libraries print must not corrupt the frames
     with contextlib.suppress(BrokenPipeError):
         _serve(argv[0] or None if argv else None, sys.stdin.buffer, replies)
+    # every reply is flushed and nothing else is open: skip the interpreter's teardown of torch (about a second
+    # and a half), which the parent would otherwise wait for on its way out (after Ctrl-C too)
+    os._exit(0)
 
 
 if __name__ == "__main__":
