@@ -38,6 +38,7 @@ from typing import Any
 
 from fbagent.errors import FbagentError
 from fbagent.eval.entry import SENTENCE_FIELDS, Entry, _text, check_pairs_differ, sentences
+from fbagent.eval.hf_folder import folder_sha256, read_hf_folder
 from fbagent.files import parse_json_line, read_text_input
 
 # the authors' step-3 column names -> ours
@@ -178,7 +179,6 @@ def read_entries(path: Path, default_lang: str = "en", limit: int | None = None)
     """
     path = Path(path)
     if path.is_dir():  # a Hugging Face folder from `fbagent export --format hf`
-        from fbagent.eval.hf_folder import read_hf_folder
 
         found = read_hf_folder(path, default_lang=default_lang, limit=limit)
         if not found:
@@ -223,8 +223,6 @@ def dataset_sha256(path: Path) -> str:
     """Hex sha256 of a dataset: a file's bytes, or a Hugging Face folder's data files
     (:func:`fbagent.eval.hf_folder.folder_sha256`). Recorded in the run manifest."""
     if Path(path).is_dir():
-        from fbagent.eval.hf_folder import folder_sha256
-
         return folder_sha256(Path(path))
     return file_sha256(path)
 

@@ -34,6 +34,10 @@ from fbagent.progress.events import OnEvent, callbacks, chain
 from fbagent.prompting.files import load_prompt, prompt_exists
 from fbagent.providers.base import Backend, ChoiceResult, ReasoningConfig
 from fbagent.seeds import DEFAULT_SEED
+from fbagent.store import open_db
+from fbagent.store.exemplars import frame_definition, lu_frame_exemplars, verb_lus_with_exemplars
+from fbagent.store.lexicon import lexicons_by_id
+from fbagent.store.pairs import latest_selection_id, selection_in_lexicon, selection_pairs
 
 FRAME_LABELS = ("frame_a", "frame_b", "neither")
 CHOICES = ("1", "2", "3")
@@ -124,8 +128,6 @@ def short_definition(text: str, limit: int) -> str:
 
 
 def _lexicon(db, name: str | None) -> dict:
-    from fbagent.store.lexicon import lexicons_by_id
-
     rows = lexicons_by_id(db)
     if not rows:
         raise FbagentError("the store has no lexicon", "import one with `fbagent lexicon add`")
@@ -141,8 +143,6 @@ def _lexicon(db, name: str | None) -> dict:
 
 
 def _exemplars(db, lexicon_id: int, lu: str, frame: str) -> list[Exemplar]:
-    from fbagent.store.exemplars import lu_frame_exemplars
-
     return [Exemplar(r["id"], r["text"], r["target_start"], r["target_end"])
             for r in lu_frame_exemplars(db, lexicon_id, lu, frame)]
 
@@ -155,10 +155,6 @@ def load_pairs(settings: FrameIdSettings) -> tuple[list[FramePair], dict]:
     :class:`FbagentError` for a missing store, lexicon or selection, or when no
     pair has exemplars for both frames.
     """
-    from fbagent.store import open_db
-    from fbagent.store.exemplars import frame_definition, verb_lus_with_exemplars
-    from fbagent.store.pairs import latest_selection_id, selection_in_lexicon, selection_pairs
-
     if not Path(settings.db).exists():
         raise FbagentError(f"database {settings.db} does not exist", "pass --db, or import a lexicon with `fbagent lexicon add`")
     db = open_db(settings.db, read_only=True)

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from fbagent.errors import FbagentError
+from fbagent.eval.entry import Entry, _text, check_pairs_differ, sentences
 
 if TYPE_CHECKING:
     from fbagent.eval.entry import Entry
@@ -43,8 +44,6 @@ def folder_sha256(folder: Path) -> str:
 
 def entry_from_row(row: dict, where: str, default_lang: str):
     """One dataset row -> :class:`fbagent.eval.entry.Entry` (``where`` names the file and row for errors)."""
-    from fbagent.eval.entry import Entry, _text, sentences
-
     question = row.get("question_four_choice") or row.get("question")
     if not isinstance(question, str) or not question.strip():
         raise FbagentError(f"{where}: field 'question' is missing or empty", "export the folder again")
@@ -73,8 +72,6 @@ def read_hf_folder(folder: Path, default_lang: str = "en", limit: int | None = N
     files, an unreadable file, a row without its fields, a pair of identical sentences
     (:func:`fbagent.eval.entry.check_pairs_differ`) or a repeated id.
     """
-    from fbagent.eval.entry import check_pairs_differ
-
     try:
         import pyarrow.parquet as pq
     except ImportError as err:

@@ -47,12 +47,15 @@ from fbagent.eval.runner import base_versions, generate_all
 from fbagent.eval.sembench_items import Instance, SemBenchData, Shot
 from fbagent.eval.sembench_sets import by_file_summary, load_instance_files
 from fbagent.eval.task import EvalTask, run_task
-from fbagent.eval.wordnet import DictWord, Sense
+from fbagent.eval.wordnet import DictWord, Sense, find_wordnet_dir, load_wordnet, wordnet_words
+from fbagent.languages import language_name
 from fbagent.limits import DEFAULT_N_BOOT
 from fbagent.progress.events import OnEvent, callbacks, chain
 from fbagent.prompting.files import PromptTemplate, load_prompt, prompt_exists
 from fbagent.providers.base import Backend, ReasoningConfig, TextResult
 from fbagent.seeds import DEFAULT_SEED
+from fbagent.verifier.encoder import embed
+from fbagent.verifier.roundtrip import score_texts
 
 MODES = ("def", "ex")
 CHUNK = 20  # instances generated, scored and stored together (a crash loses at most one chunk)
@@ -119,8 +122,6 @@ def _word_in(example: str, word: str) -> bool:
 def load_words(settings: SemBenchSettings) -> tuple[list[DictWord], dict]:
     """Eligible words of the dictionary and a description for the manifest."""
     if settings.dictionary == "wordnet":
-        from fbagent.eval.wordnet import find_wordnet_dir, load_wordnet, wordnet_words
-
         folder = find_wordnet_dir(settings.wordnet_dir)
         wn = load_wordnet(folder)
         words = wordnet_words(wn, settings.pos, settings.min_senses)
@@ -147,8 +148,6 @@ def sample_instances(words: list[DictWord], settings: SemBenchSettings) -> SemBe
     with the encoder (one batch for all glosses). Raises :class:`FbagentError`
     when too few words qualify.
     """
-    from fbagent.verifier.encoder import embed
-
     rng = random.Random(f"{settings.seed}|sembench")
     order = list(words)
     rng.shuffle(order)
@@ -216,8 +215,6 @@ class SemBenchPrompts:
         def pick(task: str, name: str) -> PromptTemplate:
             own = f"{task}/{lang}/{name}"
             return load_prompt(own if prompt_exists(own) else f"{task}/generic/{name}")
-
-        from fbagent.languages import language_name
 
         self.language = language_name(lang)
         self.define = pick("roundtrip", "define_from_example.txt")
@@ -332,8 +329,6 @@ class _Round:
     def scores(self, chunk: list[Instance], definitions: dict[str, str]) -> dict[str, dict]:
         """``instance_id -> {difficulty: {sim_own, sim_other, correct}}``: each non-empty definition against
         the target gloss and each distractor's (:func:`fbagent.verifier.roundtrip.score_texts`)."""
-        from fbagent.verifier.roundtrip import score_texts
-
         by_id = {i.instance_id: i for i in chunk}
         flat_defs, own, other, slots = [], [], [], []
         for iid in [iid for iid, d in definitions.items() if d]:

@@ -15,10 +15,17 @@ from typing import Annotated
 
 import typer
 
+from fbagent import __version__
 from fbagent.commands.help_format import install as install_help
 from fbagent.commands.lazy_group import LazyCommand, lazy_group
 from fbagent.commands.output import secho
+from fbagent.commands.supervised import is_supervised
+from fbagent.crash import db_path_of, interrupted_child, supervise
 from fbagent.errors import FbagentError
+from fbagent.providers import redact
+from fbagent.providers.breaker import BreakerLimits
+from fbagent.providers.cancel import relay_swallowed_interrupts
+from fbagent.store.sqlite_errors import sqlite_error
 from fbagent.text import shown
 
 #: every command of ``fbagent``, in the order ``fbagent --help`` lists them: name -> its module (which
@@ -82,8 +89,6 @@ app = typer.Typer(
 
 def _print_version(value: bool) -> None:
     if value:
-        from fbagent import __version__
-
         typer.echo(f"fbagent {__version__}")
         raise typer.Exit()
 
@@ -127,21 +132,14 @@ def main() -> None:
     ``error: <what click says>. Fix: see `fbagent CMD --help```, exit 2; Ctrl-C
     outside a command's own handling -> one line, exit 130.
     """
-    from fbagent.commands.supervised import is_supervised
-    from fbagent.crash import supervise
-
     # generate/eval/calibrate: in a child, native crashes become one line
     supervised = supervise(sys.argv[1:]) if is_supervised(sys.argv[1:]) else None
     if supervised is not None:
         sys.exit(supervised)
-    from fbagent.providers import redact
-    from fbagent.providers.cancel import relay_swallowed_interrupts
 
     relay_swallowed_interrupts()  # Ctrl-C during a native callback (llama.cpp loading) is not lost
     try:
         try:
-            from fbagent.providers.breaker import BreakerLimits
-
             BreakerLimits.from_env()   # FBAGENT_BREAKER_CALLS / _SECONDS: a bad value before anything is stored
             code = app(standalone_mode=False, prog_name="fbagent")  # also in a supervised child
         except FbagentError as err:
@@ -158,8 +156,6 @@ def main() -> None:
                 secho(f"error: {shown(message, one_line=True)}. Fix: {redact(fix)}", fg="red", err=True)
             sys.exit(getattr(err, "exit_code", 2))
         except sqlite3.Error as err:  # full disk, I/O error, lock held too long...: one line, data intact
-            from fbagent.crash import db_path_of
-            from fbagent.store.db import sqlite_error
 
             failed = sqlite_error(err, db_path_of(sys.argv[1:]))   # the file, named
             secho(f"error: {shown(redact(failed.line()), one_line=True)}", fg="red", err=True)
@@ -170,8 +166,6 @@ def main() -> None:
         sys.exit(code if isinstance(code, int) else 0)
 
     finally:
-        from fbagent.crash import interrupted_child
-
         if not interrupted_child(sys.exc_info()[1]):   # on Ctrl-C a supervised child leaves it to its supervisor
             close_databases()   # SQLite checkpoints on close: the .db file alone holds every row, no -wal is left
         # The interpreter's last garbage collection walks every object the command created (torch,

@@ -15,6 +15,9 @@ import re
 import unicodedata
 from typing import Any
 
+from rich.console import Console, RenderHook
+from rich.segment import Segment
+
 from fbagent.errors import FbagentError
 
 MAX_NAME_CHARS = 200
@@ -111,9 +114,6 @@ def safe_console(**kwargs: Any):
     """A :class:`rich.console.Console` (same keyword arguments) that passes every string it renders
     (cells, prints, markup text) through :func:`shown`, through Rich's public render-hook API; the
     console's own control codes (colours, live-display cursor moves) are kept."""
-    from rich.console import Console, RenderHook
-    from rich.segment import Segment
-
     class _Shown:
         def __init__(self, renderable: Any) -> None:
             self.renderable = renderable

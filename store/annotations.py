@@ -48,6 +48,8 @@ from fbagent.errors import FbagentError
 from fbagent.store.clock import utc_now
 from fbagent.store.db import transaction
 from fbagent.store.items import ANNOTATED_STATUSES
+from fbagent.store.revisions import effective_texts
+from fbagent.store.runs import get_run
 from fbagent.store.transaction import inserted_id
 
 #: Pair tasks of one entry (FrameBench section 3.2).
@@ -102,7 +104,6 @@ def resolve_run(db: sqlite_utils.Database, run: str | None) -> dict[str, Any] | 
     """
     if run is None:
         return None
-    from fbagent.store.runs import get_run
 
     row = get_run(db, run)
     if row is None:
@@ -486,8 +487,6 @@ def _write_answer(db: sqlite_utils.Database, task: Task, plan: _AnswerPlan, chan
 
 def current_fingerprint(db: sqlite_utils.Database, task: Task) -> str:
     """:func:`task_fingerprint` of ``task`` on its item's current (revised) text, read from the database."""
-    from fbagent.store.revisions import effective_texts
-
     texts = effective_texts(db, [task.item_id]).get(task.item_id, {})
     return task_fingerprint(texts, task.shown_first, task.shown_second)
 

@@ -12,8 +12,10 @@ from typing import Any
 
 import sqlite_utils
 
+from fbagent.store.annotations import shown_question
 from fbagent.store.clock import utc_now
 from fbagent.store.db import transaction
+from fbagent.store.revisions import effective_texts
 
 ANSWERS = ("sentence_a", "sentence_b", "both", "neither")
 
@@ -27,9 +29,6 @@ def judged_items(db: sqlite_utils.Database, annotator: str) -> set[str]:
 def tasks(db: sqlite_utils.Database, annotator: str) -> list[dict[str, Any]]:
     """The annotator's baseline tasks in sample order, each with the item's language and current (revised)
     texts: ``question`` (the four-choice form shown) and the two sentences shown as ``first`` / ``second``."""
-    from fbagent.store.annotations import shown_question
-    from fbagent.store.revisions import effective_texts
-
     rows = list(db.query(
         """SELECT t.*, i.language AS language FROM baseline_tasks t JOIN items i ON i.id = t.item_id
            WHERE t.annotator = ? ORDER BY t.position""", [annotator]))

@@ -21,6 +21,8 @@ from typing import Any
 import sqlite_utils
 
 from fbagent.errors import FbagentError
+from fbagent.lexicon.lu_names import group_lemma
+from fbagent.lexicon.markup import clean_lu_definition
 from fbagent.lexicon.model import LexiconData
 from fbagent.store.clock import utc_now
 from fbagent.store.transaction import inserted_id, transaction
@@ -72,8 +74,6 @@ def verb_frames(db: sqlite_utils.Database, lexicon_id: int) -> dict[str, list[st
     Verbs are grouped by :func:`fbagent.lexicon.lu_names.group_lemma` (``sleep
     (together/with)`` and ``sleep`` are one verb), as frame-pair selection does.
     """
-    from fbagent.lexicon.lu_names import group_lemma
-
     frames: dict[str, set[str]] = {}
     for row in db.query(
         """SELECT DISTINCT lu.lemma, f.name AS frame FROM lexical_units lu
@@ -144,7 +144,6 @@ def _verb_lu(db: sqlite_utils.Database, frame_pk: int, verb_lemma: str | None) -
     (``sleep`` finds ``sleep (together/with).v``); verbs (POS V) before other POS."""
     if not verb_lemma:
         return None
-    from fbagent.lexicon.lu_names import group_lemma
 
     key = group_lemma(verb_lemma)
     rows = [r for r in db.query("SELECT * FROM lexical_units WHERE frame_pk = ? ORDER BY id", [frame_pk])
@@ -184,8 +183,6 @@ def frame_context(
 
     Raises :class:`FbagentError` when the frame is not in the lexicon.
     """
-    from fbagent.lexicon.markup import clean_lu_definition
-
     frame = _frame_row(db, lexicon_id, frame_name)
     core = [
         {"name": r["name"], "definition": r["definition"]}
@@ -230,8 +227,6 @@ def frame_reference_texts(
     frame (source prefix removed) when the lexicon has one; empty strings are
     left out. Raises :class:`FbagentError` when the frame is not in the lexicon.
     """
-    from fbagent.lexicon.markup import clean_lu_definition
-
     frame = _frame_row(db, lexicon_id, frame_name)
     texts = [frame["definition"].strip()]
     lu = _verb_lu(db, frame["id"], verb_lemma)

@@ -20,6 +20,7 @@ import sqlite_utils
 
 from fbagent import seeds
 from fbagent.errors import FbagentError
+from fbagent.lexicon.lu_names import group_lemma
 from fbagent.store.clock import utc_now
 from fbagent.store.db import transaction
 from fbagent.store.lexicon import CORE_TYPES_SQL
@@ -35,8 +36,6 @@ def verb_lexical_units(db: sqlite_utils.Database, lexicon_id: int) -> list[dict[
     ``_`` as a space), so ``sleep (together/with).v`` and ``sleep.v`` are one
     verb; ``lu`` keeps the full LU name.
     """
-    from fbagent.lexicon.lu_names import group_lemma
-
     rows = [
         {**r, "lemma": group_lemma(r["lemma"])}
         for r in db.query(

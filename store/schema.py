@@ -43,6 +43,7 @@ from typing import Any
 import sqlite_utils
 
 from fbagent.errors import FbagentError
+from fbagent.store.migrations import run_script, upgrade  # the steps load only for an old file
 from fbagent.store.transaction import transaction
 
 SCHEMA_VERSION = 10
@@ -420,8 +421,6 @@ def ensure_schema(db: sqlite_utils.Database, path: Path | str | None = None) -> 
 
     Returns None unless an upgrade ran.
     """
-    from fbagent.store.migrations import run_script, upgrade  # the steps load only for an old file
-
     current = schema_version(db)
     if current > SCHEMA_VERSION:
         raise newer_error(path or "the database", current)

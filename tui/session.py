@@ -19,6 +19,7 @@ from fbagent.store import annotations as ann
 from fbagent.store import revisions as rev
 from fbagent.store.clock import utc_now
 from fbagent.tui.scales import Level, Scale, scale_for
+from fbagent.validation.aggregate import score_entries, worst_first
 from fbagent.validation.assignment import Split, build_tasks, select_entries
 
 
@@ -413,8 +414,6 @@ class ReviseSession:
             raise FbagentError(f"--order {order!r} is not an order", "pass --order stable or --order worst-first")
         item_ids = [r["id"] for r in assigned_entries(db, selection)]
         if order == "worst-first":
-            from fbagent.validation.aggregate import score_entries, worst_first
-
             item_ids = worst_first(score_entries(db, item_ids))
         recorded_seed = ann.ensure_annotator(db, annotator, seed)
         options = {**selection.as_options(), "order": order}
@@ -438,8 +437,6 @@ class ReviseSession:
         ``review``, the entry's :class:`fbagent.validation.aggregate.EntryScore`
         (current judgments, task states, stale judgments, comments).
         """
-        from fbagent.validation.aggregate import score_entries
-
         item = rev.effective_item(self.db, self.item_id) or {}
         item["context"] = rev.frame_context(self.db, item) if item else {}
         item["review"] = score_entries(self.db, [self.item_id])[self.item_id] if item else None

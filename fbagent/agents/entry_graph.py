@@ -54,6 +54,7 @@ from fbagent.checks.llm_verb_check import confirm_verb
 from fbagent.providers.config import GENERATION_MAX_TOKENS, GENERATION_VARIANT_TEMPERATURE
 from fbagent.schemas import BasePair, ExtendedSentence
 from fbagent.seeds import DEFAULT_SEED
+from fbagent.store.clock import utc_now
 from fbagent.verifier.margin import DEFAULT_MARGIN
 from fbagent.verifier.settings import DEFAULT_SIGNAL
 from fbagent.verifier.verify import (
@@ -364,7 +365,6 @@ def build_item(state: EntryState, generator_model: str | None = None) -> dict[st
                           "attempts": v.get("attempts")} for k, v in ext.items()},
         "extend_attempts": state.get("extend_attempts", 0),
     }
-    from fbagent.store.clock import utc_now
 
     stamp = utc_now()
     return {

@@ -17,6 +17,8 @@ from typing import Any
 
 from fbagent.eval.dataset import entry_from_fbagent, read_entries
 from fbagent.eval.entry import Entry
+from fbagent.store.lexicon import frame_definitions, lexicon_by_name
+from fbagent.store.pairs import frame_relations
 
 
 @dataclass
@@ -32,9 +34,6 @@ class AuditInput:
 
 def lexicon_facts(db: Any, lexicon_id: int) -> tuple[dict[str, str], list[tuple[str, str, str]]]:
     """Frame definitions and relations of a stored lexicon."""
-    from fbagent.store.lexicon import frame_definitions
-    from fbagent.store.pairs import frame_relations
-
     return frame_definitions(db, lexicon_id), frame_relations(db, lexicon_id)
 
 
@@ -45,8 +44,6 @@ def dataset_entries(path: Path, *, lang: str = "en", db: Any = None, lexicon: st
     definitions: dict[str, str] = {}
     relations = None
     if db is not None and lexicon:
-        from fbagent.store.lexicon import lexicon_by_name
-
         definitions, relations = lexicon_facts(db, lexicon_by_name(db, lexicon)["id"])
     return AuditInput(entries, f"dataset {path}", definitions, relations)
 

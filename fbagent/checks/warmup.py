@@ -12,6 +12,7 @@ import asyncio
 import concurrent.futures
 from typing import Any
 
+from fbagent.checks import self_check as checks
 from fbagent.providers.cancel import Deferred
 
 
@@ -46,8 +47,6 @@ class Warmup:
 def warm_checks(lang: str) -> None:
     """Load what the verb check of ``lang`` reads on first use (lemmatiser tables, inflections); never raises."""
     try:
-        from fbagent.checks import self_check as checks
-
         checks.find_verb("warm up", "warm", lang)
     except Exception:  # noqa: BLE001 - e.g. a missing lemmatiser: the real check says so, on the loop thread
         pass

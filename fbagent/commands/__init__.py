@@ -1,1 +1,2 @@
-"""CLI command groups. Modules here import only typer/fbagent.commands.options at import time."""
+"""CLI command groups. ``fbagent --help`` imports none of the command modules (:mod:`fbagent.commands.lazy_group`);
+a command imports its own module only, with what it uses at module level (heavy packages where they are used)."""

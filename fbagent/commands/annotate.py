@@ -6,18 +6,33 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.prompt import Prompt
 
+from fbagent.commands.annotate_serve import serve_browsers
 from fbagent.commands.options import DEFAULT_DB, ExistingDbOption, name_check
 from fbagent.commands.output import echo, new_console
+from fbagent.errors import FbagentError
+from fbagent.languages import language_name
+from fbagent.seeds import check_seed
+from fbagent.serve.options import AppLaunch, ServeOptions
+from fbagent.store import open_db
+from fbagent.store.competence import (
+    LEVELS,
+    missing_languages,
+    parse_competence,
+    record_competence,
+)
 from fbagent.store.items import STATUSES
+from fbagent.tui.baseline_session import BaselineSession
+from fbagent.tui.session import ReviseSession, Selection, ValidateSession, assigned_entries
+from fbagent.validation.assignment import parse_split
+from fbagent.validation.baseline import BaselineOptions
 
 KNOWN_STATUSES = STATUSES
 
 
 def parse_statuses(text: str) -> tuple[str, ...]:
     """``verified,flagged`` -> ('verified', 'flagged'); ``all`` -> every status. Raises FbagentError."""
-    from fbagent.errors import FbagentError
-
     if text.strip().lower() == "all":
         return KNOWN_STATUSES
     out = tuple(s.strip() for s in text.split(",") if s.strip())
@@ -33,8 +48,6 @@ def parse_statuses(text: str) -> tuple[str, ...]:
 def require_terminal() -> None:
     """Raise FbagentError unless stdin and stdout are both a terminal (the app would hang and print escape codes)."""
     import sys
-
-    from fbagent.errors import FbagentError
 
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise FbagentError(
@@ -92,28 +105,17 @@ def register(app: typer.Typer) -> None:
         opens their link (fbagent annotators invite NAME) and annotates as
         that name; see docs/annotate.md, "In a browser".
         """
-        from fbagent.store import open_db
-        from fbagent.tui.session import Selection, assigned_entries
-        from fbagent.validation.assignment import parse_split
-
         if mode == "baseline" and range_ is not None:
-            from fbagent.errors import FbagentError
-
             raise FbagentError("--range splits validation work; --mode baseline draws its own seeded sample",
                                "drop --range (use --sample N, --run or --lang to choose what it samples)")
         _check_options(mode=mode, order=order, seed=seed, serve=serve, annotator=annotator, share=share,
                        overlap=overlap, competence=competence, certfile=certfile, keyfile=keyfile, host=host, port=port)
         selection = Selection(run=run, language=lang, statuses=parse_statuses(status), split=parse_split(range_, share, overlap))
         if not db.exists():
-            from fbagent.errors import FbagentError
-
             raise FbagentError(f"database {db} does not exist", "pass --db PATH of the database that holds the generated entries (or set FBAGENT_DB)")
         database = open_db(db, create=False, on_upgrade=upgrade_note)
         entries = assigned_entries(database, selection)  # bad --run/--lang/--range first (read only)
         if serve:
-            from fbagent.commands.annotate_serve import serve_browsers
-            from fbagent.serve.options import AppLaunch, ServeOptions
-
             database.conn.close()
             launch = AppLaunch(db=db.resolve(), mode=mode, run=run, lang=lang, statuses=tuple(selection.statuses),
                                range=selection.split.range, order=order)
@@ -123,8 +125,6 @@ def register(app: typer.Typer) -> None:
             return
         languages = sorted({e["language"] for e in entries})
         if mode == "baseline":
-            from fbagent.validation.baseline import BaselineOptions
-
             _baseline_here(database, db, annotator, BaselineOptions(sample=sample, seed=seed, run=run, language=lang,
                                                                     statuses=selection.statuses),
                            competence=(languages, competence))
@@ -136,16 +136,6 @@ def register(app: typer.Typer) -> None:
 def ask_competence(database, annotator: str, languages: list[str], given: str | None) -> None:
     """Record ``annotator``'s language competence: ``given`` (``--competence``) when passed, else ask in
     this terminal for each language of ``languages`` not recorded yet (:mod:`fbagent.store.competence`)."""
-    from rich.prompt import Prompt
-
-    from fbagent.languages import language_name
-    from fbagent.store.competence import (
-        LEVELS,
-        missing_languages,
-        parse_competence,
-        record_competence,
-    )
-
     if given is not None:
         record_competence(database, annotator, parse_competence(given, languages), "annotate")
         return
@@ -162,9 +152,6 @@ def _check_options(*, mode: str, order: str, seed: int | None, serve: bool, anno
                    share: str | None, overlap: str | None, competence: str | None, certfile: Path | None, keyfile: Path | None,
                    host: str, port: int) -> None:
     """Raise :class:`fbagent.errors.FbagentError` for the first impossible combination of `annotate` options."""
-    from fbagent.errors import FbagentError
-    from fbagent.tui.session import ReviseSession
-
     if mode not in ("validate", "revise", "baseline"):
         raise FbagentError(f"--mode {mode!r} is not a mode", "pass --mode validate, revise or baseline")
     if mode == "baseline" and serve:
@@ -177,8 +164,6 @@ def _check_options(*, mode: str, order: str, seed: int | None, serve: bool, anno
     if order != "stable" and mode != "revise":
         raise FbagentError(f"--order {order} sorts entries in revise mode only", "add --mode revise, or drop --order")
     if seed is not None:
-        from fbagent.seeds import check_seed
-
         check_seed(seed)
     if serve:
         per_annotator = {"--annotator": annotator, "--share": share, "--overlap": overlap, "--seed": seed,
@@ -198,8 +183,6 @@ def _baseline_here(database: Any, db: Path, annotator: Any, options: Any, *,
     """Run baseline mode (:class:`fbagent.tui.baseline_session.BaselineSession`) in this terminal and say what
     was saved; the refusal of an annotator who validated final entries comes before any terminal check, the
     language competence (:func:`ask_competence`) after it."""
-    from fbagent.tui.baseline_session import BaselineSession
-
     session = BaselineSession.open(database, annotator, options)
     require_terminal()
     ask_competence(database, annotator, *competence)
@@ -216,8 +199,6 @@ def _annotate_here(database: Any, db: Path, annotator: Any, selection: Any, seed
                    mode: str, order: str, competence: tuple[list[str], str | None]) -> None:
     """Run the annotation app in this terminal on ``selection`` and say what was saved (``competence``:
     the entries' languages and ``--competence``, see :func:`ask_competence`)."""
-    from fbagent.tui.session import ReviseSession, ValidateSession
-
     require_terminal()
     ask_competence(database, annotator, *competence)
     if mode == "validate":

@@ -7,10 +7,14 @@ from typing import Annotated, Any
 
 import typer
 
+from fbagent.audit import render
+from fbagent.audit.plots import write_plots
 from fbagent.commands.options import DEFAULT_DB, ExistingDbOption, db_path, name_check
 from fbagent.commands.output import echo, new_console
-from fbagent.commands.tables import WideOption
+from fbagent.commands.tables import Col, WideOption, print_table
+from fbagent.errors import FbagentError
 from fbagent.seeds import DEFAULT_SEED
+from fbagent.verifier.encoder import DEFAULT_ENCODER, embed, load_encoder
 
 FORMATS = ("table", "md", "json", "csv")
 
@@ -51,7 +55,6 @@ def register(app: typer.Typer) -> None:
         accuracy, a 95% bootstrap interval and chance; near-duplicates; distributions; a per-entry
         `shortcut` flag. Reads the database read-only."""
         from fbagent.audit.audit import AuditOptions, run_audit
-        from fbagent.errors import FbagentError
 
         if fmt not in FORMATS:
             raise FbagentError(f"unknown --format {fmt!r}", f"pass --format {', '.join(FORMATS)}")
@@ -71,7 +74,6 @@ def register(app: typer.Typer) -> None:
 def load_source(run: str | None, dataset: Path | None, *, lexicon: str | None, lang: str, db: Path | None) -> Any:
     """The :class:`fbagent.audit.sources.AuditInput` of ``--run`` (the database, read-only) or ``--dataset``."""
     from fbagent.audit import sources
-    from fbagent.errors import FbagentError
     from fbagent.store.db import open_db
 
     if (run is None) == (dataset is None):
@@ -93,8 +95,6 @@ def load_source(run: str | None, dataset: Path | None, *, lexicon: str | None, l
 
 def encoder_embed(name: str | None) -> tuple[Any, str]:
     """``(texts -> unit rows, encoder name)`` of the sentence encoder (loaded offline; :class:`FbagentError` if absent)."""
-    from fbagent.verifier.encoder import DEFAULT_ENCODER, embed, load_encoder
-
     load_encoder(name)   # fail now, with the fix, rather than mid-audit
 
     def run(texts: list[str]) -> Any:
@@ -106,19 +106,15 @@ def encoder_embed(name: str | None) -> tuple[Any, str]:
 def _plots(result: dict[str, Any], folder: Path | None) -> list[Path]:
     if folder is None:
         return []
-    from fbagent.audit.plots import write_plots
 
     return write_plots(result, folder)
 
 
 def _render(result: dict[str, Any], fmt: str, *, show: int, wide: bool, plots: list[str]) -> None:
     """Print ``result`` in ``fmt``; the table form fits the terminal (:func:`fbagent.commands.tables.print_table`)."""
-    from fbagent.audit import render
-
     if fmt != "table":
         echo({"md": render.markdown, "json": render.json_text, "csv": render.csv_text}[fmt](result).rstrip("\n"))
         return
-    from fbagent.commands.tables import Col, print_table
 
     console = new_console()
     print_table(console, [Col("baseline", wrap="path"), Col("accuracy %", "right", short="acc."),

@@ -1,8 +1,8 @@
 """`fbagent eval` commands: run, report, frame-id, sembench.
 
-Only typer, fbagent.commands.options and the standard library are imported here; the
-evaluation code (numpy, torch, vllm, llama.cpp, openai, matplotlib...) is
-imported inside the command functions so that ``fbagent --help`` stays fast.
+The evaluation code is imported at module level; its heavy packages (torch, vllm, llama.cpp, openai,
+matplotlib...) load where they are used. ``fbagent --help`` does not import this module
+(:mod:`fbagent.commands.lazy_group`).
 """
 
 from __future__ import annotations
@@ -15,12 +15,36 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from rich.text import Text
 
+from fbagent.commands.eval_tables import print_report
 from fbagent.commands.model_options import backend_options
 from fbagent.commands.option_groups import option_group
 from fbagent.commands.options import DEFAULT_DB, ExistingDbOption, name_check
 from fbagent.commands.output import echo, new_console, secho
+from fbagent.commands.progress_view import CountBar, ProgressView
+from fbagent.commands.tables import Col, print_table, wrap_text
+from fbagent.errors import FbagentError
+from fbagent.eval import sembench as sembench_lib
+from fbagent.eval.frame_id import FrameIdSettings, load_pairs, run_frame_id
+from fbagent.eval.framebench import RunSettings, plan_run, run_framebench
+from fbagent.eval.metrics import STDS, Scoring, pct
+from fbagent.eval.report import (
+    FIGURE_FORMATS,
+    dataset_warning,
+    human_score_from_report,
+    load_result,
+    load_results,
+    parse_human_accuracy,
+    tables,
+    write_report,
+)
+from fbagent.eval.runner import check_result_folder
+from fbagent.eval.sembench import SemBenchSettings, run_sembench
+from fbagent.eval.sembench_sets import looks_like_instances
 from fbagent.limits import DEFAULT_N_BOOT, bounds
+from fbagent.providers import redact
+from fbagent.providers import registry as provider_registry
 from fbagent.seeds import DEFAULT_SEED
 
 if TYPE_CHECKING:
@@ -87,16 +111,12 @@ def _default_out(task: str, backend: str, model: str | None) -> Path:
 
 
 def _check_out(out: Path) -> None:
-    from fbagent.eval.runner import check_result_folder
-
     check_result_folder(out)
 
 
 def _create(spec):
     """Instantiate the provider of an evaluation :class:`~fbagent.providers.config.ModelConfig`."""
-    from fbagent.providers.registry import create_backend
-
-    return create_backend(spec)
+    return provider_registry.create_backend(spec)   # looked up at call time (tests replace it)
 
 
 def _score(backend: ModelConfig, out: Path | None, task: str, label: str,
@@ -127,8 +147,6 @@ def _Progress(description: str):  # the name the commands and tests know
     """The CLI's renderer (:class:`fbagent.commands.progress_view.ProgressView`) for an eval run: a bar on
     stderr called ``description`` that stays when it ends; a resumed run starts at the number already done
     and says so."""
-    from fbagent.commands.progress_view import CountBar, ProgressView
-
     return ProgressView(new_console(stderr=True), bar=CountBar(description))
 
 
@@ -143,9 +161,6 @@ def _console():
 
 def _print_results(folders: list[Path], human: float | None = None) -> None:
     """One run: a two-column table (metric, value) of the report row, so it fits any terminal."""
-    from fbagent.commands.tables import Col, print_table, wrap_text
-    from fbagent.eval.report import load_result, tables
-
     results = [load_result(f) for f in folders]
     console = _console()
     for tab in tables(results, human):
@@ -162,8 +177,6 @@ def _close(manifest: dict, out: Path, *, show: bool = True, retries: bool = True
     """End of a run: exit 1 with one line naming the most common error when every answer of this
     session failed; else the results table (``show``) and a closing line with the failure rate.
     ``retries``: the task asks failed calls again on resume (FrameBench, frame-id; not SemBench)."""
-    from fbagent.providers import redact
-
     session = (manifest.get("sessions") or [{}])[-1]
     n, failed = int(session.get("predictions") or 0), int(session.get("failed") or 0)
     top = redact(str(session.get("top_error") or ""))[:300]
@@ -230,10 +243,6 @@ def run_cmd(
     versions; OUT/summary.json the metrics. Rerun the same command to resume after a crash.
     Exit 1 when every answer failed.
     """
-    from fbagent.errors import FbagentError
-    from fbagent.eval.framebench import RunSettings, plan_run, run_framebench
-    from fbagent.eval.metrics import STDS, Scoring
-
     if std not in STDS:
         raise FbagentError(f"unknown --std {std!r}", "use --std population or --std sample")
     assert backend is not None and run is not None   # built by @backend_options and @run_options
@@ -256,8 +265,6 @@ def _result_folders(paths: list[Path]) -> list[Path]:
     ``--out`` layout is ``results/<task>/<backend>-<model>/``), searched recursively. Raises
     :class:`FbagentError` for a path that does not exist or holds no result folder.
     """
-    from fbagent.errors import FbagentError
-
     folders: list[Path] = []
     for p in paths:
         if not p.exists():
@@ -296,19 +303,6 @@ def report_cmd(
     n_boot: NBootOpt = DEFAULT_N_BOOT,
 ) -> None:
     """Cross-model table (as the paper's Tables 3-4: Rich, Markdown, CSV) and a bar plot (PNG, PDF, SVG)."""
-    from fbagent.commands.eval_tables import print_report
-    from fbagent.errors import FbagentError
-    from fbagent.eval.metrics import STDS
-    from fbagent.eval.report import (
-        FIGURE_FORMATS,
-        dataset_warning,
-        human_score_from_report,
-        load_results,
-        parse_human_accuracy,
-        tables,
-        write_report,
-    )
-
     if human_accuracy is not None and validation_report is not None:
         raise FbagentError("both --human-accuracy and --validation-report given", "pass only one of them")
     if std is not None and std not in STDS:
@@ -334,7 +328,6 @@ def report_cmd(
     ds = dataset_warning(results)
     warnings = warnings + ([ds] if ds else [])
     console = _console()
-    from rich.text import Text
 
     err_console = new_console(stderr=True, width=console.width)
     for w in warnings:  # wrapped at words to the terminal's width
@@ -368,14 +361,10 @@ def frame_id_cmd(
     For each verb-frame pair, one exemplar sentence per frame; options: the two frame names with
     definitions and "Neither frame is evoked", shuffled (seeded); constrained to 1-3.
     """
-    from fbagent.eval.frame_id import FrameIdSettings, run_frame_id
-    from fbagent.eval.metrics import Scoring
-
     assert backend is not None and run is not None   # built by @backend_options and @run_options
     settings = FrameIdSettings(db=db, lexicon=lexicon, selection=selection, shots=shots, limit=limit, lang=lang,
                                **run.settings, definition_chars=definition_chars, label=label,
                                scoring=Scoring(failures="exclude" if exclude_failures else "count"))
-    from fbagent.eval.frame_id import load_pairs
 
     pairs, lex = load_pairs(settings)  # fail fast before loading a model
     _score(backend, run.out, "frame-id", "frame-id ", lambda be, out, prog: run_frame_id(
@@ -412,9 +401,6 @@ def sembench_cmd(
     Distractors by encoder similarity of glosses: easy (least similar other sense), mid (median),
     hard (most similar), rand (seeded random). Free generation through the same backends.
     """
-    from fbagent.eval.sembench import SemBenchSettings, load_instances, run_sembench
-    from fbagent.eval.sembench_sets import looks_like_instances
-
     assert backend is not None and run is not None   # built by @backend_options and @run_options
     instance_file = list(instances_file or [])
     if not instance_file and looks_like_instances(dictionary):
@@ -425,7 +411,7 @@ def sembench_cmd(
                                 min_senses=min_senses, shots=shots, lang=lang, max_new_tokens=max_new_tokens,
                                 encoder=encoder, **run.settings,
                                 instances_files=instance_file or None)
-    data = load_instances(settings)  # fail fast (dictionary, encoder) before loading a model
+    data = sembench_lib.load_instances(settings)  # fail fast (dictionary, encoder) before loading a model
     out = _score(backend, run.out, f"sembench-{mode}-{shots}shot" + ("-sets" if instance_file else ""),
                  f"sembench {mode} ", lambda be, out, prog: run_sembench(
                      be, settings, out, reasoning=backend.reasoning, data=data, command=sys.argv, on_event=prog),
@@ -437,9 +423,6 @@ def sembench_cmd(
 def _print_by_file(out: Path) -> None:
     """The per-file table of a SemBench instances-file run (the authors' rule; ``summary.json`` ``by_file``)."""
     import json
-
-    from fbagent.commands.tables import Col, print_table
-    from fbagent.eval.metrics import pct
 
     path = out / "summary.json"
     by_file = (json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}).get("by_file") or {}

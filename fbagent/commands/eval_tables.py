@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from fbagent.commands.tables import Col, print_table
+
 MODEL_MIN = 12  # the model column is never narrower (its name wraps after / - _ .)
 
 # header -> drop level (the highest level goes first; columns of one level go together)
@@ -23,8 +25,6 @@ def print_report(console: Any, tabs: list, wide: bool = False) -> None:
     """Print each report table (``Table``: title, headers, rows, caption) on ``console``: the model
     column at the left (at least :data:`MODEL_MIN` wide), the numbers right-aligned; a cell with a
     space (``45.0 [40.0, 50.0]``) may wrap there. ``wide``: every column at its full width."""
-    from fbagent.commands.tables import Col, print_table
-
     for tab in tabs:
         title, headers, rows = tab
         cols = []

@@ -8,10 +8,13 @@ from typing import Annotated
 
 import typer
 
+from fbagent.commands.audit import encoder_embed
 from fbagent.commands.options import DEFAULT_DB, ExistingDbOption, name_check
 from fbagent.commands.output import echo, secho
+from fbagent.errors import FbagentError
 from fbagent.publish import formats
 from fbagent.seeds import DEFAULT_SEED
+from fbagent.store import open_db
 
 
 def register(app: typer.Typer) -> None:
@@ -55,8 +58,6 @@ def register(app: typer.Typer) -> None:
         a folder for `lm_eval --include_path OUT --tasks framebench_<lang>`. Reads the database read-only.
         """
         from fbagent.commands.annotate import parse_statuses, upgrade_note
-        from fbagent.errors import FbagentError
-        from fbagent.store import open_db
 
         formats.check_format(fmt)
         if not Path(db).exists():
@@ -81,7 +82,6 @@ def register(app: typer.Typer) -> None:
 def shortcut_exclusions(database, run, validated, min_correct, min_acceptable, statuses) -> tuple[str, ...]:
     """Run the shortcut audit (:func:`fbagent.audit.sources.shortcut_ids`, the sentence encoder as `fbagent audit`
     uses it) over what the export would write; say how many entries it leaves out (stderr)."""
-    from fbagent.commands.audit import encoder_embed
     from fbagent.publish.options import Scope
     from fbagent.publish.shortcuts import shortcut_ids
 

@@ -11,12 +11,15 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from fbagent.commands.generate_view import GenerateView
 from fbagent.commands.generation_options import model_options, run_groups, verifier_options
 from fbagent.commands.options import DEFAULT_DB, DbOption, db_path, name_check
 from fbagent.commands.output import secho
 from fbagent.commands.selection_options import selection_options
+from fbagent.generation import generate
 from fbagent.generation.options import GenerateOptions, RunOptions
 from fbagent.pairs.select import PAIRS_HELP, SelectionOptions
+from fbagent.verifier.margin import parse_margin
 from fbagent.verifier.settings import VerifierOptions
 
 if TYPE_CHECKING:
@@ -84,8 +87,6 @@ def generate_cmd(
 
     A new run reuses the newest stored selection of the lexicon with the same selection options that no
     run uses (e.g. one made by `fbagent pairs select`), else makes one; the line it prints says which."""
-    from fbagent.verifier.margin import parse_margin
-
     margin_value, margin_auto = parse_margin(margin)
     opts = build_options(
         llm, verifier_llm, selection or {},
@@ -111,9 +112,6 @@ def run_generation(db: Path, opts: GenerateOptions) -> None:
     """Run :func:`fbagent.generation.generate` with the progress view; Ctrl-C -> exit 130 (stored work kept),
     a session that achieved nothing -> its reason and exit 1."""
     import asyncio
-
-    from fbagent.commands.generate_view import GenerateView
-    from fbagent.generation import generate
 
     view = GenerateView()
     try:

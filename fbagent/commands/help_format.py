@@ -16,8 +16,8 @@ boundaries. Nothing is ever cut. Pinned by ``tests/test_help_80_columns.py``, wh
 command and group at 80 and 60 columns.
 
 :func:`install` gives the assembled app's groups and commands :class:`HelpGroup` and
-:class:`HelpCommand` (``fbagent.cli`` calls it). Only typer and click at module level; Rich inside
-the functions.
+:class:`HelpCommand` (``fbagent.cli`` calls it). Typer, click and Rich at module level
+(``fbagent --help`` renders with Rich).
 """
 
 from __future__ import annotations
@@ -30,7 +30,16 @@ from typing import Any, cast
 
 import click
 import typer
+from rich.console import Console, Group
+from rich.errors import MarkupError
+from rich.padding import Padding
+from rich.panel import Panel
+from rich.table import Column, Table
+from rich.text import Text
 from typer.core import TyperArgument, TyperCommand, TyperGroup
+from typer.models import DefaultPlaceholder
+
+from fbagent.limits import check_int_option
 
 #: panels in this order (then any other in the order of its first option): the command's own first
 PANEL_ORDER = ("Arguments", "Options", "Model", "Verifier", "Selection", "Prompts", "Scoring", "Run")
@@ -54,8 +63,6 @@ def check_int_params(command: Any, ctx: click.Context) -> None:
     """Raise :class:`fbagent.errors.FbagentError` for an integer parameter of ``command`` whose parsed value
     in ``ctx`` is outside its range (:func:`fbagent.limits.check_int_option`; an argument by its upper-case
     name)."""
-    from fbagent.limits import check_int_option
-
     for param in command.params:
         value = ctx.params.get(param.name)
         if isinstance(value, int) and not isinstance(value, bool):
@@ -81,8 +88,6 @@ def install(app: typer.Typer) -> None:
     The same as passing ``cls=`` to every ``Typer()``, ``add_typer()`` and ``command()`` (the
     values those calls store); a ``cls`` someone chose is kept. Call it once the app is assembled.
     """
-    from typer.models import DefaultPlaceholder
-
     def chosen(value: Any) -> bool:  # Typer stores its own TyperCommand / TyperGroup when none is given
         return value not in (None, TyperCommand, TyperGroup) and not isinstance(value, DefaultPlaceholder)
 
@@ -121,11 +126,6 @@ def render_help(command: Any, ctx: Any, width: int | None = None) -> str:
     ``width``: columns (default: ``$TERMINAL_WIDTH`` as Typer reads it, else the terminal's or
     ``$COLUMNS``, at most :data:`MAX_WIDTH`).
     """
-    from rich.console import Console, Group
-    from rich.padding import Padding
-    from rich.panel import Panel
-    from rich.text import Text
-
     probe = Console()
     asked = os.environ.get("TERMINAL_WIDTH", "")
     width = width or (int(asked) if asked.isdigit() else min(probe.width, MAX_WIDTH))
@@ -174,9 +174,6 @@ def _command_rows(group: Any, ctx: Any) -> list[tuple[str, str]]:
 
 def _markup(text: str, style: str) -> Any:
     """Rich markup of a docstring or help text (Typer's rich mode reads it so: ``\\[`` is a bracket)."""
-    from rich.errors import MarkupError
-    from rich.text import Text
-
     try:
         return Text.from_markup(text, style=style)
     except MarkupError:
@@ -185,8 +182,6 @@ def _markup(text: str, style: str) -> Any:
 
 def _spaced(texts: list[Any]) -> list[Any]:
     """``texts`` with an empty line between each two."""
-    from rich.text import Text
-
     out: list[Any] = []
     for t in texts:
         out += [Text(""), t] if out else [t]
@@ -196,8 +191,6 @@ def _spaced(texts: list[Any]) -> list[Any]:
 def _panels(command: click.Command, ctx: click.Context) -> list[tuple[str, list[tuple[str, Any]]]]:
     """``(panel title, [(names, help renderable)])`` in :data:`PANEL_ORDER`, then each other
     ``rich_help_panel`` in the order of its first parameter. Hidden parameters are left out."""
-    from rich.text import Text
-
     panels: dict[str, list[tuple[str, Any]]] = {"Arguments": [], "Options": []}
     for param in command.get_params(ctx):
         record = param.get_help_record(ctx)
@@ -232,9 +225,6 @@ def _readable_names(names: str, param: click.Parameter) -> str:
 def _option_rows(rows: list[tuple[str, Any]], column: int) -> list[Any]:
     """One renderable per option: names and help side by side when the names fit in ``column``
     characters (a third of the panel), else the names on their own line and the help indented below."""
-    from rich.padding import Padding
-    from rich.text import Text
-
     out: list[Any] = []
     for names, help_text in rows:
         if len(names) <= column:
@@ -247,8 +237,6 @@ def _option_rows(rows: list[tuple[str, Any]], column: int) -> list[Any]:
 
 def _grid(rows: list[tuple[str, Any]], column: int) -> Any:
     """A two-column grid: the names (``column`` wide, never wrapped) and the help (the rest, wrapped at words)."""
-    from rich.table import Column, Table
-
     grid = Table.grid(Column(width=column, no_wrap=True, style="bold cyan"), Column(ratio=1), padding=(0, 2))
     for names, help_text in rows:
         grid.add_row(names, help_text)

@@ -7,10 +7,18 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
+from fbagent.checks.coverage import verb_check_line
 from fbagent.commands.options import DEFAULT_DB, DbOption, ExistingDbOption, db_path, name_check
 from fbagent.commands.output import echo, fit_line, new_console
-from fbagent.commands.tables import WideOption
+from fbagent.commands.tables import Col, WideOption, print_table, wrap_text
+from fbagent.errors import FbagentError
+from fbagent.lexicon.importer import FORMATS, import_lexicon, needs_embedded, resolve_lexicon
+from fbagent.lexicon.jsonl_reader import LexiconFormatError
+from fbagent.store.db import holds_rows, open_db
+from fbagent.store.lexicon import lexicon_stats, list_lexicons
 
 app = typer.Typer(
     help="Lexicons: import a FrameNet of any language (NLTK XML layout or JSONL), list them, show counts.",
@@ -44,14 +52,7 @@ def add_cmd(
     reported with its file (and line) and nothing is imported; a failed first
     import leaves no database file behind.
     """
-    from rich.markup import escape
-
-    from fbagent.lexicon.importer import FORMATS
-    from fbagent.store.db import open_db
-
     if fmt not in FORMATS:
-        from fbagent.errors import FbagentError
-
         raise FbagentError(f"unknown --format {fmt!r}", "pass --format auto, nltk or jsonl")
     err = new_console(stderr=True)
     out = new_console()
@@ -64,7 +65,6 @@ def add_cmd(
         if created:
             _remove_new_database(database, Path(target))
         raise
-    from fbagent.checks.coverage import verb_check_line
 
     # wrapped at spaces, never inside a path or a command (a path wider than the terminal gets a line of its own)
     # (on a terminal only: a pipe or file gets each note on one line, as every other message)
@@ -86,8 +86,6 @@ def add_cmd(
 
 def _remove_new_database(database, path: Path) -> None:
     """Delete the database file a failed first import created (and its -wal/-shm), if it holds no row at all."""
-    from fbagent.store.db import holds_rows
-
     if holds_rows(database):
         return  # someone else wrote to it meanwhile: keep it
     database.close()
@@ -98,11 +96,6 @@ def _remove_new_database(database, path: Path) -> None:
 def _import(database, err, path: Path, *, lang: str, name: str | None, fmt: str, strict: bool,
             exemplars: Path | None):
     """Run the import with a progress bar on a terminal; the other JSONL problems go to stderr on one line."""
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-
-    from fbagent.lexicon.importer import import_lexicon
-    from fbagent.lexicon.jsonl_reader import LexiconFormatError
-
     with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
                   TimeElapsedColumn(), console=err, transient=True, disable=not err.is_terminal) as bar:
         tasks: dict[str, Any] = {}
@@ -129,10 +122,6 @@ def _import(database, err, path: Path, *, lang: str, name: str | None, fmt: str,
 @app.command("list")
 def list_cmd(db: ExistingDbOption = DEFAULT_DB, wide: WideOption = False) -> None:
     """List the lexicons in the database: name, language, format, counts, import time, source."""
-    from fbagent.commands.tables import Col, print_table
-    from fbagent.store.db import open_db
-    from fbagent.store.lexicon import list_lexicons
-
     rows = list_lexicons(open_db(db_path(db), read_only=True))
     console = new_console()
     if not rows:
@@ -161,10 +150,6 @@ def show_cmd(
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Counts of one lexicon: frames, FEs, LUs by POS, verbs with 2+ frames, candidate frame pairs, exemplars."""
-    from fbagent.lexicon.importer import needs_embedded, resolve_lexicon
-    from fbagent.store.db import open_db
-    from fbagent.store.lexicon import lexicon_stats
-
     path = db_path(db)
     database = open_db(path, read_only=True) if path.exists() else open_db(path)
     if needs_embedded(database, name):
@@ -174,7 +159,6 @@ def show_cmd(
     if as_json:
         echo(json.dumps({"lexicon": row, "counts": stats}, ensure_ascii=False, indent=2))
         return
-    from fbagent.commands.tables import Col, print_table, wrap_text
 
     rows = [["frames", f"{stats['frames']:,}"],
             ["frame elements (core)", f"{stats['frame_elements']:,} ({stats['core_frame_elements']:,})"],

@@ -3,8 +3,7 @@
 :data:`backend_options` adds them to a Typer command (help panel "Model") and hands the
 command one ``backend: ModelConfig`` (built by :func:`_build_backend`, the one place that
 turns them into an object), as sqlite-utils' ``insert_upsert_options`` decorator does for
-click (:func:`fbagent.commands.option_groups.option_group`). Only typer is imported at
-module level so that ``fbagent --help`` stays fast.
+click (:func:`fbagent.commands.option_groups.option_group`).
 """
 
 from __future__ import annotations
@@ -26,6 +25,7 @@ from fbagent.providers.config import (
     EVAL_TIMEOUT_S,
 )
 from fbagent.providers.names import EVALUATION, help_names, names_for
+from fbagent.providers.registry import backend_options as build
 
 BACKEND_NAMES = help_names(names_for(EVALUATION))   # "vllm | transformers | local | openai | gemini"
 
@@ -88,8 +88,6 @@ def _build_backend(values: dict[str, Any], others: dict[str, Any]) -> Any:
     the seed is the command's ``--seed``. Raises :class:`fbagent.errors.FbagentError` for bad values
     (unknown backend, ``--extra-body`` that is not a JSON object).
     """
-    from fbagent.providers.registry import backend_options as build
-
     values = dict(values)
     alias = values.pop("max_retries_alias")
     llm_retries = values.pop("llm_retries")

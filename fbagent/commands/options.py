@@ -11,6 +11,8 @@ from typing import Annotated
 
 import typer
 
+from fbagent.text import check_name
+
 DEFAULT_DB = Path("framebench.db")
 
 DbOption = Annotated[
@@ -50,7 +52,6 @@ def name_check(what: str):
     def callback(value):
         if value is None:
             return value
-        from fbagent.text import check_name
 
         if isinstance(value, (list, tuple)):
             return type(value)(check_name(v, what) for v in value)

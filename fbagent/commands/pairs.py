@@ -10,9 +10,16 @@ import typer
 from fbagent.commands.options import DEFAULT_DB, DbOption, ExistingDbOption, db_path, name_check
 from fbagent.commands.output import echo, fit_line, new_console
 from fbagent.commands.selection_options import selection_options
-from fbagent.commands.tables import WideOption
+from fbagent.commands.tables import Col, WideOption, print_table
+from fbagent.errors import FbagentError
 from fbagent.limits import bounds
-from fbagent.pairs.select import PAIRS_HELP, SELECT_PAIRS, SelectionOptions
+from fbagent.pairs.select import (
+    PAIRS_HELP,
+    REASON_TEXT,
+    SELECT_PAIRS,
+    SelectionOptions,
+    select_pairs,
+)
 
 app = typer.Typer(
     help="Frame pairs: select (verb, frame A, frame B) pairs from a lexicon (fbagent's stratified protocol or the "
@@ -49,7 +56,6 @@ def select_cmd(
 
     from fbagent.lexicon.importer import resolve_lexicon
     from fbagent.pairs.framebench import FRAMEBENCH_SEED
-    from fbagent.pairs.select import select_pairs
     from fbagent.store.db import open_db
 
     started = time.perf_counter()
@@ -73,8 +79,6 @@ def _print_selection(result: dict[str, Any], lexicon: str, options: Any, *, show
                      seconds: float) -> None:
     """The tables of `pairs select`: Table 1, the selection steps, the first ``show`` pairs
     (fitted to the terminal: :func:`fbagent.commands.tables.print_table`)."""
-    from fbagent.commands.tables import Col, print_table
-
     c = result["counts"]
     console = new_console()
     print_table(console, *table1_table(c, options.per_pair),
@@ -108,8 +112,6 @@ def _print_selection(result: dict[str, Any], lexicon: str, options: Any, *, show
 def table1_table(counts: dict[str, Any], per_pair: int) -> tuple[list[Any], list[list[str]]]:
     """The columns and the one row of Table 1 (Yano and Sasano 2026, Table 1): # frame pairs, # unique LUs
     (LU names, the paper's convention), # unique verbs, entries per pair, entries."""
-    from fbagent.commands.tables import Col
-
     names = counts.get("unique_lu_names", counts["unique_lus"])
     cols = [Col("# frame pairs", "right", wrap="words"), Col("# unique LUs", "right", wrap="words"),
             Col("# unique verbs", "right", wrap="words"), Col("entries per pair", "right", wrap="words"),
@@ -132,8 +134,6 @@ def _framebench_rows(c: dict[str, Any]) -> list[list[str]]:
 
 def _eligibility_rows(c: dict[str, Any], options: Any) -> list[list[str]]:
     """The rows of the eligibility table: candidates, each filter's exclusions, eligible, selected, reserve."""
-    from fbagent.pairs.select import REASON_TEXT
-
     rows = [["candidate pairs (2-combinations of a verb's frames)", f"{c['candidates']:,}"]]
     active = {"missing_definition": options.require_definition, "missing_core_fe": options.require_core_fe,
               "too_few_examples": options.min_examples > 0, "directly_related": options.exclude_related}
@@ -155,7 +155,6 @@ def _eligibility_rows(c: dict[str, Any], options: Any) -> list[list[str]]:
 @app.command("list")
 def list_cmd(db: ExistingDbOption = DEFAULT_DB, wide: WideOption = False) -> None:
     """List the frame-pair selections: lexicon, seed, counts, options."""
-    from fbagent.commands.tables import Col, print_table
     from fbagent.store.db import open_db
     from fbagent.store.pairs import list_selections
 
@@ -195,8 +194,6 @@ def show_cmd(
     wide: WideOption = False,
 ) -> None:
     """Show the pairs of one selection, in rank order."""
-    from fbagent.commands.tables import Col, print_table
-    from fbagent.errors import FbagentError
     from fbagent.store.db import open_db
     from fbagent.store.pairs import get_selection, selection_pairs
 

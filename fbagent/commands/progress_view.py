@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rich.console import Console
+from rich.measure import Measurement
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -27,7 +28,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 from rich.progress import Progress as RichProgress
-from rich.table import Column
+from rich.table import Column, Table
 from rich.text import Text
 
 from fbagent.commands.output import fit_line, new_console
@@ -69,8 +70,6 @@ class FittingProgress(RichProgress):
         super().__init__(*columns, **kwargs)
 
     def make_tasks_table(self, tasks):  # noqa: D102 (Rich's hook)
-        from rich.measure import Measurement
-        from rich.table import Table
 
         if not hasattr(self, "live"):  # Rich renders once while constructing, before it has a console
             return super().make_tasks_table(tasks)

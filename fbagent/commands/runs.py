@@ -6,11 +6,17 @@ import json
 from typing import Annotated
 
 import typer
+from rich.text import Text
 
 from fbagent.commands.options import DEFAULT_DB, ExistingDbOption, db_path, name_check
 from fbagent.commands.output import echo, new_console
-from fbagent.commands.tables import WideOption
-from fbagent.store.items import STATUSES
+from fbagent.commands.tables import Col, WideOption, print_table, wrap_text
+from fbagent.errors import FbagentError
+from fbagent.store.db import open_db
+from fbagent.store.items import STATUSES, run_items
+from fbagent.store.pairs import run_protocols
+from fbagent.store.runs import get_run, item_counts, list_runs, sessions, usage
+from fbagent.text import shown
 
 app = typer.Typer(help="Generation runs: list them, show one (options, counts by status, tokens, calls).",
                   no_args_is_help=True)
@@ -19,10 +25,6 @@ app = typer.Typer(help="Generation runs: list them, show one (options, counts by
 @app.command("list")
 def list_cmd(db: ExistingDbOption = DEFAULT_DB, wide: WideOption = False) -> None:
     """List every run, newest first: status, items by status, LLM calls, cache hits, tokens."""
-    from fbagent.commands.tables import Col, print_table
-    from fbagent.store.db import open_db
-    from fbagent.store.runs import list_runs
-
     runs = list_runs(open_db(db_path(db), read_only=True))
     console = new_console()
     if not runs:
@@ -46,8 +48,6 @@ ENTRY_STATUSES = ("rejected", "failed")
 def problem_entries(database, run_id: int, statuses: tuple[str, ...] = ENTRY_STATUSES) -> list[dict]:
     """Entries of a run with one of ``statuses``, by pair and k: ``[{"id", "pair_id", "k", "status", "verb", "lu_a",
     "lu_b", "frame_a", "frame_b", "attempts", "reasons": [str]}]`` (``reasons`` as stored, in order)."""
-    from fbagent.store.items import run_items
-
     keys = ("id", "pair_id", "k", "status", "verb", "lu_a", "lu_b", "frame_a", "frame_b", "attempts")
     out = []
     for status in statuses:
@@ -71,10 +71,6 @@ def show_cmd(
 ) -> None:
     """Show one run: command, backends, options, prompt versions, items by status, LLM usage by task, sessions,
     and the rejected and failed entries with their first reason."""
-    from fbagent.errors import FbagentError
-    from fbagent.store.db import open_db
-    from fbagent.store.runs import get_run, item_counts, sessions, usage
-
     if entry_status is not None and entry_status not in ENTRY_STATUSES:
         raise FbagentError(f"unknown --status {entry_status!r}", "pass --status rejected or --status failed")
     database = open_db(db_path(db), read_only=True)
@@ -89,13 +85,11 @@ def show_cmd(
         echo(json.dumps({"run": row, "items": counts, "usage": use, "sessions": sess, "entries": entries},
                               ensure_ascii=False, indent=2, default=str))
         return
-    from fbagent.commands.tables import Col, print_table
 
     console = new_console()
     head = [[key, "" if row.get(key) is None else str(row[key])] for key in (
         "status", "command", "generator", "model", "verifier_generator", "verifier_model", "encoder", "seed",
         "selection_id", "created_at", "updated_at")]
-    from fbagent.store.pairs import run_protocols
 
     head += [["selection protocol", run_protocols(database, row["name"]).get(row["name"], "none (no selection)")]]
     head += [["options", json.dumps(row["options"], ensure_ascii=False, sort_keys=True)],
@@ -127,8 +121,6 @@ def show_cmd(
 def _print_entries(console, entries: list[dict], status: str | None, limit: int, run_name: str,
                    wide: bool = False) -> None:
     """The table of rejected/failed entries with their first reason (all reasons: --json)."""
-    from fbagent.commands.tables import Col, print_table
-
     what = status or "rejected and failed"
     if not entries:
         console.print(f"No {what} entries.")
@@ -153,11 +145,6 @@ def _print_entries(console, entries: list[dict], status: str | None, limit: int,
 def _print_entry_blocks(console, entries: list[dict], firsts: list[str], title: str) -> None:
     """One block per entry at the terminal's width: ``id  status  verb  frame A / frame B  (attempts: n)``,
     then the first reason indented under it; lines break at spaces only (``--wide``: one table row each)."""
-    from rich.text import Text
-
-    from fbagent.commands.tables import wrap_text
-    from fbagent.text import shown
-
     width = console.width
     for line in wrap_text(shown(title), width, "words"):
         console.print(Text(line, style="italic"), highlight=False)

@@ -30,7 +30,12 @@ from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 import typer
+from rich import box as boxes
+from rich.cells import cell_len
+from rich.table import Table
+from rich.text import Text
 
+from fbagent.commands.output import new_console
 from fbagent.text import shown
 
 WideOption = Annotated[bool, typer.Option(
@@ -97,8 +102,6 @@ class Fit:
 
 def cells(text: str) -> int:
     """The width of ``text`` in terminal cells (East Asian wide characters count 2)."""
-    from rich.cells import cell_len
-
     return cell_len(text)
 
 
@@ -261,10 +264,6 @@ def print_table(console: Any, cols: Sequence[Col], rows: Sequence[Sequence[Any]]
     the table, then ``caption`` and the legend lines. ``wide``: every column at its natural width, on a
     console as wide as the table needs. ``row_styles``: a Rich style per row (None: none). Returns the
     :class:`Fit` used."""
-    from rich import box as boxes
-    from rich.table import Table
-    from rich.text import Text
-
     text_rows = [[shown(c) for c in r] for r in rows]
     chosen = fit(cols, text_rows, console.width, wide=wide, show_header=show_header)
     if chosen.stacked:
@@ -272,8 +271,6 @@ def print_table(console: Any, cols: Sequence[Col], rows: Sequence[Sequence[Any]]
         return chosen
     need = sum(chosen.widths) + _overhead(len(chosen.shown))
     if wide and need > console.width:
-        from fbagent.commands.output import new_console
-
         console = new_console(file=console.file, width=need, force_terminal=console.is_terminal,
                               color_system=console.color_system)
     if title:
@@ -300,8 +297,6 @@ def _print_stacked(console: Any, cols: Sequence[Col], rows: Sequence[Sequence[st
     """Print ``rows`` as blocks (a table too wide for ``console`` even without its secondary columns):
     per row, one line per column, the header then the value wrapped at words; a value with a word too
     wide to stand beside the header goes under it, indented by 2; a blank line between rows."""
-    from rich.text import Text
-
     width = console.width
     label = max(cells(c.header) for c in cols)
 

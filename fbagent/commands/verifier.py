@@ -2,7 +2,7 @@
 
 A thin layer over :mod:`fbagent.verifier.calibration`: parse options, build one
 :class:`~fbagent.verifier.calibration.CalibrateOptions`, call :func:`~fbagent.verifier.calibration.calibrate`,
-render its result. Only typer (and the shared option aliases) at module level.
+render its result.
 """
 
 from __future__ import annotations
@@ -21,8 +21,10 @@ from fbagent.commands.generation_options import (
 )
 from fbagent.commands.options import DEFAULT_DB, DbOption, ExistingDbOption, db_path, name_check
 from fbagent.commands.output import echo, new_console, secho
-from fbagent.commands.tables import WideOption
+from fbagent.commands.progress_view import CountBar, ProgressView
+from fbagent.commands.tables import Col, WideOption, print_table
 from fbagent.pairs.select import PAIRS_HELP
+from fbagent.verifier.calibration import calibrate
 from fbagent.verifier.calibration.options import HOLDOUT, CalibrateOptions
 from fbagent.verifier.settings import VerifierOptions
 
@@ -69,15 +71,12 @@ def calibrate_cmd(
     latest calibration of a lexicon gives `generate --margin auto`."""
     import asyncio
 
-    from fbagent.verifier.calibration import calibrate
-
     models, verifier_fields = run_groups(llm, verifier_llm)
     opts = CalibrateOptions(
         models=models, verifier=VerifierOptions(signal=signal, margin=margin, **verifier_fields),
         lexicons=list(lexicon or []), selection=selection, pairs=pairs, seed=seed,
         min_exemplars=min_exemplars, max_references=max_references, n_boot=n_boot,
     )
-    from fbagent.commands.progress_view import CountBar, ProgressView
 
     # notes on stderr, a bar per lexicon (gone when it ends); the result is rendered below
     view = ProgressView(new_console(stderr=True), progress=not as_json, bar=CountBar(remaining=False, transient=True))
@@ -113,7 +112,6 @@ def list_cmd(
     if not calibrations:
         console.print("No calibration yet. Make one with: fbagent verifier calibrate --signal encoder")
         return
-    from fbagent.commands.tables import Col, print_table
 
     cols = [Col("id", "right"), Col("name"), Col("signal"), Col("encoder", wrap="path", drop=2),
             Col("verifier model", wrap="path", drop=1), Col("pairs", "right"),
@@ -141,8 +139,6 @@ def _console():
 
 def render(result: dict[str, Any]) -> None:
     """The calibration result as tables: per lexicon and signal, then the margins table of the requested signal."""
-    from fbagent.commands.tables import Col, print_table
-
     console = _console()
     m = result["margin"]
     rows = []

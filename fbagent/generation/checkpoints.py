@@ -33,6 +33,8 @@ from typing import Any
 
 from langgraph.checkpoint.sqlite import SqliteSaver
 
+from fbagent.store.db import sqlite_error
+
 FLUSH_AFTER_S = 0.1   # the longest a held statement waits for the next checkpoint's commit
 
 
@@ -129,7 +131,6 @@ def open_checkpointer(path: str | Path, *, busy_timeout_ms: int = 30_000) -> Ite
             saver.setup()                                  # tables; journal_mode=WAL
             conn.execute("PRAGMA synchronous = NORMAL")
         except sqlite3.Error as err:  # name the checkpoint file, not the database
-            from fbagent.store.db import sqlite_error
 
             raise sqlite_error(err, path, fix=f"move {path} away (mv {path} {path}.bad) and rerun; finished "
                                "entries are stored in the database and are not redone") from err

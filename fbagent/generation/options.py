@@ -17,6 +17,7 @@ from fbagent.checks.defaults import (
     DEFAULT_SIMILARITY_THRESHOLD,
 )
 from fbagent.errors import FbagentError
+from fbagent.limits import check_count
 from fbagent.pairs.select import SelectionOptions
 from fbagent.providers.config import (
     DEFAULT_PROMPT_STYLE,
@@ -158,8 +159,6 @@ def validate_options(opts: GenerateOptions) -> GenerateOptions:
     canonical names of :mod:`fbagent.providers` (``llamacpp`` -> ``local``), so a
     run's name and options never depend on the spelling. Returns a new object (``opts`` is frozen).
     """
-    from fbagent.limits import check_count
-
     models = opts.models.checked()   # backend names, base URLs, concurrency, LLM retries, timeout, prompt style
     opts.verifier.check()   # margin, signal, target precision
     models.check_model_files()   # a --model-path that is not there: before the lexicon is read

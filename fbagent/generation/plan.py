@@ -10,9 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from fbagent import providers
 from fbagent.errors import FbagentError
 from fbagent.generation.options import GenerateOptions, default_run_name
+from fbagent.generation.selection import choose_selection, screening_done, screens
 from fbagent.generation.workers import FrameInfoCache, entry_list, pending
+from fbagent.pairs.select import draw_selection
+from fbagent.store import items as items_store
 
 OUTPUT_TOKEN_ESTIMATE = {"generate_base": 120, "extend": 40, "define": 30, "judge": 4, "screen": 50}
 SENTENCE = "x" * 60      # stands for a generated sentence inside a prompt
@@ -40,10 +44,7 @@ async def build_plan(db: Any, lexicon: dict[str, Any], prompts: Any, run: dict[s
     "input_tokens", "output_tokens", "generator", "model", "verifier"}``; ``calls_*`` count
     requests (no retries .. every retry), tokens assume no retries.
     """
-    from fbagent.generation.selection import choose_selection, screening_done, screens
     from fbagent.pairs.screening import load_run_pairs
-    from fbagent.pairs.select import draw_selection
-    from fbagent.store import items as items_store
 
     if run is not None and run.get("selection_id") is not None:
         pairs = load_run_pairs(db, run["selection_id"])
@@ -98,8 +99,6 @@ async def build_plan(db: Any, lexicon: dict[str, Any], prompts: Any, run: dict[s
 def missing_key_warnings(opts: GenerateOptions) -> list[str]:
     """For ``--dry-run``: one line per backend of the run whose API key the real run would miss
     (the key variables of :mod:`fbagent.providers`); unknown backends are left to the real run."""
-    from fbagent import providers
-
     used = [(config.backend, config.base_url) for config in (opts.models.config("generator"),
                                                               opts.models.config("verifier"))]
     warnings: list[str] = []
@@ -122,8 +121,6 @@ def missing_package_warnings(opts: GenerateOptions) -> list[str]:
     """For ``--dry-run``: one line per backend of the run naming every Python package it needs that is not
     installed (the provider's ``packages``, found with :func:`importlib.util.find_spec`: nothing is
     imported), and the extra (or pip line) that installs them; unknown backends are left to the real run."""
-    from fbagent import providers
-
     warnings: list[str] = []
     for config in (opts.models.config("generator"), opts.models.config("verifier")):
         try:

@@ -21,7 +21,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from fbagent.crash import invocation_pid
+from fbagent.checks.coverage import check_verb_check, require_verb_check, verb_check_line
+from fbagent.checks.lemmas import require_verb_analyser
+from fbagent.crash import crash_note, invocation_pid
 from fbagent.errors import FbagentError
 from fbagent.generation.events import (
     GenerationSummary,
@@ -40,11 +42,20 @@ from fbagent.generation.options import (
     check_compatible,
     checkpoint_path,
     default_run_name,
+    default_screen,
+    style_note,
     validate_options,
 )
+from fbagent.generation.selection import choose_selection, prepare_selection, screening_done
 from fbagent.generation.workers import EntryPool, FrameInfoCache, entry_list, lent_slots, pending
+from fbagent.pairs.select import check_selectable
+from fbagent.prompting.messages import load_prompts
+from fbagent.providers.breaker import ServiceDown, guarding
 from fbagent.providers.redact import stored_base_url, stored_command
+from fbagent.store import items as items_store
 from fbagent.store.runs import usage as run_usage
+from fbagent.verifier.margin import auto_margin  # not the package: it imports generation
+from fbagent.verifier.run_models import prompt_styles
 from fbagent.verifier.startup import Backends, start_backends, watch_encoder
 
 SESSION_FAILED_FIX = "check --base-url / the server / the API key; rerun the same command to retry the failed entries"
@@ -64,7 +75,6 @@ async def generate(db_path: str | Path, opts: GenerateOptions, *, encoder: Any =
     (unknown lexicon, run name taken by other options, missing key or package) and
     re-raises ``asyncio.CancelledError`` after recording an interruption.
     """
-    from fbagent.prompting.messages import load_prompts
     from fbagent.store import runs as runs_store
     from fbagent.store.db import open_db, open_db_copy
 
@@ -123,11 +133,7 @@ def _resolve_lexicon(db: Any, opts: GenerateOptions,
     screening default. Returns ``(lexicon, lookup notes, (generator style, verifier style), options)`` (the
     options with those resolved: a new object); every note is
     emitted. Raises :class:`FbagentError` for an unknown lexicon or a language without its verb analyser."""
-    from fbagent.checks.coverage import check_verb_check, require_verb_check, verb_check_line
-    from fbagent.checks.lemmas import require_verb_analyser
-    from fbagent.generation.options import default_screen, style_note
     from fbagent.lexicon.importer import resolve_lexicon
-    from fbagent.verifier.run_models import prompt_styles
 
     notes: list[str] = []
     lexicon = dict(resolve_lexicon(db, opts.run.lexicon, notify=notes.append))
@@ -138,7 +144,6 @@ def _resolve_lexicon(db: Any, opts: GenerateOptions,
     require_verb_check(lexicon["lang"], verb_check)  # no grammar, or zh/ko without their analyser: refuse
     emit(LexiconNote(f"note: {verb_check_line(lexicon['lang'], verb_check)}"))  # one line: which check
     if opts.verifier.margin_auto:  # --margin auto: the margin of the lexicon's latest calibration (fbagent.verifier.calibration)
-        from fbagent.verifier.margin import auto_margin  # not the package: it imports generation
 
         models = opts.models
         chosen = auto_margin(db, lexicon, opts.verifier.signal, opts.verifier.target_precision, encoder=models.encoder,
@@ -156,7 +161,6 @@ def _resolve_lexicon(db: Any, opts: GenerateOptions,
 def _recover_stale_sessions(db: Any, run: dict[str, Any], emit: OnEvent) -> None:
     """Sessions of ``run`` killed earlier (kill -9, lost terminal) are marked interrupted, counted from the
     stored rows; one warning each, with what the crash record says."""
-    from fbagent.crash import crash_note
     from fbagent.store import runs as runs_store
 
     for s in runs_store.recover_stale_sessions(db, run["id"]):
@@ -185,9 +189,7 @@ async def _dry_run(db: Any, lexicon: dict[str, Any], prompts: Any, run: dict[str
 def _entries_if_all_finished(db: Any, run: dict[str, Any], opts: GenerateOptions) -> list[Any] | None:
     """The run's entries when it has its selection (screened, if it screens) and every entry is finished;
     ``None`` when there is work left."""
-    from fbagent.generation.selection import screening_done
     from fbagent.pairs.screening import load_run_pairs
-    from fbagent.store import items as items_store
 
     if run.get("selection_id") is None or (opts.run.screen and not screening_done(run)):
         return None
@@ -277,9 +279,6 @@ class _Session:
         """The session's work: selection and screening, then every pending entry through the entry graph;
         the checkpointer and the batch encoder join ``stack``. The entry graph's modules are imported after
         screening, whose requests need none of them."""
-        from fbagent.generation.selection import prepare_selection
-        from fbagent.store import items as items_store
-
         db, opts, run, summary, backends = self.db, self.opts, self.run, self.summary, self.backends
         assert backends is not None
         summary.calls_before = run_usage(db, run["id"])["calls"]
@@ -349,7 +348,6 @@ def stopped_by_breaker(summary: GenerationSummary) -> Iterator[None]:
     """The command's circuit breaker (:mod:`fbagent.providers.breaker`) for the body; when it trips, its
     :class:`ServiceDown` is re-raised saying what this session stored (entries, LLM calls). A database
     failure (a full disk) is one line saying the same, not "stored nothing"."""
-    from fbagent.providers.breaker import ServiceDown, guarding
     from fbagent.store.db import sqlite_error
 
     try:
@@ -373,9 +371,6 @@ def _stored(summary: GenerationSummary) -> str:
 
 def _check_selectable(db: Any, lexicon: dict[str, Any], opts: GenerateOptions) -> None:
     """Raise :class:`FbagentError` when the new run would make a selection with no pair in it."""
-    from fbagent.generation.selection import choose_selection
-    from fbagent.pairs.select import check_selectable
-
     if choose_selection(db, lexicon, opts.selection).selection_id is None:
         check_selectable(db, lexicon, opts.selection)
 

@@ -17,6 +17,7 @@ from typing import Any
 from fbagent.generation.events import GenerationSummary, OnEvent, ScreeningDone, SelectionChosen
 from fbagent.generation.options import GenerateOptions
 from fbagent.pairs.select import SelectionOptions
+from fbagent.pairs.select import select_pairs as make_selection
 
 
 @dataclass(frozen=True)
@@ -72,7 +73,6 @@ async def prepare_selection(db: Any, lexicon: dict[str, Any], opts: GenerateOpti
     store; sets ``summary.selection``; emits :class:`SelectionChosen` and :class:`ScreeningDone`.
     """
     from fbagent.pairs.screening import load_run_pairs, screen_pairs
-    from fbagent.pairs.select import select_pairs as make_selection
     from fbagent.store import runs as runs_store
     from fbagent.store.pairs import get_selection
 

@@ -31,8 +31,10 @@ from fbagent.generation.events import (
     RunWarning,
 )
 from fbagent.generation.options import DEFAULT_DURABILITY
+from fbagent.providers import redact
+from fbagent.store import items as items_store
 from fbagent.store.db import checkpoint
-from fbagent.store.items import FINAL_STATUSES
+from fbagent.store.items import FINAL_STATUSES, item_id
 from fbagent.verifier.encoder_batch import ON_LOAD_WAIT
 
 if TYPE_CHECKING:
@@ -50,8 +52,6 @@ def entry_list(pairs: Iterable[dict[str, Any]], per_pair: int) -> list[Entry]:
 def pending(entries: Iterable[Entry], run_name: str | None, finished: set[str]) -> list[Entry]:
     """The entries whose item id (``<run>:<pair id>:<k>``) is not in ``finished``; all of them for a run
     that does not exist yet (``run_name=None``)."""
-    from fbagent.store.items import item_id
-
     if run_name is None:
         return list(entries)
     return [(p, k) for p, k in entries if item_id(run_name, p["id"], k) not in finished]
@@ -230,8 +230,6 @@ class EntryPool:
             self.emit(EntriesStopped())
 
     async def _one(self, pair: dict[str, Any], k: int, summary: GenerationSummary, item_errors: Counter[str]) -> None:
-        from fbagent.store import items as items_store
-
         iid = items_store.item_id(self.run["name"], pair["id"], k)
         state = initial_state(iid, self.run, pair, k, self.lexicon, self.frame_infos)
         try:
@@ -240,7 +238,6 @@ class EntryPool:
             raise
         except Exception as err:  # noqa: BLE001 - a bug in one entry must not stop the run; it is recorded
             from fbagent.agents.entry_graph import build_item
-            from fbagent.providers import redact
 
             state["error"] = redact(f"internal error: {type(err).__name__}: {err}")
             item = build_item(cast("EntryState", state), generator_model=getattr(self.ctx.generator, "model", None))

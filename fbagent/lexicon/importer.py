@@ -30,7 +30,11 @@ import sqlite_utils
 
 from fbagent.errors import FbagentError
 from fbagent.languages import normalize_lang
+from fbagent.lexicon.jsonl_reader import fingerprint as jsonl_fingerprint
+from fbagent.lexicon.jsonl_reader import locate, read_jsonl
+from fbagent.lexicon.locate import locate_resource
 from fbagent.lexicon.model import LexiconData
+from fbagent.lexicon.nltk_reader import fingerprint, read_nltk, zip_root
 from fbagent.store import lexicon as lexstore
 from fbagent.text import check_name
 
@@ -101,8 +105,6 @@ def detect_format(path: str | Path) -> str:
     if not p.exists():
         raise FbagentError(f"{p} does not exist", "pass the folder of an NLTK-layout FrameNet or a JSONL lexicon file")
     if p.is_file() and p.suffix.lower() == ".zip":
-        from fbagent.lexicon.nltk_reader import zip_root
-
         zip_root(p)  # raises with "unzip it first" when the archive holds no frameIndex.xml
         return "nltk"
     if p.is_file() and p.name.lower().endswith(ARCHIVES):
@@ -140,12 +142,9 @@ def read_resource(
         raise FbagentError(f"unknown format {fmt!r}", "pass --format auto, nltk or jsonl")
     used = detect_format(path) if fmt == "auto" else fmt
     if used == "nltk":
-        from fbagent.lexicon.nltk_reader import read_nltk
-
         if exemplars is not None:
             raise FbagentError("--exemplars applies to --format jsonl only", "drop --exemplars (NLTK layouts keep exemplars in lu/*.xml)")
         return read_nltk(path, strict=strict, progress=progress), used
-    from fbagent.lexicon.jsonl_reader import read_jsonl
 
     return read_jsonl(path, exemplars), used
 
@@ -154,11 +153,7 @@ def resource_fingerprint(path: str | Path, fmt: str = "auto", exemplars: str | P
     """``(content hash, format)`` of a resource without parsing it (see the readers' ``fingerprint``)."""
     used = detect_format(path) if fmt == "auto" else fmt
     if used == "nltk":
-        from fbagent.lexicon.nltk_reader import fingerprint
-
         return fingerprint(path), used
-    from fbagent.lexicon.jsonl_reader import fingerprint as jsonl_fingerprint
-    from fbagent.lexicon.jsonl_reader import locate
 
     return jsonl_fingerprint(*locate(path, exemplars)), used
 
@@ -209,7 +204,6 @@ def import_lexicon(
         resolves outside the resource folder. Nothing is written in that case.
     """
     t0 = time.perf_counter()
-    from fbagent.lexicon.locate import locate_resource
 
     located = locate_resource(path)  # a path, or an NLTK corpus name (corpora/NAME[.zip] under NLTK_DATA)
     path = located.path

@@ -29,6 +29,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from jsonschema import Draft202012Validator
+
 from fbagent.errors import FbagentError
 from fbagent.files import parse_json_line, read_text_input
 from fbagent.lexicon.lu_names import lu_name_problem
@@ -83,8 +85,6 @@ def lexicon_schema() -> dict[str, Any]:
 
 @cache
 def _validators():
-    from jsonschema import Draft202012Validator
-
     schema = lexicon_schema()
     frame = Draft202012Validator(schema)
     exemplar = Draft202012Validator({"$defs": schema["$defs"], "$ref": "#/$defs/exemplar"})

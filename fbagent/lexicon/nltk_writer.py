@@ -20,6 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
+from fbagent.lexicon.jsonl_reader import read_jsonl
 from fbagent.lexicon.model import LexiconData
 
 FN_NS = "http://framenet.icsi.berkeley.edu"
@@ -157,8 +158,6 @@ def _write_lu_files(data: LexiconData, out: Path, frame_ids: dict[str, int], lu_
 
 def main(argv: list[str] | None = None) -> int:
     """``python -m fbagent.lexicon.nltk_writer SRC OUT_DIR``: JSONL lexicon -> NLTK layout."""
-    from fbagent.lexicon.jsonl_reader import read_jsonl
-
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 2:
         print("usage: python -m fbagent.lexicon.nltk_writer SRC OUT_DIR", file=sys.stderr)

@@ -52,6 +52,7 @@ from typing import TYPE_CHECKING, Any, TypedDict
 from fbagent.pairs import select as pair_steps
 from fbagent.schemas import PairScreening
 from fbagent.store import pairs as pair_store
+from fbagent.store.lexicon import frame_context
 
 if TYPE_CHECKING:  # LangGraph is imported when the graph is built (module doc)
     from langgraph.graph import StateGraph
@@ -101,8 +102,6 @@ class ScreenRound:
 def start_screen_round(state: SelectionState, ctx: SelectionContext) -> ScreenRound:
     """Start the screening calls of every selected pair of ``state`` not screened yet (tasks on the running
     loop); the requests are sent as soon as the loop runs them."""
-    from fbagent.store.lexicon import frame_context
-
     db, lexicon = ctx.db, state["lexicon"]
     screened = state.get("screened") or {}
     selection_id = state["selection_id"]

@@ -37,7 +37,9 @@ from dataclasses import asdict, dataclass, field, replace
 from itertools import combinations
 from typing import Any
 
-from fbagent.seeds import DEFAULT_SEED
+from fbagent.errors import FbagentError
+from fbagent.limits import check_count
+from fbagent.seeds import DEFAULT_SEED, check_seed
 
 RELATED_TYPES = ("Inheritance", "Subframe", "Perspective_on")
 #: Selection protocols: fbagent's own (stratified by verb, filtered) and the FrameBench authors' (their code).
@@ -141,10 +143,6 @@ class SelectionOptions:
     def check(self) -> None:
         """Raise :class:`fbagent.errors.FbagentError` for an impossible value
         (a count outside its range in :data:`fbagent.limits.COUNTS`, a seed outside 0..2**64-1); return ``None`` otherwise."""
-        from fbagent.errors import FbagentError
-        from fbagent.limits import check_count
-        from fbagent.seeds import check_seed
-
         check_seed(self.seed)
         if self.protocol not in PROTOCOLS:
             raise FbagentError(f"unknown pair-selection protocol {self.protocol!r}",
@@ -160,7 +158,6 @@ class SelectionOptions:
 def _check_framebench(options: SelectionOptions) -> None:
     """Refuse what the authors' protocol cannot honour: a seed numpy's ``RandomState`` does not take, a
     cap per verb or a minimum of examples (the authors apply neither)."""
-    from fbagent.errors import FbagentError
     from fbagent.pairs.framebench import MAX_SEED
 
     if options.seed > MAX_SEED:
@@ -322,8 +319,6 @@ def check_pool(lexicon: Mapping[str, Any], n_verb_lus: int, n_candidates: int, n
                excluded: Mapping[str, int]) -> None:
     """Raise :class:`FbagentError` when a lexicon offers no frame pair to select (no verb lexical unit,
     no verb evoking two or more frames, or every candidate pair excluded), before anything is stored."""
-    from fbagent.errors import FbagentError
-
     name = lexicon.get("name", "?")
     if n_verb_lus == 0:
         raise FbagentError(f"lexicon {name} has no verb lexical units (POS V), so no frame pair can be selected",
@@ -402,8 +397,6 @@ def _draw_framebench(verb_lus: list[dict[str, Any]], lexicon: Mapping[str, Any],
 
     pool = framebench.pool(verb_lus)
     if pool.verb_lus and pool.unannotated == pool.verb_lus:
-        from fbagent.errors import FbagentError
-
         raise FbagentError(f"lexicon {lexicon.get('name', '?')}: none of its {pool.verb_lus:,} verb lexical units has an "
                            "annotated sentence, and --protocol framebench keeps only those (the authors' rule)",
                            "use --protocol fbagent, or a lexicon with annotation counts (sentenceCount annotated)")

@@ -30,6 +30,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from pydantic import ValidationError
+
 from fbagent.errors import FbagentError
 from fbagent.llm.hooks import CallHooks
 from fbagent.providers import LoopClients, missing_package
@@ -170,8 +172,6 @@ def parse_json_answer(text: str | None, choices: Sequence[str]) -> tuple[str | N
         return None, "answer JSON has no 'answer' field"
     value = unicodedata.normalize("NFKC", str(obj["answer"])).strip()
     if tuple(choices) == DEFAULT_CHOICES:
-        from pydantic import ValidationError
-
         try:
             value = FourChoiceAnswer(answer=value).answer
         except ValidationError:

@@ -32,6 +32,10 @@ from types import SimpleNamespace
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+import aiohttp
+from aiohttp.helpers import get_env_proxy_for_url
+from yarl import URL
+
 from fbagent import __version__
 from fbagent.errors import FbagentError
 from fbagent.providers.clients import LoopClients
@@ -146,9 +150,6 @@ def env_proxy(url: str) -> tuple[Any, Any]:
     Looked up once per client, not per request (aiohttp's ``trust_env`` would
     also read ``~/.netrc`` in a worker thread on every request).
     """
-    from aiohttp.helpers import get_env_proxy_for_url
-    from yarl import URL
-
     try:
         return get_env_proxy_for_url(URL(url))
     except LookupError:
@@ -175,8 +176,6 @@ class ChatCompletionsHTTP:
         self.sessions: LoopClients[Any] = LoopClients(self._session, self._close)
 
     def _session(self) -> Any:
-        import aiohttp  # here, not at module level: fbagent's commands import this module without sending
-
         if self._proxy is None:
             self._proxy = env_proxy(self.url)
         return aiohttp.ClientSession(
@@ -199,8 +198,6 @@ class ChatCompletionsHTTP:
         aiohttp's ``ClientError`` / ``TimeoutError`` for connection problems
         and timeouts. ``TypeError`` when ``body`` is not JSON-serialisable.
         """
-        import aiohttp
-
         # a ready payload: aiohttp's payload-type lookup for plain bytes costs a fifth of a request's CPU
         data = aiohttp.BytesPayload(json.dumps(body, ensure_ascii=False).encode(), content_type="application/json")
         session = self.sessions.get()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import random
 import re
+import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TypeVar, cast
@@ -239,6 +240,13 @@ def network_reason(chain: list[BaseException]) -> str:
     return one_line(f"{type(inner).__name__}: {inner}", 200)
 
 
+def _is_validation_error(err: BaseException) -> bool:
+    """Whether ``err`` is pydantic's ``ValidationError``. Not imported for this: pydantic is loaded by whatever
+    raised one, and this module is read at every command's start (``fbagent --help``), where pydantic is not."""
+    pydantic_core = sys.modules.get("pydantic_core")
+    return pydantic_core is not None and isinstance(err, pydantic_core.ValidationError)
+
+
 def describe_error(exc: BaseException, *, provider_name: str, endpoint_url: str, timeout_s: float | None = None,
                    limit: int = 400) -> str:
     """One redacted line naming what went wrong: truncation, validation, JSON, HTTP status, timeout, connection.
@@ -246,15 +254,13 @@ def describe_error(exc: BaseException, *, provider_name: str, endpoint_url: str,
     ``endpoint_url``: where the request went (already public); ``timeout_s``: the
     per-request timeout, for the timeout text.
     """
-    from pydantic import ValidationError
-
     chain = exception_chain(exc)
     for err in chain:
         name = type(err).__name__
         if name == "IncompleteOutputException":
             return "answer truncated at max_tokens (finish_reason=length): raise max_tokens or shorten the prompt"
-        if isinstance(err, ValidationError):
-            return redact(one_line(f"answer failed validation for {err.title}: {err}", limit))
+        if _is_validation_error(err):
+            return redact(one_line(f"answer failed validation for {getattr(err, 'title', '')}: {err}", limit))
         if name == "JSONDecodeError":
             return redact(one_line(f"answer is not valid JSON: {err}", limit))
         if name == "ChatResponseError" and getattr(err, "transient", False):   # empty or cut off: the server works

@@ -98,9 +98,7 @@ class OpenAIBackend(ConcurrentBackend):
         self.retry = providers.RetryPolicy(retries=max_retries)
         self.extra_body = extra_body or {}
 
-        self._http = ChatCompletionsHTTP(base_url=base_url, api_key=key, timeout_s=timeout_s)
-        import aiohttp  # noqa: F401 - imported now, not while the first requests are in flight
-
+        self._http = ChatCompletionsHTTP(base_url=base_url, api_key=key, timeout_s=timeout_s)  # aiohttp loaded
         self._clients = self._http.sessions  # closed per loop by ConcurrentBackend.aclose_loop / close
         self._sdk = (LoopClients(_sdk_factory(base_url, key, timeout_s, mode), _sdk_close)
                      if self.transport == "sdk" else None)

@@ -25,8 +25,16 @@ from typing import Any
 import sqlite_utils
 
 from fbagent.errors import FbagentError
+from fbagent.eval.templates import load_template_set
 from fbagent.languages import language_name
+from fbagent.publish.card import LM_EVAL_DIR, CardInputs, render_card
+from fbagent.publish.folder import check_target, staged_folder, write_marker, write_text
+from fbagent.publish.jsonl import export_records, require_kept
+from fbagent.publish.lmeval import plan_tasks, write_tasks
 from fbagent.publish.options import HfOptions, LmEvalOptions, Scope
+from fbagent.publish.provenance import provenance
+from fbagent.publish.rows import FRAMEBENCH_MIN_ANNOTATORS, features, hf_row
+from fbagent.publish.sections import contributed_sections
 
 DATA_FILE = "data/{lang}/test-00000-of-00001.parquet"
 FORMAT_VERSION = "1"
@@ -84,9 +92,6 @@ def export_hf(db: sqlite_utils.Database, out: Path, scope: Scope | None = None,
     that is not ``owner/name``, a missing ``publish`` extra, or an output folder that cannot be replaced
     (:func:`fbagent.publish.folder.check_target`).
     """
-    from fbagent.publish.folder import check_target, staged_folder
-    from fbagent.publish.jsonl import export_records, require_kept
-
     scope, options = scope or Scope(), options or HfOptions()
     _check_options(options)
     for module in ("datasets", "pyarrow", "huggingface_hub"):
@@ -110,14 +115,6 @@ def _check_options(options: HfOptions) -> None:
 def _write(db: sqlite_utils.Database, tmp: Path, records: list[dict], scope: Scope, options: HfOptions,
            lmeval: LmEvalOptions) -> dict[str, Any]:
     """Write the Parquet files, the lm-eval folder, the card and the marker into the staged folder ``tmp``."""
-    from fbagent.eval.templates import load_template_set
-    from fbagent.publish.card import LM_EVAL_DIR, CardInputs, render_card
-    from fbagent.publish.folder import write_marker, write_text
-    from fbagent.publish.lmeval import plan_tasks, write_tasks
-    from fbagent.publish.provenance import provenance
-    from fbagent.publish.rows import FRAMEBENCH_MIN_ANNOTATORS, features, hf_row
-    from fbagent.publish.sections import contributed_sections
-
     facts = provenance(db, records, scope, options.annotator_names)
     aliases = facts.pop("aliases")
     n_annotators = max(FRAMEBENCH_MIN_ANNOTATORS, len(aliases))

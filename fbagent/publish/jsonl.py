@@ -46,6 +46,7 @@ from fbagent.validation.aggregate import (
     EntryScore,
     score_entries,
 )
+from fbagent.validation.thresholds import filter_hint
 
 FORMAT_VERSION = "1"
 SCHEMA_PATH = Path(__file__).parent.parent / "json_schemas" / "export.schema.json"  # fbagent/json_schemas/
@@ -217,8 +218,6 @@ def validated_hint(
 ) -> str | None:
     """The hint of :func:`fbagent.validation.thresholds.filter_hint` for the entries a ``--validated`` export reads
     (``None`` when the filter fits them or no entry matches)."""
-    from fbagent.validation.thresholds import filter_hint
-
     items = ann.select_items(db, run=run, statuses=statuses)
     if not items:
         return None

@@ -29,6 +29,9 @@ from typing import Any
 
 import sqlite_utils
 
+from fbagent.eval.framebench import RunSettings, plan_run
+from fbagent.publish.folder import check_target, staged_folder, write_marker, write_text
+from fbagent.publish.jsonl import export_records, require_kept, write_jsonl
 from fbagent.publish.options import LmEvalOptions, Scope
 
 FORMAT_VERSION = "1"
@@ -151,9 +154,6 @@ def export_lmeval(db: sqlite_utils.Database, out: Path, scope: Scope | None = No
     orders, a bad templates folder or labels file) and for an output folder that cannot be replaced;
     nothing is written then.
     """
-    from fbagent.publish.folder import check_target, staged_folder
-    from fbagent.publish.jsonl import export_records, require_kept
-
     scope, options = scope or Scope(), options or LmEvalOptions()
     check_target(out)
     records = export_records(db, fmt="fbagent", **scope.export_options())
@@ -166,9 +166,6 @@ def export_lmeval(db: sqlite_utils.Database, out: Path, scope: Scope | None = No
 def plan_tasks(records: list[dict[str, Any]], options: LmEvalOptions):
     """The :class:`fbagent.eval.framebench.Plan` of ``records`` (fbagent-format export records), built
     as ``fbagent eval run --dataset`` builds it (same seed, templates, orders, labels)."""
-    from fbagent.eval.framebench import RunSettings, plan_run
-    from fbagent.publish.jsonl import write_jsonl
-
     work = Path(tempfile.mkdtemp(prefix="fbagent-lmeval-"))
     try:
         entries_file = work / "entries.jsonl"
@@ -184,8 +181,6 @@ def plan_tasks(records: list[dict[str, Any]], options: LmEvalOptions):
 def write_tasks(folder: Path, plan, scope: Scope, options: LmEvalOptions) -> dict[str, Any]:
     """Write the task folder of ``plan`` (:func:`plan_tasks`) into the existing ``folder``; returns the
     summary of :func:`export_lmeval`. The Hugging Face export writes one into its ``lm_eval/`` folder."""
-    from fbagent.publish.folder import write_marker, write_text
-
     languages = plan.languages
     templates = {lang: list(plan.template_sets[lang].templates) for lang in languages}
     n_problems: dict[str, int] = {}

@@ -23,6 +23,7 @@ from fbagent.store.competence import competence
 from fbagent.store.lexicon import lexicon_row
 from fbagent.store.pairs import find_selection
 from fbagent.store.runs import get_run, item_counts
+from fbagent.validation.aggregate import report
 
 #: the run options the card shows (what changes the generated entries; no URLs, no keys)
 RUN_OPTION_KEYS = ("pairs", "per_pair", "max_per_verb", "max_retries", "similarity_threshold", "near_copy_threshold",
@@ -118,8 +119,6 @@ def provenance(db: sqlite_utils.Database, records: list[dict], scope: Scope, ann
     name, name order), ``competence`` (published name -> ``{lang: level}`` as each annotator stated it,
     :mod:`fbagent.store.competence`; ``{}`` for an unstated one), ``exported`` (entries per language and
     status, distinct verbs per language) and the ``scope``."""
-    from fbagent.validation.aggregate import report
-
     rep = report(db, run=scope.run, statuses=scope.statuses, min_correct=scope.min_correct,
                  min_acceptable=scope.min_acceptable)
     names = sorted({a["annotator"] for a in rep["annotators"]}

@@ -18,13 +18,18 @@ from __future__ import annotations
 import json
 import sys
 
+from fbagent.errors import FbagentError
+from fbagent.serve.warm import load_inflections
+from fbagent.store import open_db
+from fbagent.tui.session import ReviseSession, Selection, ValidateSession
+from fbagent.validation.assignment import Split
+
 
 def main(argv: list[str] | None = None) -> int:
     """Run the app described by ``argv[0]`` (JSON); returns the exit code (2 with one line on stderr for bad input)."""
     # sqlite-utils imports pandas when it is installed (for DataFrame inserts, which the app never does): about
     # 0.8 s and 65 MB per tab. Marking it absent keeps every app process small and quick to start.
     sys.modules.setdefault("pandas", None)  # type: ignore[arg-type]
-    from fbagent.errors import FbagentError
 
     args = json.loads((argv if argv is not None else sys.argv[1:])[0])
     try:
@@ -43,11 +48,6 @@ def main(argv: list[str] | None = None) -> int:
 
 def open_session(args: dict):
     """The validate or revise session of ``args`` (see :meth:`AppLaunch.as_json`). Raises FbagentError on bad input."""
-    from fbagent.serve.warm import load_inflections
-    from fbagent.store import open_db
-    from fbagent.tui.session import ReviseSession, Selection, ValidateSession
-    from fbagent.validation.assignment import Split
-
     rng = args.get("range")
     selection = Selection(run=args.get("run"), language=args.get("lang"), statuses=tuple(args["statuses"]),
                           split=Split(range=None if rng is None else (rng[0], rng[1])))

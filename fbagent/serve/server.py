@@ -58,7 +58,7 @@ from fbagent.serve.options import AppLaunch, ServeOptions, origin_of
 from fbagent.serve.throttle import RefusalLog, WrongTokens, client_address, cross_site
 from fbagent.serve.tokens import token_hash
 from fbagent.serve.warm import InflectionFile, item_verbs
-from fbagent.store import invites
+from fbagent.store import invites, open_db
 
 HERE = Path(__file__).parent
 INDEX_TEMPLATE = "app_index.html"
@@ -106,8 +106,6 @@ class AnnotateServer(JoinRoutes, AppRoutes, Server):
 
         def call() -> Any:
             if self._db is None:
-                from fbagent.store import open_db
-
                 self._db = open_db(self.launch.db, create=False)
             return fn(self._db, *args)
 

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from fbagent.errors import FbagentError
+from fbagent.store import invites
+from fbagent.text import check_name
 
 TOKEN_BYTES = 32
 _DURATION = re.compile(r"^\s*(\d+)\s*([mhdw])\s*$", re.IGNORECASE)
@@ -68,9 +70,6 @@ def create_invite(db, annotator: str, lifetime: timedelta, base_url: str) -> Inv
     checked with :func:`fbagent.text.check_name` (the one name check); earlier unused links of the name
     are revoked (:func:`fbagent.store.invites.add_invite`). Raises FbagentError for a bad name.
     """
-    from fbagent.store import invites
-    from fbagent.text import check_name
-
     annotator = check_name(annotator, "annotator name")   # normalised: one name, one annotator
     token = new_token()
     expires_at = expiry(lifetime)

@@ -24,6 +24,8 @@ from pathlib import Path
 
 import sqlite_utils
 
+from fbagent.store.revisions import inflection_table, use_inflections
+
 
 def item_verbs(db: sqlite_utils.Database) -> set[str]:
     """The distinct verb lemmas of the ``items`` table."""
@@ -41,8 +43,6 @@ class InflectionFile:
 
     def update(self, lemmas: Iterable[str]) -> str:
         """Add the forms of lemmas not in the table yet (lemminflect), rewrite the file atomically; returns its path."""
-        from fbagent.store.revisions import inflection_table
-
         with self._lock:
             new = sorted(set(lemmas) - set(self.table))
             if new or not self.path.exists():
@@ -64,7 +64,6 @@ def load_inflections(path: str | None) -> int:
     """
     if not path:
         return 0
-    from fbagent.store.revisions import use_inflections
 
     try:
         table = json.loads(Path(path).read_text(encoding="utf-8"))

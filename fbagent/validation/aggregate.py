@@ -49,6 +49,8 @@ import sqlite_utils
 from fbagent.store import annotations as ann
 from fbagent.store.revisions import effective_texts, unfixable_ids
 from fbagent.validation.assignment import AUXILIARY_PAIRS, SCORED_PAIRS, selected_fields
+from fbagent.validation.thresholds import filter_hint
+from fbagent.verifier.agreement import verifier_vs_human
 
 DEFAULT_MIN_CORRECT = 2
 DEFAULT_MIN_ACCEPTABLE = 2
@@ -396,11 +398,9 @@ def report(
     rep = build_report(
         entries, scope={"run": run, "statuses": list(statuses)}, min_correct=min_correct, min_acceptable=min_acceptable
     )
-    from fbagent.verifier.agreement import verifier_vs_human
 
     rows = ann.select_items(db, run=run, statuses=statuses, columns="id, status, verifier, generator_model")
     rep["verifier_vs_human"] = verifier_vs_human(entries, rows, min_correct=min_correct, min_acceptable=min_acceptable)
-    from fbagent.validation.thresholds import filter_hint
 
     rep["filter_hint"] = filter_hint(entries.values(), min_correct, min_acceptable)
     return rep

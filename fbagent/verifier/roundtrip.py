@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from fbagent.verifier.encoder import embed
 from fbagent.verifier.margin import DEFAULT_MARGIN
 
 
@@ -51,8 +52,6 @@ def score_texts(definitions: list[str], own_refs: list[list[str]], other_refs: l
     One encoder call embeds all texts (the encoder is loaded once per process, see
     :mod:`fbagent.verifier.encoder`). Raises :class:`fbagent.errors.FbagentError` when the encoder cannot load.
     """
-    from fbagent.verifier.encoder import embed
-
     texts: list[str] = list(definitions)
     spans = []
     for own, other in zip(own_refs, other_refs, strict=True):

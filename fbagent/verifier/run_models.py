@@ -19,6 +19,10 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from fbagent import providers
+from fbagent.llm.prompt_style import (
+    check_prompt_style,  # lazily: fbagent.llm loads its clients
+    resolve_prompt_style,
+)
 from fbagent.providers.config import (
     DEFAULT_PROMPT_STYLE,
     GENERATION,
@@ -27,6 +31,7 @@ from fbagent.providers.config import (
     ModelConfig,
     check_request_limits,
 )
+from fbagent.providers.llamacpp import check_gguf_file
 
 ROLES = ("generator", "verifier")
 
@@ -98,8 +103,6 @@ class RunModels:
     def check_model_files(self, roles: tuple[str, ...] = ROLES) -> None:
         """Raise :class:`FbagentError` for a ``--model-path`` that is not a file when a role of ``roles`` runs on
         the local backend (the line its start-up would give, before any lexicon is read or stored)."""
-        from fbagent.providers.llamacpp import check_gguf_file
-
         for role in roles:
             config = self.config(role)
             if config.backend == "local" and config.model_path:
@@ -110,10 +113,6 @@ class RunModels:
         ``llamacpp`` -> ``local``, so that a stored run never depends on the spelling), as a new object;
         raises :class:`FbagentError` (one line, with the fix) for an unknown backend, an impossible base
         URL, request limit (:func:`fbagent.providers.config.check_request_limits`) or prompt style."""
-        from fbagent.llm.prompt_style import (
-            check_prompt_style,  # lazily: fbagent.llm loads its clients
-        )
-
         gen, ver = self.generator, self.verifier
         backend = _backend_name(gen.backend)
         ver_backend = None if ver.backend is None else _backend_name(ver.backend)
@@ -149,8 +148,6 @@ def prompt_style_of(models: RunModels, role: str) -> str:
     Reads only a local GGUF's header. Raises :class:`FbagentError` for an unreadable GGUF and
     ``ValueError`` for another role.
     """
-    from fbagent.llm.prompt_style import resolve_prompt_style
-
     config = models.config(role)
     return resolve_prompt_style(models.generator.prompt_style, config.backend, config.model_path)
 

@@ -44,7 +44,11 @@ from typing import Any, TypeVar
 
 from fbagent.checks.warmup import Warmup
 from fbagent.errors import FbagentError
+from fbagent.llm import make_client
+from fbagent.providers import redact
 from fbagent.providers.cancel import Deferred
+from fbagent.verifier.encoder import DEFAULT_ENCODER, resolve_encoder
+from fbagent.verifier.encoder_process import EncoderProcess
 from fbagent.verifier.run_models import RunModels, prompt_style_of
 
 T = TypeVar("T")
@@ -65,8 +69,6 @@ class BackgroundEncoder:
 
     def __init__(self, name: str | None, load: Callable[[str | None], Any],
                  after: concurrent.futures.Future[Any] | None = None) -> None:
-        from fbagent.verifier.encoder import DEFAULT_ENCODER
-
         self.name = name or DEFAULT_ENCODER
 
         def load_after() -> Any:
@@ -138,8 +140,6 @@ class Backends:
     async def aclose(self) -> list[str]:
         """Close every client; returns one line per client that could not be closed (its connection
         had already dropped, or its event loop is gone). Nothing stored depends on a close."""
-        from fbagent.providers import redact
-
         if self.timer is not None:   # a session shorter than START_LOADS_AFTER_S starts nothing afterwards
             self.timer.cancel()
 
@@ -168,8 +168,6 @@ async def start_backends(db: Any, models: RunModels, encoder: Any = None, *, lan
     package or model file (from :func:`fbagent.llm.make_client`), and for an encoder
     that cannot load (:func:`check_encoder`), before anything is stored.
     """
-    from fbagent.llm import make_client
-
     roles = ("verifier",) if verifier_only else ("generator",) if models.same_verifier else ("generator", "verifier")
     # every prompt style first (a GGUF header each: an unreadable file fails before any model loads)
     configs = [models.config(role, prompt_style_of(models, role)) for role in roles]
@@ -228,8 +226,6 @@ def check_encoder(name: str | None) -> None:
     """
     import importlib.util
 
-    from fbagent.verifier.encoder import resolve_encoder
-
     for package, pip in (("torch", "torch"), ("sentence_transformers", "sentence-transformers")):
         if importlib.util.find_spec(package) is None:
             raise FbagentError(f"the Python package {pip!r} is not installed (the round-trip verifier's encoder)",
@@ -270,8 +266,6 @@ def load_encoder(name: str | None) -> Any:
     Raises :class:`FbagentError` when the model cannot load (:func:`fbagent.verifier.encoder.load_encoder`).
     """
     if encoder_in_child():
-        from fbagent.verifier.encoder_process import EncoderProcess
-
         return EncoderProcess(name).wait_ready()
     from fbagent.verifier.verify import SentenceEncoder
 

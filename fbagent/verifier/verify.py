@@ -38,7 +38,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from fbagent.schemas import Definition, FourChoiceAnswer
-from fbagent.verifier.encoder import unit_float32
+from fbagent.verifier.encoder import DEFAULT_ENCODER, load_encoder, resolve_encoder, unit_float32
 from fbagent.verifier.encoder_batch import BatchEncoder
 from fbagent.verifier.margin import DEFAULT_MARGIN
 from fbagent.verifier.roundtrip import score
@@ -68,8 +68,6 @@ class SentenceEncoder:
         import os
 
         import torch
-
-        from fbagent.verifier.encoder import DEFAULT_ENCODER, load_encoder, resolve_encoder
 
         torch.set_num_threads(max(1, int(threads or os.environ.get("FBAGENT_ENCODER_THREADS") or 1)))
 

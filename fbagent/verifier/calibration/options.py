@@ -6,8 +6,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from fbagent.errors import FbagentError
-from fbagent.limits import DEFAULT_N_BOOT
+from fbagent.limits import DEFAULT_N_BOOT, check_count
 from fbagent.pairs.select import CALIBRATE_PAIRS
+from fbagent.providers.redact import stored_base_url
 from fbagent.seeds import DEFAULT_SEED
 from fbagent.verifier.run_models import RunModels
 from fbagent.verifier.settings import DEFAULT_MAX_REFERENCES, VerifierOptions
@@ -56,8 +57,6 @@ class CalibrateOptions:
     def to_json(self) -> dict[str, Any]:
         """The options as stored with the calibration, under the flat keys calibrations have always stored
         (no secrets: base URLs are stored without userinfo)."""
-        from fbagent.providers.redact import stored_base_url
-
         ver = self.verifier
         out = {**self.models.flat(), "margin": ver.margin, "surface_verb_match": ver.surface_verb_match,
                "verb_check": ver.verb_check, "lexicons": list(self.lexicons), "selection": self.selection,
@@ -72,8 +71,6 @@ class CalibrateOptions:
 def validate_calibrate_options(opts: CalibrateOptions) -> CalibrateOptions:
     """``opts`` checked, with canonical backend names (a new object): raise :class:`FbagentError` (one
     line, with the fix) for the first impossible option value."""
-    from fbagent.limits import check_count
-
     opts = replace(opts, models=opts.models.checked())   # backend names, base URLs, request limits, prompt style
     opts.verifier.check()   # margin, signal
     if opts.uses_llm:

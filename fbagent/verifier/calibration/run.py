@@ -32,6 +32,7 @@ from fbagent.lexicon.importer import resolve_lexicon
 from fbagent.progress.events import Finished, Message, OnEvent, Progress, Started, ignore
 from fbagent.prompting.messages import load_prompts
 from fbagent.providers.breaker import ServiceDown, guarding
+from fbagent.providers.redact import stored_command
 from fbagent.store.db import open_db
 from fbagent.verifier.calibration.metrics import signal_summary
 from fbagent.verifier.calibration.options import CalibrateOptions, validate_calibrate_options
@@ -128,7 +129,6 @@ def _metrics(rows: list[dict[str, Any]], opts: CalibrateOptions) -> dict[str, An
 async def _calibrate_lexicon(db: Any, lexicon: dict[str, Any], chosen: CalibrationPairs, prompts: Any,
                              opts: CalibrateOptions, text_encoder: Any, client: Any, command: str | None,
                              emit: OnCalibrationEvent) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    from fbagent.providers.redact import stored_command
     from fbagent.store import calibrations as store
     from fbagent.store.exemplars import frame_definition
     from fbagent.store.lexicon import frame_reference_texts

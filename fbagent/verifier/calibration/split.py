@@ -19,6 +19,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fbagent.errors import FbagentError
+from fbagent.pairs import select as pair_steps
+from fbagent.store import pairs as pair_store
+from fbagent.store.exemplars import exemplar_counts, lu_exemplars
 from fbagent.verifier.calibration.options import HOLDOUT, CalibrateOptions
 
 
@@ -49,10 +52,6 @@ class CalibrationPairs:
 def choose_pairs(db: Any, lexicon: dict[str, Any], opts: CalibrateOptions) -> CalibrationPairs:
     """The calibration pairs of ``lexicon`` (module doc). Raises :class:`FbagentError` for an unknown
     selection, a selection of another lexicon, or when no pair has enough exemplars."""
-    from fbagent.pairs import select as pair_steps
-    from fbagent.store import pairs as pair_store
-    from fbagent.store.exemplars import exemplar_counts
-
     counts_by = exemplar_counts(db, lexicon["id"])
 
     def enough(p: dict[str, Any]) -> bool:
@@ -110,8 +109,6 @@ def split_exemplars(rows: list[dict[str, Any]], *, seed: int, lexicon: str, fram
 
 def make_splits(db: Any, lexicon: dict[str, Any], chosen: CalibrationPairs, opts: CalibrateOptions) -> None:
     """Fill ``chosen.splits`` for every (frame, verb) of its pairs (:func:`split_exemplars`)."""
-    from fbagent.store.exemplars import lu_exemplars
-
     for p in chosen.pairs:
         for frame in (p["frame_a"], p["frame_b"]):
             key = (frame, p["verb"])
