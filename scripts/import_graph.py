@@ -233,9 +233,32 @@ def deferred_loads(modules: dict[str, Path]) -> dict[str, set[str]]:
     return memo
 
 
+def lazy_names(modules: dict[str, Path], deferred: dict[str, set[str]]) -> dict[str, set[str]]:
+    """For each package that loads its names on first use (PEP 562: a module-level ``__getattr__`` in its
+    ``__init__``): what ``from PACKAGE import NAME`` loads, keyed ``"PACKAGE:names"``: the packages of
+    :data:`LAZY_OK` that the modules named in its ``if TYPE_CHECKING:`` block load (they list its lazy
+    names), with the package's own; for any other package, the package's own."""
+    out: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        if path.name != "__init__.py":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        loads = set(deferred.get(name, set()))
+        out[f"{name}:names"] = loads
+        if not any(isinstance(st, ast.FunctionDef) and st.name == "__getattr__" for st in tree.body):
+            continue
+        for st in tree.body:
+            if isinstance(st, ast.If) and "TYPE_CHECKING" in ast.unparse(st.test):
+                for node in st.body:
+                    if isinstance(node, ast.ImportFrom) and node.module in modules:
+                        loads |= deferred.get(node.module, set())
+    return out
+
+
 def local_fbagent_imports(path: Path, modules: dict[str, Path]) -> list[str]:
     """The fbagent modules ``path`` imports inside a function, one entry per imported name (as
-    :func:`local_imports` counts them), each resolved to the module it loads."""
+    :func:`local_imports` counts them), each resolved to the module it loads; a name of a package that
+    loads its names on first use (:func:`lazy_names`) as ``"PACKAGE:names"``."""
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     out: list[str] = []
     seen: set[int] = set()
@@ -255,6 +278,8 @@ def local_fbagent_imports(path: Path, modules: dict[str, Path]) -> list[str]:
             for name in names:
                 while name and name not in modules:
                     name = name.rpartition(".")[0]
+                if isinstance(node, ast.ImportFrom) and name == node.module and modules[name].name == "__init__.py":
+                    name = f"{name}:names"   # a name the package defines or loads on first use
                 out.append(name)
     return out
 
@@ -362,6 +387,7 @@ def local_imports_line(modules: dict[str, Path]) -> str:
     """The report line on function-local imports: of fbagent modules (those whose import loads a package of
     :data:`LAZY_OK`, and the others), of third-party packages by category."""
     deferred = deferred_loads(modules)
+    deferred.update(lazy_names(modules, deferred))
     own_lazy: dict[str, int] = defaultdict(int)
     own_other: dict[str, int] = defaultdict(int)
     third: dict[str, int] = defaultdict(int)

@@ -24,7 +24,6 @@ from fbagent.commands.output import echo, new_console, secho
 from fbagent.commands.progress_view import CountBar, ProgressView
 from fbagent.commands.tables import Col, WideOption, print_table
 from fbagent.pairs.select import PAIRS_HELP
-from fbagent.verifier.calibration import calibrate
 from fbagent.verifier.calibration.options import HOLDOUT, CalibrateOptions
 from fbagent.verifier.settings import VerifierOptions
 
@@ -70,6 +69,8 @@ def calibrate_cmd(
     right: accuracy, precision and recall of `pass` with 95% intervals, a table over margins. Stored; the
     latest calibration of a lexicon gives `generate --margin auto`."""
     import asyncio
+
+    from fbagent.verifier.calibration import calibrate
 
     models, verifier_fields = run_groups(llm, verifier_llm)
     opts = CalibrateOptions(
