@@ -18,7 +18,11 @@ Prints:
   ranks in :data:`RANKS` and :data:`MODULE_RANKS` (DESIGN.md: cli -> commands -> tui/eval ->
   generation -> agents -> verifier/pairs -> checks -> prompting -> llm -> providers -> lexicon
   -> store -> the lexicon's data model -> shared root helpers);
-- ``root modules``: modules directly in ``fbagent/`` besides ``__init__.py`` (target: <= 10).
+- ``root modules``: modules directly in ``fbagent/`` besides ``__init__.py`` (target: <= 10);
+- ``function-local imports`` (issue 32: only where an import defers a lazy package): of fbagent modules,
+  those of a module whose import loads a package of :data:`LAZY_OK` (listed, with the packages) and the
+  others (target: 0); of third-party packages by category: :data:`HEAVY`, :data:`OPTIONAL_EXTRAS`,
+  :data:`DEFERRED` (each with its reason) and the others (target: 0).
 
 Exit status 0 when there are no cycles, no upward imports and at most 10 root modules, else 1.
 """
