@@ -15,6 +15,7 @@ from fbagent.errors import FbagentError
 from fbagent.generation.options import GenerateOptions, default_run_name
 from fbagent.generation.selection import choose_selection, screening_done, screens
 from fbagent.generation.workers import FrameInfoCache, entry_list, pending
+from fbagent.pairs.screening import load_run_pairs
 from fbagent.pairs.select import draw_selection
 from fbagent.store import items as items_store
 
@@ -44,8 +45,6 @@ async def build_plan(db: Any, lexicon: dict[str, Any], prompts: Any, run: dict[s
     "input_tokens", "output_tokens", "generator", "model", "verifier"}``; ``calls_*`` count
     requests (no retries .. every retry), tokens assume no retries.
     """
-    from fbagent.pairs.screening import load_run_pairs
-
     if run is not None and run.get("selection_id") is not None:
         pairs = load_run_pairs(db, run["selection_id"])
         to_screen = pairs if screens(opts) and not screening_done(run) else []

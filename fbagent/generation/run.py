@@ -46,17 +46,26 @@ from fbagent.generation.options import (
     style_note,
     validate_options,
 )
+from fbagent.generation.plan import build_plan, missing_key_warnings, missing_package_warnings
 from fbagent.generation.selection import choose_selection, prepare_selection, screening_done
 from fbagent.generation.workers import EntryPool, FrameInfoCache, entry_list, lent_slots, pending
+from fbagent.lexicon.importer import resolve_lexicon
+from fbagent.llm.client import most_common_error
+from fbagent.pairs.screening import load_run_pairs
 from fbagent.pairs.select import check_selectable
 from fbagent.prompting.messages import load_prompts
 from fbagent.providers.breaker import ServiceDown, guarding
 from fbagent.providers.redact import stored_base_url, stored_command
 from fbagent.store import items as items_store
+from fbagent.store import runs as runs_store
+from fbagent.store.db import open_db, open_db_copy, sqlite_error
+from fbagent.store.lexicon import frame_reference_texts
 from fbagent.store.runs import usage as run_usage
+from fbagent.verifier.encoder_check import ExemplarBank, generation_references
 from fbagent.verifier.margin import auto_margin  # not the package: it imports generation
 from fbagent.verifier.run_models import prompt_styles
 from fbagent.verifier.startup import Backends, start_backends, watch_encoder
+from fbagent.verifier.verify import BatchEncoder, ReferenceBank
 
 SESSION_FAILED_FIX = "check --base-url / the server / the API key; rerun the same command to retry the failed entries"
 
@@ -75,9 +84,6 @@ async def generate(db_path: str | Path, opts: GenerateOptions, *, encoder: Any =
     (unknown lexicon, run name taken by other options, missing key or package) and
     re-raises ``asyncio.CancelledError`` after recording an interruption.
     """
-    from fbagent.store import runs as runs_store
-    from fbagent.store.db import open_db, open_db_copy
-
     emit = on_event or ignore
     opts = validate_options(opts)
     lent_slots()   # a bad FBAGENT_LENT_SLOTS is refused before anything is stored
@@ -133,8 +139,6 @@ def _resolve_lexicon(db: Any, opts: GenerateOptions,
     screening default. Returns ``(lexicon, lookup notes, (generator style, verifier style), options)`` (the
     options with those resolved: a new object); every note is
     emitted. Raises :class:`FbagentError` for an unknown lexicon or a language without its verb analyser."""
-    from fbagent.lexicon.importer import resolve_lexicon
-
     notes: list[str] = []
     lexicon = dict(resolve_lexicon(db, opts.run.lexicon, notify=notes.append))
     for note in notes:
@@ -161,8 +165,6 @@ def _resolve_lexicon(db: Any, opts: GenerateOptions,
 def _recover_stale_sessions(db: Any, run: dict[str, Any], emit: OnEvent) -> None:
     """Sessions of ``run`` killed earlier (kill -9, lost terminal) are marked interrupted, counted from the
     stored rows; one warning each, with what the crash record says."""
-    from fbagent.store import runs as runs_store
-
     for s in runs_store.recover_stale_sessions(db, run["id"]):
         why = crash_note(s.get("host"), s.get("pid")) or ("no crash record: it was killed (kill -9, a lost "
                                                           "terminal, out of memory) or its machine stopped")
@@ -176,8 +178,6 @@ async def _dry_run(db: Any, lexicon: dict[str, Any], prompts: Any, run: dict[str
                    emit: OnEvent) -> GenerationSummary:
     """The plan of a dry run (:func:`fbagent.generation.plan.build_plan`) in ``summary.plan``, emitted with
     the warnings of missing packages and keys; no LLM call, nothing stored."""
-    from fbagent.generation.plan import build_plan, missing_key_warnings, missing_package_warnings
-
     summary.plan = await build_plan(db, lexicon, prompts, run, opts)
     summary.wall_s = time.perf_counter() - started
     emit(PlanMade(summary.plan))
@@ -189,8 +189,6 @@ async def _dry_run(db: Any, lexicon: dict[str, Any], prompts: Any, run: dict[str
 def _entries_if_all_finished(db: Any, run: dict[str, Any], opts: GenerateOptions) -> list[Any] | None:
     """The run's entries when it has its selection (screened, if it screens) and every entry is finished;
     ``None`` when there is work left."""
-    from fbagent.pairs.screening import load_run_pairs
-
     if run.get("selection_id") is None or (opts.run.screen and not screening_done(run)):
         return None
     entries = entry_list(load_run_pairs(db, run["selection_id"]), opts.selection.per_pair)
@@ -219,8 +217,6 @@ class _Session:
 
     def open_run(self, run: dict[str, Any] | None) -> dict[str, Any]:
         """Create the ``runs`` row of a new run, or mark the existing ``run`` ``running``; returns the row."""
-        from fbagent.store import runs as runs_store
-
         opts, backends = self.opts, self.backends
         assert backends is not None
         if run is None:
@@ -247,8 +243,6 @@ class _Session:
         """One ``run_sessions`` row for the body: started on entry, its end (status, LLM usage, wall time)
         recorded on exit. Sets ``summary.status``: ``finished`` (the body returned), ``interrupted``
         (cancelled) or ``error`` (anything else, re-raised)."""
-        from fbagent.store import runs as runs_store
-
         summary = self.summary
         session_id = runs_store.start_session(self.db, self.run["id"], self.command, pid=invocation_pid())
         summary.status = "interrupted"
@@ -286,8 +280,6 @@ class _Session:
                                         prompts=self.prompts, summary=summary, emit=self.emit)
         from fbagent.agents.entry_graph import EntryContext, EntryOptions, compile_entry_graph
         from fbagent.generation.checkpoints import open_checkpointer
-        from fbagent.verifier.encoder_check import ExemplarBank, generation_references
-        from fbagent.verifier.verify import BatchEncoder, ReferenceBank
 
         entries = entry_list(pairs, opts.selection.per_pair)
         todo = pending(entries, run["name"], items_store.finished_ids(db, run["id"]))
@@ -328,8 +320,6 @@ class _Session:
 
     def nothing_to_do(self, run: dict[str, Any], total: int) -> GenerationSummary:
         """Record an empty, finished session of ``run``, whose ``total`` entries are all finished, and report it."""
-        from fbagent.store import runs as runs_store
-
         summary = self.summary
         summary.calls_before = run_usage(self.db, run["id"])["calls"]  # the "whole run" column counts them
         session_id = runs_store.start_session(self.db, run["id"], self.command, pid=invocation_pid())
@@ -348,8 +338,6 @@ def stopped_by_breaker(summary: GenerationSummary) -> Iterator[None]:
     """The command's circuit breaker (:mod:`fbagent.providers.breaker`) for the body; when it trips, its
     :class:`ServiceDown` is re-raised saying what this session stored (entries, LLM calls). A database
     failure (a full disk) is one line saying the same, not "stored nothing"."""
-    from fbagent.store.db import sqlite_error
-
     try:
         with guarding():
             yield
@@ -379,8 +367,6 @@ def record_session_end(db: Any, session_id: int, run: dict[str, Any], summary: G
     """Store the session's counters and the run's status (``finished`` after a finished session, else
     ``interrupted``), each on its own, so that one failing does not skip the other. Returns one line per
     write that failed with a database error (e.g. locked past the busy timeout); ``[]`` when both worked."""
-    from fbagent.store import runs as runs_store
-
     problems = []
     try:
         runs_store.finish_session(
@@ -415,7 +401,6 @@ def session_failure(summary: GenerationSummary, clients: list[Any], item_errors:
     entries_failed = summary.entries_done > 0 and summary.counts.get("failed", 0) == summary.entries_done
     if not (calls_failed or entries_failed):
         return None
-    from fbagent.llm.client import most_common_error
 
     errors: Counter[str] = Counter()
     for c in clients:
@@ -458,8 +443,6 @@ def frozen_heap() -> Iterator[None]:
 
 
 def _reference_texts(db: Any, lexicon_id: int):
-    from fbagent.store.lexicon import frame_reference_texts
-
     def texts_for(frame: str, verb: str) -> list[str]:
         return list(frame_reference_texts(db, lexicon_id, frame, verb))
 

@@ -35,6 +35,7 @@ from fbagent.providers import redact
 from fbagent.store import items as items_store
 from fbagent.store.db import checkpoint
 from fbagent.store.items import FINAL_STATUSES, item_id
+from fbagent.store.lexicon import frame_context
 from fbagent.verifier.encoder_batch import ON_LOAD_WAIT
 
 if TYPE_CHECKING:
@@ -67,8 +68,6 @@ class FrameInfoCache:
     def get(self, frame: str, verb: str) -> dict[str, Any]:
         """The frame's context as evoked by ``verb`` (definition, core FEs, LU, up to 3 examples).
         Raises :class:`FbagentError` when the frame is not in the lexicon."""
-        from fbagent.store.lexicon import frame_context
-
         key = (frame, verb)
         if key not in self._cache:
             self._cache[key] = _jsonable(frame_context(self.db, self.lexicon_id, frame, verb, max_examples=3))

@@ -40,6 +40,7 @@ import numpy as np
 from fbagent.schemas import Definition, FourChoiceAnswer
 from fbagent.verifier.encoder import DEFAULT_ENCODER, load_encoder, resolve_encoder, unit_float32
 from fbagent.verifier.encoder_batch import BatchEncoder
+from fbagent.verifier.encoder_check import mark_target, target_embeddings
 from fbagent.verifier.margin import DEFAULT_MARGIN
 from fbagent.verifier.roundtrip import score
 from fbagent.verifier.settings import DEFAULT_SIGNAL, SIGNALS
@@ -84,8 +85,6 @@ class SentenceEncoder:
         """L2-normalised float32 target vectors (the verb in context), shape (len(texts), dim): see
         :func:`fbagent.verifier.encoder_check.target_embeddings`. A model without a Hugging Face transformer as
         its first module embeds the sentences with the target bracketed instead."""
-        from fbagent.verifier.encoder_check import mark_target, target_embeddings
-
         try:
             return unit_float32(target_embeddings(self.model, texts, spans))
         except TypeError:

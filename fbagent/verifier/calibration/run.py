@@ -29,16 +29,23 @@ from typing import Any
 from fbagent.checks.lemmas import analyser_note, require_verb_analyser
 from fbagent.errors import FbagentError
 from fbagent.lexicon.importer import resolve_lexicon
+from fbagent.llm.client import most_common_error
 from fbagent.progress.events import Finished, Message, OnEvent, Progress, Started, ignore
 from fbagent.prompting.messages import load_prompts
 from fbagent.providers.breaker import ServiceDown, guarding
 from fbagent.providers.redact import stored_command
+from fbagent.store import calibrations as store
+from fbagent.store.calibrations import calibration_name_taken
 from fbagent.store.db import open_db
+from fbagent.store.exemplars import frame_definition
+from fbagent.store.lexicon import frame_reference_texts
 from fbagent.verifier.calibration.metrics import signal_summary
 from fbagent.verifier.calibration.options import CalibrateOptions, validate_calibrate_options
 from fbagent.verifier.calibration.split import CalibrationPairs, choose_pairs, make_splits
+from fbagent.verifier.encoder_check import ExemplarBank
 from fbagent.verifier.run_models import prompt_style_of
 from fbagent.verifier.startup import check_encoder, load_encoder, start_backends
+from fbagent.verifier.verify import BatchEncoder, ReferenceBank, verify_item
 
 # The events are those of the one progress protocol (fbagent.progress.events); the old names stay.
 CalibrationStarted = Started      # one lexicon's calibration starts: total = pairs, label = lexicon, text = its line
@@ -129,12 +136,6 @@ def _metrics(rows: list[dict[str, Any]], opts: CalibrateOptions) -> dict[str, An
 async def _calibrate_lexicon(db: Any, lexicon: dict[str, Any], chosen: CalibrationPairs, prompts: Any,
                              opts: CalibrateOptions, text_encoder: Any, client: Any, command: str | None,
                              emit: OnCalibrationEvent) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    from fbagent.store import calibrations as store
-    from fbagent.store.exemplars import frame_definition
-    from fbagent.store.lexicon import frame_reference_texts
-    from fbagent.verifier.encoder_check import ExemplarBank
-    from fbagent.verifier.verify import BatchEncoder, ReferenceBank, verify_item
-
     started = time.perf_counter()
     encoder_name = getattr(text_encoder, "name", None) or opts.models.encoder
     run = store.create_calibration(
@@ -247,7 +248,6 @@ def _nothing_works(client: Any, stats0: dict[str, int], *, at_least: int) -> str
     calls, failures = now["calls"] - stats0["calls"], now["failures"] - stats0["failures"]
     if failures < max(at_least, 1) or failures < calls or now["cache_hits"] > stats0["cache_hits"]:
         return None
-    from fbagent.llm.client import most_common_error
 
     return f"all {failures} LLM calls failed" + most_common_error(getattr(client.stats, "errors", None) or {})
 
@@ -259,8 +259,6 @@ def _stats(client: Any) -> dict[str, int]:
 
 def _run_name(db: Any, lexicon: str, opts: CalibrateOptions) -> str:
     """``calibrate-<lexicon>-<signal>-s<seed>-<n>``: n counts this lexicon's calibrations (unique)."""
-    from fbagent.store.calibrations import calibration_name_taken
-
     base = f"calibrate-{lexicon}-{opts.verifier.signal}-s{opts.seed}"
     n = 1
     while calibration_name_taken(db, f"{base}-{n}"):
