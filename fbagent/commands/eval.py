@@ -1,8 +1,8 @@
 """`fbagent eval` commands: run, report, frame-id, sembench.
 
-The evaluation code is imported at module level; its heavy packages (torch, vllm, llama.cpp, openai,
-matplotlib...) load where they are used. ``fbagent --help`` does not import this module
-(:mod:`fbagent.commands.lazy_group`).
+Imports sit at module level, but those of the evaluation code, which loads numpy, sqlite-utils, torch,
+vllm, llama.cpp, openai or matplotlib: those are inside the command functions, so that a command's
+``--help`` stays fast. ``fbagent --help`` does not import this module (:mod:`fbagent.commands.lazy_group`).
 """
 
 from __future__ import annotations
@@ -25,22 +25,7 @@ from fbagent.commands.output import echo, new_console, secho
 from fbagent.commands.progress_view import CountBar, ProgressView
 from fbagent.commands.tables import Col, print_table, wrap_text
 from fbagent.errors import FbagentError
-from fbagent.eval import sembench as sembench_lib
-from fbagent.eval.frame_id import FrameIdSettings, load_pairs, run_frame_id
-from fbagent.eval.framebench import RunSettings, plan_run, run_framebench
-from fbagent.eval.metrics import STDS, Scoring, pct
-from fbagent.eval.report import (
-    FIGURE_FORMATS,
-    dataset_warning,
-    human_score_from_report,
-    load_result,
-    load_results,
-    parse_human_accuracy,
-    tables,
-    write_report,
-)
 from fbagent.eval.runner import check_result_folder
-from fbagent.eval.sembench import SemBenchSettings, run_sembench
 from fbagent.eval.sembench_sets import looks_like_instances
 from fbagent.limits import DEFAULT_N_BOOT, bounds
 from fbagent.providers import redact
@@ -161,6 +146,8 @@ def _console():
 
 def _print_results(folders: list[Path], human: float | None = None) -> None:
     """One run: a two-column table (metric, value) of the report row, so it fits any terminal."""
+    from fbagent.eval.report import load_result, tables
+
     results = [load_result(f) for f in folders]
     console = _console()
     for tab in tables(results, human):
@@ -243,6 +230,9 @@ def run_cmd(
     versions; OUT/summary.json the metrics. Rerun the same command to resume after a crash.
     Exit 1 when every answer failed.
     """
+    from fbagent.eval.framebench import RunSettings, plan_run, run_framebench
+    from fbagent.eval.metrics import STDS, Scoring
+
     if std not in STDS:
         raise FbagentError(f"unknown --std {std!r}", "use --std population or --std sample")
     assert backend is not None and run is not None   # built by @backend_options and @run_options
@@ -303,6 +293,17 @@ def report_cmd(
     n_boot: NBootOpt = DEFAULT_N_BOOT,
 ) -> None:
     """Cross-model table (as the paper's Tables 3-4: Rich, Markdown, CSV) and a bar plot (PNG, PDF, SVG)."""
+    from fbagent.eval.metrics import STDS
+    from fbagent.eval.report import (
+        FIGURE_FORMATS,
+        dataset_warning,
+        human_score_from_report,
+        load_results,
+        parse_human_accuracy,
+        tables,
+        write_report,
+    )
+
     if human_accuracy is not None and validation_report is not None:
         raise FbagentError("both --human-accuracy and --validation-report given", "pass only one of them")
     if std is not None and std not in STDS:
@@ -361,10 +362,14 @@ def frame_id_cmd(
     For each verb-frame pair, one exemplar sentence per frame; options: the two frame names with
     definitions and "Neither frame is evoked", shuffled (seeded); constrained to 1-3.
     """
+    from fbagent.eval.frame_id import FrameIdSettings, run_frame_id
+    from fbagent.eval.metrics import Scoring
+
     assert backend is not None and run is not None   # built by @backend_options and @run_options
     settings = FrameIdSettings(db=db, lexicon=lexicon, selection=selection, shots=shots, limit=limit, lang=lang,
                                **run.settings, definition_chars=definition_chars, label=label,
                                scoring=Scoring(failures="exclude" if exclude_failures else "count"))
+    from fbagent.eval.frame_id import load_pairs
 
     pairs, lex = load_pairs(settings)  # fail fast before loading a model
     _score(backend, run.out, "frame-id", "frame-id ", lambda be, out, prog: run_frame_id(
@@ -401,6 +406,8 @@ def sembench_cmd(
     Distractors by encoder similarity of glosses: easy (least similar other sense), mid (median),
     hard (most similar), rand (seeded random). Free generation through the same backends.
     """
+    from fbagent.eval.sembench import SemBenchSettings, load_instances, run_sembench
+
     assert backend is not None and run is not None   # built by @backend_options and @run_options
     instance_file = list(instances_file or [])
     if not instance_file and looks_like_instances(dictionary):
@@ -411,7 +418,7 @@ def sembench_cmd(
                                 min_senses=min_senses, shots=shots, lang=lang, max_new_tokens=max_new_tokens,
                                 encoder=encoder, **run.settings,
                                 instances_files=instance_file or None)
-    data = sembench_lib.load_instances(settings)  # fail fast (dictionary, encoder) before loading a model
+    data = load_instances(settings)  # fail fast (dictionary, encoder) before loading a model
     out = _score(backend, run.out, f"sembench-{mode}-{shots}shot" + ("-sets" if instance_file else ""),
                  f"sembench {mode} ", lambda be, out, prog: run_sembench(
                      be, settings, out, reasoning=backend.reasoning, data=data, command=sys.argv, on_event=prog),
@@ -423,6 +430,8 @@ def sembench_cmd(
 def _print_by_file(out: Path) -> None:
     """The per-file table of a SemBench instances-file run (the authors' rule; ``summary.json`` ``by_file``)."""
     import json
+
+    from fbagent.eval.metrics import pct
 
     path = out / "summary.json"
     by_file = (json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}).get("by_file") or {}

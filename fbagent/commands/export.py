@@ -8,13 +8,13 @@ from typing import Annotated
 
 import typer
 
+from fbagent.commands.annotate import parse_statuses, upgrade_note
 from fbagent.commands.audit import encoder_embed
 from fbagent.commands.options import DEFAULT_DB, ExistingDbOption, name_check
 from fbagent.commands.output import echo, secho
 from fbagent.errors import FbagentError
 from fbagent.publish import formats
 from fbagent.seeds import DEFAULT_SEED
-from fbagent.store import open_db
 
 
 def register(app: typer.Typer) -> None:
@@ -57,7 +57,7 @@ def register(app: typer.Typer) -> None:
         that text. --format hf writes a folder that `datasets.load_dataset(OUT)` loads; --format lm-eval
         a folder for `lm_eval --include_path OUT --tasks framebench_<lang>`. Reads the database read-only.
         """
-        from fbagent.commands.annotate import parse_statuses, upgrade_note
+        from fbagent.store import open_db
 
         formats.check_format(fmt)
         if not Path(db).exists():
@@ -111,7 +111,6 @@ def _export(database, out, *, exclude=(), fmt, validated, run, min_correct, min_
             pretty_name, card, seed, templates, templates_dir, choices_style, templates_lang, orders,
             labels_file=None) -> None:
     """Write ``database``'s entries to ``out`` in ``fmt`` and say how many (one line)."""
-    from fbagent.commands.annotate import parse_statuses
     from fbagent.publish.export import export
     from fbagent.publish.options import HfOptions, LmEvalOptions, Scope
 

@@ -16,7 +16,6 @@ from fbagent.commands.generation_options import model_options, run_groups, verif
 from fbagent.commands.options import DEFAULT_DB, DbOption, db_path, name_check
 from fbagent.commands.output import secho
 from fbagent.commands.selection_options import selection_options
-from fbagent.generation import generate
 from fbagent.generation.options import GenerateOptions, RunOptions
 from fbagent.pairs.select import PAIRS_HELP, SelectionOptions
 from fbagent.verifier.margin import parse_margin
@@ -112,6 +111,8 @@ def run_generation(db: Path, opts: GenerateOptions) -> None:
     """Run :func:`fbagent.generation.generate` with the progress view; Ctrl-C -> exit 130 (stored work kept),
     a session that achieved nothing -> its reason and exit 1."""
     import asyncio
+
+    from fbagent.generation import generate
 
     view = GenerateView()
     try:
