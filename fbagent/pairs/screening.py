@@ -317,6 +317,10 @@ async def _compiled_graph(*, loading_behind: list[asyncio.Future[Any]]) -> Any:
     compiled: concurrent.futures.Future[Any] = concurrent.futures.Future()
 
     def load() -> None:
+        # a future cancelled before the thread got to it (the session was cancelled) takes no result; once
+        # running it can no longer be cancelled, so set_result below never meets a cancelled future
+        if not compiled.set_running_or_notify_cancel():
+            return
         try:
             compiled.set_result(build_selection_graph().compile())
         except BaseException as err:  # noqa: BLE001 - raised where the graph is awaited
