@@ -6,6 +6,8 @@
   ``fbagent eval sembench``;
 - :mod:`.encoder_check`: the exemplar-based encoder check (target vectors vs frame centroids);
 - :mod:`.encoder`: the sentence encoder, loaded once per process;
+- :mod:`.encoder_process`: the encoder in a process of its own (what ``generate`` and ``verifier calibrate`` use);
+- :mod:`.encoder_batch`: the entries' encoder requests batched in one worker thread, rows kept by text;
 - :mod:`.calibration`: ``fbagent verifier calibrate`` and ``generate --margin auto``;
 - :mod:`.agreement`: the verifier's verdict against human validation;
 - :mod:`.run_models`: the models a verifying run uses (generator, verifier LLM, encoder): the ``models`` group
