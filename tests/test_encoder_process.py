@@ -60,3 +60,96 @@ def test_a_child_that_dies_is_named_with_its_exit_code():
         child.wait_ready()
     with pytest.raises(FbagentError, match="process was closed"):
         child.encode(["a"])   # closed after the failure: one line, no hang
+
+
+def test_stop_loading_kills_a_child_whose_model_still_loads_and_its_wait_raises():
+    from fbagent.verifier.encoder_process import stop_loading
+
+    child = EncoderProcess(None)   # importing torch and MiniLM takes seconds: it is still loading
+    assert stop_loading() == 1
+    with pytest.raises(FbagentError, match=r"ended unexpectedly \(exit code -9\)"):
+        child.wait_ready()
+    assert stop_loading() == 0
+
+
+def test_the_child_leaves_when_its_parent_is_gone_even_while_it_loads(tmp_path):
+    import os
+    import subprocess
+    import sys
+    import time
+
+    # a parent that starts the child and is SIGKILL'd at once: the child must not load on for seconds
+    code = ("import os, sys\nfrom fbagent.verifier.encoder_process import EncoderProcess\n"
+            "child = EncoderProcess(None)\nprint(child._proc.pid, flush=True)\nos.kill(os.getpid(), 9)\n")
+    parent = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    pid = int(parent.stdout.split()[0])
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            break
+        with open(f"/proc/{pid}/stat") as fh:   # a zombie waiting for its new parent counts as gone
+            if fh.read().split(")")[-1].split()[0] == "Z":
+                break
+        time.sleep(0.1)
+    else:
+        raise AssertionError("the encoder process outlived its parent by 10 s")
+    assert time.monotonic() < deadline
+
+
+@pytest.mark.parametrize("value, in_child", [("", True), ("1", True), ("yes", True), ("ON", True),
+                                             ("0", False), ("false", False), ("no", False), ("off", False)])
+def test_fbagent_encoder_process_values(monkeypatch, value, in_child):
+    from fbagent.verifier.startup import encoder_in_child
+
+    monkeypatch.setenv("FBAGENT_ENCODER_PROCESS", value)
+    assert encoder_in_child() is in_child
+
+
+def test_a_bad_fbagent_encoder_process_value_is_one_line(monkeypatch):
+    from fbagent.verifier.startup import encoder_in_child
+
+    monkeypatch.setenv("FBAGENT_ENCODER_PROCESS", "maybe")
+    with pytest.raises(FbagentError) as err:
+        encoder_in_child()
+    assert str(err.value) == ("FBAGENT_ENCODER_PROCESS must be 1 or 0 (or true/false, yes/no, on/off), got 'maybe'. "
+                              "Fix: unset it (the encoder then runs in a process of its own) or set "
+                              "FBAGENT_ENCODER_PROCESS=0 to load it in the command's own process")
+
+
+@needs_minilm
+def test_ctrl_c_while_the_encoder_loads_stops_at_once_and_leaves_no_encoder_process(tmp_path):
+    """Entries wait at `verify` for a model that is still loading in its process when Ctrl-C comes: the command
+    stops within the supervisor's grace (no "stopped N s after Ctrl-C" line) and the loading process is gone."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from gen_responder import FrameResponder
+    from openai_stub import OpenAIStub
+
+    env = {**os.environ, "OPENAI_API_KEY": "", "PYTHONUNBUFFERED": "1", "FBAGENT_INTERRUPT_GRACE_S": "20"}
+    with OpenAIStub(FrameResponder(), latency_s=0.05) as stub:
+        proc = subprocess.Popen([sys.executable, "-m", "fbagent.cli", "generate", "--pairs", "6", "--generator",
+                                 "openai", "--base-url", stub.base_url, "--model", "stub-model", "--concurrency", "4",
+                                 "--no-screen", "--db", str(tmp_path / "fb.db")],
+                                env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 60
+        while stub.request_count < 12 and time.monotonic() < deadline:   # entries are past generate_base
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        started = time.monotonic()
+        _, err = proc.communicate(timeout=60)
+    took = time.monotonic() - started
+    assert proc.returncode == 130, err[-2000:]
+    assert err.strip().splitlines()[-1] == ("interrupted: everything finished so far is stored; run the same command "
+                                            "again to resume."), err[-2000:]
+    assert took < 10, took
+    time.sleep(0.5)
+    ps = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout.splitlines()
+    assert not [line for line in ps if "-m fbagent.verifier.encoder_process" in line and str(tmp_path) not in line]

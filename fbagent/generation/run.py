@@ -64,7 +64,7 @@ from fbagent.store.runs import usage as run_usage
 from fbagent.verifier.encoder_check import ExemplarBank, generation_references
 from fbagent.verifier.margin import auto_margin  # not the package: it imports generation
 from fbagent.verifier.run_models import prompt_styles
-from fbagent.verifier.startup import Backends, start_backends, watch_encoder
+from fbagent.verifier.startup import Backends, encoder_in_child, start_backends, watch_encoder
 from fbagent.verifier.verify import BatchEncoder, ReferenceBank
 
 SESSION_FAILED_FIX = "check --base-url / the server / the API key; rerun the same command to retry the failed entries"
@@ -86,7 +86,8 @@ async def generate(db_path: str | Path, opts: GenerateOptions, *, encoder: Any =
     """
     emit = on_event or ignore
     opts = validate_options(opts)
-    lent_slots()   # a bad FBAGENT_LENT_SLOTS is refused before anything is stored
+    lent_slots()   # a bad FBAGENT_LENT_SLOTS or FBAGENT_ENCODER_PROCESS is refused before anything is stored
+    encoder_in_child()
     if not opts.run.dry_run:  # a broken checkpoint file is refused before anything is stored
         check_checkpoint_file(checkpoint_path(db_path))
     started = time.perf_counter()

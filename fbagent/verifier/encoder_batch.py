@@ -170,9 +170,10 @@ class BatchEncoder:
         return self.encoder.encode([mark_target(t, s) for t, s in zip(texts, spans, strict=True)])
 
     def close(self) -> None:
-        """Stop the worker thread (waits for a running encode), then close the encoder when it has a ``close``
-        (an encoder in a process of its own ends)."""
-        self._executor.shutdown(wait=True)
+        """Close the encoder when it has a ``close`` (an encoder in a process of its own ends; one still loading
+        is stopped, and a request waiting for its load gives up), then stop the worker thread (waits for a
+        running encode, which no longer waits for a load)."""
         close = getattr(self.encoder, "close", None)
         if close is not None:
             close()
+        self._executor.shutdown(wait=True)

@@ -13,7 +13,8 @@ The protocol is length-prefixed pickle frames over the child's stdin/stdout (the
 else reads or writes them): ``("encode", texts)`` / ``("targets", texts, spans)`` -> ``("ok", rows,
 cpu_s)``; the child's first frame is ``("ready", cpu_s)`` or ``("error", problem, fix)``. The child
 prints nothing (its stdout is the protocol: whatever a library prints goes to ``/dev/null``), ignores
-Ctrl-C (the parent decides) and exits when its stdin closes, so it never outlives the command.
+Ctrl-C (the parent decides) and exits when its stdin closes or its parent is gone (checked every 0.2 s, also
+while it loads); a run that ends before the model is ready kills it (:func:`stop_loading`).
 
 ``FBAGENT_ENCODER_PROCESS=0`` loads the encoder in the command's own process instead
 (:func:`fbagent.verifier.startup.load_encoder`).
@@ -30,6 +31,7 @@ import subprocess
 import sys
 import threading
 import time
+import weakref
 from typing import IO, Any
 
 from fbagent.errors import FbagentError
@@ -77,6 +79,7 @@ class EncoderProcess:
             [sys.executable, "-m", "fbagent.verifier.encoder_process", name or ""],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             start_new_session=False, close_fds=True)
+        _LOADING.add(self)
 
     def wait_ready(self) -> EncoderProcess:
         """Block until the child's model is loaded; returns ``self``. Raises :class:`FbagentError` (see the class)."""
@@ -88,6 +91,8 @@ class EncoderProcess:
         except FbagentError:
             self.close()
             raise
+        finally:
+            _LOADING.discard(self)
         self.load_cpu_s = self.cpu_s = reply[1]
         return self
 
@@ -124,8 +129,14 @@ class EncoderProcess:
                                "own process, where its error shows")
         return reply
 
+    def kill(self) -> None:
+        """Stop the child at once (SIGKILL): a load that is no longer wanted. :meth:`wait_ready` then raises."""
+        with contextlib.suppress(OSError):
+            self._proc.kill()
+
     def close(self) -> None:
         """End the child (its stdin closes; it exits) and wait for it, 5 s at most, then kill it. Safe twice."""
+        _LOADING.discard(self)
         with contextlib.suppress(OSError):
             if self._proc.stdin is not None:
                 self._proc.stdin.close()
@@ -136,6 +147,31 @@ class EncoderProcess:
             self._proc.wait()
         if self._proc.stdout is not None:
             self._proc.stdout.close()
+
+
+#: the encoder processes started and not ready yet (their models load)
+_LOADING: weakref.WeakSet[EncoderProcess] = weakref.WeakSet()
+
+
+def stop_loading() -> int:
+    """Kill every encoder process of this command whose model is still loading (a run that ends or is
+    interrupted before the encoder is ready does not wait for it); returns how many. Their
+    :meth:`EncoderProcess.wait_ready` raises."""
+    children = list(_LOADING)
+    for child in children:
+        child.kill()
+    return len(children)
+
+
+def _leave_with_parent(parent: int) -> None:
+    """In the child: exit as soon as the process that started it is gone (SIGKILL'd, crashed), even in the
+    middle of loading the model (checked every 0.2 s in a daemon thread)."""
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.2)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="fbagent-encoder-parent", daemon=True).start()
 
 
 def _serve(name: str | None, requests: IO[bytes], replies: IO[bytes]) -> None:
@@ -166,6 +202,7 @@ def _serve(name: str | None, requests: IO[bytes], replies: IO[bytes]) -> None:
 def main(argv: list[str]) -> None:
     """``python -m fbagent.verifier.encoder_process NAME`` (``""``: the default encoder): the child's entry point."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C is the parent's to handle; stdin's end stops us
+    _leave_with_parent(os.getppid())
     replies = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, sys.stdout.fileno())   # what libraries print must not corrupt the frames

@@ -37,6 +37,7 @@ import asyncio
 import concurrent.futures
 import contextlib
 import os
+import threading
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,7 +49,7 @@ from fbagent.llm import make_client
 from fbagent.providers import redact
 from fbagent.providers.cancel import Deferred
 from fbagent.verifier.encoder import DEFAULT_ENCODER, resolve_encoder
-from fbagent.verifier.encoder_process import EncoderProcess
+from fbagent.verifier.encoder_process import EncoderProcess, stop_loading
 from fbagent.verifier.run_models import RunModels, prompt_style_of
 
 T = TypeVar("T")
@@ -83,6 +84,7 @@ class BackgroundEncoder:
             return encoder
 
         self._load = Deferred(load_after, name="fbagent-encoder-load")
+        self._closed = threading.Event()
         self.loaded: concurrent.futures.Future[Any] = self._load.future
 
     def start(self) -> None:
@@ -91,23 +93,37 @@ class BackgroundEncoder:
 
     def encode(self, texts: list[str]) -> Any:
         """L2-normalised float32 embeddings, shape (len(texts), dim); waits for the model first."""
-        self.start()
-        return self.loaded.result().encode(texts)
+        return self._model().encode(texts)
 
     def encode_targets(self, texts: list[str], spans: list[Any]) -> Any:
         """Target vectors of the verifier's encoder check (:meth:`fbagent.verifier.verify.SentenceEncoder.encode_targets`),
         shape (len(texts), dim); waits for the model first."""
+        return self._model().encode_targets(texts, spans)
+
+    def _model(self) -> Any:
+        """The loaded encoder, once its load is done. Raises the load's error, and ``RuntimeError`` when
+        :meth:`close` comes first (a run that stops while the model loads does not wait for it)."""
         self.start()
-        return self.loaded.result().encode_targets(texts, spans)
+        while True:
+            try:
+                return self.loaded.result(timeout=0.1)
+            except concurrent.futures.TimeoutError:
+                if self._closed.is_set():
+                    raise RuntimeError("the sentence encoder was closed while its model loaded") from None
 
     def wait(self) -> asyncio.Future[Any]:
         """An asyncio future of the running loop that resolves to the loaded encoder (or its load error)."""
         return asyncio.wrap_future(self.loaded)
 
     def close(self) -> None:
-        """Close the loaded encoder when it has a ``close`` (an encoder process ends); a load still running is
-        left to finish in its daemon thread (a child process then ends with the command: its stdin closes)."""
-        if self.loaded.done() and self.loaded.exception() is None:
+        """Close the loaded encoder when it has a ``close`` (an encoder process ends). A load still running is
+        not waited for: a request waiting for it gives up (:meth:`_model`), an encoder process that is still
+        loading is stopped (:func:`fbagent.verifier.encoder_process.stop_loading`), a load in this process is
+        left to its daemon thread."""
+        self._closed.set()
+        if not self.loaded.done():
+            stop_loading()
+        elif self.loaded.exception() is None:
             close = getattr(self.loaded.result(), "close", None)
             if close is not None:
                 close()
@@ -252,9 +268,17 @@ def _hub_folders(name: str) -> list[Path]:
 
 
 def encoder_in_child() -> bool:
-    """Whether the sentence encoder runs in a process of its own (:mod:`fbagent.verifier.encoder_process`): yes
-    unless ``FBAGENT_ENCODER_PROCESS=0``."""
-    return os.environ.get("FBAGENT_ENCODER_PROCESS", "1").strip() != "0"
+    """Whether the sentence encoder runs in a process of its own (:mod:`fbagent.verifier.encoder_process`):
+    ``FBAGENT_ENCODER_PROCESS`` unset, ``1``, ``true``, ``yes`` or ``on``: yes; ``0``, ``false``, ``no`` or
+    ``off``: no. Raises :class:`FbagentError` (one line, with the fix) for another value."""
+    raw = os.environ.get("FBAGENT_ENCODER_PROCESS", "").strip().lower()
+    if raw in ("", "1", "true", "yes", "on"):
+        return True
+    if raw in ("0", "false", "no", "off"):
+        return False
+    raise FbagentError(f"FBAGENT_ENCODER_PROCESS must be 1 or 0 (or true/false, yes/no, on/off), got {raw!r}",
+                       "unset it (the encoder then runs in a process of its own) or set FBAGENT_ENCODER_PROCESS=0 "
+                       "to load it in the command's own process")
 
 
 def load_encoder(name: str | None) -> Any:
