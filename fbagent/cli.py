@@ -153,7 +153,8 @@ def main() -> None:
                 where = ctx.command_path if ctx is not None else "fbagent"
                 message = redact(" ".join((err.format_message() or "").split())).rstrip(".")
                 fix = usage_fix(err, where, sys.argv[1:])
-                secho(f"error: {shown(message, one_line=True)}. Fix: {redact(fix)}", fg="red", err=True)
+                end = "" if message.endswith("?") else "."   # click's "Did you mean 'lexicon'?" keeps its mark
+                secho(f"error: {shown(message, one_line=True)}{end} Fix: {redact(fix)}", fg="red", err=True)
             sys.exit(getattr(err, "exit_code", 2))
         except sqlite3.Error as err:  # full disk, I/O error, lock held too long...: one line, data intact
 

@@ -50,3 +50,10 @@ def test_unknown_command_is_none() -> None:
     ctx = root.make_context("fbagent", ["--version"], resilient_parsing=True)
     assert root.get_command(ctx, "nosuch") is None
     assert "nosuch" not in root.commands
+
+
+def test_a_mistyped_command_keeps_clicks_question_mark_in_the_one_line() -> None:
+    done = subprocess.run([sys.executable, "-m", "fbagent.cli", "lexicn", "add", "x"], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 2
+    assert done.stderr.strip() == ("error: No such command 'lexicn'. Did you mean 'lexicon'? Fix: see `fbagent --help`")
