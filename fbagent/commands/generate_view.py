@@ -81,7 +81,8 @@ class GenerateView(ProgressView):
         if isinstance(event, PlanMade):
             print_table(self.console, *plan_table(event.plan), title="Plan (--dry-run: no LLM call made, nothing stored)",
                         show_header=False)
-            self.line("Requests already in the llm_calls cache will cost nothing. Run without --dry-run to start.")
+            self.line("Tokens are estimates (~4 characters a token); requests already in the llm_calls cache will cost "
+                      "nothing. Run without --dry-run to start.")
         elif isinstance(event, SessionEnded):
             self.summary(event.summary)
 
@@ -151,9 +152,9 @@ def plan_table(plan: dict[str, Any]) -> tuple[list[Col], list[list[str]]]:
         ("entries to generate", f"{plan['entries_todo']:,}"),
         ("entries already finished", f"{plan['entries_finished']:,}"),
         ("LLM calls: screening", f"{plan['screen_calls']:,}"),
-        ("LLM calls expected (no retries .. all retries)", f"{plan['calls_min']:,} .. {plan['calls_max']:,}"),
-        ("input tokens expected (no retries, ~4 chars/token)", f"{plan['input_tokens']:,}"),
-        ("output tokens expected (no retries)", f"{plan['output_tokens']:,}"),
+        ("LLM calls (no retries .. all retries)", f"{plan['calls_min']:,} .. {plan['calls_max']:,}"),
+        ("input tokens (no retries)", f"{plan['input_tokens']:,}"),
+        ("output tokens (no retries)", f"{plan['output_tokens']:,}"),
         ("generator / verifier", f"{plan['generator']} / {plan['verifier']}"),
     ]
     return [Col("what", wrap="words", style="bold"), Col("value", "right", wrap="words")], [list(r) for r in rows]
