@@ -1,7 +1,9 @@
-"""Benchmark: wall time of `fbagent --help` (start-up path must stay light).
+"""Benchmark: wall time of `fbagent --help` and of each command's `--help` (start-up path must stay light).
 
-Usage: python benchmarks/bench_startup.py [--runs 10]
-Prints the median and min over runs, and the same for a bare `python -c pass` baseline.
+Usage: python benchmarks/bench_startup.py [--runs 10] [--commands]
+Prints the median and min over runs, and the same for a bare `python -c pass` baseline; with ``--commands``
+also ``fbagent COMMAND --help`` for every command of the root table (a command's --help imports its module
+and what that imports at module level: issue 32's import rule puts fbagent modules there).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ def _time(cmd: list[str], runs: int) -> list[float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=10)
+    parser.add_argument("--commands", action="store_true", help="also time each command's --help")
     args = parser.parse_args()
     exe = shutil.which("fbagent")
     cmd = [exe, "--help"] if exe else [sys.executable, "-m", "fbagent.cli", "--help"]
@@ -34,6 +37,12 @@ def main() -> None:
     print(f"fbagent --help: median {statistics.median(help_times)*1000:.0f} ms, min {min(help_times)*1000:.0f} ms ({args.runs} runs)")
     print(f"python -c pass: median {statistics.median(base_times)*1000:.0f} ms, min {min(base_times)*1000:.0f} ms")
     print(f"overhead over bare interpreter: {(statistics.median(help_times)-statistics.median(base_times))*1000:.0f} ms")
+    if args.commands:
+        from fbagent.cli import COMMANDS
+
+        for name in COMMANDS:
+            times = _time([*cmd[:-1], name, "--help"], args.runs)
+            print(f"fbagent {name} --help: median {statistics.median(times)*1000:.0f} ms, min {min(times)*1000:.0f} ms")
 
 
 if __name__ == "__main__":
