@@ -13,6 +13,11 @@ from pathlib import Path
 
 from fbagent.seeds import DEFAULT_SEED
 
+try:
+    import tokenizers
+except ImportError:   # comes with transformers (the "dev" extra): build_tokenizer() needs both
+    tokenizers = None  # type: ignore[assignment]
+
 TRAINING_TEXTS = (
     "Which sentence implies that the speaker physically moved away?",
     "Sentence A: She left the office at noon. Sentence B: She left her keys on the desk.",
@@ -28,17 +33,19 @@ def build_tokenizer(texts=TRAINING_TEXTS, vocab_size: int = 400):
     Special tokens: ``<pad>`` (id 0), ``<s>`` (BOS), ``</s>`` (EOS). Every single
     byte is a token, so any text can be encoded.
     """
-    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, processors, trainers
     from transformers import PreTrainedTokenizerFast
 
-    tok = Tokenizer(models.BPE())
-    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    tok.decoder = decoders.ByteLevel()
-    tok.post_processor = processors.ByteLevel(trim_offsets=False)
-    trainer = trainers.BpeTrainer(
+    if tokenizers is None:   # transformers needs tokenizers: its import above fails first
+        raise ImportError("tokenizers is not installed (it comes with transformers: pip install transformers)")
+    byte_level = tokenizers.pre_tokenizers.ByteLevel
+    tok = tokenizers.Tokenizer(tokenizers.models.BPE())
+    tok.pre_tokenizer = byte_level(add_prefix_space=False)
+    tok.decoder = tokenizers.decoders.ByteLevel()
+    tok.post_processor = tokenizers.processors.ByteLevel(trim_offsets=False)
+    trainer = tokenizers.trainers.BpeTrainer(
         vocab_size=vocab_size,
         special_tokens=["<pad>", "<s>", "</s>"],
-        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+        initial_alphabet=byte_level.alphabet(),
         show_progress=False,
     )
     tok.train_from_iterator(list(texts), trainer)

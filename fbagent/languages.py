@@ -10,8 +10,6 @@
 - :func:`language_name` names a language in generic prompts: the
   ``[language_names]`` of ``prompts/generate/patterns.toml`` first (a data
   change), then langcodes' English name (``eu`` -> ``Basque``), else the code.
-
-langcodes is imported lazily (``fbagent --help`` stays light).
 """
 
 from __future__ import annotations
@@ -22,6 +20,11 @@ from importlib import resources
 
 from fbagent.errors import FbagentError
 
+try:
+    import langcodes
+except ImportError:   # a core dependency: a broken install; _langcodes() raises naming the package
+    langcodes = None  # type: ignore[assignment]
+
 NO_SPACE_LANGS = frozenset({"ja", "zh", "th", "lo", "km", "my", "cmn", "yue", "wuu"})
 
 GENERIC_FALLBACK = (
@@ -31,11 +34,10 @@ GENERIC_FALLBACK = (
 
 
 def _langcodes():
-    try:
-        import langcodes
-    except ImportError as err:  # a core dependency: a broken install
+    """The langcodes module; raises :class:`FbagentError` when it is not installed (a broken install)."""
+    if langcodes is None:
         raise FbagentError("langcodes is not installed (language codes)",
-                           "reinstall fbagent with its dependencies: pip install -e . (or pip install langcodes)") from err
+                           "reinstall fbagent with its dependencies: pip install -e . (or pip install langcodes)")
     return langcodes
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from fbagent.checks import lemmas, morphology, verb_match
+from fbagent.checks import analysers, lemmas, morphology, verb_match
 from fbagent.checks import self_check as checks
 from fbagent.checks.verb_match import MatchConfig, find_verb
 from fbagent.errors import FbagentError
@@ -162,7 +162,7 @@ def test_missing_lemmatiser_package_raises_a_clear_error(monkeypatch):
     with pytest.raises(FbagentError, match="lemminflect is not installed") as err:
         find_verb("She left.", "leave", "en")
     assert "pip install" in str(err.value)
-    monkeypatch.setitem(sys.modules, "simplemma", None)
+    monkeypatch.setattr(lemmas, "simplemma", None)  # imported at module level: as its failed import leaves it
     verb_match.clear_caches()
     with pytest.raises(FbagentError, match="simplemma is not installed"):
         find_verb("Il est parti.", "partir", "fr")
@@ -171,10 +171,33 @@ def test_missing_lemmatiser_package_raises_a_clear_error(monkeypatch):
     assert find_verb("She left.", "leave", "en").found  # nothing was cached from the failures
 
 
+def test_lemmatisers_that_fail_to_import_raise_clear_errors_and_fugashi_falls_back():
+    """The module-level imports of simplemma, HanTa and fugashi, each blocked as if not installed: the
+    modules still import, the verb check names the missing package, Japanese takes its fallback."""
+    import subprocess
+
+    code = ("import sys\n"
+            "class Block:\n"
+            "    def find_spec(self, name, path=None, target=None):\n"
+            "        if name.split('.')[0] in ('simplemma', 'HanTa', 'fugashi'):\n"
+            "            raise ModuleNotFoundError(name)\n"
+            "sys.meta_path.insert(0, Block())\n"
+            "from fbagent.checks import analysers, lemmas\nfrom fbagent.checks.verb_match import find_verb\n"
+            "from fbagent.errors import FbagentError\n"
+            "for call in (lambda: find_verb('Il est parti.', 'partir', 'fr'), lambda: analysers.hanta_tagger('de')):\n"
+            "    try:\n        call()\n"
+            "    except FbagentError as err:\n        print(err.problem)\n"
+            "print(lemmas.analyser_note('ja', surface_verb_match=True))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=True)
+    fr, de, ja = done.stdout.splitlines()
+    assert fr.startswith("simplemma is not installed") and de.startswith("HanTa is not installed"), done.stdout
+    assert "surface-verb-match" in ja
+
+
 def test_hanta_missing_raises_and_is_not_cached(monkeypatch):
     verb_match.clear_caches()
     lemmas.hanta_tagger.cache_clear()
-    monkeypatch.setitem(sys.modules, "HanTa", None)
+    monkeypatch.setattr(analysers, "HanoverTagger", None)  # as its failed module-level import leaves it
     with pytest.raises(FbagentError, match="HanTa is not installed"):
         find_verb("Er ging.", "gehen", "de")
     monkeypatch.undo()
@@ -264,7 +287,7 @@ def test_japanese_by_lemma_and_reading_and_never_a_noun():
 
 def test_japanese_without_fugashi_is_refused_unless_accepted(monkeypatch):
     lemmas._fugashi_tagger.cache_clear()
-    monkeypatch.setitem(sys.modules, "fugashi", None)
+    monkeypatch.setattr(lemmas, "fugashi", None)  # as its failed module-level import leaves it
     try:
         with pytest.raises(FbagentError, match="needs fugashi") as err:
             lemmas.require_verb_analyser("ja")

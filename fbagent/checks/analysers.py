@@ -38,6 +38,8 @@ are cached by text beside it, with the same size, and emptied by :func:`clear_ca
 
 from __future__ import annotations
 
+import importlib.util
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -45,6 +47,19 @@ from functools import lru_cache
 from fbagent.checks.morphology import SPACY_IMPORT_LOCK
 from fbagent.errors import FbagentError
 from fbagent.languages import base_lang
+
+try:
+    from HanTa import HanoverTagger
+except ImportError:   # a dependency: a broken install; hanta_tagger() raises naming the package
+    HanoverTagger = None
+try:
+    import jieba
+except ImportError:   # the "zh" extra is not installed: jieba_posseg() raises naming it (the verb check asks first)
+    jieba = None
+try:
+    from kiwipiepy import Kiwi
+except ImportError:   # the "ko" extra is not installed: kiwi_analyser() raises naming it (the verb check asks first)
+    Kiwi = None
 
 READINGS_CACHE_SIZE = 8192      # sentences (an entry has 4; a run's sentences are seldom asked again later)
 WORD_MEMO_SIZE = 65536          # word forms (and word form x tag) per HanTa tagger
@@ -92,11 +107,9 @@ def hanta_tagger(code: str):
 
     Raises :class:`FbagentError` when HanTa (a dependency) is not installed.
     """
-    try:
-        from HanTa import HanoverTagger
-    except ImportError as err:
+    if HanoverTagger is None:
         raise FbagentError("HanTa is not installed (Dutch, German and English lemmas and parts of speech in context)",
-                           "reinstall fbagent with its dependencies: pip install -e . (or pip install HanTa)") from err
+                           "reinstall fbagent with its dependencies: pip install -e . (or pip install HanTa)")
     return memoise_words(HanoverTagger.HanoverTagger(HANTA_MODELS[code]))
 
 
@@ -222,8 +235,6 @@ def spacy_readings(sentence: str, spans: Sequence[tuple[int, int]], code: str) -
 
 def segmenter_installed(lang: str) -> bool:
     """Whether the package of ``lang``'s segmenting analyser (:data:`SEGMENTERS`) is installed (not imported)."""
-    import importlib.util
-
     try:
         return lang in SEGMENTERS and importlib.util.find_spec(SEGMENTERS[lang][1]) is not None
     except ValueError:  # the module is in sys.modules as None: blocked, as not installed
@@ -242,11 +253,10 @@ def jieba_posseg():
 
     Raises :class:`FbagentError` naming the ``zh`` extra when jieba is not installed.
     """
+    if jieba is None:
+        raise _missing("zh")
     try:
-        import logging
-
-        import jieba
-        import jieba.posseg as posseg
+        import jieba.posseg as posseg  # heavy (scripts/import_graph.py --measure): its tables load on import
     except ImportError as err:
         raise _missing("zh") from err
     jieba.setLogLevel(logging.WARNING)
@@ -274,10 +284,8 @@ def kiwi_analyser():
 
     Raises :class:`FbagentError` naming the ``ko`` extra when kiwipiepy or its model is not installed.
     """
-    try:
-        from kiwipiepy import Kiwi
-    except ImportError as err:
-        raise _missing("ko") from err
+    if Kiwi is None:
+        raise _missing("ko")
     try:
         return Kiwi()
     except Exception as err:  # noqa: BLE001 - kiwipiepy without its model package raises a plain Exception

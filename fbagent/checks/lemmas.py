@@ -32,6 +32,19 @@ from fbagent.checks.morphology import inflections, lemminflect_module
 from fbagent.errors import FbagentError
 from fbagent.languages import base_lang, written_without_spaces
 
+try:
+    import simplemma
+except ImportError:   # a core dependency: a broken install; _simplemma() raises naming the package
+    simplemma = None  # type: ignore[assignment]
+try:
+    from simplemma.strategies.dictionaries.dictionary_factory import SUPPORTED_LANGUAGES
+except ImportError:   # simplemma missing, or older than 1.0 (another layout): simplemma_languages() raises
+    SUPPORTED_LANGUAGES = None  # type: ignore[assignment]
+try:
+    import fugashi  # type: ignore[import-not-found]
+except ImportError:   # the "ja" extra is not installed: Japanese uses the kana-stem fallback (lemmatizer_note says so)
+    fugashi = None
+
 __all__ = [
     "HANTA_LEMMA_LANGS", "SOURCES", "LemmaSource", "analyser_note", "clear_caches", "hanta_source", "hanta_tagger",
     "lemma_sources", "lemmatizer_note", "lemminflect_source", "register_dependent_cache", "require_verb_analyser",
@@ -45,22 +58,23 @@ LemmaSource = Callable[[Sequence[str], str], list[frozenset[str]]]
 
 
 def _simplemma():
-    try:
-        import simplemma
-    except ImportError as err:  # a core dependency: a broken install, not a fallback
+    """The simplemma module; raises :class:`FbagentError` when it is not installed (a broken install, not a
+    fallback)."""
+    if simplemma is None:
         raise FbagentError("simplemma is not installed (lemmas for the verb check)",
-                           "reinstall fbagent with its dependencies: pip install -e . (or pip install simplemma)") from err
+                           "reinstall fbagent with its dependencies: pip install -e . (or pip install simplemma)")
     return simplemma
 
 
 @lru_cache(maxsize=1)
 def simplemma_languages() -> frozenset[str]:
-    """Language codes simplemma has a dictionary for (54 in simplemma 2.0)."""
+    """Language codes simplemma has a dictionary for (54 in simplemma 2.0).
+
+    Raises :class:`FbagentError` when simplemma is not installed or older than 1.0.
+    """
     _simplemma()
-    try:
-        from simplemma.strategies.dictionaries.dictionary_factory import SUPPORTED_LANGUAGES
-    except ImportError as err:  # layout of simplemma < 1.0
-        raise FbagentError("this simplemma version is too old for fbagent", "pip install 'simplemma>=1.0'") from err
+    if SUPPORTED_LANGUAGES is None:  # layout of simplemma < 1.0
+        raise FbagentError("this simplemma version is too old for fbagent", "pip install 'simplemma>=1.0'")
     return frozenset(SUPPORTED_LANGUAGES)
 
 
@@ -193,9 +207,7 @@ def require_verb_analyser(lang: str, *, surface_verb_match: bool = False) -> Non
 
 @lru_cache(maxsize=1)
 def _fugashi_tagger():
-    try:
-        import fugashi  # type: ignore[import-not-found]
-    except ImportError:
+    if fugashi is None:
         return None  # optional extra fbagent[ja]: the kana-stem fallback applies (lemmatizer_note says so)
     try:
         return fugashi.Tagger()

