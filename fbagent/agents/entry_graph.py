@@ -41,11 +41,7 @@ import functools
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypedDict, cast
-
-from langgraph.graph import END, START, StateGraph
-from langgraph.runtime import Runtime
-from langgraph.types import Command
+from typing import TYPE_CHECKING, Any, Literal, TypedDict, cast, get_args
 
 from fbagent.checks import self_check as checks
 from fbagent.checks.coverage import entry_verb_check
@@ -64,6 +60,16 @@ from fbagent.verifier.verify import (
     verifier_reasons,
     verify_item,
 )
+
+if TYPE_CHECKING:   # LangGraph loads where the graph is built (compile_entry_graph) and run, not with this module
+    from langgraph.graph import StateGraph
+    from langgraph.runtime import Runtime
+    from langgraph.types import Command
+
+#: where each routing node may go next (its ``Command(goto=...)``; the graph's declared destinations)
+AfterGenerate = Literal["self_check", "finalize"]
+AfterSelfCheck = Literal["extend", "generate_base", "finalize"]
+AfterExtend = Literal["extend", "verify", "finalize"]
 
 
 class EntryState(TypedDict, total=False):
@@ -179,11 +185,18 @@ def _frame_element_names(state: EntryState) -> list[str]:
 # --------------------------------------------------------------------------- nodes
 
 
-async def generate_base(state: EntryState, runtime: Runtime[EntryContext]) -> Command[Literal["self_check", "finalize"]]:
+def _command(update: dict[str, Any], goto: str) -> Command[Any]:
+    """LangGraph's ``Command(update=update, goto=goto)`` (LangGraph is loaded: the graph runs)."""
+    from langgraph.types import Command
+
+    return Command(update=update, goto=goto)
+
+
+async def generate_base(state: EntryState, runtime: Runtime[EntryContext]) -> Command[AfterGenerate]:
     """FrameBench step 1: ask the generator for Q, S_A, S_B (with feedback on a retry); then
     :func:`after_generate`."""
     update = await _generate_base(state, runtime)
-    return Command(update=update, goto=after_generate(_merged(state, update)))
+    return _command(update, after_generate(_merged(state, update)))
 
 
 def _merged(state: EntryState, update: dict[str, Any]) -> EntryState:
@@ -210,12 +223,11 @@ async def _generate_base(state: EntryState, runtime: Runtime[EntryContext]) -> d
     return {"attempts": attempts, "base": result.value.model_dump()}
 
 
-async def self_check(state: EntryState,
-                     runtime: Runtime[EntryContext]) -> Command[Literal["extend", "generate_base", "finalize"]]:
+async def self_check(state: EntryState, runtime: Runtime[EntryContext]) -> Command[AfterSelfCheck]:
     """Step 1 self-check (no LLM): verb present, sentences differ, lexical similarity, question form; then
     :func:`after_self_check`."""
     update = await _self_check(state, runtime)
-    return Command(update=update, goto=after_self_check(_merged(state, update), runtime.context.options.max_retries))
+    return _command(update, after_self_check(_merged(state, update), runtime.context.options.max_retries))
 
 
 async def _self_check(state: EntryState, runtime: Runtime[EntryContext]) -> dict[str, Any]:
@@ -245,11 +257,11 @@ async def _llm_verb(state: EntryState, ctx: EntryContext, sentence: str):
                               item_id=state["item_id"])
 
 
-async def extend(state: EntryState, runtime: Runtime[EntryContext]) -> Command[Literal["extend", "verify", "finalize"]]:
+async def extend(state: EntryState, runtime: Runtime[EntryContext]) -> Command[AfterExtend]:
     """FrameBench step 2: S_A' and S_B' (only the sides still failing their checks), both in parallel; then
     :func:`after_extend`."""
     update = await _extend(state, runtime)
-    return Command(update=update, goto=after_extend(_merged(state, update), runtime.context.options.max_retries))
+    return _command(update, after_extend(_merged(state, update), runtime.context.options.max_retries))
 
 
 async def _extend(state: EntryState, runtime: Runtime[EntryContext]) -> dict[str, Any]:
@@ -392,12 +404,12 @@ def build_item(state: EntryState, generator_model: str | None = None) -> dict[st
 # node's update: a conditional edge would read the whole state afresh after every step.
 
 
-def after_generate(state: EntryState) -> Literal["self_check", "finalize"]:
+def after_generate(state: EntryState) -> AfterGenerate:
     """LLM failure -> finalize (failed); else -> self_check."""
     return "finalize" if state.get("error") else "self_check"
 
 
-def after_self_check(state: EntryState, max_retries: int) -> Literal["extend", "generate_base", "finalize"]:
+def after_self_check(state: EntryState, max_retries: int) -> AfterSelfCheck:
     """Passed -> extend; failed with retries left (attempts <= R = ``max_retries``) -> generate_base; else ->
     finalize (rejected)."""
     if (state.get("self_check") or {}).get("passed"):
@@ -407,7 +419,7 @@ def after_self_check(state: EntryState, max_retries: int) -> Literal["extend", "
     return "finalize"
 
 
-def after_extend(state: EntryState, max_retries: int) -> Literal["extend", "verify", "finalize"]:
+def after_extend(state: EntryState, max_retries: int) -> AfterExtend:
     """LLM failure -> finalize; a side failing its checks with retries left (R = ``max_retries``) -> extend;
     else -> verify."""
     if state.get("error"):
@@ -420,11 +432,16 @@ def after_extend(state: EntryState, max_retries: int) -> Literal["extend", "veri
 
 
 def build_entry_graph() -> StateGraph[Any, Any, Any, Any]:
-    """The (uncompiled) entry :class:`~langgraph.graph.StateGraph`; compile it with a checkpointer."""
+    """The (uncompiled) entry :class:`~langgraph.graph.StateGraph`; compile it with a checkpointer. Imports
+    LangGraph (about 0.5 s the first time)."""
+    from langgraph.graph import END, START, StateGraph
+
     graph = StateGraph(EntryState, context_schema=EntryContext)
-    graph.add_node("generate_base", generate_base)
-    graph.add_node("self_check", self_check)
-    graph.add_node("extend", extend)
+    # the routing nodes' destinations, declared (their ``Command[...]`` annotations name LangGraph's types,
+    # which this module imports only for the type checker, so LangGraph cannot read them)
+    graph.add_node("generate_base", generate_base, destinations=get_args(AfterGenerate))
+    graph.add_node("self_check", self_check, destinations=get_args(AfterSelfCheck))
+    graph.add_node("extend", extend, destinations=get_args(AfterExtend))
     graph.add_node("verify", verify)
     graph.add_node("finalize", finalize)
     graph.add_edge(START, "generate_base")

@@ -24,6 +24,7 @@ from fbagent.providers.config import (
     GENERATION_MAX_TOKENS,
     GENERATION_VARIANT_TEMPERATURE,
 )
+from fbagent.store.db import tidy_wal
 from fbagent.verifier.run_models import RunModels, prompt_styles
 from fbagent.verifier.settings import DEFAULT_SIGNAL, VerifierOptions
 
@@ -216,8 +217,6 @@ def check_checkpoint_file(path: str | Path) -> Path:
             tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         finally:
             conn.close()
-            from fbagent.store.db import tidy_wal
-
             tidy_wal(path)   # a read-only look leaves no -wal/-shm beside the file
     except sqlite3.Error as err:
         raise FbagentError(f"the checkpoint file {path} is not a usable SQLite database ({err})", fix) from err

@@ -8,6 +8,7 @@ constants of :data:`OUTPUT_TOKEN_ESTIMATE`. Both assume no retries.
 
 from __future__ import annotations
 
+import importlib.util
 from typing import Any
 
 from fbagent import providers
@@ -141,8 +142,6 @@ def missing_package_warnings(opts: GenerateOptions) -> list[str]:
 
 def _importable(module: str) -> bool:
     """Whether ``module`` can be found (:func:`importlib.util.find_spec`; nothing is imported)."""
-    import importlib.util
-
     try:
         return importlib.util.find_spec(module) is not None
     except (ImportError, ValueError):  # a missing parent package (google for google.genai)

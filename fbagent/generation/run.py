@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import sqlite3
 import time
 from collections import Counter
@@ -21,10 +22,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from fbagent.agents.entry_graph import EntryContext, EntryOptions, compile_entry_graph
 from fbagent.checks.coverage import check_verb_check, require_verb_check, verb_check_line
 from fbagent.checks.lemmas import require_verb_analyser
 from fbagent.crash import crash_note, invocation_pid
 from fbagent.errors import FbagentError
+from fbagent.generation import checkpoints  # a lazy package: LangGraph loads when the checkpointer opens
 from fbagent.generation.events import (
     GenerationSummary,
     LexiconNote,
@@ -272,16 +275,13 @@ class _Session:
 
     async def generate_entries(self, stack: contextlib.AsyncExitStack) -> None:
         """The session's work: selection and screening, then every pending entry through the entry graph;
-        the checkpointer and the batch encoder join ``stack``. The entry graph's modules are imported after
-        screening, whose requests need none of them."""
+        the checkpointer and the batch encoder join ``stack``. LangGraph is imported after the first
+        screening requests are out (by the screening graph, then the checkpointer and the entry graph)."""
         db, opts, run, summary, backends = self.db, self.opts, self.run, self.summary, self.backends
         assert backends is not None
         summary.calls_before = run_usage(db, run["id"])["calls"]
         pairs = await prepare_selection(db, self.lexicon, opts, run, screen_client=backends.generator,
                                         prompts=self.prompts, summary=summary, emit=self.emit)
-        from fbagent.agents.entry_graph import EntryContext, EntryOptions, compile_entry_graph
-        from fbagent.generation.checkpoints import open_checkpointer
-
         entries = entry_list(pairs, opts.selection.per_pair)
         todo = pending(entries, run["name"], items_store.finished_ids(db, run["id"]))
         summary.entries_total, summary.entries_skipped = len(entries), len(entries) - len(todo)
@@ -289,7 +289,7 @@ class _Session:
             self.emit(Resuming(run_name=run["name"], finished=summary.entries_skipped, total=len(entries),
                                calls_before=summary.calls_before))
 
-        saver = stack.enter_context(open_checkpointer(checkpoint_path(self.db_path)))
+        saver = stack.enter_context(checkpoints.open_checkpointer(checkpoint_path(self.db_path)))
         batch_encoder = BatchEncoder(backends.encoder)
         stack.callback(batch_encoder.close)
         ctx = EntryContext(
@@ -434,8 +434,6 @@ def frozen_heap() -> Iterator[None]:
     objects freed by reference counting are freed as before, only reference cycles
     among the frozen objects wait until the unfreeze.
     """
-    import gc
-
     gc.freeze()
     try:
         yield

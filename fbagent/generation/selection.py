@@ -16,8 +16,11 @@ from typing import Any
 
 from fbagent.generation.events import GenerationSummary, OnEvent, ScreeningDone, SelectionChosen
 from fbagent.generation.options import GenerateOptions
+from fbagent.pairs.screening import load_run_pairs, screen_pairs
 from fbagent.pairs.select import SelectionOptions
 from fbagent.pairs.select import select_pairs as make_selection
+from fbagent.store import runs as runs_store
+from fbagent.store.pairs import get_selection, list_selections, selection_runs
 
 
 @dataclass(frozen=True)
@@ -30,8 +33,6 @@ class SelectionChoice:
 
 def choose_selection(db: Any, lexicon: dict[str, Any], options: SelectionOptions) -> SelectionChoice:
     """Apply the reuse rule (module doc) for a run on ``lexicon`` (a ``lexicons`` row) asking for ``options``."""
-    from fbagent.store.pairs import list_selections, selection_runs
-
     stored = list_selections(db, lexicon["id"])   # oldest first
     if not stored:
         return SelectionChoice(None, f"no selection of lexicon {lexicon['name']!r} is stored")
@@ -72,10 +73,6 @@ async def prepare_selection(db: Any, lexicon: dict[str, Any], opts: GenerateOpti
     Updates ``run`` (``selection_id``, ``options.screening_done``) in memory and in the
     store; sets ``summary.selection``; emits :class:`SelectionChosen` and :class:`ScreeningDone`.
     """
-    from fbagent.pairs.screening import load_run_pairs, screen_pairs
-    from fbagent.store import runs as runs_store
-    from fbagent.store.pairs import get_selection
-
     options = opts.selection
     if run.get("selection_id") is None:
         choice = choose_selection(db, lexicon, options)

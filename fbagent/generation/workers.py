@@ -12,14 +12,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import sqlite3
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
+from fbagent.agents.entry_graph import EntryState, build_item
 from fbagent.errors import FbagentError
 from fbagent.generation.events import (
     EntriesStarted,
@@ -37,9 +39,6 @@ from fbagent.store.db import checkpoint
 from fbagent.store.items import FINAL_STATUSES, item_id
 from fbagent.store.lexicon import frame_context
 from fbagent.verifier.encoder_batch import ON_LOAD_WAIT
-
-if TYPE_CHECKING:
-    from fbagent.agents.entry_graph import EntryState
 
 Entry = tuple[dict[str, Any], int]     # (frame_pairs row, k)
 
@@ -236,10 +235,8 @@ class EntryPool:
         except (asyncio.CancelledError, FbagentError):
             raise
         except Exception as err:  # noqa: BLE001 - a bug in one entry must not stop the run; it is recorded
-            from fbagent.agents.entry_graph import build_item
-
             state["error"] = redact(f"internal error: {type(err).__name__}: {err}")
-            item = build_item(cast("EntryState", state), generator_model=getattr(self.ctx.generator, "model", None))
+            item = build_item(cast(EntryState, state), generator_model=getattr(self.ctx.generator, "model", None))
             self.emit(EntryError(item_id=iid, error=state["error"]))
         items_store.save_item(self.db, item)
         checkpoint(self.db)   # at most every 30 s: the .db file alone stays close to what is stored
@@ -268,8 +265,6 @@ def young_generation_threshold(threshold: int = YOUNG_GC_THRESHOLD) -> Iterator[
     0.1 ms. Nearly all of these objects are freed by reference counting anyway; the few cycles wait a
     little longer. The older generations' thresholds are kept; the previous thresholds come back after.
     """
-    import gc
-
     before = gc.get_threshold()
     gc.set_threshold(max(before[0], threshold), *before[1:])
     try:
