@@ -37,7 +37,7 @@ Steps (``MIGRATIONS[n]`` turns version ``n - 1`` into ``n``):
    browser sessions of ``fbagent annotate --serve`` (token and cookie hashes
    only, :mod:`fbagent.store.invites`).
 7. ``selections.protocol``: which pair-selection protocol made a selection
-   (:data:`fbagent.pairs.select.PROTOCOLS`); every selection stored before
+   (:data:`fbagent.pairs.options.PROTOCOLS`); every selection stored before
    was made by fbagent's own (``fbagent``).
 8. ``annotator_languages``: each annotator's stated language competence
    (:mod:`fbagent.store.competence`; asked by ``annotate`` and ``annotators invite``).

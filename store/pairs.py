@@ -102,7 +102,7 @@ def save_selection(
 ) -> int:
     """Store one selection and its pairs in one transaction; returns the ``selections.id``.
 
-    ``protocol``: the selection protocol that drew it (:data:`fbagent.pairs.select.PROTOCOLS`).
+    ``protocol``: the selection protocol that drew it (:data:`fbagent.pairs.options.PROTOCOLS`).
 
     ``selected`` and ``reserve`` are mappings with ``verb, lu_a, lu_b,
     frame_a, frame_b``; ranks run 0.. over selected then reserve.

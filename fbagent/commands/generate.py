@@ -17,7 +17,7 @@ from fbagent.commands.options import DEFAULT_DB, DbOption, db_path, name_check
 from fbagent.commands.output import secho
 from fbagent.commands.selection_options import selection_options
 from fbagent.generation.options import GenerateOptions, RunOptions
-from fbagent.pairs.select import PAIRS_HELP, SelectionOptions
+from fbagent.pairs.options import PAIRS_HELP, SelectionOptions
 from fbagent.verifier.margin import parse_margin
 from fbagent.verifier.settings import VerifierOptions
 

@@ -13,13 +13,8 @@ from fbagent.commands.selection_options import selection_options
 from fbagent.commands.tables import Col, WideOption, print_table
 from fbagent.errors import FbagentError
 from fbagent.limits import bounds
-from fbagent.pairs.select import (
-    PAIRS_HELP,
-    REASON_TEXT,
-    SELECT_PAIRS,
-    SelectionOptions,
-    select_pairs,
-)
+from fbagent.pairs.options import PAIRS_HELP, SELECT_PAIRS, SelectionOptions
+from fbagent.pairs.select import REASON_TEXT, select_pairs
 
 app = typer.Typer(
     help="Frame pairs: select (verb, frame A, frame B) pairs from a lexicon (fbagent's stratified protocol or the "

@@ -14,7 +14,7 @@ from typing import Annotated, Any
 import typer
 
 from fbagent.commands.option_groups import fields, option_group
-from fbagent.pairs.select import SelectionOptions
+from fbagent.pairs.options import SelectionOptions
 
 _SELECTION: dict[str, tuple[Any, Any]] = {
     "protocol": (Annotated[str, typer.Option(

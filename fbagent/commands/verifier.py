@@ -23,7 +23,7 @@ from fbagent.commands.options import DEFAULT_DB, DbOption, ExistingDbOption, db_
 from fbagent.commands.output import echo, new_console, secho
 from fbagent.commands.progress_view import CountBar, ProgressView
 from fbagent.commands.tables import Col, WideOption, print_table
-from fbagent.pairs.select import PAIRS_HELP
+from fbagent.pairs.options import PAIRS_HELP
 from fbagent.verifier.calibration.options import HOLDOUT, CalibrateOptions
 from fbagent.verifier.settings import VerifierOptions
 

@@ -18,7 +18,7 @@ from fbagent.checks.defaults import (
 )
 from fbagent.errors import FbagentError
 from fbagent.limits import check_count
-from fbagent.pairs.select import SelectionOptions
+from fbagent.pairs.options import SelectionOptions
 from fbagent.providers.config import (
     DEFAULT_PROMPT_STYLE,
     GENERATION_MAX_TOKENS,
@@ -47,7 +47,7 @@ VERB_MATCH_DEFAULTS = {"surface_verb_match": VerifierOptions.surface_verb_match,
 #: LangGraph checkpoint durabilities (``sync``: each step's checkpoint written before the next step) and the default
 DURABILITIES = ("sync", "async", "exit")
 DEFAULT_DURABILITY = "sync"
-#: ``--pairs`` of a :class:`GenerateOptions` built without one (the command requires it: fbagent.pairs.select.PAIRS_HELP)
+#: ``--pairs`` of a :class:`GenerateOptions` built without one (the command requires it: fbagent.pairs.options.PAIRS_HELP)
 GENERATE_PAIRS = 10
 
 

@@ -27,7 +27,7 @@ from fbagent.checks.coverage import check_verb_check, require_verb_check, verb_c
 from fbagent.checks.lemmas import require_verb_analyser
 from fbagent.crash import crash_note, invocation_pid
 from fbagent.errors import FbagentError
-from fbagent.generation import checkpoints  # a lazy package: LangGraph loads when the checkpointer opens
+from fbagent.generation import checkpoints
 from fbagent.generation.events import (
     GenerationSummary,
     LexiconNote,

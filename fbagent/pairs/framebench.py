@@ -28,10 +28,10 @@ from typing import Any
 
 import numpy as np
 
+from fbagent.pairs.options import FRAMEBENCH_MAX_SEED as MAX_SEED
+
 #: The authors' default seed (``2_generate_frame_qa.py --seed``).
 FRAMEBENCH_SEED = 42
-#: numpy's legacy ``RandomState`` takes seeds below 2**32 (as pandas' ``random_state`` does).
-MAX_SEED = 2**32 - 1
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 
 A polysemous verb evokes two or more frames; every 2-combination of its
 frames is a candidate (verb, frame A, frame B) pair. Two protocols
-(:data:`PROTOCOLS`, ``SelectionOptions.protocol``) draw P of them:
+(:data:`fbagent.pairs.options.PROTOCOLS`, ``SelectionOptions.protocol``) draw P of them:
 
 - ``fbagent`` (the default): verbs grouped by lemma, candidates pass
   eligibility filters, then a seeded sample stratified by verb (one pair per
@@ -33,22 +33,15 @@ from __future__ import annotations
 import random
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 from itertools import combinations
 from typing import Any
 
 from fbagent.errors import FbagentError
-from fbagent.limits import check_count
-from fbagent.seeds import DEFAULT_SEED, check_seed
+from fbagent.pairs import framebench
+from fbagent.pairs.options import SelectionOptions
+from fbagent.store import pairs as store
 
-RELATED_TYPES = ("Inheritance", "Subframe", "Perspective_on")
-#: Selection protocols: fbagent's own (stratified by verb, filtered) and the FrameBench authors' (their code).
-PROTOCOLS = ("fbagent", "framebench")
-PROTOCOL_TEXT = {
-    "fbagent": "fbagent: verbs by lemma, eligibility filters, seeded sample stratified by verb",
-    "framebench": "framebench: the authors' rules (annotated LUs by name, all frame 2-combinations, "
-                  "one seeded shuffle, first P)",
-}
 REASONS = ("missing_definition", "missing_core_fe", "too_few_examples", "directly_related")
 REASON_TEXT = {
     "missing_definition": "a frame has an empty definition",
@@ -56,25 +49,6 @@ REASON_TEXT = {
     "too_few_examples": "a frame has fewer examples than --min-examples",
     "directly_related": "frames directly related (Inheritance/Subframe/Perspective_on)",
 }
-
-# ``--pairs`` (the sample size P) per command, declared once. The three commands differ on purpose:
-#: ``fbagent pairs select``: FrameBench's own P (Yano and Sasano 2026 sample 800 frame pairs); a
-#: selection costs no LLM call, so the default is the paper's benchmark size.
-SELECT_PAIRS = 800
-#: ``fbagent verifier calibrate``: a quarter of the benchmark's P. 200 pairs hold out 800 sentences,
-#: which put the accuracy's 95% interval within about +-3.5 points (FrameNet 1.5: 73.6% [70.3, 77.0],
-#: docs/verifier.md), at a quarter of the LLM calls of 800 pairs.
-CALIBRATE_PAIRS = 200
-#: ``--help`` text of ``--pairs`` per command (``fbagent generate`` has no default: a run pays for
-#: every pair's LLM calls, so its size is always chosen, e.g. 800 as the paper does).
-PAIRS_HELP = {
-    "pairs select": "Number of frame pairs P to sample. The default is FrameBench's P (selecting costs no LLM call).",
-    "generate": "Number of frame pairs to select (P); required: a run pays for every pair's LLM calls "
-                "(FrameBench: 800).",
-    "verifier calibrate": "Frame pairs to sample (P), verb-stratified. The default holds out 800 sentences: a 95% "
-                          "interval of about +-3.5 points, at a quarter of the LLM calls of FrameBench's 800 pairs.",
-}
-
 
 @dataclass(frozen=True, order=True)
 class Candidate:
@@ -90,83 +64,6 @@ class Candidate:
     def as_dict(self) -> dict[str, str]:
         """``{"verb", "lu_a", "lu_b", "frame_a", "frame_b"}`` (the ``frame_pairs`` columns)."""
         return asdict(self)
-
-
-@dataclass(frozen=True)
-class SelectionOptions:
-    """Options of one selection; every one is recorded with it (``selections.options``).
-
-    ``pairs``: sample size P; ``seed``: RNG seed; ``max_per_verb``: at most M
-    pairs per verb in the sample (``None``: no cap); ``per_pair``: entries to
-    generate per pair (K); ``min_examples``: each frame needs at least N
-    examples (frame ``<ex>`` + the verb's exemplars in that frame);
-    ``require_definition`` / ``require_core_fe`` / ``exclude_related``:
-    eligibility filters; ``related_types``: relation types that count as direct;
-    ``protocol``: ``fbagent`` or ``framebench`` (:data:`PROTOCOLS`). Under ``framebench`` no
-    eligibility filter applies: :meth:`applied` (what is selected and stored) has the filter switches
-    off, whatever was asked; the fields keep what was asked (a generation run's name hashes it).
-    """
-
-    pairs: int = SELECT_PAIRS
-    seed: int = DEFAULT_SEED
-    max_per_verb: int | None = None
-    per_pair: int = 1
-    min_examples: int = 0
-    require_definition: bool = True
-    require_core_fe: bool = True
-    exclude_related: bool = True
-    related_types: tuple[str, ...] = RELATED_TYPES
-    protocol: str = "fbagent"
-
-    def applied(self) -> SelectionOptions:
-        """The options the protocol applies: under ``framebench`` the filter switches off (the authors apply
-        no filter, module doc), else these options."""
-        if self.protocol != "framebench":
-            return self
-        return replace(self, require_definition=False, require_core_fe=False, exclude_related=False)
-
-    def to_json(self) -> dict[str, Any]:
-        """JSON-ready dict of :meth:`applied` (``related_types`` as a list): what a selection stores."""
-        d = asdict(self.applied())
-        d["related_types"] = list(self.related_types)
-        return d
-
-    @classmethod
-    def from_json(cls, stored: Mapping[str, Any]) -> SelectionOptions:
-        """The options of a stored selection (``selections.options``); keys it lacks take their
-        defaults (selections made before an option existed), unknown keys are ignored."""
-        known = {k: v for k, v in stored.items() if k in cls.__dataclass_fields__}
-        if "related_types" in known:
-            known["related_types"] = tuple(known["related_types"])
-        return cls(**known)
-
-    def check(self) -> None:
-        """Raise :class:`fbagent.errors.FbagentError` for an impossible value
-        (a count outside its range in :data:`fbagent.limits.COUNTS`, a seed outside 0..2**64-1); return ``None`` otherwise."""
-        check_seed(self.seed)
-        if self.protocol not in PROTOCOLS:
-            raise FbagentError(f"unknown pair-selection protocol {self.protocol!r}",
-                               f"pass --protocol {' or '.join(PROTOCOLS)}")
-        if self.protocol == "framebench":
-            _check_framebench(self)
-        check_count("--pairs", self.pairs)
-        check_count("--max-per-verb", self.max_per_verb)
-        check_count("--per-pair", self.per_pair)
-        check_count("--min-examples", self.min_examples)
-
-
-def _check_framebench(options: SelectionOptions) -> None:
-    """Refuse what the authors' protocol cannot honour: a seed numpy's ``RandomState`` does not take, a
-    cap per verb or a minimum of examples (the authors apply neither)."""
-    from fbagent.pairs.framebench import MAX_SEED
-
-    if options.seed > MAX_SEED:
-        raise FbagentError(f"--seed {options.seed} is too large for --protocol framebench (its shuffle is "
-                           f"numpy's RandomState, as pandas' sample)", f"pass a seed from 0 to {MAX_SEED}")
-    for flag, value in (("--max-per-verb", options.max_per_verb), ("--min-examples", options.min_examples or None)):
-        if value is not None:
-            raise FbagentError(f"{flag} is not part of --protocol framebench (the authors apply no filter and no cap)",
-                               f"drop {flag}, or use --protocol fbagent")
 
 
 @dataclass
@@ -362,8 +259,6 @@ def draw_selection(db: Any, lexicon: Mapping[str, Any], options: SelectionOption
     Raises:
         FbagentError: bad options, or a lexicon that offers no pair (:func:`check_pool`).
     """
-    from fbagent.store import pairs as store
-
     options.check()
     relations = store.frame_relations(db, lexicon["id"])
     if options.protocol == "framebench":
@@ -379,8 +274,6 @@ def draw_selection(db: Any, lexicon: Mapping[str, Any], options: SelectionOption
 def _draw_fbagent(db: Any, lexicon: Mapping[str, Any], options: SelectionOptions,
                   relations: list[tuple[str, str, str]]) -> Drawn:
     """The ``fbagent`` protocol: candidates by lemma, eligibility filters, verb-stratified sample."""
-    from fbagent.store import pairs as store
-
     verb_lus = store.verb_lexical_units(db, lexicon["id"])
     cands = candidates(verb_lus)
     eligible, excluded = filter_candidates(cands, store.frame_facts(db, lexicon["id"]), verb_lus, relations, options)
@@ -393,8 +286,6 @@ def _draw_fbagent(db: Any, lexicon: Mapping[str, Any], options: SelectionOptions
 
 def _draw_framebench(verb_lus: list[dict[str, Any]], lexicon: Mapping[str, Any], options: SelectionOptions) -> Drawn:
     """The ``framebench`` protocol (:mod:`fbagent.pairs.framebench`)."""
-    from fbagent.pairs import framebench
-
     pool = framebench.pool(verb_lus)
     if pool.verb_lus and pool.unannotated == pool.verb_lus:
         raise FbagentError(f"lexicon {lexicon.get('name', '?')}: none of its {pool.verb_lus:,} verb lexical units has an "
@@ -411,11 +302,9 @@ def _draw_framebench(verb_lus: list[dict[str, Any]], lexicon: Mapping[str, Any],
 def reusable_selection(db: Any, lexicon: Mapping[str, Any], options: SelectionOptions) -> int | None:
     """The newest stored selection of ``lexicon`` made under the same options (protocol, seed, every
     option recorded) that no run uses (a run's screening changes its selection), or ``None``."""
-    from fbagent.store.pairs import list_selections, selection_runs
-
     wanted = options.to_json()
-    used = selection_runs(db, lexicon["id"])
-    same = [s["id"] for s in list_selections(db, lexicon["id"])
+    used = store.selection_runs(db, lexicon["id"])
+    same = [s["id"] for s in store.list_selections(db, lexicon["id"])
             if s["id"] not in used and SelectionOptions.from_json(s["options"]).to_json() == wanted]
     return same[-1] if same else None
 
@@ -438,8 +327,6 @@ def select_pairs(db: Any, lexicon: Mapping[str, Any], options: SelectionOptions,
     Raises:
         FbagentError: bad options (P < 1, M < 1, K < 1, N < 0, unknown protocol) or no pair to select.
     """
-    from fbagent.store import pairs as store
-
     options.check()
     found = reusable_selection(db, lexicon, options) if reuse else None
     reused = found is not None

@@ -64,7 +64,7 @@ def lexicon_facts(db: sqlite_utils.Database, lexicon_id: int | None) -> dict[str
 
 def selection_facts(db: sqlite_utils.Database, selection_id: int | None) -> dict[str, Any] | None:
     """``{seed, protocol, counts}`` of the frame-pair selection a run drew from (``protocol``: ``fbagent`` or
-    ``framebench``, :data:`fbagent.pairs.select.PROTOCOLS`; ``fbagent`` for a selection stored before it was recorded)."""
+    ``framebench``, :data:`fbagent.pairs.options.PROTOCOLS`; ``fbagent`` for a selection stored before it was recorded)."""
     if selection_id is None:
         return None
     row = find_selection(db, selection_id)

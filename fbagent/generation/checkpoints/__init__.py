@@ -12,7 +12,11 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from fbagent.generation.checkpoints.saver import FLUSH_AFTER_S, LoopSqliteSaver, open_checkpointer
+    from fbagent.generation.checkpoints.saver import (
+        FLUSH_AFTER_S,
+        LoopSqliteSaver,
+        open_checkpointer,
+    )
 
 #: module -> the names it defines (each loads with its module, on first use)
 _MODULES = {

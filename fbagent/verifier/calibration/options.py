@@ -7,7 +7,7 @@ from typing import Any
 
 from fbagent.errors import FbagentError
 from fbagent.limits import DEFAULT_N_BOOT, check_count
-from fbagent.pairs.select import CALIBRATE_PAIRS
+from fbagent.pairs.options import CALIBRATE_PAIRS
 from fbagent.providers.redact import stored_base_url
 from fbagent.seeds import DEFAULT_SEED
 from fbagent.verifier.run_models import RunModels
