@@ -25,12 +25,14 @@ the references they are compared with (:mod:`fbagent.verifier.calibration`).
 from __future__ import annotations
 
 import asyncio
+import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
 from fbagent.seeds import DEFAULT_SEED
+from fbagent.store.exemplars import frame_definition, lu_exemplars
 from fbagent.verifier.settings import DEFAULT_MAX_REFERENCES
 
 #: characters of context kept on each side of the target before encoding (speed; the target's context)
@@ -192,8 +194,6 @@ class ExemplarBank:
 def reference_sample(rows: list[dict[str, Any]], limit: int, seed: int, key: str) -> list[dict[str, Any]]:
     """The exemplars with a target span, at most ``limit`` of them (``random.Random(f"{seed}|{key}")``
     sample when there are more), in their stored order."""
-    import random
-
     usable = [r for r in rows if r.get("target_start") is not None and r.get("target_end") is not None]
     if len(usable) <= limit:
         return usable
@@ -206,8 +206,6 @@ def generation_references(db: Any, lexicon_id: int, *, seed: int = DEFAULT_SEED,
     """``(rows_for, definition_for)`` of :class:`ExemplarBank` for a generation run: every exemplar of
     the verb's LU in the frame (:func:`fbagent.store.exemplars.lu_exemplars`), at most ``limit``
     (:func:`reference_sample`, seeded with the run's seed), and the frame's clean definition."""
-    from fbagent.store.exemplars import frame_definition, lu_exemplars
-
     def rows_for(frame: str, verb: str) -> list[dict[str, Any]]:
         return reference_sample(lu_exemplars(db, lexicon_id, frame, verb), limit, seed, f"references|{frame}|{verb}")
 

