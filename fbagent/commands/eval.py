@@ -1,12 +1,15 @@
 """`fbagent eval` commands: run, report, frame-id, sembench.
 
-Imports sit at module level, but those of the evaluation code, which loads numpy, sqlite-utils, torch,
-vllm, llama.cpp, openai or matplotlib: those are inside the command functions, so that a command's
-``--help`` stays fast. ``fbagent --help`` does not import this module (:mod:`fbagent.commands.lazy_group`).
+Every import sits at module level. The evaluation code (numpy, sqlite-utils; torch, vLLM, llama.cpp, openai
+or matplotlib inside it where used) is reached through the lazy package :mod:`fbagent.eval`
+(``evaluation.run_framebench(...)``), which loads a module when a command first calls into it, so that a
+command's ``--help`` stays fast. ``fbagent --help`` does not import this module (:mod:`fbagent.commands.lazy_group`).
 """
 
 from __future__ import annotations
 
+import json
+import os
 import re
 import sys
 from collections.abc import Callable
@@ -17,6 +20,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.text import Text
 
+import fbagent.eval as evaluation
 from fbagent.commands.eval_tables import print_report
 from fbagent.commands.model_options import backend_options
 from fbagent.commands.option_groups import option_group
@@ -137,20 +141,16 @@ def _Progress(description: str):  # the name the commands and tests know
 
 def _console():
     """A Rich console: the terminal's width, else ``$COLUMNS``, else 200 columns (files, pipes)."""
-    import os
-
-
     probe = new_console()
     return probe if probe.is_terminal or os.environ.get("COLUMNS") else new_console(width=200)
 
 
 def _print_results(folders: list[Path], human: float | None = None) -> None:
     """One run: a two-column table (metric, value) of the report row, so it fits any terminal."""
-    from fbagent.eval.report import load_result, tables
 
-    results = [load_result(f) for f in folders]
+    results = [evaluation.load_result(f) for f in folders]
     console = _console()
-    for tab in tables(results, human):
+    for tab in evaluation.tables(results, human):
         title, headers, rows = tab
         for row in rows:
             print_table(console, [Col("metric", wrap="words", style="bold"), Col("value", "right", wrap="path")],
@@ -230,21 +230,18 @@ def run_cmd(
     versions; OUT/summary.json the metrics. Rerun the same command to resume after a crash.
     Exit 1 when every answer failed.
     """
-    from fbagent.eval.framebench import RunSettings, plan_run, run_framebench
-    from fbagent.eval.metrics import STDS, Scoring
-
-    if std not in STDS:
+    if std not in evaluation.STDS:
         raise FbagentError(f"unknown --std {std!r}", "use --std population or --std sample")
     assert backend is not None and run is not None   # built by @backend_options and @run_options
-    settings = RunSettings(dataset=dataset, templates=templates, lang=lang, limit=limit, **run.settings,
-                           templates_dir=templates_dir, labels_file=labels_file,
-                           choices_style=choices_style, templates_lang=templates_lang, orders=orders,
-                           parse_free_text=parse_free_text, human_filter=human_filter,
-                           scoring=Scoring(failures="exclude" if exclude_failures else "count", std=std), label=label)
+    settings = evaluation.RunSettings(
+        dataset=dataset, templates=templates, lang=lang, limit=limit, **run.settings, templates_dir=templates_dir,
+        labels_file=labels_file, choices_style=choices_style, templates_lang=templates_lang, orders=orders,
+        parse_free_text=parse_free_text, human_filter=human_filter,
+        scoring=evaluation.Scoring(failures="exclude" if exclude_failures else "count", std=std), label=label)
     # Validate the whole dataset (up to --limit), the templates and the options before loading a model:
     # a bad line or template must not cost a model load (minutes with vLLM).
-    plan = plan_run(settings)
-    _score(backend, run.out, "framebench", "", lambda be, out, prog: run_framebench(
+    plan = evaluation.plan_run(settings)
+    _score(backend, run.out, "framebench", "", lambda be, out, prog: evaluation.run_framebench(
         be, settings, out, reasoning=backend.reasoning, command=sys.argv, plan=plan, on_event=prog))
 
 
@@ -293,32 +290,22 @@ def report_cmd(
     n_boot: NBootOpt = DEFAULT_N_BOOT,
 ) -> None:
     """Cross-model table (as the paper's Tables 3-4: Rich, Markdown, CSV) and a bar plot (PNG, PDF, SVG)."""
-    from fbagent.eval.metrics import STDS
-    from fbagent.eval.report import (
-        FIGURE_FORMATS,
-        dataset_warning,
-        human_score_from_report,
-        load_results,
-        parse_human_accuracy,
-        tables,
-        write_report,
-    )
-
     if human_accuracy is not None and validation_report is not None:
         raise FbagentError("both --human-accuracy and --validation-report given", "pass only one of them")
-    if std is not None and std not in STDS:
+    if std is not None and std not in evaluation.STDS:
         raise FbagentError(f"unknown --std {std!r}", "use --std population or --std sample")
-    bad = [f for f in figure_format if f not in FIGURE_FORMATS]
+    bad = [f for f in figure_format if f not in evaluation.FIGURE_FORMATS]
     if bad:
-        raise FbagentError(f"unknown --figure-format {', '.join(bad)}", f"use {', '.join(FIGURE_FORMATS)}")
+        raise FbagentError(f"unknown --figure-format {', '.join(bad)}", f"use {', '.join(evaluation.FIGURE_FORMATS)}")
     failures = None if exclude_failures is None else ("exclude" if exclude_failures else "count")
-    results, scoring, warnings = load_results(_result_folders(result_dirs), n_boot=n_boot, std=std, failures=failures)
+    results, scoring, warnings = evaluation.load_results(_result_folders(result_dirs), n_boot=n_boot, std=std,
+                                                         failures=failures)
     human = None
     if human_accuracy is not None:
-        human, how = parse_human_accuracy(human_accuracy)
+        human, how = evaluation.parse_human_accuracy(human_accuracy)
         echo(f"human accuracy: {human_accuracy:g} read as a {how} ({100 * human:.1f}%)", err=True)
     if validation_report is not None:
-        human, which = human_score_from_report(validation_report)
+        human, which = evaluation.human_score_from_report(validation_report)
         echo(f"human accuracy: {100 * human:.1f}%, the {which}", err=True)
     if human is None:
         found = [r.manifest.get("human_accuracy_dataset") for r in results if r.task == "framebench"]
@@ -326,16 +313,16 @@ def report_cmd(
         if human is not None:
             echo(f"human accuracy: {100 * human:.1f}%, the paper-style score from the dataset's annotator columns "
                  "(no independent baseline given: --validation-report)", err=True)
-    ds = dataset_warning(results)
+    ds = evaluation.dataset_warning(results)
     warnings = warnings + ([ds] if ds else [])
     console = _console()
 
     err_console = new_console(stderr=True, width=console.width)
     for w in warnings:  # wrapped at words to the terminal's width
         err_console.print(Text("warning: ", style="yellow") + Text(w), highlight=False)
-    print_report(console, tables(results, human, wide=wide, scoring=scoring), wide=wide)
+    print_report(console, evaluation.tables(results, human, wide=wide, scoring=scoring), wide=wide)
     if out is not None:
-        paths = write_report(results, out, human, formats=figure_format, warnings=warnings, scoring=scoring)
+        paths = evaluation.write_report(results, out, human, formats=figure_format, warnings=warnings, scoring=scoring)
         echo("wrote " + ", ".join(str(p) for p in paths.values()))
 
 
@@ -362,17 +349,13 @@ def frame_id_cmd(
     For each verb-frame pair, one exemplar sentence per frame; options: the two frame names with
     definitions and "Neither frame is evoked", shuffled (seeded); constrained to 1-3.
     """
-    from fbagent.eval.frame_id import FrameIdSettings, run_frame_id
-    from fbagent.eval.metrics import Scoring
-
     assert backend is not None and run is not None   # built by @backend_options and @run_options
-    settings = FrameIdSettings(db=db, lexicon=lexicon, selection=selection, shots=shots, limit=limit, lang=lang,
-                               **run.settings, definition_chars=definition_chars, label=label,
-                               scoring=Scoring(failures="exclude" if exclude_failures else "count"))
-    from fbagent.eval.frame_id import load_pairs
-
-    pairs, lex = load_pairs(settings)  # fail fast before loading a model
-    _score(backend, run.out, "frame-id", "frame-id ", lambda be, out, prog: run_frame_id(
+    settings = evaluation.FrameIdSettings(
+        db=db, lexicon=lexicon, selection=selection, shots=shots, limit=limit, lang=lang, **run.settings,
+        definition_chars=definition_chars, label=label,
+        scoring=evaluation.Scoring(failures="exclude" if exclude_failures else "count"))
+    pairs, lex = evaluation.load_pairs(settings)  # fail fast before loading a model
+    _score(backend, run.out, "frame-id", "frame-id ", lambda be, out, prog: evaluation.run_frame_id(
         be, settings, out, reasoning=backend.reasoning, pairs=pairs, lexicon=lex, command=sys.argv, on_event=prog))
 
 
@@ -406,21 +389,19 @@ def sembench_cmd(
     Distractors by encoder similarity of glosses: easy (least similar other sense), mid (median),
     hard (most similar), rand (seeded random). Free generation through the same backends.
     """
-    from fbagent.eval.sembench import SemBenchSettings, load_instances, run_sembench
-
     assert backend is not None and run is not None   # built by @backend_options and @run_options
     instance_file = list(instances_file or [])
     if not instance_file and looks_like_instances(dictionary):
         instance_file = [Path(dictionary)]   # the authors' format given as --dictionary: score it as is
         echo(f"note: {dictionary} is a SemBench instances file (label, definitions, example); "
                    "scoring its instances as they are (--instances-file)", err=True)
-    settings = SemBenchSettings(mode=mode, dictionary=dictionary, wordnet_dir=wordnet_dir, pos=pos, instances=instances,
-                                min_senses=min_senses, shots=shots, lang=lang, max_new_tokens=max_new_tokens,
-                                encoder=encoder, **run.settings,
-                                instances_files=instance_file or None)
-    data = load_instances(settings)  # fail fast (dictionary, encoder) before loading a model
+    settings = evaluation.SemBenchSettings(
+        mode=mode, dictionary=dictionary, wordnet_dir=wordnet_dir, pos=pos, instances=instances, min_senses=min_senses,
+        shots=shots, lang=lang, max_new_tokens=max_new_tokens, encoder=encoder, **run.settings,
+        instances_files=instance_file or None)
+    data = evaluation.load_instances(settings)  # fail fast (dictionary, encoder) before loading a model
     out = _score(backend, run.out, f"sembench-{mode}-{shots}shot" + ("-sets" if instance_file else ""),
-                 f"sembench {mode} ", lambda be, out, prog: run_sembench(
+                 f"sembench {mode} ", lambda be, out, prog: evaluation.run_sembench(
                      be, settings, out, reasoning=backend.reasoning, data=data, command=sys.argv, on_event=prog),
                  retries=False)
     if instance_file:
@@ -429,14 +410,13 @@ def sembench_cmd(
 
 def _print_by_file(out: Path) -> None:
     """The per-file table of a SemBench instances-file run (the authors' rule; ``summary.json`` ``by_file``)."""
-    import json
 
-    from fbagent.eval.metrics import pct
 
     path = out / "summary.json"
     by_file = (json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}).get("by_file") or {}
     rows = []
     for group, r in by_file.items():
+        pct = evaluation.pct
         ci = [f"[{pct(c[0])}, {pct(c[1])}]" if c else "" for c in (r["ci95"], r["ci95_all"])]
         rows.append([Path(r["file"]).name, group, str(r["n"]), str(r["n_failed"]), f"{pct(r['accuracy'])} {ci[0]}",
                      f"{pct(r['accuracy_all'])} {ci[1]}"])

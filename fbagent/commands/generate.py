@@ -7,10 +7,12 @@ Verifier; :mod:`fbagent.commands.selection_options`: Selection); the command bui
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from fbagent import generation  # a lazy package: the run's machinery loads when the command runs
 from fbagent.commands.generate_view import GenerateView
 from fbagent.commands.generation_options import model_options, run_groups, verifier_options
 from fbagent.commands.options import DEFAULT_DB, DbOption, db_path, name_check
@@ -110,13 +112,9 @@ def build_options(llm: ModelConfig | None, verifier_llm: dict[str, Any] | None, 
 def run_generation(db: Path, opts: GenerateOptions) -> None:
     """Run :func:`fbagent.generation.generate` with the progress view; Ctrl-C -> exit 130 (stored work kept),
     a session that achieved nothing -> its reason and exit 1."""
-    import asyncio
-
-    from fbagent.generation import generate
-
     view = GenerateView()
     try:
-        summary = asyncio.run(generate(db, opts, on_event=view))
+        summary = asyncio.run(generation.generate(db, opts, on_event=view))
     except KeyboardInterrupt:  # Typer would turn it into a silent exit 130
         secho("interrupted: everything finished so far is stored; run the same command again to resume.",
                     err=True)
