@@ -15,7 +15,10 @@ from fbagent.commands.options import DEFAULT_DB, DbOption, ExistingDbOption, db_
 from fbagent.commands.output import echo, fit_line, new_console
 from fbagent.commands.tables import Col, WideOption, print_table, wrap_text
 from fbagent.errors import FbagentError
+from fbagent.lexicon.importer import FORMATS, import_lexicon, needs_embedded, resolve_lexicon
 from fbagent.lexicon.jsonl_reader import LexiconFormatError
+from fbagent.store.db import holds_rows, open_db
+from fbagent.store.lexicon import lexicon_stats, list_lexicons
 
 app = typer.Typer(
     help="Lexicons: import a FrameNet of any language (NLTK XML layout or JSONL), list them, show counts.",
@@ -49,9 +52,6 @@ def add_cmd(
     reported with its file (and line) and nothing is imported; a failed first
     import leaves no database file behind.
     """
-    from fbagent.lexicon.importer import FORMATS
-    from fbagent.store.db import open_db
-
     if fmt not in FORMATS:
         raise FbagentError(f"unknown --format {fmt!r}", "pass --format auto, nltk or jsonl")
     err = new_console(stderr=True)
@@ -86,8 +86,6 @@ def add_cmd(
 
 def _remove_new_database(database, path: Path) -> None:
     """Delete the database file a failed first import created (and its -wal/-shm), if it holds no row at all."""
-    from fbagent.store.db import holds_rows
-
     if holds_rows(database):
         return  # someone else wrote to it meanwhile: keep it
     database.close()
@@ -98,8 +96,6 @@ def _remove_new_database(database, path: Path) -> None:
 def _import(database, err, path: Path, *, lang: str, name: str | None, fmt: str, strict: bool,
             exemplars: Path | None):
     """Run the import with a progress bar on a terminal; the other JSONL problems go to stderr on one line."""
-    from fbagent.lexicon.importer import import_lexicon
-
     with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
                   TimeElapsedColumn(), console=err, transient=True, disable=not err.is_terminal) as bar:
         tasks: dict[str, Any] = {}
@@ -126,9 +122,6 @@ def _import(database, err, path: Path, *, lang: str, name: str | None, fmt: str,
 @app.command("list")
 def list_cmd(db: ExistingDbOption = DEFAULT_DB, wide: WideOption = False) -> None:
     """List the lexicons in the database: name, language, format, counts, import time, source."""
-    from fbagent.store.db import open_db
-    from fbagent.store.lexicon import list_lexicons
-
     rows = list_lexicons(open_db(db_path(db), read_only=True))
     console = new_console()
     if not rows:
@@ -157,10 +150,6 @@ def show_cmd(
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Counts of one lexicon: frames, FEs, LUs by POS, verbs with 2+ frames, candidate frame pairs, exemplars."""
-    from fbagent.lexicon.importer import needs_embedded, resolve_lexicon
-    from fbagent.store.db import open_db
-    from fbagent.store.lexicon import lexicon_stats
-
     path = db_path(db)
     database = open_db(path, read_only=True) if path.exists() else open_db(path)
     if needs_embedded(database, name):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from typing import Annotated, Any
 
 import typer
@@ -12,9 +13,13 @@ from fbagent.commands.output import echo, fit_line, new_console
 from fbagent.commands.selection_options import selection_options
 from fbagent.commands.tables import Col, WideOption, print_table
 from fbagent.errors import FbagentError
+from fbagent.lexicon.importer import resolve_lexicon
 from fbagent.limits import bounds
+from fbagent.pairs.framebench import FRAMEBENCH_SEED
 from fbagent.pairs.options import PAIRS_HELP, SELECT_PAIRS, SelectionOptions
 from fbagent.pairs.select import REASON_TEXT, select_pairs
+from fbagent.store.db import open_db
+from fbagent.store.pairs import get_selection, list_selections, selection_pairs
 
 app = typer.Typer(
     help="Frame pairs: select (verb, frame A, frame B) pairs from a lexicon (fbagent's stratified protocol or the "
@@ -47,12 +52,6 @@ def select_cmd(
     (unless a run took it); the remaining pairs are kept as a seeded reserve for
     pairs screened out later.
     """
-    import time
-
-    from fbagent.lexicon.importer import resolve_lexicon
-    from fbagent.pairs.framebench import FRAMEBENCH_SEED
-    from fbagent.store.db import open_db
-
     started = time.perf_counter()
     chosen = dict(selection or {})
     if seed is None:
@@ -150,9 +149,6 @@ def _eligibility_rows(c: dict[str, Any], options: Any) -> list[list[str]]:
 @app.command("list")
 def list_cmd(db: ExistingDbOption = DEFAULT_DB, wide: WideOption = False) -> None:
     """List the frame-pair selections: lexicon, seed, counts, options."""
-    from fbagent.store.db import open_db
-    from fbagent.store.pairs import list_selections
-
     rows = list_selections(open_db(db_path(db), read_only=True))
     console = new_console()
     if not rows:
@@ -189,9 +185,6 @@ def show_cmd(
     wide: WideOption = False,
 ) -> None:
     """Show the pairs of one selection, in rank order."""
-    from fbagent.store.db import open_db
-    from fbagent.store.pairs import get_selection, selection_pairs
-
     if status not in ("selected", "reserve", "screened_out", "all"):
         raise FbagentError(f"unknown --status {status!r}", "pass --status selected, reserve, screened_out or all")
     database = open_db(db_path(db), read_only=True)

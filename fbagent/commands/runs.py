@@ -12,7 +12,10 @@ from fbagent.commands.options import DEFAULT_DB, ExistingDbOption, db_path, name
 from fbagent.commands.output import echo, new_console
 from fbagent.commands.tables import Col, WideOption, print_table, wrap_text
 from fbagent.errors import FbagentError
+from fbagent.store.db import open_db
 from fbagent.store.items import STATUSES, run_items
+from fbagent.store.pairs import run_protocols
+from fbagent.store.runs import get_run, item_counts, list_runs, sessions, usage
 from fbagent.text import shown
 
 app = typer.Typer(help="Generation runs: list them, show one (options, counts by status, tokens, calls).",
@@ -22,9 +25,6 @@ app = typer.Typer(help="Generation runs: list them, show one (options, counts by
 @app.command("list")
 def list_cmd(db: ExistingDbOption = DEFAULT_DB, wide: WideOption = False) -> None:
     """List every run, newest first: status, items by status, LLM calls, cache hits, tokens."""
-    from fbagent.store.db import open_db
-    from fbagent.store.runs import list_runs
-
     runs = list_runs(open_db(db_path(db), read_only=True))
     console = new_console()
     if not runs:
@@ -71,9 +71,6 @@ def show_cmd(
 ) -> None:
     """Show one run: command, backends, options, prompt versions, items by status, LLM usage by task, sessions,
     and the rejected and failed entries with their first reason."""
-    from fbagent.store.db import open_db
-    from fbagent.store.runs import get_run, item_counts, sessions, usage
-
     if entry_status is not None and entry_status not in ENTRY_STATUSES:
         raise FbagentError(f"unknown --status {entry_status!r}", "pass --status rejected or --status failed")
     database = open_db(db_path(db), read_only=True)
@@ -93,8 +90,6 @@ def show_cmd(
     head = [[key, "" if row.get(key) is None else str(row[key])] for key in (
         "status", "command", "generator", "model", "verifier_generator", "verifier_model", "encoder", "seed",
         "selection_id", "created_at", "updated_at")]
-    from fbagent.store.pairs import run_protocols
-
     head += [["selection protocol", run_protocols(database, row["name"]).get(row["name"], "none (no selection)")]]
     head += [["options", json.dumps(row["options"], ensure_ascii=False, sort_keys=True)],
              ["prompt versions", json.dumps(row["prompt_versions"], ensure_ascii=False, sort_keys=True)]]

@@ -7,7 +7,9 @@ render its result.
 
 from __future__ import annotations
 
+import asyncio
 import json
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -24,6 +26,10 @@ from fbagent.commands.output import echo, new_console, secho
 from fbagent.commands.progress_view import CountBar, ProgressView
 from fbagent.commands.tables import Col, WideOption, print_table
 from fbagent.pairs.options import PAIRS_HELP
+from fbagent.store.calibrations import list_calibrations
+from fbagent.store.db import open_db
+from fbagent.store.lexicon import lexicon_by_name
+from fbagent.verifier import calibration
 from fbagent.verifier.calibration.options import HOLDOUT, CalibrateOptions
 from fbagent.verifier.settings import VerifierOptions
 
@@ -68,10 +74,6 @@ def calibrate_cmd(
     verifier as if generated (same round trip, same encoder check), and report how often its verdict is
     right: accuracy, precision and recall of `pass` with 95% intervals, a table over margins. Stored; the
     latest calibration of a lexicon gives `generate --margin auto`."""
-    import asyncio
-
-    from fbagent.verifier.calibration import calibrate
-
     models, verifier_fields = run_groups(llm, verifier_llm)
     opts = CalibrateOptions(
         models=models, verifier=VerifierOptions(signal=signal, margin=margin, **verifier_fields),
@@ -82,7 +84,7 @@ def calibrate_cmd(
     # notes on stderr, a bar per lexicon (gone when it ends); the result is rendered below
     view = ProgressView(new_console(stderr=True), progress=not as_json, bar=CountBar(remaining=False, transient=True))
     try:
-        result = asyncio.run(calibrate(db_path(db), opts, on_event=view))
+        result = asyncio.run(calibration.calibrate(db_path(db), opts, on_event=view))
     except KeyboardInterrupt:
         secho("interrupted: the calibration is stored as interrupted (its LLM calls are cached); run the "
                     "same command again.", err=True)
@@ -102,10 +104,6 @@ def list_cmd(
     wide: WideOption = False,
 ) -> None:
     """Stored calibrations, newest first: lexicon, signal, pairs, accuracy, margins for precision 0.8/0.9/0.95."""
-    from fbagent.store.calibrations import list_calibrations
-    from fbagent.store.db import open_db
-    from fbagent.store.lexicon import lexicon_by_name
-
     conn = open_db(db_path(db), create=False, read_only=True)
     lex_id = lexicon_by_name(conn, lexicon)["id"] if lexicon else None
     calibrations = list_calibrations(conn, lex_id)
@@ -132,8 +130,6 @@ def list_cmd(
 
 def _console():
     """A Rich console: the terminal's width, else ``$COLUMNS``, else 200 columns (files, pipes)."""
-    import os
-
     probe = new_console()
     return probe if probe.is_terminal or os.environ.get("COLUMNS") else new_console(width=200)
 
