@@ -1,1 +1,31 @@
-"""Textual annotation app. Knows no LLM."""
+"""Textual annotation app. Knows no LLM.
+
+Rooms: :mod:`.session` (validate and revise sessions: state and SQLite, no Textual),
+:mod:`.baseline_session` (the human baseline's session), :mod:`.app` (the Textual app) and one screen per
+file (``*_screen.py``, its CSS beside it).
+
+The names below load on first use (PEP 562): ``fbagent annotate --help`` imports this package, and
+must not import Textual (the screens subclass it at module level). ``from fbagent import tui`` at module
+level, then ``tui.AnnotateApp(session)`` at run time.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from fbagent.tui.app import AnnotateApp
+
+#: module -> the names it defines (each loads with its module, on first use)
+_MODULES = {
+    "fbagent.tui.app": ("AnnotateApp",),
+}
+_WHERE = {name: module for module, names in _MODULES.items() for name in names}
+__all__ = ["AnnotateApp"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _WHERE:
+        return getattr(importlib.import_module(_WHERE[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

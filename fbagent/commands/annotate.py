@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.prompt import Prompt
 
+from fbagent import tui
 from fbagent.commands.annotate_serve import serve_browsers
 from fbagent.commands.options import DEFAULT_DB, ExistingDbOption, name_check
 from fbagent.commands.output import echo, new_console
@@ -15,8 +17,13 @@ from fbagent.errors import FbagentError
 from fbagent.languages import language_name
 from fbagent.seeds import check_seed
 from fbagent.serve.options import AppLaunch, ServeOptions
+from fbagent.store.competence import LEVELS, missing_languages, parse_competence, record_competence
+from fbagent.store.db import open_db
 from fbagent.store.items import STATUSES
+from fbagent.tui.baseline_session import BaselineSession
+from fbagent.tui.session import ReviseSession, Selection, ValidateSession, assigned_entries
 from fbagent.validation.assignment import parse_split
+from fbagent.validation.baseline import BaselineOptions
 
 KNOWN_STATUSES = STATUSES
 
@@ -37,8 +44,6 @@ def parse_statuses(text: str) -> tuple[str, ...]:
 
 def require_terminal() -> None:
     """Raise FbagentError unless stdin and stdout are both a terminal (the app would hang and print escape codes)."""
-    import sys
-
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise FbagentError(
             "fbagent annotate needs an interactive terminal (stdin or stdout is not a TTY)",
@@ -95,9 +100,6 @@ def register(app: typer.Typer) -> None:
         opens their link (fbagent annotators invite NAME) and annotates as
         that name; see docs/annotate.md, "In a browser".
         """
-        from fbagent.store import open_db
-        from fbagent.tui.session import Selection, assigned_entries
-
         if mode == "baseline" and range_ is not None:
             raise FbagentError("--range splits validation work; --mode baseline draws its own seeded sample",
                                "drop --range (use --sample N, --run or --lang to choose what it samples)")
@@ -118,8 +120,6 @@ def register(app: typer.Typer) -> None:
             return
         languages = sorted({e["language"] for e in entries})
         if mode == "baseline":
-            from fbagent.validation.baseline import BaselineOptions
-
             _baseline_here(database, db, annotator, BaselineOptions(sample=sample, seed=seed, run=run, language=lang,
                                                                     statuses=selection.statuses),
                            competence=(languages, competence))
@@ -131,13 +131,6 @@ def register(app: typer.Typer) -> None:
 def ask_competence(database, annotator: str, languages: list[str], given: str | None) -> None:
     """Record ``annotator``'s language competence: ``given`` (``--competence``) when passed, else ask in
     this terminal for each language of ``languages`` not recorded yet (:mod:`fbagent.store.competence`)."""
-    from fbagent.store.competence import (
-        LEVELS,
-        missing_languages,
-        parse_competence,
-        record_competence,
-    )
-
     if given is not None:
         record_competence(database, annotator, parse_competence(given, languages), "annotate")
         return
@@ -154,8 +147,6 @@ def _check_options(*, mode: str, order: str, seed: int | None, serve: bool, anno
                    share: str | None, overlap: str | None, competence: str | None, certfile: Path | None, keyfile: Path | None,
                    host: str, port: int) -> None:
     """Raise :class:`fbagent.errors.FbagentError` for the first impossible combination of `annotate` options."""
-    from fbagent.tui.session import ReviseSession
-
     if mode not in ("validate", "revise", "baseline"):
         raise FbagentError(f"--mode {mode!r} is not a mode", "pass --mode validate, revise or baseline")
     if mode == "baseline" and serve:
@@ -187,15 +178,11 @@ def _baseline_here(database: Any, db: Path, annotator: Any, options: Any, *,
     """Run baseline mode (:class:`fbagent.tui.baseline_session.BaselineSession`) in this terminal and say what
     was saved; the refusal of an annotator who validated final entries comes before any terminal check, the
     language competence (:func:`ask_competence`) after it."""
-    from fbagent.tui.baseline_session import BaselineSession
-
     session = BaselineSession.open(database, annotator, options)
     require_terminal()
     ask_competence(database, annotator, *competence)
-    from fbagent.tui.app import AnnotateApp
-
     try:
-        AnnotateApp(session).run()
+        tui.AnnotateApp(session).run()
     finally:
         session.close()
     echo(f"{annotator}: {session.n_done}/{session.total} baseline problems answered; all answers are saved in {db}.")
@@ -205,19 +192,14 @@ def _annotate_here(database: Any, db: Path, annotator: Any, selection: Any, seed
                    mode: str, order: str, competence: tuple[list[str], str | None]) -> None:
     """Run the annotation app in this terminal on ``selection`` and say what was saved (``competence``:
     the entries' languages and ``--competence``, see :func:`ask_competence`)."""
-    from fbagent.tui.session import ReviseSession, ValidateSession
-
     require_terminal()
     ask_competence(database, annotator, *competence)
     if mode == "validate":
         session: ValidateSession | ReviseSession = ValidateSession.open(database, annotator, selection, seed)
     else:
         session = ReviseSession.open(database, annotator, selection, seed, order=order)
-
-    from fbagent.tui.app import AnnotateApp
-
     try:
-        AnnotateApp(session).run()
+        tui.AnnotateApp(session).run()
     finally:
         session.close()
     if isinstance(session, ValidateSession):

@@ -7,6 +7,7 @@ import socket
 import ssl
 from datetime import UTC, datetime
 
+from fbagent import serve
 from fbagent.commands.output import echo, secho
 from fbagent.errors import FbagentError
 
@@ -79,14 +80,14 @@ def serve_browsers(launch, options) -> None:
     check_tls(options)
     options.url()  # a bad --public-url or a wildcard host without one: one line before listening
     try:
-        from fbagent.serve.server import AnnotateServer
+        server_class = serve.AnnotateServer   # loads the server (the `serve` extra) on first use
     except ImportError as err:
         raise FbagentError(f"annotate --serve needs textual-serve and limits ({err.name} is not installed)",
                            "pip install 'fbagent[serve]'") from err
     warning = insecure_warning(options)
     if warning:
         secho(warning, fg="yellow", err=True)
-    server = AnnotateServer(launch, options, on_event=render)
+    server = server_class(launch, options, on_event=render)
     try:
         server.serve()
     except OSError as err:

@@ -11,6 +11,11 @@ from fbagent.commands.output import echo, new_console
 from fbagent.commands.tables import Col, WideOption, print_table
 from fbagent.errors import FbagentError
 from fbagent.serve.options import public_url as check_url
+from fbagent.serve.tokens import create_invite, parse_duration
+from fbagent.store.competence import competence as recorded
+from fbagent.store.competence import parse_competence, record_competence
+from fbagent.store.db import open_db
+from fbagent.store.invites import known_names, overview, revoke
 
 app = typer.Typer(help="Invite annotators to the browser app (annotate --serve): one-time links, list, revoke.",
                   no_args_is_help=True)
@@ -27,8 +32,6 @@ PublicUrlOption = Annotated[
 
 
 def _open(db):
-    from fbagent.store.db import open_db
-
     return open_db(db_path(db), create=False)
 
 
@@ -44,10 +47,6 @@ def invite_cmd(
     db: ExistingDbOption = DEFAULT_DB,
 ) -> None:
     """Print a one-time link for NAME; its token is stored hashed. A new invite revokes NAME's unused links."""
-    from fbagent.serve.tokens import create_invite, parse_duration
-    from fbagent.store.competence import competence as recorded
-    from fbagent.store.competence import parse_competence, record_competence
-
     lifetime = parse_duration(expires)
     base = check_url("127.0.0.1", 8000, public_url or DEFAULT_URL, tls=False)
     levels = None if competence is None else parse_competence(competence)
@@ -66,8 +65,6 @@ def invite_cmd(
 @app.command("list")
 def list_cmd(db: ExistingDbOption = DEFAULT_DB, wide: WideOption = False) -> None:
     """Invited annotators: state of the newest link, its expiry, live browser sessions, last seen."""
-    from fbagent.store.invites import overview
-
     rows = overview(_open(db))
     console = new_console()
     if not rows:
@@ -92,8 +89,6 @@ def revoke_cmd(
     db: ExistingDbOption = DEFAULT_DB,
 ) -> None:
     """End NAME's open links and browser sessions; a running `annotate --serve` closes NAME's apps within a second."""
-    from fbagent.store.invites import known_names, revoke
-
     database = _open(db)
     if name not in known_names(database):
         raise FbagentError(f"{name!r} was never invited", "see the names with: fbagent annotators list")

@@ -7,13 +7,16 @@ from typing import Annotated, Any
 
 import typer
 
-from fbagent.audit import render
+from fbagent.audit import render, sources
+from fbagent.audit.audit import AuditOptions, run_audit
 from fbagent.audit.plots import write_plots
 from fbagent.commands.options import DEFAULT_DB, ExistingDbOption, db_path, name_check
 from fbagent.commands.output import echo, new_console
 from fbagent.commands.tables import Col, WideOption, print_table
 from fbagent.errors import FbagentError
+from fbagent.publish.shortcuts import run_entries
 from fbagent.seeds import DEFAULT_SEED
+from fbagent.store.db import open_db
 from fbagent.verifier.encoder import DEFAULT_ENCODER, embed, load_encoder
 
 FORMATS = ("table", "md", "json", "csv")
@@ -54,8 +57,6 @@ def register(app: typer.Typer) -> None:
         problems (word overlap, length, verb form, encoder similarity, question-frame overlap), each with
         accuracy, a 95% bootstrap interval and chance; near-duplicates; distributions; a per-entry
         `shortcut` flag. Reads the database read-only."""
-        from fbagent.audit.audit import AuditOptions, run_audit
-
         if fmt not in FORMATS:
             raise FbagentError(f"unknown --format {fmt!r}", f"pass --format {', '.join(FORMATS)}")
         if orders not in ("both", "canonical"):
@@ -73,9 +74,6 @@ def register(app: typer.Typer) -> None:
 
 def load_source(run: str | None, dataset: Path | None, *, lexicon: str | None, lang: str, db: Path | None) -> Any:
     """The :class:`fbagent.audit.sources.AuditInput` of ``--run`` (the database, read-only) or ``--dataset``."""
-    from fbagent.audit import sources
-    from fbagent.store.db import open_db
-
     if (run is None) == (dataset is None):
         raise FbagentError("pass exactly one of --run and --dataset",
                            "e.g. fbagent audit --run NAME, or fbagent audit --dataset validated.jsonl")
@@ -83,8 +81,6 @@ def load_source(run: str | None, dataset: Path | None, *, lexicon: str | None, l
     if run is not None:
         if not path.exists():
             raise FbagentError(f"database {path} does not exist", "pass --db PATH of the database with the run")
-        from fbagent.publish.shortcuts import run_entries
-
         return run_entries(open_db(path, read_only=True), run)
     database = open_db(path, read_only=True) if lexicon and path.exists() else None
     if lexicon and database is None:

@@ -10,6 +10,9 @@ import typer
 
 from fbagent.commands.options import DEFAULT_DB, ExistingDbOption, db_path
 from fbagent.commands.output import echo
+from fbagent.store.backup import backup_database
+from fbagent.store.db import close_db, open_db
+from fbagent.store.schema import SCHEMA_VERSION
 
 app = typer.Typer(help="The database file: a consistent backup copy, the schema upgrade.", no_args_is_help=True)
 
@@ -23,8 +26,6 @@ def backup_cmd(
     """Copy the database into DEST with SQLite's online backup API: one consistent snapshot with every
     committed row (the write-ahead log included), taken while annotators and a run go on writing. Use it
     instead of cp: a copied .db file lacks the rows still in its -wal file."""
-    from fbagent.store.backup import backup_database
-
     done = backup_database(db_path(db), dest)
     echo(f"backed up {done['source']} to {done['dest']}: {done['bytes']:,} bytes ({done['pages']:,} pages) "
          f"in {done['seconds']:.2f} s")
@@ -35,9 +36,6 @@ def upgrade_cmd(db: ExistingDbOption = DEFAULT_DB) -> None:
     """Upgrade a database written by an older fbagent to this version's schema, after a backup copy
     beside it (NAME.vN.bak). Read commands never upgrade; writing commands (generate, annotate, lexicon
     add, pairs select) do it as this command does."""
-    from fbagent.store.db import close_db, open_db
-    from fbagent.store.schema import SCHEMA_VERSION
-
     upgraded: dict = {}
     close_db(open_db(db_path(db), create=False, on_upgrade=upgraded.update))
     if upgraded:

@@ -14,7 +14,13 @@ from fbagent.commands.options import DEFAULT_DB, ExistingDbOption, name_check
 from fbagent.commands.output import echo, secho
 from fbagent.errors import FbagentError
 from fbagent.publish import formats
+from fbagent.publish.export import export as export_entries
+from fbagent.publish.jsonl import validated_hint
+from fbagent.publish.options import HfOptions, LmEvalOptions, Scope
+from fbagent.publish.shortcuts import shortcut_ids
 from fbagent.seeds import DEFAULT_SEED
+from fbagent.store.db import open_db
+from fbagent.store.pairs import run_protocols
 
 
 def register(app: typer.Typer) -> None:
@@ -57,8 +63,6 @@ def register(app: typer.Typer) -> None:
         that text. --format hf writes a folder that `datasets.load_dataset(OUT)` loads; --format lm-eval
         a folder for `lm_eval --include_path OUT --tasks framebench_<lang>`. Reads the database read-only.
         """
-        from fbagent.store import open_db
-
         formats.check_format(fmt)
         if not Path(db).exists():
             raise FbagentError(f"database {db} does not exist", "pass --db PATH of the database with generated entries")
@@ -71,8 +75,6 @@ def register(app: typer.Typer) -> None:
                 choices_style=choices_style, templates_lang=templates_lang, orders=orders, labels_file=labels_file)
         echo(protocol_line(database, run))
         if validated:  # one annotator, or a filter that keeps nothing: say which thresholds fit
-            from fbagent.publish.jsonl import validated_hint
-
             hint = validated_hint(database, run=run, min_correct=min_correct, min_acceptable=min_acceptable,
                                   statuses=parse_statuses(status))
             if hint:
@@ -82,9 +84,6 @@ def register(app: typer.Typer) -> None:
 def shortcut_exclusions(database, run, validated, min_correct, min_acceptable, statuses) -> tuple[str, ...]:
     """Run the shortcut audit (:func:`fbagent.audit.sources.shortcut_ids`, the sentence encoder as `fbagent audit`
     uses it) over what the export would write; say how many entries it leaves out (stderr)."""
-    from fbagent.publish.options import Scope
-    from fbagent.publish.shortcuts import shortcut_ids
-
     embed, name = encoder_embed(None)
     scope = Scope(run=run, validated=validated, min_correct=min_correct, min_acceptable=min_acceptable,
                   statuses=statuses)
@@ -97,8 +96,6 @@ def shortcut_exclusions(database, run, validated, min_correct, min_acceptable, s
 
 def protocol_line(database, run: str | None) -> str:
     """One line naming the frame-pair selection protocol of the exported runs (``fbagent`` or ``framebench``)."""
-    from fbagent.store.pairs import run_protocols
-
     by_run = run_protocols(database, run)
     if not by_run:
         return "frame-pair selection protocol: not recorded (no run with a selection)"
@@ -111,12 +108,9 @@ def _export(database, out, *, exclude=(), fmt, validated, run, min_correct, min_
             pretty_name, card, seed, templates, templates_dir, choices_style, templates_lang, orders,
             labels_file=None) -> None:
     """Write ``database``'s entries to ``out`` in ``fmt`` and say how many (one line)."""
-    from fbagent.publish.export import export
-    from fbagent.publish.options import HfOptions, LmEvalOptions, Scope
-
     scope = Scope(run=run, validated=validated, min_correct=min_correct, min_acceptable=min_acceptable,
                   statuses=tuple(parse_statuses(status)), exclude=tuple(exclude))
-    res = export(database, out, fmt, scope,
+    res = export_entries(database, out, fmt, scope,
                  HfOptions(annotator_names=annotator_names, license=license, pretty_name=pretty_name,
                            repo_id=card[0], homepage=card[1], curators=card[2]),
                  LmEvalOptions(seed=seed, templates=templates, templates_dir=templates_dir, choices_style=choices_style,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 from typing import Annotated
 
@@ -13,6 +14,11 @@ from fbagent.commands.output import echo, new_console, secho
 from fbagent.commands.tables import Col, WideOption, print_table
 from fbagent.errors import FbagentError
 from fbagent.files import write_atomic
+from fbagent.store.annotations import select_items
+from fbagent.store.db import open_db
+from fbagent.validation.aggregate import render_csv, render_json, render_markdown, tables
+from fbagent.validation.aggregate import report as validation_report
+from fbagent.validation.baseline import human_scores
 
 app = typer.Typer(help="Human validation: agreement, filter and human accuracy.", no_args_is_help=True)
 
@@ -35,14 +41,6 @@ def report(
 
     Reads the database read-only (works on a file without write permission).
     """
-    from fbagent.store import open_db
-    from fbagent.validation.aggregate import (
-        render_csv,
-        render_json,
-        render_markdown,
-        report,
-    )
-
     if fmt not in FORMATS:
         raise FbagentError(f"--format {fmt!r} is not a report format", f"pass --format {', '.join(FORMATS)}")
     if min_correct < 0 or min_acceptable < 0:
@@ -51,15 +49,10 @@ def report(
         raise FbagentError(f"database {db} does not exist", "pass --db PATH of the database the annotators used")
 
     database = open_db(db, read_only=True, on_upgrade=upgrade_note)
-    rep = report(database, run=run, statuses=parse_statuses(status), min_correct=min_correct, min_acceptable=min_acceptable)
-    from fbagent.store.annotations import select_items
-    from fbagent.validation.baseline import human_scores
-
+    rep = validation_report(database, run=run, statuses=parse_statuses(status), min_correct=min_correct, min_acceptable=min_acceptable)
     rep["human_scores"] = human_scores(database, rep, [i["id"] for i in select_items(
         database, run=run, statuses=parse_statuses(status))])
     if fmt == "table":
-        import io
-
         if out is None:
             print_report(new_console(), rep, wide)
             _hint(rep)
@@ -92,8 +85,6 @@ SHORT = {"verified+kept": "V+K", "verified+dropped": "V+D", "flagged+kept": "F+K
 def print_report(console, rep: dict, wide: bool = False) -> None:
     """The report's tables (:func:`fbagent.validation.aggregate.tables`) on ``console``, each fitted to its
     width (:func:`fbagent.commands.tables.print_table`): the first column at the left, the numbers right."""
-    from fbagent.validation.aggregate import tables
-
     for title, header, rows in tables(rep):
         cols = [Col(h, "left" if i == 0 else "right", short=SHORT.get(h, "") if i else "", drop=DROP.get(h, 0) if i else 0,
                     wrap="words" if i == 0 or any(" " in r[i] for r in rows) else "none")  # numbers never break

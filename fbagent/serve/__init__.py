@@ -9,4 +9,30 @@ they use of it in :mod:`~fbagent.serve.host`), :mod:`~fbagent.serve.app_process`
 (one annotate app process per browser tab), :mod:`~fbagent.serve.child` (the
 entry point that process runs). Invites and sessions are stored by
 :mod:`fbagent.store.invites`. Needs the ``serve`` extra (textual-serve, limits).
+
+:class:`AnnotateServer` loads on first use (PEP 562): ``fbagent annotate`` imports this package (and its
+light :mod:`.options`, :mod:`.tokens`), and textual-serve is an optional extra that its ``--help`` and
+the terminal app must not need. Looking the name up raises ``ImportError`` (``.name``: the missing
+package) when the ``serve`` extra is not installed.
 """
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from fbagent.serve.server import AnnotateServer
+
+#: module -> the names it defines (each loads with its module, on first use)
+_MODULES = {
+    "fbagent.serve.server": ("AnnotateServer",),
+}
+_WHERE = {name: module for module, names in _MODULES.items() for name in names}
+__all__ = ["AnnotateServer"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _WHERE:
+        return getattr(importlib.import_module(_WHERE[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

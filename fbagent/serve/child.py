@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import sys
 
+from fbagent import tui
 from fbagent.errors import FbagentError
 from fbagent.serve.warm import load_inflections
 from fbagent.store import open_db
@@ -37,10 +38,8 @@ def main(argv: list[str] | None = None) -> int:
     except FbagentError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
-    from fbagent.tui.app import AnnotateApp
-
     try:
-        AnnotateApp(session).run()
+        tui.AnnotateApp(session).run()   # Textual loads here, after the session opened (bad input: exit 2 first)
     finally:
         session.close()
     return 0
