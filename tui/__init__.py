@@ -5,8 +5,8 @@ Rooms: :mod:`.session` (validate and revise sessions: state and SQLite, no Textu
 file (``*_screen.py``, its CSS beside it).
 
 The names below load on first use (PEP 562): ``fbagent annotate --help`` imports this package, and
-must not import Textual (the screens subclass it at module level). ``from fbagent import tui`` at module
-level, then ``tui.AnnotateApp(session)`` at run time.
+must not import Textual (the screens subclass it at module level) nor the baseline's bootstrap (numpy).
+``from fbagent import tui`` at module level, then ``tui.AnnotateApp(session)`` at run time.
 """
 
 from __future__ import annotations
@@ -16,13 +16,15 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from fbagent.tui.app import AnnotateApp
+    from fbagent.tui.baseline_session import BaselineSession
 
 #: module -> the names it defines (each loads with its module, on first use)
 _MODULES = {
     "fbagent.tui.app": ("AnnotateApp",),
+    "fbagent.tui.baseline_session": ("BaselineSession",),
 }
 _WHERE = {name: module for module, names in _MODULES.items() for name in names}
-__all__ = ["AnnotateApp"]
+__all__ = ["AnnotateApp", "BaselineSession"]
 
 
 def __getattr__(name: str) -> Any:

@@ -16,4 +16,29 @@ the question may name part of frame A. Rooms:
   (as ``eval run`` reads it), with frame definitions and relations from the store;
 - :mod:`.render`: Markdown, CSV and JSON of a result, and the dataset card's "Known shortcuts";
 - :mod:`.plots`: PNG plots (matplotlib).
+
+:func:`run_audit` and :class:`AuditOptions` load on first use (PEP 562): ``fbagent audit --help`` and
+``fbagent export --help`` import this package, and the baselines' word and lemma tables (the verb check's
+analysers) are not needed to show them.
 """
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from fbagent.audit.audit import AuditOptions, run_audit
+
+#: module -> the names it defines (each loads with its module, on first use)
+_MODULES = {
+    "fbagent.audit.audit": ("AuditOptions", "run_audit"),
+}
+_WHERE = {name: module for module, names in _MODULES.items() for name in names}
+__all__ = ["AuditOptions", "run_audit"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _WHERE:
+        return getattr(importlib.import_module(_WHERE[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

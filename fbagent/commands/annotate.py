@@ -9,7 +9,7 @@ from typing import Annotated, Any
 import typer
 from rich.prompt import Prompt
 
-from fbagent import tui
+from fbagent import tui, validation
 from fbagent.commands.annotate_serve import serve_browsers
 from fbagent.commands.options import DEFAULT_DB, ExistingDbOption, name_check
 from fbagent.commands.output import echo, new_console
@@ -20,10 +20,8 @@ from fbagent.serve.options import AppLaunch, ServeOptions
 from fbagent.store.competence import LEVELS, missing_languages, parse_competence, record_competence
 from fbagent.store.db import open_db
 from fbagent.store.items import STATUSES
-from fbagent.tui.baseline_session import BaselineSession
 from fbagent.tui.session import ReviseSession, Selection, ValidateSession, assigned_entries
 from fbagent.validation.assignment import parse_split
-from fbagent.validation.baseline import BaselineOptions
 
 KNOWN_STATUSES = STATUSES
 
@@ -120,9 +118,9 @@ def register(app: typer.Typer) -> None:
             return
         languages = sorted({e["language"] for e in entries})
         if mode == "baseline":
-            _baseline_here(database, db, annotator, BaselineOptions(sample=sample, seed=seed, run=run, language=lang,
-                                                                    statuses=selection.statuses),
-                           competence=(languages, competence))
+            options = validation.BaselineOptions(sample=sample, seed=seed, run=run, language=lang,
+                                                 statuses=selection.statuses)
+            _baseline_here(database, db, annotator, options, competence=(languages, competence))
             return
         _annotate_here(database, db, annotator, selection, seed, mode=mode, order=order,
                        competence=(languages, competence))
@@ -178,7 +176,7 @@ def _baseline_here(database: Any, db: Path, annotator: Any, options: Any, *,
     """Run baseline mode (:class:`fbagent.tui.baseline_session.BaselineSession`) in this terminal and say what
     was saved; the refusal of an annotator who validated final entries comes before any terminal check, the
     language competence (:func:`ask_competence`) after it."""
-    session = BaselineSession.open(database, annotator, options)
+    session = tui.BaselineSession.open(database, annotator, options)
     require_terminal()
     ask_competence(database, annotator, *competence)
     try:

@@ -7,14 +7,14 @@ from typing import Annotated, Any
 
 import typer
 
+from fbagent import audit as audit_room
+from fbagent import publish
 from fbagent.audit import render, sources
-from fbagent.audit.audit import AuditOptions, run_audit
 from fbagent.audit.plots import write_plots
 from fbagent.commands.options import DEFAULT_DB, ExistingDbOption, db_path, name_check
 from fbagent.commands.output import echo, new_console
 from fbagent.commands.tables import Col, WideOption, print_table
 from fbagent.errors import FbagentError
-from fbagent.publish.shortcuts import run_entries
 from fbagent.seeds import DEFAULT_SEED
 from fbagent.store.db import open_db
 from fbagent.verifier.encoder import DEFAULT_ENCODER, embed, load_encoder
@@ -63,9 +63,9 @@ def register(app: typer.Typer) -> None:
             raise FbagentError(f"unknown --orders {orders!r}", "pass --orders both or --orders canonical")
         source = load_source(run, dataset, lexicon=lexicon, lang=lang, db=db)
         embed, name = (None, None) if no_encoder else encoder_embed(encoder)
-        options = AuditOptions(seed=seed, resamples=resamples, near_duplicate=near_duplicate, encoder=name,
+        options = audit_room.AuditOptions(seed=seed, resamples=resamples, near_duplicate=near_duplicate, encoder=name,
                                orders=("canonical",) if orders == "canonical" else ("canonical", "swapped"))
-        result = run_audit(source.entries, options, definitions=source.definitions, relations=source.relations,
+        result = audit_room.run_audit(source.entries, options, definitions=source.definitions, relations=source.relations,
                            embed=embed)
         result["source"] = source.source
         written = [str(p) for p in _plots(result, plots)]
@@ -81,7 +81,7 @@ def load_source(run: str | None, dataset: Path | None, *, lexicon: str | None, l
     if run is not None:
         if not path.exists():
             raise FbagentError(f"database {path} does not exist", "pass --db PATH of the database with the run")
-        return run_entries(open_db(path, read_only=True), run)
+        return publish.run_entries(open_db(path, read_only=True), run)
     database = open_db(path, read_only=True) if lexicon and path.exists() else None
     if lexicon and database is None:
         raise FbagentError(f"--lexicon {lexicon}: database {path} does not exist", "pass --db PATH or drop --lexicon")

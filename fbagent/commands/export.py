@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 
+from fbagent import publish
 from fbagent.commands.annotate import parse_statuses, upgrade_note
 from fbagent.commands.audit import encoder_embed
 from fbagent.commands.options import DEFAULT_DB, ExistingDbOption, name_check
@@ -17,7 +18,6 @@ from fbagent.publish import formats
 from fbagent.publish.export import export as export_entries
 from fbagent.publish.jsonl import validated_hint
 from fbagent.publish.options import HfOptions, LmEvalOptions, Scope
-from fbagent.publish.shortcuts import shortcut_ids
 from fbagent.seeds import DEFAULT_SEED
 from fbagent.store.db import open_db
 from fbagent.store.pairs import run_protocols
@@ -87,7 +87,7 @@ def shortcut_exclusions(database, run, validated, min_correct, min_acceptable, s
     embed, name = encoder_embed(None)
     scope = Scope(run=run, validated=validated, min_correct=min_correct, min_acceptable=min_acceptable,
                   statuses=statuses)
-    ids, result = shortcut_ids(database, scope.export_options(), embed=embed, encoder=name)
+    ids, result = publish.shortcut_ids(database, scope.export_options(), embed=embed, encoder=name)
     above = [r["name"] for r in result["baselines"] if r.get("beats_chance")]
     secho(f"--exclude-shortcut: left out {len(ids):,} of {result['entries']:,} entries flagged shortcut "
           f"(baselines above chance: {', '.join(above) or 'none'}; {result['convention']})", err=True)

@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 
+from fbagent import validation
 from fbagent.commands.annotate import parse_statuses, upgrade_note
 from fbagent.commands.options import DEFAULT_DB, ExistingDbOption, name_check
 from fbagent.commands.output import echo, new_console, secho
@@ -18,7 +19,6 @@ from fbagent.store.annotations import select_items
 from fbagent.store.db import open_db
 from fbagent.validation.aggregate import render_csv, render_json, render_markdown, tables
 from fbagent.validation.aggregate import report as validation_report
-from fbagent.validation.baseline import human_scores
 
 app = typer.Typer(help="Human validation: agreement, filter and human accuracy.", no_args_is_help=True)
 
@@ -50,7 +50,7 @@ def report(
 
     database = open_db(db, read_only=True, on_upgrade=upgrade_note)
     rep = validation_report(database, run=run, statuses=parse_statuses(status), min_correct=min_correct, min_acceptable=min_acceptable)
-    rep["human_scores"] = human_scores(database, rep, [i["id"] for i in select_items(
+    rep["human_scores"] = validation.human_scores(database, rep, [i["id"] for i in select_items(
         database, run=run, statuses=parse_statuses(status))])
     if fmt == "table":
         if out is None:

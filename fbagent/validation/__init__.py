@@ -3,5 +3,31 @@
 - :mod:`.assignment`: which entries an annotator gets and the four pair tasks built from each;
 - :mod:`.aggregate`: correctness and acceptability per entry, the filter, agreement, the report;
 - :mod:`.thresholds`: which filter thresholds fit the judgments (the hint where the default surprises);
-- :mod:`.export`: items (all, or the validated ones with their human judgments) as JSONL.
+- :mod:`.baseline`: the independent human baseline (a seeded sample of final entries) and its score;
+- :mod:`.bootstrap`: a mean with its seeded bootstrap interval.
+
+:class:`BaselineOptions` and :func:`human_scores` load on first use (PEP 562): ``fbagent annotate --help``
+and ``fbagent validate --help`` import this package, and the baseline's bootstrap (numpy) is not needed to
+show them.
 """
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from fbagent.validation.baseline import BaselineOptions, human_scores
+
+#: module -> the names it defines (each loads with its module, on first use)
+_MODULES = {
+    "fbagent.validation.baseline": ("BaselineOptions", "human_scores"),
+}
+_WHERE = {name: module for module, names in _MODULES.items() for name in names}
+__all__ = ["BaselineOptions", "human_scores"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _WHERE:
+        return getattr(importlib.import_module(_WHERE[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
