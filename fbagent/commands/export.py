@@ -15,7 +15,6 @@ from fbagent.commands.options import DEFAULT_DB, ExistingDbOption, name_check
 from fbagent.commands.output import echo, secho
 from fbagent.errors import FbagentError
 from fbagent.publish import formats
-from fbagent.publish.export import export as export_entries
 from fbagent.publish.jsonl import validated_hint
 from fbagent.publish.options import HfOptions, LmEvalOptions, Scope
 from fbagent.seeds import DEFAULT_SEED
@@ -110,11 +109,12 @@ def _export(database, out, *, exclude=(), fmt, validated, run, min_correct, min_
     """Write ``database``'s entries to ``out`` in ``fmt`` and say how many (one line)."""
     scope = Scope(run=run, validated=validated, min_correct=min_correct, min_acceptable=min_acceptable,
                   statuses=tuple(parse_statuses(status)), exclude=tuple(exclude))
-    res = export_entries(database, out, fmt, scope,
-                 HfOptions(annotator_names=annotator_names, license=license, pretty_name=pretty_name,
-                           repo_id=card[0], homepage=card[1], curators=card[2]),
-                 LmEvalOptions(seed=seed, templates=templates, templates_dir=templates_dir, choices_style=choices_style,
-                               templates_lang=templates_lang, orders=orders, labels_file=labels_file))
+    res = publish.export_entries(database, out, fmt, scope,
+                                 HfOptions(annotator_names=annotator_names, license=license, pretty_name=pretty_name,
+                                           repo_id=card[0], homepage=card[1], curators=card[2]),
+                                 LmEvalOptions(seed=seed, templates=templates, templates_dir=templates_dir,
+                                               choices_style=choices_style, templates_lang=templates_lang,
+                                               orders=orders, labels_file=labels_file))
     n = res["entries"]
     what = f"{n} {'validated ' if validated else ''}{'entry' if n == 1 else 'entries'}"
     if fmt == "hf":

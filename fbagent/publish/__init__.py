@@ -16,9 +16,10 @@ run benchmarks).
 Library code only: it returns summaries; ``fbagent/commands/export.py`` prints. Nothing here uses
 the network; uploading is the user's step (docs/export.md).
 
-:func:`run_entries` and :func:`shortcut_ids` (:mod:`.shortcuts`) load on first use (PEP 562): ``fbagent
-export --help`` and ``fbagent audit --help`` import this package (and its light :mod:`.formats`), and the
-shortcut audit (its word and lemma tables) is not needed to show them.
+:func:`export_entries` (:mod:`.export`), :func:`run_entries` and :func:`shortcut_ids` (:mod:`.shortcuts`) load
+on first use (PEP 562): ``fbagent export --help`` and ``fbagent audit --help`` import this package (and its
+light :mod:`.formats`), and the writers (evaluation's templates, the card, the shortcut audit's word and
+lemma tables) are not needed to show them.
 """
 
 from __future__ import annotations
@@ -27,14 +28,16 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from fbagent.publish.export import export_entries
     from fbagent.publish.shortcuts import run_entries, shortcut_ids
 
 #: module -> the names it defines (each loads with its module, on first use)
 _MODULES = {
+    "fbagent.publish.export": ("export_entries",),
     "fbagent.publish.shortcuts": ("run_entries", "shortcut_ids"),
 }
 _WHERE = {name: module for module, names in _MODULES.items() for name in names}
-__all__ = ["run_entries", "shortcut_ids"]
+__all__ = ["export_entries", "run_entries", "shortcut_ids"]
 
 
 def __getattr__(name: str) -> Any:

@@ -1,6 +1,6 @@
 """``fbagent export``: one entry point that writes any format of :data:`fbagent.publish.formats.FORMATS`.
 
-:func:`export` checks the format, then calls its writer from :data:`WRITERS` (one per format name):
+:func:`export_entries` checks the format, then calls its writer from :data:`WRITERS` (one per format name):
 :func:`fbagent.publish.jsonl.export` for the JSONL formats, :func:`fbagent.publish.hf.export_hf` and
 :func:`fbagent.publish.lmeval.export_lmeval` for the folders.
 """
@@ -43,8 +43,8 @@ WRITERS: dict[str, Callable[..., dict[str, Any]]] = {
 }
 
 
-def export(db: sqlite_utils.Database, out: Path, fmt: str, scope: Scope | None = None,
-           hf: HfOptions | None = None, lmeval: LmEvalOptions | None = None) -> dict[str, Any]:
+def export_entries(db: sqlite_utils.Database, out: Path, fmt: str, scope: Scope | None = None,
+                   hf: HfOptions | None = None, lmeval: LmEvalOptions | None = None) -> dict[str, Any]:
     """Write ``scope``'s entries of ``db`` to ``out`` in format ``fmt``; returns the writer's summary
     (always ``{"entries": n, ...}``; hf adds ``languages``/``annotators``/``files``, lm-eval
     ``problems``/``tasks``/``groups``).
