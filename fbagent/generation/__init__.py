@@ -38,7 +38,8 @@ The library prints nothing: progress, notes and the summary are events
 
 The names below load on first use (PEP 562): importing a light module of the package
 (:mod:`.options`, whose option groups ``fbagent generate --help`` reads for its defaults) must not
-import the run's machinery (sqlite-utils, numpy, LangGraph).
+import the run's machinery (numpy, the per-language analysers, the lexicon readers; LangGraph loads only
+when the run builds its graphs).
 """
 
 from __future__ import annotations
