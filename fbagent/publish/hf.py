@@ -17,8 +17,10 @@ huggingface_hub).
 
 from __future__ import annotations
 
+import importlib.util
 import re
 from collections import Counter
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -44,8 +46,6 @@ _REPO_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._-]*$"
 
 def require(module: str) -> None:
     """Raise :class:`FbagentError` naming the ``publish`` extra when ``module`` cannot be imported."""
-    import importlib.util
-
     if importlib.util.find_spec(module) is None:
         raise FbagentError(f"this export needs the Python package {module!r}, which is not installed",
                            "pip install 'fbagent[publish]'")
@@ -69,8 +69,6 @@ def source_repository(homepage: str | None) -> str | None:
     ``Source`` / ``Repository`` / ``Homepage`` entry of the installed package's ``[project.urls]``, else None."""
     if homepage:
         return homepage
-    from importlib import metadata
-
     try:
         urls = metadata.metadata("fbagent").get_all("Project-URL") or []
     except metadata.PackageNotFoundError:
