@@ -9,8 +9,9 @@ patches what the command calls.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from fbagent.lean_imports import lazy_attributes
 
 if TYPE_CHECKING:
     from fbagent.eval.frame_id import FrameIdSettings, load_pairs, run_frame_id
@@ -37,15 +38,10 @@ _MODULES = {
                             "load_results", "parse_human_accuracy", "tables", "write_report"),
     "fbagent.eval.sembench": ("SemBenchSettings", "load_instances", "run_sembench"),
 }
-_WHERE = {name: module for module, names in _MODULES.items() for name in names}
 __all__ = [
     "FIGURE_FORMATS", "STDS", "FrameIdSettings", "RunSettings", "Scoring", "SemBenchSettings", "dataset_warning",
     "human_score_from_report", "load_instances", "load_pairs", "load_result", "load_results", "parse_human_accuracy",
     "pct", "plan_run", "run_frame_id", "run_framebench", "run_sembench", "tables", "write_report",
 ]
 
-
-def __getattr__(name: str) -> Any:
-    if name in _WHERE:
-        return getattr(importlib.import_module(_WHERE[name]), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_attributes(__name__, _MODULES)

@@ -1,4 +1,6 @@
-"""sqlite-utils without pandas and numpy: the store's import costs 50 ms instead of 280 ms.
+"""Imports that load only what is used: sqlite-utils without pandas and numpy; a package's names on first use.
+
+**sqlite-utils without pandas and numpy** (the store's import costs 50 ms instead of 280 ms).
 
 ``sqlite_utils.db`` imports pandas and numpy at module level whenever they are installed (they are: the
 ``datasets`` and sentence-encoder dependencies bring them), only to map ``numpy.int64``, ``numpy.float32``, ...
@@ -14,14 +16,21 @@ the ``ImportError`` and skips them; another thread's imports are untouched). The
 numpy and pandas types on first use (:class:`ColumnTypes`), so a numpy value in an inserted row gets the
 column type it got before. The finder does nothing after that import, nor when sqlite-utils was imported
 before fbagent.
+
+**A package's names on first use** (:func:`lazy_attributes`, PEP 562): the package ``__init__`` of a room that a
+command calls into lists the names it hands out by module; ``fbagent COMMAND --help`` imports the command's module
+and the package, and the room's modules (and the third-party packages they load at module level) load when the
+command runs and first reads a name. ``python scripts/import_graph.py`` lists these packages and what each keeps out.
 """
 
 from __future__ import annotations
 
+import importlib
 import importlib.abc
 import importlib.machinery
 import sys
 import threading
+from collections.abc import Callable, Mapping
 from types import ModuleType
 from typing import Any
 
@@ -99,3 +108,23 @@ def install() -> None:
     if TARGET in sys.modules or any(isinstance(f, LeanFinder) for f in sys.meta_path):
         return
     sys.meta_path.insert(0, LeanFinder())
+
+
+def lazy_attributes(package: str, modules: Mapping[str, tuple[str, ...]]) -> Callable[[str], Any]:
+    """The module-level ``__getattr__`` (PEP 562) of the package ``package`` (its ``__name__``) that hands out
+    the names of ``modules`` (``{"fbagent.audit.audit": ("AuditOptions", "run_audit")}``): the first read of a
+    name imports its module and returns the module's attribute (Python keeps no copy: each read asks again, and
+    the import is a dictionary lookup once the module is loaded). Raises ``AttributeError`` for any other name,
+    as a module does. A name must not be a submodule's name as well (once imported, the submodule would hide it).
+
+    Declare the names for type checkers too, in the package's ``if TYPE_CHECKING:`` block:
+    ``from fbagent.audit.audit import AuditOptions, run_audit``.
+    """
+    where = {name: module for module, names in modules.items() for name in names}
+
+    def __getattr__(name: str) -> Any:
+        if name in where:
+            return getattr(importlib.import_module(where[name]), name)
+        raise AttributeError(f"module {package!r} has no attribute {name!r}")
+
+    return __getattr__

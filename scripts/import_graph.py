@@ -325,7 +325,9 @@ def lazy_packages(modules: dict[str, Path]) -> dict[str, dict[str, list[str]]]:
         if path.name != "__init__.py":
             continue
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-        if not any(isinstance(st, ast.FunctionDef) and st.name == "__getattr__" for st in tree.body):
+        if not any(isinstance(st, ast.FunctionDef) and st.name == "__getattr__"
+                   or isinstance(st, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__getattr__"
+                                                         for t in st.targets) for st in tree.body):
             continue
         sources = _lazy_sources(tree.body)
         public: set[str] = set(sources)

@@ -26,7 +26,8 @@ from fbagent.cli import app
 runner = CliRunner()
 for args in (["--help"], ["lexicon", "--help"], ["generate", "--help"], ["eval", "--help"],
              ["annotate", "--help"], ["export", "--help"], ["validate", "--help"], ["runs", "--help"],
-             ["pairs", "--help"]):
+             ["pairs", "--help"], ["audit", "--help"], ["annotators", "--help"], ["db", "--help"],
+             ["verifier", "--help"]):
     result = runner.invoke(app, args)
     assert result.exit_code == 0, (args, result.output)
 print(",".join(sorted(m for m in %r if m in sys.modules)))

@@ -11,8 +11,9 @@ must not import Textual (the screens subclass it at module level) nor the baseli
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from fbagent.lean_imports import lazy_attributes
 
 if TYPE_CHECKING:
     from fbagent.tui.app import AnnotateApp
@@ -23,11 +24,6 @@ _MODULES = {
     "fbagent.tui.app": ("AnnotateApp",),
     "fbagent.tui.baseline_session": ("BaselineSession",),
 }
-_WHERE = {name: module for module, names in _MODULES.items() for name in names}
 __all__ = ["AnnotateApp", "BaselineSession"]
 
-
-def __getattr__(name: str) -> Any:
-    if name in _WHERE:
-        return getattr(importlib.import_module(_WHERE[name]), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_attributes(__name__, _MODULES)

@@ -24,8 +24,9 @@ analysers) are not needed to show them.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from fbagent.lean_imports import lazy_attributes
 
 if TYPE_CHECKING:
     from fbagent.audit.audit import AuditOptions, run_audit
@@ -34,11 +35,6 @@ if TYPE_CHECKING:
 _MODULES = {
     "fbagent.audit.audit": ("AuditOptions", "run_audit"),
 }
-_WHERE = {name: module for module, names in _MODULES.items() for name in names}
 __all__ = ["AuditOptions", "run_audit"]
 
-
-def __getattr__(name: str) -> Any:
-    if name in _WHERE:
-        return getattr(importlib.import_module(_WHERE[name]), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_attributes(__name__, _MODULES)

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 import typer
 
 from fbagent import audit as audit_room
-from fbagent import publish
+from fbagent import publish, verifier
 from fbagent.audit import render, sources
 from fbagent.audit.plots import write_plots
 from fbagent.commands.options import DEFAULT_DB, ExistingDbOption, db_path, name_check
@@ -17,7 +17,6 @@ from fbagent.commands.tables import Col, WideOption, print_table
 from fbagent.errors import FbagentError
 from fbagent.seeds import DEFAULT_SEED
 from fbagent.store.db import open_db
-from fbagent.verifier.encoder import DEFAULT_ENCODER, embed, load_encoder
 
 FORMATS = ("table", "md", "json", "csv")
 
@@ -91,12 +90,12 @@ def load_source(run: str | None, dataset: Path | None, *, lexicon: str | None, l
 
 def encoder_embed(name: str | None) -> tuple[Any, str]:
     """``(texts -> unit rows, encoder name)`` of the sentence encoder (loaded offline; :class:`FbagentError` if absent)."""
-    load_encoder(name)   # fail now, with the fix, rather than mid-audit
+    verifier.load_encoder(name)   # fail now, with the fix, rather than mid-audit
 
     def run(texts: list[str]) -> Any:
-        return embed(texts, name)
+        return verifier.embed(texts, name)
 
-    return run, name or DEFAULT_ENCODER
+    return run, name or verifier.DEFAULT_ENCODER
 
 
 def _plots(result: dict[str, Any], folder: Path | None) -> list[Path]:

@@ -10,13 +10,12 @@ import typer
 from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-from fbagent.checks.coverage import verb_check_line
+from fbagent import checks
+from fbagent import lexicon as lexicon_room
 from fbagent.commands.options import DEFAULT_DB, DbOption, ExistingDbOption, db_path, name_check
 from fbagent.commands.output import echo, fit_line, new_console
 from fbagent.commands.tables import Col, WideOption, print_table, wrap_text
 from fbagent.errors import FbagentError
-from fbagent.lexicon.importer import FORMATS, import_lexicon, needs_embedded, resolve_lexicon
-from fbagent.lexicon.jsonl_reader import LexiconFormatError
 from fbagent.store.db import holds_rows, open_db
 from fbagent.store.lexicon import lexicon_stats, list_lexicons
 
@@ -52,7 +51,7 @@ def add_cmd(
     reported with its file (and line) and nothing is imported; a failed first
     import leaves no database file behind.
     """
-    if fmt not in FORMATS:
+    if fmt not in lexicon_room.FORMATS:
         raise FbagentError(f"unknown --format {fmt!r}", "pass --format auto, nltk or jsonl")
     err = new_console(stderr=True)
     out = new_console()
@@ -69,7 +68,7 @@ def add_cmd(
     # wrapped at spaces, never inside a path or a command (a path wider than the terminal gets a line of its own)
     # (on a terminal only: a pipe or file gets each note on one line, as every other message)
     width = err.width if err.is_terminal else 1 << 30
-    for note in [*result.notes, verb_check_line(result.lang)]:
+    for note in [*result.notes, checks.verb_check_line(result.lang)]:
         err.print(fit_line(f"note: {note}", width), style="dim", highlight=False, markup=False, soft_wrap=True)
     for w in result.warnings:
         err.print(fit_line(f"warning: {w}", width), style="yellow", highlight=False, markup=False, soft_wrap=True)
@@ -108,9 +107,9 @@ def _import(database, err, path: Path, *, lang: str, name: str | None, fmt: str,
             bar.update(tasks[stage], completed=done)
 
         try:
-            return import_lexicon(database, path, lang=lang, name=name, fmt=fmt, strict=strict,
+            return lexicon_room.import_lexicon(database, path, lang=lang, name=name, fmt=fmt, strict=strict,
                                   exemplars=exemplars, progress=progress)
-        except LexiconFormatError as e:  # the error line names the first problem; one more line the others
+        except lexicon_room.LexiconFormatError as e:  # the error line names the first problem; one more line the others
             bar.stop()
             if len(e.problems) > 1:
                 others = "  other problems: " + " | ".join(e.problems[1:])  # one line, wrapped at spaces on a terminal
@@ -152,9 +151,9 @@ def show_cmd(
     """Counts of one lexicon: frames, FEs, LUs by POS, verbs with 2+ frames, candidate frame pairs, exemplars."""
     path = db_path(db)
     database = open_db(path, read_only=True) if path.exists() else open_db(path)
-    if needs_embedded(database, name):
+    if lexicon_room.needs_embedded(database, name):
         database = open_db(path)  # resolve_lexicon imports the embedded sample (a write)
-    row = resolve_lexicon(database, name, notify=_show_note)
+    row = lexicon_room.resolve_lexicon(database, name, notify=_show_note)
     stats = lexicon_stats(database, row["id"])
     if as_json:
         echo(json.dumps({"lexicon": row, "counts": stats}, ensure_ascii=False, indent=2))

@@ -8,16 +8,15 @@ from typing import Annotated, Any
 
 import typer
 
+from fbagent import lexicon as lexicon_room
+from fbagent import pairs as pair_room
 from fbagent.commands.options import DEFAULT_DB, DbOption, ExistingDbOption, db_path, name_check
 from fbagent.commands.output import echo, fit_line, new_console
 from fbagent.commands.selection_options import selection_options
 from fbagent.commands.tables import Col, WideOption, print_table
 from fbagent.errors import FbagentError
-from fbagent.lexicon.importer import resolve_lexicon
 from fbagent.limits import bounds
-from fbagent.pairs.framebench import FRAMEBENCH_SEED
 from fbagent.pairs.options import PAIRS_HELP, SELECT_PAIRS, SelectionOptions
-from fbagent.pairs.select import REASON_TEXT, select_pairs
 from fbagent.store.db import open_db
 from fbagent.store.pairs import get_selection, list_selections, selection_pairs
 
@@ -55,13 +54,13 @@ def select_cmd(
     started = time.perf_counter()
     chosen = dict(selection or {})
     if seed is None:
-        seed = FRAMEBENCH_SEED if chosen.get("protocol") == "framebench" else SelectionOptions.seed
+        seed = pair_room.FRAMEBENCH_SEED if chosen.get("protocol") == "framebench" else SelectionOptions.seed
     options = SelectionOptions(pairs=pairs, seed=seed, per_pair=per_pair, **chosen)
     options.check()  # refused options leave no database behind: checked before it is opened
     database = open_db(db_path(db))
-    lex = resolve_lexicon(database, lexicon,
+    lex = lexicon_room.resolve_lexicon(database, lexicon,
                           notify=lambda note: echo(note, err=True))
-    result = select_pairs(database, lex, options)
+    result = pair_room.select_pairs(database, lex, options)
     seconds = time.perf_counter() - started
     if as_json:
         echo(json.dumps({**result, "seconds": round(seconds, 3)}, ensure_ascii=False, indent=2))
@@ -132,7 +131,7 @@ def _eligibility_rows(c: dict[str, Any], options: Any) -> list[list[str]]:
     active = {"missing_definition": options.require_definition, "missing_core_fe": options.require_core_fe,
               "too_few_examples": options.min_examples > 0, "directly_related": options.exclude_related}
     for reason, n in c["excluded"].items():
-        label = f"excluded: {REASON_TEXT[reason]}"
+        label = f"excluded: {pair_room.REASON_TEXT[reason]}"
         if not active[reason]:
             label += " (filter off)"
         elif reason == "directly_related" and not c["relations_available"]:

@@ -44,8 +44,9 @@ when the run builds its graphs).
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from fbagent.lean_imports import lazy_attributes
 
 if TYPE_CHECKING:
     from fbagent.generation.events import (
@@ -96,7 +97,6 @@ _MODULES = {
     "fbagent.generation.selection": ("SelectionChoice", "choose_selection"),
     "fbagent.generation.run": ("generate", "session_failure"),
 }
-_WHERE = {name: module for module, names in _MODULES.items() for name in names}
 __all__ = [
     "OUTPUT_TOKEN_ESTIMATE", "EntriesStarted", "EntriesStopped", "EntryError", "FrameInfoCache",
     "GenerateOptions", "GenerationEvent", "GenerationSummary", "LexiconNote", "NothingToDo", "OnEvent", "PlanMade",
@@ -105,8 +105,4 @@ __all__ = [
     "estimate_tokens", "generate", "initial_state", "pending", "run_entry", "session_failure", "validate_options",
 ]
 
-
-def __getattr__(name: str) -> Any:
-    if name in _WHERE:
-        return getattr(importlib.import_module(_WHERE[name]), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_attributes(__name__, _MODULES)

@@ -1,1 +1,30 @@
-"""Lexicon readers (FrameNet XML via NLTK, JSONL) and the importer."""
+"""Lexicon readers (FrameNet XML via NLTK, JSONL) and the importer.
+
+- :mod:`.importer`: ``fbagent lexicon add`` (any reader, into the store) and the lexicon a command names;
+- :mod:`.nltk_reader`, :mod:`.jsonl_reader`, :mod:`.archive`, :mod:`.locate`: the readers and where corpora are;
+- :mod:`.nltk_writer`: FrameNet XML written back (tests, other tools);
+- :mod:`.model`, :mod:`.markup`, :mod:`.lu_names`: the parsed records and pure functions over them (below the store).
+
+The importer's names load on first use (:func:`fbagent.lean_imports.lazy_attributes`): ``fbagent lexicon --help``
+and ``fbagent pairs --help`` import this package, not the readers (jsonschema, NLTK's corpus readers) or the verb
+check's analysers that an import reports on.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from fbagent.lean_imports import lazy_attributes
+
+if TYPE_CHECKING:
+    from fbagent.lexicon.importer import FORMATS, import_lexicon, needs_embedded, resolve_lexicon
+    from fbagent.lexicon.jsonl_reader import LexiconFormatError
+
+#: module -> the names it defines (each loads with its module, on first use)
+_MODULES = {
+    "fbagent.lexicon.importer": ("FORMATS", "import_lexicon", "needs_embedded", "resolve_lexicon"),
+    "fbagent.lexicon.jsonl_reader": ("LexiconFormatError",),
+}
+__all__ = ["FORMATS", "LexiconFormatError", "import_lexicon", "needs_embedded", "resolve_lexicon"]
+
+__getattr__ = lazy_attributes(__name__, _MODULES)

@@ -10,4 +10,27 @@
   seeded reserve (a LangGraph graph, :func:`fbagent.pairs.screening.screen_pairs`).
 
 The rows live in ``selections`` / ``frame_pairs`` (:mod:`fbagent.store.pairs`).
+
+:func:`select_pairs`, :data:`REASON_TEXT` and :data:`FRAMEBENCH_SEED` load on first use
+(:func:`fbagent.lean_imports.lazy_attributes`): ``fbagent pairs --help`` imports this package and :mod:`.options`,
+not the selection's numpy and store.
 """
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from fbagent.lean_imports import lazy_attributes
+
+if TYPE_CHECKING:
+    from fbagent.pairs.framebench import FRAMEBENCH_SEED
+    from fbagent.pairs.select import REASON_TEXT, select_pairs
+
+#: module -> the names it defines (each loads with its module, on first use)
+_MODULES = {
+    "fbagent.pairs.framebench": ("FRAMEBENCH_SEED",),
+    "fbagent.pairs.select": ("REASON_TEXT", "select_pairs"),
+}
+__all__ = ["FRAMEBENCH_SEED", "REASON_TEXT", "select_pairs"]
+
+__getattr__ = lazy_attributes(__name__, _MODULES)

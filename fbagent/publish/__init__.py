@@ -24,8 +24,9 @@ lemma tables) are not needed to show them.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from fbagent.lean_imports import lazy_attributes
 
 if TYPE_CHECKING:
     from fbagent.publish.export import export_entries
@@ -36,11 +37,6 @@ _MODULES = {
     "fbagent.publish.export": ("export_entries",),
     "fbagent.publish.shortcuts": ("run_entries", "shortcut_ids"),
 }
-_WHERE = {name: module for module, names in _MODULES.items() for name in names}
 __all__ = ["export_entries", "run_entries", "shortcut_ids"]
 
-
-def __getattr__(name: str) -> Any:
-    if name in _WHERE:
-        return getattr(importlib.import_module(_WHERE[name]), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_attributes(__name__, _MODULES)

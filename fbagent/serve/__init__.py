@@ -18,8 +18,9 @@ package) when the ``serve`` extra is not installed.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from fbagent.lean_imports import lazy_attributes
 
 if TYPE_CHECKING:
     from fbagent.serve.server import AnnotateServer
@@ -28,11 +29,6 @@ if TYPE_CHECKING:
 _MODULES = {
     "fbagent.serve.server": ("AnnotateServer",),
 }
-_WHERE = {name: module for module, names in _MODULES.items() for name in names}
 __all__ = ["AnnotateServer"]
 
-
-def __getattr__(name: str) -> Any:
-    if name in _WHERE:
-        return getattr(importlib.import_module(_WHERE[name]), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_attributes(__name__, _MODULES)

@@ -13,8 +13,9 @@ show them.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from fbagent.lean_imports import lazy_attributes
 
 if TYPE_CHECKING:
     from fbagent.validation.baseline import BaselineOptions, human_scores
@@ -23,11 +24,6 @@ if TYPE_CHECKING:
 _MODULES = {
     "fbagent.validation.baseline": ("BaselineOptions", "human_scores"),
 }
-_WHERE = {name: module for module, names in _MODULES.items() for name in names}
 __all__ = ["BaselineOptions", "human_scores"]
 
-
-def __getattr__(name: str) -> Any:
-    if name in _WHERE:
-        return getattr(importlib.import_module(_WHERE[name]), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_attributes(__name__, _MODULES)

@@ -15,4 +15,24 @@
 - :mod:`.settings`: how the verifier judges (signal, margin, verb check, judge): their ``verifier`` group;
 - :mod:`.startup`: their start-up and shut-down (the encoder loads in the background), shared by
   ``fbagent generate`` and ``fbagent verifier calibrate``.
+
+The encoder's names load on first use (:func:`fbagent.lean_imports.lazy_attributes`): ``fbagent audit --help`` and
+``fbagent export --help`` import this package, not numpy.
 """
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from fbagent.lean_imports import lazy_attributes
+
+if TYPE_CHECKING:
+    from fbagent.verifier.encoder import DEFAULT_ENCODER, embed, load_encoder
+
+#: module -> the names it defines (each loads with its module, on first use)
+_MODULES = {
+    "fbagent.verifier.encoder": ("DEFAULT_ENCODER", "embed", "load_encoder"),
+}
+__all__ = ["DEFAULT_ENCODER", "embed", "load_encoder"]
+
+__getattr__ = lazy_attributes(__name__, _MODULES)

@@ -8,8 +8,9 @@ module level but opens the checkpointer only after the first screening requests 
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from fbagent.lean_imports import lazy_attributes
 
 if TYPE_CHECKING:
     from fbagent.generation.checkpoints.saver import (
@@ -22,11 +23,6 @@ if TYPE_CHECKING:
 _MODULES = {
     "fbagent.generation.checkpoints.saver": ("FLUSH_AFTER_S", "LoopSqliteSaver", "open_checkpointer"),
 }
-_WHERE = {name: module for module, names in _MODULES.items() for name in names}
 __all__ = ["FLUSH_AFTER_S", "LoopSqliteSaver", "open_checkpointer"]
 
-
-def __getattr__(name: str) -> Any:
-    if name in _WHERE:
-        return getattr(importlib.import_module(_WHERE[name]), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_attributes(__name__, _MODULES)

@@ -15,8 +15,9 @@ calibrate --help`` reads) must not import the calibration's machinery (numpy, sq
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from fbagent.lean_imports import lazy_attributes
 
 if TYPE_CHECKING:
     from fbagent.verifier.calibration.metrics import MARGINS, TARGET_PRECISIONS, signal_summary
@@ -44,15 +45,10 @@ _MODULES = {
     "fbagent.verifier.calibration.split": ("choose_pairs", "make_splits", "split_exemplars"),
     "fbagent.verifier.margin": ("AutoMargin", "auto_margin", "smallest_margin"),
 }
-_WHERE = {name: module for module, names in _MODULES.items() for name in names}
 __all__ = [
     "HOLDOUT", "MARGINS", "TARGET_PRECISIONS", "AutoMargin", "CalibrateOptions", "CalibrationEvent", "CalibrationNote",
     "CalibrationProgress", "CalibrationStarted", "auto_margin", "calibrate", "choose_pairs", "make_splits",
     "signal_summary", "smallest_margin", "split_exemplars", "validate_calibrate_options",
 ]
 
-
-def __getattr__(name: str) -> Any:
-    if name in _WHERE:
-        return getattr(importlib.import_module(_WHERE[name]), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_attributes(__name__, _MODULES)
