@@ -243,9 +243,10 @@ def module_level_imports(path: Path) -> tuple[set[str], set[str]]:
     return own, third
 
 
-def deferred_loads(modules: dict[str, Path]) -> dict[str, set[str]]:
+def deferred_loads(modules: dict[str, Path], *, every: bool = False) -> dict[str, set[str]]:
     """For each fbagent module: the :data:`HEAVY` packages that importing it loads (its module-level imports,
-    those of the fbagent modules and parent packages they import, transitively)."""
+    those of the fbagent modules and parent packages they import, transitively); ``every``: all the
+    third-party packages it loads (top-level names), light ones too."""
     direct: dict[str, tuple[set[str], set[str]]] = {}
     for name, path in modules.items():
         own, third = module_level_imports(path)
@@ -258,7 +259,8 @@ def deferred_loads(modules: dict[str, Path]) -> dict[str, set[str]]:
         parts = name.split(".")
         targets.update(".".join(parts[:i]) for i in range(2, len(parts)) if ".".join(parts[:i]) in modules)
         targets.discard(name)
-        direct[name] = (targets, {h for t in third if (h := heavy_entry(t))})
+        direct[name] = (targets, {t.split(".")[0] for t in third} if every else
+                        {h for t in third if (h := heavy_entry(t))})
     memo: dict[str, set[str]] = {}
     for start in modules:
         seen, stack, found = {start}, [start], set()
@@ -493,16 +495,22 @@ def local_imports_line(modules: dict[str, Path]) -> str:
 
 
 def lazy_packages_report(modules: dict[str, Path]) -> list[str]:
-    """One line per PEP 562 lazy package (:func:`lazy_packages`): the names it defers by module, and the
-    :data:`HEAVY` packages those modules load (the reason for the boundary)."""
+    """One line per PEP 562 lazy package (:func:`lazy_packages`): the names it defers by module, and what the
+    boundary keeps out of an import of the package (the reason for it): the :data:`HEAVY` packages those
+    modules load, and the light third-party packages they load that neither the package itself nor
+    :mod:`fbagent.cli` loads."""
     loads = deferred_loads(modules)
+    every = deferred_loads(modules, every=True)
     lines = []
     packages = lazy_packages(modules)
     for package, by_module in packages.items():
         heavy = sorted({h for module in by_module if module in loads for h in loads[module]})
+        light = sorted({t for module in by_module if module in every for t in every[module]}
+                       - every.get(package, set()) - every.get("fbagent.cli", set()) - {h.split(".")[0] for h in heavy})
         names = "; ".join(f"{module.removeprefix(package + '.') if module != '?' else 'by __getattr__'}: "
                           f"{', '.join(found)}" for module, found in sorted(by_module.items()))
-        lines.append(f"  {package} defers {names} (loading: {', '.join(heavy) or 'no heavy package'})")
+        keeps = [f"heavy: {', '.join(heavy)}" if heavy else "", f"light: {', '.join(light)}" if light else ""]
+        lines.append(f"  {package} defers {names} (keeps out {'; '.join(k for k in keeps if k) or 'nothing'})")
     return [f"lazy packages (PEP 562 __getattr__): {len(packages)}", *lines]
 
 
