@@ -34,6 +34,11 @@ def test_local_imports_are_counted_fbagent_modules_and_heavy_or_other_packages(t
         "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from fbagent.screen import App\n"
         "__all__ = ['App', 'VERSION']\nVERSION = 1\n"
         "def __getattr__(name):\n    raise AttributeError(name)\n")
+    (pkg / "assigned").mkdir()                                              # __getattr__ assigned, not defined
+    (pkg / "assigned" / "__init__.py").write_text(
+        "from typing import TYPE_CHECKING\nfrom fbagent.lean import lazy_attributes\n"
+        "if TYPE_CHECKING:\n    from fbagent.light import jieba\n"
+        "_MODULES = {'fbagent.light': ('jieba',)}\n__getattr__ = lazy_attributes(__name__, _MODULES)\n")
     (pkg / "user.py").write_text(
         "def a():\n    from fbagent.wrapper import screen\n\n"
         "def b():\n    from fbagent import light\n\n"
@@ -53,9 +58,12 @@ def test_local_imports_are_counted_fbagent_modules_and_heavy_or_other_packages(t
     assert own == ["  fbagent/user.py:2: fbagent.wrapper", "  fbagent/user.py:5: fbagent.light",
                    "  fbagent/user.py:8: fbagent.lazy"]
     assert import_graph.local_imports_line(modules) == summary
-    assert import_graph.lazy_packages(modules) == {"fbagent.lazy": {"fbagent.screen": ["App"]}}
+    assert import_graph.lazy_packages(modules) == {"fbagent.assigned": {"fbagent.light": ["jieba"]},
+                                                   "fbagent.lazy": {"fbagent.screen": ["App"]}}
     assert import_graph.lazy_packages_report(modules) == [
-        "lazy packages (PEP 562 __getattr__): 1", "  fbagent.lazy defers fbagent.screen: App (loading: textual)"]
+        "lazy packages (PEP 562 __getattr__): 2",
+        "  fbagent.assigned defers fbagent.light: jieba (keeps out light: jieba)",
+        "  fbagent.lazy defers fbagent.screen: App (keeps out heavy: textual)"]
 
 
 def test_heavy_entries_match_a_package_or_the_listed_submodule():
