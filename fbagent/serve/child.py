@@ -28,10 +28,7 @@ from fbagent.validation.assignment import Split
 
 def main(argv: list[str] | None = None) -> int:
     """Run the app described by ``argv[0]`` (JSON); returns the exit code (2 with one line on stderr for bad input)."""
-    # sqlite-utils imports pandas when it is installed (for DataFrame inserts, which the app never does): about
-    # 0.8 s and 65 MB per tab. Marking it absent keeps every app process small and quick to start.
-    sys.modules.setdefault("pandas", None)  # type: ignore[arg-type]
-
+    # (pandas stays out of every app process: sqlite-utils is imported without it, fbagent.lean_imports)
     args = json.loads((argv if argv is not None else sys.argv[1:])[0])
     try:
         session = open_session(args)

@@ -238,13 +238,13 @@ def check_encoder(name: str | None) -> None:
     nor in the local Hugging Face cache (nothing is ever downloaded). Imports nothing heavy (milliseconds).
 
     Unpacks the offline MiniLM package on its first use (:func:`fbagent.verifier.encoder.resolve_encoder`), on
-    the calling thread (its import prints a line, swallowed by :func:`fbagent.verifier.encoder.offline_minilm_path`).
+    the calling thread (the package is located, never imported: its import would print a line).
     """
     for package, pip in (("torch", "torch"), ("sentence_transformers", "sentence-transformers")):
         if importlib.util.find_spec(package) is None:
             raise FbagentError(f"the Python package {pip!r} is not installed (the round-trip verifier's encoder)",
                                f"pip install {pip}")
-    resolved = resolve_encoder(name)   # the offline package's import line is swallowed there
+    resolved = resolve_encoder(name)   # the offline package located, not imported
     if Path(resolved).expanduser().is_dir() or any(folder.is_dir() for folder in _hub_folders(resolved)):
         return
     raise FbagentError(f"cannot load sentence encoder {resolved!r} (not a local folder, and not in the local "
