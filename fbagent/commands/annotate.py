@@ -11,33 +11,16 @@ from rich.prompt import Prompt
 
 from fbagent import tui, validation
 from fbagent.commands.annotate_serve import serve_browsers
-from fbagent.commands.options import DEFAULT_DB, ExistingDbOption, name_check
-from fbagent.commands.output import echo, new_console
+from fbagent.commands.options import DEFAULT_DB, ExistingDbOption, name_check, parse_statuses
+from fbagent.commands.output import echo, new_console, upgrade_note
 from fbagent.errors import FbagentError
 from fbagent.languages import language_name
 from fbagent.seeds import check_seed
 from fbagent.serve.options import AppLaunch, ServeOptions
 from fbagent.store.competence import LEVELS, missing_languages, parse_competence, record_competence
 from fbagent.store.db import open_db
-from fbagent.store.items import STATUSES
 from fbagent.tui.session import ReviseSession, Selection, ValidateSession, assigned_entries
 from fbagent.validation.assignment import parse_split
-
-KNOWN_STATUSES = STATUSES
-
-
-def parse_statuses(text: str) -> tuple[str, ...]:
-    """``verified,flagged`` -> ('verified', 'flagged'); ``all`` -> every status. Raises FbagentError."""
-    if text.strip().lower() == "all":
-        return KNOWN_STATUSES
-    out = tuple(s.strip() for s in text.split(",") if s.strip())
-    bad = [s for s in out if s not in KNOWN_STATUSES]
-    if bad or not out:
-        raise FbagentError(
-            f"--status {text!r} names unknown statuses {bad or '(none)'}",
-            f"use a comma list of {', '.join(KNOWN_STATUSES)}, or all",
-        )
-    return out
 
 
 def require_terminal() -> None:
@@ -47,15 +30,6 @@ def require_terminal() -> None:
             "fbagent annotate needs an interactive terminal (stdin or stdout is not a TTY)",
             "run it in a terminal (e.g. over ssh -t), without redirecting its input or output",
         )
-
-
-def upgrade_note(info: dict) -> None:
-    """Say on stderr that the database was upgraded to a new schema, and where the copy taken before is."""
-    echo(
-        f"note: upgraded the database from schema version {info['from']} to {info['to']}"
-        + (f"; the copy taken before is {info['backup']}" if info.get("backup") else ""),
-        err=True,
-    )
 
 
 def register(app: typer.Typer) -> None:

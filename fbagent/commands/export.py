@@ -9,10 +9,9 @@ from typing import Annotated
 import typer
 
 from fbagent import publish
-from fbagent.commands.annotate import parse_statuses, upgrade_note
 from fbagent.commands.audit import encoder_embed
-from fbagent.commands.options import DEFAULT_DB, ExistingDbOption, name_check
-from fbagent.commands.output import echo, secho
+from fbagent.commands.options import DEFAULT_DB, ExistingDbOption, name_check, parse_statuses
+from fbagent.commands.output import echo, secho, upgrade_note
 from fbagent.errors import FbagentError
 from fbagent.publish import formats
 from fbagent.publish.jsonl import validated_hint

@@ -1,6 +1,6 @@
 """Options shared by every command (Typer ``Annotated`` aliases).
 
-Only ``typer`` is imported here so that ``fbagent --help`` stays fast.
+Light imports only (typer, the item statuses) so that every command's ``--help`` stays fast.
 """
 
 from __future__ import annotations
@@ -11,6 +11,8 @@ from typing import Annotated
 
 import typer
 
+from fbagent.errors import FbagentError
+from fbagent.store.items import STATUSES
 from fbagent.text import check_name
 
 DEFAULT_DB = Path("framebench.db")
@@ -58,3 +60,17 @@ def name_check(what: str):
         return check_name(value, what)
 
     return callback
+
+
+def parse_statuses(text: str) -> tuple[str, ...]:
+    """The ``--status`` option of annotate, validate and export: ``verified,flagged`` -> ('verified', 'flagged'); ``all`` -> every status. Raises FbagentError."""
+    if text.strip().lower() == "all":
+        return STATUSES
+    out = tuple(s.strip() for s in text.split(",") if s.strip())
+    bad = [s for s in out if s not in STATUSES]
+    if bad or not out:
+        raise FbagentError(
+            f"--status {text!r} names unknown statuses {bad or '(none)'}",
+            f"use a comma list of {', '.join(STATUSES)}, or all",
+        )
+    return out

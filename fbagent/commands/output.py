@@ -64,3 +64,12 @@ def new_console(**kwargs: Any):
     """A Rich console whose rendered strings pass through :func:`fbagent.text.shown`
     (:func:`fbagent.text.safe_console`)."""
     return safe_console(**kwargs)
+
+
+def upgrade_note(info: dict) -> None:
+    """Say on stderr that the database was upgraded to a new schema, and where the copy taken before is."""
+    echo(
+        f"note: upgraded the database from schema version {info['from']} to {info['to']}"
+        + (f"; the copy taken before is {info['backup']}" if info.get("backup") else ""),
+        err=True,
+    )

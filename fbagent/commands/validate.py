@@ -9,9 +9,8 @@ from typing import Annotated
 import typer
 
 from fbagent import validation
-from fbagent.commands.annotate import parse_statuses, upgrade_note
-from fbagent.commands.options import DEFAULT_DB, ExistingDbOption, name_check
-from fbagent.commands.output import echo, new_console, secho
+from fbagent.commands.options import DEFAULT_DB, ExistingDbOption, name_check, parse_statuses
+from fbagent.commands.output import echo, new_console, secho, upgrade_note
 from fbagent.commands.tables import Col, WideOption, print_table
 from fbagent.errors import FbagentError
 from fbagent.files import write_atomic
