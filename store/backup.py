@@ -19,7 +19,7 @@ from typing import Any
 from urllib.parse import quote
 
 from fbagent.errors import FbagentError
-from fbagent.store.db import BUSY_TIMEOUT_MS, sqlite_error, tidy_wal
+from fbagent.store.db import BUSY_TIMEOUT_MS, sqlite_error, tidy_wal, undo_wal_files, wal_files
 
 
 def backup_target(source: Path, dest: Path) -> Path:
@@ -40,44 +40,76 @@ def backup_database(source: str | Path, dest: str | Path) -> dict[str, Any]:
     """Copy the fbagent database ``source`` into the new file ``dest`` (a folder: the same file name in it).
 
     Returns ``{"source", "dest", "bytes", "pages", "seconds"}`` (the copy's size in bytes, SQLite pages,
-    wall seconds). Raises :class:`FbagentError` for a missing source, a ``dest`` that exists or is the
-    source, or an SQLite failure (e.g. a full disk; no partial copy is left: it is written to a temporary
-    name first).
+    wall seconds). The copy is checked in full (``PRAGMA integrity_check``) before it is renamed into place.
+    Raises :class:`FbagentError` for a missing source, a ``dest`` that exists or is the source, a damaged
+    source (the check of the copy fails: no copy is kept), a file that is not a database (nothing is left
+    beside it), or an SQLite failure (e.g. a full disk; no partial copy is left: it is written to a
+    temporary name first).
     """
     source = Path(source)
     if not source.is_file():
         raise FbagentError(f"database {source} does not exist", "pass --db PATH of an existing database")
     target = backup_target(source, Path(dest))
     partial = target.with_name(f".{target.name}.{os.getpid()}.partial")
-    started = time.perf_counter()
-    uri = f"file:{quote(str(source.resolve()))}?mode=ro"
+    started, before = time.perf_counter(), wal_files(source)
     try:
-        src = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000)
+        pages = _copy(source, partial)
+        _refuse_damaged(partial, source)
+        os.replace(partial, target)
+    except sqlite3.Error as err:
+        with contextlib.suppress(OSError):
+            partial.unlink()
+        undo_wal_files(source, before, err)
+        raise sqlite_error(err, source) from err
+    except (OSError, FbagentError) as err:
+        with contextlib.suppress(OSError):
+            partial.unlink()
+        if isinstance(err, FbagentError):
+            raise
+        raise FbagentError(f"writing the backup {target} failed ({err})", "check the disk and the folder's permissions") from err
+    return {"source": str(source), "dest": str(target), "bytes": target.stat().st_size, "pages": pages,
+            "seconds": round(time.perf_counter() - started, 3)}
+
+
+def _copy(source: Path, partial: Path) -> int:
+    """Write one consistent snapshot of ``source`` (opened read-only) into the new file ``partial`` (journal mode
+    ``DELETE``); returns its page count. Raises :class:`sqlite3.Error`."""
+    uri = f"file:{quote(str(source.resolve()))}?mode=ro"
+    src = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000)
+    try:
         try:
             src.execute("SELECT count(*) FROM sqlite_master").fetchone()
         except sqlite3.OperationalError:   # a WAL file in a read-only folder without -shm: nobody writes it
             src.close()
             src = sqlite3.connect(uri + "&immutable=1", uri=True)
+        src.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        dst = sqlite3.connect(str(partial))
         try:
-            src.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            dst = sqlite3.connect(str(partial))
-            try:
-                src.backup(dst)   # one step: one consistent snapshot of the source
-                dst.execute("PRAGMA journal_mode = DELETE")
-                pages = dst.execute("PRAGMA page_count").fetchone()[0]
-            finally:
-                dst.close()
+            src.backup(dst)   # one step: one consistent snapshot of the source
+            dst.execute("PRAGMA journal_mode = DELETE")
+            return int(dst.execute("PRAGMA page_count").fetchone()[0])
         finally:
-            src.close()
-            tidy_wal(source)
-        os.replace(partial, target)
-    except sqlite3.Error as err:
-        with contextlib.suppress(OSError):
-            partial.unlink()
-        raise sqlite_error(err, source) from err
-    except OSError as err:
-        with contextlib.suppress(OSError):
-            partial.unlink()
-        raise FbagentError(f"writing the backup {target} failed ({err})", "check the disk and the folder's permissions") from err
-    return {"source": str(source), "dest": str(target), "bytes": target.stat().st_size, "pages": pages,
-            "seconds": round(time.perf_counter() - started, 3)}
+            dst.close()
+    finally:
+        src.close()
+        tidy_wal(source)
+
+
+def _refuse_damaged(copy: Path, source: Path) -> None:
+    """Raise :class:`FbagentError` when the fresh copy ``copy`` of ``source`` fails SQLite's full
+    ``PRAGMA integrity_check`` (a damaged source: the backup API copies its pages as they are)."""
+    conn = sqlite3.connect(f"file:{quote(str(copy.resolve()))}?mode=ro", uri=True)
+    try:
+        problems = [str(row[0]) for row in conn.execute("PRAGMA integrity_check(3)")]
+    except sqlite3.DatabaseError as err:   # too damaged for the check to run through
+        problems = [str(err)]
+    finally:
+        conn.close()
+    if problems != ["ok"]:
+        lines = [ln.strip() for p in problems for ln in p.splitlines() if ln.strip() and not ln.startswith("***")]
+        raise FbagentError(
+            f"{source} is damaged (SQLite's integrity check of the copy: {'; '.join(lines[:2])}); no backup was "
+            "written and the database was left as it is",
+            f"restore it from an earlier backup; `sqlite3 {source} .recover | sqlite3 salvaged.db` can salvage the "
+            "readable rows into a new file",
+        )

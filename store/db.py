@@ -9,6 +9,7 @@ stop with one line before anything happens.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 import time
@@ -26,11 +27,13 @@ from fbagent.store.sqlite_errors import BUSY_TIMEOUT_MS, read_only_error, sqlite
 from fbagent.store.transaction import transaction
 
 __all__ = ["BUSY_TIMEOUT_MS", "checkpoint", "close_all", "close_db", "holds_rows", "open_db", "sqlite_error", "tidy_wal",
-           "transaction"]
+           "transaction", "undo_wal_files", "wal_files"]
 
 #: a long run copies its write-ahead log into the database file at least this often, seconds (:func:`checkpoint`)
 CHECKPOINT_EVERY_S = 30.0
 UPGRADE_COMMAND = "fbagent db upgrade"
+#: SQLite's primary result codes for a damaged file and for a file that is not a database
+_SQLITE_CORRUPT, _SQLITE_NOTADB = 11, 26
 
 
 
@@ -106,11 +109,12 @@ def open_db(
         return _open_read_only(path, on_upgrade)
     if not memory:
         _refuse_unwritable(path)
+    before = None if memory else wal_files(path)
     try:
         conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False, factory=Connection)
     except sqlite3.DatabaseError as err:
         raise sqlite_error(err, path) from err
-    return _prepared(conn, path, memory=memory, on_upgrade=on_upgrade)
+    return _prepared(conn, path, memory=memory, on_upgrade=on_upgrade, before=before)
 
 
 def open_db_copy(path: str | Path) -> sqlite_utils.Database:
@@ -127,6 +131,7 @@ def open_db_copy(path: str | Path) -> sqlite_utils.Database:
     if path.is_dir():
         raise FbagentError(f"database {path} is a folder, not a file",
                            f"pass --db with a database file, e.g. {path / 'framebench.db'}")
+    before = wal_files(path)
     try:
         source = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_MS / 1000)
         try:
@@ -136,14 +141,18 @@ def open_db_copy(path: str | Path) -> sqlite_utils.Database:
             source.close()
             tidy_wal(path)
     except sqlite3.DatabaseError as err:
+        undo_wal_files(path, before, err)
         raise sqlite_error(err, path) from err
     return _prepared(copy, path, memory=True, on_upgrade=None)
 
 
 def _prepared(conn: sqlite3.Connection, path: Path, *, memory: bool,
-              on_upgrade: Callable[[dict[str, Any]], None] | None) -> sqlite_utils.Database:
+              on_upgrade: Callable[[dict[str, Any]], None] | None,
+              before: frozenset[str] | None = None) -> sqlite_utils.Database:
     """``conn`` (of the file ``path``, or of memory) set up as :func:`open_db` describes: settings, the
-    fbagent-file and newer-schema checks, the schema created or upgraded, registered for :func:`close_all`."""
+    fbagent-file and newer-schema checks, the schema created or upgraded, registered for :func:`close_all`.
+    ``before``: :func:`wal_files` of ``path`` before ``conn`` was opened (a file that is not a database
+    gets none of them left, :func:`undo_wal_files`)."""
     try:
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         _refuse_foreign(conn, path)
@@ -160,6 +169,9 @@ def _prepared(conn: sqlite3.Connection, path: Path, *, memory: bool,
 
         upgraded = ensure_schema(db, None if memory else path)   # a copy in memory: no backup beside the file
     except sqlite3.DatabaseError as err:
+        if before is not None:
+            conn.close()
+            undo_wal_files(path, before, err)
         raise sqlite_error(err, path) from err
     if upgraded and on_upgrade:
         on_upgrade(upgraded)
@@ -218,6 +230,30 @@ def tidy_wal(path: Path) -> None:
         pass
 
 
+def wal_files(path: Path) -> frozenset[str]:
+    """Which of ``path``'s ``-wal``/``-shm`` files exist now (e.g. ``{"-wal", "-shm"}``): what an open that
+    fails on a file that is not a database must leave as it found (:func:`undo_wal_files`). Two ``stat`` calls."""
+    return frozenset(s for s in ("-wal", "-shm") if os.path.exists(f"{path}{s}"))
+
+
+def undo_wal_files(path: Path, before: frozenset[str], err: sqlite3.Error) -> None:
+    """After an open of ``path`` failed with ``err`` (its connections closed already): when ``err`` says the file
+    is not a database or is damaged (SQLite's ``SQLITE_NOTADB``/``SQLITE_CORRUPT``; a WAL-mode header makes SQLite
+    create the ``-wal``/``-shm`` files before it reads the damaged page), remove the ones SQLite created that were
+    not there before (``before``: :func:`wal_files` taken before the open), so the folder is as it was. A ``-wal``
+    that holds anything is never removed (only SQLite's empty one); other errors (a lock, a full disk) leave
+    everything alone: the file may be healthy and in use."""
+    if (getattr(err, "sqlite_errorcode", 0) & 0xFF) not in (_SQLITE_CORRUPT, _SQLITE_NOTADB):
+        return
+    wal = Path(f"{path}-wal")
+    if wal.exists() and wal.stat().st_size > 0:
+        return
+    for suffix in ("-wal", "-shm"):
+        if suffix not in before:
+            with contextlib.suppress(OSError):
+                Path(f"{path}{suffix}").unlink(missing_ok=True)
+
+
 def close_all() -> None:
     """Close every database :func:`open_db` returned that is still open (:func:`close_db`): the CLI calls
     it on every exit path (normal, error, Ctrl-C)."""
@@ -254,9 +290,13 @@ def _refuse_unwritable(path: Path) -> None:
 def _connect_read_only(path: Path, immutable: bool = False) -> sqlite3.Connection:
     uri = f"file:{quote(str(path.resolve()))}?mode=ro" + ("&immutable=1" if immutable else "")
     conn = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False, factory=Connection)
-    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-    conn.execute("PRAGMA query_only = 1")
-    conn.execute("SELECT count(*) FROM sqlite_master").fetchone()  # a WAL file without -shm fails here
+    try:
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        conn.execute("PRAGMA query_only = 1")
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()  # a WAL file without -shm fails here
+    except sqlite3.Error:
+        conn.close()
+        raise
     return conn
 
 
@@ -265,6 +305,7 @@ def _open_read_only(path: Path, on_upgrade: Callable[[dict[str, Any]], None] | N
 
     Never writes: a file of an earlier schema is refused with one line naming ``fbagent db upgrade``
     (``on_upgrade`` is not called; it stays for the callers' signature)."""
+    before, conn = wal_files(path), None
     try:
         try:
             conn = _connect_read_only(path)
@@ -275,6 +316,9 @@ def _open_read_only(path: Path, on_upgrade: Callable[[dict[str, Any]], None] | N
         version = int(conn.execute("PRAGMA user_version").fetchone()[0])
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     except sqlite3.DatabaseError as err:
+        if conn is not None:
+            conn.close()
+        undo_wal_files(path, before, err)
         raise sqlite_error(err, path) from err
     db = _opened(sqlite_utils.Database(conn), path, read_only=True)
     if version > SCHEMA_VERSION:
