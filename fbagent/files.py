@@ -5,7 +5,8 @@
 temporary file in the same folder, fsync'd and renamed over it, so a reader sees the old file or the
 new one, never half of one. Any other existing target is never replaced: a character device or a FIFO
 (``/dev/stdout``, ``/dev/null``, a named pipe) is written in place, a socket or a block device is
-refused. A symbolic link is followed (the file it points to is replaced, the link stays). A failed
+refused, and so is an SQLite database (the ``--db`` file given as ``export``'s output by mistake) and its
+``-wal``/``-shm``/``-journal`` files. A symbolic link is followed (the file it points to is replaced, the link stays). A failed
 write (a full disk: ``ENOSPC``, also from ``/dev/full``) is one :class:`FbagentError`, and no temporary
 file is left behind. The temporary file is ``flock``'ed while it is written, so a later write of the
 same file removes the ones a killed writer left (:func:`remove_stale_temp_files`) and never a live one's.
@@ -30,6 +31,8 @@ from pathlib import Path
 from fbagent.errors import FbagentError
 
 _FIX = "pass an output file in a folder you can write to"
+SQLITE_HEADER = b"SQLite format 3\x00"   # the first 16 bytes of every SQLite database file
+SQLITE_SIDE_FILES = ("-wal", "-shm", "-journal")
 
 
 def _reason(err: OSError) -> str:
@@ -68,6 +71,7 @@ def write_atomic(out: Path | str, chunks: Iterable[str | bytes], *, mode: int = 
                 else "not a regular file"
             raise FbagentError(f"{out} is {kind}; it is never replaced", "pass a regular output file")
         out = out.resolve()
+        refuse_database(out)
     parent = out.parent
     if not parent.is_dir():
         raise FbagentError(f"folder {parent} of {out} does not exist",
@@ -96,6 +100,28 @@ def write_atomic(out: Path | str, chunks: Iterable[str | bytes], *, mode: int = 
         Path(tmp).unlink(missing_ok=True)
         raise
     return out
+
+
+def is_sqlite_database(path: Path) -> bool:
+    """Whether ``path`` is a file that starts with SQLite's 16-byte header (unreadable or missing: ``False``)."""
+    try:
+        with open(path, "rb") as f:
+            return f.read(len(SQLITE_HEADER)) == SQLITE_HEADER
+    except OSError:
+        return False
+
+
+def refuse_database(out: Path) -> None:
+    """Raise :class:`FbagentError` when the existing file ``out`` is an SQLite database, or the ``-wal``,
+    ``-shm`` or ``-journal`` file of one: an output file (JSONL, a report) never replaces a database."""
+    if is_sqlite_database(out):
+        raise FbagentError(f"{out} is an SQLite database (the --db file?); an output never replaces one",
+                           "pass another output file name, e.g. entries.jsonl")
+    for suffix in SQLITE_SIDE_FILES:
+        base = out.with_name(out.name.removesuffix(suffix))
+        if out.name.endswith(suffix) and is_sqlite_database(base):
+            raise FbagentError(f"{out} belongs to the SQLite database {base}; an output never replaces it",
+                               "pass another output file name, e.g. entries.jsonl")
 
 
 def remove_stale_temp_files(out: Path) -> list[Path]:

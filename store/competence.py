@@ -13,6 +13,7 @@ from collections.abc import Iterable
 import sqlite_utils
 
 from fbagent.errors import FbagentError
+from fbagent.languages import normalize_lang
 from fbagent.store.clock import utc_now
 from fbagent.store.transaction import transaction
 
@@ -23,8 +24,9 @@ LEVELS = ("native", "near-native", "fluent", "basic")
 def parse_competence(text: str, languages: Iterable[str] = ()) -> dict[str, str]:
     """``"native"`` (every language of ``languages``) or ``"en=native,ja=fluent"`` -> ``{lang: level}``.
 
-    Raises :class:`FbagentError` for an unknown level, an empty language, or a bare level when
-    ``languages`` is empty (which language it is for is then unknown).
+    A language is stored as its canonical code (``eng`` -> ``en``). Raises :class:`FbagentError` for an unknown
+    level, an empty language, a code that is no language (``xx``), or a bare level when ``languages`` is empty
+    (which language it is for is then unknown).
     """
     out: dict[str, str] = {}
     for part in (p.strip() for p in text.split(",") if p.strip()):
@@ -37,10 +39,21 @@ def parse_competence(text: str, languages: Iterable[str] = ()) -> dict[str, str]
         if not langs or not all(langs):
             raise FbagentError(f"--competence {part!r} names no language",
                                "pass LANG=LEVEL, e.g. --competence en=native (several: en=native,ja=fluent)")
+        if lang:
+            langs = [_language(part, lang.strip())]
         out.update(dict.fromkeys(langs, level))
     if not out:
         raise FbagentError("--competence is empty", f"pass a level ({', '.join(LEVELS)}) or LANG=LEVEL")
     return out
+
+
+def _language(part: str, code: str) -> str:
+    """``code`` as :func:`fbagent.languages.normalize_lang` gives it; its error names the ``--competence`` part."""
+    try:
+        return normalize_lang(code)
+    except FbagentError as err:
+        raise FbagentError(f"--competence {part!r}: {code!r} is not a language code",
+                           "pass LANG=LEVEL with an ISO 639 code, e.g. en=native (several: en=native,ja=fluent)") from err
 
 
 def record_competence(db: sqlite_utils.Database, annotator: str, levels: dict[str, str], source: str) -> None:

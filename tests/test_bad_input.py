@@ -56,6 +56,8 @@ def _c(id: str, *args: str, code: int = 2, setup: str | None = None, says: tuple
 CASES = [
     # --- usage errors (Typer/click): one line, exit 2, in every command
     _c("usage-unknown-command", "nosuch", says=("No such command",)),
+    _c("invite-competence-not-a-language", "annotators", "invite", "bob", "--competence", "xx=native", "--db", "{db}",
+       says=("--competence 'xx=native'", "not a language code")),
     _c("usage-seed-not-a-number", "pairs", "select", "--pairs", "2", "--seed", "abc", "--db", "{db}", says=("--seed",)),
     _c("usage-missing-option", "generate", "--db", "{db}", says=("--pairs",)),
     _c("usage-bad-choice-bool", "pairs", "select", "--pairs", "x", "--db", "{db}", says=("--pairs",)),

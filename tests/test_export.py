@@ -174,3 +174,31 @@ def test_help_shows_bracketed_text_rich_would_swallow():
     res = subprocess.run([sys.executable, "-m", "fbagent.cli", "validate", "report", "--help"], capture_output=True,
                          text=True, timeout=120, env={**os.environ, "COLUMNS": "200"})
     assert res.returncode == 0 and "terminal. [default: none:" in res.stdout, res.stdout
+
+
+def test_an_output_never_replaces_the_database(db_path, tmp_path):
+    """`export DB --db DB` (and a link to it, its -wal file, `validate report --out DB`) is refused in one line;
+    the database stays byte for byte (it used to be overwritten with JSONL, exit 0)."""
+    import hashlib
+    import sqlite3
+
+    done = sqlite3.connect(db_path)   # the fixture's writes, all in the file
+    done.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    done.close()
+    before = hashlib.sha256(db_path.read_bytes()).hexdigest()
+    (tmp_path / "link.db").symlink_to(db_path)
+    other = sqlite3.connect(tmp_path / "other.db")   # any SQLite database, and a file beside it
+    other.execute("CREATE TABLE t (x)")
+    other.close()
+    (tmp_path / "other.db-wal").write_bytes(b"")
+    cases = [("export", str(db_path), "--db", str(db_path)),
+             ("export", str(tmp_path / "link.db"), "--db", str(db_path), "--format", "framebench"),
+             ("export", str(tmp_path / "other.db"), "--db", str(db_path)),
+             ("export", str(tmp_path / "other.db-wal"), "--db", str(db_path)),
+             ("validate", "report", "--format", "md", "--out", str(db_path), "--db", str(db_path))]
+    for args in cases:
+        res = run_cli(*args)
+        assert res.returncode == 2, (args, res.stderr)
+        assert res.stderr.count("\n") == 1 and "an output never replaces" in res.stderr and "Fix:" in res.stderr, args
+    assert hashlib.sha256(db_path.read_bytes()).hexdigest() == before
+    assert (tmp_path / "other.db-wal").read_bytes() == b""

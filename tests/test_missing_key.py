@@ -35,3 +35,20 @@ def test_a_dry_run_without_the_key_still_plans_and_warns(tmp_path):
     done = _fbagent(tmp_path, "generate", "--pairs", "1", "--generator", "openai", "--dry-run")
     assert done.returncode == 0, done.stderr
     assert "Plan (--dry-run" in done.stdout and "the real run needs OPENAI_API_KEY" in done.stderr + done.stdout
+
+
+def test_a_missing_extra_is_named_before_anything_is_stored(tmp_path_factory):
+    """The gemini backend without google-genai (blocked in every process of the command by a sitecustomize): the
+    extra to install, in one line, before the embedded lexicon is imported into a new database (it used to be
+    found only after that)."""
+    block = tmp_path_factory.mktemp("block")
+    (block / "sitecustomize.py").write_text("import sys\nsys.modules['google.genai'] = None\n")
+    work = tmp_path_factory.mktemp("work")
+    env = {k: v for k, v in os.environ.items() if k not in KEY_VARS and k != "FBAGENT_DB"}
+    env.update(GEMINI_API_KEY="x", PYTHONPATH=str(block))
+    done = subprocess.run([sys.executable, "-m", "fbagent.cli", "generate", "--pairs", "1", "--generator", "gemini"],
+                          cwd=work, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2, done.stderr
+    lines = (done.stdout + done.stderr).strip().splitlines()
+    assert lines == ["error: the Python package 'google-genai' is not installed. Fix: pip install 'fbagent[gemini]'"]
+    assert not list(work.iterdir())

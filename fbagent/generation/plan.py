@@ -8,7 +8,6 @@ constants of :data:`OUTPUT_TOKEN_ESTIMATE`. Both assume no retries.
 
 from __future__ import annotations
 
-import importlib.util
 from typing import Any
 
 from fbagent import providers
@@ -127,7 +126,7 @@ def missing_package_warnings(opts: GenerateOptions) -> list[str]:
             p = providers.provider(config.backend, among=providers.GENERATION_PROVIDERS)
         except FbagentError:
             continue
-        missing = [distribution for module, distribution in p.packages if not _importable(module)]
+        missing = [distribution for module, distribution in p.packages if not providers.installed(module)]
         if not missing:
             continue
         fix = f"pip install 'fbagent[{p.extra}]'" if p.extra else "pip install " + " ".join(missing)
@@ -140,9 +139,3 @@ def missing_package_warnings(opts: GenerateOptions) -> list[str]:
     return warnings
 
 
-def _importable(module: str) -> bool:
-    """Whether ``module`` can be found (:func:`importlib.util.find_spec`; nothing is imported)."""
-    try:
-        return importlib.util.find_spec(module) is not None
-    except (ImportError, ValueError):  # a missing parent package (google for google.genai)
-        return False

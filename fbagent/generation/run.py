@@ -92,7 +92,7 @@ async def generate(db_path: str | Path, opts: GenerateOptions, *, encoder: Any =
     lent_slots()   # a bad FBAGENT_LENT_SLOTS or FBAGENT_ENCODER_PROCESS is refused before anything is stored
     encoder_in_child()
     if not opts.run.dry_run:  # a missing API key, a broken checkpoint file: refused before anything is stored
-        opts.models.check_api_keys()   # (a plan needs no key: it warns, fbagent.generation.plan)
+        opts.models.check_ready()   # (a plan needs no key: it warns, fbagent.generation.plan)
         check_checkpoint_file(checkpoint_path(db_path))
     started = time.perf_counter()
     # a dry run plans in memory: on a copy of the database (an embedded-lexicon import, a pair selection and a

@@ -55,9 +55,11 @@ from fbagent.providers.names import (
     api_key,
     base_url,
     check_base_url,
+    check_packages,
     endpoint,
     has_api_key,
     help_names,
+    installed,
     missing_package,
     names_for,
     provider,
@@ -76,8 +78,8 @@ from fbagent.providers.redact import (
 
 __all__ = [
     "EVAL_PROVIDERS", "EVALUATION", "GENERATION", "GENERATION_PROVIDERS", "NO_KEY", "PROVIDERS", "TRANSIENT_STATUS", "LoopClients",
-    "Provider", "RetryPolicy", "api_key", "base_url", "check_base_url", "call_with_retries", "describe_error", "endpoint",
-    "exception_chain", "has_api_key", "help_names", "is_network_error", "is_transient", "known_secrets",
+    "Provider", "RetryPolicy", "api_key", "base_url", "check_base_url", "check_packages", "call_with_retries", "describe_error", "endpoint",
+    "exception_chain", "has_api_key", "help_names", "installed", "is_network_error", "is_transient", "known_secrets",
     "may_hold_secret", "missing_package", "names_for", "network_reason", "one_line", "provider", "public_url", "redact", "redact_argv",
     "redact_value", "register", "register_secret", "require_packages", "retry_after_s", "retry_wait_s", "status_of",
 ]

@@ -8,6 +8,7 @@ keys and URLs here.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import os
 import re
 from dataclasses import dataclass
@@ -254,6 +255,23 @@ def missing_package(distribution: str, extra: str | None) -> FbagentError:
     """The one-line error for a provider whose optional package is not installed."""
     fix = f"pip install 'fbagent[{extra}]'" if extra else f"pip install {distribution}"
     return FbagentError(f"the Python package {distribution!r} is not installed", fix)
+
+
+def installed(module: str) -> bool:
+    """Whether ``module`` can be found (:func:`importlib.util.find_spec`; nothing is imported but a parent package,
+    ``google`` for ``google.genai``)."""
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):  # a missing parent package; a module in sys.modules as None (blocked)
+        return False
+
+
+def check_packages(p: Provider) -> None:
+    """Raise :func:`missing_package`'s error for the first package ``p`` needs that is not installed (found with
+    :func:`installed`: not imported, so it is cheap enough to ask before anything is stored)."""
+    for module, distribution in p.packages:
+        if not installed(module):
+            raise missing_package(distribution, p.extra)
 
 
 def require_packages(p: Provider) -> None:

@@ -108,14 +108,15 @@ class RunModels:
             if config.backend == "local" and config.model_path:
                 check_gguf_file(config.model_path)
 
-    def check_api_keys(self, roles: tuple[str, ...] = ROLES) -> None:
-        """Raise :class:`FbagentError` (the line the engine's start-up would give: the variable to set) when a
-        role of ``roles`` runs on a backend whose API key is not set, an ``openai`` backend with a server URL
-        excepted (a local OpenAI-compatible server needs none): checked before any lexicon is read, any note
-        printed or any database made. Call on :meth:`checked` models (canonical backend names)."""
+    def check_ready(self, roles: tuple[str, ...] = ROLES) -> None:
+        """Raise :class:`FbagentError` (the line the engine's start-up would give) when a role of ``roles`` runs on
+        a backend whose Python package is not installed (the extra to install; found, not imported) or whose API
+        key is not set (the variable to set; an ``openai`` backend with a server URL needs none): checked before
+        any lexicon is read, any note printed or any database made. Call on :meth:`checked` models."""
         for role in roles:
             config = self.config(role)
             p = providers.provider(config.backend)
+            providers.check_packages(p)
             providers.api_key(p, server_url=providers.base_url(p, config.base_url))
 
     def checked(self) -> RunModels:

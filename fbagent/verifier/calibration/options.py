@@ -75,7 +75,7 @@ def validate_calibrate_options(opts: CalibrateOptions) -> CalibrateOptions:
     opts.verifier.check()   # margin, signal
     if opts.uses_llm:
         opts.models.check_model_files(("verifier",))   # a calibration starts only the verifier
-        opts.models.check_api_keys(("verifier",))
+        opts.models.check_ready(("verifier",))
     if opts.selection is None:
         check_count("--pairs", opts.pairs)
     if opts.min_exemplars < HOLDOUT:
