@@ -33,6 +33,7 @@ from fbagent.errors import FbagentError
 _FIX = "pass an output file in a folder you can write to"
 SQLITE_HEADER = b"SQLite format 3\x00"   # the first 16 bytes of every SQLite database file
 SQLITE_SIDE_FILES = ("-wal", "-shm", "-journal")
+STDOUT = Path("/dev/stdout")   # what an output named ``-`` is
 
 
 def _reason(err: OSError) -> str:
@@ -46,7 +47,8 @@ def _fix(err: OSError) -> str:
 
 
 def write_atomic(out: Path | str, chunks: Iterable[str | bytes], *, mode: int = 0o644) -> Path:
-    """Write the text (UTF-8, ``\\n`` line ends) or bytes ``chunks`` to ``out``; returns the path written.
+    """Write the text (UTF-8, ``\\n`` line ends) or bytes ``chunks`` to ``out`` (``-``: standard output); returns
+    the path written.
 
     A missing or regular ``out`` is replaced atomically (temp file beside it, fsync, rename; file mode
     ``mode``). A character device or FIFO is written in place; a folder, a socket or a block device
@@ -54,7 +56,7 @@ def write_atomic(out: Path | str, chunks: Iterable[str | bytes], *, mode: int = 
     socket or block device, or the write fails (no partial file is left and an existing file is
     untouched).
     """
-    out = Path(out)
+    out = STDOUT if str(out) == "-" else Path(out)
     try:
         st = out.stat()  # follows a symlink: the file it points to is what gets replaced
     except FileNotFoundError:
@@ -166,9 +168,24 @@ def _write_in_place(out: Path, chunks: Iterable[str | bytes]) -> Path:
             for chunk in chunks:
                 fh.write(chunk.encode("utf-8") if isinstance(chunk, str) else chunk)
             fh.flush()
+    except BrokenPipeError as err:   # `fbagent export - | head`: the reader stopped reading
+        raise FbagentError(f"the reader of {out} closed it before everything was written (broken pipe)",
+                           "let the reader take the whole output, or write it to a file first") from err
     except OSError as err:
         raise FbagentError(f"cannot write {out} ({_reason(err)})", _fix(err)) from err
     return out
+
+
+def is_stream(out: Path | str) -> bool:
+    """Whether ``out`` is ``-`` (standard output), a character device or a FIFO: an output a command's own
+    messages must not go to (they go to standard error instead)."""
+    if str(out) == "-":
+        return True
+    try:
+        mode = Path(out).stat().st_mode
+    except OSError:
+        return False
+    return stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)
 
 
 #: bytes a text file holds: printable ASCII, tab, newlines, form feed, and every byte of a multi-byte character

@@ -202,3 +202,17 @@ def test_an_output_never_replaces_the_database(db_path, tmp_path):
         assert res.stderr.count("\n") == 1 and "an output never replaces" in res.stderr and "Fix:" in res.stderr, args
     assert hashlib.sha256(db_path.read_bytes()).hexdigest() == before
     assert (tmp_path / "other.db-wal").read_bytes() == b""
+
+
+def test_export_to_standard_output_keeps_the_messages_on_stderr(db_path, tmp_path):
+    """`export -` writes the JSONL to standard output (every line a JSON entry, as the file would hold) and the
+    command's own lines to standard error; no file named '-' appears."""
+    res = run_cli("export", "-", "--db", str(db_path), cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    rows = [json.loads(line) for line in res.stdout.splitlines()]
+    assert len(rows) == 3 and all(r["format"] == "fbagent-export/1" for r in rows)
+    assert "wrote 3 entries (fbagent format) to standard output" in res.stderr
+    out = tmp_path / "e.jsonl"
+    assert run_cli("export", str(out), "--db", str(db_path)).returncode == 0
+    assert res.stdout == out.read_text()   # the same bytes as the file
+    assert not (tmp_path / "-").exists()

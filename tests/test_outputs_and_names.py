@@ -86,8 +86,8 @@ def test_export_to_dev_stdout_and_dev_null_writes_in_place(tmp_path):
     make_db(db, n=2).conn.close()
     proc = _cli("export", "/dev/stdout", "--db", str(db))
     assert proc.returncode == 0, proc.stderr
-    lines = [json.loads(ln) for ln in proc.stdout.splitlines() if ln.startswith("{")]
-    assert len(lines) == 2 and "wrote 2 entries" in proc.stdout
+    lines = [json.loads(ln) for ln in proc.stdout.splitlines()]   # only entries: the command's lines go to stderr
+    assert len(lines) == 2 and "wrote 2 entries" in proc.stderr
     proc = _cli("export", "/dev/null", "--db", str(db))
     assert proc.returncode == 0 and stat.S_ISCHR(os.stat("/dev/null").st_mode)
 

@@ -13,6 +13,7 @@ from fbagent.commands.audit import encoder_embed
 from fbagent.commands.options import DEFAULT_DB, ExistingDbOption, name_check, parse_statuses
 from fbagent.commands.output import echo, secho, upgrade_note
 from fbagent.errors import FbagentError
+from fbagent.files import is_stream
 from fbagent.publish import formats
 from fbagent.publish.jsonl import validated_hint
 from fbagent.publish.options import HfOptions, LmEvalOptions, Scope
@@ -26,8 +27,9 @@ def register(app: typer.Typer) -> None:
 
     @app.command("export")
     def export(
-        out: Annotated[Path, typer.Argument(help="Output JSONL file, or the folder of --format hf / lm-eval "
-                                            "(written to a temporary file or folder, then renamed).")],
+        out: Annotated[Path, typer.Argument(help="Output JSONL file (- for standard output), or the folder "
+                                            "of --format hf / lm-eval (written to a temporary file or folder, then "
+                                            "renamed).")],
         validated: Annotated[bool, typer.Option("--validated", help="Only entries that pass the human filter.")] = False,
         run: Annotated[str | None, typer.Option("--run", callback=name_check("run name"), help="Only entries of this generation run (name or id).")] = None,
         fmt: Annotated[str, typer.Option("--format", help=formats.help_text() + ".")] = formats.DEFAULT,
@@ -71,7 +73,7 @@ def register(app: typer.Typer) -> None:
                 min_acceptable=min_acceptable, status=status, annotator_names=annotator_names, license=license,
                 pretty_name=pretty_name, card=(repo_id, homepage, curators), seed=seed, templates=templates, templates_dir=templates_dir,
                 choices_style=choices_style, templates_lang=templates_lang, orders=orders, labels_file=labels_file)
-        echo(protocol_line(database, run))
+        echo(protocol_line(database, run), err=is_stream(out))
         if validated:  # one annotator, or a filter that keeps nothing: say which thresholds fit
             hint = validated_hint(database, run=run, min_correct=min_correct, min_acceptable=min_acceptable,
                                   statuses=parse_statuses(status))
@@ -114,14 +116,15 @@ def _export(database, out, *, exclude=(), fmt, validated, run, min_correct, min_
                                  LmEvalOptions(seed=seed, templates=templates, templates_dir=templates_dir,
                                                choices_style=choices_style, templates_lang=templates_lang,
                                                orders=orders, labels_file=labels_file))
+    err = is_stream(out)   # the entries go to standard output (`-`, /dev/stdout, a pipe): these lines to stderr
     n = res["entries"]
     what = f"{n} {'validated ' if validated else ''}{'entry' if n == 1 else 'entries'}"
     if fmt == "hf":
         langs = ", ".join(f"{k}: {v}" for k, v in res["languages"].items())
-        echo(f"wrote {what} ({langs}) as a Hugging Face dataset folder to {out}")
+        echo(f"wrote {what} ({langs}) as a Hugging Face dataset folder to {out}", err=err)
     elif fmt == "lm-eval":
         probs = ", ".join(f"{k}: {v}" for k, v in res["problems"].items())
         echo(f"wrote {len(res['tasks'])} lm-eval tasks in groups {', '.join(res['groups'])} "
-             f"({what}, problems {probs}) to {out}")
+             f"({what}, problems {probs}) to {out}", err=err)
     else:
-        echo(f"wrote {what} ({fmt} format) to {out}")
+        echo(f"wrote {what} ({fmt} format) to {'standard output' if str(out) == '-' else out}", err=err)
