@@ -15,9 +15,10 @@ Prints:
 - ``cycles``: strongly connected components of more than one module (or a module importing
   itself), each listed;
 - ``upward imports``: edges from a module in a lower room to one in a higher room, by the
-  ranks in :data:`RANKS` and :data:`MODULE_RANKS` (DESIGN.md: cli -> commands -> tui/eval ->
-  generation -> agents -> verifier/pairs -> checks -> prompting -> llm -> providers -> lexicon
-  -> store -> the lexicon's data model -> shared root helpers);
+  ranks in :data:`RANKS`, one per room and none for a single module (docs/architecture.md: cli ->
+  commands -> serve/publish -> tui/eval -> generation -> validation -> agents -> verifier/pairs -> checks
+  -> prompting -> llm -> providers -> lexicon -> store -> framenet (the lexicon's data model) -> shared
+  root helpers);
 - ``root modules``: modules directly in ``fbagent/`` besides ``__init__.py`` (target: <= 10);
 - ``function-local imports`` (the import rule, issue 32): of fbagent modules (target 0: every fbagent import
   is at module level or under ``if TYPE_CHECKING``; each one left is listed below as ``path:line: module``);
@@ -70,34 +71,9 @@ RANKS: dict[str, int] = {
     "providers": 18,    # the provider classes (one module each), their protocol and registry
     "lexicon": 12,
     "store": 10,
+    "framenet": 5,      # the lexicon's data model (records, markup, LU names): what the store writes and reads
     # shared root helpers and data (schemas, errors, ...): rank 0 unless listed above
 }
-
-# Modules ranked apart from their room. The lexicon's data model (parsed FrameNet records, pure
-# functions over LU names and definition markup) is what the store writes and reads, so it sits
-# below the store; the lexicon's readers and importer sit above it.
-MODULE_RANKS: dict[str, int] = {
-    # the providers' plumbing (names, keys, errors, redaction, transports, engines' loaders), below the
-    # structured-output helpers of fbagent.llm that the provider classes call
-    "fbagent.providers.names": 15,
-    "fbagent.providers.errors": 15,
-    "fbagent.providers.breaker": 15,
-    "fbagent.providers.redact": 15,
-    "fbagent.providers.chat_http": 15,
-    "fbagent.providers.clients": 15,
-    "fbagent.providers.config": 15,
-    "fbagent.providers.cancel": 15,
-    "fbagent.providers.gguf": 15,
-    "fbagent.providers.llamacpp": 15,
-    "fbagent.llm.hooks": 16,
-    "fbagent.llm.structured": 16,
-    "fbagent.llm.fastpath": 16,
-    "fbagent.llm.prompt_style": 16,
-    "fbagent.lexicon.model": 5,
-    "fbagent.lexicon.markup": 5,
-    "fbagent.lexicon.lu_names": 5,
-}
-
 
 def module_name(path: Path) -> str:
     """``store/db.py`` -> ``fbagent.store.db``; a package's ``__init__.py`` -> the package."""
@@ -400,22 +376,9 @@ def room(name: str) -> str:
     return parts[1] if len(parts) > 1 else "__init__"
 
 
-# Packages (their ``__init__``) ranked apart from their room, for this name only (not as a prefix).
-PACKAGE_RANKS: dict[str, int] = {
-    "fbagent.providers": 15,   # re-exports the plumbing only
-}
-
-
 def rank(name: str) -> int:
-    """The rank of ``name`` in :data:`PACKAGE_RANKS`, else of its longest :data:`MODULE_RANKS` prefix,
-    else that of its room."""
-    if name in PACKAGE_RANKS:
-        return PACKAGE_RANKS[name]
-    parts = name.split(".")
-    for n in range(len(parts), 1, -1):
-        prefix = ".".join(parts[:n])
-        if prefix in MODULE_RANKS:
-            return MODULE_RANKS[prefix]
+    """The rank of ``name``'s room in :data:`RANKS` (a root module not listed there: 0). No module or
+    package is ranked apart from its room."""
     return RANKS.get(room(name), 0)
 
 

@@ -21,9 +21,9 @@ from typing import Any
 import sqlite_utils
 
 from fbagent.errors import FbagentError
-from fbagent.lexicon.lu_names import group_lemma
-from fbagent.lexicon.markup import clean_lu_definition
-from fbagent.lexicon.model import LexiconData
+from fbagent.framenet.lu_names import group_lemma
+from fbagent.framenet.markup import clean_lu_definition
+from fbagent.framenet.model import LexiconData
 from fbagent.store.clock import utc_now
 from fbagent.store.transaction import inserted_id, transaction
 
@@ -71,7 +71,7 @@ def lexicon_by_name(db: sqlite_utils.Database, name: str) -> dict[str, Any]:
 def verb_frames(db: sqlite_utils.Database, lexicon_id: int) -> dict[str, list[str]]:
     """Frames evoked by each verb: ``{grouping lemma: [frame names, sorted, distinct]}`` (LUs with POS ``V``).
 
-    Verbs are grouped by :func:`fbagent.lexicon.lu_names.group_lemma` (``sleep
+    Verbs are grouped by :func:`fbagent.framenet.lu_names.group_lemma` (``sleep
     (together/with)`` and ``sleep`` are one verb), as frame-pair selection does.
     """
     frames: dict[str, set[str]] = {}

@@ -20,7 +20,7 @@ import sqlite_utils
 
 from fbagent import seeds
 from fbagent.errors import FbagentError
-from fbagent.lexicon.lu_names import group_lemma
+from fbagent.framenet.lu_names import group_lemma
 from fbagent.store.clock import utc_now
 from fbagent.store.db import transaction
 from fbagent.store.lexicon import CORE_TYPES_SQL
@@ -32,7 +32,7 @@ def verb_lexical_units(db: sqlite_utils.Database, lexicon_id: int) -> list[dict[
 
     Returns ``[{"lemma", "lu", "frame", "n_exemplars"}]`` ordered by lemma,
     frame, LU name. ``lemma`` is the grouping lemma
-    (:func:`fbagent.lexicon.lu_names.group_lemma`: parentheticals set aside,
+    (:func:`fbagent.framenet.lu_names.group_lemma`: parentheticals set aside,
     ``_`` as a space), so ``sleep (together/with).v`` and ``sleep.v`` are one
     verb; ``lu`` keeps the full LU name.
     """

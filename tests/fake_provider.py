@@ -22,8 +22,8 @@ from gen_responder import FrameResponder
 from pydantic import BaseModel
 
 from fbagent.eval.dataset import read_entries
-from fbagent.llm.hooks import CallHooks
-from fbagent.llm.structured import openai_text, openai_usage
+from fbagent.providers.hooks import CallHooks
+from fbagent.providers.structured import openai_text, openai_usage
 from fbagent.providers.base import ChoiceResult, ConcurrentBackend, ReasoningConfig, TextResult
 
 DATA = Path(__file__).parent / "data" / "eval_entries_en.jsonl"

@@ -1,6 +1,6 @@
 """FrameNet definition markup -> clean text and <ex> examples with target spans."""
 
-from fbagent.lexicon.markup import clean_lu_definition, parse_definition, parse_example
+from fbagent.framenet.markup import clean_lu_definition, parse_definition, parse_example
 
 
 def span(ex):

@@ -1,4 +1,4 @@
-"""fbagent.llm.fastpath: the same request as the SDKs send, without their per-call repetition.
+"""fbagent.providers.fastpath: the same request as the SDKs send, without their per-call repetition.
 
 Real openai SDK against the scripted server (tests/openai_stub.py) and the
 header-echoing server (tests/auth_echo.py) on 127.0.0.1.
@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from auth_echo import AuthEcho  # noqa: E402
 from openai_stub import OpenAIStub, ok  # noqa: E402
 
-from fbagent.llm.fastpath import direct_chat_create, instructor_model  # noqa: E402
+from fbagent.providers.fastpath import direct_chat_create, instructor_model  # noqa: E402
 from fbagent.schemas import BasePair, Definition  # noqa: E402
 
 KWARGS = {

@@ -1,4 +1,4 @@
-"""fbagent.llm.structured: instructor's JSON-schema protocol without instructor on the hot path.
+"""fbagent.providers.structured: instructor's JSON-schema protocol without instructor on the hot path.
 
 The request and the re-ask messages are compared with what instructor itself
 builds; whole calls through both transports (``FBAGENT_OPENAI_TRANSPORT``
@@ -24,8 +24,8 @@ from openai_stub import OpenAIStub, malformed, ok  # noqa: E402
 
 from fbagent import schemas  # noqa: E402
 from fbagent.llm import make_client  # noqa: E402
-from fbagent.llm.fastpath import instructor_model  # noqa: E402
-from fbagent.llm.structured import reask_messages, response_format  # noqa: E402
+from fbagent.providers.fastpath import instructor_model  # noqa: E402
+from fbagent.providers.structured import reask_messages, response_format  # noqa: E402
 from fbagent.store.db import open_db  # noqa: E402
 
 MODELS = [schemas.BasePair, schemas.ExtendedSentence, schemas.Definition, schemas.PairScreening,

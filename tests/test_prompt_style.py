@@ -12,7 +12,7 @@ import struct
 import pytest
 
 from fbagent.errors import FbagentError
-from fbagent.llm.prompt_style import (
+from fbagent.providers.prompt_style import (
     gguf_prompt_style,
     read_gguf_metadata,
     resolve_prompt_style,
@@ -118,7 +118,7 @@ def _gemma() -> str:
 
 def _kv_section(path: str) -> tuple[bytes, int]:
     """The raw key/value bytes of a GGUF v3 file and their count (everything before the tensor infos)."""
-    from fbagent.llm.prompt_style import _string, _value
+    from fbagent.providers.prompt_style import _string, _value
 
     data = open(path, "rb").read(64 << 20)
     _version, _n_tensors, n_kv = struct.unpack_from("<IQQ", data, 4)

@@ -39,7 +39,7 @@ tokens. Also the particle just before the base with only cluster words between
 base ("samengevat", "anzurufen"). The base alone or the particle alone is not
 the verb.
 
-Multi-word LUs (:func:`fbagent.lexicon.lu_names.lemma_parts`): the first
+Multi-word LUs (:func:`fbagent.framenet.lu_names.lemma_parts`): the first
 required part is matched as a verb (1-5 above), every other required part, in
 order, by word or lemma within ``window`` tokens of the previous one and in
 the same clause (clauses end at ``, ; : . ! ?``); parenthesised parts and
@@ -86,7 +86,7 @@ from fbagent.checks.morphology import Morphology, inflections, morphology, separ
 from fbagent.checks.verb_match_ja import find_verb_ja
 from fbagent.checks.verb_match_zh import find_verb_ko, find_verb_zh
 from fbagent.languages import NO_SPACE_LANGS, base_lang, written_without_spaces
-from fbagent.lexicon.lu_names import LemmaPart, lemma_parts
+from fbagent.framenet.lu_names import LemmaPart, lemma_parts
 
 __all__ = [
     "NO_SPACE_LANGS", "SOURCES", "LemmaSource", "MatchConfig", "Token", "VerbMatch", "clear_caches", "find_verb",

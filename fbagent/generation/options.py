@@ -39,7 +39,7 @@ ELIGIBILITY_KEYS = ("min_examples", "require_definition", "require_core_fe", "ex
 # join the result options only when they differ from these defaults, so that runs named before they existed keep
 # their names.
 VERIFIER_DEFAULTS = {"verifier": DEFAULT_SIGNAL}
-# The prompt style (``--prompt-style``, fbagent.llm.prompt_style), with the same rule.
+# The prompt style (``--prompt-style``, fbagent.providers.prompt_style), with the same rule.
 PROMPT_STYLE_DEFAULTS = {"prompt_style": DEFAULT_PROMPT_STYLE}
 # The verb check's accepted fallback (``--surface-verb-match``, fbagent.checks.lemmas.require_verb_analyser), same rule.
 VERB_MATCH_DEFAULTS = {"surface_verb_match": VerifierOptions.surface_verb_match,

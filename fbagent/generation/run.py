@@ -159,7 +159,7 @@ def _resolve_lexicon(db: Any, opts: GenerateOptions,
                              verifier_model=models.verifier.model or models.generator.model)
         opts = replace(opts, verifier=replace(opts.verifier, margin=chosen.margin, margin_source=chosen.text))
         emit(LexiconNote(f"note: --margin auto: {chosen.text}"))
-    gen_style, ver_style = prompt_styles(opts.models)  # chat | fewshot per model (fbagent.llm.prompt_style)
+    gen_style, ver_style = prompt_styles(opts.models)  # chat | fewshot per model (fbagent.providers.prompt_style)
     if style_line := style_note(opts, gen_style):
         emit(LexiconNote(style_line))
     if opts.run.screen is None:

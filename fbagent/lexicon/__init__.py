@@ -2,8 +2,9 @@
 
 - :mod:`.importer`: ``fbagent lexicon add`` (any reader, into the store) and the lexicon a command names;
 - :mod:`.nltk_reader`, :mod:`.jsonl_reader`, :mod:`.archive`, :mod:`.locate`: the readers and where corpora are;
-- :mod:`.nltk_writer`: FrameNet XML written back (tests, other tools);
-- :mod:`.model`, :mod:`.markup`, :mod:`.lu_names`: the parsed records and pure functions over them (below the store).
+- :mod:`.nltk_writer`: FrameNet XML written back (tests, other tools).
+
+The records the readers return are :mod:`fbagent.framenet`'s (below the store).
 
 The importer's names load on first use (:func:`fbagent.lean_imports.lazy_attributes`): ``fbagent lexicon --help``
 and ``fbagent pairs --help`` import this package, not the readers (jsonschema, NLTK's corpus readers) or the verb

@@ -33,9 +33,9 @@ from jsonschema import Draft202012Validator
 
 from fbagent.errors import FbagentError
 from fbagent.files import parse_json_line, read_text_input
-from fbagent.lexicon.lu_names import lu_name_problem
-from fbagent.lexicon.markup import clean_text, parse_definition, parse_example
-from fbagent.lexicon.model import (
+from fbagent.framenet.lu_names import lu_name_problem
+from fbagent.framenet.markup import clean_text, parse_definition, parse_example
+from fbagent.framenet.model import (
     Frame,
     FrameElement,
     FrameRelation,

@@ -49,8 +49,8 @@ from xml.sax.saxutils import quoteattr
 
 from fbagent.errors import FbagentError
 from fbagent.lexicon.archive import extracted, zip_fingerprint, zip_root
-from fbagent.lexicon.markup import clean_text, parse_definition
-from fbagent.lexicon.model import (
+from fbagent.framenet.markup import clean_text, parse_definition
+from fbagent.framenet.model import (
     Example,
     Frame,
     FrameElement,

@@ -21,7 +21,7 @@ from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
 from fbagent.lexicon.jsonl_reader import read_jsonl
-from fbagent.lexicon.model import LexiconData
+from fbagent.framenet.model import LexiconData
 
 FN_NS = "http://framenet.icsi.berkeley.edu"
 _HEAD = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'

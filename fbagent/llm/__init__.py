@@ -4,9 +4,9 @@ Public API: :func:`make_client` (a :class:`~fbagent.providers.config.ModelConfig
 returns a :class:`CallResult`; live counters in :class:`UsageStats`.
 See ``docs/backends.md``.
 
-The names are loaded on first use (PEP 562): the provider classes import this package's structured-output
-helpers (:mod:`fbagent.llm.hooks`, :mod:`fbagent.llm.structured`), and :func:`make_client` imports the
-providers' registry, so importing the package itself must load neither.
+The names are loaded on first use (PEP 562): :func:`make_client` imports the providers' registry, and the
+client its structured-output helpers (:mod:`fbagent.providers.hooks`, :mod:`fbagent.providers.structured`),
+so importing the package itself loads neither.
 """
 
 from __future__ import annotations

@@ -41,7 +41,7 @@ from pydantic import BaseModel, ValidationError
 from fbagent import providers
 from fbagent.errors import FbagentError
 from fbagent.llm.cache import cache_key
-from fbagent.llm.hooks import CallHooks
+from fbagent.providers.hooks import CallHooks
 from fbagent.providers import one_line, public_url, redact
 from fbagent.providers.breaker import ServiceDown
 from fbagent.providers.config import (

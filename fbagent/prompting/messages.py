@@ -9,7 +9,7 @@ fields of those files. Languages: ``en`` and ``ja`` have their own prompts
 language's name filled in, and the question pattern of
 ``prompts/generate/patterns.toml`` when that file has one for the language.
 
-Prompt styles (``--prompt-style``, :mod:`fbagent.llm.prompt_style`): ``chat``
+Prompt styles (``--prompt-style``, :mod:`fbagent.providers.prompt_style`): ``chat``
 prompts (the files above) for chat models; ``fewshot`` completion prompts with
 worked examples (``prompts/**/fewshot_*.toml``, :mod:`fbagent.prompting.fewshot`)
 for base models. The generator's style applies to ``generate_base``, ``extend``
@@ -28,7 +28,7 @@ from fbagent.prompting.files import PromptTemplate, load_prompt, prompt_exists
 from fbagent.prompting.patterns import patterns_version, question_pattern
 
 OWN_PROMPT_LANGS = ("en", "ja")
-PROMPT_STYLES = ("chat", "fewshot")   # resolved styles; ``auto`` is resolved by fbagent.llm.prompt_style
+PROMPT_STYLES = ("chat", "fewshot")   # resolved styles; ``auto`` is resolved by fbagent.providers.prompt_style
 
 
 def mark_target(text: str, start: int | None, end: int | None, open_: str = "[", close: str = "]") -> str:

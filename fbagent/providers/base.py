@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from fbagent.errors import FbagentError
-from fbagent.llm.hooks import CallHooks
+from fbagent.providers.hooks import CallHooks
 from fbagent.providers import LoopClients, missing_package
 from fbagent.providers.cancel import CallGate
 from fbagent.providers.config import DEFAULT_END_THINK_TAG, ModelConfig, ReasoningConfig

@@ -29,11 +29,11 @@ DEFAULT_CONCURRENCY = 4                # requests in flight per client
 DEFAULT_BACKOFF_S = 1.0                # first retry backoff, seconds, doubled per retry
 MAX_BACKOFF_S = 60.0                   # the longest wait between two tries, seconds (Retry-After included)
 DEFAULT_N_CTX = 4096                   # llama.cpp context window (prompt + answer), tokens
-#: a client's prompt style when none is given (fbagent.llm.prompt_style): messages through the chat
+#: a client's prompt style when none is given (fbagent.providers.prompt_style): messages through the chat
 #: template. `fbagent generate` asks for ``auto`` and resolves it per model before building a client.
 CLIENT_PROMPT_STYLE = "chat"
 #: a run's prompt style when none is given (``generate``, ``verifier calibrate``): ``auto``, resolved per
-#: model by fbagent.llm.prompt_style.resolve_prompt_style (``fewshot`` for a GGUF without a chat template,
+#: model by fbagent.providers.prompt_style.resolve_prompt_style (``fewshot`` for a GGUF without a chat template,
 #: else ``chat``)
 DEFAULT_PROMPT_STYLE = "auto"
 DEFAULT_TENSOR_PARALLEL_SIZE = 1       # vLLM: GPUs
@@ -98,7 +98,7 @@ class ModelConfig:
     - ``backoff_s``: first retry backoff, seconds, doubled per retry (generation's client);
     - ``n_ctx``: llama.cpp context, tokens;
     - ``prompt_style`` (generation, ``local``): ``chat`` | ``fewshot`` | ``auto``
-      (:mod:`fbagent.llm.prompt_style`);
+      (:mod:`fbagent.providers.prompt_style`);
     - vLLM: ``tensor_parallel_size`` (GPUs), ``gpu_memory_utilization`` (fraction), ``max_model_len``
       (tokens); transformers: ``device`` (torch device or ``auto``), ``dtype`` (:data:`DTYPES`);
     - ``chat`` (evaluation): wrap prompts in the chat template (``None``: the backend's default);

@@ -28,8 +28,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from fbagent import providers
-from fbagent.llm.hooks import CallHooks
-from fbagent.llm.structured import instructor_create
+from fbagent.providers.hooks import CallHooks
+from fbagent.providers.structured import instructor_create
 from fbagent.providers.base import (
     ChoiceResult,
     ConcurrentBackend,

@@ -4,7 +4,7 @@ one :class:`LlamaCppBackend`, one model load.
 Generation (:meth:`LlamaCppBackend.create`): the ``llama_cpp.Llama`` wrapped as an async OpenAI-style
 create function (``instructor.patch`` in ``Mode.JSON_SCHEMA``); the JSON schema becomes a llama.cpp
 grammar, so even a small base model emits parseable JSON. Its prompt style
-(:mod:`fbagent.llm.prompt_style`): ``chat`` goes through the GGUF's chat template
+(:mod:`fbagent.providers.prompt_style`): ``chat`` goes through the GGUF's chat template
 (``create_chat_completion``); ``fewshot`` (the default for a GGUF without a chat template, i.e. a base
 model) completes the one few-shot prompt as plain text (``create_completion``) under the same grammar.
 
@@ -29,9 +29,9 @@ from typing import TYPE_CHECKING, Any
 
 from fbagent import providers
 from fbagent.errors import FbagentError
-from fbagent.llm.hooks import CallHooks
-from fbagent.llm.prompt_style import check_prompt_style, style_from_metadata
-from fbagent.llm.structured import instructor_create, openai_text, openai_usage
+from fbagent.providers.hooks import CallHooks
+from fbagent.providers.prompt_style import check_prompt_style, style_from_metadata
+from fbagent.providers.structured import instructor_create, openai_text, openai_usage
 from fbagent.providers.base import (
     ChoiceResult,
     ReasoningConfig,

@@ -2,7 +2,7 @@
 evaluation alike: one :class:`OpenAIBackend` over one Chat Completions client.
 
 Generation (:meth:`OpenAIBackend.create`): in ``Mode.JSON_SCHEMA`` (the default) straight over aiohttp
-(:mod:`fbagent.providers.chat_http`, validation and re-asks by :mod:`fbagent.llm.structured`, which
+(:mod:`fbagent.providers.chat_http`, validation and re-asks by :mod:`fbagent.providers.structured`, which
 follows instructor's protocol), or with ``FBAGENT_OPENAI_TRANSPORT=sdk`` and for the other modes
 ``openai.AsyncOpenAI`` (SDK retries off) + ``instructor.from_openai``. The request carries
 ``response_format={"type": "json_schema", "json_schema": {"name", "schema"}}``, which vLLM ``serve``,
@@ -39,9 +39,9 @@ from typing import TYPE_CHECKING, Any
 
 from fbagent import providers
 from fbagent.errors import FbagentError
-from fbagent.llm.fastpath import direct_chat_create
-from fbagent.llm.hooks import CallHooks
-from fbagent.llm.structured import create_json_schema, instructor_create, openai_text, openai_usage
+from fbagent.providers.fastpath import direct_chat_create
+from fbagent.providers.hooks import CallHooks
+from fbagent.providers.structured import create_json_schema, instructor_create, openai_text, openai_usage
 from fbagent.providers.base import (
     ChoiceResult,
     ConcurrentBackend,

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from fbagent import providers
-from fbagent.llm.prompt_style import (
+from fbagent.providers.prompt_style import (
     check_prompt_style,  # lazily: fbagent.llm loads its clients
     resolve_prompt_style,
 )
@@ -154,7 +154,7 @@ def _backend_name(name: str) -> str:
 def prompt_style_of(models: RunModels, role: str) -> str:
     """The prompt style (``chat`` | ``fewshot``) the model of ``role`` (``generator`` | ``verifier``) gets:
     the run's prompt style resolved for that model's backend and GGUF
-    (:func:`fbagent.llm.prompt_style.resolve_prompt_style`).
+    (:func:`fbagent.providers.prompt_style.resolve_prompt_style`).
 
     Reads only a local GGUF's header. Raises :class:`FbagentError` for an unreadable GGUF and
     ``ValueError`` for another role.

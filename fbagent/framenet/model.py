@@ -74,6 +74,26 @@ class FrameRelation:
     sub_frame: str
 
 
+@dataclass(frozen=True)
+class Provenance:
+    """Where a lexicon comes from and under which terms it may be shared.
+
+    ``license``: an SPDX id where one exists (``CC-BY-4.0``, ``CC-BY-NC-SA-4.0``, ``GPL-3.0-only``), else the
+    source's own words; ``"unknown"`` when nobody said. ``license_source``: where that came from (``"known
+    release: Korean FrameNet 1.2"``, ``"declared in the file"``, ``"--license at import"``, ``"unknown"``).
+    ``citation``: BibTeX (one or more entries, empty when unknown); ``url``: the source's home page or
+    repository; ``name``: the release's human-readable name (``"Korean FrameNet 1.2"``); ``reader``: the reader
+    that read it (``"nltk-xml"``, ``"jsonl"``, ...).
+    """
+
+    license: str = "unknown"
+    license_source: str = "unknown"
+    citation: str = ""
+    url: str = ""
+    name: str = ""
+    reader: str = ""
+
+
 @dataclass
 class LexiconData:
     """Everything one reader read from one resource.
@@ -81,7 +101,8 @@ class LexiconData:
     ``source_hash`` is the SHA-256 of every file read (in a fixed order), so a
     re-import of unchanged files is detected; ``warnings`` are one-line notes
     about skipped, dangling entries (see ``--strict``); ``notes`` say how the
-    resource was adapted for the reader (nothing skipped).
+    resource was adapted for the reader (nothing skipped); ``provenance`` is the resource's licence,
+    citation and source (filled by the reader for a known release or from what the file declares).
     """
 
     frames: list[Frame]
@@ -90,6 +111,7 @@ class LexiconData:
     source_hash: str
     warnings: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    provenance: Provenance = field(default_factory=Provenance)
 
     @property
     def n_polysemous_verbs(self) -> int:

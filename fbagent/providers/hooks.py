@@ -19,7 +19,7 @@ class CallHooks:
 
     The instructor paths get them as instructor ``Hooks`` (:meth:`to_instructor`, the
     ``completion:kwargs`` / ``completion:response`` / ``parse:error`` events); the
-    direct JSON-schema path (:mod:`fbagent.llm.structured`) calls them itself.
+    direct JSON-schema path (:mod:`fbagent.providers.structured`) calls them itself.
     """
 
     attempt: Callable[..., None] = _nothing

@@ -4,7 +4,7 @@ FrameNet LU names carry more than a word: ``sleep (together/with).v``,
 ``abide_((by)).v``, ``be_supposed_(to).v``, ``get_a(n)_eyeful.v``,
 ``band_together.v`` next to ``band together.v``. Two things are derived from
 the lemma part (the name without its ``.pos`` suffix, see
-:func:`fbagent.lexicon.model.split_lu_name`):
+:func:`fbagent.framenet.model.split_lu_name`):
 
 - :func:`group_lemma`: the key under which verb LUs are grouped into one
   polysemous verb (FrameBench step 1). Parentheticals are set aside and ``_``

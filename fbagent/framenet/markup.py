@@ -18,7 +18,7 @@ from __future__ import annotations
 import html
 import re
 
-from fbagent.lexicon.model import Example
+from fbagent.framenet.model import Example
 
 _NULL_FEX = re.compile(r"<fex\b[^<>]*>\s*(?:DNI|INI|CNI|INC)\s*</fex>", re.IGNORECASE)
 _TAG = re.compile(r"<(/?)([A-Za-z][\w.-]*)\b[^<>]*?(/?)>")

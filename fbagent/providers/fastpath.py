@@ -22,7 +22,7 @@ themselves. Two parts of that are pure repetition, and are done once here:
 These serve the SDK paths (``FBAGENT_OPENAI_TRANSPORT=sdk`` and the
 ``tools`` / ``json`` / ``md_json`` modes). The default JSON-schema path sends
 no SDK request at all (:mod:`fbagent.providers.chat_http`,
-:mod:`fbagent.llm.structured`). The SDK's own aiohttp transport
+:mod:`fbagent.providers.structured`). The SDK's own aiohttp transport
 (``openai.DefaultAioHttpClient``) is not used: it reports a refused connection
 as a timeout, which would change fbagent's error lines and retry decisions.
 """

@@ -30,8 +30,8 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from fbagent.llm.fastpath import instructor_model
-from fbagent.llm.hooks import CallHooks
+from fbagent.providers.fastpath import instructor_model
+from fbagent.providers.hooks import CallHooks
 from fbagent.providers.chat_http import answer_of, token_count
 from fbagent.seeds import request_seed
 
