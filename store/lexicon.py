@@ -11,7 +11,8 @@ Functions other features use:
 - :func:`frame_reference_texts` - the reference texts of the SemBench-style
   round-trip verifier (DESIGN.md, "The SemBench round-trip verifier").
 - :func:`lexicon_stats` - the counts ``fbagent lexicon show`` prints.
-- :func:`store_lexicon` - write (or replace) a parsed lexicon in one transaction.
+- :func:`store_lexicon` - write (or replace) a parsed lexicon in one transaction, with its provenance
+  (:func:`lexicon_provenance` reads it back, :func:`set_provenance` replaces it).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import sqlite_utils
 from fbagent.errors import FbagentError
 from fbagent.framenet.lu_names import group_lemma
 from fbagent.framenet.markup import clean_lu_definition
-from fbagent.framenet.model import LexiconData
+from fbagent.framenet.model import LexiconData, Provenance
 from fbagent.store.clock import utc_now
 from fbagent.store.transaction import inserted_id, transaction
 
@@ -83,6 +84,12 @@ def verb_frames(db: sqlite_utils.Database, lexicon_id: int) -> dict[str, list[st
     ):
         frames.setdefault(group_lemma(row["lemma"]), set()).add(row["frame"])
     return {lemma: sorted(fs) for lemma, fs in sorted(frames.items())}
+
+
+def frame_ids(db: sqlite_utils.Database, lexicon_id: int) -> dict[str, int | None]:
+    """``{frame name: frame ID in the source resource, or None}`` of every frame of a lexicon, by name."""
+    return {r["name"]: r["frame_id"] for r in db.query(
+        "SELECT name, frame_id FROM frames WHERE lexicon_id = ? ORDER BY name", [lexicon_id])}
 
 
 def lexicon_stats(db: sqlite_utils.Database, lexicon_id: int) -> dict[str, Any]:
@@ -323,7 +330,7 @@ def store_lexicon(
         if existing and existing["source_hash"] == data.source_hash and existing["lang"] == lang:
             return existing["id"], "unchanged"
         row = {"lang": lang, "format": fmt, "source_path": source_path, "source_hash": data.source_hash,
-               "imported_at": now, **counts}
+               "imported_at": now, **counts, **provenance_columns(data.provenance)}
         if existing:
             lexicon_id = existing["id"]
             _delete_content(db, lexicon_id)
@@ -340,6 +347,28 @@ def store_lexicon(
             status = "imported"
         _write(db, lexicon_id, data)
     return lexicon_id, status
+
+
+def provenance_columns(p: Provenance) -> dict[str, str]:
+    """The ``lexicons`` columns of a provenance (schema 11): license, license_source, citation, url,
+    source_name, reader."""
+    return {"license": p.license, "license_source": p.license_source, "citation": p.citation, "url": p.url,
+            "source_name": p.name, "reader": p.reader}
+
+
+def lexicon_provenance(row: dict[str, Any]) -> Provenance:
+    """The provenance of a ``lexicons`` row (a row of a database older than schema 11 reads as unknown)."""
+    return Provenance(row.get("license") or "unknown", row.get("license_source") or "unknown",
+                      row.get("citation") or "", row.get("url") or "", row.get("source_name") or "",
+                      row.get("reader") or "")
+
+
+def set_provenance(db: sqlite_utils.Database, lexicon_id: int, p: Provenance) -> None:
+    """Replace the provenance of lexicon ``lexicon_id`` (its content untouched), in one transaction."""
+    cols = provenance_columns(p)
+    with transaction(db):
+        db.conn.execute(f"UPDATE lexicons SET {', '.join(f'{k} = ?' for k in cols)} WHERE id = ?",
+                        [*cols.values(), lexicon_id])
 
 
 def has_lexicon(db: sqlite_utils.Database, name: str | None = None) -> bool:

@@ -43,6 +43,10 @@ Steps (``MIGRATIONS[n]`` turns version ``n - 1`` into ``n``):
    (:mod:`fbagent.store.competence`; asked by ``annotate`` and ``annotators invite``).
 9. ``baseline_tasks``: the independent human baseline (``annotate --mode baseline``,
    :mod:`fbagent.store.baseline`).
+10. ``items.verb_check``: which check vouched for the verb.
+11. the provenance of each lexicon (issue 40): ``lexicons.license``, ``license_source``, ``citation``,
+    ``url``, ``source_name``, ``reader``; a lexicon stored before gets licence ``unknown`` (nobody said),
+    which the dataset card states as such.
 
 Steps never use today's ``CREATE TABLE`` scripts (those describe the newest
 schema); each step's SQL is frozen here. Every step is idempotent (an older
@@ -408,8 +412,17 @@ def _step10(conn: sqlite3.Connection) -> None:
     _add_column(conn, "items", "verb_check", "TEXT")  # which check vouched for the verb (issue 29)
 
 
+def _step11(conn: sqlite3.Connection) -> None:
+    """The provenance columns of ``lexicons`` (issue 40); existing lexicons: licence ``unknown``."""
+    _add_column(conn, "lexicons", "license", "TEXT NOT NULL DEFAULT 'unknown'")
+    _add_column(conn, "lexicons", "license_source", "TEXT NOT NULL DEFAULT 'unknown'")
+    for column in ("citation", "url", "source_name", "reader"):
+        _add_column(conn, "lexicons", column, "TEXT NOT NULL DEFAULT ''")
+
+
 MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {2: _step2, 3: _step3, 4: _step4, 5: _step5, 6: _step6,
-                                                               7: _step7, 8: _step8, 9: _step9, 10: _step10}
+                                                               7: _step7, 8: _step8, 9: _step9, 10: _step10,
+                                                               11: _step11}
 
 
 # --------------------------------------------------------------------------- running them

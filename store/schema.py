@@ -2,7 +2,8 @@
 
 Tables (field terms as in FrameNet / FrameBench):
 
-- ``lexicons``: one row per imported FrameNet-style resource (``name`` unique).
+- ``lexicons``: one row per imported FrameNet-style resource (``name`` unique), with its provenance
+  (schema 11: licence, where the licence came from, citation, URL, release name, reader).
 - ``frames``, ``frame_examples`` (``<ex>`` sentences of frame definitions),
   ``frame_elements``, ``lexical_units``, ``exemplars`` (annotated sentences of
   LUs), ``frame_relations``: the lexicon contents, keyed by ``lexicon_id``.
@@ -46,7 +47,7 @@ from fbagent.errors import FbagentError
 from fbagent.store.migrations import run_script, upgrade  # the steps load only for an old file
 from fbagent.store.transaction import transaction
 
-SCHEMA_VERSION = 10
+SCHEMA_VERSION = 11
 
 LEXICON_SQL = """
 CREATE TABLE IF NOT EXISTS lexicons (
@@ -58,7 +59,13 @@ CREATE TABLE IF NOT EXISTS lexicons (
     source_hash TEXT,                  -- content hash of the imported files
     imported_at TEXT NOT NULL,
     n_frames INTEGER, n_frame_elements INTEGER, n_lexical_units INTEGER,
-    n_exemplars INTEGER, n_frame_relations INTEGER
+    n_exemplars INTEGER, n_frame_relations INTEGER,
+    license TEXT NOT NULL DEFAULT 'unknown',        -- SPDX id where one exists, else the source's words (schema 11)
+    license_source TEXT NOT NULL DEFAULT 'unknown', -- where the licence came from (known release, the file, --license)
+    citation TEXT NOT NULL DEFAULT '',              -- BibTeX of the source
+    url TEXT NOT NULL DEFAULT '',                   -- the source's home page or repository
+    source_name TEXT NOT NULL DEFAULT '',           -- the release's name, e.g. FrameNet 1.5
+    reader TEXT NOT NULL DEFAULT ''                 -- the reader that read it (nltk-xml, jsonl, ...)
 );
 CREATE TABLE IF NOT EXISTS frames (
     id INTEGER PRIMARY KEY,

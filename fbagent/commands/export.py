@@ -38,7 +38,13 @@ def register(app: typer.Typer) -> None:
         status: Annotated[str, typer.Option("--status", help="Item statuses to export, comma list or 'all'.")] = "verified,flagged",
         annotator_names: Annotated[bool, typer.Option(
             "--annotator-names", help="hf: publish annotator names (default: anonymised annotator_1..n).")] = False,
-        license: Annotated[str, typer.Option("--license", help="hf: the card's licence (a Hugging Face licence id).")] = "cc-by-4.0",
+        license: Annotated[str | None, typer.Option("--license", help="hf: the card's licence (a Hugging Face licence id). "
+                                                    "Default: the terms of the exported lexicons (CC BY from Berkeley "
+                                                    "FrameNet; non-commercial and share-alike terms carried over). A "
+                                                    "licence that drops such a term is refused.")] = None,
+        force_license: Annotated[bool, typer.Option("--force-license", help="hf: publish under --license even where "
+                                                    "it drops a non-commercial or share-alike term of a source (only if "
+                                                    "you hold other rights to it; the card says so).")] = False,
         pretty_name: Annotated[str | None, typer.Option("--pretty-name", help="hf: the card's title (default: from the languages).")] = None,
         repo_id: Annotated[str | None, typer.Option("--repo-id", help="hf: the dataset's Hub id OWNER/NAME, written into the card's load_dataset and upload commands.")] = None,
         homepage: Annotated[str | None, typer.Option("--homepage", help="hf: fbagent's source repository URL for the card's install line (default: the package's \\[project.urls]).")] = None,
@@ -70,8 +76,8 @@ def register(app: typer.Typer) -> None:
         exclude = shortcut_exclusions(database, run, validated, min_correct, min_acceptable,
                                       tuple(parse_statuses(status))) if exclude_shortcut else ()
         _export(database, out, exclude=exclude, fmt=fmt, validated=validated, run=run, min_correct=min_correct,
-                min_acceptable=min_acceptable, status=status, annotator_names=annotator_names, license=license,
-                pretty_name=pretty_name, card=(repo_id, homepage, curators), seed=seed, templates=templates, templates_dir=templates_dir,
+                min_acceptable=min_acceptable, status=status, annotator_names=annotator_names,
+                license=(license, force_license), pretty_name=pretty_name, card=(repo_id, homepage, curators), seed=seed, templates=templates, templates_dir=templates_dir,
                 choices_style=choices_style, templates_lang=templates_lang, orders=orders, labels_file=labels_file)
         echo(protocol_line(database, run), err=is_stream(out))
         if validated:  # one annotator, or a filter that keeps nothing: say which thresholds fit
@@ -111,7 +117,8 @@ def _export(database, out, *, exclude=(), fmt, validated, run, min_correct, min_
     scope = Scope(run=run, validated=validated, min_correct=min_correct, min_acceptable=min_acceptable,
                   statuses=tuple(parse_statuses(status)), exclude=tuple(exclude))
     res = publish.export_entries(database, out, fmt, scope,
-                                 HfOptions(annotator_names=annotator_names, license=license, pretty_name=pretty_name,
+                                 HfOptions(annotator_names=annotator_names, license=license[0],
+                                           force_license=license[1], pretty_name=pretty_name,
                                            repo_id=card[0], homepage=card[1], curators=card[2]),
                                  LmEvalOptions(seed=seed, templates=templates, templates_dir=templates_dir,
                                                choices_style=choices_style, templates_lang=templates_lang,
@@ -121,7 +128,11 @@ def _export(database, out, *, exclude=(), fmt, validated, run, min_correct, min_
     what = f"{n} {'validated ' if validated else ''}{'entry' if n == 1 else 'entries'}"
     if fmt == "hf":
         langs = ", ".join(f"{k}: {v}" for k, v in res["languages"].items())
-        echo(f"wrote {what} ({langs}) as a Hugging Face dataset folder to {out}", err=err)
+        echo(f"wrote {what} ({langs}) as a Hugging Face dataset folder to {out}; licence {res['license']} "
+             f"({res['license_how']})", err=err)
+        if res.get("license_dropped"):
+            secho("warning: --force-license: the card's licence drops terms of its sources ("
+                  + "; ".join(f"{n}: {', '.join(t)}" for n, _, t in res["license_dropped"]) + ")", err=True)
     elif fmt == "lm-eval":
         probs = ", ".join(f"{k}: {v}" for k, v in res["problems"].items())
         echo(f"wrote {len(res['tasks'])} lm-eval tasks in groups {', '.join(res['groups'])} "

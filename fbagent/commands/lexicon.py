@@ -17,7 +17,7 @@ from fbagent.commands.output import echo, fit_line, new_console
 from fbagent.commands.tables import Col, WideOption, print_table, wrap_text
 from fbagent.errors import FbagentError
 from fbagent.store.db import holds_rows, open_db
-from fbagent.store.lexicon import lexicon_stats, list_lexicons
+from fbagent.store.lexicon import lexicon_provenance, lexicon_stats, list_lexicons
 
 app = typer.Typer(
     help="Lexicons: import a FrameNet of any language (NLTK XML layout or JSONL), list them, show counts.",
@@ -41,6 +41,13 @@ def add_cmd(
     strict: Annotated[bool, typer.Option("--strict", help="NLTK layout: treat dangling references (an LU whose frame "
                                          "has no frame file, an lu/*.xml that disagrees with the index, an LU marked "
                                          "hasAnnotation without its lu/*.xml) as errors instead of warnings.")] = False,
+    license: Annotated[str | None, typer.Option("--license", help="The lexicon's licence, stored with it and carried "
+                                                "into every export's card: an SPDX id (CC-BY-SA-4.0, CC-BY-NC-SA-4.0, "
+                                                "GPL-3.0-only) or the source's own words. Default: what the file "
+                                                "declares, or a known release's (Berkeley FrameNet: CC-BY-4.0).")] = None,
+    citation: Annotated[Path | None, typer.Option("--citation", help="BibTeX file citing the lexicon (stored; the "
+                                                  "card cites it).")] = None,
+    source_url: Annotated[str | None, typer.Option("--source-url", help="The lexicon's home page or repository.")] = None,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Import a lexicon into the database, in one transaction.
@@ -53,13 +60,15 @@ def add_cmd(
     """
     if fmt not in lexicon_room.FORMATS:
         raise FbagentError(f"unknown --format {fmt!r}", "pass --format auto, nltk or jsonl")
+    given = lexicon_room.import_overrides(license, citation, source_url)  # checked before the database is opened
     err = new_console(stderr=True)
     out = new_console()
     target = db_path(db)
     created = str(target) != ":memory:" and not Path(target).exists()
     database = open_db(target)
     try:
-        result = _import(database, err, path, lang=lang, name=name, fmt=fmt, strict=strict, exemplars=exemplars)
+        result = _import(database, err, path, lang=lang, name=name, fmt=fmt, strict=strict, exemplars=exemplars,
+                         given=given)
     except BaseException:
         if created:
             _remove_new_database(database, Path(target))
@@ -68,7 +77,7 @@ def add_cmd(
     # wrapped at spaces, never inside a path or a command (a path wider than the terminal gets a line of its own)
     # (on a terminal only: a pipe or file gets each note on one line, as every other message)
     width = err.width if err.is_terminal else 1 << 30
-    for note in [*result.notes, checks.verb_check_line(result.lang)]:
+    for note in [*result.notes, checks.verb_check_line(result.lang), lexicon_room.licence_note(result.provenance)]:
         err.print(fit_line(f"note: {note}", width), style="dim", highlight=False, markup=False, soft_wrap=True)
     for w in result.warnings:
         err.print(fit_line(f"warning: {w}", width), style="yellow", highlight=False, markup=False, soft_wrap=True)
@@ -93,7 +102,7 @@ def _remove_new_database(database, path: Path) -> None:
 
 
 def _import(database, err, path: Path, *, lang: str, name: str | None, fmt: str, strict: bool,
-            exemplars: Path | None):
+            exemplars: Path | None, given: Any = None):
     """Run the import with a progress bar on a terminal; the other JSONL problems go to stderr on one line."""
     with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
                   TimeElapsedColumn(), console=err, transient=True, disable=not err.is_terminal) as bar:
@@ -108,7 +117,7 @@ def _import(database, err, path: Path, *, lang: str, name: str | None, fmt: str,
 
         try:
             return lexicon_room.import_lexicon(database, path, lang=lang, name=name, fmt=fmt, strict=strict,
-                                  exemplars=exemplars, progress=progress)
+                                  exemplars=exemplars, progress=progress, given=given)
         except lexicon_room.LexiconFormatError as e:  # the error line names the first problem; one more line the others
             bar.stop()
             if len(e.problems) > 1:
@@ -175,3 +184,20 @@ def show_cmd(
     source = f"source: {row['source_path']}  imported: {(row['imported_at'] or '')[:19].replace('T', ' ')}"
     for line in wrap_text(source, console.width, "path"):
         console.print(line, highlight=False, markup=False)
+    _print_provenance(console, lexicon_provenance(row))
+
+
+def _print_provenance(console: Any, p: Any) -> None:
+    """The licence (and where it came from), the release, its URL and its citation (BibTeX, as stored)."""
+    unknown = p.license == "unknown"
+    lines = [f"licence: {p.license}" + (" (nobody stated it: set it with `fbagent lexicon add PATH --license "
+                                        "SPDX-ID`)" if unknown else f" ({p.license_source})")]
+    lines += [f"{k}: {v}" for k, v in (("release", p.name), ("url", p.url), ("reader", p.reader)) if v]
+    for text in lines:
+        for line in wrap_text(text, console.width, "words"):
+            console.print(line, highlight=False, markup=False)
+    console.print("citation:" + ("" if p.citation else " none stored (the card names the lexicon without a "
+                                 "reference; add one with `fbagent lexicon add PATH --citation FILE.bib`)"),
+                  highlight=False, markup=False)
+    if p.citation:
+        console.print(p.citation, highlight=False, markup=False, soft_wrap=True)

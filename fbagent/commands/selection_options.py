@@ -37,6 +37,10 @@ _SELECTION: dict[str, tuple[Any, Any]] = {
     "exclude_related": (Annotated[bool, typer.Option(
         "--exclude-related/--no-exclude-related", help="Exclude pairs directly related by Inheritance, Subframe or "
         "Perspective_on (where the lexicon has relations).")], SelectionOptions.exclude_related),
+    "shared_with": (Annotated[str | None, typer.Option(
+        "--shared-with", help="LEX[,LEX...]: keep only frame pairs that are also polysemous-verb pairs in each named "
+        "lexicon (other languages; frames matched by ID where both have IDs, else by name with the FrameNet 1.5/1.7 "
+        "renames), for a benchmark that tests the same frame distinctions in every language.")], None),
 }
 
 #: Decorator: the eligibility filters (panel "Selection"); the command takes ``selection: dict``.

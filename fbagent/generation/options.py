@@ -34,7 +34,8 @@ RESULT_KEYS = ("pairs", "per_pair", "seed", "generator", "model", "verifier_gene
                "judge", "variant_temperature", "max_tokens")
 # Pair-eligibility options (those of `fbagent pairs select`). They change results too, but join the result
 # options only when they differ from their defaults, so that runs named before they existed keep their names.
-ELIGIBILITY_KEYS = ("min_examples", "require_definition", "require_core_fe", "exclude_related", "protocol")
+ELIGIBILITY_KEYS = ("min_examples", "require_definition", "require_core_fe", "exclude_related", "protocol",
+                    "shared_with")
 # Verifier options that came later (``--signal``, stored as ``verifier``): like the eligibility options, they
 # join the result options only when they differ from these defaults, so that runs named before they existed keep
 # their names.
@@ -114,7 +115,7 @@ class GenerateOptions:
                 "pairs": sel.pairs, "per_pair": sel.per_pair, "seed": sel.seed, "max_per_verb": sel.max_per_verb,
                 "min_examples": sel.min_examples, "require_definition": sel.require_definition,
                 "require_core_fe": sel.require_core_fe, "exclude_related": sel.exclude_related,
-                "protocol": sel.protocol, "max_retries": run.max_retries,
+                "protocol": sel.protocol, "shared_with": sel.shared_with, "max_retries": run.max_retries,
                 "similarity_threshold": run.similarity_threshold, "near_copy_threshold": run.near_copy_threshold,
                 "screen": run.screen, "variant_temperature": run.variant_temperature, "max_tokens": run.max_tokens,
                 "margin": ver.margin, "judge": ver.judge, "verifier": ver.signal,

@@ -2,7 +2,8 @@
 
 - :mod:`.importer`: ``fbagent lexicon add`` (any reader, into the store) and the lexicon a command names;
 - :mod:`.nltk_reader`, :mod:`.jsonl_reader`, :mod:`.archive`, :mod:`.locate`: the readers and where corpora are;
-- :mod:`.nltk_writer`: FrameNet XML written back (tests, other tools).
+- :mod:`.nltk_writer`: FrameNet XML written back (tests, other tools);
+- :mod:`.provenance`: the licence, citation and source stored with a lexicon (reader, known release, options).
 
 The records the readers return are :mod:`fbagent.framenet`'s (below the store).
 
@@ -20,12 +21,15 @@ from fbagent.lean_imports import lazy_attributes
 if TYPE_CHECKING:
     from fbagent.lexicon.importer import FORMATS, import_lexicon, needs_embedded, resolve_lexicon
     from fbagent.lexicon.jsonl_reader import LexiconFormatError
+    from fbagent.lexicon.provenance import import_overrides, licence_note
 
 #: module -> the names it defines (each loads with its module, on first use)
 _MODULES = {
     "fbagent.lexicon.importer": ("FORMATS", "import_lexicon", "needs_embedded", "resolve_lexicon"),
     "fbagent.lexicon.jsonl_reader": ("LexiconFormatError",),
+    "fbagent.lexicon.provenance": ("import_overrides", "licence_note"),
 }
-__all__ = ["FORMATS", "LexiconFormatError", "import_lexicon", "needs_embedded", "resolve_lexicon"]
+__all__ = ["FORMATS", "LexiconFormatError", "import_lexicon", "import_overrides", "licence_note", "needs_embedded",
+           "resolve_lexicon"]
 
 __getattr__ = lazy_attributes(__name__, _MODULES)

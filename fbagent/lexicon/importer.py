@@ -33,8 +33,9 @@ from fbagent.languages import normalize_lang
 from fbagent.lexicon.jsonl_reader import fingerprint as jsonl_fingerprint
 from fbagent.lexicon.jsonl_reader import locate, read_jsonl
 from fbagent.lexicon.locate import locate_resource
-from fbagent.framenet.model import LexiconData
+from fbagent.framenet.model import LexiconData, Provenance
 from fbagent.lexicon.nltk_reader import fingerprint, read_nltk, zip_root
+from fbagent.lexicon.provenance import READERS, Overrides, known_provenance, resolve
 from fbagent.store import lexicon as lexstore
 from fbagent.text import check_name
 
@@ -58,7 +59,7 @@ class ImportResult:
     content) or ``"unchanged"`` (same name, same content hash: nothing
     written). ``counts`` are the ``n_*`` columns written to ``lexicons``;
     ``seconds`` covers reading and writing; ``lang`` is the stored (canonical)
-    language tag (``nld`` given -> ``nl``).
+    language tag (``nld`` given -> ``nl``); ``provenance`` the licence, citation and source stored.
     """
 
     lexicon_id: int
@@ -70,6 +71,7 @@ class ImportResult:
     seconds: float = 0.0
     notes: list[str] = field(default_factory=list)
     lang: str = ""
+    provenance: Provenance = field(default_factory=Provenance)
 
 
 def embedded_path() -> Path:
@@ -181,6 +183,7 @@ def import_lexicon(
     exemplars: str | Path | None = None,
     progress: Progress | None = None,
     format_label: str | None = None,
+    given: Overrides | None = None,
 ) -> ImportResult:
     """Read the resource at ``path`` and store it as lexicon ``name`` (default: folder/file name).
 
@@ -196,6 +199,8 @@ def import_lexicon(
         exemplars: JSONL only: exemplars file (default: found next to the frames file).
         progress: optional callback ``(stage, done, total)``.
         format_label: value of ``lexicons.format`` (default: the format used).
+        given: ``lexicon add --license/--citation/--source-url`` (:mod:`fbagent.lexicon.provenance`): stored
+            over what the reader found or a known release gives; applied to an unchanged resource too.
 
     Raises:
         FbagentError: bad name or language, a language other than the stored one
@@ -219,10 +224,19 @@ def import_lexicon(
             "nothing was changed",
             f"pass --lang {existing['lang']} to re-import it, or --name NEW to add it as another lexicon",
         )
+    given = given or Overrides()
     if existing and existing["source_hash"] == digest and existing["lang"] == lang:
+        stored = lexstore.lexicon_provenance(existing)
+        known = known_provenance(format_label or used, lang, path, existing["n_frames"] or 0)
+        now = resolve(stored, known, given, stored.reader)
+        if now != stored:   # a licence given now, or a known release stored before licences were recorded
+            lexstore.set_provenance(db, existing["id"], now)
         return ImportResult(existing["id"], name, "unchanged", existing["format"],
-                            {k: existing[k] for k in lexstore.COUNT_KEYS}, [], time.perf_counter() - t0, lang=lang)
+                            {k: existing[k] for k in lexstore.COUNT_KEYS}, [], time.perf_counter() - t0, lang=lang,
+                            provenance=now)
     data, used = read_resource(path, used, strict=strict, exemplars=exemplars, progress=progress)
+    data.provenance = resolve(data.provenance, known_provenance(format_label or used, lang, path, len(data.frames)),
+                              given, READERS.get(used, used))
     lexicon_id, status = lexstore.store_lexicon(
         db, data, name=name, lang=lang, fmt=format_label or used, source_path=str(Path(path).expanduser().resolve())
     )
@@ -232,7 +246,7 @@ def import_lexicon(
                      "`fbagent pairs select` will find no frame pair here; LU names need a POS suffix such as "
                      "'run.v' (a lexicon of nouns or adjectives can still be browsed and exported)")
     return ImportResult(lexicon_id, name, status, format_label or used, lexstore.lexicon_counts(data), data.warnings,
-                        time.perf_counter() - t0, notes, lang)
+                        time.perf_counter() - t0, notes, lang, data.provenance)
 
 
 def import_embedded(db: sqlite_utils.Database) -> ImportResult:

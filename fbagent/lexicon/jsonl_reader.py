@@ -14,6 +14,11 @@ Example exemplar line::
 
     {"lu": "leave.v", "frame": "Departing", "text": "The last train <t>left</t> at midnight."}
 
+An optional first line declares where the lexicon comes from and its terms::
+
+    {"lexicon": {"license": "CC-BY-SA-4.0", "citation": "@inproceedings{...}", "url": "https://...",
+                 "name": "Latvian FrameNet"}}
+
 Every line is validated (JSON syntax, the JSON Schema, then cross-line
 checks: duplicate frames or LUs, relations or exemplars naming an unknown
 frame or LU); problems are reported as ``file:line: problem``.
@@ -41,6 +46,7 @@ from fbagent.framenet.model import (
     FrameRelation,
     LexicalUnit,
     LexiconData,
+    Provenance,
     split_lu_name,
 )
 
@@ -187,7 +193,10 @@ def read_jsonl(path: str | Path, exemplars: str | Path | None = None) -> Lexicon
     problems = _Problems()
     frame_validator, exemplar_validator = _validators()
     lexicon = _Frames(frames_path)
-    for no, obj in _lines(frames_path, problems):
+    for index, (no, obj) in enumerate(_lines(frames_path, problems)):
+        if isinstance(obj, dict) and "lexicon" in obj:
+            lexicon.add_header(no, index, obj, frame_validator, problems)
+            continue
         lexicon.add_line(no, obj, frame_validator, problems)
     relations = lexicon.relations(problems)
     if exemplars_path is not None:
@@ -199,7 +208,8 @@ def read_jsonl(path: str | Path, exemplars: str | Path | None = None) -> Lexicon
     for lu in lexicon.lus:
         if lu.n_annotated < 0:
             lu.n_annotated = len(lu.exemplars)
-    return LexiconData(lexicon.frames, lexicon.lus, relations, fingerprint(frames_path, exemplars_path), [])
+    return LexiconData(lexicon.frames, lexicon.lus, relations, fingerprint(frames_path, exemplars_path), [],
+                       provenance=lexicon.provenance)
 
 
 class _Problems:
@@ -239,6 +249,23 @@ class _Frames:
         self.frame_line: dict[str, int] = {}
         self.lu_index: dict[tuple[str, str], LexicalUnit] = {}
         self.pending_relations: list[tuple[int, str, dict]] = []
+        self.provenance = Provenance(reader="jsonl")
+
+    def add_header(self, no: int, index: int, obj: dict[str, Any], validator: Any, problems: _Problems) -> None:
+        """The optional first line ``{"lexicon": {"license", "citation", "url", "name"}}``: the lexicon's
+        provenance (``license_source`` ``"declared in the file"``); anywhere but first, or twice, is a problem."""
+        errors = sorted(validator.iter_errors(obj), key=lambda e: list(e.absolute_path))
+        for err in errors[:3]:
+            problems.append(f"{self.path}:{no}: {_describe(err)}")
+        if index > 0:
+            problems.append(f"{self.path}:{no}: the {{\"lexicon\": ...}} line must be the file's first line")
+        if errors or index > 0:
+            return
+        head = obj["lexicon"]
+        license = " ".join(str(head.get("license") or "").split())
+        self.provenance = Provenance(license or "unknown", "declared in the file" if license else "unknown",
+                                     str(head.get("citation") or "").strip(), str(head.get("url") or ""),
+                                     str(head.get("name") or ""), "jsonl")
 
     def add_line(self, no: int, obj: Any, validator: Any, problems: _Problems) -> None:
         """Validate line ``no`` and add its frame, FEs and LUs (a duplicate frame or LU is a problem)."""

@@ -56,7 +56,9 @@ class SelectionOptions:
     examples (frame ``<ex>`` + the verb's exemplars in that frame);
     ``require_definition`` / ``require_core_fe`` / ``exclude_related``:
     eligibility filters; ``related_types``: relation types that count as direct;
-    ``protocol``: ``fbagent`` or ``framebench`` (:data:`PROTOCOLS`). Under ``framebench`` no
+    ``protocol``: ``fbagent`` or ``framebench`` (:data:`PROTOCOLS`); ``shared_with``: names of other
+    lexicons (languages) in which a pair must also be a polysemous-verb pair (:mod:`fbagent.pairs.shared`;
+    ``()``: no such condition). Under ``framebench`` no
     eligibility filter applies: :meth:`applied` (what is selected and stored) has the filter switches
     off, whatever was asked; the fields keep what was asked (a generation run's name hashes it).
     """
@@ -71,6 +73,13 @@ class SelectionOptions:
     exclude_related: bool = True
     related_types: tuple[str, ...] = RELATED_TYPES
     protocol: str = "fbagent"
+    shared_with: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.shared_with, tuple):   # "ko,lv" or None from the command line, a list from JSON
+            given: Any = self.shared_with or ""
+            items = given.split(",") if isinstance(given, str) else list(given)
+            object.__setattr__(self, "shared_with", tuple(dict.fromkeys(p.strip() for p in items if p.strip())))
 
     def applied(self) -> SelectionOptions:
         """The options the protocol applies: under ``framebench`` the filter switches off (the authors apply
@@ -83,6 +92,10 @@ class SelectionOptions:
         """JSON-ready dict of :meth:`applied` (``related_types`` as a list): what a selection stores."""
         d = asdict(self.applied())
         d["related_types"] = list(self.related_types)
+        if self.shared_with:
+            d["shared_with"] = list(self.shared_with)
+        else:
+            del d["shared_with"]   # selections without it store what they always stored
         return d
 
     @classmethod

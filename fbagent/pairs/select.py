@@ -33,12 +33,12 @@ from __future__ import annotations
 import random
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from itertools import combinations
 from typing import Any
 
 from fbagent.errors import FbagentError
-from fbagent.pairs import framebench
+from fbagent.pairs import framebench, shared
 from fbagent.pairs.options import SelectionOptions
 from fbagent.store import pairs as store
 
@@ -261,21 +261,42 @@ def draw_selection(db: Any, lexicon: Mapping[str, Any], options: SelectionOption
     """
     options.check()
     relations = store.frame_relations(db, lexicon["id"])
+    common = shared.shared_pairs(db, lexicon, options.shared_with) if options.shared_with else None
+    if common is not None and not common.pairs:
+        each = ", ".join(f"{n}: {k:,}" for n, k in common.per_lexicon.items())
+        raise FbagentError(f"no frame pair of lexicon {lexicon['name']} is a polysemous-verb pair in all of "
+                           f"{', '.join(options.shared_with)} (of its {common.n_base:,} pairs, shared with each: {each})",
+                           "name fewer lexicons in --shared-with, or check that they name the same (Berkeley) frames")
+    keep = None if common is None else common.pairs
     if options.protocol == "framebench":
-        drawn = _draw_framebench(store.annotated_verb_lexical_units(db, lexicon["id"]), lexicon, options)
+        drawn = _draw_framebench(store.annotated_verb_lexical_units(db, lexicon["id"]), lexicon, options, keep)
     else:
-        drawn = _draw_fbagent(db, lexicon, options, relations)
+        drawn = _draw_fbagent(db, lexicon, options, relations, keep)
     drawn.counts.update({"protocol": options.protocol, "requested": options.pairs, "selected": len(drawn.selected),
                          "reserve": len(drawn.reserve), "relations_available": len(relations),
-                         **table1(drawn.selected)})
+                         **table1(drawn.selected), **_shared_counts(common)})
     return drawn
 
 
+def _shared_counts(common: shared.Shared | None) -> dict[str, Any]:
+    """The counts of ``--shared-with`` (none without it): ``shared_with`` (names), ``lexicon_frame_pairs`` (the
+    lexicon's polysemous-verb frame pairs), ``shared_frame_pairs`` (those shared with every named lexicon),
+    ``shared_per_lexicon`` and ``shared_by_id`` (whether frame IDs matched the frames, per lexicon)."""
+    if common is None:
+        return {}
+    return {"shared_with": [o.name for o in common.others], "lexicon_frame_pairs": common.n_base,
+            "shared_frame_pairs": len(common.pairs), "shared_per_lexicon": common.per_lexicon,
+            "shared_by_id": common.by_id}
+
+
 def _draw_fbagent(db: Any, lexicon: Mapping[str, Any], options: SelectionOptions,
-                  relations: list[tuple[str, str, str]]) -> Drawn:
-    """The ``fbagent`` protocol: candidates by lemma, eligibility filters, verb-stratified sample."""
+                  relations: list[tuple[str, str, str]], keep: set[frozenset[str]] | None = None) -> Drawn:
+    """The ``fbagent`` protocol: candidates by lemma (only frame pairs in ``keep``, when given: ``--shared-with``),
+    eligibility filters, verb-stratified sample."""
     verb_lus = store.verb_lexical_units(db, lexicon["id"])
     cands = candidates(verb_lus)
+    if keep is not None:
+        cands = [c for c in cands if frozenset((c.frame_a, c.frame_b)) in keep]
     eligible, excluded = filter_candidates(cands, store.frame_facts(db, lexicon["id"]), verb_lus, relations, options)
     check_pool(lexicon, len(verb_lus), len(cands), len(eligible), excluded)
     sample = sample_pairs(eligible, pairs=options.pairs, seed=options.seed, max_per_verb=options.max_per_verb)
@@ -284,9 +305,12 @@ def _draw_fbagent(db: Any, lexicon: Mapping[str, Any], options: SelectionOptions
     return Drawn([c.as_dict() for c in sample.selected], [c.as_dict() for c in sample.reserve], counts)
 
 
-def _draw_framebench(verb_lus: list[dict[str, Any]], lexicon: Mapping[str, Any], options: SelectionOptions) -> Drawn:
-    """The ``framebench`` protocol (:mod:`fbagent.pairs.framebench`)."""
+def _draw_framebench(verb_lus: list[dict[str, Any]], lexicon: Mapping[str, Any], options: SelectionOptions,
+                     keep: set[frozenset[str]] | None = None) -> Drawn:
+    """The ``framebench`` protocol (:mod:`fbagent.pairs.framebench`); only frame pairs in ``keep`` when given."""
     pool = framebench.pool(verb_lus)
+    if keep is not None:
+        pool = replace(pool, pairs=[p for p in pool.pairs if frozenset((p["frame_a"], p["frame_b"])) in keep])
     if pool.verb_lus and pool.unannotated == pool.verb_lus:
         raise FbagentError(f"lexicon {lexicon.get('name', '?')}: none of its {pool.verb_lus:,} verb lexical units has an "
                            "annotated sentence, and --protocol framebench keeps only those (the authors' rule)",

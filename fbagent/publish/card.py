@@ -28,6 +28,7 @@ from fbagent.errors import FbagentError
 from fbagent.languages import language_name
 from fbagent.publish import card_creation as creation
 from fbagent.publish.card_creation import plural, table
+from fbagent.publish.licensing import Licensing, decide
 from fbagent.publish.lmeval import EXAMPLE_MODEL, lm_eval_command
 from fbagent.publish.options import HfOptions
 from fbagent.publish.rows import FIELDS, annotator_column_doc, annotator_columns
@@ -48,8 +49,9 @@ class CardInputs:
     """What a card is made of: ``facts`` (:func:`fbagent.publish.provenance.provenance`), the title, the
     export ``options``, the Hub ``configs`` and rows per config (``counts``), the ``template_sets`` per
     language, ``n_annotators`` (annotator columns), one exported row (``example``), the lm-eval folder's
-    summary (``tasks``: :func:`fbagent.publish.lmeval.write_tasks`; None when not written) and the
-    ``contributed`` sections (:func:`fbagent.publish.sections.contributed_sections`)."""
+    summary (``tasks``: :func:`fbagent.publish.lmeval.write_tasks`; None when not written), the
+    ``contributed`` sections (:func:`fbagent.publish.sections.contributed_sections`) and the ``licensing``
+    (:func:`fbagent.publish.licensing.decide`)."""
 
     facts: dict[str, Any]
     pretty_name: str
@@ -62,6 +64,12 @@ class CardInputs:
     tasks: dict[str, Any] | None = None
     contributed: list[str] = field(default_factory=list)
     homepage: str | None = None
+    licensing: Licensing | None = None
+
+    @property
+    def licence(self) -> Licensing:
+        """The card's licence (:func:`fbagent.publish.licensing.decide`; decided from the options when not given)."""
+        return self.licensing or decide(creation.lexicons(self.facts), self.options.license, self.options.force_license)
 
 
 def size_category(n: int) -> str:
@@ -83,7 +91,7 @@ def metadata(card: CardInputs) -> dict[str, Any]:
     languages = list(ex["languages"])
     judged = card.facts["validation"] is not None
     return {
-        "pretty_name": card.pretty_name, "language": languages, "license": card.options.license,
+        "pretty_name": card.pretty_name, "language": languages, "license": card.licence.licence,
         "annotations_creators": ["machine-generated", *(["expert-generated"] if judged else [])],
         "language_creators": ["machine-generated", *(["expert-generated"] if ex["revised"] else [])],
         "multilinguality": ["monolingual" if len(languages) == 1 else "multilingual"],
@@ -236,5 +244,5 @@ def render_card(card: CardInputs) -> str:
                 structure_section(card, default), creation.creation_section(card.facts),
                 creation.considerations_section(card.facts), *card.contributed,
                 creation.protocol_section(card.template_sets, languages),
-                creation.additional_section(card.facts, card.options)]
+                creation.additional_section(card.facts, card.options, card.licence)]
     return "---\n" + front_matter(card).strip() + "\n---\n\n" + "\n".join(sections)

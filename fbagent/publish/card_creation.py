@@ -15,6 +15,7 @@ from typing import Any
 from fbagent import __version__
 from fbagent.languages import language_name
 from fbagent.publish.citations import bibtex, lexicon_sources
+from fbagent.publish.licensing import Licensing, decide, licensing_notes, source_rows
 from fbagent.publish.options import HfOptions
 
 
@@ -237,19 +238,31 @@ def _upload(options: HfOptions) -> str:
             "`--repo-id owner/name` to have the exact commands, and `load_dataset` above, written with it.\n")
 
 
-def additional_section(facts: dict, options: HfOptions) -> str:
-    """``## Additional information``: curators, licensing, citation, uploading."""
-    curators = (options.curators + "." if options.curators else
-                "The exporter named no curators (`fbagent export --curators` writes them here).")
+def licensing_section(facts: dict, lic: Licensing) -> str:
+    """``### Licensing information``: the licence and where it came from (:mod:`fbagent.publish.licensing`),
+    the sources, one row per source (licence, where that came from, citation keys), unknown licences and
+    conflicts said plainly."""
     sources = lexicon_sources(lexicons(facts))
     fn = "; ".join(f"`{s['lexicon']}`: {s['source'] or 'not recognised, cite it as its distributors ask'}"
                    for s in sources) or "not recorded"
+    rows = source_rows(lic)
+    body = (table(["lexicon", "source", "licence", "where the licence came from", "cite"], rows) + "\n\n"
+            if rows else "")
+    return ("### Licensing information\n\n"
+            f"`{lic.licence}` ({lic.how}). The frames and lexical units come from FrameNet-style lexicons ({fn}): "
+            "follow the terms of each (Berkeley FrameNet data is distributed under CC BY).\n\n"
+            + body + "".join(n + "\n\n" for n in licensing_notes(lic)))
+
+
+def additional_section(facts: dict, options: HfOptions, lic: Licensing | None = None) -> str:
+    """``## Additional information``: curators, licensing (``lic``: :func:`fbagent.publish.licensing.decide`;
+    None: decided here from ``options``), citation, uploading."""
+    curators = (options.curators + "." if options.curators else
+                "The exporter named no curators (`fbagent export --curators` writes them here).")
+    lic = lic or decide(lexicons(facts), options.license, options.force_license)
     return ("## Additional information\n\n"
             f"### Dataset curators\n\n{curators} Made with fbagent {__version__} (`fbagent export --format hf`).\n\n"
-            "### Licensing information\n\n"
-            f"`{options.license}` (as chosen by the exporter). The frames and lexical units come from "
-            f"FrameNet-style lexicons ({fn}): follow the terms of each (Berkeley FrameNet data is distributed under "
-            "CC BY).\n\n"
+            + licensing_section(facts, lic) +
             "### Citation\n\n"
             "Cite the FrameBench paper, whose method this data follows: Chihiro Yano and Ryohei Sasano (Nagoya "
             "University), \"FrameBench: A Language Understanding Benchmark Based on Frame Semantics\", "

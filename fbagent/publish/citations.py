@@ -1,8 +1,11 @@
 """Which works a dataset card cites: FrameBench and SemBench always, and the FrameNet each exported
-entry's lexicon came from, chosen from the lexicon's recorded metadata (language, name, release).
+entry's lexicon came from: the BibTeX stored with the lexicon (``lexicon add``: a known release's, the file's
+declaration or ``--citation``), else the entries a rule below recognises from the lexicon's recorded metadata
+(language, name, release: lexicons stored before citations were recorded).
 
-Entries live in ``citations.bib`` beside this module, keyed as below. A lexicon no rule recognises is
-named with its recorded metadata and no invented reference.
+FrameBench's and SemBench's entries live in ``citations.bib`` beside this module; the FrameNet releases' in
+:mod:`fbagent.framenet.releases` (one text for the lexicon and the card). A lexicon neither names is named
+with its recorded metadata and no invented reference.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from fbagent.framenet.releases import ASFALDA_BIBTEX, BERKELEY_BIBTEX, KOREAN_BIBTEX
 from fbagent.languages import base_lang
 
 BIB = Path(__file__).with_name("citations.bib")
@@ -30,33 +34,45 @@ FRAMENETS: tuple[tuple[str, Any, tuple[str, ...]], ...] = (
 )
 
 
-def bib_entries() -> dict[str, str]:
-    """``{key: entry text}`` of ``citations.bib``, in file order."""
-    text = BIB.read_text(encoding="utf-8")
+def parse_bibtex(text: str) -> dict[str, str]:
+    """``{key: entry text}`` of the BibTeX entries in ``text`` (``@type{key, ...}``), in order."""
     out = {}
-    for chunk in re.split(r"\n(?=@)", text.strip()):
-        m = re.match(r"@\w+\{([^,]+),", chunk)
+    for chunk in re.split(r"\n\s*(?=@)", (text or "").strip()):
+        m = re.match(r"\s*@\s*\w+\s*\{\s*([^,\s]+)\s*,", chunk)
         if m:
             out[m.group(1)] = chunk.strip()
     return out
 
 
+def bib_entries() -> dict[str, str]:
+    """``{key: entry text}`` of ``citations.bib`` and the known releases' BibTeX, in that order."""
+    out = parse_bibtex(BIB.read_text(encoding="utf-8"))
+    for text in (BERKELEY_BIBTEX, ASFALDA_BIBTEX, KOREAN_BIBTEX):
+        out.update(parse_bibtex(text))
+    return out
+
+
 def lexicon_sources(lexicons: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """One ``{"lexicon", "lang", "release", "source", "keys"}`` per lexicon (facts of
-    :func:`fbagent.publish.provenance.lexicon_facts`): ``source`` is the FrameNet it came from and
-    ``keys`` its citation keys, or ``source`` None and ``keys`` () when no rule recognises it."""
+    """One ``{"lexicon", "lang", "release", "source", "keys", "entries"}`` per lexicon (facts of
+    :func:`fbagent.publish.provenance.lexicon_facts`): ``source`` is the FrameNet it came from (a rule's name,
+    else the release name stored with the lexicon, else None); ``keys`` its citation keys and ``entries``
+    ``{key: BibTeX}``: the stored citation's, else the rule's, else none."""
     out = []
+    known = bib_entries()
     for lx in lexicons:
         source, keys = next(((name, keys) for name, test, keys in FRAMENETS if test(lx)), (None, ()))
-        out.append({"lexicon": lx["name"], "lang": lx["lang"], "release": lx.get("release"), "source": source,
-                    "keys": keys})
+        stored = parse_bibtex(lx.get("citation") or "")
+        entries = stored or {k: known[k] for k in keys}
+        out.append({"lexicon": lx["name"], "lang": lx["lang"], "release": lx.get("release"),
+                    "source": source or lx.get("source_name") or None, "keys": tuple(entries), "entries": entries})
     return out
 
 
 def bibtex(lexicons: list[dict[str, Any]]) -> str:
-    """The BibTeX of FrameBench, SemBench and the FrameNets of ``lexicons`` (each entry once)."""
-    entries = bib_entries()
-    keys = [FRAMEBENCH, SEMBENCH]
+    """The BibTeX of FrameBench, SemBench and the FrameNets of ``lexicons`` (each key once)."""
+    known = bib_entries()
+    entries = {FRAMEBENCH: known[FRAMEBENCH], SEMBENCH: known[SEMBENCH]}
     for src in lexicon_sources(lexicons):
-        keys += [k for k in src["keys"] if k not in keys]
-    return "\n\n".join(entries[k] for k in keys)
+        for key, text in src["entries"].items():
+            entries.setdefault(key, text)
+    return "\n\n".join(entries.values())

@@ -30,8 +30,10 @@ from fbagent.errors import FbagentError
 from fbagent.eval.templates import load_template_set
 from fbagent.languages import language_name
 from fbagent.publish.card import LM_EVAL_DIR, CardInputs, render_card
+from fbagent.publish.card_creation import lexicons
 from fbagent.publish.folder import check_target, staged_folder, write_marker, write_text
 from fbagent.publish.jsonl import export_records, require_kept
+from fbagent.publish.licensing import Licensing, decide
 from fbagent.publish.lmeval import plan_tasks, write_tasks
 from fbagent.publish.options import HfOptions, LmEvalOptions, Scope
 from fbagent.publish.provenance import provenance
@@ -86,7 +88,8 @@ def export_hf(db: sqlite_utils.Database, out: Path, scope: Scope | None = None,
     ``lm_eval/``); returns ``{"entries", "languages": {lang: rows}, "annotators", "files"}``.
 
     Raises :class:`FbagentError` for what :func:`fbagent.publish.jsonl.export_records` refuses (unknown run,
-    no entries, ``validated`` without judgments), a licence that is not a Hub licence id, a ``repo_id``
+    no entries, ``validated`` without judgments), a licence that is not a Hub licence id or that drops a term
+    of a source without ``force_license`` (:func:`fbagent.publish.licensing.decide`), a ``repo_id``
     that is not ``owner/name``, a missing ``publish`` extra, or an output folder that cannot be replaced
     (:func:`fbagent.publish.folder.check_target`).
     """
@@ -97,12 +100,14 @@ def export_hf(db: sqlite_utils.Database, out: Path, scope: Scope | None = None,
     check_target(out)
     records = export_records(db, fmt="fbagent", **scope.export_options())
     require_kept(db, records, scope.export_options())
+    facts = provenance(db, records, scope, options.annotator_names)
+    lic = decide(lexicons(facts), options.license, options.force_license)  # refused before anything is written
     with staged_folder(out) as tmp:
-        return _write(db, tmp, records, scope, options, lmeval or LmEvalOptions())
+        return _write(db, tmp, records, (scope, facts, lic), options, lmeval or LmEvalOptions())
 
 
 def _check_options(options: HfOptions) -> None:
-    if not _LICENSE_RE.match(options.license):
+    if options.license is not None and not _LICENSE_RE.match(options.license):
         raise FbagentError(f"licence {options.license!r} is not a Hugging Face licence id",
                            "pass --license with an id such as cc-by-4.0, cc-by-sa-4.0, apache-2.0 or other")
     if options.repo_id is not None and not _REPO_RE.match(options.repo_id):
@@ -110,10 +115,12 @@ def _check_options(options: HfOptions) -> None:
                            "pass --repo-id OWNER/NAME (letters, digits, '-', '_', '.'), e.g. my-lab/framebench-en")
 
 
-def _write(db: sqlite_utils.Database, tmp: Path, records: list[dict], scope: Scope, options: HfOptions,
-           lmeval: LmEvalOptions) -> dict[str, Any]:
-    """Write the Parquet files, the lm-eval folder, the card and the marker into the staged folder ``tmp``."""
-    facts = provenance(db, records, scope, options.annotator_names)
+def _write(db: sqlite_utils.Database, tmp: Path, records: list[dict],
+           decided: tuple[Scope, dict[str, Any], Licensing], options: HfOptions, lmeval: LmEvalOptions) -> dict[str, Any]:
+    """Write the Parquet files, the lm-eval folder, the card and the marker into the staged folder ``tmp``
+    (``decided``: the scope, the card's facts and its licence)."""
+    scope, facts, lic = decided
+    facts = dict(facts)
     aliases = facts.pop("aliases")
     n_annotators = max(FRAMEBENCH_MIN_ANNOTATORS, len(aliases))
     feats = features(n_annotators)
@@ -140,11 +147,13 @@ def _write(db: sqlite_utils.Database, tmp: Path, records: list[dict], scope: Sco
     card = CardInputs(facts=facts, pretty_name=pretty, options=options, configs=configs, counts=counts,
                       template_sets={lang: load_template_set(lang) for lang in languages}, n_annotators=n_annotators,
                       example=rows_by_lang[languages[0]][0], tasks=tasks,
-                      contributed=contributed_sections(db, records, facts), homepage=source_repository(options.homepage))
+                      contributed=contributed_sections(db, records, facts), homepage=source_repository(options.homepage),
+                      licensing=lic)
     write_text(tmp, "README.md", render_card(card))
     write_marker(tmp, {"format": f"fbagent-hf/{FORMAT_VERSION}", "entries": len(records), "languages": counts,
                        "scope": facts["scope"], "annotators": len(aliases),
-                       "annotator_names": options.annotator_names, "license": options.license,
+                       "annotator_names": options.annotator_names, "license": lic.licence, "license_how": lic.how,
                        "repo_id": options.repo_id, "files": ["README.md", *files, f"{LM_EVAL_DIR}/"]})
     return {"entries": len(records), "languages": counts, "annotators": len(aliases),
-            "files": ["README.md", *files, f"{LM_EVAL_DIR}/"]}
+            "files": ["README.md", *files, f"{LM_EVAL_DIR}/"], "license": lic.licence, "license_how": lic.how,
+            "license_dropped": lic.dropped}

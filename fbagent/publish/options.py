@@ -10,8 +10,6 @@ from fbagent.seeds import DEFAULT_SEED
 from fbagent.store.annotations import DEFAULT_STATUSES
 from fbagent.validation.aggregate import DEFAULT_MIN_ACCEPTABLE, DEFAULT_MIN_CORRECT
 
-DEFAULT_LICENSE = "cc-by-4.0"  # FrameNet data is distributed under CC BY; change it with --license
-
 
 @dataclass(frozen=True)
 class Scope:
@@ -35,14 +33,17 @@ class Scope:
 @dataclass(frozen=True)
 class HfOptions:
     """The Hugging Face folder: ``annotator_names`` (publish annotator names; default: anonymised
-    ``annotator_1..n``), the card's ``license`` (a Hub licence id), ``pretty_name`` (None: made
+    ``annotator_1..n``), the card's ``license`` (a Hub licence id; None: from the terms of the exported
+    lexicons, :mod:`fbagent.publish.licensing`), ``force_license`` (publish under ``license`` even where it
+    drops a non-commercial or share-alike term of a source), ``pretty_name`` (None: made
     from the languages), ``repo_id`` (the Hub dataset id, ``owner/name``, that the card's
     ``load_dataset`` and upload commands use; None: they say what to put), ``homepage`` (fbagent's
     source repository for the install line; None: the ``[project.urls]`` of the installed package)
     and ``curators`` (who curated the data, for the card's Curators section; None: not named)."""
 
     annotator_names: bool = False
-    license: str = DEFAULT_LICENSE
+    license: str | None = None
+    force_license: bool = False
     pretty_name: str | None = None
     repo_id: str | None = None
     homepage: str | None = None

@@ -49,7 +49,8 @@ def _json(value: Any) -> Any:
 
 
 def lexicon_facts(db: sqlite_utils.Database, lexicon_id: int | None) -> dict[str, Any] | None:
-    """``{name, lang, format, release, source_hash, n_frames, n_lexical_units, ...}`` of one lexicon."""
+    """``{name, lang, format, release, source_hash, license, license_source, citation, url, source_name, reader,
+    n_frames, n_lexical_units, ...}`` of one lexicon (the provenance columns ``""`` when not recorded)."""
     if lexicon_id is None:
         return None
     r = lexicon_row(db, lexicon_id)
@@ -58,6 +59,7 @@ def lexicon_facts(db: sqlite_utils.Database, lexicon_id: int | None) -> dict[str
     release = PurePath(r["source_path"]).name if r.get("source_path") else None
     return {"name": r["name"], "lang": r["lang"], "format": r["format"], "release": release,
             "source_hash": r.get("source_hash"), "imported_at": r.get("imported_at"),
+            **{k: r.get(k) or "" for k in ("license", "license_source", "citation", "url", "source_name", "reader")},
             **{k: r.get(k) for k in ("n_frames", "n_frame_elements", "n_lexical_units", "n_exemplars",
                                      "n_frame_relations")}}
 
