@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from fbagent.errors import FbagentError
-from fbagent.eval.entry import SENTENCE_FIELDS, Entry, _text, check_pairs_differ, sentences
+from fbagent.eval.entry import SENTENCE_FIELDS, Entry, _text, check_pairs_differ, frame_pair_of, sentences
 from fbagent.eval.hf_folder import folder_sha256, read_hf_folder
 from fbagent.files import parse_json_line, read_text_input
 
@@ -95,6 +95,7 @@ def entry_from_fbagent(obj: dict, where: str, default_lang: str) -> Entry:
         **sentences(obj, where),
         verb=str(verb), language=str(obj.get("language") or default_lang), lu=str(lu),
         frame_a=str(obj.get("frame_a") or ""), frame_b=str(obj.get("frame_b") or ""),
+        frame_pair=frame_pair_of(obj, str(obj.get("frame_a") or ""), str(obj.get("frame_b") or "")),
         source_format="fbagent", human_correct=human,
     )
 
@@ -139,12 +140,12 @@ def entry_from_framebench(obj: dict, where: str, default_lang: str) -> Entry:
         raise FbagentError(f"{where}: field 'four-choice-question' (or 'question') is missing or empty",
                            "fix that line, or pass the authors' step-3 qa.jsonl or their final dataset")
     human, votes = _annotator_columns(obj)
+    frame_a, frame_b = str(obj.get("frame_A") or obj.get("frame_a") or ""), str(obj.get("frame_B") or obj.get("frame_b") or "")
     return Entry(
         id=str(obj.get("original_qa_id")), question=question.strip(),
         **{k: _text(obj, k, where) for k in SENTENCE_FIELDS},
         verb=lemma_of_lu(lu), language=str(obj.get("language") or default_lang), lu=lu,
-        frame_a=str(obj.get("frame_A") or obj.get("frame_a") or ""),
-        frame_b=str(obj.get("frame_B") or obj.get("frame_b") or ""),
+        frame_a=frame_a, frame_b=frame_b, frame_pair=frame_pair_of(obj, frame_a, frame_b),
         source_format="framebench-step3" if step3 else "framebench", human_correct=human, pair_votes=votes,
     )
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fbagent.errors import FbagentError
+from fbagent.framenet.renames import guessed_pair_key
 from fbagent.text import first_unsafe
 
 SENTENCE_FIELDS = ("sentence_a", "sentence_b", "sentence_a_prime", "sentence_b_prime")
@@ -28,7 +29,8 @@ class Entry:
     (``"base"``, ``"extended"``) the number of annotators who matched the
     gold answer and who rated the pair acceptable, and how many annotators
     have columns: ``{"base": {"matched": 3, "acceptable": 2, "annotators": 3}, ...}``;
-    empty without such columns.
+    empty without such columns. ``frame_pair``: the pair's key common to every language (the export's
+    ``frame_pair``, else :func:`fbagent.framenet.renames.guessed_pair_key` of the two frames; ``""`` unknown).
     """
 
     id: str
@@ -42,6 +44,7 @@ class Entry:
     lu: str = ""
     frame_a: str = ""
     frame_b: str = ""
+    frame_pair: str = ""
     source_format: str = "fbagent"
     human_correct: dict[str, tuple[bool, bool]] = field(default_factory=dict)
     pair_votes: dict[str, dict[str, int]] = field(default_factory=dict)
@@ -78,3 +81,12 @@ def check_pairs_differ(entry: Entry, where: str) -> None:
             raise FbagentError(f"{where}: {first} and {second} are the same text, so the {pair} problem has no "
                                "single answer", "revise one of the two sentences (fbagent annotate --mode revise) "
                                "and export again, or remove that line")
+
+
+def frame_pair_of(obj: dict, frame_a: str, frame_b: str) -> str:
+    """The entry's ``frame_pair``: the line's own (an export with it), else guessed from its two frames
+    (:func:`fbagent.framenet.renames.guessed_pair_key`), else ``""``."""
+    given = obj.get("frame_pair")
+    if isinstance(given, str) and given.strip():
+        return given.strip()
+    return guessed_pair_key(frame_a, frame_b)

@@ -191,7 +191,7 @@ def make_record(problem: Problem, template: EvalTemplate, prompt: str, r: Choice
         "problem_id": problem.problem_id, "entry_id": problem.entry_id,
         "kind": problem.kind, "order": problem.order, "roles": list(problem.roles),
         "correct_position": problem.correct_position, "language": problem.language,
-        "template": template.name, "template_version": template.version, "template_lang": template.lang,
+        "frame_pair": problem.frame_pair, "template": template.name, "template_version": template.version, "template_lang": template.lang,
         "mapping": problem.mapping, "gold_label": problem.gold, "gold_choice": problem.gold_choice,
         "label": label, "outcome": outcome, "correct": None if outcome is None else outcome == "correct",
         "parsed_from_text": parsed,

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from fbagent.errors import FbagentError
-from fbagent.eval.entry import Entry, _text, check_pairs_differ, sentences
+from fbagent.eval.entry import Entry, _text, check_pairs_differ, frame_pair_of, sentences
 
 if TYPE_CHECKING:
     from fbagent.eval.entry import Entry
@@ -61,6 +61,7 @@ def entry_from_row(row: dict, where: str, default_lang: str):
         **sentences(row, where),
         verb=str(row.get("verb") or lu.rsplit(".", 1)[0]), language=str(row.get("language") or default_lang),
         lu=str(lu), frame_a=str(row.get("frame_a") or ""), frame_b=str(row.get("frame_b") or ""),
+        frame_pair=frame_pair_of(row, str(row.get("frame_a") or ""), str(row.get("frame_b") or "")),
         source_format="fbagent-hf", human_correct=human,
     )
 

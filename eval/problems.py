@@ -56,6 +56,7 @@ class Problem:
     gold: str
     mapping: dict[str, str]
     lu: str = ""
+    frame_pair: str = ""
 
     @property
     def gold_choice(self) -> str:
@@ -108,7 +109,7 @@ def problems_for_entry(entry: Entry, seed: int) -> list[Problem]:
                 first=getattr(entry, roles[0]), second=getattr(entry, roles[1]), roles=roles,
                 correct_position=correct_position,
                 gold="sentence_a" if correct_position == 1 else "sentence_b",
-                mapping=option_mapping(seed, pid), lu=entry.lu,
+                mapping=option_mapping(seed, pid), lu=entry.lu, frame_pair=entry.frame_pair,
             ))
     return out
 

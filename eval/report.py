@@ -20,6 +20,9 @@ a validation report (``fbagent validate report --format json``:
 Runs whose datasets differ (``manifest["dataset"]["fingerprint"]``, else the
 file hash and limit) are compared with a warning.
 
+FrameBench results of several languages also get one model x language table on the frame pairs every
+language shares (:func:`shared_table`, :mod:`fbagent.eval.crosslingual`).
+
 SemBench and frame identification folders get their own tables.
 """
 
@@ -33,6 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from fbagent.errors import FbagentError
+from fbagent.eval.crosslingual import shared_accuracy
 from fbagent.eval.metrics import DEFAULT_SCORING, Scoring, pct, summarize
 from fbagent.eval.runner import latest, read_manifest, read_predictions
 from fbagent.files import write_atomic
@@ -57,20 +61,26 @@ class RunResult:
     manifest: dict
     summary: dict
     disambiguate: bool = False  # add the folder name to the label (set when two runs share a label)
+    predictions: list[dict] = field(default_factory=list)  # FrameBench: the latest prediction per key
 
     @property
     def task(self) -> str:
         return self.manifest.get("task", "framebench")
 
     @property
-    def label(self) -> str:
+    def model_label(self) -> str:
         """``eval run --label`` when given, else the short model name (+think in reasoning mode)."""
         name = self.manifest.get("label") or ""
         if not name:
             name = short_model_name(str(self.manifest.get("model") or self.folder.name))
             if (self.manifest.get("reasoning") or {}).get("enabled"):
                 name += " +think"
-        return f"{name} [{self.folder.name}]" if self.disambiguate else name
+        return name
+
+    @property
+    def label(self) -> str:
+        """:attr:`model_label`, with the folder name when two runs of a report share it."""
+        return f"{self.model_label} [{self.folder.name}]" if self.disambiguate else self.model_label
 
     @property
     def dataset_key(self) -> str:
@@ -112,7 +122,8 @@ def load_result(folder: Path, n_boot: int = DEFAULT_N_BOOT, scoring: Scoring | N
                         default_lang=_default_lang(manifest))
     if manifest.get("human_filter") is not None:
         summary["human_filter"] = manifest["human_filter"]
-    return RunResult(folder, manifest, summary)
+    kept = [p for p in preds if task == "framebench"]
+    return RunResult(folder, manifest, summary, predictions=kept)
 
 
 def resolve_scoring(manifests: list[dict], std: str | None = None,
@@ -298,6 +309,32 @@ class Table:
         return (self.title, self.headers, self.rows)[i]
 
 
+def shared_table(results: list[RunResult], scoring: Scoring) -> Table | None:
+    """The model x language table on the frame pairs every language shares (:mod:`fbagent.eval.crosslingual`):
+    one row per model (its folders of several languages together), one column per language, cells
+    ``accuracy [95% CI]``; None unless the FrameBench predictions hold two or more languages."""
+    if not results:
+        return None
+    n_boot = int(results[0].summary.get("n_boot") or DEFAULT_N_BOOT)
+    seed = int(results[0].manifest.get("seed") or 0)
+    acc = shared_accuracy([(r.model_label, r.predictions) for r in results], scoring, n_boot=n_boot, seed=seed)
+    if acc is None:
+        return None
+    rows = [[label, *(f"{pct(c.accuracy)} {_ci(c.ci95)}" if (c := cells.get(lang)) and c.problems else "-"
+                      for lang in acc.languages)] for label, cells in acc.cells.items()]
+    per_lang = "; ".join(f"{lang}: {acc.pairs_per_language[lang]:,} pairs" for lang in acc.languages)
+    entries = "; ".join(f"{label}: " + ", ".join(f"{lang} {c.entries:,}" for lang, c in cells.items())
+                        for label, cells in acc.cells.items())
+    missing = (f" {acc.without_key:,} predictions carry no frame_pair (datasets exported before it) and are left "
+               "out." if acc.without_key else "")
+    caption = (f"On the {len(acc.shared):,} frame pairs (frame_pair) present in every language ({per_lang}); entries "
+               f"on them: {entries or 'none'}. Accuracy: correct / answers pooled over templates ("
+               + ("failures counted as wrong" if scoring.count_failures else "failures excluded")
+               + f"); 95% CI: percentile bootstrap over entries ({n_boot} resamples, seed {seed})." + missing)
+    title = f"FrameBench accuracy by model x language on the {len(acc.shared):,} shared frame pairs (%, [95% CI])"
+    return Table(title, ["Model", *acc.languages], rows, caption)
+
+
 def dataset_warning(results: list[RunResult]) -> str | None:
     """A warning when FrameBench runs of a report were asked different problems (datasets differ)."""
     keys: dict[str, list[str]] = {}
@@ -357,6 +394,9 @@ def tables(results: list[RunResult], human: float | None = None, wide: bool = Tr
         if any(len(r.summary.get("per_language") or {}) > 1 for r in fb):
             out.append(Table("FrameBench accuracy by language (%, mean ± std over that language's templates)",
                              LANGUAGE_HEADERS, language_rows(fb), "Templates: the template set each language was asked with."))
+        cross = shared_table(fb, scoring)
+        if cross is not None:
+            out.append(cross)
     if "frame_id" in by_task:
         fail = "failures = wrong" if scoring.count_failures else "failures excluded"
         out.append(Table(f"Frame identification accuracy (%; {fail})", FRAME_ID_HEADERS, frame_id_rows(by_task["frame_id"])))

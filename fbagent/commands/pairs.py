@@ -18,6 +18,9 @@ from fbagent.errors import FbagentError
 from fbagent.limits import bounds
 from fbagent.pairs.options import PAIRS_HELP, SELECT_PAIRS, SelectionOptions
 from fbagent.store.db import open_db
+from fbagent.framenet.renames import frame_pair_key
+from fbagent.pairs.shared import parse_names, shared_pairs
+from fbagent.store.lexicon import lexicon_by_name, lexicon_row
 from fbagent.store.pairs import get_selection, list_selections, selection_pairs
 
 app = typer.Typer(
@@ -83,6 +86,8 @@ def _print_selection(result: dict[str, Any], lexicon: str, options: Any, *, show
     print_table(console, [Col("step", wrap="words"), Col("pairs", "right")], rows,
                 title="Steps (" + ("the FrameBench authors' rules" if options.protocol == "framebench"
                                    else "fbagent: eligibility, verb-stratified sample") + ")")
+    if c.get("shared_with"):
+        console.print(fit_line(shared_line(lexicon, c), console.width), highlight=False, markup=False, soft_wrap=True)
     if c["took_all"]:
         console.print(f"[yellow]Asked for {options.pairs:,} pairs but only {c['selected']:,} are eligible"
                       f"{' under --max-per-verb' if options.max_per_verb else ''}: took all of them.[/]")
@@ -100,6 +105,16 @@ def _print_selection(result: dict[str, Any], lexicon: str, options: Any, *, show
     console.print(fit_line(f"Stored as selection {result['selection_id']} in {where} ({seconds:.2f} s). "
                            f"See it with: fbagent pairs show {result['selection_id']}", console.width),
                   highlight=False, markup=False, soft_wrap=True)  # the suggested command stays whole
+
+
+def shared_line(lexicon: str, c: dict[str, Any]) -> str:
+    """The line of ``--shared-with``: how many of the lexicon's polysemous-verb frame pairs every named lexicon
+    shares, with each alone, and how its frames were matched (by ID or by name)."""
+    each = ", ".join(f"{n}: {k:,} ({'by frame ID' if c['shared_by_id'].get(n) else 'by name'})"
+                     for n, k in c["shared_per_lexicon"].items())
+    return (f"Shared frame pairs: {c['shared_frame_pairs']:,} of the {c['lexicon_frame_pairs']:,} polysemous-verb "
+            f"frame pairs of {lexicon} are polysemous-verb pairs in every one of {', '.join(c['shared_with'])} "
+            f"(with each alone: {each}); the candidates above are drawn from them.")
 
 
 def table1_table(counts: dict[str, Any], per_pair: int) -> tuple[list[Any], list[list[str]]]:
@@ -174,30 +189,53 @@ def list_cmd(db: ExistingDbOption = DEFAULT_DB, wide: WideOption = False) -> Non
                 caption="options: P pairs asked, M most per verb, K entries per pair, N least exemplars per frame")
 
 
+def _other_verbs(database: Any, sel: dict[str, Any], names: tuple[str, ...],
+                 shown: list[dict[str, Any]]) -> dict[str, str]:
+    """Add to each shown pair its ``frame_pair`` key and ``verbs``: ``{lexicon: the verbs evoking both frames
+    there}`` (:mod:`fbagent.pairs.shared`); returns ``{lexicon name: language}`` of the named lexicons."""
+    base = lexicon_row(database, sel["lexicon_id"])
+    if base is None:
+        raise FbagentError(f"selection {sel['id']} names a lexicon that is no longer in the database",
+                           "select pairs again with fbagent pairs select")
+    common = shared_pairs(database, base, names)
+    for p in shown:
+        p["frame_pair"] = frame_pair_key(p["frame_a"], p["frame_b"], common.base.canonical)
+        p["verbs"] = {base["name"]: [p["verb"]], **{o.name: common.verbs_in(o.name, p["frame_a"], p["frame_b"])
+                                                    for o in common.others}}
+    return {o.name: lexicon_by_name(database, o.name)["lang"] for o in common.others}
+
+
 @app.command("show")
 def show_cmd(
     selection: Annotated[int, typer.Argument(help="Selection id, as printed by `fbagent pairs list`.")],
     status: Annotated[str, typer.Option("--status", help="selected | reserve | screened_out | all")] = "selected",
     limit: Annotated[int, typer.Option("--limit", min=0, help="Print at most N pairs (0: all).")] = 50,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
+    shared_with: Annotated[str | None, typer.Option("--shared-with", help="LEX[,LEX...]: each named lexicon's verbs "
+                                                    "for every pair (default: the lexicons the selection was made "
+                                                    "--shared-with).")] = None,
     db: ExistingDbOption = DEFAULT_DB,
     wide: WideOption = False,
 ) -> None:
-    """Show the pairs of one selection, in rank order."""
+    """Show the pairs of one selection, in rank order; with other languages' lexicons, each one's verbs for a pair."""
     if status not in ("selected", "reserve", "screened_out", "all"):
         raise FbagentError(f"unknown --status {status!r}", "pass --status selected, reserve, screened_out or all")
     database = open_db(db_path(db), read_only=True)
     sel = get_selection(database, selection)
     rows = selection_pairs(database, selection, None if status == "all" else status)
     shown = rows if limit <= 0 else rows[:limit]
+    names = parse_names(shared_with) or tuple(sel["options"].get("shared_with") or ())
+    others = _other_verbs(database, sel, names, shown) if names else {}
     if as_json:
         echo(json.dumps({"selection": sel, "pairs": shown}, ensure_ascii=False, indent=2))
         return
     reason = status != "selected"
     cols = [Col("rank", "right"), Col("status", wrap="path"), Col("verb", wrap="path", min_width=10), Col("frame A", wrap="path"),
             Col("frame B", wrap="path"), Col("K", "right")] + ([Col("reason", wrap="words")] if reason else [])
+    cols += [Col(f"verbs in {name} ({lang})", wrap="words") for name, lang in others.items()]
     cells = [[str(p["rank"]), p["status"], p["verb"], p["frame_a"], p["frame_b"], str(p["per_pair"]),
-              *([p["reason"] or ""] if reason else [])] for p in shown]
+              *([p["reason"] or ""] if reason else []), *(", ".join(p["verbs"][n]) or "-" for n in others)]
+             for p in shown]
     print_table(new_console(), cols, cells, wide=wide,
                 title=f"Selection {selection} ({status}: {len(rows):,} pairs; protocol "
                       f"{sel.get('protocol') or 'fbagent'}, seed {sel['seed']})")

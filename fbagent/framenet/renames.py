@@ -100,3 +100,12 @@ def frame_pair_key(frame_a: str, frame_b: str, canonical: dict[str, str] | None 
     :func:`canonical_names`; None: the names as given), sorted, joined by ``|``: ``"Departing|Quitting"``."""
     a, b = ((canonical or {}).get(frame_a, frame_a), (canonical or {}).get(frame_b, frame_b))
     return PAIR_SEPARATOR.join(sorted((a, b)))
+
+
+def guessed_pair_key(frame_a: str, frame_b: str) -> str:
+    """:func:`frame_pair_key` of two frame names without their lexicon (an entry exported before ``frame_pair``
+    existed): a name only FrameNet 1.5 has is mapped to its 1.7 name, the others kept; ``""`` when a name is
+    missing."""
+    if not frame_a or not frame_b:
+        return ""
+    return frame_pair_key(frame_a, frame_b, {n: OLD_TO_NEW[n] for n in (frame_a, frame_b) if n in OLD_ONLY})

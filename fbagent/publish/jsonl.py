@@ -10,7 +10,9 @@ section 3.2: at least ``min_correct`` annotators correct and at least
 Formats (field tables in docs/annotate.md, JSON Schema in
 ``fbagent/json_schemas/export.schema.json``):
 
-- ``fbagent``: every field of the entry plus a ``human`` block.
+- ``fbagent``: every field of the entry plus a ``human`` block; ``frame_pair`` is the frame pair's key common
+  to every language (:func:`fbagent.framenet.renames.frame_pair_key`: the two frames' FrameNet 1.7 names,
+  sorted, ``"FrameA|FrameB"``), so that entries of several languages on the same pair can be compared.
 - ``framebench``: exactly ``original_qa_id``, ``lex_unit_name``, ``question``
   (the four-choice form, which the authors' script puts in its prompt),
   ``sentence_a``, ``sentence_b``, ``sentence_a_prime``, ``sentence_b_prime``
@@ -37,7 +39,9 @@ from fbagent.errors import FbagentError
 from fbagent.files import write_atomic
 from fbagent.limits import check_count
 from fbagent.publish.formats import JSONL_NAMES, check_format
+from fbagent.framenet.renames import canonical_names, frame_pair_key
 from fbagent.store import annotations as ann
+from fbagent.store.lexicon import frame_ids, get_lexicon
 from fbagent.store.revisions import apply_revisions, revisions_by_item
 from fbagent.store.runs import run_names as stored_run_names
 from fbagent.validation.aggregate import (
@@ -80,8 +84,10 @@ def human_block(e: EntryScore, min_correct: int, min_acceptable: int) -> dict[st
     }
 
 
-def fbagent_record(item: dict[str, Any], run_name: str, e: EntryScore, min_correct: int, min_acceptable: int) -> dict[str, Any]:
-    """One entry in the fbagent format (``item`` is the effective item from :func:`apply_revisions`)."""
+def fbagent_record(item: dict[str, Any], run_name: str, e: EntryScore, min_correct: int, min_acceptable: int,
+                   canonical: dict[str, str] | None = None) -> dict[str, Any]:
+    """One entry in the fbagent format (``item`` is the effective item from :func:`apply_revisions`;
+    ``canonical``: the lexicon's frame names in FrameNet 1.7's naming, for ``frame_pair``)."""
     return {
         "format": f"fbagent-export/{FORMAT_VERSION}",
         "id": item["id"],
@@ -93,6 +99,7 @@ def fbagent_record(item: dict[str, Any], run_name: str, e: EntryScore, min_corre
         "lu_b": item["lu_b"],
         "frame_a": item["frame_a"],
         "frame_b": item["frame_b"],
+        "frame_pair": frame_pair_key(item["frame_a"], item["frame_b"], canonical),
         "question": item["question"],
         "question_two_choice": item["question"],
         "question_four_choice": item["question_four_choice"],
@@ -174,6 +181,7 @@ def export_records(
         )
     revisions = revisions_by_item(db, ids)
     run_names = stored_run_names(db)
+    canonical = {name: lexicon_canonical_names(db, name) for name in sorted({str(i["lexicon"]) for i in items})}
     out = []
     for item in items:
         eff = apply_revisions(item, revisions.get(item["id"], []))
@@ -181,10 +189,18 @@ def export_records(
         if eff["unfixable"] or (validated and not e.kept) or item["id"] in exclude:
             continue
         if fmt == "fbagent":
-            out.append(fbagent_record(eff, run_names.get(item["run_id"], str(item["run_id"])), e, min_correct, min_acceptable))
+            out.append(fbagent_record(eff, run_names.get(item["run_id"], str(item["run_id"])), e, min_correct,
+                                      min_acceptable, canonical[str(item["lexicon"])]))
         else:
             out.append(framebench_record(eff, e))
     return out
+
+
+def lexicon_canonical_names(db: sqlite_utils.Database, name: str) -> dict[str, str]:
+    """``{frame name: FrameNet 1.7 name}`` of lexicon ``name`` (:func:`fbagent.framenet.renames.canonical_names`;
+    ``{}`` when the lexicon is no longer stored: the names are then used as they are)."""
+    row = get_lexicon(db, name)
+    return canonical_names(frame_ids(db, row["id"])) if row else {}
 
 
 def write_jsonl(records: Sequence[dict[str, Any]], out: Path) -> None:

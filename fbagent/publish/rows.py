@@ -38,6 +38,8 @@ FIELDS: dict[str, tuple[Any, str]] = {
     "lu_b": ("string", "Lexical unit of the verb in frame B."),
     "frame_a": ("string", "Frame A: the frame the correct sentences evoke."),
     "frame_b": ("string", "Frame B: the other frame of the same verb."),
+    "frame_pair": ("string", "The frame pair's key common to every language: both frames' FrameNet 1.7 names, "
+                   "sorted, `FrameA|FrameB` (compare languages on the same pairs with it)."),
     "question": ("string", "The question as the authors' evaluator reads it: the four-choice form "
                  "(`question_four_choice`), or the two-choice form when the entry has no four-choice form."),
     "question_two_choice": ("string", "Two-choice form: \"Which sentence implies that [condition]?\"."),
@@ -144,7 +146,7 @@ def hf_row(rec: dict, aliases: dict[str, str], n_annotators: int) -> dict[str, A
     row: dict[str, Any] = {
         "id": rec["id"], "original_qa_id": rec["id"], "language": rec["language"], "lexicon": rec["lexicon"],
         "verb": rec["verb"], "lu": rec["lu"], "lex_unit_name": rec["lu"], "lu_a": rec["lu_a"], "lu_b": rec["lu_b"],
-        "frame_a": rec["frame_a"], "frame_b": rec["frame_b"],
+        "frame_a": rec["frame_a"], "frame_b": rec["frame_b"], "frame_pair": rec["frame_pair"],
         "question": rec["question_four_choice"] or rec["question"],
         "question_two_choice": rec["question_two_choice"], "question_four_choice": rec["question_four_choice"],
         "condition": rec["condition"],
