@@ -1,7 +1,7 @@
 """Models compared across languages on the frame pairs every language's benchmark shares.
 
 Entries of benchmarks selected with ``pairs select --shared-with`` carry a ``frame_pair`` key common to every
-language (:func:`fbagent.framenet.renames.frame_pair_key`), which each prediction of ``eval run`` records. For
+language (:func:`fbagent.framenet.pair_keys.frame_pair_key`), which each prediction of ``eval run`` records. For
 FrameBench predictions of several languages, :func:`shared_accuracy` keeps the problems whose frame pair
 appears in every language's predictions (the shared pairs: the same frame distinctions in every language) and
 gives, per model and language, the accuracy on them with a 95% interval:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fbagent.errors import FbagentError
-from fbagent.framenet.renames import guessed_pair_key
+from fbagent.framenet.pair_keys import guessed_pair_key
 from fbagent.text import first_unsafe
 
 SENTENCE_FIELDS = ("sentence_a", "sentence_b", "sentence_a_prime", "sentence_b_prime")
@@ -30,7 +30,7 @@ class Entry:
     gold answer and who rated the pair acceptable, and how many annotators
     have columns: ``{"base": {"matched": 3, "acceptable": 2, "annotators": 3}, ...}``;
     empty without such columns. ``frame_pair``: the pair's key common to every language (the export's
-    ``frame_pair``, else :func:`fbagent.framenet.renames.guessed_pair_key` of the two frames; ``""`` unknown).
+    ``frame_pair``, else :func:`fbagent.framenet.pair_keys.guessed_pair_key` of the two frames; ``""`` unknown).
     """
 
     id: str
@@ -85,7 +85,7 @@ def check_pairs_differ(entry: Entry, where: str) -> None:
 
 def frame_pair_of(obj: dict, frame_a: str, frame_b: str) -> str:
     """The entry's ``frame_pair``: the line's own (an export with it), else guessed from its two frames
-    (:func:`fbagent.framenet.renames.guessed_pair_key`), else ``""``."""
+    (:func:`fbagent.framenet.pair_keys.guessed_pair_key`), else ``""``."""
     given = obj.get("frame_pair")
     if isinstance(given, str) and given.strip():
         return given.strip()

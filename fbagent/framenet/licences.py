@@ -160,10 +160,8 @@ def combined_licence(sources: dict[str, str]) -> Combination:
         return Combination("other", f"share-alike sources ask for their own terms and the others add terms: {what}",
                            True, unknown)
     licence = "cc-" + "-".join(elements) + f"-{CC_VERSION}"
-    if elements == ("by",) and not cc:
-        return Combination("cc-by-4.0", "its sources ask for attribution only", unknown=unknown)
     kept = sorted({o for t in known.values() for o in t.obligations()})
-    why = ("the terms of its sources carried over: " + ", ".join(kept)) if kept else "its sources ask for attribution"
+    why = (", ".join(kept) + " carried over") if kept else "attribution only"
     return Combination(licence, why, unknown=unknown)
 
 

@@ -4,8 +4,8 @@ A reader that recognises a release (the NLTK reader: Berkeley FrameNet 1.5 or 1.
 by its name) fills :attr:`fbagent.framenet.model.LexiconData.provenance` with :func:`known_release`. The
 licences are those the releases state: Berkeley FrameNet data is distributed under CC BY (the FrameNet
 project's download page; FrameNet 1.7's README: Creative Commons Attribution 4.0); ASFALDA's terms are those
-of its two corpora (the Sequoia part under LGPL-LR, the French Treebank part free for research use); the Korean
-FrameNet's README states CC BY-NC-SA (linking version 2.0).
+of its two corpora (the Sequoia part under LGPL-LR, the French Treebank part free for research use). The releases
+of other layouts (Korean, Latvian, Turkish FrameNet) are their readers' (:mod:`fbagent.lexicon.releases`).
 """
 
 from __future__ import annotations
@@ -56,32 +56,15 @@ ASFALDA_BIBTEX = """@inproceedings{candito-etal-2014-developing,
 }"""
 ASFALDA_LICENSE = "LGPL-LR (Sequoia part); free for research use (French Treebank part)"
 
-KOREAN_BIBTEX = """@inproceedings{hahm-etal-2020-crowdsourcing,
-  title     = {Crowdsourcing in the Development of a Multilingual {F}rame{N}et: A Case Study of {K}orean {F}rame{N}et},
-  author    = {Hahm, Younggyun and Noh, Youngbin and Han, Ji Yoon and Oh, Tae Hwan and Choe, Hyonsu and Kim, Hansaem and Choi, Key-Sun},
-  booktitle = {Proceedings of the Twelfth Language Resources and Evaluation Conference},
-  year      = {2020},
-  address   = {Marseille, France},
-  publisher = {European Language Resources Association},
-  pages     = {236--244},
-  url       = {https://aclanthology.org/2020.lrec-1.30}
-}"""
-
 #: release name -> its provenance (``license_source`` says it is a known release; ``reader`` is left to the reader)
 KNOWN_RELEASES: dict[str, Provenance] = {
     "FrameNet 1.5": Provenance(BERKELEY_LICENSE, "known release: Berkeley FrameNet 1.5 (CC BY, the FrameNet project)",
                                BERKELEY_BIBTEX, BERKELEY_URL, "Berkeley FrameNet 1.5"),
     "FrameNet 1.7": Provenance(BERKELEY_LICENSE, "known release: Berkeley FrameNet 1.7 (CC BY 4.0, its README)",
                                BERKELEY_BIBTEX, BERKELEY_URL, "Berkeley FrameNet 1.7"),
-    "Berkeley FrameNet": Provenance(BERKELEY_LICENSE, "known release: Berkeley FrameNet (CC BY, the FrameNet project)",
-                                    BERKELEY_BIBTEX, BERKELEY_URL, "Berkeley FrameNet"),
     "ASFALDA French FrameNet": Provenance(
         ASFALDA_LICENSE, "known release: ASFALDA French FrameNet 1.3 (the terms of its Sequoia and French Treebank parts)",
         ASFALDA_BIBTEX, "https://sites.google.com/site/anrasfalda/", "ASFALDA French FrameNet 1.3"),
-    "Korean FrameNet 1.2": Provenance(
-        "CC-BY-NC-SA-2.0", "known release: Korean FrameNet 1.2 (its README: CC BY-NC-SA, linking version 2.0)",
-        KOREAN_BIBTEX + "\n\n" + BERKELEY_BIBTEX, "https://github.com/machinereading/koreanframenet",
-        "Korean FrameNet 1.2"),
 }
 
 
@@ -94,11 +77,8 @@ def known_release(name: str, reader: str = "") -> Provenance:
     return Provenance(p.license, p.license_source, p.citation, p.url, p.name, reader)
 
 
-def berkeley_release(n_frames: int) -> str:
+def berkeley_release(n_frames: int) -> str | None:
     """Which Berkeley release an NLTK-layout English FrameNet is, by its size: ``FrameNet 1.5`` (1,019 frames),
-    ``FrameNet 1.7`` (1,221 frames), else ``Berkeley FrameNet`` (another release, or a subset)."""
-    if n_frames == 1019:
-        return "FrameNet 1.5"
-    if n_frames == 1221:
-        return "FrameNet 1.7"
-    return "Berkeley FrameNet"
+    ``FrameNet 1.7`` (1,221 frames), else None (another release, a subset or a lexicon of one's own: its licence
+    is not assumed)."""
+    return {1019: "FrameNet 1.5", 1221: "FrameNet 1.7"}.get(n_frames)

@@ -6,8 +6,10 @@ Order (the first that says something wins, field by field for citation and URL):
    ``license_source`` is ``"--license at import"``);
 2. what the reader found (a JSONL lexicon's ``{"lexicon": {...}}`` line, a reader that knows its layout's
    release: :attr:`fbagent.framenet.model.LexiconData.provenance`);
-3. a known release (:mod:`fbagent.framenet.releases`): an English NLTK-layout FrameNet is Berkeley FrameNet
-   (1.5 or 1.7 by its frame count), an NLTK-layout folder holding ``Asfalda.html`` (or named so) is ASFALDA;
+3. a known release (:mod:`fbagent.framenet.releases`): an English NLTK-layout FrameNet of 1,019 or 1,221
+   frames is Berkeley FrameNet 1.5 or 1.7, an NLTK-layout folder holding ``Asfalda.html`` (or named so) is
+   ASFALDA (a smaller English folder, a subset or one's own, is not assumed Berkeley's: the card still
+   recognises it as Berkeley FrameNet at export, as before licences were stored);
 4. else licence ``unknown``.
 """
 
@@ -72,8 +74,9 @@ def known_provenance(fmt: str, lang: str, path: str | Path, n_frames: int) -> Pr
     """The provenance of a known release read in layout ``fmt`` (``nltk`` / ``embedded`` / ``jsonl``), or None.
 
     ``embedded``: fbagent's own sample (fbagent's licence, Apache-2.0: its own definitions and examples under
-    Berkeley frame names); ``nltk`` + English: Berkeley FrameNet (:func:`fbagent.framenet.releases.berkeley_release`
-    by ``n_frames``); ``nltk`` with ``Asfalda.html`` in the folder or ``asfalda`` in its name: ASFALDA.
+    Berkeley frame names); ``nltk`` + English: Berkeley FrameNet 1.5 or 1.7
+    (:func:`fbagent.framenet.releases.berkeley_release` by ``n_frames``); ``nltk`` with ``Asfalda.html`` in the
+    folder or ``asfalda`` in its name: ASFALDA.
     """
     reader = READERS.get(fmt, fmt)
     if fmt == "embedded":
@@ -84,9 +87,8 @@ def known_provenance(fmt: str, lang: str, path: str | Path, n_frames: int) -> Pr
     folder = Path(path)
     if (folder.is_dir() and (folder / "Asfalda.html").exists()) or "asfalda" in folder.name.lower():
         return known_release("ASFALDA French FrameNet", reader)
-    if base_lang(lang) == "en":
-        return known_release(berkeley_release(n_frames), reader)
-    return None
+    release = berkeley_release(n_frames) if base_lang(lang) == "en" else None
+    return known_release(release, reader) if release else None
 
 
 def resolve(found: Provenance, known: Provenance | None, given: Overrides, reader: str) -> Provenance:

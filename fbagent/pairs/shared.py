@@ -7,11 +7,11 @@ selecting lexicon is shared when it is a polysemous-verb pair in every named lex
 - by frame ID, when both lexicons have IDs and their IDs agree (:func:`ids_comparable`: at least
   :data:`ID_AGREEMENT` of the frames named alike in both carry the same ID; Berkeley FrameNet and the lexicons
   built on it keep Berkeley's IDs, and FrameNet 1.5 and 1.7 share them across renames);
-- else by name, each lexicon's names mapped to FrameNet 1.7's (:func:`fbagent.framenet.renames.canonical_names`:
+- else by name, each lexicon's names mapped to FrameNet 1.7's (:func:`fbagent.framenet.pair_keys.canonical_names`:
   the 1.5/1.7 renames).
 
 A benchmark selected from shared pairs tests the same frame distinctions in every language; its entries carry
-the pair's ``frame_pair`` key (:func:`fbagent.framenet.renames.frame_pair_key`), common to all languages.
+the pair's ``frame_pair`` key (:func:`fbagent.framenet.pair_keys.frame_pair_key`), common to all languages.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from itertools import combinations
 from typing import Any
 
 from fbagent.errors import FbagentError
-from fbagent.framenet.renames import canonical_names
+from fbagent.framenet.pair_keys import canonical_names
 from fbagent.store import lexicon as lexstore
 
 #: the share of frames named alike in two lexicons that must carry the same ID for IDs to be compared

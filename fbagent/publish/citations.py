@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from fbagent.framenet.releases import ASFALDA_BIBTEX, BERKELEY_BIBTEX, KOREAN_BIBTEX
+from fbagent.framenet.releases import ASFALDA_BIBTEX, BERKELEY_BIBTEX
 from fbagent.languages import base_lang
 
 BIB = Path(__file__).with_name("citations.bib")
@@ -47,7 +47,7 @@ def parse_bibtex(text: str) -> dict[str, str]:
 def bib_entries() -> dict[str, str]:
     """``{key: entry text}`` of ``citations.bib`` and the known releases' BibTeX, in that order."""
     out = parse_bibtex(BIB.read_text(encoding="utf-8"))
-    for text in (BERKELEY_BIBTEX, ASFALDA_BIBTEX, KOREAN_BIBTEX):
+    for text in (BERKELEY_BIBTEX, ASFALDA_BIBTEX):
         out.update(parse_bibtex(text))
     return out
 
@@ -68,11 +68,21 @@ def lexicon_sources(lexicons: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+def _title(entry: str) -> str:
+    """The title of a BibTeX entry, lower case, letters and digits only (two keys for one work share it)."""
+    m = re.search(r"\btitle\s*=\s*[{\"](.*?)[}\"]\s*,?\s*\n", entry, flags=re.I | re.S)
+    return re.sub(r"[^a-z0-9]", "", m.group(1).lower()) if m else entry
+
+
 def bibtex(lexicons: list[dict[str, Any]]) -> str:
-    """The BibTeX of FrameBench, SemBench and the FrameNets of ``lexicons`` (each key once)."""
+    """The BibTeX of FrameBench, SemBench and the FrameNets of ``lexicons``: each key once, and each work once
+    (an entry whose title an earlier entry has is left out: lexicons cite FrameNet 1.7 under their own keys)."""
     known = bib_entries()
     entries = {FRAMEBENCH: known[FRAMEBENCH], SEMBENCH: known[SEMBENCH]}
+    titles = {_title(t) for t in entries.values()}
     for src in lexicon_sources(lexicons):
         for key, text in src["entries"].items():
-            entries.setdefault(key, text)
+            if key not in entries and _title(text) not in titles:
+                entries[key] = text
+                titles.add(_title(text))
     return "\n\n".join(entries.values())

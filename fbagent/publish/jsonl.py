@@ -11,7 +11,7 @@ Formats (field tables in docs/annotate.md, JSON Schema in
 ``fbagent/json_schemas/export.schema.json``):
 
 - ``fbagent``: every field of the entry plus a ``human`` block; ``frame_pair`` is the frame pair's key common
-  to every language (:func:`fbagent.framenet.renames.frame_pair_key`: the two frames' FrameNet 1.7 names,
+  to every language (:func:`fbagent.framenet.pair_keys.frame_pair_key`: the two frames' FrameNet 1.7 names,
   sorted, ``"FrameA|FrameB"``), so that entries of several languages on the same pair can be compared.
 - ``framebench``: exactly ``original_qa_id``, ``lex_unit_name``, ``question``
   (the four-choice form, which the authors' script puts in its prompt),
@@ -39,7 +39,7 @@ from fbagent.errors import FbagentError
 from fbagent.files import write_atomic
 from fbagent.limits import check_count
 from fbagent.publish.formats import JSONL_NAMES, check_format
-from fbagent.framenet.renames import canonical_names, frame_pair_key
+from fbagent.framenet.pair_keys import canonical_names, frame_pair_key
 from fbagent.store import annotations as ann
 from fbagent.store.lexicon import frame_ids, get_lexicon
 from fbagent.store.revisions import apply_revisions, revisions_by_item
@@ -197,7 +197,7 @@ def export_records(
 
 
 def lexicon_canonical_names(db: sqlite_utils.Database, name: str) -> dict[str, str]:
-    """``{frame name: FrameNet 1.7 name}`` of lexicon ``name`` (:func:`fbagent.framenet.renames.canonical_names`;
+    """``{frame name: FrameNet 1.7 name}`` of lexicon ``name`` (:func:`fbagent.framenet.pair_keys.canonical_names`;
     ``{}`` when the lexicon is no longer stored: the names are then used as they are)."""
     row = get_lexicon(db, name)
     return canonical_names(frame_ids(db, row["id"])) if row else {}
