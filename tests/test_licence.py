@@ -157,17 +157,21 @@ def test_lexicon_add_and_show_print_the_licence_and_citation(tmp_path):
     assert "licence: unknown (nobody stated it" in show.stdout and "citation: none stored" in show.stdout
 
 
-def test_berkeley_framenet_15_gets_its_licence_without_asking(tmp_path):
-    root = Path(__file__).resolve().parents[2] / "shared" / "data" / "framenet-en-1.5"
-    if not (root / "frameIndex.xml").exists():
-        pytest.skip(f"real FrameNet 1.5 not found at {root} (see ../shared/data/README.md)")
-    pytest.importorskip("nltk")
-    db = open_db(tmp_path / "fn.db")
-    res = import_lexicon(db, root, lang="en", name="fn15")
+@pytest.mark.realdata
+@pytest.mark.slow
+def test_known_releases_get_their_licence_without_asking(en_db, fr_db):
+    """FrameNet 1.5 (NLTK reader) is CC-BY-4.0 and cites Berkeley FrameNet; ASFALDA gets the terms its README
+    states (../shared/data/README.md)."""
+    db, res = en_db
     assert res.counts["n_frames"] == 1019
-    p = res.provenance
+    p = lexicon_provenance(next(db.query("SELECT * FROM lexicons WHERE id = ?", [res.lexicon_id])))
     assert (p.license, p.name, p.reader) == ("CC-BY-4.0", "Berkeley FrameNet 1.5", "nltk-xml")
     assert "baker-etal-1998-berkeley" in p.citation and "ruppenhofer-etal-2016-framenet" in p.citation
+    db, res = fr_db
+    p = lexicon_provenance(next(db.query("SELECT * FROM lexicons WHERE id = ?", [res.lexicon_id])))
+    assert p.license == "LGPL-LR (Sequoia part); free for research use (French Treebank part)"
+    assert p.name == "ASFALDA French FrameNet 1.3" and "candito-etal-2014-developing" in p.citation
+    assert licences.terms(p.license).obligations() == ["research use only", "share-alike (lgpl-lr)"]
 
 
 # --------------------------------------------------------------------------- the card
