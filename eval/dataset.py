@@ -37,7 +37,14 @@ from pathlib import Path
 from typing import Any
 
 from fbagent.errors import FbagentError
-from fbagent.eval.entry import SENTENCE_FIELDS, Entry, _text, check_pairs_differ, frame_pair_of, sentences
+from fbagent.eval.entry import (
+    SENTENCE_FIELDS,
+    Entry,
+    _text,
+    check_pairs_differ,
+    frame_pair_of,
+    sentences,
+)
 from fbagent.eval.hf_folder import folder_sha256, read_hf_folder
 from fbagent.files import parse_json_line, read_text_input
 

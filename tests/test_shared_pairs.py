@@ -16,7 +16,12 @@ from test_eval_report import folder
 
 from fbagent.eval.metrics import Scoring
 from fbagent.eval.report import load_result, tables
-from fbagent.framenet.pair_keys import canonical_names, frame_pair_key, framenet_version, guessed_pair_key
+from fbagent.framenet.pair_keys import (
+    canonical_names,
+    frame_pair_key,
+    framenet_version,
+    guessed_pair_key,
+)
 from fbagent.lexicon.importer import import_lexicon
 from fbagent.pairs.shared import shared_pairs
 from fbagent.publish.jsonl import export_records

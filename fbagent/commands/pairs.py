@@ -15,11 +15,11 @@ from fbagent.commands.output import echo, fit_line, new_console
 from fbagent.commands.selection_options import selection_options
 from fbagent.commands.tables import Col, WideOption, print_table
 from fbagent.errors import FbagentError
+from fbagent.framenet.pair_keys import frame_pair_key
 from fbagent.limits import bounds
 from fbagent.pairs.options import PAIRS_HELP, SELECT_PAIRS, SelectionOptions
-from fbagent.store.db import open_db
-from fbagent.framenet.pair_keys import frame_pair_key
 from fbagent.pairs.shared import parse_names, shared_pairs
+from fbagent.store.db import open_db
 from fbagent.store.lexicon import lexicon_by_name, lexicon_row
 from fbagent.store.pairs import get_selection, list_selections, selection_pairs
 

@@ -37,9 +37,9 @@ import sqlite_utils
 
 from fbagent.errors import FbagentError
 from fbagent.files import write_atomic
+from fbagent.framenet.pair_keys import canonical_names, frame_pair_key
 from fbagent.limits import check_count
 from fbagent.publish.formats import JSONL_NAMES, check_format
-from fbagent.framenet.pair_keys import canonical_names, frame_pair_key
 from fbagent.store import annotations as ann
 from fbagent.store.lexicon import frame_ids, get_lexicon
 from fbagent.store.revisions import apply_revisions, revisions_by_item
