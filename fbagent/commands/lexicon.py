@@ -23,8 +23,8 @@ if TYPE_CHECKING:
     import sqlite_utils
     from rich.console import Console
 
-    from fbagent.lexicon.importer import ImportResult
     from fbagent.framenet.model import Provenance
+    from fbagent.lexicon.importer import ImportResult
     from fbagent.lexicon.provenance import Overrides
 
 app = typer.Typer(
