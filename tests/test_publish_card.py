@@ -94,8 +94,8 @@ def test_every_section_with_numbers_and_no_placeholder(annotated, tmp_path):
     assert "fbagent is not published on PyPI" in use and "--homepage URL" in use
     # a real row under "Data instances"; the limitation numbers: 8 entries -> 32 problems, 1.96*sqrt(.25/32) = 17.3
     assert '"sentence_a": "She left the office at noon."' in top["Dataset structure"]
-    # 34 fields + 3 annotators (the FrameBench minimum) x 4 columns = the 46 features load_dataset shows
-    assert ("(all 46 features are described under Data fields: the 34 fields of the table and 12 annotator "
+    # 35 fields (frame_pair since issue 40) + 3 annotators (the FrameBench minimum) x 4 columns = the 47 features load_dataset shows
+    assert ("(all 47 features are described under Data fields: the 35 fields of the table and 12 annotator "
             "columns, 4 per annotator):") in text
     assert "8 entries give 32 problems per template" in text and "about ±17.3 points" in text
     assert "judged: 5; kept: 2; dropped by the filter: 3" in top["Dataset creation"]
