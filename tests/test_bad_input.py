@@ -256,6 +256,13 @@ CASES = [
        setup="billion_laughs", says=("Activity_start.xml", "amplification")),
     _c("lexicon-add-external-entity", "lexicon", "add", "{tmp}/xxe", "--lang", "en", "--db", "{db}",
        setup="external_entity", says=("Activity_start.xml", "entity")),
+    # --- issue 40: licence options, --shared-with
+    _c("lexicon-add-source-url-not-a-url", "lexicon", "add", "{tmp}/nope", "--lang", "en", "--source-url", "here",
+       "--db", "{db}", says=("--source-url 'here' is not a URL",)),
+    _c("lexicon-add-citation-missing", "lexicon", "add", "{tmp}/nope", "--lang", "en", "--citation", "{tmp}/x.bib",
+       "--db", "{db}", says=("x.bib does not exist",)),
+    _c("pairs-select-shared-with-unknown", "pairs", "select", "--pairs", "2", "--shared-with", "nosuch", "--db", "{db}",
+       says=("unknown lexicon 'nosuch'",)),
 ]
 
 
