@@ -183,3 +183,18 @@ def test_model_by_language_table_on_the_shared_pairs(tmp_path):
     md = (out / "report.md").read_text(encoding="utf-8")
     assert "| model-a | 75.0 [50.0, 100.0] | 62.5 [50.0, 75.0] |" in md
     assert "model x language on the 2 shared frame pairs" in res.stdout
+
+
+def test_a_run_records_shared_with_and_keeps_its_name_without_it():
+    from fbagent.generation.options import GenerateOptions, check_compatible
+    from fbagent.pairs.options import SelectionOptions
+
+    plain = GenerateOptions()
+    assert "shared_with" not in plain.result_options()     # runs named before the option keep their names
+    shared = GenerateOptions(selection=SelectionOptions(pairs=5, shared_with="ko, lv"))
+    assert shared.selection.shared_with == ("ko", "lv") and shared.result_options()["shared_with"] == "ko,lv"
+    stored = json.loads(json.dumps(shared.result_options()))   # as the run row keeps it
+    run = {"kind": "generate", "lexicon_id": 1, "options": stored, "name": "r"}
+    check_compatible(run, {"id": 1}, shared)                    # resumes with the same languages
+    with pytest.raises(Exception, match="shared_with: 'ko,lv' -> ''"):
+        check_compatible(run, {"id": 1}, GenerateOptions(selection=SelectionOptions(pairs=5)))

@@ -55,7 +55,12 @@ GENERATE_PAIRS = 10
 def eligibility_defaults() -> dict[str, Any]:
     """``{eligibility option: default}``, the defaults of :class:`fbagent.pairs.select.SelectionOptions`."""
     defaults = SelectionOptions()
-    return {k: getattr(defaults, k) for k in ELIGIBILITY_KEYS}
+    return {k: _flat_value(getattr(defaults, k)) for k in ELIGIBILITY_KEYS}
+
+
+def _flat_value(value: Any) -> Any:
+    """An option as runs store it: a tuple of names (``shared_with``) as one comma-separated string."""
+    return ",".join(value) if isinstance(value, tuple) else value
 
 
 @dataclass(frozen=True)
@@ -115,7 +120,7 @@ class GenerateOptions:
                 "pairs": sel.pairs, "per_pair": sel.per_pair, "seed": sel.seed, "max_per_verb": sel.max_per_verb,
                 "min_examples": sel.min_examples, "require_definition": sel.require_definition,
                 "require_core_fe": sel.require_core_fe, "exclude_related": sel.exclude_related,
-                "protocol": sel.protocol, "shared_with": sel.shared_with, "max_retries": run.max_retries,
+                "protocol": sel.protocol, "shared_with": _flat_value(sel.shared_with), "max_retries": run.max_retries,
                 "similarity_threshold": run.similarity_threshold, "near_copy_threshold": run.near_copy_threshold,
                 "screen": run.screen, "variant_temperature": run.variant_temperature, "max_tokens": run.max_tokens,
                 "margin": ver.margin, "judge": ver.judge, "verifier": ver.signal,

@@ -29,7 +29,7 @@ from fbagent.validation.aggregate import report
 RUN_OPTION_KEYS = ("pairs", "per_pair", "max_per_verb", "max_retries", "similarity_threshold", "near_copy_threshold",
                    "verifier", "margin", "margin_source", "target_precision", "screen", "judge",
                    "variant_temperature", "max_tokens", "prompt_style", "prompt_styles", "min_examples",
-                   "require_definition", "require_core_fe", "exclude_related")
+                   "require_definition", "require_core_fe", "exclude_related", "shared_with")
 
 
 def display_model(name: str | None) -> str | None:
