@@ -27,6 +27,10 @@ if TYPE_CHECKING:
     from fbagent.lexicon.importer import ImportResult
     from fbagent.lexicon.provenance import Overrides
 
+LICENSE_HELP = ("The lexicon's licence, stored with it and carried into every export's card: an SPDX id "
+                "(CC-BY-SA-4.0, CC-BY-NC-SA-4.0, GPL-3.0-only) or the source's own words. Default: what the file "
+                "declares, or a known release's (Berkeley FrameNet 1.5/1.7: CC-BY-4.0).")
+
 app = typer.Typer(
     help="Lexicons: import a FrameNet of any language (NLTK XML layout or JSONL), list them, show counts.",
     no_args_is_help=True,
@@ -49,10 +53,7 @@ def add_cmd(
     strict: Annotated[bool, typer.Option("--strict", help="NLTK layout: treat dangling references (an LU whose frame "
                                          "has no frame file, an lu/*.xml that disagrees with the index, an LU marked "
                                          "hasAnnotation without its lu/*.xml) as errors instead of warnings.")] = False,
-    license: Annotated[str | None, typer.Option("--license", help="The lexicon's licence, stored with it and carried "
-                                                "into every export's card: an SPDX id (CC-BY-SA-4.0, CC-BY-NC-SA-4.0, "
-                                                "GPL-3.0-only) or the source's own words. Default: what the file "
-                                                "declares, or a known release's (Berkeley FrameNet: CC-BY-4.0).")] = None,
+    license: Annotated[str | None, typer.Option("--license", help=LICENSE_HELP)] = None,
     citation: Annotated[Path | None, typer.Option("--citation", help="BibTeX file citing the lexicon (stored; the "
                                                   "card cites it).")] = None,
     source_url: Annotated[str | None, typer.Option("--source-url", help="The lexicon's home page or repository.")] = None,

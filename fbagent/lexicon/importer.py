@@ -226,11 +226,7 @@ def import_lexicon(
         )
     given = given or Overrides()
     if existing and existing["source_hash"] == digest and existing["lang"] == lang:
-        stored = lexstore.lexicon_provenance(existing)
-        known = known_provenance(format_label or used, lang, path, existing["n_frames"] or 0)
-        now = resolve(stored, known, given, stored.reader)
-        if now != stored:   # a licence given now, or a known release stored before licences were recorded
-            lexstore.set_provenance(db, existing["id"], now)
+        now = _refresh_provenance(db, existing, format_label or used, lang, path, given)
         return ImportResult(existing["id"], name, "unchanged", existing["format"],
                             {k: existing[k] for k in lexstore.COUNT_KEYS}, [], time.perf_counter() - t0, lang=lang,
                             provenance=now)
@@ -247,6 +243,17 @@ def import_lexicon(
                      "'run.v' (a lexicon of nouns or adjectives can still be browsed and exported)")
     return ImportResult(lexicon_id, name, status, format_label or used, lexstore.lexicon_counts(data), data.warnings,
                         time.perf_counter() - t0, notes, lang, data.provenance)
+
+
+def _refresh_provenance(db: sqlite_utils.Database, existing: dict[str, Any], fmt: str, lang: str, path: str | Path,
+                        given: Overrides) -> Provenance:
+    """The provenance of an unchanged resource: replaced when a licence is given now, or when a known release was
+    stored before licences were recorded (:func:`fbagent.lexicon.provenance.resolve`)."""
+    stored = lexstore.lexicon_provenance(existing)
+    now = resolve(stored, known_provenance(fmt, lang, path, existing["n_frames"] or 0), given, stored.reader)
+    if now != stored:
+        lexstore.set_provenance(db, existing["id"], now)
+    return now
 
 
 def import_embedded(db: sqlite_utils.Database) -> ImportResult:
