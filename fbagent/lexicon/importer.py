@@ -199,8 +199,7 @@ def import_lexicon(
         exemplars: JSONL only: exemplars file (default: found next to the frames file).
         progress: optional callback ``(stage, done, total)``.
         format_label: value of ``lexicons.format`` (default: the format used).
-        given: ``lexicon add --license/--citation/--source-url`` (:mod:`fbagent.lexicon.provenance`): stored
-            over what the reader found or a known release gives; applied to an unchanged resource too.
+        given: ``lexicon add --license/--citation/--source-url`` (:func:`fbagent.lexicon.provenance.resolve`).
 
     Raises:
         FbagentError: bad name or language, a language other than the stored one
@@ -224,15 +223,13 @@ def import_lexicon(
             "nothing was changed",
             f"pass --lang {existing['lang']} to re-import it, or --name NEW to add it as another lexicon",
         )
-    given = given or Overrides()
     if existing and existing["source_hash"] == digest and existing["lang"] == lang:
-        now = _refresh_provenance(db, existing, format_label or used, lang, path, given)
+        now = _refresh_provenance(db, existing, format_label or used, lang, path, given or Overrides())
         return ImportResult(existing["id"], name, "unchanged", existing["format"],
                             {k: existing[k] for k in lexstore.COUNT_KEYS}, [], time.perf_counter() - t0, lang=lang,
                             provenance=now)
     data, used = read_resource(path, used, strict=strict, exemplars=exemplars, progress=progress)
-    data.provenance = resolve(data.provenance, known_provenance(format_label or used, lang, path, len(data.frames)),
-                              given, READERS.get(used, used))
+    data.provenance = _provenance(data, format_label or used, lang, path, given or Overrides(), READERS.get(used, used))
     lexicon_id, status = lexstore.store_lexicon(
         db, data, name=name, lang=lang, fmt=format_label or used, source_path=str(Path(path).expanduser().resolve())
     )
@@ -243,6 +240,11 @@ def import_lexicon(
                      "'run.v' (a lexicon of nouns or adjectives can still be browsed and exported)")
     return ImportResult(lexicon_id, name, status, format_label or used, lexstore.lexicon_counts(data), data.warnings,
                         time.perf_counter() - t0, notes, lang, data.provenance)
+
+
+def _provenance(data: LexiconData, fmt: str, lang: str, path: str | Path, given: Overrides, reader: str) -> Provenance:
+    """The provenance to store with a resource just read (:func:`fbagent.lexicon.provenance.resolve`)."""
+    return resolve(data.provenance, known_provenance(fmt, lang, path, len(data.frames)), given, reader)
 
 
 def _refresh_provenance(db: sqlite_utils.Database, existing: dict[str, Any], fmt: str, lang: str, path: str | Path,
