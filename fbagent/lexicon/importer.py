@@ -224,10 +224,7 @@ def import_lexicon(
             f"pass --lang {existing['lang']} to re-import it, or --name NEW to add it as another lexicon",
         )
     if existing and existing["source_hash"] == digest and existing["lang"] == lang:
-        now = _refresh_provenance(db, existing, format_label or used, lang, path, given or Overrides())
-        return ImportResult(existing["id"], name, "unchanged", existing["format"],
-                            {k: existing[k] for k in lexstore.COUNT_KEYS}, [], time.perf_counter() - t0, lang=lang,
-                            provenance=now)
+        return _unchanged(db, existing, (format_label or used, lang, path), given or Overrides(), t0)
     data, used = read_resource(path, used, strict=strict, exemplars=exemplars, progress=progress)
     data.provenance = _provenance(data, format_label or used, lang, path, given or Overrides(), READERS.get(used, used))
     lexicon_id, status = lexstore.store_lexicon(
@@ -247,15 +244,19 @@ def _provenance(data: LexiconData, fmt: str, lang: str, path: str | Path, given:
     return resolve(data.provenance, known_provenance(fmt, lang, path, len(data.frames)), given, reader)
 
 
-def _refresh_provenance(db: sqlite_utils.Database, existing: dict[str, Any], fmt: str, lang: str, path: str | Path,
-                        given: Overrides) -> Provenance:
-    """The provenance of an unchanged resource: replaced when a licence is given now, or when a known release was
-    stored before licences were recorded (:func:`fbagent.lexicon.provenance.resolve`)."""
+def _unchanged(db: sqlite_utils.Database, existing: dict[str, Any], read: tuple[str, str, str | Path],
+               given: Overrides, t0: float) -> ImportResult:
+    """The result of re-adding an unchanged resource (``read``: its format, language and path). Its provenance is
+    replaced when a licence is given now, or when a known release was stored before licences were recorded
+    (:func:`fbagent.lexicon.provenance.resolve`); nothing else is written."""
+    fmt, lang, path = read
     stored = lexstore.lexicon_provenance(existing)
     now = resolve(stored, known_provenance(fmt, lang, path, existing["n_frames"] or 0), given, stored.reader)
     if now != stored:
         lexstore.set_provenance(db, existing["id"], now)
-    return now
+    return ImportResult(existing["id"], existing["name"], "unchanged", existing["format"],
+                        {k: existing[k] for k in lexstore.COUNT_KEYS}, [], time.perf_counter() - t0, lang=lang,
+                        provenance=now)
 
 
 def import_embedded(db: sqlite_utils.Database) -> ImportResult:
