@@ -31,6 +31,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from fbagent.checks.conjugation_lv import lv_forms
+from fbagent.checks.conjugation_tr import tr_form_of, tr_normalise
 from fbagent.checks.morphology import Morphology, morphology
 
 _STRESS = str.maketrans("áéíóú", "aeiou")
@@ -103,6 +105,8 @@ def paradigm(lemma: str, lang: str) -> frozenset[str]:
             break
     if m.swedish_weak:
         forms |= _swedish(lemma)
+    if m.paradigm_rules == "lv":
+        forms |= lv_forms(lemma, m.irregular, m.verb_prefixes)
     for verb, listed in m.irregular:
         if verb == lemma:
             forms |= listed
@@ -152,12 +156,22 @@ def table_method(token: str, lemma: str, lang: str, lemmatize) -> str | None:
 
     ``lemmatize(word) -> str`` is simplemma's lemma of a word. Returns ``"conjugation"`` (in
     :func:`paradigm`), ``"conjugation:dictionary"`` (simplemma, directly or through a probe) or
-    ``"conjugation:clitic"`` (either, after stripping attached clitics).
+    ``"conjugation:clitic"`` (either, after stripping attached clitics), ``"conjugation:prefix"`` (either,
+    after stripping a ``negative_prefixes`` word: Latvian ``ne-`` and the debitive ``jā-``). Turkish
+    (``paradigm_rules = "tr"``): ``"conjugation"`` when the token is the lemma's stem plus a verbal suffix
+    chain (:func:`fbagent.checks.conjugation_tr.tr_form_of`), else the dictionary as above.
     """
     m = morphology(lang)
+    if m.paradigm_rules == "tr":
+        return _turkish_method(token, lemma, lemmatize)
     verb = verb_lemma(lemma, lang)
     forms = paradigm(lemma, lang)
-    for word, how in [(token, "conjugation"), *((w, "conjugation:clitic") for w in clitic_hosts(token, lang))]:
+    words = [(token, "conjugation"), *((w, "conjugation:clitic") for w in clitic_hosts(token, lang))]
+    words += [(token[len(p):], "conjugation:prefix") for p in m.negative_prefixes
+              if token.startswith(p) and len(token) - len(p) >= 3]
+    words += [(token[len(p) + len(q):], "conjugation:prefix") for p in m.negative_prefixes for q in m.negative_prefixes
+              if p != q and token.startswith(p + q) and len(token) - len(p + q) >= 3]  # ne + jā: nejāiet
+    for word, how in words:
         if word in forms:
             return how
         if m.noun_suffixes and word.endswith(m.noun_suffixes):
@@ -167,3 +181,11 @@ def table_method(token: str, lemma: str, lang: str, lemmatize) -> str | None:
                 return how if how != "conjugation" else "conjugation:dictionary"
     return None
 
+
+
+def _turkish_method(token: str, lemma: str, lemmatize) -> str | None:
+    """How ``token`` is a form of the Turkish verb ``lemma``: its suffix chain, else simplemma's lemma."""
+    if tr_form_of(token, lemma):
+        return "conjugation"
+    word = tr_normalise(token)
+    return "conjugation:dictionary" if len(word) > 2 and lemmatize(word) == tr_normalise(lemma) else None

@@ -79,12 +79,16 @@ class Morphology:
     stem_changes: bool = False
     swedish_weak: bool = False
     reflexive_suffix: str = ""
+    paradigm_rules: str = ""
+    negative_prefixes: tuple[str, ...] = ()
+    verb_prefixes: tuple[str, ...] = ()
 
     @property
     def tables(self) -> bool:
         """True for a conjugation-table language (:mod:`fbagent.checks.conjugation`): one with rules for its
-        regular paradigms (``conjugation`` endings or the Swedish weak groups), not only listed forms."""
-        return bool(self.conjugation or self.swedish_weak)
+        regular paradigms (``conjugation`` endings, the Swedish weak groups, or ``paradigm_rules``: the Latvian
+        conjugation classes, the Turkish suffix chains), not only listed forms."""
+        return bool(self.conjugation or self.swedish_weak or self.paradigm_rules)
 
 
 @lru_cache(maxsize=1)
@@ -147,6 +151,9 @@ def _table_fields(entry: dict[str, Any], low: Any) -> dict[str, Any]:
         stem_changes=bool(entry.get("stem_changes", False)),
         swedish_weak=bool(entry.get("swedish_weak", False)),
         reflexive_suffix=str(entry.get("reflexive_suffix", "")).lower(),
+        paradigm_rules=str(entry.get("paradigm_rules", "")),
+        negative_prefixes=tuple(sorted(low(entry.get("negative_prefixes", [])), key=len, reverse=True)),
+        verb_prefixes=tuple(low(entry.get("verb_prefixes", []))),
     )
 
 
