@@ -139,7 +139,8 @@ def _separated(words: tuple[tuple[int, int, str, str], ...], k: int, lemma: str)
         return None
     for j in range(k + 1, min(len(words), k + 2 + ZH_MAX_INFIX)):
         w, flag = words[j][2], words[j][3]
-        if w.endswith(obj) and (j > k + 1 or len(word) > 1) and (w == obj or flag in ("m", "n", "mq", "ng", "vg", "v") and len(w) <= 5):
+        separated = j > k + 1 or len(word) > 1 or _complement(w[:-1]) or all(ch in "了过着" for ch in w[:-1])
+        if w.endswith(obj) and (separated or w == obj) and len(w) <= ZH_MAX_INFIX:
             return words[j][1]
         if flag == "x" or not (flag in ZH_INFIX_FLAGS or _complement(w)):
             return None
