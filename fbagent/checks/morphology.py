@@ -80,6 +80,9 @@ class Morphology:
     swedish_weak: bool = False
     reflexive_suffix: str = ""
     paradigm_rules: str = ""
+    clitic_verb_endings: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    article_onsets: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    degree_adverbs: frozenset[str] = frozenset()
     negative_prefixes: tuple[str, ...] = ()
     verb_prefixes: tuple[str, ...] = ()
 
@@ -152,6 +155,9 @@ def _table_fields(entry: dict[str, Any], low: Any) -> dict[str, Any]:
         swedish_weak=bool(entry.get("swedish_weak", False)),
         reflexive_suffix=str(entry.get("reflexive_suffix", "")).lower(),
         paradigm_rules=str(entry.get("paradigm_rules", "")),
+        clitic_verb_endings=tuple((str(k).lower(), tuple(low(v))) for k, v in entry.get("clitic_verb_endings", {}).items()),
+        article_onsets=tuple((str(k).lower(), tuple(low(v))) for k, v in entry.get("article_onsets", {}).items()),
+        degree_adverbs=frozenset(low(entry.get("degree_adverbs", []))),
         negative_prefixes=tuple(sorted(low(entry.get("negative_prefixes", [])), key=len, reverse=True)),
         verb_prefixes=tuple(low(entry.get("verb_prefixes", []))),
     )

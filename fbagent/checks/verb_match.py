@@ -241,8 +241,23 @@ class _Ctx:
             return text
         if text in m.clitic_articles and (j == 0 or self.clause[j - 1] != self.clause[j]
                                           or toks[j - 1].text in m.prepositions):
+            if j == i - 1 and (j == 0 or self.clause[j - 1] != self.clause[j]) and self.clitic_pronoun(j, i):
+                return None
             return text
         return None
+
+    def clitic_pronoun(self, j: int, i: int) -> bool:
+        """Whether the clause-initial ``clitic_articles`` word ``j`` is the object pronoun of token ``i``
+        ("La vi ayer", "Lo compré", "Le compro domani"), not its article: the article would not agree
+        with a noun ending as token ``i`` does (``clitic_verb_endings``: "la" before "-o", "los" before a
+        word without "-s"; "" = any ending), unless token ``i`` begins as the article's own nouns do
+        (``article_onsets``: Italian "lo studio")."""
+        clitic, word = self.tokens[j].text, self.tokens[i].text
+        onsets = dict(self.m.article_onsets).get(clitic, ())
+        if onsets and word.startswith(onsets):
+            return False
+        endings = dict(self.m.clitic_verb_endings).get(clitic)
+        return endings is not None and any(word.endswith(e) for e in endings)
 
     def imperative(self, i: int) -> bool:
         """Token ``i`` opens its sentence (after at most one ``imperative_openers`` word: "Please park"),
@@ -288,11 +303,28 @@ class _Ctx:
         verb = self.verb_reading(i)
         if verb is False and self.determiner_before(i) is None and self.imperative(i):
             verb = True
-        if verb is False:
+        if verb is False or self.other_verb(i, lemma, method) is not None:
             return None
         if method in ("inflection", "stem") and verb is not True and not (method == "inflection" and self.known[i]):
             return None  # a generated form the analyser does not read as a verb and no lexicon knows
         return method
+
+    def other_verb(self, i: int, lemma: str, method: str) -> str | None:
+        """The other verb the analyser reads token ``i`` as, in context, where that outranks a spelling
+        match of ``lemma`` (Dutch "was" of zijn, not of wassen; French "suis" of être, not of suivre): the
+        token is a verb form the analyser lemmatises to a different verb, and only a form generated from
+        ``lemma``'s paradigm (``method`` ``inflection`` or ``stem``) ties it to ``lemma``. None otherwise."""
+        reading = self.readings[i] if self.readings is not None else None
+        if method not in ("inflection", "stem") or reading is None or not reading.verb or not reading.lemma.isalpha():
+            return None
+        other = reading.lemma
+        if other == lemma or other == self.tokens[i].text or other in self.lemmas_for_lemma(lemma):
+            return None
+        return other
+
+    def lemmas_for_lemma(self, lemma: str) -> frozenset[str]:
+        """Spellings of ``lemma`` an analyser may give as its lemma (a German verb without its ``sich``)."""
+        return frozenset({lemma, lemma.replace("-", ""), lemma.replace("_", " ")})
 
     def _spelling_method(self, text: str, lemma: str, i: int | None, *, stem: bool = True) -> str | None:
         if text == lemma:
@@ -442,6 +474,12 @@ def _is_particle(ctx: _Ctx, j: int, after: frozenset[str], r: Reading | None) ->
     haar op vanuit Parijs"). Without one: the clause end or before a word of ``after``."""
     toks = ctx.tokens
     last = j + 1 >= len(toks) or ctx.clause[j + 1] != ctx.clause[j]
+    if j > 0 and toks[j - 1].text in ctx.m.degree_adverbs and ctx.clause[j - 1] == ctx.clause[j] \
+            and r is not None and r.pos in ("adjective", "adverb"):
+        return False  # "sprang so hoch", "schreien viel zu laut": an adverb of degree modifies an adjective, never a particle
+    nxt = ctx.readings[j + 1] if ctx.readings is not None and not last else None
+    if toks[j].text in ctx.m.degree_adverbs and nxt is not None and nxt.pos in ("adjective", "adverb"):
+        return False  # "hängt zu tief": "zu" is the adverb of degree of the adjective after it
     if r is None:
         return last or toks[j + 1].text in after
     if last:  # no article or verb ends a clause after its verb: HanTa, seeing no final punctuation, may say so
@@ -667,6 +705,8 @@ def _refusal_note(ctx: _Ctx, word: str | None, splits: list[tuple[str, str]]) ->
             surface = ctx.sentence[t.start:t.end]
             if ctx.config.pos and (det := ctx.determiner_before(i)) is not None:
                 return f"'{surface}' follows '{det}' and is read as a noun, not as a form of '{word}'"
+            if ctx.config.pos and (other := ctx.other_verb(i, verb, ctx._spelling_method(t.text, verb, i) or "")):
+                return f"'{surface}' is read as a form of '{other}' here, not of '{word}'"
             if ctx.config.pos and ctx.verb_reading(i) is False:
                 reading = ctx.readings[i] if ctx.readings is not None else None
                 pos = reading.pos if reading is not None else "noun"
