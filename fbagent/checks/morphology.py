@@ -83,6 +83,7 @@ class Morphology:
     clitic_verb_endings: tuple[tuple[str, tuple[str, ...]], ...] = ()
     article_onsets: tuple[tuple[str, tuple[str, ...]], ...] = ()
     degree_adverbs: frozenset[str] = frozenset()
+    hyphen_prefixes: frozenset[str] = frozenset()
     negative_prefixes: tuple[str, ...] = ()
     verb_prefixes: tuple[str, ...] = ()
 
@@ -158,6 +159,7 @@ def _table_fields(entry: dict[str, Any], low: Any) -> dict[str, Any]:
         clitic_verb_endings=tuple((str(k).lower(), tuple(low(v))) for k, v in entry.get("clitic_verb_endings", {}).items()),
         article_onsets=tuple((str(k).lower(), tuple(low(v))) for k, v in entry.get("article_onsets", {}).items()),
         degree_adverbs=frozenset(low(entry.get("degree_adverbs", []))),
+        hyphen_prefixes=frozenset(low(entry.get("hyphen_prefixes", []))),
         negative_prefixes=tuple(sorted(low(entry.get("negative_prefixes", [])), key=len, reverse=True)),
         verb_prefixes=tuple(low(entry.get("verb_prefixes", []))),
     )

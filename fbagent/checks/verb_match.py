@@ -259,6 +259,31 @@ class _Ctx:
         endings = dict(self.m.clitic_verb_endings).get(clitic)
         return endings is not None and any(word.endswith(e) for e in endings)
 
+    def finite_verb_between(self, start: int, j: int) -> bool:
+        """Whether the analyser reads a token after ``start`` and before ``j`` as a finite verb: a word of a
+        multi-word LU after it belongs to that verb's phrase ("She turned and walked down the street" is
+        not "turn down")."""
+        if self.readings is None or not self.config.pos:
+            return False
+        return any((r := self.readings[k]) is not None and r.verb and r.finite for k in range(start + 1, j))
+
+    def hyphen_compound(self, i: int) -> str | None:
+        """The hyphenated compound token ``i`` is written in ("well-known", "hand-made", "long-run"), where
+        the language lists ``hyphen_prefixes`` and the other part is not one of them ("re-enter",
+        "co-operate" are verbs); None otherwise. A verb inside such a compound is part of an adjective
+        or noun, not the verb."""
+        m, toks, text = self.m, self.tokens, self.sentence
+        if not m.hyphen_prefixes:
+            return None
+        t = toks[i]
+        before = i > 0 and toks[i - 1].end == t.start - 1 and text[t.start - 1] in "-\u2010\u2011"
+        after = i + 1 < len(toks) and toks[i + 1].start == t.end + 1 and text[t.end] in "-\u2010\u2011"
+        if before and toks[i - 1].text not in m.hyphen_prefixes:
+            return text[toks[i - 1].start:(toks[i + 1].end if after else t.end)]
+        if after:
+            return text[t.start:toks[i + 1].end]
+        return None
+
     def imperative(self, i: int) -> bool:
         """Token ``i`` opens its sentence (after at most one ``imperative_openers`` word: "Please park"),
         something follows it in its clause, and no other finite verb stands there before a conjunction:
@@ -303,7 +328,7 @@ class _Ctx:
         verb = self.verb_reading(i)
         if verb is False and self.determiner_before(i) is None and self.imperative(i):
             verb = True
-        if verb is False or self.other_verb(i, lemma, method) is not None:
+        if verb is False or self.other_verb(i, lemma, method) is not None or self.hyphen_compound(i) is not None:
             return None
         if method in ("inflection", "stem") and verb is not True and not (method == "inflection" and self.known[i]):
             return None  # a generated form the analyser does not read as a verb and no lexicon knows
@@ -561,7 +586,7 @@ def _in_order(ctx: _Ctx, parts: Sequence[LemmaPart]) -> tuple[list[Candidate], i
             for part in rest:
                 hit = None
                 for j in ctx.near(pos):
-                    if ctx.clause[j] != ctx.clause[i]:
+                    if ctx.clause[j] != ctx.clause[i] or ctx.finite_verb_between(pos, j):
                         break
                     hit = next((h for a in part.alternatives if (h := _alt_at(ctx, j, a, head=False))), None)
                     if hit:
@@ -705,6 +730,8 @@ def _refusal_note(ctx: _Ctx, word: str | None, splits: list[tuple[str, str]]) ->
             surface = ctx.sentence[t.start:t.end]
             if ctx.config.pos and (det := ctx.determiner_before(i)) is not None:
                 return f"'{surface}' follows '{det}' and is read as a noun, not as a form of '{word}'"
+            if ctx.config.pos and (compound := ctx.hyphen_compound(i)) is not None:
+                return f"'{surface}' is part of the compound '{compound}', not a form of '{word}' on its own"
             if ctx.config.pos and (other := ctx.other_verb(i, verb, ctx._spelling_method(t.text, verb, i) or "")):
                 return f"'{surface}' is read as a form of '{other}' here, not of '{word}'"
             if ctx.config.pos and ctx.verb_reading(i) is False:
