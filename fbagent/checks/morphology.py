@@ -84,6 +84,8 @@ class Morphology:
     article_onsets: tuple[tuple[str, tuple[str, ...]], ...] = ()
     degree_adverbs: frozenset[str] = frozenset()
     hyphen_prefixes: frozenset[str] = frozenset()
+    function_homographs: frozenset[str] = frozenset()
+    verb_context: frozenset[str] = frozenset()
     negative_prefixes: tuple[str, ...] = ()
     verb_prefixes: tuple[str, ...] = ()
 
@@ -160,6 +162,8 @@ def _table_fields(entry: dict[str, Any], low: Any) -> dict[str, Any]:
         article_onsets=tuple((str(k).lower(), tuple(low(v))) for k, v in entry.get("article_onsets", {}).items()),
         degree_adverbs=frozenset(low(entry.get("degree_adverbs", []))),
         hyphen_prefixes=frozenset(low(entry.get("hyphen_prefixes", []))),
+        function_homographs=frozenset(low(entry.get("function_homographs", []))),
+        verb_context=frozenset(low(entry.get("verb_context", []))),
         negative_prefixes=tuple(sorted(low(entry.get("negative_prefixes", [])), key=len, reverse=True)),
         verb_prefixes=tuple(low(entry.get("verb_prefixes", []))),
     )

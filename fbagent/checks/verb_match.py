@@ -259,6 +259,19 @@ class _Ctx:
         endings = dict(self.m.clitic_verb_endings).get(clitic)
         return endings is not None and any(word.endswith(e) for e in endings)
 
+    def function_word(self, i: int) -> bool:
+        """Whether token ``i`` is a ``function_homographs`` word ("nada": nothing, or swims) read as the
+        function word: not right after a ``verb_context`` word ("Ella nada", "no nada") nor after a noun
+        that follows a determiner ("el niño nada")."""
+        m, toks = self.m, self.tokens
+        if toks[i].text not in m.function_homographs:
+            return False
+        if i == 0 or self.clause[i - 1] != self.clause[i]:
+            return True
+        if toks[i - 1].text in m.verb_context:
+            return False
+        return not (i >= 2 and self.clause[i - 2] == self.clause[i] and toks[i - 2].text in m.determiners)
+
     def finite_verb_between(self, start: int, j: int) -> bool:
         """Whether the analyser reads a token after ``start`` and before ``j`` as a finite verb: a word of a
         multi-word LU after it belongs to that verb's phrase ("She turned and walked down the street" is
@@ -328,7 +341,8 @@ class _Ctx:
         verb = self.verb_reading(i)
         if verb is False and self.determiner_before(i) is None and self.imperative(i):
             verb = True
-        if verb is False or self.other_verb(i, lemma, method) is not None or self.hyphen_compound(i) is not None:
+        if verb is False or self.other_verb(i, lemma, method) is not None or self.hyphen_compound(i) is not None \
+                or self.function_word(i):
             return None
         if method in ("inflection", "stem") and verb is not True and not (method == "inflection" and self.known[i]):
             return None  # a generated form the analyser does not read as a verb and no lexicon knows
@@ -730,6 +744,8 @@ def _refusal_note(ctx: _Ctx, word: str | None, splits: list[tuple[str, str]]) ->
             surface = ctx.sentence[t.start:t.end]
             if ctx.config.pos and (det := ctx.determiner_before(i)) is not None:
                 return f"'{surface}' follows '{det}' and is read as a noun, not as a form of '{word}'"
+            if ctx.config.pos and ctx.function_word(i):
+                return f"'{surface}' is read as a function word here (no subject or negation before it), not as a form of '{word}'"
             if ctx.config.pos and (compound := ctx.hyphen_compound(i)) is not None:
                 return f"'{surface}' is part of the compound '{compound}', not a form of '{word}' on its own"
             if ctx.config.pos and (other := ctx.other_verb(i, verb, ctx._spelling_method(t.text, verb, i) or "")):
