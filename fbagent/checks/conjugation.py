@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from fbagent.checks.conjugation_lv import lv_forms
+from fbagent.checks.conjugation_lv import lv_forms, lv_root_pattern
 from fbagent.checks.conjugation_tr import tr_form_of, tr_normalise
 from fbagent.checks.morphology import Morphology, morphology
 
@@ -239,6 +239,23 @@ def table_method(token: str, lemma: str, lang: str, lemmatize) -> str | None:
         for probe in [word, *_probes(word, m)]:
             if probe in forms or lemmatize(probe) == verb:
                 return how if how != "conjugation" else "conjugation:dictionary"
+    if m.paradigm_rules == "lv":
+        return _latvian_root(token, verb, m, lemmatize)
+    return None
+
+
+def _latvian_root(token: str, verb: str, m: Morphology, lemmatize) -> str | None:
+    """``"conjugation:root"`` when ``token`` (or it without ``ne-`` / ``jā-``) is a form of the Latvian ``verb``
+    whose root alternates (:func:`fbagent.checks.conjugation_lv.lv_root_pattern`: cieta, samaļ, izlēmām)
+    and simplemma's dictionary does not give it to a word that is no verb (an adjective "cieta" -> "ciets")."""
+    pattern = lv_root_pattern(verb)
+    if pattern is None:
+        return None
+    for word in [token, *(token[len(p):] for p in m.negative_prefixes if token.startswith(p))]:
+        if pattern.fullmatch(word):
+            other = lemmatize(word)
+            if other == word or other.endswith(("t", "ties")) or other == verb:
+                return "conjugation:root"
     return None
 
 

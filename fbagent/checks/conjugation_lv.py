@@ -25,7 +25,9 @@ conditional (``-tu``), imperative (``-iet``), the debitive (``jā`` + the 3rd pe
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 _PRESENT2 = ("ju", "", "jam", "jat", "j", "jot", "jams", "jama", "jami", "jamas", "jošs", "joša", "joši", "jošas",
              "jošais", "jošā", "jiet", "jiem")
@@ -82,3 +84,33 @@ def lv_forms(lemma: str, irregular: Iterable[tuple[str, frozenset[str]]] = (), p
         elif lemma.endswith(verb) and lemma[: -len(verb)] in set(prefixes):
             forms |= {lemma[: -len(verb)] + f for f in listed}
     return forms
+
+
+#: root-final alternations of the 1st and 3rd conjugations (ciest: cietu, cieš; samalt: samaļ; nosacīt: nosaku;
+#: lūgt: lūdz) and of vowel length (izlemt: izlēmu); the present infix -st- (norimt: norimst) and -j- (kāpt: kāpj)
+_ALTERNATE = {"t": "(?:t|d|s|š|ž)", "d": "(?:d|t|s|š|ž)", "s": "(?:s|š|t|d|ž)", "z": "(?:z|ž|d|t)", "k": "(?:k|c)",
+              "g": "(?:g|dz)", "c": "(?:c|k)", "l": "(?:l|ļ)", "n": "(?:n|ņ)", "e": "(?:e|ē)", "ē": "(?:e|ē)",
+              "i": "(?:i|ī|e)", "ī": "(?:i|ī)", "a": "(?:a|ā)", "ā": "(?:a|ā)", "u": "(?:u|ū)", "ū": "(?:u|ū)"}
+_ENDINGS = sorted({*_PRESENT2, *_PRESENT3, *_PAST, *_FROM_INFINITIVE, *_FIRST, *_REFLEXIVE2, *_REFLEXIVE3,
+                   *_REFLEXIVE_INF, "usi", "uši", "ušas", "ušies", "usies", "ušo", "ušais", "ot", "oties"} - {""},
+                  key=len, reverse=True)
+
+
+@lru_cache(maxsize=4096)
+def lv_root_pattern(lemma: str) -> re.Pattern[str] | None:
+    """A regular expression for forms of the Latvian verb ``lemma`` whose root alternates (see
+    :data:`_ALTERNATE`): the infinitive stem without its last vowel, its last two letters with their
+    alternations, an optional present infix, and any verbal ending; None for a root under 3 letters."""
+    lemma = lemma.lower()
+    base = lemma[:-3] if lemma.endswith("ties") else lemma
+    if not base.endswith("t"):
+        return None
+    root = base[:-1]
+    if root and root[-1] in "aāeēiīoōuū" and len(root) > 3:
+        root = root[:-1]
+    if len(root) < 4:
+        return None
+    head, tail = root[:-2], root[-2:]
+    tail_re = "".join(_ALTERNATE.get(ch, re.escape(ch)) for ch in tail)
+    endings = "|".join(re.escape(e) for e in _ENDINGS)
+    return re.compile(f"{re.escape(head)}{tail_re}(?:st|j)?(?:{endings})?")

@@ -35,8 +35,10 @@ from functools import lru_cache
 _A, _I, _D = "[ae]", "[ıiuü]", "[dt]"
 #: voice: reflexive -(I)n, reciprocal -(I)ş, causative -DIr / -t / -Ir / -Ar / -It, passive -(I)l / -(I)n
 _VOICE = rf"(?:{_I}?[nşl]|{_D}{_I}r|t|{_I}r|{_A}r|{_I}t)"
-#: negation -mA, ability -(y)Abil, impossibility -(y)AmA, and their combination (-mAyAbil)
-_MODAL = rf"(?:m{_A}y{_A}bil|y?{_A}m{_A}|y?{_A}bil|m{_A})"
+#: compound verbs (-(y)Iver "suddenly", -(y)Adur, -(y)Akal, -(y)Agel, -(y)Ayaz, -(y)Akoy), then negation -mA,
+#: ability -(y)Abil, impossibility -(y)AmA, and their combination (-mAyAbil)
+_MODAL = (rf"(?:y?{_I}ver|y?{_A}yaz|y?{_A}dur|y?{_A}kal|y?{_A}gel|y?{_A}koy)?"
+          rf"(?:m{_A}y{_A}bil|y?{_A}m{_A}|y?{_A}bil|m{_A})?")
 #: person after -mIş, -Iyor, -Ar, -AcAk, -mAlI (type 1) and after -DI, -sA (type 2)
 _PERSON1 = rf"(?:y?{_I}m|s{_I}n|y?{_I}z|s{_I}n{_I}z|l{_A}r|{_D}{_I}r)"
 _PERSON2 = rf"(?:m|n|k|n{_I}z|l{_A}r)"
@@ -49,15 +51,15 @@ _COPULA = rf"(?:y?{_D}{_I}|y?m{_I}ş|y?s{_A}|y?k{_A}n|{_D}{_I}r)"
 #: subordinators: infinitive, verbal nouns, participles, converbs
 _NONFINITE = (rf"(?:m{_A}k(?:t{_A}(?:n|d{_I}r)?|l{_A}|s{_I}z{_I}n|s{_I}z)?|m{_A}|y?{_I}ş|y?{_A}n|{_D}{_I}[kğ]|"
               rf"y?{_A}c{_A}[kğ]|y?{_I}p|y?{_A}r{_A}k|y?{_I}nc{_A}|m{_A}d{_A}n|{_D}{_I}kç{_A}|y?{_A}l{_I}|"
-              rf"m{_A}ks{_I}z{_I}n|{_A}?r|m{_A}z|m{_I}ş)")
+              rf"m{_A}ks{_I}z{_I}n|{_A}?r|m{_A}z|m{_I}ş|d{_A}n)")
 #: what may follow a subordinator: plural, possessive, case (and the copula -DIr)
 _NOMINAL = (rf"(?:l{_A}r)?(?:{_I}m{_I}z|{_I}n{_I}z|{_I}m|{_I}n|s{_I}|{_I}|l{_A}r{_I})?"
-            rf"(?:n?{_D}{_A}n|n?{_D}{_A}|n?{_I}n|n?{_I}|n?{_A}|yl{_A}|l{_A}|c{_A}|k{_I}|{_D}{_I}r)?")
+            rf"(?:n?{_D}{_A}n|n?{_D}{_A}|n?{_I}n|[ny]?{_I}|[ny]?{_A}|yl{_A}|l{_A}|c{_A}|k{_I}|{_D}{_I}r)?")
 #: imperative and optative endings
 _IMPERATIVE = rf"(?:y?{_I}n{_I}z|y?{_I}n|s{_I}nl{_A}r|s{_I}n|y?{_A}y{_I}m|y?{_A}l{_I}m|y?{_A}s{_I}n|y?{_A})"
 
 _FINITE = rf"(?:{_TENSE1}(?:l{_A}r)?(?:{_COPULA})?(?:{_PERSON1}|{_PERSON2})?|{_TENSE2}(?:{_COPULA})?{_PERSON2}?)"
-_CHAIN = re.compile(rf"(?:{_VOICE}){{0,3}}(?:{_MODAL})?(?:{_FINITE}|{_NONFINITE}{_NOMINAL}|{_IMPERATIVE})")
+_CHAIN = re.compile(rf"(?:{_VOICE}){{0,3}}{_MODAL}(?:{_FINITE}|{_NONFINITE}{_NOMINAL}|{_IMPERATIVE})")
 _INFINITIVE = ("mak", "mek")
 _VOWELS = "aeıioöuü"
 
