@@ -231,7 +231,7 @@ def table_method(token: str, lemma: str, lang: str, lemmatize) -> str | None:
               if p != q and token.startswith(p + q) and len(token) - len(p + q) >= 3]  # ne + jā: nejāiet
     for word, how in words:
         if word in forms:
-            if how == "conjugation" and (other := _dictionary_verb(word, verb, m, lemmatize)):
+            if how == "conjugation" and _dictionary_verb(word, verb, m, lemmatize):
                 return None  # "siento": sentir's by the dictionary, only generated for sentar
             return how
         if m.noun_suffixes and word.endswith(m.noun_suffixes):
