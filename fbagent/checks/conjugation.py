@@ -245,7 +245,7 @@ def table_method(token: str, lemma: str, lang: str, lemmatize: Callable[[str], s
     return None
 
 
-def _latvian_root(token: str, verb: str, m: Morphology, lemmatize) -> str | None:
+def _latvian_root(token: str, verb: str, m: Morphology, lemmatize: Callable[[str], str]) -> str | None:
     """``"conjugation:root"`` when ``token`` (or it without ``ne-`` / ``jā-``) is a form of the Latvian ``verb``
     whose root alternates (:func:`fbagent.checks.conjugation_lv.lv_root_pattern`: cieta, samaļ, izlēmām)
     and simplemma's dictionary does not give it to a word that is no verb (an adjective "cieta" -> "ciets")."""
@@ -261,7 +261,7 @@ def _latvian_root(token: str, verb: str, m: Morphology, lemmatize) -> str | None
 
 
 
-def _turkish_method(token: str, lemma: str, lemmatize) -> str | None:
+def _turkish_method(token: str, lemma: str, lemmatize: Callable[[str], str]) -> str | None:
     """How ``token`` is a form of the Turkish verb ``lemma``: its suffix chain, else simplemma's lemma."""
     if tr_form_of(token, lemma):
         return "conjugation"
@@ -273,7 +273,7 @@ def _turkish_method(token: str, lemma: str, lemmatize) -> str | None:
 _INFINITIVES = {"es": ("ar", "er", "ir", "ír"), "pt": ("ar", "er", "ir", "or"), "it": ("are", "ere", "ire", "rre")}
 
 
-def _dictionary_verb(word: str, verb: str, m: Morphology, lemmatize) -> str:
+def _dictionary_verb(word: str, verb: str, m: Morphology, lemmatize: Callable[[str], str]) -> str:
     """The other verb simplemma's dictionary gives ``word`` to, where ``word`` is only a generated form of
     ``verb`` (not one of its listed irregular forms) and also a generated form of that other verb: the
     dictionary's reading outranks the generated one ("siento" is sentir's, though sentar's stem change makes

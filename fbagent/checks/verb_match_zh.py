@@ -129,7 +129,7 @@ def _separated(words: tuple[tuple[int, int, str, str], ...], k: int, lemma: str)
     帮我一个忙, 生了我的气, 散了一会儿步); None otherwise."""
     if len(lemma) != 2:
         return None
-    verb, obj = lemma
+    verb, obj = lemma[0], lemma[1]
     word = words[k][2]
     if not word.startswith(verb):
         return None
