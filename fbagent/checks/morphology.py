@@ -87,6 +87,7 @@ class Morphology:
     hyphen_prefixes: frozenset[str] = frozenset()
     function_homographs: frozenset[str] = frozenset()
     verb_context: frozenset[str] = frozenset()
+    inversion_subjects: frozenset[str] = frozenset()
     negative_prefixes: tuple[str, ...] = ()
     verb_prefixes: tuple[str, ...] = ()
 
@@ -165,6 +166,7 @@ def _table_fields(entry: dict[str, Any], low: Any) -> dict[str, Any]:
         hyphen_prefixes=frozenset(low(entry.get("hyphen_prefixes", []))),
         function_homographs=frozenset(low(entry.get("function_homographs", []))),
         verb_context=frozenset(low(entry.get("verb_context", []))),
+        inversion_subjects=frozenset(low(entry.get("inversion_subjects", []))),
         negative_prefixes=tuple(sorted(low(entry.get("negative_prefixes", [])), key=len, reverse=True)),
         verb_prefixes=tuple(low(entry.get("verb_prefixes", []))),
     )

@@ -272,6 +272,17 @@ class _Ctx:
             return False
         return not (i >= 2 and self.clause[i - 2] == self.clause[i] and toks[i - 2].text in m.determiners)
 
+    def quotative(self, i: int) -> bool:
+        """French quotative inversion: token ``i`` opens a clause after a comma or a quote and the next word
+        begins its subject (``inversion_subjects``, or a capitalised name): '", regrette Patrice Boureau"',
+        '", pensent les professionnels"'."""
+        m, toks = self.m, self.tokens
+        if not m.inversion_subjects or i == 0 or i + 1 >= len(toks) or self.clause[i - 1] == self.clause[i] \
+                and '"' not in self.sentence[toks[i - 1].end:toks[i].start]:
+            return False
+        nxt = self.sentence[toks[i + 1].start:toks[i + 1].end]
+        return toks[i + 1].text in m.inversion_subjects or (nxt[:1].isupper() and i + 2 < len(toks))
+
     def finite_verb_between(self, start: int, j: int) -> bool:
         """Whether the analyser reads a token after ``start`` and before ``j`` as a finite verb: a word of a
         multi-word LU after it belongs to that verb's phrase ("She turned and walked down the street" is
@@ -317,6 +328,8 @@ class _Ctx:
         """French: an auxiliary or a subject pronoun before token ``i`` (only ``between_auxiliary`` words
         between), or a pronoun joined after it by a hyphen."""
         m, toks = self.m, self.tokens
+        if self.quotative(i):
+            return True
         if m.enclitics and i + 1 < len(toks) and toks[i + 1].start == toks[i].end + 1 \
                 and self.sentence[toks[i].end] in "-\u2011" and toks[i + 1].text in m.enclitics:
             return True
