@@ -79,6 +79,8 @@ def test_issue41_dev_set_per_language(lang: str) -> None:
     ("Ele foi eleito presidente.", "eleger", "pt", True, ""),
     ("Vi träffades i Paris.", "träffas", "sv", True, ""),
     ("Laget vann matchen.", "vinna", "sv", True, ""),
+    ("« Le prix est trop haut », regrette le directeur de la banque.", "regretter", "fr", True, ""),
+    ("Si vous en déduisez une règle, dites-le.", "déduire", "fr", True, ""),
 ])
 def test_each_kind_and_the_reason_named(sentence: str, lemma: str, lang: str, present: bool, why: str) -> None:
     if not _installed(lang):
