@@ -43,16 +43,20 @@ class Borrowed:
     relations: int = 0
     missing: list[str] = field(default_factory=list)
 
-    def lines(self) -> list[str]:
-        """One line of what was borrowed, and one naming the frames not found (when any)."""
-        out = [f"frame text from lexicon {self.reference}: {self.matched:,} of {self.frames:,} frames found "
+    def line(self) -> str:
+        """One line of what was borrowed."""
+        return (f"frame text from lexicon {self.reference}: {self.matched:,} of {self.frames:,} frames found "
                f"({self.by_id:,} by frame id, {self.by_rename:,} under their FrameNet 1.5/1.7 name); "
                f"{self.definitions:,} definitions, {self.fe_lists:,} frame-element lists, "
-               f"{self.relations:,} frame relations taken"]
-        if self.missing:
-            shown = ", ".join(self.missing[:SHOWN_MISSING]) + (", ..." if len(self.missing) > SHOWN_MISSING else "")
-            out.append(f"{len(self.missing):,} frame(s) not found in {self.reference} (kept without its text): {shown}")
-        return out
+               f"{self.relations:,} frame relations taken")
+
+    def missing_line(self) -> str | None:
+        """One line counting and naming (the first :data:`SHOWN_MISSING`) the frames not found; ``None``: all found."""
+        if not self.missing:
+            return None
+        shown = ", ".join(self.missing[:SHOWN_MISSING]) + (", ..." if len(self.missing) > SHOWN_MISSING else "")
+        return (f"{len(self.missing):,} of {self.frames:,} frame(s) not found in {self.reference}, under their name, "
+                f"id or FrameNet 1.5/1.7 name (kept without its text): {shown}")
 
 
 def combined_hash(source_hash: str, reference_hash: str) -> str:

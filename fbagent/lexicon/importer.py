@@ -29,13 +29,13 @@ from typing import Any
 import sqlite_utils
 
 from fbagent.errors import FbagentError
+from fbagent.framenet.model import LexiconData
 from fbagent.languages import normalize_lang
+from fbagent.lexicon.frames_from import Borrowed, borrow_frame_text, combined_hash
 from fbagent.lexicon.jsonl_reader import fingerprint as jsonl_fingerprint
 from fbagent.lexicon.jsonl_reader import locate, read_jsonl
 from fbagent.lexicon.locate import locate_resource
-from fbagent.framenet.model import LexiconData
 from fbagent.lexicon.nltk_reader import fingerprint, read_nltk, zip_root
-from fbagent.lexicon.frames_from import Borrowed, borrow_frame_text, combined_hash
 from fbagent.lexicon.readers import BY_NAME, ReadOptions, detect_reader, reader_named
 from fbagent.store import lexicon as lexstore
 from fbagent.store.frame_text import frame_text
@@ -192,9 +192,9 @@ def reference_lexicon(db: sqlite_utils.Database, frames_from: str | None, used: 
         return berkeley[0], (f"frame definitions, frame elements and relations from lexicon {berkeley[0]['name']}, "
                              "the one Berkeley FrameNet in the database (--frames-from NAME picks another)")
     if not berkeley:
-        return None, ("this layout names Berkeley frames without their definitions, frame elements or relations, and "
-                      "the database holds no Berkeley FrameNet: import one (fbagent lexicon add framenet_v17 --lang en) "
-                      "and add this lexicon again with --frames-from NAME")
+        return None, (f"this layout names Berkeley frames without their {BY_NAME[used].lacks}, and the database holds "
+                      "no Berkeley FrameNet: import one (e.g. fbagent lexicon add framenet_v17 --lang en) and add this "
+                      "lexicon again (or with --frames-from NAME)")
     names = ", ".join(r["name"] for r in berkeley)
     return None, f"several Berkeley FrameNets in the database ({names}): pass --frames-from NAME to take frame text from one"
 
@@ -293,7 +293,9 @@ def import_lexicon(
         db, data, name=name, lang=lang, fmt=format_label or used, source_path=str(Path(path).expanduser().resolve())
     )
     notes = _notes(located.note, data, reference_note, borrowed)
-    return ImportResult(lexicon_id, name, status, format_label or used, lexstore.lexicon_counts(data), data.warnings,
+    missing = borrowed.missing_line() if borrowed is not None else None
+    warnings = [*data.warnings, missing] if missing else data.warnings
+    return ImportResult(lexicon_id, name, status, format_label or used, lexstore.lexicon_counts(data), warnings,
                         time.perf_counter() - t0, notes, lang)
 
 
@@ -302,7 +304,7 @@ def _notes(located: str | None, data: LexiconData, reference_note: str | None, b
     lexicon without polysemous verbs."""
     notes = [n for n in (located, *data.notes, reference_note) if n]
     if borrowed is not None:
-        notes.extend(borrowed.lines())
+        notes.append(borrowed.line())
     if data.lexical_units and data.n_polysemous_verbs == 0:
         notes.append("no verb lexical unit (POS V) evokes two or more frames, so `fbagent generate` and "
                      "`fbagent pairs select` will find no frame pair here; LU names need a POS suffix such as "

@@ -127,7 +127,7 @@ def _rows(path: Path) -> tuple[list[tuple[int | None, dict[str, Any]]], list[str
             continue
         if len(cols) != len(header):
             raise damaged(path, reader.line_num, f"{len(cols)} column(s), the header has {len(header)}", LAYOUT)
-        rows.append((reader.line_num, dict(zip(header, cols))))
+        rows.append((reader.line_num, dict(zip(header, cols, strict=True))))
     return rows, header
 
 
@@ -142,9 +142,10 @@ def read_lu_list(path: str | Path, columns: str | None = None) -> LexiconData:
     fields = _resolve(keys, parse_columns(columns), file)
     frames: dict[str, Frame] = {}
     lus: dict[tuple[str, str], LexicalUnit] = {}
-    for n, (line, record) in enumerate(rows, 1):
-        where = line if line is not None else None
-        get = lambda f: str(record.get(fields[f], "") if f in fields else "").strip()  # noqa: E731
+    for n, (where, record) in enumerate(rows, 1):
+        def get(field: str, record: dict[str, Any] = record) -> str:
+            return str(record.get(fields[field], "") if field in fields else "").strip()
+
         frame, name = get("frame"), get("lu")
         if not name and get("lemma"):
             pos = get("pos")

@@ -31,7 +31,8 @@ class ReadOptions:
 @dataclass(frozen=True)
 class Reader:
     """One layout: its ``name`` (the ``--format`` value), what it reads (``label``), ``detect``, ``source_hash``,
-    ``read``, and whether its frames come without text (``borrows``: ``--frames-from`` applies by default)."""
+    ``read``, whether its frames come without text (``borrows``: ``--frames-from`` applies by default) and what
+    they lack (``lacks``)."""
 
     name: str
     label: str
@@ -39,6 +40,7 @@ class Reader:
     source_hash: Callable[[Path], str]
     read: Callable[[Path, ReadOptions], LexiconData]
     borrows: bool = True
+    lacks: str = "definitions, frame elements with core types, or relations"
 
 
 def _lu_list(path: Path, options: ReadOptions) -> LexiconData:
@@ -48,7 +50,7 @@ def _lu_list(path: Path, options: ReadOptions) -> LexiconData:
 READERS: tuple[Reader, ...] = (
     Reader(kfn_reader.NAME, "the Korean FrameNet repository layout (resource/V/KFN_lus.json, data/V/*.tsv)",
            kfn_reader.detect, kfn_reader.source_hash,
-           lambda p, o: kfn_reader.read_kfn(p, progress=o.progress)),
+           lambda p, o: kfn_reader.read_kfn(p, progress=o.progress), lacks="relations"),
     Reader(starlang_reader.NAME, "Starlang's Turkish FrameNet XML (LUs as KeNet synsets)",
            starlang_reader.detect, starlang_reader.source_hash,
            lambda p, o: starlang_reader.read_starlang(p, progress=o.progress)),

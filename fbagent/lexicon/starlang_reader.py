@@ -12,7 +12,7 @@ Layout (``framenet.xml``, or a folder holding it, also as ``src/main/resources/f
 An LU is a synset id of KeNet, the Turkish wordnet, shipped as ``WordNet/data/turkish_wordnet.xml`` in the PyPI
 package ``nlptoolkit-wordnet`` (GPL-3.0; the ``tr`` extra). Each literal of the synset becomes an LU in the frame
 (``bırakmak.v``: lemma, POS from the synset's ``<POS>``), with the synset's ``<DEF>`` as its definition and the
-synset's ``<EXAMPLE>`` sentence as an exemplar of the literal it contains (the target: the literal's stem, the
+synset's ``<EXAMPLE>`` sentences (``|`` between them) as exemplars of the literal it contains (the target: the literal's stem, the
 infinitive's -mak/-mek removed, at the start of a word; no literal found: the first literal, no target). KeNet's
 examples are dictionary sentences, not FrameNet annotation: ``n_annotated`` stays 0. The release has no frame
 definitions and no frame relations (``--frames-from`` borrows Berkeley's); its FE names come without core types.
@@ -160,17 +160,22 @@ def _find(stem: str, sentence: str) -> tuple[int, int] | None:
 
 
 def _add_synset(synset: Synset, frame: str, lus: dict[tuple[str, str], LexicalUnit]) -> None:
-    """One LU per literal of ``synset`` in ``frame`` (merged with an LU already there); the example to its literal."""
+    """One LU per literal of ``synset`` in ``frame`` (merged with an LU already there); each example sentence (KeNet
+    separates several with ``|``) to the literal it contains, else to the first literal without a target."""
     suffix = synset.pos or "x"
     pos = POS.get(synset.pos, synset.pos.upper())
-    placed = False
     for literal in synset.literals:
-        name = f"{literal}.{suffix}"
-        lu = lus.setdefault((name, frame), LexicalUnit(name=name, lemma=literal, pos=pos, frame=frame,
-                                                        definition=synset.definition))
-        span = _find(_stem(literal), synset.example) if synset.example and not placed else None
-        if span is not None:
-            lu.exemplars.append(Example(synset.example, *span))
-            placed = True
-    if synset.example and not placed and synset.literals:
-        lus[(f"{synset.literals[0]}.{suffix}", frame)].exemplars.append(Example(synset.example))
+        lus.setdefault((f"{literal}.{suffix}", frame), LexicalUnit(name=f"{literal}.{suffix}", lemma=literal, pos=pos,
+                                                                    frame=frame, definition=synset.definition))
+    if not synset.literals:
+        return
+    for sentence in (s.strip() for s in synset.example.split("|")):
+        if not sentence:
+            continue
+        for literal in synset.literals:
+            span = _find(_stem(literal), sentence)
+            if span is not None:
+                lus[(f"{literal}.{suffix}", frame)].exemplars.append(Example(sentence, *span))
+                break
+        else:
+            lus[(f"{synset.literals[0]}.{suffix}", frame)].exemplars.append(Example(sentence))
