@@ -50,7 +50,7 @@ COMMANDS: dict[str, LazyCommand] = {
         "database read-only."),
     "lexicon": LazyCommand(
         "fbagent.commands.lexicon",
-        "Lexicons: import a FrameNet of any language (NLTK XML layout or JSONL), list them, show counts."),
+        "Lexicons: import a FrameNet of any language (NLTK XML, JSONL or a published layout), list them, show counts."),
     "pairs": LazyCommand(
         "fbagent.commands.pairs",
         "Frame pairs: select (verb, frame A, frame B) pairs from a lexicon (fbagent's stratified protocol or the "

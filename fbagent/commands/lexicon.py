@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -27,8 +28,7 @@ FORMAT_HELP = "auto | nltk | jsonl | kfn | conll2009 | starlang | lu-list"
 FEW_PAIRS = 100
 
 app = typer.Typer(
-    help="Lexicons: import a FrameNet of any language (NLTK XML, JSONL, Korean FrameNet, CoNLL-2009, Turkish "
-    "FrameNet XML, CSV/TSV/JSON LU lists), list them, show counts.",
+    help="Lexicons: import a FrameNet of any language (NLTK XML, JSONL or a published layout), list them, show counts.",
     no_args_is_help=True,
 )
 
@@ -146,8 +146,8 @@ def _what_to_know(database: Any, name: str) -> tuple[str, list[str]]:
     return line, warnings
 
 
-def _import(database, err, path: Path, *, lang: str, name: str | None, fmt: str, strict: bool,
-            exemplars: Path | None, options: Any = None):
+def _import(database: Any, err: Console, path: Path, *, lang: str, name: str | None, fmt: str, strict: bool,
+            exemplars: Path | None, options: Any = None) -> Any:
     """Run the import with a progress bar on a terminal; the other JSONL problems go to stderr on one line."""
     with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
                   TimeElapsedColumn(), console=err, transient=True, disable=not err.is_terminal) as bar:

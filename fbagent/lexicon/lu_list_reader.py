@@ -121,7 +121,7 @@ def _rows(path: Path) -> tuple[list[tuple[int | None, dict[str, Any]]], list[str
         header = next(reader)
     except StopIteration:
         raise damaged(path, 1, "empty: no header line", LAYOUT) from None
-    rows = []
+    rows: list[tuple[int | None, dict[str, Any]]] = []
     for cols in reader:
         if not any(c.strip() for c in cols):
             continue
