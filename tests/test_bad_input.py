@@ -101,6 +101,16 @@ CASES = [
        setup="bad_jsonl", says=("csv",)),
     _c("lexicon-add-new-db-failed-first-import", "lexicon", "add", "{tmp}/bad.jsonl", "--lang", "en",
        "--db", "{tmp}/fresh.db", setup="bad_jsonl", db="none", says=("bad.jsonl:1",)),
+    _c("lexicon-add-truncated-kfn-json", "lexicon", "add", "{tmp}/kfn", "--lang", "ko", "--db", "{db}",
+       setup="truncated_kfn", says=("KFN_lus.json:2: not valid JSON",)),
+    _c("lexicon-add-conll-bad-columns", "lexicon", "add", "{tmp}/a.conll2009", "--lang", "lv", "--db", "{db}",
+       setup="bad_conll", says=("a.conll2009:2: 11 tab-separated column(s)",)),
+    _c("lexicon-add-tr-malformed-xml", "lexicon", "add", "{tmp}/framenet.xml", "--lang", "tr", "--db", "{db}",
+       setup="bad_tr_xml", says=("framenet.xml:2: malformed XML",)),
+    _c("lexicon-add-lu-tsv-bad-columns", "lexicon", "add", "{tmp}/lus.tsv", "--lang", "ar", "--db", "{db}",
+       setup="bad_lu_tsv", says=("lus.tsv:3: 1 column(s), the header has 2",)),
+    _c("lexicon-add-frames-from-unknown", "lexicon", "add", "{tmp}/lus.tsv", "--lang", "ar", "--frames-from", "nosuch",
+       "--db", "{db}", setup="bad_lu_tsv", says=("nosuch",)),
     _c("lexicon-show-unknown", "lexicon", "show", "nosuch", "--db", "{db}", says=("nosuch",)),
     # --- pairs
     _c("pairs-select-unknown-protocol-no-db", "pairs", "select", "--protocol", "framebenhc", "--pairs", "5",
@@ -369,6 +379,16 @@ def _setup(name: str | None, tmp: Path) -> None:
         (tmp / "deep.jsonl").write_text("[" * 100_000 + "]" * 100_000 + "\n")
     elif name == "bad_jsonl":
         (tmp / "bad.jsonl").write_text('{"frame": "Departing", "definition": "x"}\n{not json\n')
+    elif name == "truncated_kfn":
+        (tmp / "kfn" / "resource" / "1.2").mkdir(parents=True)
+        (tmp / "kfn" / "resource" / "1.2" / "KFN_lus.json").write_text('{\n  "1": {"lexeme": "가다", "pos": "v", "fr')
+    elif name == "bad_conll":
+        row = ["1", "Iet", "iet", "VERB", "x", "_", "0", "root", "0:root", "Y", "Motion", "_"]
+        (tmp / "a.conll2009").write_text("# text = Iet.\n" + "\t".join(row[:11]) + "\n\n")
+    elif name == "bad_tr_xml":
+        (tmp / "framenet.xml").write_text('<FRAMENET>\n<FRAME NAME="Motion"></FRAMENET>\n')
+    elif name == "bad_lu_tsv":
+        (tmp / "lus.tsv").write_text("lu\tframe\ngo.v\tMotion\nrun.v\n")
     elif name == "jsonl_missing_field":
         (tmp / "nofield.jsonl").write_text('{"definition": "a frame without a name"}\n')
     elif name == "other_result":
