@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sqlite3
 from importlib.util import find_spec
+from pathlib import Path
 
 import pytest
 
@@ -16,6 +17,9 @@ from fbagent.store.db import open_db
 from fbagent.store.lexicon import lexicon_by_name, lexicon_stats
 
 pytestmark = [pytest.mark.realdata]
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+LEXICON_MD = (ROOT / "docs" / "lexicon.md").read_text(encoding="utf-8")
 
 
 def _import(tmp_path_factory, shared_data, folder: str, lang: str):
@@ -54,6 +58,8 @@ def test_korean_framenet_12_counts(ko):
         "WHERE lu.name = '입증하다.v' AND x.text LIKE '%입증했다.'").fetchone()
     assert text[start:end] == "입증했다."
     assert framebench_pairs(db, "ko") == 800
+    assert "# prints: 809 frames, 7,942 LUs, ..." in README      # what the docs quote is what was read
+    assert "| 809 frames, 7,942 LUs, 4,361 verb LUs, 7,645 exemplars (dev + test TSV) |" in LEXICON_MD
 
 
 def test_latvian_framenet_counts(lv):
@@ -65,6 +71,8 @@ def test_latvian_framenet_counts(lv):
     # the copy's žāvēt_20191014102605.conll2009 ends inside a row: its unfinished sentence has no target yet
     assert len(result.warnings) == 1 and "žāvēt_20191014102605.conll2009:57: the file ends inside a row" in result.warnings[0]
     assert framebench_pairs(db, "lv") == 800
+    assert "# Latvian CoNLL-2009: 540 frames, 2,577 LUs" in README
+    assert "| 540 frames, 2,577 LUs, 20,879 annotation sets = exemplars |" in LEXICON_MD
 
 
 def test_turkish_framenet_through_kenet(tmp_path_factory, shared_data):
