@@ -250,3 +250,14 @@ def test_cli_add_says_reader_summary_and_refuses_damage(tmp_path):
     assert forced.returncode == 2 and "not a Korean FrameNet folder" in forced.stderr
     cols = run_cli("lexicon", "add", str(tmp_path / "lv"), "--lang", "lv", "--columns", "lemma=x", db=db)
     assert cols.returncode == 2 and "--columns applies to LU lists" in cols.stderr
+
+
+def test_lu_list_pos_words_and_default_name(tmp_db, tmp_path):
+    csv_path = tmp_path / "fr_lus.csv"
+    csv_path.write_text("lemma,pos,frame\nabandonner,verbe,Departing\nabandonner,VERB,Quitting\ndépart,nom,Departing\n",
+                        "utf-8")
+    result = import_lexicon(tmp_db, csv_path, lang="fr")
+    assert result.name == "fr_lus"
+    names = {r[0] for r in tmp_db.execute("SELECT name FROM lexical_units")}
+    assert names == {"abandonner.v", "départ.n"}
+    assert lexicon_stats(tmp_db, result.lexicon_id)["polysemous_verbs"] == 1

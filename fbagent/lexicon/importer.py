@@ -201,10 +201,12 @@ def reference_lexicon(db: sqlite_utils.Database, frames_from: str | None, used: 
 
 def default_name(path: str | Path) -> str:
     """Lexicon name from a path (NFC): the folder name, or the file stem (``frames.jsonl`` -> its folder,
-    ``fn.zip`` -> ``fn``), as typed: a symlink gives its own name, not its target's."""
+    ``fn.zip`` -> ``fn``, ``lus.csv`` -> ``lus``), as typed: a symlink gives its own name, not its target's."""
     p = Path(os.path.normpath(Path(path).expanduser().absolute()))
     if p.is_file():
         name = p.parent.name if p.name == "frames.jsonl" else p.name.removesuffix(".jsonl")
+        for suffix in (".csv", ".tsv", ".tab", ".json", ".xml", ".conll2009", ".conll09"):
+            name = name.removesuffix(suffix)
         if name.lower().endswith(".zip"):
             name = name[:-4]
         return unicodedata.normalize("NFC", name)

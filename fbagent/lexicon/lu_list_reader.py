@@ -53,8 +53,16 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "exemplar": ("exemplar", "sentence", "example"),
     "n_annotated": ("n_annotated", "annotated"),
 }
-#: POS words -> the LU name suffix
-POS_SUFFIX = {"verb": "v", "noun": "n", "adjective": "a", "adj": "a", "adverb": "adv", "preposition": "prep"}
+#: POS words (UD tags, English and a few other languages' names) -> the LU name suffix; others are lower-cased
+POS_SUFFIX = {
+    **dict.fromkeys(("verb", "verbe", "verbo", "werkwoord", "fiil", "fi'l", "فعل", "aux"), "v"),
+    **dict.fromkeys(("noun", "nom", "nome", "nombre", "sustantivo", "substantief", "zelfstandig naamwoord", "isim",
+                     "اسم", "propn"), "n"),
+    **dict.fromkeys(("adjective", "adj", "adjectif", "adjetivo", "aggettivo", "bijvoeglijk naamwoord", "sıfat",
+                     "صفة"), "a"),
+    **dict.fromkeys(("adverb", "adverbe", "adverbio", "avverbio", "bijwoord", "zarf", "ظرف"), "adv"),
+    **dict.fromkeys(("preposition", "adp", "préposition", "preposición", "voorzetsel", "حرف جر"), "prep"),
+}
 
 
 def detect(path: Path) -> bool:
