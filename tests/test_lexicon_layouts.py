@@ -261,3 +261,9 @@ def test_lu_list_pos_words_and_default_name(tmp_db, tmp_path):
     names = {r[0] for r in tmp_db.execute("SELECT name FROM lexical_units")}
     assert names == {"abandonner.v", "départ.n"}
     assert lexicon_stats(tmp_db, result.lexicon_id)["polysemous_verbs"] == 1
+
+
+def test_kfn_entry_without_its_keys_names_its_line(tmp_path):
+    lus = json.dumps({"11": {"lexeme": "가다", "pos": "v", "frame": "Motion"}, "12": {"lexeme": "오다"}}, indent=4)
+    with pytest.raises(FbagentError, match=r"KFN_lus.json:7: LU entry '12' lacks a lexeme, pos or frame string"):
+        read_kfn(write_kfn(tmp_path / "k", lus_json=lus))

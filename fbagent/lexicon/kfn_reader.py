@@ -20,6 +20,7 @@ from the first to the last). The newest version folder is read unless PATH is a 
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -28,7 +29,14 @@ from typing import Any
 from fbagent.errors import FbagentError
 from fbagent.framenet.model import Example, Frame, FrameElement, LexicalUnit, LexiconData
 from fbagent.lexicon.releases import known
-from fbagent.lexicon.source_files import damaged, fingerprint, read_json, read_text, token_offsets
+from fbagent.lexicon.source_files import (
+    damaged,
+    fingerprint,
+    line_of,
+    read_json,
+    read_text,
+    token_offsets,
+)
 
 NAME = "kfn"
 LAYOUT = "Korean FrameNet"
@@ -131,7 +139,8 @@ def _lexical_units(path: Path, entries: dict[str, Any]) -> tuple[list[LexicalUni
     frame_ids: dict[str, int | None] = {}
     for key, entry in entries.items():
         if not isinstance(entry, dict) or not all(isinstance(entry.get(k), str) for k in ("lexeme", "pos", "frame")):
-            raise damaged(path, None, f"LU entry {key!r} lacks a lexeme, pos or frame string", LAYOUT)
+            raise damaged(path, line_of(path, json.dumps(key, ensure_ascii=False)),
+                          f"LU entry {key!r} lacks a lexeme, pos or frame string", LAYOUT)
         pos = POS.get(entry["pos"], entry["pos"].upper())
         frame = entry["frame"]
         fid = entry.get("fid")

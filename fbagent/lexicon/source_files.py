@@ -43,6 +43,17 @@ def read_json(path: Path, layout: str) -> Any:
         raise damaged(path, err.lineno, f"not valid JSON ({err.msg}, column {err.colno})", layout) from err
 
 
+def line_of(path: Path, needle: str) -> int | None:
+    """The line of ``path`` where ``needle`` first occurs (to name a JSON entry's line on an error path), or
+    ``None``."""
+    try:
+        text = path.read_text("utf-8-sig", errors="replace")
+    except OSError:
+        return None
+    at = text.find(needle)
+    return text.count("\n", 0, at) + 1 if at >= 0 else None
+
+
 def fingerprint(version: str, paths: Iterable[Path]) -> str:
     """SHA-256 over ``version`` and each file's name, size and bytes, in the order given."""
     h = hashlib.sha256(version.encode())
