@@ -88,8 +88,9 @@ def add_cmd(
     # wrapped at spaces, never inside a path or a command (a path wider than the terminal gets a line of its own)
     # (on a terminal only: a pipe or file gets each note on one line, as every other message)
     width = err.width if err.is_terminal else 1 << 30
-    reader = f"read by the reader for {lexicon_room.FORMAT_LABELS.get(result.format, result.format)} " \
-             f"(--format {result.format}; --format NAME forces another)"
+    label = lexicon_room.FORMAT_LABELS.get(result.format, result.format)
+    verb = "read by" if result.status != "unchanged" else "same content as last read by"
+    reader = f"{verb} the reader for {label} (--format {result.format}; --format NAME forces another)"
     summary, few = _what_to_know(database, result.name)
     for note in [reader, *result.notes, summary, checks.verb_check_line(result.lang)]:
         err.print(fit_line(f"note: {note}", width), style="dim", highlight=False, markup=False, soft_wrap=True)
