@@ -267,3 +267,10 @@ def test_kfn_entry_without_its_keys_names_its_line(tmp_path):
     lus = json.dumps({"11": {"lexeme": "가다", "pos": "v", "frame": "Motion"}, "12": {"lexeme": "오다"}}, indent=4)
     with pytest.raises(FbagentError, match=r"KFN_lus.json:7: LU entry '12' lacks a lexeme, pos or frame string"):
         read_kfn(write_kfn(tmp_path / "k", lus_json=lus))
+
+
+def test_help_names_every_format():
+    from fbagent.commands.lexicon import FORMAT_HELP
+    from fbagent.lexicon.importer import FORMATS
+
+    assert set(FORMAT_HELP.split(" | ")) == set(FORMATS)
