@@ -11,10 +11,11 @@ from pathlib import Path
 
 import pytest
 
+from fbagent.commands.lexicon import FORMAT_HELP
 from fbagent.errors import FbagentError
 from fbagent.lexicon import starlang_reader
 from fbagent.lexicon.conll2009_reader import read_conll2009
-from fbagent.lexicon.importer import ImportOptions, detect_format, embedded_path, import_lexicon
+from fbagent.lexicon.importer import FORMATS, ImportOptions, detect_format, embedded_path, import_lexicon
 from fbagent.lexicon.kfn_reader import read_kfn
 from fbagent.lexicon.lu_list_reader import parse_columns, read_lu_list
 from fbagent.store.lexicon import lexicon_stats
@@ -270,7 +271,4 @@ def test_kfn_entry_without_its_keys_names_its_line(tmp_path):
 
 
 def test_help_names_every_format():
-    from fbagent.commands.lexicon import FORMAT_HELP
-    from fbagent.lexicon.importer import FORMATS
-
     assert set(FORMAT_HELP.split(" | ")) == set(FORMATS)
