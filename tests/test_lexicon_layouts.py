@@ -15,7 +15,13 @@ from fbagent.commands.lexicon import FORMAT_HELP
 from fbagent.errors import FbagentError
 from fbagent.lexicon import starlang_reader
 from fbagent.lexicon.conll2009_reader import read_conll2009
-from fbagent.lexicon.importer import FORMATS, ImportOptions, detect_format, embedded_path, import_lexicon
+from fbagent.lexicon.importer import (
+    FORMATS,
+    ImportOptions,
+    detect_format,
+    embedded_path,
+    import_lexicon,
+)
 from fbagent.lexicon.kfn_reader import read_kfn
 from fbagent.lexicon.lu_list_reader import parse_columns, read_lu_list
 from fbagent.store.lexicon import lexicon_stats
