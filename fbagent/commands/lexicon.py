@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -26,6 +26,12 @@ from fbagent.store.lexicon import lexicon_by_name, lexicon_stats, list_lexicons
 FORMAT_HELP = "auto | nltk | jsonl | kfn | conll2009 | starlang | lu-list"
 #: below this many frame pairs an import warns (FrameBench draws 800)
 FEW_PAIRS = 100
+
+if TYPE_CHECKING:
+    import sqlite_utils
+    from rich.console import Console
+
+    from fbagent.lexicon.importer import ImportOptions, ImportResult
 
 app = typer.Typer(
     help="Lexicons: import a FrameNet of any language (NLTK XML, JSONL or a published layout), list them, show counts.",
@@ -107,7 +113,7 @@ def add_cmd(
     )
 
 
-def _remove_new_database(database, path: Path) -> None:
+def _remove_new_database(database: sqlite_utils.Database, path: Path) -> None:
     """Delete the database file a failed first import created (and its -wal/-shm), if it holds no row at all."""
     if holds_rows(database):
         return  # someone else wrote to it meanwhile: keep it
@@ -116,7 +122,7 @@ def _remove_new_database(database, path: Path) -> None:
         Path(f"{path}{suffix}").unlink(missing_ok=True)
 
 
-def _pairs_possible(database: Any, lexicon: dict[str, Any], protocol: str) -> int:
+def _pairs_possible(database: sqlite_utils.Database, lexicon: dict[str, Any], protocol: str) -> int:
     """How many frame pairs a selection of ``lexicon`` could draw under ``protocol`` with the default options (the
     fbagent protocol: candidates passing its filters; framebench: the authors' pool); 0 when it offers none."""
     try:
@@ -126,7 +132,7 @@ def _pairs_possible(database: Any, lexicon: dict[str, Any], protocol: str) -> in
     return int(drawn.counts["eligible"])
 
 
-def _what_to_know(database: Any, name: str) -> tuple[str, list[str]]:
+def _what_to_know(database: sqlite_utils.Database, name: str) -> tuple[str, list[str]]:
     """The import's closing summary line (frames, LUs, verb LUs, exemplars, polysemous verbs, the frame pairs each
     protocol could draw) and its warnings (fewer than :data:`FEW_PAIRS` pairs, no exemplar)."""
     row = lexicon_by_name(database, name)
@@ -147,8 +153,8 @@ def _what_to_know(database: Any, name: str) -> tuple[str, list[str]]:
     return line, warnings
 
 
-def _import(database: Any, err: Console, path: Path, *, lang: str, name: str | None, fmt: str, strict: bool,
-            exemplars: Path | None, options: Any = None) -> Any:
+def _import(database: sqlite_utils.Database, err: Console, path: Path, *, lang: str, name: str | None, fmt: str,
+            strict: bool, exemplars: Path | None, options: ImportOptions | None = None) -> ImportResult:
     """Run the import with a progress bar on a terminal; the other JSONL problems go to stderr on one line."""
     with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
                   TimeElapsedColumn(), console=err, transient=True, disable=not err.is_terminal) as bar:
