@@ -203,6 +203,9 @@ def test_lu_list_damage_and_bad_columns(tmp_path):
     js.write_text(json.dumps({"lexical_units": [{"lu": "leave.v", "frame": "Departing", "frame_id": "57"}]}), "utf-8")
     (lu,) = read_lu_list(js).lexical_units
     assert (lu.name, lu.frame) == ("leave.v", "Departing") and read_lu_list(js).frames[0].frame_id == 57
+    js.write_text('[\n  {"lu": "leave.v", "frame": "Departing"},\n\n  {"lu": "quit.v"}\n]\n', "utf-8")
+    with pytest.raises(FbagentError, match=r"l.json:4: row has no frame"):
+        read_lu_list(js)
     with pytest.raises(FbagentError, match="not FIELD=COLUMN"):
         parse_columns("lemma")
     with pytest.raises(FbagentError, match="names no column"):

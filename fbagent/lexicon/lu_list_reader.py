@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from pathlib import Path
 from typing import Any
 
@@ -111,8 +112,25 @@ def _resolve(keys: list[str], mapping: dict[str, str], path: Path) -> dict[str, 
     return out
 
 
+def _list_lines(text: str, n: int) -> list[int | None]:
+    """The line where each of the ``n`` objects of a top-level JSON list starts (``None`` each when the file's top
+    level is no list: an object holding the list)."""
+    decoder = json.JSONDecoder()
+    at = len(text) - len(text.lstrip())
+    if not text[at:].startswith("["):
+        return [None] * n
+    lines: list[int | None] = []
+    at += 1
+    while len(lines) < n:
+        while text[at] in " \t\r\n,":
+            at += 1
+        lines.append(text.count("\n", 0, at) + 1)
+        at = decoder.raw_decode(text, at)[1]
+    return lines
+
+
 def _rows(path: Path) -> tuple[list[tuple[int | None, dict[str, Any]]], list[str]]:
-    """``([(line or None, record)], keys)`` of a CSV/TSV (line numbers) or JSON (no line per object) file."""
+    """``([(line or None, record)], keys)`` of a CSV/TSV or JSON file (the line where each record starts)."""
     if path.suffix.lower() == ".json":
         value = read_json(path, LAYOUT)
         if isinstance(value, dict):
@@ -121,7 +139,8 @@ def _rows(path: Path) -> tuple[list[tuple[int | None, dict[str, Any]]], list[str
         if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
             raise damaged(path, None, "not a JSON list of LU objects (nor an object holding one)", LAYOUT)
         keys = list(dict.fromkeys(k for v in value for k in v))
-        return [(None, v) for v in value], keys
+        lines = _list_lines(read_text(path, LAYOUT), len(value))
+        return list(zip(lines, value, strict=True)), keys
     text = read_text(path, LAYOUT)
     dialect = "excel-tab" if path.suffix.lower() in (".tsv", ".tab") else "excel"
     reader = csv.reader(io.StringIO(text, newline=""), dialect=dialect)
