@@ -89,7 +89,7 @@ def test_every_section_with_numbers_and_no_placeholder(annotated, tmp_path):
     assert "alice" not in text and "bob" not in text
     # the usage comes first and runs without fbagent: the lm-eval task folder ships beside the data
     use = top["Using the data"]
-    assert use.index("load_dataset(\".\")") < use.index("lm_eval --model hf") < use.index("fbagent eval run --dataset")
+    assert use.index("load_dataset(\"../hf\")") < use.index("lm_eval --model hf") < use.index("fbagent eval run --dataset")
     assert (tmp_path / "hf" / "lm_eval" / "_framebench_en.yaml").exists()
     assert "fbagent is not published on PyPI" in use and "--homepage URL" in use
     # a real row under "Data instances"; the limitation numbers: 8 entries -> 32 problems, 1.96*sqrt(.25/32) = 17.3
