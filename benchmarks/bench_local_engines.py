@@ -69,7 +69,12 @@ def bench_transformers(texts: list[str], threads: int) -> dict[str, Any]:
     import llguidance.hf
     import llguidance.torch
     import torch
-    from transformers import AutoModelForCausalLM, AutoTokenizer, LogitsProcessor, LogitsProcessorList
+    from transformers import (
+        AutoModelForCausalLM,
+        AutoTokenizer,
+        LogitsProcessor,
+        LogitsProcessorList,
+    )
 
     from fbagent.providers.gguf import default_gguf_path
 

@@ -68,7 +68,7 @@ def test_asfalda_numbers_in_the_readme(fr_db):
     for phrase in (f"{n(c['frames'])} frames", f"{n(c['lexical_units'])} LUs", f"{n(c['verbs'])} verbs,",
                    f"{n(c['polysemous_verbs'])} verbs with 2+ frames", f"{n(c['candidate_pairs'])} candidate frame pairs",
                    f"{n(c['exemplars'])} exemplars", f"{n(c['frame_examples'])} frame `<ex>` examples"):
-        assert f"(`framenet-fr-asfalda`): " in text and phrase in text.split("(`framenet-fr-asfalda`): ", 1)[1][:400], phrase
+        assert "(`framenet-fr-asfalda`): " in text and phrase in text.split("(`framenet-fr-asfalda`): ", 1)[1][:400], phrase
 
 
 def test_table1_of_pairs_select_in_docs(en_db):

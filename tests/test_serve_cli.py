@@ -140,7 +140,7 @@ def test_an_address_file_of_a_dead_server_is_ignored(db_path):
     from fbagent.serve.address import address_file
 
     dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
-    address_file(db_path).write_text('{"url": "http://127.0.0.1:9999", "pid": %s}' % dead.stdout.strip())
+    address_file(db_path).write_text(f'{{"url": "http://127.0.0.1:9999", "pid": {dead.stdout.strip()}}}')
     link = fb("annotators", "invite", "alice", "--db", str(db_path), check=True).stdout
     assert link.startswith("http://127.0.0.1:8000/join?token=")
 

@@ -48,7 +48,6 @@ from typing import Any
 from xml.sax.saxutils import quoteattr
 
 from fbagent.errors import FbagentError
-from fbagent.lexicon.archive import extracted, zip_fingerprint, zip_root
 from fbagent.framenet.markup import clean_text, parse_definition
 from fbagent.framenet.model import (
     Example,
@@ -59,6 +58,7 @@ from fbagent.framenet.model import (
     LexiconData,
     split_lu_name,
 )
+from fbagent.lexicon.archive import extracted, zip_fingerprint, zip_root
 
 FN_NS = "http://framenet.icsi.berkeley.edu"
 PARSER_VERSION = "nltk-reader/1"

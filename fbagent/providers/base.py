@@ -33,10 +33,10 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from fbagent.errors import FbagentError
-from fbagent.providers.hooks import CallHooks
 from fbagent.providers import LoopClients, missing_package
 from fbagent.providers.cancel import CallGate
 from fbagent.providers.config import DEFAULT_END_THINK_TAG, ModelConfig, ReasoningConfig
+from fbagent.providers.hooks import CallHooks
 from fbagent.schemas import FourChoiceAnswer
 from fbagent.seeds import DEFAULT_SEED, check_seed, request_seed
 

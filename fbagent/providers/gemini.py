@@ -28,8 +28,6 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from fbagent import providers
-from fbagent.providers.hooks import CallHooks
-from fbagent.providers.structured import instructor_create
 from fbagent.providers.base import (
     ChoiceResult,
     ConcurrentBackend,
@@ -41,6 +39,8 @@ from fbagent.providers.base import (
     parse_json_answer,
 )
 from fbagent.providers.config import EVAL_RETRIES, EVAL_TIMEOUT_S, GENERATION, ModelConfig
+from fbagent.providers.hooks import CallHooks
+from fbagent.providers.structured import instructor_create
 from fbagent.seeds import DEFAULT_SEED
 
 if TYPE_CHECKING:

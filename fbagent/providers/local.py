@@ -29,9 +29,6 @@ from typing import TYPE_CHECKING, Any
 
 from fbagent import providers
 from fbagent.errors import FbagentError
-from fbagent.providers.hooks import CallHooks
-from fbagent.providers.prompt_style import check_prompt_style, style_from_metadata
-from fbagent.providers.structured import instructor_create, openai_text, openai_usage
 from fbagent.providers.base import (
     ChoiceResult,
     ReasoningConfig,
@@ -46,7 +43,10 @@ from fbagent.providers.base import (
 from fbagent.providers.config import DEFAULT_N_CTX, GENERATION, ModelConfig
 from fbagent.providers.errors import one_line
 from fbagent.providers.gguf import default_gguf_path
+from fbagent.providers.hooks import CallHooks
 from fbagent.providers.llamacpp import build_llama, check_gguf_file, settings_for, uses_extra_bufts
+from fbagent.providers.prompt_style import check_prompt_style, style_from_metadata
+from fbagent.providers.structured import instructor_create, openai_text, openai_usage
 from fbagent.seeds import DEFAULT_SEED
 
 if TYPE_CHECKING:

@@ -39,9 +39,6 @@ from typing import TYPE_CHECKING, Any
 
 from fbagent import providers
 from fbagent.errors import FbagentError
-from fbagent.providers.fastpath import direct_chat_create
-from fbagent.providers.hooks import CallHooks
-from fbagent.providers.structured import create_json_schema, instructor_create, openai_text, openai_usage
 from fbagent.providers.base import (
     ChoiceResult,
     ConcurrentBackend,
@@ -56,6 +53,14 @@ from fbagent.providers.base import (
 from fbagent.providers.chat_http import Answer, ChatCompletionsHTTP, answer_of, token_count
 from fbagent.providers.clients import LoopClients
 from fbagent.providers.config import EVAL_RETRIES, EVAL_TIMEOUT_S, GENERATION, ModelConfig
+from fbagent.providers.fastpath import direct_chat_create
+from fbagent.providers.hooks import CallHooks
+from fbagent.providers.structured import (
+    create_json_schema,
+    instructor_create,
+    openai_text,
+    openai_usage,
+)
 from fbagent.seeds import DEFAULT_SEED, request_seed
 
 if TYPE_CHECKING:
