@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -19,6 +19,9 @@ from fbagent.store.competence import parse_competence, record_competence
 from fbagent.store.db import open_db
 from fbagent.store.invites import known_names, overview, revoke
 
+if TYPE_CHECKING:
+    import sqlite_utils
+
 app = typer.Typer(help="Invite annotators to the browser app (annotate --serve): one-time links, list, revoke.",
                   no_args_is_help=True)
 
@@ -33,7 +36,7 @@ PublicUrlOption = Annotated[
 ]
 
 
-def _open(db):
+def _open(db: Path | None) -> sqlite_utils.Database:
     return open_db(db_path(db), create=False)
 
 
