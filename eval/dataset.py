@@ -156,6 +156,7 @@ def entry_from_framebench(obj: dict, where: str, default_lang: str) -> Entry:
         frame_a=str(obj.get("frame_A") or obj.get("frame_a") or ""),
         frame_b=str(obj.get("frame_B") or obj.get("frame_b") or ""),
         source_format="framebench-step3" if step3 else "framebench", human_correct=human, pair_votes=votes,
+        human_filter=None,   # the authors' format records no filter
     )
 
 
