@@ -95,8 +95,18 @@ def entry_from_fbagent(obj: dict, where: str, default_lang: str) -> Entry:
         **sentences(obj, where),
         verb=str(verb), language=str(obj.get("language") or default_lang), lu=str(lu),
         frame_a=str(obj.get("frame_a") or ""), frame_b=str(obj.get("frame_b") or ""),
-        source_format="fbagent", human_correct=human,
+        source_format="fbagent", human_correct=human, human_filter=_filter_of(block),
     )
+
+
+def _filter_of(block: dict[str, Any] | None) -> tuple[bool, int, int] | None:
+    """``(kept, min_correct, min_acceptable)`` of an fbagent export's ``human`` block; ``None`` without them."""
+    if not block or not isinstance(block.get("kept"), bool):
+        return None
+    try:
+        return block["kept"], int(block["min_correct"]), int(block["min_acceptable"])
+    except (KeyError, TypeError, ValueError):
+        return None
 
 
 def _annotator_columns(obj: dict) -> tuple[dict[str, tuple[bool, bool]], dict[str, dict[str, int]]]:
@@ -146,6 +156,7 @@ def entry_from_framebench(obj: dict, where: str, default_lang: str) -> Entry:
         frame_a=str(obj.get("frame_A") or obj.get("frame_a") or ""),
         frame_b=str(obj.get("frame_B") or obj.get("frame_b") or ""),
         source_format="framebench-step3" if step3 else "framebench", human_correct=human, pair_votes=votes,
+        human_filter=None,   # the authors' format records no filter
     )
 
 
@@ -236,15 +247,30 @@ def file_sha256(path: Path) -> str:
     return h.hexdigest()
 
 
+def dataset_human_filter(entries: list[Entry]) -> dict[str, int] | None:
+    """The human filter an fbagent export applied to ``entries``: ``{"min_correct", "min_acceptable", "kept",
+    "judged"}`` (entries that pass it, entries with judgments), or ``None`` when the file does not say (the
+    authors' format, an export without judgments)."""
+    marked = [e for e in entries if e.human_filter is not None and e.human_correct]
+    if not marked:
+        return None
+    _, min_correct, min_acceptable = marked[0].human_filter or (False, 0, 0)
+    return {"min_correct": min_correct, "min_acceptable": min_acceptable,
+            "kept": sum(1 for e in marked if e.human_filter and e.human_filter[0]), "judged": len(marked)}
+
+
 def human_accuracy(entries: list[Entry]) -> float | None:
     """The paper's "Human" row from the entries' annotator judgments (FrameBench, section 4).
 
-    Mean over annotators of the share of correct answers on the base and
-    extended pairs of the entries in the file; ``None`` when no entry carries
-    judgments. Result in [0, 1].
+    Mean over annotators of the share of correct answers on the base and extended pairs of the entries the
+    human filter keeps (as ``validate report`` and the dataset card compute it): for an fbagent export, the
+    entries its ``human`` block marks ``kept``; for the authors' format (no filter recorded), every judged
+    entry. ``None`` when no such entry carries judgments. Result in [0, 1].
     """
     per: dict[str, list[bool]] = {}
     for e in entries:
+        if e.human_filter is not None and not e.human_filter[0]:
+            continue
         for name, (base, ext) in e.human_correct.items():
             per.setdefault(name, []).extend([base, ext])
     rates = [sum(v) / len(v) for v in per.values() if v]

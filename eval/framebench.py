@@ -40,6 +40,7 @@ from fbagent.errors import FbagentError
 from fbagent.eval.dataset import (
     HUMAN_FILTER_MIN,
     Entry,
+    dataset_human_filter,
     dataset_sha256,
     has_annotator_columns,
     human_accuracy,
@@ -284,6 +285,7 @@ def framebench_manifest(plan: Plan, settings: RunSettings, info: BackendInfo, re
         "limit": settings.limit, "concurrency": settings.concurrency, "batch_size": settings.batch_size,
         "n_problems": len(plan.problems), "n_jobs": n_jobs,
         "human_accuracy_dataset": human_accuracy(plan.entries),
+        "human_filter_dataset": dataset_human_filter(plan.entries),
     }
 
 

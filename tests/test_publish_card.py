@@ -89,7 +89,7 @@ def test_every_section_with_numbers_and_no_placeholder(annotated, tmp_path):
     assert "alice" not in text and "bob" not in text
     # the usage comes first and runs without fbagent: the lm-eval task folder ships beside the data
     use = top["Using the data"]
-    assert use.index("load_dataset(\".\")") < use.index("lm_eval --model hf") < use.index("fbagent eval run --dataset")
+    assert use.index("load_dataset(\"../hf\")") < use.index("lm_eval --model hf") < use.index("fbagent eval run --dataset")
     assert (tmp_path / "hf" / "lm_eval" / "_framebench_en.yaml").exists()
     assert "fbagent is not published on PyPI" in use and "--homepage URL" in use
     # a real row under "Data instances"; the limitation numbers: 8 entries -> 32 problems, 1.96*sqrt(.25/32) = 17.3
@@ -307,3 +307,14 @@ def test_known_shortcuts_say_their_inputs_and_how_to_reproduce(annotated, tmp_pa
     section = split_card(card_of(db, tmp_path / "b"))[1]["Known shortcuts"]
     assert "Inputs: the 8 exported entries (the rows of this folder), seed 0, no sentence encoder, frame names only" \
         in section and "`fbagent audit --dataset . --no-encoder`" in section
+
+
+def test_one_annotator_reads_as_one():
+    from fbagent.publish.card_creation import _aliases, personal_section
+
+    assert [_aliases(n) for n in (1, 2, 3)] == ["`annotator_1`", "`annotator_1` and `annotator_2`", "`annotator_1..3`"]
+    one = personal_section({"runs": [], "competence": {"annotator_1": {"en": "native"}}})
+    assert "1 annotator appears only as `annotator_1` (or by the name the exporter chose to publish); the free-text" in one
+    assert "annotator_1..n" not in one
+    three = personal_section({"runs": [], "competence": {f"annotator_{i}": {} for i in (1, 2, 3)}})
+    assert "3 annotators appear only as `annotator_1..3` (or by the names" in three and "each stated" in three

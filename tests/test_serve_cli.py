@@ -117,6 +117,34 @@ def test_a_failed_bind_says_so_before_any_serving_line(db_path):
 
 
 @pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl is not installed (to make a test certificate)")
+def test_invite_names_the_port_given_or_the_running_servers(db_path):
+    from fbagent.serve.address import address_file
+
+    given = fb("annotators", "invite", "alice", "--db", str(db_path), "--port", "8765", check=True)
+    assert given.stdout.startswith("http://127.0.0.1:8765/join?token=")
+    with ServeProcess(db_path) as server:
+        for _ in range(100):   # the address file is written once the port is bound
+            if address_file(db_path).exists():
+                break
+            time.sleep(0.1)
+        link = fb("annotators", "invite", "bob", "--db", str(db_path), check=True).stdout.strip()
+        assert link.startswith(f"http://127.0.0.1:{server.port}/join?token=")
+        with urllib.request.urlopen(link, timeout=10) as r:   # the link opens the join page of that server
+            assert r.status == 200
+    assert not address_file(db_path).exists()   # removed when the server stops
+    after = fb("annotators", "invite", "carol", "--db", str(db_path), check=True)
+    assert after.stdout.startswith("http://127.0.0.1:8000/join?token=")
+
+
+def test_an_address_file_of_a_dead_server_is_ignored(db_path):
+    from fbagent.serve.address import address_file
+
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    address_file(db_path).write_text(f'{{"url": "http://127.0.0.1:9999", "pid": {dead.stdout.strip()}}}')
+    link = fb("annotators", "invite", "alice", "--db", str(db_path), check=True).stdout
+    assert link.startswith("http://127.0.0.1:8000/join?token=")
+
+
 def test_tls_with_certfile_and_keyfile_serves_https_without_the_warning(db_path, tmp_path):
     cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
     subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(cert),

@@ -11,6 +11,7 @@ from fbagent.commands.options import DEFAULT_DB, ExistingDbOption, db_path, name
 from fbagent.commands.output import echo, new_console
 from fbagent.commands.tables import Col, WideOption, print_table
 from fbagent.errors import FbagentError
+from fbagent.serve.address import running_address
 from fbagent.serve.options import public_url as check_url
 from fbagent.serve.tokens import create_invite, parse_duration
 from fbagent.store.competence import competence as recorded
@@ -44,6 +45,10 @@ def invite_cmd(
     name: Annotated[str, typer.Argument(callback=name_check("annotator name"), help="The annotator's name (answers, seed and progress are kept per name).")],
     expires: Annotated[str, typer.Option("--expires", help="Lifetime of the link and of the browser session: 30m, 12h, 14d, 2w.")] = "14d",
     public_url: PublicUrlOption = None,
+    port: Annotated[int | None, typer.Option(
+        "--port", min=1, max=65535,
+        help="The port of `annotate --serve --port` for a link to http://127.0.0.1:PORT. Default: the port of the "
+             "server running on this database, else 8000.")] = None,
     competence: Annotated[str | None, typer.Option(
         "--competence", help="NAME's competence in each language they will annotate, as they state it: LANG=LEVEL, "
                              "LEVEL one of native, near-native, fluent, basic (e.g. en=native,ja=fluent); the dataset "
@@ -52,7 +57,7 @@ def invite_cmd(
 ) -> None:
     """Print a one-time link for NAME; its token is stored hashed. A new invite revokes NAME's unused links."""
     lifetime = parse_duration(expires)
-    base = check_url("127.0.0.1", 8000, public_url or DEFAULT_URL, tls=False)
+    base = link_base(db, public_url, port)
     levels = None if competence is None else parse_competence(competence)
     database = _open(db)
     made = create_invite(database, name, lifetime, base)
@@ -64,6 +69,17 @@ def invite_cmd(
     echo(made.link)
     echo(f"{made.annotator}: one-time link, valid until {made.expires_at[:16].replace('T', ' ')} UTC;"
                " send it privately (it is shown only now)", err=True)
+
+
+def link_base(db: Path | None, public_url: str | None, port: int | None) -> str:
+    """The address an invite links to: ``public_url``, else ``http://127.0.0.1:PORT`` for ``port``, else the
+    address of the ``annotate --serve`` running on ``db`` now (:func:`fbagent.serve.address.running_address`),
+    else :data:`DEFAULT_URL`. Raises :class:`FbagentError` for a ``public_url`` that is not an http(s) URL."""
+    if public_url:
+        return check_url("127.0.0.1", port or 8000, public_url, tls=False)
+    if port is not None:
+        return check_url("127.0.0.1", port, None, tls=False)
+    return running_address(db_path(db)) or DEFAULT_URL
 
 
 @app.command("list")

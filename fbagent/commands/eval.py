@@ -148,6 +148,25 @@ def _console() -> Console:
     return probe if probe.is_terminal or os.environ.get("COLUMNS") else new_console(width=200)
 
 
+def _dataset_human(results: list[Any]) -> float | None:
+    """The paper-style human accuracy the first FrameBench run recorded from its dataset's judgments, with one
+    line on stderr naming the filter it used (the entries an fbagent export's filter keeps, as its dataset card
+    and `validate report` count them), or saying that no entry passes it."""
+    runs = [r.manifest for r in results if r.task == "framebench"]
+    human = next((m.get("human_accuracy_dataset") for m in runs if m.get("human_accuracy_dataset") is not None), None)
+    filt = next((m.get("human_filter_dataset") for m in runs if m.get("human_filter_dataset")), None)
+    on = (f"on the {filt['kept']} of {filt['judged']} judged entries the dataset's filter keeps (>= {filt['min_correct']}"
+          f" correct, >= {filt['min_acceptable']} acceptable), as its dataset card and validate report count them"
+          if filt else "on the dataset's judged entries (the file records no filter)")
+    if human is not None:
+        echo(f"human accuracy: {100 * human:.1f}%, the paper-style score {on} "
+             "(no independent baseline given: --validation-report)", err=True)
+    elif filt:
+        echo(f"human accuracy: n/a: no entry passes the dataset's filter (0 of {filt['judged']} judged entries kept"
+             f" at >= {filt['min_correct']} correct, >= {filt['min_acceptable']} acceptable)", err=True)
+    return human
+
+
 def _print_results(folders: list[Path], human: float | None = None) -> None:
     """One run: a two-column table (metric, value) of the report row, so it fits any terminal."""
 
@@ -311,11 +330,7 @@ def report_cmd(
         human, which = evaluation.human_score_from_report(validation_report)
         echo(f"human accuracy: {100 * human:.1f}%, the {which}", err=True)
     if human is None:
-        found = [r.manifest.get("human_accuracy_dataset") for r in results if r.task == "framebench"]
-        human = next((h for h in found if h is not None), None)
-        if human is not None:
-            echo(f"human accuracy: {100 * human:.1f}%, the paper-style score from the dataset's annotator columns "
-                 "(no independent baseline given: --validation-report)", err=True)
+        human = _dataset_human(results)
     ds = evaluation.dataset_warning(results)
     warnings = warnings + ([ds] if ds else [])
     console = _console()

@@ -51,6 +51,7 @@ from aiohttp import WSCloseCode, web
 from textual_serve.server import Server
 
 from fbagent.serve import log_filter
+from fbagent.serve.address import forget_address, record_address
 from fbagent.serve.apps import WEB_SESSION, AppRoutes, LiveApp
 from fbagent.serve.host import Counters, Event
 from fbagent.serve.join import COOKIE, JoinForms, JoinRoutes
@@ -184,11 +185,15 @@ class AnnotateServer(JoinRoutes, AppRoutes, Server):
         if self.options.certfile is not None:
             ssl_context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
             ssl_context.load_cert_chain(str(self.options.certfile), None if self.options.keyfile is None else str(self.options.keyfile))
-        web.run_app(self._make_app(), host=self.options.host, port=self.options.port, ssl_context=ssl_context,
-                    access_log=None, print=lambda *_: self._listening(), handle_signals=True,
-                    shutdown_timeout=self.options.stop_timeout_s + 5)
+        try:
+            web.run_app(self._make_app(), host=self.options.host, port=self.options.port, ssl_context=ssl_context,
+                        access_log=None, print=lambda *_: self._listening(), handle_signals=True,
+                        shutdown_timeout=self.options.stop_timeout_s + 5)
+        finally:
+            forget_address(self.launch.db)
 
     def _listening(self) -> None:
+        record_address(self.launch.db, self.public_url)   # annotators invite names this address
         self.on_event("listening", {"url": self.public_url, "host": self.options.host, "port": self.options.port})
 
     def address(self, request: web.Request) -> str:
