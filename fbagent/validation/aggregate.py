@@ -49,6 +49,7 @@ import sqlite_utils
 from fbagent.store import annotations as ann
 from fbagent.store.revisions import effective_texts, unfixable_ids
 from fbagent.validation.assignment import AUXILIARY_PAIRS, SCORED_PAIRS, selected_fields
+from fbagent.validation.reliability_tables import reliability_tables
 from fbagent.validation.thresholds import filter_hint
 from fbagent.verifier.agreement import verifier_vs_human
 
@@ -391,6 +392,20 @@ def report(
 
     Raises :class:`FbagentError` for an unknown run or when no entry matches.
     """
+    return report_with_entries(db, run=run, statuses=statuses, min_correct=min_correct,
+                               min_acceptable=min_acceptable)[0]
+
+
+def report_with_entries(
+    db: sqlite_utils.Database,
+    *,
+    run: str | None = None,
+    statuses: Sequence[str] = ann.DEFAULT_STATUSES,
+    min_correct: int = DEFAULT_MIN_CORRECT,
+    min_acceptable: int = DEFAULT_MIN_ACCEPTABLE,
+) -> tuple[dict[str, Any], dict[str, EntryScore]]:
+    """:func:`report` and the scored entries it was built from (for the reliability block,
+    :func:`fbagent.validation.reliability.reliability_report`). Raises as :func:`report`."""
     items = ann.select_items(db, run=run, statuses=statuses)
     if not items:
         raise ann.explain_no_items(db, run=run, language=None, statuses=statuses, options=("--run",))
@@ -403,7 +418,7 @@ def report(
     rep["verifier_vs_human"] = verifier_vs_human(entries, rows, min_correct=min_correct, min_acceptable=min_acceptable)
 
     rep["filter_hint"] = filter_hint(entries.values(), min_correct, min_acceptable)
-    return rep
+    return rep, entries
 
 
 # --------------------------------------------------------------------------- rendering
@@ -467,6 +482,8 @@ def tables(rep: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:
         [[g["judgment"], g["level"], str(g["subjects"]), str(g["raters"]), _fmt(g["positive_rate"], True),
           _fmt(g["full_agreement"], True), _fmt(g["fleiss_kappa"])] for g in rep["agreement"]],
     ))
+    if rep.get("reliability"):  # fbagent.validation.reliability
+        out.extend(reliability_tables(rep["reliability"]))
     h = rep["human_accuracy"]
     rows = [[n, _fmt(v["all"], True), _fmt(v["base"], True), _fmt(v["extended"], True)] for n, v in h["per_annotator"].items()]
     rows.append(["Human (mean)", _fmt(h["mean"], True), _fmt(h["base"], True), _fmt(h["extended"], True)])
