@@ -13,7 +13,13 @@ from factories import make_db
 from test_validation import scripted_answers
 
 from fbagent.validation.aggregate import report_with_entries
-from fbagent.validation.reliability import ANSWERS, _alpha, build_units, canonical_answer, reliability_report
+from fbagent.validation.reliability import (
+    ANSWERS,
+    _alpha,
+    build_units,
+    canonical_answer,
+    reliability_report,
+)
 
 NAN = math.nan
 # Krippendorff (2011), "Computing Krippendorff's Alpha-Reliability", section C: 4 observers x 12 units,

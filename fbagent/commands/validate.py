@@ -17,8 +17,13 @@ from fbagent.files import write_atomic
 from fbagent.seeds import DEFAULT_SEED
 from fbagent.store.annotations import select_items
 from fbagent.store.db import open_db
-from fbagent.validation.aggregate import render_csv, render_json, render_markdown, tables
-from fbagent.validation.aggregate import report_with_entries
+from fbagent.validation.aggregate import (
+    render_csv,
+    render_json,
+    render_markdown,
+    report_with_entries,
+    tables,
+)
 
 app = typer.Typer(help="Human validation: agreement, filter and human accuracy.", no_args_is_help=True)
 
