@@ -46,8 +46,12 @@ from typing import Any
 
 import sqlite_utils
 
+from fbagent.store import adjudications
 from fbagent.store import annotations as ann
+from fbagent.store.adjudications import Adjudication
 from fbagent.store.revisions import effective_texts, unfixable_ids
+from fbagent.validation.adjudication import CONVENTION as ADJUDICATION_CONVENTION
+from fbagent.validation.adjudication import OUTCOMES, apply_adjudications
 from fbagent.validation.assignment import AUXILIARY_PAIRS, SCORED_PAIRS, selected_fields
 from fbagent.validation.reliability_tables import reliability_tables
 from fbagent.validation.thresholds import filter_hint
@@ -110,6 +114,16 @@ class EntryScore:
     stale: dict[str, dict[str, PairJudgment]] = field(default_factory=dict)
     #: ``comments[annotator][pair]``: the comment of every task that has one, judged or not
     comments: dict[str, dict[str, str]] = field(default_factory=dict)
+    #: ``first_task_at[annotator]``: when the annotator's first task on the entry was created
+    first_task_at: dict[str, str] = field(default_factory=dict)
+    #: the vote filter's result; ``kept`` is the outcome (the adjudication's, when there is one)
+    vote_kept: bool = False
+    #: which rule decided ``kept`` (:data:`fbagent.validation.adjudication.OUTCOMES`)
+    outcome: str = "votes"
+    #: the latest adjudication (:class:`fbagent.store.adjudications.Adjudication`) or None
+    adjudication: Adjudication | None = None
+    #: second-round annotators (judged the entry after it was sent to a second round)
+    second_round: list[str] = field(default_factory=list)
 
     @property
     def annotators(self) -> list[str]:
@@ -158,6 +172,8 @@ def collect(db: sqlite_utils.Database, item_ids: Sequence[str]) -> dict[str, Ent
     for t in ann.tasks_of_items(db, item_ids):
         e = entries[t["item_id"]]
         name, pair = t["annotator"], t["pair"]
+        if t.get("created_at") and (name not in e.first_task_at or t["created_at"] < e.first_task_at[name]):
+            e.first_task_at[name] = t["created_at"]
         if t["comment"]:
             e.comments.setdefault(name, {})[pair] = t["comment"]
         fp = ann.task_fingerprint(texts.get(t["item_id"], {}), t["shown_first"], t["shown_second"])
@@ -183,11 +199,14 @@ def collect(db: sqlite_utils.Database, item_ids: Sequence[str]) -> dict[str, Ent
     return entries
 
 
-def apply_filter(entries: dict[str, EntryScore], min_correct: int, min_acceptable: int, unfixable: set[str]) -> None:
-    """Set ``kept`` (>= min_correct correct, >= min_acceptable acceptable, not unfixable) in place."""
+def apply_filter(entries: dict[str, EntryScore], min_correct: int, min_acceptable: int, unfixable: set[str],
+                 decisions: dict[str, Adjudication] | None = None) -> None:
+    """Set ``kept`` in place: >= min_correct correct, >= min_acceptable acceptable, not unfixable, unless the
+    lead adjudicated the entry (``decisions``: :func:`fbagent.store.adjudications.latest`; the rules:
+    :mod:`fbagent.validation.adjudication`)."""
     for e in entries.values():
         e.unfixable = e.item_id in unfixable
-        e.kept = bool(e.scores) and e.n_correct >= min_correct and e.n_acceptable >= min_acceptable and not e.unfixable
+    apply_adjudications(entries.values(), decisions or {}, min_correct, min_acceptable)
 
 
 def score_entries(
@@ -197,9 +216,10 @@ def score_entries(
     min_correct: int = DEFAULT_MIN_CORRECT,
     min_acceptable: int = DEFAULT_MIN_ACCEPTABLE,
 ) -> dict[str, EntryScore]:
-    """:func:`collect` then :func:`apply_filter` with the database's "cannot be fixed" marks."""
+    """:func:`collect` then :func:`apply_filter` with the database's "cannot be fixed" marks and the lead's
+    adjudications (the outcome of an adjudicated entry is the adjudication's)."""
     entries = collect(db, item_ids)
-    apply_filter(entries, min_correct, min_acceptable, unfixable_ids(db))
+    apply_filter(entries, min_correct, min_acceptable, unfixable_ids(db), adjudications.latest(db, item_ids))
     return entries
 
 
@@ -272,9 +292,24 @@ def build_report(
             "unfixable": sum(1 for e in entries.values() if e.unfixable),
         },
         "table2": {"max_annotators": size, "counts": counts},
+        "adjudication": _adjudication_block(entries),
         "annotators": [_annotator_row(name, entries, judged) for name in names],
         "agreement": _agreement(judged),
         "human_accuracy": _human_accuracy(kept, names),
+    }
+
+
+def _adjudication_block(entries: dict[str, EntryScore]) -> dict[str, Any]:
+    """How many entries each rule decided (:data:`fbagent.validation.adjudication.OUTCOMES`), the entries the
+    lead decided (entry, decision, reason, votes kept?, outcome, second-round annotators) and the convention."""
+    decided = [e for e in entries.values() if e.adjudication is not None]
+    return {
+        "outcomes": {o: sum(1 for e in entries.values() if e.scores and e.outcome == o) for o in OUTCOMES},
+        "entries": [{"entry": e.item_id, "decision": e.adjudication["decision"], "reason": e.adjudication["reason"],
+                     "adjudicator": e.adjudication["adjudicator"], "vote_kept": e.vote_kept, "kept": e.kept,
+                     "outcome": e.outcome, "second_round": e.second_round} for e in decided
+                    if e.adjudication is not None],
+        "convention": ADJUDICATION_CONVENTION,
     }
 
 
@@ -461,6 +496,14 @@ def tables(rep: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:
             " stale = judged an older text, pending again)",
             ["entry", "state", "current", "stale", "pending", "kept"],
             rows,
+        ))
+    adj = rep.get("adjudication") or {}
+    if adj.get("entries"):
+        out.append((
+            "Adjudicated entries (the filter uses the adjudicated outcome: " + adj["convention"] + ")",
+            ["entry", "decision", "votes", "outcome", "reason"],
+            [[r["entry"], r["decision"].replace("_", " "), "kept" if r["vote_kept"] else "dropped",
+              f"{'kept' if r['kept'] else 'dropped'} ({r['outcome']})", r["reason"]] for r in adj["entries"]],
         ))
     size = rep["table2"]["max_annotators"]
     counts = rep["table2"]["counts"]
