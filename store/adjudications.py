@@ -75,3 +75,17 @@ def history(db: sqlite_utils.Database, item_id: str) -> list[Adjudication]:
     if not db["adjudications"].exists():
         return []
     return [_row(r) for r in db.query("SELECT * FROM adjudications WHERE item_id = ? ORDER BY id", [item_id])]
+
+
+def second_round_for(db: sqlite_utils.Database, annotator: str) -> list[str]:
+    """Entries whose latest decision is ``second_round`` and that ``annotator`` had not seen when it was
+    taken (no task of theirs on the entry created before it): the entries a second round gives them."""
+    out = []
+    for item_id, d in latest(db).items():
+        if d["decision"] != "second_round":
+            continue
+        seen = db.execute("SELECT 1 FROM annotation_tasks WHERE annotator = ? AND item_id = ? AND created_at <= ?",
+                          [annotator, item_id, d["decided_at"]]).fetchone()
+        if seen is None:
+            out.append(item_id)
+    return out
