@@ -11,7 +11,7 @@ import sys
 import pytest
 from factories import make_db
 from test_reliability import nominal_alpha
-from test_validation import E, PAIRS, SCRIPT, label, scripted_answers
+from test_validation import PAIRS, E, label, scripted_answers
 from textual.widgets import Static
 
 from fbagent.store import adjudications

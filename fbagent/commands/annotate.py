@@ -101,7 +101,7 @@ def register(app: typer.Typer) -> None:
             return
         languages = sorted({e["language"] for e in entries})
         if mode == "adjudicate":
-            _adjudicate_here(database, db, annotator, selection)
+            _adjudicate_here(database, db, annotator or "", selection)
             return
         if mode == "baseline":
             options = validation.BaselineOptions(sample=sample, seed=seed, run=run, language=lang,

@@ -497,14 +497,7 @@ def tables(rep: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:
             ["entry", "state", "current", "stale", "pending", "kept"],
             rows,
         ))
-    adj = rep.get("adjudication") or {}
-    if adj.get("entries"):
-        out.append((
-            "Adjudicated entries (the filter uses the adjudicated outcome: " + adj["convention"] + ")",
-            ["entry", "decision", "votes", "outcome", "reason"],
-            [[r["entry"], r["decision"].replace("_", " "), "kept" if r["vote_kept"] else "dropped",
-              f"{'kept' if r['kept'] else 'dropped'} ({r['outcome']})", r["reason"]] for r in adj["entries"]],
-        ))
+    out.extend(_adjudication_tables(rep))
     size = rep["table2"]["max_annotators"]
     counts = rep["table2"]["counts"]
     rows = [[f"{c} correct", *[str(counts[c][a]) for a in range(size + 1)], str(sum(counts[c]))] for c in range(size, -1, -1)]
@@ -552,6 +545,20 @@ def tables(rep: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:
              for r in rep["verifier_vs_human"]["rows"]],
         ))
     return out
+
+
+def _adjudication_tables(rep: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:
+    """The "Adjudicated entries" table, only when the lead decided an entry (else nothing: the report of a
+    database without adjudications is what it was)."""
+    adj = rep.get("adjudication") or {}
+    if not adj.get("entries"):
+        return []
+    return [(
+        "Adjudicated entries (the filter uses the adjudicated outcome: " + adj["convention"] + ")",
+        ["entry", "decision", "votes", "outcome", "reason"],
+        [[r["entry"], r["decision"].replace("_", " "), "kept" if r["vote_kept"] else "dropped",
+          f"{'kept' if r['kept'] else 'dropped'} ({r['outcome']})", r["reason"]] for r in adj["entries"]],
+    )]
 
 
 def render_markdown(rep: dict[str, Any]) -> str:

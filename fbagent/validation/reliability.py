@@ -42,7 +42,7 @@ import warnings
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypedDict
+from typing import Any, Literal, TypedDict
 
 import krippendorff
 import numpy as np
@@ -112,7 +112,7 @@ def build_units(entries: dict[str, EntryScore]) -> Units:
     return Units(names, [k[0] for k in keys], answers, ranks, order)
 
 
-def _alpha(data: np.ndarray, level: str) -> float | None:
+def _alpha(data: np.ndarray, level: Literal["nominal", "ordinal"]) -> float | None:
     """Krippendorff's alpha of ``data`` (raters x units, nan = missing) or None when undefined."""
     if data.size == 0 or np.sum(~np.isnan(data).all(axis=0)) == 0:
         return None
@@ -204,12 +204,16 @@ def pairwise_kappas(units: Units, *, seed: int, resamples: int) -> list[dict[str
             groups = [units.entries[c] for c in cols]
             ans = units.answers[[i, j]][:, cols]
             rk = units.ranks[[i, j]][:, cols]
+            def on_answers(c: np.ndarray, x: np.ndarray = ans) -> float | None:
+                return kappa(x[0, c], x[1, c])
+
+            def on_ranks(c: np.ndarray, x: np.ndarray = rk) -> float | None:
+                return kappa(x[0, c], x[1, c], "linear")
+
             rows.append({
                 "annotators": [a, units.annotators[j]], "units": len(cols),
-                "answer": bootstrap(lambda c, x=ans: kappa(x[0, c], x[1, c]), groups, seed=seed,
-                                    resamples=resamples),
-                "acceptability": bootstrap(lambda c, x=rk: kappa(x[0, c], x[1, c], "linear"), groups, seed=seed,
-                                           resamples=resamples),
+                "answer": bootstrap(on_answers, groups, seed=seed, resamples=resamples),
+                "acceptability": bootstrap(on_ranks, groups, seed=seed, resamples=resamples),
             })
     return rows
 
