@@ -20,13 +20,15 @@ from fbagent.lean_imports import lazy_attributes
 
 if TYPE_CHECKING:
     from fbagent.validation.baseline import BaselineOptions, human_scores
+    from fbagent.validation.human_calibration import calibrate_from_annotations
     from fbagent.validation.reliability import reliability_report
 
 #: module -> the names it defines (each loads with its module, on first use)
 _MODULES = {
     "fbagent.validation.baseline": ("BaselineOptions", "human_scores"),
     "fbagent.validation.reliability": ("reliability_report",),
+    "fbagent.validation.human_calibration": ("calibrate_from_annotations",),
 }
-__all__ = ["BaselineOptions", "human_scores", "reliability_report"]
+__all__ = ["BaselineOptions", "calibrate_from_annotations", "human_scores", "reliability_report"]
 
 __getattr__ = lazy_attributes(__name__, _MODULES)

@@ -449,7 +449,7 @@ def report_with_entries(
         entries, scope={"run": run, "statuses": list(statuses)}, min_correct=min_correct, min_acceptable=min_acceptable
     )
 
-    rows = ann.select_items(db, run=run, statuses=statuses, columns="id, status, verifier, generator_model")
+    rows = ann.select_items(db, run=run, statuses=statuses, columns="id, status, verifier, generator_model, language")
     rep["verifier_vs_human"] = verifier_vs_human(entries, rows, min_correct=min_correct, min_acceptable=min_acceptable)
 
     rep["filter_hint"] = filter_hint(entries.values(), min_correct, min_acceptable)
@@ -465,6 +465,11 @@ def _fmt(v: Any, pct: bool = False) -> str:
     if isinstance(v, float):
         return f"{100 * v:.1f}%" if pct else f"{v:.3f}"
     return str(v)
+
+
+def _span(interval: list[float] | None) -> str:
+    """``[low, high]`` in percent, ``n/a`` when undefined."""
+    return "n/a" if not interval else f"[{100 * interval[0]:.1f}, {100 * interval[1]:.1f}]"
 
 
 def tables(rep: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:
@@ -535,15 +540,7 @@ def tables(rep: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:
         ))
         out.append(("Conventions of the human scores", ["convention"],
                     [[f"{r['score']}: {r['convention']}"] for r in scores]))
-    if rep.get("verifier_vs_human"):  # fbagent.verifier.agreement
-        out.append((
-            "Verifier vs human filter (judged entries; positive = verified / kept)",
-            ["scope", "n", "verified+kept", "verified+dropped", "flagged+kept", "flagged+dropped", "precision",
-             "recall", "agreement", "Cohen's kappa", "judgments saved"],
-            [[r["scope"], str(r["n"]), str(r["tp"]), str(r["fp"]), str(r["fn"]), str(r["tn"]), _fmt(r["precision"], True),
-              _fmt(r["recall"], True), _fmt(r["agreement"], True), _fmt(r["kappa"]), str(r["judgments_saved"])]
-             for r in rep["verifier_vs_human"]["rows"]],
-        ))
+    out.extend(_verifier_tables(rep))
     return out
 
 
@@ -559,6 +556,28 @@ def _adjudication_tables(rep: dict[str, Any]) -> list[tuple[str, list[str], list
         [[r["entry"], r["decision"].replace("_", " "), "kept" if r["vote_kept"] else "dropped",
           f"{'kept' if r['kept'] else 'dropped'} ({r['outcome']})", r["reason"]] for r in adj["entries"]],
     )]
+
+
+def _verifier_tables(rep: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:
+    """The verifier-vs-human tables (counts and rates; the rates' bootstrap intervals)."""
+    if not rep.get("verifier_vs_human"):  # fbagent.verifier.agreement
+        return []
+    out: list[tuple[str, list[str], list[list[str]]]] = []
+    out.append((
+        "Verifier vs human filter (judged entries; positive = verified / kept)",
+        ["scope", "n", "verified+kept", "verified+dropped", "flagged+kept", "flagged+dropped", "precision",
+         "recall", "agreement", "Cohen's kappa", "judgments saved"],
+        [[r["scope"], str(r["n"]), str(r["tp"]), str(r["fp"]), str(r["fn"]), str(r["tn"]), _fmt(r["precision"], True),
+          _fmt(r["recall"], True), _fmt(r["agreement"], True), _fmt(r["kappa"]), str(r["judgments_saved"])]
+         for r in rep["verifier_vs_human"]["rows"]],
+    ))
+    out.append((
+        "Verifier vs human filter: 95% bootstrap intervals over entries (1000 resamples, seed 0)",
+        ["scope", "precision", "95% interval", "recall", "95% interval"],
+        [[r["scope"], _fmt(r["precision"], True), _span(r.get("precision_interval")), _fmt(r["recall"], True),
+          _span(r.get("recall_interval"))] for r in rep["verifier_vs_human"]["rows"]],
+    ))
+    return out
 
 
 def render_markdown(rep: dict[str, Any]) -> str:
