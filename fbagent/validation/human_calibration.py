@@ -127,15 +127,18 @@ def calibrate_from_annotations(db: sqlite_utils.Database, *, signal: str, margin
     for name in sorted({r["lexicon"] for r in rows}):
         part = [r for r in rows if r["lexicon"] == name]
         lex = db.execute("SELECT id, lang FROM lexicons WHERE name = ?", [name]).fetchone()
+        if lex is None:
+            raise FbagentError(f"the judged entries name lexicon {name!r}, which this database does not hold",
+                               "import it again (fbagent lexicon add), or pass --lexicon with another one")
         signals = {s: human_summary(part, s, margin=margin, n_boot=n_boot, seed=seed) for s in SIGNALS}
         result = {**signals[signal], "signals": signals}
         run = store.create_calibration(
-            db, name=_name(db, name), command=command, lexicon_id=lex[0] if lex else None, verifier=None,
+            db, name=_name(db, name), command=command, lexicon_id=int(lex[0]), verifier=None,
             verifier_model=None, encoder=None, seed=seed, prompt_versions={},
             options={"source": "annotations", "signal": signal, "margin": margin, "min_correct": min_correct,
                      "min_acceptable": min_acceptable, "n_boot": n_boot})
         store.finish_calibration(db, run, result=result, sentences=[dict(r) for r in part])
-        by_lexicon.append({**result, "lexicon": name, "language": lex[1] if lex else part[0]["language"],
+        by_lexicon.append({**result, "lexicon": name, "language": lex[1],
                            "calibration": run["name"], "calibration_id": run["id"], "source": "annotations",
                            "llm": {}, "seconds": round(time.perf_counter() - started, 3)})
     signals = {s: human_summary(rows, s, margin=margin, n_boot=n_boot, seed=seed) for s in SIGNALS}
