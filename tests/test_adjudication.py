@@ -14,6 +14,7 @@ from test_reliability import nominal_alpha
 from test_validation import PAIRS, E, label, scripted_answers
 from textual.widgets import Static
 
+from fbagent.errors import FbagentError
 from fbagent.store import adjudications
 from fbagent.tui.adjudicate_session import AdjudicateSession
 from fbagent.tui.app import AnnotateApp
@@ -157,3 +158,45 @@ async def test_pilot_adjudication_second_round_report_and_export(three, tmp_path
                                                           E[4]: True}
     card = (out / "README.md").read_text(encoding="utf-8")
     assert "## Human filter, adjudication and agreement" in card and "| second round | 1 | 1 |" in card
+
+
+def test_team_status_and_the_lead_line(three):
+    db, path = three
+    adjudications.record(db, E[4], "lead", "second_round", "split vote", {})
+    from fbagent.validation.team import status_line, team_status
+
+    team = team_status(db)
+    # 5 entries x 4 pair tasks each for alice, bob, carol, all judged; disputed E2, E3, E5 (E5 decided)
+    assert [(a["annotator"], a["judged"], a["tasks"], a["left"]) for a in team["annotators"]] == [
+        ("alice", 20, 20, 0), ("bob", 20, 20, 0), ("carol", 20, 20, 0)]
+    assert (team["judged"], team["full_panel"], team["disputed"], team["decided"], team["second_round_pending"]) == (
+        5, 5, 3, 1, 1)
+    assert status_line(team) == ("status: alice 20/20, bob 20/20, carol 20/20 pair tasks judged; 5/5 entries judged "
+                                 "(5 by 3); 1/3 disputed decided; 1 waiting for a second round")
+    res = subprocess.run([sys.executable, "-m", "fbagent.cli", "annotators", "status", "--db", str(path)],
+                         capture_output=True, text=True, timeout=300, env={**__import__("os").environ, "COLUMNS": "80"})
+    assert res.returncode == 0, res.stderr
+    lines = res.stdout.splitlines()
+    assert max(len(x) for x in lines) <= 80
+    # majority agreement of alice: 6 of 7 units with a strict majority of bob and carol (see test_reliability)
+    assert any(x.split()[:6] == ["alice", "20/20", "0", "5", "85.7%", "90.0%"] for x in lines)
+    assert "1/3 disputed entries decided" in res.stdout
+
+
+def test_nothing_disputed_and_bad_options(tmp_path):
+    path = tmp_path / "one.db"
+    db = make_db(path, n=1)
+    for name in ("alice", "bob", "carol"):
+        judge_all_correct(db, name, (E[0],))   # unanimous: 3 correct, 3 acceptable, not within one vote
+    with pytest.raises(FbagentError) as err:
+        AdjudicateSession.open(db, "lead", Selection())
+    assert "no disputed entry among the 1 selected (1 judged)" in str(err.value)
+    with pytest.raises(FbagentError) as err:
+        adjudications.record(db, E[0], "lead", "maybe", "x", {})
+    assert "is not a decision" in str(err.value)
+    res = subprocess.run([sys.executable, "-m", "fbagent.cli", "annotate", "--mode", "revise", "--annotator", "x",
+                          "--second-round", "--db", str(path)], capture_output=True, text=True, timeout=120)
+    assert res.returncode == 2 and "--second-round" in res.stderr and len(res.stderr.strip().splitlines()) == 1
+    res = subprocess.run([sys.executable, "-m", "fbagent.cli", "annotate", "--mode", "adjudicate", "--serve",
+                          "--db", str(path)], capture_output=True, text=True, timeout=120)
+    assert res.returncode == 2 and "adjudicate" in res.stderr
