@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -27,6 +28,9 @@ from fbagent.store.invites import known_names, overview, revoke
 from fbagent.validation.aggregate import score_entries
 from fbagent.validation.team import team_status
 
+if TYPE_CHECKING:
+    import sqlite_utils
+
 app = typer.Typer(help="Invite annotators to the browser app (annotate --serve): one-time links, list, revoke; "
                   "status: who judged how much, agreement so far, what is left.",
                   no_args_is_help=True)
@@ -42,7 +46,7 @@ PublicUrlOption = Annotated[
 ]
 
 
-def _open(db):
+def _open(db: Path | None) -> sqlite_utils.Database:
     return open_db(db_path(db), create=False)
 
 
