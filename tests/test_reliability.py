@@ -83,3 +83,15 @@ def test_report_matches_independent_computation(tmp_path):
     # the same seed gives the same intervals; the matrix has one row per annotator
     assert reliability_report(entries, seed=3, resamples=200) == rel
     assert build_units(entries).answers.shape == (3, 10)
+
+
+def test_fast_kappa_equals_scikit_learn():
+    from fbagent.validation.reliability import fast_kappa, kappa
+
+    rng = np.random.default_rng(1)
+    for _ in range(200):
+        a = rng.integers(0, 3, size=int(rng.integers(2, 15))).astype(float)
+        b = rng.integers(0, 3, size=len(a)).astype(float)
+        for weights in (None, "linear"):
+            slow, fast = kappa(a, b, weights), fast_kappa(a, b, weights)
+            assert (slow is None and fast is None) or fast == pytest.approx(slow, abs=1e-12)
