@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -17,6 +18,7 @@ from fbagent.errors import FbagentError
 from fbagent.languages import language_name
 from fbagent.seeds import check_seed
 from fbagent.serve.options import AppLaunch, ServeOptions
+from fbagent.store import adjudications
 from fbagent.store.competence import LEVELS, missing_languages, parse_competence, record_competence
 from fbagent.store.db import open_db
 from fbagent.tui.session import ReviseSession, Selection, ValidateSession, assigned_entries
@@ -41,7 +43,8 @@ def register(app: typer.Typer) -> None:
     @app.command("annotate")
     def annotate(
         annotator: Annotated[str | None, typer.Option("--annotator", callback=name_check("annotator name"), help="Your name; answers, seed and progress are kept per name (not with --serve: each link names its annotator).")] = None,
-        mode: Annotated[str, typer.Option("--mode", help="validate (blind judgments), revise (edit text, see frames and verifier results) or baseline (the independent human baseline: the four-choice question on a seeded sample of final entries you never judged).")] = "validate",
+        mode: Annotated[str, typer.Option("--mode", help="validate (blind judgments), revise (edit text, see frames and verifier results), baseline (the independent human baseline: the four-choice question on a seeded sample of final entries you never judged) or adjudicate (the lead: disputed entries only, keep / drop / second round with a reason).")] = "validate",
+        second_round: Annotated[bool, typer.Option("--second-round", help="Validate mode: only the entries the lead sent to a second round that you have not seen.")] = False,
         sample: Annotated[int, typer.Option("--sample", min=1, help="Baseline mode: final entries to sample (two problems each; all when fewer).")] = 100,
         run: Annotated[str | None, typer.Option("--run", callback=name_check("run name"), help="Only entries of this generation run (name or id).")] = None,
         lang: Annotated[str | None, typer.Option("--lang", help="Only entries of this language (e.g. en, ja, fr).")] = None,
@@ -80,10 +83,16 @@ def register(app: typer.Typer) -> None:
                                "drop --range (use --sample N, --run or --lang to choose what it samples)")
         _check_options(mode=mode, order=order, seed=seed, serve=serve, annotator=annotator, share=share,
                        overlap=overlap, competence=competence, certfile=certfile, keyfile=keyfile, host=host, port=port)
-        selection = Selection(run=run, language=lang, statuses=parse_statuses(status), split=parse_split(range_, share, overlap))
+        if second_round and (mode != "validate" or serve):
+            raise FbagentError("--second-round gives one annotator the entries sent to a second round, in validate mode",
+                               "drop --second-round, or use it with --mode validate --annotator NAME (without --serve)")
+        selection = Selection(run=run, language=lang, statuses=parse_statuses(status),
+                              split=parse_split(range_, share, overlap))
         if not db.exists():
             raise FbagentError(f"database {db} does not exist", "pass --db PATH of the database that holds the generated entries (or set FBAGENT_DB)")
         database = open_db(db, create=False, on_upgrade=upgrade_note)
+        if second_round:
+            selection = replace(selection, only=tuple(adjudications.second_round_for(database, annotator or "")))
         entries = assigned_entries(database, selection)  # bad --run/--lang/--range first (read only)
         if serve:
             database.conn.close()
@@ -95,6 +104,9 @@ def register(app: typer.Typer) -> None:
             return
         languages = sorted({e["language"] for e in entries})
         assert annotator is not None   # _check_options: without --serve, --annotator is required
+        if mode == "adjudicate":
+            _adjudicate_here(database, db, annotator, selection)
+            return
         if mode == "baseline":
             options = validation.BaselineOptions(sample=sample, seed=seed, run=run, language=lang,
                                                  statuses=selection.statuses)
@@ -123,8 +135,10 @@ def _check_options(*, mode: str, order: str, seed: int | None, serve: bool, anno
                    share: str | None, overlap: str | None, competence: str | None, certfile: Path | None, keyfile: Path | None,
                    host: str, port: int) -> None:
     """Raise :class:`fbagent.errors.FbagentError` for the first impossible combination of `annotate` options."""
-    if mode not in ("validate", "revise", "baseline"):
-        raise FbagentError(f"--mode {mode!r} is not a mode", "pass --mode validate, revise or baseline")
+    if mode not in ("validate", "revise", "baseline", "adjudicate"):
+        raise FbagentError(f"--mode {mode!r} is not a mode", "pass --mode validate, revise, baseline or adjudicate")
+    if mode == "adjudicate" and serve:
+        raise FbagentError("--mode adjudicate is the lead's pass in this terminal, not with --serve", "drop --serve")
     if mode == "baseline" and serve:
         raise FbagentError("--mode baseline runs in this terminal, not with --serve", "drop --serve")
     if mode == "baseline" and any(v is not None for v in (share, overlap)):
@@ -162,6 +176,18 @@ def _baseline_here(database: sqlite_utils.Database, db: Path, annotator: str, op
     finally:
         session.close()
     echo(f"{annotator}: {session.n_done}/{session.total} baseline problems answered; all answers are saved in {db}.")
+
+
+def _adjudicate_here(database: sqlite_utils.Database, db: Path, annotator: str, selection: Selection) -> None:
+    """Run adjudicate mode in this terminal (:class:`fbagent.tui.adjudicate_session.AdjudicateSession`: the
+    disputed entries only; refused first when none is disputed) and say what was decided."""
+    session = tui.AdjudicateSession.open(database, annotator, selection)
+    require_terminal()
+    try:
+        tui.AnnotateApp(session).run()
+    finally:
+        session.close()
+    echo(f"{annotator}: {session.n_decided}/{session.total} disputed entries decided; every decision is saved in {db}.")
 
 
 def _annotate_here(database: sqlite_utils.Database, db: Path, annotator: str, selection: Selection, seed: int | None, *,

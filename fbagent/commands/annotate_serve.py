@@ -1,16 +1,21 @@
-"""`fbagent annotate --serve`: check the TLS files and the address, say where it listens, print one line per event."""
+"""`fbagent annotate --serve`: check the TLS files and the address, say where it listens, print one line per event,
+and the lead's status line (who judged how much, disputes, second round) at start and whenever it changes."""
 
 from __future__ import annotations
 
 import errno
 import socket
 import ssl
+import threading
 from datetime import UTC, datetime
+from pathlib import Path
 
 from fbagent import serve
 from fbagent.commands.output import echo, secho
 from fbagent.errors import FbagentError
 from fbagent.serve.options import AppLaunch, ServeOptions
+from fbagent.store.db import open_db
+from fbagent.validation.team import status_line, team_status
 
 
 def insecure_warning(options: ServeOptions) -> str | None:
@@ -89,10 +94,37 @@ def serve_browsers(launch: AppLaunch, options: ServeOptions) -> None:
     if warning:
         secho(warning, fg="yellow", err=True)
     server = server_class(launch, options, on_event=render)
+    stop = threading.Event()
+    threading.Thread(target=watch_team, args=(launch.db, stop), name="team-status", daemon=True).start()
     try:
         server.serve()
     except OSError as err:
         raise FbagentError(f"cannot listen on {options.host}:{options.port} ({err.strerror or err})", bind_hint(err, options)) from err
+
+
+#: seconds between two looks at the team's progress for the lead's log line
+STATUS_EVERY_S = 30.0
+
+
+def watch_team(db: Path, stop: threading.Event, every: float = STATUS_EVERY_S) -> None:
+    """The lead's line in the log: :func:`fbagent.validation.team.status_line` of ``db`` at start and
+    whenever it changes (looked at every ``every`` seconds, read-only); a failed look is skipped."""
+    shown: str | None = None
+    while not stop.is_set():
+        line: str | None
+        try:
+            conn = open_db(db, create=False, read_only=True)
+            try:
+                line = status_line(team_status(conn))
+            finally:
+                conn.conn.close()
+        except Exception:  # noqa: BLE001 - the log line must never stop the server
+            line = shown
+        if line != shown and line is not None:
+            stamp = datetime.now(UTC).strftime("%H:%M:%S")
+            echo(f"{stamp} {line}", err=True)
+            shown = line
+        stop.wait(every)
 
 
 def bind_hint(err: OSError, options: ServeOptions) -> str:

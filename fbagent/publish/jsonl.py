@@ -63,7 +63,10 @@ def _json(text: str | None) -> Any:
 
 
 def human_block(e: EntryScore, min_correct: int, min_acceptable: int) -> dict[str, Any]:
-    """The ``human`` block of one entry (fbagent format)."""
+    """The ``human`` block of one entry (fbagent format): the votes, the filter's thresholds, ``kept`` (the
+    outcome), ``vote_kept`` (the vote filter alone), ``outcome`` (which rule decided:
+    :data:`fbagent.validation.adjudication.OUTCOMES`), the lead's ``adjudication`` (decision, reason,
+    second-round annotators; null when none) and every pair judgment per annotator."""
     pairs: dict[str, dict[str, Any]] = {}
     for name in sorted(e.pairs):
         for pair, j in sorted(e.pairs[name].items()):
@@ -76,6 +79,11 @@ def human_block(e: EntryScore, min_correct: int, min_acceptable: int) -> dict[st
         "min_correct": min_correct,
         "min_acceptable": min_acceptable,
         "kept": e.kept,
+        "vote_kept": e.vote_kept,
+        "outcome": e.outcome,
+        "adjudication": None if e.adjudication is None else {
+            "decision": e.adjudication["decision"], "reason": e.adjudication["reason"],
+            "second_round": list(e.second_round)},
         "pairs": {p: pairs[p] for p in ("base", "extended", "both_correct", "neither_correct") if p in pairs},
     }
 
