@@ -143,6 +143,10 @@ def load_labels(lang: str) -> dict[str, str]:
     return {k: p.meta[k] for k in LABELS}
 
 
+#: the ``--templates`` value that asks every template (the default of eval run and export --format lm-eval)
+ALL_TEMPLATES = "all"
+
+
 def parse_template_names(spec: str, available: tuple[str, ...] | list[str] = TEMPLATE_NAMES) -> list[str]:
     """``"all"`` -> every available template; ``"v1,v3"`` -> ``["v1", "v3"]`` (order kept, repeats dropped).
 
@@ -150,7 +154,7 @@ def parse_template_names(spec: str, available: tuple[str, ...] | list[str] = TEM
     also matches ``prompt_v1``. Raises :class:`FbagentError` for unknown names.
     """
     available = list(available)
-    if spec.strip().lower() == "all":
+    if spec.strip().lower() == ALL_TEMPLATES:
         return available
     names = [s.strip() for s in spec.split(",") if s.strip()]
     out: list[str] = []
@@ -266,7 +270,7 @@ def folder_for_language(root: Path, lang: str) -> Path:
     )
 
 
-def load_template_set(lang: str, spec: str = "all", templates_dir: Path | None = None,
+def load_template_set(lang: str, spec: str = ALL_TEMPLATES, templates_dir: Path | None = None,
                       choices_style: str | None = None, labels_file: Path | None = None) -> TemplateSet:
     """The template set that ``lang`` is asked with.
 

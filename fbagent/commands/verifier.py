@@ -17,6 +17,7 @@ import typer
 
 from fbagent.commands.generation_options import (
     SIGNALS_HELP,
+    VerifierFlags,
     model_options,
     run_groups,
     verifier_options,
@@ -70,15 +71,15 @@ def calibrate_cmd(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object (every number) instead of tables.")] = False,
     db: DbOption = DEFAULT_DB,
     llm: ModelConfig | None = None,              # built by @model_options
-    verifier_llm: dict[str, Any] | None = None,  # built by @verifier_options
+    verifier_llm: VerifierFlags | None = None,   # built by @verifier_options
 ) -> None:
     """Hold out 2 exemplars of each frame's LU of the verb per frame pair, run them through the generation
     verifier as if generated (same round trip, same encoder check), and report how often its verdict is
     right: accuracy, precision and recall of `pass` with 95% intervals, a table over margins. Stored; the
     latest calibration of a lexicon gives `generate --margin auto`."""
-    models, verifier_fields = run_groups(llm, verifier_llm)
+    models, flags = run_groups(llm, verifier_llm)
     opts = CalibrateOptions(
-        models=models, verifier=VerifierOptions(signal=signal, margin=margin, **verifier_fields),
+        models=models, verifier=flags.options(signal=signal, margin=margin),
         lexicons=list(lexicon or []), selection=selection, pairs=pairs, seed=seed,
         min_exemplars=min_exemplars, max_references=max_references, n_boot=n_boot,
     )

@@ -47,6 +47,7 @@ from typing import Any
 import sqlite_utils
 
 from fbagent.store import annotations as ann
+from fbagent.store.items import ANNOTATED_STATUSES
 from fbagent.store.revisions import effective_texts, unfixable_ids
 from fbagent.validation.assignment import AUXILIARY_PAIRS, SCORED_PAIRS, selected_fields
 from fbagent.validation.thresholds import filter_hint
@@ -383,7 +384,7 @@ def report(
     db: sqlite_utils.Database,
     *,
     run: str | None = None,
-    statuses: Sequence[str] = ann.DEFAULT_STATUSES,
+    statuses: Sequence[str] = ANNOTATED_STATUSES,
     min_correct: int = DEFAULT_MIN_CORRECT,
     min_acceptable: int = DEFAULT_MIN_ACCEPTABLE,
 ) -> dict[str, Any]:
