@@ -37,6 +37,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from fbagent.errors import FbagentError
+from fbagent.eval.choices import ALL_TEMPLATES, DEFAULT_ORDERS, ORDER_CHOICES
 from fbagent.eval.dataset import (
     HUMAN_FILTER_MIN,
     Entry,
@@ -47,10 +48,10 @@ from fbagent.eval.dataset import (
     read_entries,
 )
 from fbagent.eval.metrics import DEFAULT_SCORING, Scoring, framebench_summary
-from fbagent.eval.problems import DEFAULT_ORDERS, ORDER_CHOICES, Problem, build_problems
+from fbagent.eval.problems import Problem, build_problems
 from fbagent.eval.runner import ChoiceJob, base_versions, choice_fields
 from fbagent.eval.task import EvalTask, choice_task, run_task
-from fbagent.eval.templates import ALL_TEMPLATES, EvalTemplate, TemplateSet, load_template_set
+from fbagent.eval.templates import EvalTemplate, TemplateSet, load_template_set
 from fbagent.limits import DEFAULT_N_BOOT
 from fbagent.progress.events import OnEvent, callbacks, chain
 from fbagent.providers.base import (

@@ -24,16 +24,11 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from fbagent.eval.choices import ORDERS
 from fbagent.eval.dataset import Entry
 
 LABELS = ("sentence_a", "sentence_b", "both", "neither")
 KINDS = ("base", "extended")
-ORDERS = ("canonical", "swapped")
-#: the ``--orders`` choices and the sentence orders each asks (``both``: FrameBench's protocol; ``canonical``:
-#: one order, as the authors' evaluator by default); the one list eval run, export --format lm-eval and audit read
-ORDER_CHOICES = {"both": ORDERS, "canonical": ("canonical",)}
-#: ``--orders`` when none is given
-DEFAULT_ORDERS = "both"
 OUTCOMES = ("correct", "both", "neither", "opposite")
 
 

@@ -44,6 +44,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from fbagent.errors import FbagentError
+from fbagent.eval.choices import ALL_TEMPLATES
 from fbagent.eval.problems import LABELS, Problem
 from fbagent.files import decode_text, read_text_input
 from fbagent.prompting.files import PromptTemplate, load_prompt, parse_prompt, prompt_exists
@@ -141,10 +142,6 @@ def load_labels(lang: str) -> dict[str, str]:
     if missing:
         raise FbagentError(f"prompts/{p.path} lacks the labels {missing}", "add them to its header")
     return {k: p.meta[k] for k in LABELS}
-
-
-#: the ``--templates`` value that asks every template (the default of eval run and export --format lm-eval)
-ALL_TEMPLATES = "all"
 
 
 def parse_template_names(spec: str, available: tuple[str, ...] | list[str] = TEMPLATE_NAMES) -> list[str]:

@@ -15,7 +15,7 @@ from fbagent.commands.options import DEFAULT_DB, ExistingDbOption, db_path, name
 from fbagent.commands.output import echo, new_console
 from fbagent.commands.tables import Col, WideOption, print_table
 from fbagent.errors import FbagentError
-from fbagent.eval.problems import DEFAULT_ORDERS, ORDER_CHOICES
+from fbagent.eval.choices import DEFAULT_ORDERS, ORDER_CHOICES
 from fbagent.seeds import DEFAULT_SEED
 from fbagent.store.db import open_db
 

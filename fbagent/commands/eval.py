@@ -29,10 +29,9 @@ from fbagent.commands.output import echo, new_console, secho
 from fbagent.commands.progress_view import CountBar, ProgressView
 from fbagent.commands.tables import Col, print_table, wrap_text
 from fbagent.errors import FbagentError
-from fbagent.eval.problems import DEFAULT_ORDERS
+from fbagent.eval.choices import ALL_TEMPLATES, DEFAULT_ORDERS
 from fbagent.eval.runner import check_result_folder
 from fbagent.eval.sembench_sets import looks_like_instances
-from fbagent.eval.templates import ALL_TEMPLATES
 from fbagent.limits import DEFAULT_N_BOOT, bounds
 from fbagent.providers import redact
 from fbagent.providers import registry as provider_registry

@@ -6,8 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from fbagent.eval.problems import DEFAULT_ORDERS
-from fbagent.eval.templates import ALL_TEMPLATES
+from fbagent.eval.choices import ALL_TEMPLATES, DEFAULT_ORDERS
 from fbagent.seeds import DEFAULT_SEED
 from fbagent.store.items import ANNOTATED_STATUSES
 from fbagent.validation.aggregate import DEFAULT_MIN_ACCEPTABLE, DEFAULT_MIN_CORRECT
