@@ -41,7 +41,7 @@ import functools
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, TypedDict, cast, get_args
+from typing import TYPE_CHECKING, Any, Literal, ParamSpec, TypedDict, TypeVar, cast, get_args
 
 from fbagent.checks import self_check as checks
 from fbagent.checks.coverage import entry_verb_check
@@ -68,6 +68,11 @@ if TYPE_CHECKING:   # LangGraph loads where the graph is built (compile_entry_gr
     from langgraph.types import Command
 
     from fbagent.checks.verb_match import VerbMatch
+    from fbagent.prompting.messages import Prompts
+    from fbagent.verifier.encoder_check import ExemplarBank
+
+P = ParamSpec("P")
+T = TypeVar("T")
 
 #: where each routing node may go next (its ``Command(goto=...)``; the graph's declared destinations)
 AfterGenerate = Literal["self_check", "finalize"]
@@ -133,14 +138,14 @@ class EntryOptions:
 class EntryContext:
     """Run-scoped objects shared by every entry (LangGraph runtime context; not checkpointed)."""
 
-    generator: Any                   # fbagent.llm.client.LLMClient
+    generator: Any                   # fbagent.llm.client.LLMClient (its results' ``value`` is typed BaseModel | None)
     verifier: Any                    # LLMClient (may be the generator)
-    prompts: Any                     # fbagent.prompting.messages.Prompts
+    prompts: Prompts
     encoder: BatchEncoder
     references: ReferenceBank
     options: EntryOptions = field(default_factory=EntryOptions)
     encoder_name: str | None = None
-    exemplars: Any = None            # fbagent.verifier.encoder_check.ExemplarBank (verifier signals encoder, both)
+    exemplars: ExemplarBank | None = None   # verifier signals encoder, both
     # resolves when the verb check's lemma tables are loaded (fbagent.checks.warmup.Warmup); None: no wait
     checks_ready: Awaitable[None] | None = None
 
@@ -156,7 +161,7 @@ class EntryContext:
 _CHECKS = ThreadPoolExecutor(max_workers=1, thread_name_prefix="fbagent-checks")
 
 
-async def off_loop(fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
+async def off_loop(fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T:
     """``fn(*args, **kwargs)`` run in the checks' worker thread (the event loop serves the network meanwhile);
     its result, or what it raised."""
     return await asyncio.get_running_loop().run_in_executor(_CHECKS, functools.partial(fn, *args, **kwargs))
