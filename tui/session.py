@@ -18,6 +18,7 @@ from fbagent.errors import FbagentError
 from fbagent.store import annotations as ann
 from fbagent.store import revisions as rev
 from fbagent.store.clock import utc_now
+from fbagent.store.items import ANNOTATED_STATUSES
 from fbagent.tui.scales import Level, Scale, scale_for
 from fbagent.validation.aggregate import score_entries, worst_first
 from fbagent.validation.assignment import Split, build_tasks, select_entries
@@ -29,7 +30,7 @@ class Selection:
 
     run: str | None = None
     language: str | None = None
-    statuses: Sequence[str] = ann.DEFAULT_STATUSES
+    statuses: Sequence[str] = ANNOTATED_STATUSES
     split: Split = field(default_factory=Split)
     #: only these entries (``annotate --second-round``: the entries sent to a second round); None = all
     only: tuple[str, ...] | None = None

@@ -1,5 +1,7 @@
-"""`fbagent annotate --serve`: check the TLS files and the address, say where it listens, print one line per event,
-and the lead's status line (who judged how much, disputes, second round) at start and whenever it changes."""
+"""`fbagent annotate --serve`: its options group, declared once (:data:`serve_options`: the flags of
+:class:`fbagent.serve.options.ServeOptions`, whose defaults they read); check the TLS files and the address, say
+where it listens, print one line per event, and the lead's status line (who judged how much, disputes, second
+round) at start and whenever it changes."""
 
 from __future__ import annotations
 
@@ -9,13 +11,55 @@ import ssl
 import threading
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Annotated, Any
+
+import typer
 
 from fbagent import serve
+from fbagent.commands.option_groups import option_group
 from fbagent.commands.output import echo, secho
 from fbagent.errors import FbagentError
 from fbagent.serve.options import AppLaunch, ServeOptions
 from fbagent.store.db import open_db
 from fbagent.validation.team import status_line, team_status
+
+_SERVE: dict[str, tuple[object, object]] = {
+    "host": (Annotated[str, typer.Option("--host", help="--serve: address to listen on (default: this machine only).")],
+             ServeOptions.host),
+    "port": (Annotated[int, typer.Option("--port", help="--serve: TCP port.", min=1, max=65535)], ServeOptions.port),
+    "public_url": (Annotated[str | None, typer.Option(
+        "--public-url", envvar="FBAGENT_PUBLIC_URL", help="--serve: address browsers open (e.g. a TLS reverse proxy's "
+        "https://...); default http(s)://HOST:PORT. Env: FBAGENT_PUBLIC_URL.")], ServeOptions.public_url),
+    "certfile": (Annotated[Path | None, typer.Option("--certfile", help="--serve: TLS certificate (PEM); with --keyfile.")],
+                 ServeOptions.certfile),
+    "keyfile": (Annotated[Path | None, typer.Option("--keyfile", help="--serve: TLS private key (PEM); with --certfile.")],
+                ServeOptions.keyfile),
+    "max_per_annotator": (Annotated[int, typer.Option(
+        "--max-tabs", help="--serve: app processes (open tabs) per annotator; a newer tab takes over the oldest.",
+        min=1)], ServeOptions.max_per_annotator),
+    "max_total": (Annotated[int, typer.Option("--max-apps", help="--serve: app processes in all.", min=1)],
+                  ServeOptions.max_total),
+    "trusted_proxy": (Annotated[list[str] | None, typer.Option(
+        "--trusted-proxy", help="--serve: address of your reverse proxy; its X-Forwarded-For names the client (for the "
+        "wrong-link limits). Repeatable.")], None),
+}
+
+
+def serve_options_of(values: dict[str, Any], _others: dict[str, Any]) -> ServeOptions:
+    """The :class:`ServeOptions` of the ``--serve`` flags (unchecked: :func:`check_tls` and
+    :meth:`ServeOptions.url` check them before the server listens)."""
+    proxies = values.pop("trusted_proxy")
+    return ServeOptions(**values, trusted_proxies=tuple(proxies or ()))
+
+
+#: Decorator: the ``annotate --serve`` flags; the command takes ``serve_options: ServeOptions``.
+serve_options = option_group("serve_options", "Browser (--serve)", _SERVE, serve_options_of)
+
+
+def serve_flags_given(options: ServeOptions) -> bool:
+    """Whether the address or TLS flags differ from their defaults (they go with ``--serve`` only)."""
+    return (options.host, options.port, options.certfile, options.keyfile) != (
+        ServeOptions.host, ServeOptions.port, ServeOptions.certfile, ServeOptions.keyfile)
 
 
 def insecure_warning(options: ServeOptions) -> str | None:

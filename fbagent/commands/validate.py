@@ -9,7 +9,13 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from fbagent import validation
-from fbagent.commands.options import DEFAULT_DB, ExistingDbOption, name_check, parse_statuses
+from fbagent.commands.options import (
+    DEFAULT_DB,
+    DEFAULT_STATUS,
+    ExistingDbOption,
+    name_check,
+    parse_statuses,
+)
 from fbagent.commands.output import echo, new_console, secho, upgrade_note
 from fbagent.commands.tables import Col, WideOption, print_table
 from fbagent.errors import FbagentError
@@ -38,7 +44,7 @@ def report(
     run: Annotated[str | None, typer.Option("--run", callback=name_check("run name"), help="Only entries of this generation run (name or id).")] = None,
     min_correct: Annotated[int, typer.Option("--min-correct", help="Keep entries judged correct by at least this many annotators.")] = 2,
     min_acceptable: Annotated[int, typer.Option("--min-acceptable", help="Keep entries judged acceptable by at least this many annotators.")] = 2,
-    status: Annotated[str, typer.Option("--status", help="Item statuses in scope, comma list or 'all'.")] = "verified,flagged",
+    status: Annotated[str, typer.Option("--status", help="Item statuses in scope, comma list or 'all'.")] = DEFAULT_STATUS,
     fmt: Annotated[str, typer.Option("--format", help="table (terminal), md, csv or json.")] = "table",
     out: Annotated[Path | None, typer.Option("--out", help="Write the report to this file instead of the terminal. \\[default: none: printed]")] = None,
     resamples: Annotated[int, typer.Option("--resamples", min=1, help="Bootstrap resamples (entries drawn with replacement) of the agreement intervals.")] = 1000,

@@ -19,6 +19,7 @@ import typer
 from fbagent import validation
 from fbagent.commands.generation_options import (
     SIGNALS_HELP,
+    VerifierFlags,
     model_options,
     run_groups,
     verifier_options,
@@ -75,7 +76,7 @@ def calibrate_cmd(
         "judged entries) instead of held-out exemplars; no model runs. Stored the same way.")] = False,
     db: DbOption = DEFAULT_DB,
     llm: ModelConfig | None = None,              # built by @model_options
-    verifier_llm: dict[str, Any] | None = None,  # built by @verifier_options
+    verifier_llm: VerifierFlags | None = None,   # built by @verifier_options
 ) -> None:
     """Hold out 2 exemplars of each frame's LU of the verb per frame pair, run them through the generation
     verifier as if generated (same round trip, same encoder check), and report how often its verdict is
@@ -91,9 +92,9 @@ def calibrate_cmd(
         else:
             render(result)
         return
-    models, verifier_fields = run_groups(llm, verifier_llm)
+    models, flags = run_groups(llm, verifier_llm)
     opts = CalibrateOptions(
-        models=models, verifier=VerifierOptions(signal=signal, margin=margin, **verifier_fields),
+        models=models, verifier=flags.options(signal=signal, margin=margin),
         lexicons=list(lexicon or []), selection=selection, pairs=pairs, seed=seed,
         min_exemplars=min_exemplars, max_references=max_references, n_boot=n_boot,
     )

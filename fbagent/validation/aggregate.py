@@ -49,6 +49,7 @@ import sqlite_utils
 from fbagent.store import adjudications
 from fbagent.store import annotations as ann
 from fbagent.store.adjudications import Adjudication
+from fbagent.store.items import ANNOTATED_STATUSES
 from fbagent.store.revisions import effective_texts, unfixable_ids
 from fbagent.validation.adjudication import CONVENTION as ADJUDICATION_CONVENTION
 from fbagent.validation.adjudication import OUTCOMES, apply_adjudications
@@ -419,7 +420,7 @@ def report(
     db: sqlite_utils.Database,
     *,
     run: str | None = None,
-    statuses: Sequence[str] = ann.DEFAULT_STATUSES,
+    statuses: Sequence[str] = ANNOTATED_STATUSES,
     min_correct: int = DEFAULT_MIN_CORRECT,
     min_acceptable: int = DEFAULT_MIN_ACCEPTABLE,
 ) -> dict[str, Any]:
@@ -435,7 +436,7 @@ def report_with_entries(
     db: sqlite_utils.Database,
     *,
     run: str | None = None,
-    statuses: Sequence[str] = ann.DEFAULT_STATUSES,
+    statuses: Sequence[str] = ANNOTATED_STATUSES,
     min_correct: int = DEFAULT_MIN_CORRECT,
     min_acceptable: int = DEFAULT_MIN_ACCEPTABLE,
 ) -> tuple[dict[str, Any], dict[str, EntryScore]]:

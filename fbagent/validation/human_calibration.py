@@ -31,7 +31,8 @@ import sqlite_utils
 from fbagent.errors import FbagentError
 from fbagent.seeds import DEFAULT_SEED
 from fbagent.store import calibrations as store
-from fbagent.store.annotations import DEFAULT_STATUSES, select_items
+from fbagent.store.annotations import select_items
+from fbagent.store.items import ANNOTATED_STATUSES
 from fbagent.validation.aggregate import DEFAULT_MIN_ACCEPTABLE, DEFAULT_MIN_CORRECT, score_entries
 from fbagent.verifier.agreement import signal_scores
 from fbagent.verifier.calibration.metrics import (
@@ -55,7 +56,7 @@ class HumanRow(TypedDict):
     d: dict[str, float | None]
 
 
-def human_rows(db: sqlite_utils.Database, *, statuses: Sequence[str] = DEFAULT_STATUSES,
+def human_rows(db: sqlite_utils.Database, *, statuses: Sequence[str] = ANNOTATED_STATUSES,
                min_correct: int = DEFAULT_MIN_CORRECT, min_acceptable: int = DEFAULT_MIN_ACCEPTABLE) -> list[HumanRow]:
     """The judged entries with the verifier's scores (module docstring), in stable entry order."""
     items = select_items(db, statuses=statuses, columns="id, lexicon, language, verifier")

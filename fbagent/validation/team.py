@@ -13,7 +13,8 @@ from typing import TypedDict
 
 import sqlite_utils
 
-from fbagent.store.annotations import DEFAULT_STATUSES, select_items
+from fbagent.store.annotations import select_items
+from fbagent.store.items import ANNOTATED_STATUSES
 from fbagent.validation.adjudication import disputed
 from fbagent.validation.aggregate import (
     DEFAULT_MIN_ACCEPTABLE,
@@ -49,7 +50,7 @@ class TeamStatus(TypedDict):
     second_round_pending: int
 
 
-def team_status(db: sqlite_utils.Database, *, statuses: Sequence[str] = DEFAULT_STATUSES,
+def team_status(db: sqlite_utils.Database, *, statuses: Sequence[str] = ANNOTATED_STATUSES,
                 min_correct: int = DEFAULT_MIN_CORRECT, min_acceptable: int = DEFAULT_MIN_ACCEPTABLE,
                 entries: dict[str, EntryScore] | None = None) -> TeamStatus:
     """The team's status over the entries with ``statuses`` (``entries``: already scored ones, to reuse)."""
