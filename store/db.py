@@ -10,6 +10,7 @@ stop with one line before anything happens.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import sqlite3
 import time
@@ -22,6 +23,7 @@ from urllib.parse import quote
 import sqlite_utils
 
 from fbagent.errors import FbagentError
+from fbagent.files import check_regular
 from fbagent.store.schema import SCHEMA_VERSION, ensure_schema, newer_error, schema_version
 from fbagent.store.sqlite_errors import BUSY_TIMEOUT_MS, read_only_error, sqlite_error
 from fbagent.store.transaction import transaction
@@ -98,13 +100,14 @@ def open_db(
     path = Path(path)
     memory = str(path) == ":memory:"
     if not memory:
-        if not path.exists() and (not create or read_only):
+        if not _exists(path) and (not create or read_only):
             raise FbagentError(f"database {path} does not exist", "pass --db PATH of an existing database or set FBAGENT_DB")
         if not path.parent.exists():
             raise FbagentError(f"folder {path.parent} of database {path} does not exist", "create the folder or pass another --db")
         if path.is_dir():
             raise FbagentError(f"database {path} is a folder, not a file",
                                f"pass --db with a database file, e.g. {path / 'framebench.db'}")
+        check_regular(path, "database", DB_NOT_A_FILE_FIX)
     if read_only and not memory:
         return _open_read_only(path, on_upgrade)
     if not memory:
@@ -117,6 +120,28 @@ def open_db(
     return _prepared(conn, path, memory=memory, on_upgrade=on_upgrade, before=before)
 
 
+#: the fix for a --db that is a FIFO, a device or a socket (SQLite would block on a FIFO or refuse a device)
+DB_NOT_A_FILE_FIX = "pass --db with a database file (a new name creates one)"
+
+
+def _exists(path: Path) -> bool:
+    """Whether ``path`` exists; raises :class:`FbagentError` for a name the file system cannot hold (over 255
+    bytes a name or 4096 a path: ``File name too long``) or a path that cannot be looked at."""
+    try:
+        path.stat()
+        return True
+    except FileNotFoundError:
+        return False
+    except OSError as err:
+        if err.errno == errno.ENAMETOOLONG:
+            raise FbagentError(f"the database file name {str(path)[:60]}... is too long for the file system "
+                               f"({len(path.name.encode())} bytes; at most 255 a name)",
+                               "pass --db with a shorter file name") from err
+        if err.errno in (errno.ENOTDIR, errno.ELOOP):
+            return False
+        raise FbagentError(f"database {path} cannot be looked at ({err.strerror})", "pass another --db") from err
+
+
 def open_db_copy(path: str | Path) -> sqlite_utils.Database:
     """An in-memory copy of the existing database at ``path``, at the current schema: what ``generate --dry-run``
     plans on (an embedded-lexicon import, a pair selection, a migration of an older file happen in the copy).
@@ -126,11 +151,12 @@ def open_db_copy(path: str | Path) -> sqlite_utils.Database:
     :func:`open_db` does for a missing file, a folder, another program's database or a newer schema.
     """
     path = Path(path)
-    if not path.exists():
+    if not _exists(path):
         raise FbagentError(f"database {path} does not exist", "pass --db PATH of an existing database or set FBAGENT_DB")
     if path.is_dir():
         raise FbagentError(f"database {path} is a folder, not a file",
                            f"pass --db with a database file, e.g. {path / 'framebench.db'}")
+    check_regular(path, "database", DB_NOT_A_FILE_FIX)
     before = wal_files(path)
     try:
         source = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_MS / 1000)

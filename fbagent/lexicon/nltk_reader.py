@@ -48,6 +48,7 @@ from typing import Any
 from xml.sax.saxutils import quoteattr
 
 from fbagent.errors import FbagentError
+from fbagent.files import check_regular
 from fbagent.lexicon.archive import extracted, zip_fingerprint, zip_root
 from fbagent.framenet.markup import clean_text, parse_definition
 from fbagent.framenet.model import (
@@ -94,6 +95,7 @@ FIX_LAYOUT = (
     "point PATH at the root folder of an NLTK-layout FrameNet (frameIndex.xml, luIndex.xml, "
     "frame/*.xml), or convert the resource to JSONL and use --format jsonl"
 )
+FIX_REGULAR = "replace it with the regular file it should be (cp the real file over it), then rerun; nothing was imported"
 FIX_FILE = "repair or restore that file (or remove its entry from the index), then rerun; nothing was imported"
 
 
@@ -153,6 +155,7 @@ def fingerprint(root: str | Path) -> str:
             files += list((root / sub).glob("*.xml"))
     for path in sorted(files, key=lambda p: p.relative_to(root).as_posix()):
         inside(root, path)
+        check_regular(path, "", FIX_REGULAR)   # a FIFO would block the read forever
         try:
             data = path.read_bytes()
         except OSError as err:
@@ -171,6 +174,7 @@ class _Source:
     def read(self, rel: str) -> bytes:
         path = self.root / rel
         inside(self.root, path)
+        check_regular(path, "", FIX_REGULAR)
         try:
             return path.read_bytes()
         except OSError as err:
@@ -249,13 +253,14 @@ def read_exemplars(root_el: ET.Element) -> tuple[list[Example], int]:
 def _read_zip(path: Path, *, strict: bool, progress: Progress | None) -> LexiconData:
     """Read a ``.zip`` release through a private unzipped copy; messages name ``ARCHIVE!/file``."""
     zip_root(path)
-    with extracted(path) as folder:
+    skipped: list[str] = []
+    with extracted(path, skipped) as folder:
         shown = lambda text: text.replace(str(folder), f"{path}!")  # noqa: E731
         try:
             data = read_nltk(folder, strict=strict, progress=progress)
         except FbagentError as err:
             raise FbagentError(shown(err.problem), err.fix) from err
-    data.warnings = [shown(w) for w in data.warnings]
+    data.warnings = skipped + [shown(w) for w in data.warnings]
     data.notes = [shown(n) for n in data.notes]
     return data
 
@@ -343,6 +348,7 @@ def _check_layout(root: Path) -> None:
     if not root.is_dir():
         raise FbagentError(f"{root} is not a folder", FIX_LAYOUT)
     for name in ("frameIndex.xml", "luIndex.xml"):
+        check_regular(root / name, "", FIX_REGULAR)
         if not (root / name).is_file():
             raise FbagentError(f"{root}: missing index {name}", FIX_LAYOUT)
     if not (root / "frame").is_dir():
