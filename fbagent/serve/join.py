@@ -21,7 +21,7 @@ Non-document GETs started by another site (``<img src=".../join?...">``,
 against nobody (:mod:`fbagent.serve.throttle`). A wrong link counts against its
 address whatever the request's headers say (a ``Sec-Fetch-Site: cross-site`` or a
 foreign ``Origin`` once bypassed the limit), and a cross-site request from an
-address in backoff gets 429 before any database lookup.
+address over its allowance gets 429 before any database lookup.
 """
 
 from __future__ import annotations
@@ -118,8 +118,8 @@ class JoinRoutes(ServerHost):
         wait = self.throttle.prefix_wait(token)
         if wait is not None:
             return self._refuse(request, 429, "too many wrong tries of this link", retry_after=wait)
-        if foreign and (wait := self.throttle.backoff_wait(self.address(request))) is not None:
-            return self._refuse(request, 429, "too many wrong links or cookies from this address", retry_after=wait)
+        if foreign and self.throttle.address_wait(self.address(request)) is not None:   # over its allowance:
+            return await self._wrong_link(request, invites.UNKNOWN, token, counted=True)   # no lookup, counted
         state = await self._in_db(invites.invite_state, token_hash(token))
         current = await self._live_session(request)
         if state.refused is not None:

@@ -11,7 +11,7 @@ The limits protect invite tokens without ever locking an invited person out:
   counted); what keeps a page elsewhere with ``<img src=".../join?token=bad">``
   from using up anyone's allowance is that such a request (cross-site, not a
   document) is refused before any lookup and counts against nobody; a cross-site
-  request from an address in backoff, or one carrying a session cookie (a browser
+  request from an address over its allowance, or one carrying a session cookie (a browser
   never sends the ``SameSite=Strict`` cookie cross-site), is refused before the
   database lookup too;
 - wrong attempts count per client address and per token prefix (the first
@@ -93,12 +93,6 @@ class WrongTokens:
         if self._limiter.test(self.prefix_limit, key):
             return None
         return max(1.0, self._limiter.get_window_stats(self.prefix_limit, key).reset_time - self.clock())
-
-    def backoff_wait(self, address: str) -> float | None:
-        """Seconds ``address`` is still in backoff (it went on trying past its allowance), or None."""
-        until, _ = self._backoff.get(address, (0.0, 0))
-        wait = until - self.clock()
-        return wait if wait > 0 else None
 
     def address_wait(self, address: str) -> float | None:
         """Seconds a wrong attempt from ``address`` is told to wait (backoff included), or None while it is within its allowance."""
