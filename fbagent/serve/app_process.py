@@ -43,6 +43,7 @@ class AnnotatorAppService(AppService):
         self.timeout_s = timeout_s
         self.on_crash = on_crash
         self.exit_code: int | None = None
+        self._exit_seen = False
         self._stop_task: asyncio.Task | None = None
 
     @property
@@ -65,20 +66,27 @@ class AnnotatorAppService(AppService):
         self._stdin = process.stdin
         return process
 
-    async def run(self) -> None:
-        """textual-serve's relay of the app's output; when the app ends by itself with an exit code other than 0
-        (not stopped by :meth:`stop`), ``on_crash(exit_code)``."""
-        await super().run()
-        process = self._process
-        if process is None or self._stop_task is not None:
+    async def on_meta(self, data: bytes) -> None:
+        """textual-serve's meta packets, but the app's ``exit`` closes the tab only once the process has ended
+        (:meth:`run`): a crashed app sends ``exit`` too, and its tab must hear that it crashed."""
+        if json.loads(data).get("type") == "exit":
+            self._exit_seen = True
             return
-        try:
-            code = await asyncio.wait_for(process.wait(), self.timeout_s)
-        except TimeoutError:
-            return   # output closed but the process lives on: stop() deals with it
-        if code != 0 and self._stop_task is None and self.on_crash is not None:
+        await super().on_meta(data)
+
+    async def run(self) -> None:
+        """textual-serve's relay of the app's output; then, when the app ended by itself with an exit code other
+        than 0 (not stopped by :meth:`stop`), ``on_crash(exit_code)``, else the tab is closed as the app asked."""
+        await super().run()
+        process, code = self._process, None
+        if process is not None and self._stop_task is None:
+            with contextlib.suppress(TimeoutError):   # output closed but the process lives on: stop() ends it
+                code = await asyncio.wait_for(process.wait(), self.timeout_s)
+        if code not in (None, 0) and self._stop_task is None and self.on_crash is not None:
             self.exit_code = code
             await self.on_crash(code)
+        elif self._exit_seen:
+            await self.remote_close()
 
     def stopping(self) -> asyncio.Task:
         """The one task that stops the app (started on first call); it runs to its end even if a waiter is cancelled."""
