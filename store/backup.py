@@ -56,8 +56,10 @@ def backup_database(source: str | Path, dest: str | Path) -> dict[str, Any]:
     source = Path(source)
     if not source.is_file():
         raise FbagentError(f"database {source} does not exist", "pass --db PATH of an existing database")
-    target = backup_target(source, Path(dest))
-    remove_stale_partials(target)
+    dest = Path(dest)
+    with contextlib.suppress(OSError):   # what killed backups to this name left (even when it exists by now)
+        remove_stale_partials(dest / source.name if dest.is_dir() else dest)
+    target = backup_target(source, dest)
     partial = target.with_name(f".{target.name}.{os.getpid()}.partial")
     started, before = time.perf_counter(), wal_files(source)
     lock = None
