@@ -671,3 +671,33 @@ def test_lexicon_add_other_problems_wrap_at_spaces_on_a_terminal(tmp_path: Path)
         [f"{bad.name}:1: 'lexical_units' is a required property"]
         + [f"{bad.name}:{n}: not valid JSON (Expecting property name enclosed in double quotes at column 2)"
            for n in range(2, 6)]), joined
+
+
+@pytest.mark.parametrize("what", ["backup", "hf-export"])
+def test_a_full_destination_disk_is_named_as_such(tmp_path: Path, base_db: Path, what: str) -> None:
+    """Issue 43 item 6: `db backup` to a full disk blamed the database's disk ("pass --db on another disk"); the hf
+    export's full-disk line read like a permissions problem. Both now name the destination's full disk."""
+    mount = tmp_path / "small"
+    mount.mkdir()
+    proc = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(mount)], capture_output=True, text=True)
+    if proc.returncode != 0:
+        pytest.skip(f"cannot mount a small tmpfs here ({proc.stderr.strip() or 'mount failed'})")
+    try:
+        db = tmp_path / "fb.db"
+        shutil.copy(base_db, db)
+        before = _dump(db)
+        args = (["db", "backup", str(mount / "copy.db")] if what == "backup"
+                else ["export", str(mount / "hf"), "--format", "hf"])
+        run = subprocess.run([sys.executable, "-m", "fbagent.cli", *args, "--db", str(db)], capture_output=True,
+                             text=True, timeout=240, stdin=subprocess.DEVNULL)
+        lines = [ln for ln in run.stderr.splitlines() if ln.strip()]
+        assert run.returncode == 2 and len(lines) == 1 and "Traceback" not in run.stderr, run.stderr
+        line = lines[0]
+        if what == "backup":
+            assert f"the disk holding the backup {mount / 'copy.db'} is full" in line, line
+            assert "pass --db" not in line and "DEST on another disk" in line, line
+        else:
+            assert "disk is full" in line and "another disk" in line, line
+        assert os.listdir(mount) == [] and _dump(db) == before
+    finally:
+        subprocess.run(["umount", str(mount)], capture_output=True)
