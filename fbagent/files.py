@@ -287,17 +287,33 @@ def decode_text(data: bytes, where: str) -> str:
 
 def parse_json_line(line: str, where: str, fix: str) -> object:
     """The JSON value of ``line``; raises :class:`FbagentError` (``"WHERE: ..."`` and ``fix``) for text that
-    is not JSON, or nested deeper than :data:`MAX_JSON_DEPTH` arrays/objects (checked before parsing, so
-    a line of 100,000 brackets is one line, not a ``RecursionError``)."""
+    is not JSON, an object holding one key twice, or nested deeper than :data:`MAX_JSON_DEPTH` arrays/objects
+    (checked before parsing, so a line of 100,000 brackets is one line, not a ``RecursionError``)."""
     if line.count("[") + line.count("{") > MAX_JSON_DEPTH and json_depth(line) > MAX_JSON_DEPTH:
         raise FbagentError(f"{where}: JSON nested deeper than {MAX_JSON_DEPTH} levels", fix)
     try:
-        return json.loads(line)
+        return json.loads(line, object_pairs_hook=_unique_keys)
+    except _DuplicateKey as err:
+        raise FbagentError(f"{where}: the key {err.args[0]!r} appears twice in one JSON object (JSON readers keep "
+                           "the last value or the first: which one is meant?)", "keep one of the two") from None
     except json.JSONDecodeError as err:  # msg may end in "at" ("Unterminated string starting at")
         raise FbagentError(f"{where}: not valid JSON ({err.msg.removesuffix(' at')} at column {err.colno})",
                            fix) from err
     except RecursionError as err:
         raise FbagentError(f"{where}: JSON nested too deep to read", fix) from err
+
+
+class _DuplicateKey(ValueError):
+    """A key that one JSON object holds twice (its name is ``args[0]``)."""
+
+
+def _unique_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    """``json.loads``'s ``object_pairs_hook``: the object, or :class:`_DuplicateKey` for a repeated key."""
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        raise _DuplicateKey(next(k for k, _ in pairs if k in seen or seen.add(k)))
+    return obj
 
 
 def json_depth(text: str) -> int:

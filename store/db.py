@@ -372,20 +372,35 @@ def _old_schema_error(path: Path, version: int) -> FbagentError:
                         "--db copy.db) and read that, or use the fbagent version that wrote it")
 
 
+#: columns the ``lexicons`` table of every fbagent database has had since schema version 1
+FBAGENT_LEXICON_COLUMNS = frozenset({"id", "name", "lang", "format", "imported_at"})
+
+
 def _refuse_foreign(conn: sqlite3.Connection, path: Path) -> None:
     """Raise :class:`FbagentError` when ``path`` is another program's SQLite database.
 
-    Checked before anything is written (journal mode, schema), so a mistyped
-    ``--db`` never adds tables to someone else's file.
+    Checked before anything is written (journal mode, schema, an upgrade's ``.vN.bak`` copy), so a mistyped
+    ``--db`` never adds tables to someone else's file. fbagent's files are told by their tables and columns:
+    a ``lexicons`` table with fbagent's columns (:data:`FBAGENT_LEXICON_COLUMNS`), not the table name alone
+    (another program's file with a ``lexicons`` table got a ``.v0.bak`` and an "upgrade"); a negative
+    ``user_version`` (no fbagent writes one) is refused too.
     """
     tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")]
-    if tables and "lexicons" not in tables:
+    columns = {r[1] for r in conn.execute("PRAGMA table_info(lexicons)")} if "lexicons" in tables else set()
+    if tables and not FBAGENT_LEXICON_COLUMNS <= columns:
         shown = ", ".join(sorted(tables)[:5]) + (", ..." if len(tables) > 5 else "")
         conn.close()
+        mine = " (its lexicons table is not fbagent's)" if "lexicons" in tables else ""
         raise FbagentError(
-            f"{path} is an SQLite database of another program (tables: {shown}); fbagent leaves it unchanged",
+            f"{path} is an SQLite database of another program (tables: {shown}){mine}; fbagent leaves it unchanged",
             "pass --db with the path of an fbagent database or a new file name",
         )
+    version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+    if version < 0:
+        conn.close()
+        raise FbagentError(f"{path} has schema version {version}, which no fbagent writes (another program's file, or "
+                           "a damaged one); fbagent leaves it unchanged",
+                           "pass --db with the path of an fbagent database or a new file name")
 
 
 def holds_rows(db: sqlite_utils.Database) -> bool:

@@ -50,6 +50,7 @@ from xml.sax.saxutils import quoteattr
 from fbagent.errors import FbagentError
 from fbagent.files import check_regular
 from fbagent.lexicon.archive import extracted, zip_fingerprint, zip_root
+from fbagent.framenet.checks import frame_problem, relation_problem
 from fbagent.framenet.markup import clean_text, parse_definition
 from fbagent.framenet.model import (
     Example,
@@ -304,6 +305,9 @@ def read_nltk(root: str | Path, *, strict: bool = False, progress: Progress | No
         lexical_units, annotated = _read_lexical_units(reader, root, files, {f.name for f in frames}, report)
         relations = [FrameRelation(rel.type.name, rel.superFrameName, rel.subFrameName)
                      for rel in reader.frame_relations()]  # empty without frRelation.xml
+    problem = relation_problem(relations)
+    if problem:
+        raise FbagentError(f"{root / 'frRelation.xml'}: {problem}", FIX_FILE)
     _attach_exemplars(src, lexical_units, annotated, report, progress)
     return LexiconData(frames, lexical_units, relations, fingerprint(root), report.warnings, report.notes)
 
@@ -363,17 +367,25 @@ def _frame_index(src: _Source) -> list[tuple[str, int | None]]:
     root = src.root
     _, findex = src.parse("frameIndex.xml")
     entries: list[tuple[str, int | None]] = []
-    seen: set[str] = set()
+    ids: dict[int, str] = {}
+    names: set[str] = set()
+    where = root / "frameIndex.xml"
     for el in findex:
         if _local(el.tag) != "frame":
             continue
-        name = (el.get("name") or "").strip()
-        if not name or name in seen:
-            continue
-        if not _SAFE_NAME.match(name) or name in (".", ".."):
-            raise FbagentError(f"{root / 'frameIndex.xml'}: unusable frame name {name!r}", FIX_FILE)
-        seen.add(name)
-        entries.append((name, _int(el.get("ID"))))
+        raw = el.get("name") or ""
+        name, fid = raw.strip(), _int(el.get("ID"))
+        problem = frame_problem(raw, fid, {})   # blank, control or bidi characters, an id past SQLite's range
+        if problem or not _SAFE_NAME.match(name) or name in (".", ".."):
+            raise FbagentError(f"{where}: {problem or f'unusable frame name {name!r}'}", FIX_FILE)
+        if name in names:   # two entries of one name were merged silently
+            raise FbagentError(f"{where}: frame {name} is listed twice", FIX_FILE)
+        if fid is not None and fid in ids:
+            raise FbagentError(f"{where}: frames {ids[fid]} and {name} have the same ID {fid}", FIX_FILE)
+        if fid is not None:
+            ids[fid] = name
+        names.add(name)
+        entries.append((name, fid))
     if not entries:
         raise FbagentError(f"{root / 'frameIndex.xml'}: lists no frames", FIX_LAYOUT)
     return entries
@@ -539,6 +551,10 @@ def _nltk_lexical_unit(
     # The name suffix wins over the POS attribute: FrameNet 1.5 has
     # "come together.v" with POS="A"; users see and type the name.
     pos = suffix or str(lu.get("POS") or "").strip().upper()
+    if not pos:   # no .v/.n suffix and no POS attribute: a verb gate cannot tell what it is
+        report.dangling(f"{root / 'frame' / (home + '.xml')}: LU {lu_name} (ID {lu_id}) has no part of speech (no "
+                        "POS attribute, no .v/.n suffix); skipped")
+        return None
     counts = lu.get("sentenceCount") or {}
     return LexicalUnit(
         name=name,
