@@ -331,12 +331,12 @@ def _attach_exemplars(path: Path, lexicon: _Frames, validator: Any, problems: _P
             what = f"LU {obj['lu']} is not in frame {obj['frame']}" if known else f"frame {obj['frame']} is unknown"
             problems.append(f"{path}:{no}: {what} (exemplars must name an LU of the frames file)")
             continue
-        mark = target_mark_problem(obj["text"])
-        if mark:
-            problems.append(f"{path}:{no}: text: {mark}")
-            continue
         ex = parse_example(obj["text"])
         if not ex.text:
             problems.append(f"{path}:{no}: text is empty once markup is removed")
+            continue
+        mark = target_mark_problem(obj["text"])
+        if mark:
+            problems.append(f"{path}:{no}: text: {mark}")
             continue
         lu.exemplars.append(ex)
