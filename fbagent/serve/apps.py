@@ -110,10 +110,10 @@ class AppRoutes(ServerHost):
             width = _int(request.query.get("width"), 80, *WIDTH_RANGE)
             height = _int(request.query.get("height"), 24, *HEIGHT_RANGE)
             await websocket.prepare(request)
-            shared["log"] = str(self.temp_folder / f"app-{secrets.token_hex(6)}.log")  # the app's stderr
+            log = str(self.temp_folder / f"app-{secrets.token_hex(6)}.log")  # the app's stderr
             live.service = AnnotatorAppService(
-                child_argv(self.launch.as_json(session.annotator) | shared),
-                timeout_s=self.options.stop_timeout_s, on_crash=lambda code: self._crashed(live, code, shared["log"]),
+                child_argv(self.launch.as_json(session.annotator) | shared | {"log": log}),
+                timeout_s=self.options.stop_timeout_s, on_crash=lambda code: self._crashed(live, code, log),
                 write_bytes=websocket.send_bytes,
                 write_str=websocket.send_str, close=websocket.close, download_manager=self.download_manager,
             )

@@ -118,10 +118,10 @@ def public_url(host: str, port: int, given: str | None, tls: bool) -> str:
         if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
             raise FbagentError(f"--public-url {given!r} is not an http(s) URL of a host", fix)
         try:
-            port = parts.port
+            named: int | None = parts.port
         except ValueError:   # urlsplit checks the port only when asked: 99999, or not a number
-            port = 0
-        if port == 0:
+            named = 0
+        if named == 0:
             raise FbagentError(f"--public-url {given!r} names a port outside 1..65535", fix)
         return given.rstrip("/")
     try:
