@@ -22,9 +22,9 @@ from gen_responder import FrameResponder
 from pydantic import BaseModel
 
 from fbagent.eval.dataset import read_entries
+from fbagent.providers.base import ChoiceResult, ConcurrentBackend, ReasoningConfig, TextResult
 from fbagent.providers.hooks import CallHooks
 from fbagent.providers.structured import openai_text, openai_usage
-from fbagent.providers.base import ChoiceResult, ConcurrentBackend, ReasoningConfig, TextResult
 
 DATA = Path(__file__).parent / "data" / "eval_entries_en.jsonl"
 _SENTENCE = re.compile(r"^(?:Sentence (A|B): |\[Sentence (A|B)\] )(.+)$", re.M)

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
+from fbagent.framenet.lu_names import LemmaPart, group_lemma, lemma_parts, lu_name_problem
 from fbagent.lexicon.importer import import_lexicon
 from fbagent.lexicon.jsonl_reader import LexiconFormatError, read_jsonl
-from fbagent.framenet.lu_names import LemmaPart, group_lemma, lemma_parts, lu_name_problem
 from fbagent.pairs.select import SelectionOptions, candidates, select_pairs
 from fbagent.store.lexicon import frame_context, lexicon_stats
 from fbagent.store.pairs import verb_lexical_units

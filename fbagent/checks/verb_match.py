@@ -85,8 +85,8 @@ from fbagent.checks.lemmas import (
 from fbagent.checks.morphology import Morphology, inflections, morphology, separable_splits
 from fbagent.checks.verb_match_ja import find_verb_ja
 from fbagent.checks.verb_match_zh import find_verb_ko, find_verb_zh
-from fbagent.languages import NO_SPACE_LANGS, base_lang, written_without_spaces
 from fbagent.framenet.lu_names import LemmaPart, lemma_parts
+from fbagent.languages import NO_SPACE_LANGS, base_lang, written_without_spaces
 
 __all__ = [
     "NO_SPACE_LANGS", "SOURCES", "LemmaSource", "MatchConfig", "Token", "VerbMatch", "clear_caches", "find_verb",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.text import Text
@@ -17,6 +17,10 @@ from fbagent.store.items import STATUSES, run_items
 from fbagent.store.pairs import run_protocols
 from fbagent.store.runs import get_run, item_counts, list_runs, sessions, usage
 from fbagent.text import shown
+
+if TYPE_CHECKING:
+    import sqlite_utils
+    from rich.console import Console
 
 app = typer.Typer(help="Generation runs: list them, show one (options, counts by status, tokens, calls).",
                   no_args_is_help=True)
@@ -45,7 +49,7 @@ def list_cmd(db: ExistingDbOption = DEFAULT_DB, wide: WideOption = False) -> Non
 ENTRY_STATUSES = ("rejected", "failed")
 
 
-def problem_entries(database, run_id: int, statuses: tuple[str, ...] = ENTRY_STATUSES) -> list[dict]:
+def problem_entries(database: sqlite_utils.Database, run_id: int, statuses: tuple[str, ...] = ENTRY_STATUSES) -> list[dict]:
     """Entries of a run with one of ``statuses``, by pair and k: ``[{"id", "pair_id", "k", "status", "verb", "lu_a",
     "lu_b", "frame_a", "frame_b", "attempts", "reasons": [str]}]`` (``reasons`` as stored, in order)."""
     keys = ("id", "pair_id", "k", "status", "verb", "lu_a", "lu_b", "frame_a", "frame_b", "attempts")
@@ -117,7 +121,7 @@ def show_cmd(
     _print_entries(console, entries, entry_status, limit, row["name"], wide)
 
 
-def _print_entries(console, entries: list[dict], status: str | None, limit: int, run_name: str,
+def _print_entries(console: Console, entries: list[dict], status: str | None, limit: int, run_name: str,
                    wide: bool = False) -> None:
     """The table of rejected/failed entries with their first reason (all reasons: --json)."""
     what = status or "rejected and failed"
@@ -141,7 +145,7 @@ def _print_entries(console, entries: list[dict], status: str | None, limit: int,
                       "(or --json)", highlight=False)
 
 
-def _print_entry_blocks(console, entries: list[dict], firsts: list[str], title: str) -> None:
+def _print_entry_blocks(console: Console, entries: list[dict], firsts: list[str], title: str) -> None:
     """One block per entry at the terminal's width: ``id  status  verb  frame A / frame B  (attempts: n)``,
     then the first reason indented under it; lines break at spaces only (``--wide``: one table row each)."""
     width = console.width

@@ -29,11 +29,11 @@ from typing import Any, Literal
 import sqlite_utils
 
 from fbagent.errors import FbagentError
+from fbagent.framenet.model import LexiconData
 from fbagent.languages import normalize_lang
 from fbagent.lexicon.jsonl_reader import fingerprint as jsonl_fingerprint
 from fbagent.lexicon.jsonl_reader import locate, read_jsonl
 from fbagent.lexicon.locate import locate_resource
-from fbagent.framenet.model import LexiconData
 from fbagent.lexicon.nltk_reader import fingerprint, read_nltk, zip_root
 from fbagent.store import lexicon as lexstore
 from fbagent.text import check_name

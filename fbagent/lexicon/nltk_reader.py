@@ -49,7 +49,6 @@ from xml.sax.saxutils import quoteattr
 
 from fbagent.errors import FbagentError
 from fbagent.files import check_regular
-from fbagent.lexicon.archive import extracted, zip_fingerprint, zip_root
 from fbagent.framenet.checks import frame_problem, relation_problem
 from fbagent.framenet.markup import clean_text, parse_definition
 from fbagent.framenet.model import (
@@ -61,6 +60,7 @@ from fbagent.framenet.model import (
     LexiconData,
     split_lu_name,
 )
+from fbagent.lexicon.archive import extracted, zip_fingerprint, zip_root
 
 FN_NS = "http://framenet.icsi.berkeley.edu"
 PARSER_VERSION = "nltk-reader/1"

@@ -20,8 +20,8 @@ from collections.abc import Callable
 from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
-from fbagent.lexicon.jsonl_reader import read_jsonl
 from fbagent.framenet.model import LexiconData
+from fbagent.lexicon.jsonl_reader import read_jsonl
 
 FN_NS = "http://framenet.icsi.berkeley.edu"
 _HEAD = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'

@@ -41,7 +41,6 @@ from pydantic import BaseModel, ValidationError
 from fbagent import providers
 from fbagent.errors import FbagentError
 from fbagent.llm.cache import cache_key
-from fbagent.providers.hooks import CallHooks
 from fbagent.providers import one_line, public_url, redact
 from fbagent.providers.breaker import ServiceDown
 from fbagent.providers.config import (
@@ -52,6 +51,7 @@ from fbagent.providers.config import (
     GENERATION_TIMEOUT_S,
     MAX_BACKOFF_S,
 )
+from fbagent.providers.hooks import CallHooks
 from fbagent.store import llm_calls
 
 _MAX_OUTPUT_CHARS = 4000

@@ -39,10 +39,8 @@ from typing import TYPE_CHECKING, Any
 
 from fbagent import providers
 from fbagent.errors import FbagentError
-from fbagent.providers.fastpath import direct_chat_create
-from fbagent.providers.hooks import CallHooks
-from fbagent.providers.structured import create_json_schema, instructor_create, openai_text, openai_usage
 from fbagent.providers.base import (
+    BackendInfo,
     ChoiceResult,
     ConcurrentBackend,
     ReasoningConfig,
@@ -56,6 +54,14 @@ from fbagent.providers.base import (
 from fbagent.providers.chat_http import Answer, ChatCompletionsHTTP, answer_of, token_count
 from fbagent.providers.clients import LoopClients
 from fbagent.providers.config import EVAL_RETRIES, EVAL_TIMEOUT_S, GENERATION, ModelConfig
+from fbagent.providers.fastpath import direct_chat_create
+from fbagent.providers.hooks import CallHooks
+from fbagent.providers.structured import (
+    create_json_schema,
+    instructor_create,
+    openai_text,
+    openai_usage,
+)
 from fbagent.seeds import DEFAULT_SEED, request_seed
 
 if TYPE_CHECKING:
@@ -146,7 +152,7 @@ class OpenAIBackend(ConcurrentBackend):
                 await closer.aclose()
                 await asyncio.to_thread(closer.close_all)
 
-    def info(self):
+    def info(self) -> BackendInfo:
         info = super().info()
         info.options = {"base_url": providers.public_url(self.base_url), "extra_body": self.extra_body}
         info.versions = {"aiohttp": package_version("aiohttp")}
@@ -155,7 +161,7 @@ class OpenAIBackend(ConcurrentBackend):
     def _budget(self, n: int) -> int:
         return n + (self.reasoning.max_think_tokens if self.reasoning.enabled else 0)
 
-    def _body(self, prompt: str, **fields) -> dict:
+    def _body(self, prompt: str, **fields: object) -> dict[str, object]:
         """The Chat Completions body: the prompt as one user message, ``fields``, model, seed, temperature
         0 (not in reasoning mode), then ``extra_body`` merged on top (as the SDK's ``extra_body`` is)."""
         body = {"messages": [{"role": "user", "content": prompt}], **fields, "model": self.model, "seed": self.seed}

@@ -30,9 +30,9 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from fbagent.providers.chat_http import answer_of, token_count
 from fbagent.providers.fastpath import instructor_model
 from fbagent.providers.hooks import CallHooks
-from fbagent.providers.chat_http import answer_of, token_count
 from fbagent.seeds import request_seed
 
 REASK_PREFIX = "Correct your JSON ONLY RESPONSE, based on the following errors:\n"

@@ -64,7 +64,7 @@ def _stderr_to(log: str | None) -> None:
     os.close(fd)
 
 
-def open_session(args: dict) -> ValidateSession | ReviseSession:
+def open_session(args: dict) -> ReviseSession | ValidateSession:
     """The validate or revise session of ``args`` (see :meth:`AppLaunch.as_json`). Raises FbagentError on bad input."""
     rng = args.get("range")
     selection = Selection(run=args.get("run"), language=args.get("lang"), statuses=tuple(args["statuses"]),

@@ -19,10 +19,6 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from fbagent import providers
-from fbagent.providers.prompt_style import (
-    check_prompt_style,  # lazily: fbagent.llm loads its clients
-    resolve_prompt_style,
-)
 from fbagent.providers.config import (
     DEFAULT_PROMPT_STYLE,
     GENERATION,
@@ -32,6 +28,10 @@ from fbagent.providers.config import (
     check_request_limits,
 )
 from fbagent.providers.llamacpp import check_gguf_file
+from fbagent.providers.prompt_style import (
+    check_prompt_style,  # lazily: fbagent.llm loads its clients
+    resolve_prompt_style,
+)
 
 ROLES = ("generator", "verifier")
 
