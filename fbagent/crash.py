@@ -131,35 +131,55 @@ def _child_setup() -> None:  # runs in the child between fork and exec
         pass
 
 
-def lifeline() -> tuple[dict[str, str], tuple[int, ...]]:
+def lifeline(signum: int = signal.SIGTERM, grace_s: float = 1.0,
+             watchdog: str = "thread") -> tuple[dict[str, str], tuple[int, ...]]:
     """What a child that must end with this process is started with: ``(env additions, pass_fds)``.
 
     Pass both to ``subprocess.Popen`` / ``asyncio.create_subprocess_exec`` (the env on top of the
-    child's environment), and call :func:`die_with_parent` first thing in the child. One pipe per
-    process: its write end is never inherited (close-on-exec), so only this process keeps it open.
+    child's environment), and start the child with :func:`lifeline_argv` (it calls :func:`die_with_parent`
+    before importing anything else) or call :func:`die_with_parent` first thing in it. When this process ends,
+    ``signum`` is sent to the child, then SIGKILL ``grace_s`` seconds later; ``watchdog``: ``"thread"`` (a
+    daemon thread of the child blocks on the pipe) or ``"process"`` (a forked process does: for a child whose
+    interpreter lock is held for seconds, e.g. while torch loads). One pipe per process: its write end is
+    never inherited (close-on-exec), so only this process keeps it open.
     """
     global _lifeline_pipe
     if _lifeline_pipe is None:
         _lifeline_pipe = os.pipe()   # both ends close-on-exec; pass_fds hands the read end to one child
-    return {LIFELINE_ENV: f"{_lifeline_pipe[0]}:{os.getpid()}"}, (_lifeline_pipe[0],)
+    spec = f"{_lifeline_pipe[0]}:{os.getpid()}:{int(signum)}:{grace_s}:{watchdog}"
+    return {LIFELINE_ENV: spec}, (_lifeline_pipe[0],)
 
 
-def die_with_parent(signum: int = signal.SIGTERM, *, grace_s: float = 1.0, watchdog: str = "thread") -> bool:
-    """In a child started with :func:`lifeline`: end this process when its parent ends (see the module doc).
+#: the program of :func:`lifeline_argv`: the lifeline first (fbagent.crash imports the standard library only)
+_LAUNCH = ("import runpy, sys\nfrom fbagent import crash\ncrash.die_with_parent()\ndel sys.argv[0]\n"
+           "runpy.run_module(sys.argv[0], run_name='__main__', alter_sys=True)\n")
 
-    ``signum`` is sent to this process first (SIGTERM: its handlers run); if it is still alive ``grace_s``
-    seconds later it is killed (SIGKILL). ``watchdog``: ``"thread"`` (a daemon thread blocks on the pipe) or
-    ``"process"`` (a forked process does: call it before any thread starts; it ends with the child). Returns
-    whether a lifeline was found. The variable is removed from the environment (not passed to grandchildren).
+
+def lifeline_argv(module: str, *args: str) -> list[str]:
+    """``python -c LAUNCH MODULE ARGS``: runs ``python -m MODULE ARGS`` after taking the lifeline, so that a child
+    whose parent is killed while the child still imports (seconds on a busy machine) ends too."""
+    return [sys.executable, "-c", _LAUNCH, module, *args]
+
+
+def die_with_parent() -> bool:
+    """In a child started with :func:`lifeline`: end this process when its parent ends (see the module doc and
+    :func:`lifeline` for the signal, grace and watchdog). Returns whether a lifeline was found (a second call
+    finds none). The variable is removed from the environment (not passed to grandchildren).
     """
     spec = os.environ.pop(LIFELINE_ENV, None)
     try:
-        fd, _parent = (int(x) for x in (spec or "").split(":"))
+        fd_text, _parent, sig_text, grace_text, watchdog = (spec or "").split(":")
+        fd, signum, grace_s = int(fd_text), int(sig_text), float(grace_text)
         os.set_inheritable(fd, False)
     except (ValueError, OSError):
         return False
     me = os.getpid()
     if watchdog == "process" and os.fork() == 0:   # the watchdog: no interpreter lock shared with the child
+        devnull = os.open(os.devnull, os.O_RDWR)
+        for std in (0, 1, 2):   # it holds none of the child's pipes: the child's end is seen at once
+            os.dup2(devnull, std)
+        os.closerange(3, fd)
+        os.closerange(fd + 1, 65536)
         _watch_pipe(fd, me, signum, grace_s, lambda: os.getppid() != me)
         os._exit(0)
     elif watchdog != "process":
@@ -196,7 +216,7 @@ def _watch_pipe(fd: int, child: int, signum: int, grace_s: float, child_gone: Ca
 def enable_in_child() -> None:
     """In a supervised child: die with the supervisor (its lifeline); write fault tracebacks of every thread
     to the log the parent named."""
-    die_with_parent(signal.SIGKILL, grace_s=0.0)
+    die_with_parent()
     path = os.environ.get(CHILD_ENV)
     if not path:
         return
@@ -230,7 +250,7 @@ def supervise(argv: list[str], child: list[str] | None = None) -> int | None:
     except OSError:
         return None  # nowhere to log: run unsupervised rather than not at all
     log = folder / f"{time.strftime('%Y%m%dT%H%M%S')}-{os.getpid()}.log"
-    line_env, line_fds = lifeline()
+    line_env, line_fds = lifeline(signal.SIGKILL, 0.0)
     env = {**os.environ, CHILD_ENV: str(log), PARENT_ENV: str(os.getpid()), **line_env}
     signal.pthread_sigmask(signal.SIG_BLOCK, {*_FORWARDED, signal.SIGCHLD})
     try:

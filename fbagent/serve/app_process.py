@@ -18,7 +18,7 @@ import asyncio
 import contextlib
 import json
 import shlex
-import sys
+import signal
 from asyncio.subprocess import Process
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -30,7 +30,7 @@ from fbagent import crash
 
 def child_argv(launch_json: dict) -> list[str]:
     """The argument list of the app process for one annotator (:meth:`AppLaunch.as_json`)."""
-    return [sys.executable, "-m", "fbagent.serve.child", json.dumps(launch_json)]
+    return crash.lifeline_argv("fbagent.serve.child", json.dumps(launch_json))
 
 
 class AnnotatorAppService(AppService):
@@ -52,7 +52,7 @@ class AnnotatorAppService(AppService):
         return None if self._process is None else self._process.pid
 
     async def _open_app_process(self, width: int = 80, height: int = 24) -> Process:
-        line_env, line_fds = crash.lifeline()   # the app ends with the server, even a kill -9'd one
+        line_env, line_fds = crash.lifeline(signal.SIGTERM, 1.0)   # the app ends with the server, even a kill -9'd one
         environment = {**self._build_environment(width=width, height=height), **line_env}
         self._process = process = await asyncio.create_subprocess_exec(
             *self.argv,

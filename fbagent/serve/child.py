@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import sys
 
 from fbagent import crash, tui
@@ -35,7 +34,7 @@ from fbagent.validation.assignment import Split
 def main(argv: list[str] | None = None) -> int:
     """Run the app described by ``argv[0]`` (JSON); returns the exit code (2 with one line on stderr for bad input)."""
     # (pandas stays out of every app process: sqlite-utils is imported without it, fbagent.lean_imports)
-    crash.die_with_parent(signal.SIGTERM, grace_s=1.0)
+    crash.die_with_parent()   # taken already when started through crash.lifeline_argv
     args = json.loads((argv if argv is not None else sys.argv[1:])[0])
     _stderr_to(args.get("log"))
     try:

@@ -76,9 +76,12 @@ class EncoderProcess:
         self._lock = threading.Lock()
         self.load_cpu_s: float | None = None
         self.cpu_s = 0.0
-        line_env, line_fds = crash.lifeline()   # the child ends with this process, even a kill -9'd one
+        # the child ends with this process, even a kill -9'd one: a watchdog process (not a thread: loading torch
+        # holds the child's interpreter lock for seconds; a thread that checked the parent every 0.2 s let the
+        # encoder outlive a kill -9'd parent by 15-35 s), taken before the child imports anything
+        line_env, line_fds = crash.lifeline(signal.SIGKILL, 0.0, "process")
         self._proc = subprocess.Popen(
-            [sys.executable, "-m", "fbagent.verifier.encoder_process", name or ""],
+            crash.lifeline_argv("fbagent.verifier.encoder_process", name or ""),
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             start_new_session=False, close_fds=True, pass_fds=line_fds, env={**os.environ, **line_env})
         _LOADING.add(self)
@@ -191,9 +194,7 @@ def _serve(name: str | None, requests: IO[bytes], replies: IO[bytes]) -> None:
 def main(argv: list[str]) -> None:
     """``python -m fbagent.verifier.encoder_process NAME`` (``""``: the default encoder): the child's entry point."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C is the parent's to handle; stdin's end stops us
-    # a watchdog process, not a thread: loading torch holds this interpreter's lock for seconds at a time
-    # (a thread that checked the parent every 0.2 s let the encoder outlive a kill -9'd parent by 15-35 s)
-    crash.die_with_parent(signal.SIGKILL, grace_s=0.0, watchdog="process")
+    crash.die_with_parent()   # started as `python -m`: the lifeline now (with lifeline_argv it is taken already)
     replies = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, sys.stdout.fileno())   # what libraries print must not corrupt the frames
