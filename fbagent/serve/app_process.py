@@ -52,7 +52,9 @@ class AnnotatorAppService(AppService):
         return None if self._process is None else self._process.pid
 
     async def _open_app_process(self, width: int = 80, height: int = 24) -> Process:
-        line_env, line_fds = crash.lifeline(signal.SIGTERM, 1.0)   # the app ends with the server, even a kill -9'd one
+        # the app ends with the server, even a kill -9'd one: SIGTERM, SIGKILL half a second later, from a watchdog
+        # process forked before the app imports anything (a thread of a busy app waited for its interpreter lock)
+        line_env, line_fds = crash.lifeline(signal.SIGTERM, 0.5, "process")
         environment = {**self._build_environment(width=width, height=height), **line_env}
         self._process = process = await asyncio.create_subprocess_exec(
             *self.argv,

@@ -12,8 +12,8 @@ given; however the app ends (``q``, a closed tab: the server sends quit; a
 revoked session; SIGTERM) :meth:`close` records the time on the current
 task and the position, so reopening the link resumes there.
 
-The process ends with the server (:func:`fbagent.crash.die_with_parent`: SIGTERM, then SIGKILL a second
-later). Its standard error goes to the file ``log`` of the JSON (in the server's private folder): an app
+The process ends with the server (:func:`fbagent.crash.die_with_parent`: SIGTERM, then SIGKILL half a
+second later). Its standard error goes to the file ``log`` of the JSON (in the server's private folder): an app
 that crashes exits 1 (Textual's ``return_code``) and the server reports its traceback from that file.
 """
 
