@@ -112,6 +112,11 @@ def render(kind: str, fields: dict) -> None:
     elif kind == "app_stopped":
         line = (f"{stamp} {fields['annotator']}: app ended ({fields['why']}, exit {fields['exit_code']};"
                 f" {fields['running']} running)")
+    elif kind == "app_crashed":   # the traceback follows, indented, so that the log keeps it whole
+        trace = "".join(f"\n    {ln}" for ln in str(fields["traceback"]).splitlines()[-60:])
+        echo(f"{stamp} {fields['annotator']}: app crashed (pid {fields['pid']}, exit {fields['exit_code']}); her tab"
+             f" offers to reopen it, every answer is stored{'; traceback:' if trace else ''}{trace}", err=True)
+        return
     elif kind == "joined":
         line = f"{stamp} {fields['annotator']}: link used from {fields['remote']}, browser signed in"
         if fields.get("switched_from"):
