@@ -47,6 +47,8 @@ Steps (``MIGRATIONS[n]`` turns version ``n - 1`` into ``n``):
 11. the provenance of each lexicon (issue 40): ``lexicons.license``, ``license_source``, ``citation``,
     ``url``, ``source_name``, ``reader``; a lexicon stored before gets licence ``unknown`` (nobody said),
     which the dataset card states as such.
+12. ``adjudications``: the lead's decision (keep, drop, second round) and reason on a disputed entry
+    (``annotate --mode adjudicate``, :mod:`fbagent.store.adjudications`); no row is changed.
 
 Steps never use today's ``CREATE TABLE`` scripts (those describe the newest
 schema); each step's SQL is frozen here. Every step is idempotent (an older
@@ -420,9 +422,27 @@ def _step11(conn: sqlite3.Connection) -> None:
         _add_column(conn, "lexicons", column, "TEXT NOT NULL DEFAULT ''")
 
 
+def _step12(conn: sqlite3.Connection) -> None:
+    run_script(conn, V12_SQL)
+
+
 MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {2: _step2, 3: _step3, 4: _step4, 5: _step5, 6: _step6,
                                                                7: _step7, 8: _step8, 9: _step9, 10: _step10,
-                                                               11: _step11}
+                                                               11: _step11, 12: _step12}
+
+
+V12_SQL = """
+CREATE TABLE IF NOT EXISTS adjudications (
+    id INTEGER PRIMARY KEY,
+    item_id TEXT NOT NULL REFERENCES items(id) ON DELETE CASCADE,
+    adjudicator TEXT NOT NULL,
+    decision TEXT NOT NULL,            -- keep | drop | second_round
+    reason TEXT NOT NULL,
+    seen TEXT NOT NULL,                -- JSON: the votes the decision saw (n_correct, n_acceptable, annotators)
+    decided_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS adjudications_item ON adjudications (item_id, id);
+"""
 
 
 # --------------------------------------------------------------------------- running them

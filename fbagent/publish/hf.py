@@ -103,7 +103,7 @@ def export_hf(db: sqlite_utils.Database, out: Path, scope: Scope | None = None,
     facts = provenance(db, records, scope, options.annotator_names)
     lic = decide(lexicons(facts), options.license, options.force_license)  # refused before anything is written
     with staged_folder(out) as tmp:
-        return _write(db, tmp, records, (scope, facts, lic), options, lmeval or LmEvalOptions())
+        return _write(db, tmp, records, (scope, facts, lic), options, lmeval or LmEvalOptions(), folder=out.name)
 
 
 def _check_options(options: HfOptions) -> None:
@@ -116,9 +116,10 @@ def _check_options(options: HfOptions) -> None:
 
 
 def _write(db: sqlite_utils.Database, tmp: Path, records: list[dict],
-           decided: tuple[Scope, dict[str, Any], Licensing], options: HfOptions, lmeval: LmEvalOptions) -> dict[str, Any]:
-    """Write the Parquet files, the lm-eval folder, the card and the marker into the staged folder ``tmp``
-    (``decided``: the scope, the card's facts and its licence)."""
+           decided: tuple[Scope, dict[str, Any], Licensing], options: HfOptions, lmeval: LmEvalOptions,
+           folder: str = "hf") -> dict[str, Any]:
+    """Write the Parquet files, the lm-eval folder, the card and the marker into the staged folder ``tmp`` (of the
+    export folder named ``folder``; ``decided``: the scope, the card's facts and its licence)."""
     scope, facts, lic = decided
     facts = dict(facts)
     aliases = facts.pop("aliases")
@@ -148,7 +149,7 @@ def _write(db: sqlite_utils.Database, tmp: Path, records: list[dict],
                       template_sets={lang: load_template_set(lang) for lang in languages}, n_annotators=n_annotators,
                       example=rows_by_lang[languages[0]][0], tasks=tasks,
                       contributed=contributed_sections(db, records, facts), homepage=source_repository(options.homepage),
-                      licensing=lic)
+                      licensing=lic, folder=folder)
     write_text(tmp, "README.md", render_card(card))
     write_marker(tmp, {"format": f"fbagent-hf/{FORMAT_VERSION}", "entries": len(records), "languages": counts,
                        "scope": facts["scope"], "annotators": len(aliases),
