@@ -21,6 +21,7 @@ import typer
 from rich.text import Text
 
 import fbagent.eval as evaluation
+from fbagent.commands.eval_models import run_models
 from fbagent.commands.eval_tables import print_report
 from fbagent.commands.model_options import backend_options
 from fbagent.commands.option_groups import option_group
@@ -30,6 +31,7 @@ from fbagent.commands.progress_view import CountBar, ProgressView
 from fbagent.commands.tables import Col, print_table, wrap_text
 from fbagent.errors import FbagentError
 from fbagent.eval.runner import check_result_folder
+from fbagent.eval.schedule import parse_gpus
 from fbagent.eval.sembench_sets import looks_like_instances
 from fbagent.limits import DEFAULT_N_BOOT, bounds
 from fbagent.providers import redact
@@ -38,6 +40,7 @@ from fbagent.seeds import DEFAULT_SEED
 
 if TYPE_CHECKING:
     from fbagent.providers.config import ModelConfig
+    from fbagent.providers.model_list import ModelRun
 
 app = typer.Typer(help="Score language models on FrameBench entries, frame identification and SemBench.",
                   no_args_is_help=True)
@@ -109,11 +112,12 @@ def _create(spec):
 
 
 def _score(backend: ModelConfig, out: Path | None, task: str, label: str,
-           score: Callable[[Any, Path, Any], tuple[Any, dict]], *, retries: bool = True) -> Path:
+           score: Callable[[Any, Path, Any], tuple[Any, dict]], *, retries: bool = True, show: bool = True) -> Path:
     """The one ending of the eval runs (``run``, ``frame-id``, ``sembench``): check ``out`` before the model
     loads, build the provider of ``backend`` once, call ``score(provider, out, progress)`` under a progress
     bar called ``label`` + ``backend:model`` (``out`` default: ``results/<task>/<backend>-<model>``), close
-    the provider, then the closing line(s) (:func:`_close`; ``retries``: name ``--retry-failed``).
+    the provider, then the closing line(s) (:func:`_close`; ``retries``: name ``--retry-failed``; ``show``: the
+    results table, off for one model of several, whose leaderboard follows).
     Ctrl-C: one line saying the predictions so far are stored, exit 130. Returns the result folder."""
     if out is not None:
         _check_out(out)  # before the model loads
@@ -128,7 +132,7 @@ def _score(backend: ModelConfig, out: Path | None, task: str, label: str,
         raise typer.Exit(130) from None
     finally:
         be.close()
-    _close(manifest, out, retries=retries)
+    _close(manifest, out, retries=retries, show=show)
     return out
 
 
@@ -221,18 +225,30 @@ def run_cmd(
     limit: LimitOpt = None,
     lang: Annotated[str | None, typer.Option("--lang", help="Language of entries that carry none (the authors' "
                                               "columns never do; default en).")] = None,
-    backend: ModelConfig = None,  # built by @backend_options from the model options
+    models_file: Annotated[Path | None, typer.Option(
+        "--models", rich_help_panel="Model", help="TOML file of [[model]] tables (backend, model, base_url, label, "
+        "...; docs/eval.md): score each, as with --model repeated.")] = None,
+    gpus: Annotated[str | None, typer.Option(
+        "--gpus", rich_help_panel="Model", help="GPUs for several models side by side, e.g. 0,1,2,3 (default: "
+        "CUDA_VISIBLE_DEVICES; one GPU or none: one model after another).")] = None,
+    backend: list[ModelRun] = None,  # built by @backend_options from the model options
     run: EvalRun = None,  # built by @run_options
 ) -> None:
     """Score a model on FrameBench entries: 4 problems per entry x templates, constrained to options 1-4.
 
     Every prediction goes to OUT/predictions.jsonl; OUT/manifest.json records options, seed and
     versions; OUT/summary.json the metrics. Rerun the same command to resume after a crash.
-    Exit 1 when every answer failed.
+    Exit 1 when every answer failed. Several models (--model repeated, --models FILE): one folder each
+    under OUT (default results/framebench), the same problems and seed, then one leaderboard.
     """
     if std not in evaluation.STDS:
         raise FbagentError(f"unknown --std {std!r}", "use --std population or --std sample")
     assert backend is not None and run is not None   # built by @backend_options and @run_options
+    several = len(backend) > 1 or models_file is not None
+    if several and label is not None:
+        raise FbagentError("--label names one model but several are scored",
+                           "give each model a label key in --models FILE, or leave --label out")
+    gpu_ids = parse_gpus(gpus, os.environ.get("CUDA_VISIBLE_DEVICES")) if several else []
     settings = evaluation.RunSettings(
         dataset=dataset, templates=templates, lang=lang, limit=limit, **run.settings, templates_dir=templates_dir,
         labels_file=labels_file, choices_style=choices_style, templates_lang=templates_lang, orders=orders,
@@ -241,8 +257,18 @@ def run_cmd(
     # Validate the whole dataset (up to --limit), the templates and the options before loading a model:
     # a bad line or template must not cost a model load (minutes with vLLM).
     plan = evaluation.plan_run(settings)
-    _score(backend, run.out, "framebench", "", lambda be, out, prog: evaluation.run_framebench(
-        be, settings, out, reasoning=backend.reasoning, command=sys.argv, plan=plan, on_event=prog))
+
+    def score_one(model: ModelRun, settings: evaluation.RunSettings, out: Path | None) -> Path:
+        return _score(model.config, out, "framebench", "", lambda be, out, prog: evaluation.run_framebench(
+            be, settings, out, reasoning=model.config.reasoning, command=sys.argv, plan=plan, on_event=prog),
+            show=not several)
+
+    if not several:
+        score_one(backend[0], settings, run.out)
+        return
+    out_root = run.out or Path("results") / "framebench"
+    _check_out(out_root)
+    run_models(backend, settings, out_root, gpu_ids, score_one)
 
 
 def _result_folders(paths: list[Path]) -> list[Path]:
