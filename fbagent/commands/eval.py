@@ -21,7 +21,8 @@ import typer
 from rich.text import Text
 
 import fbagent.eval as evaluation
-from fbagent.commands.eval_models import run_models
+from fbagent.commands import eval_models
+from fbagent.commands.eval_models import folders_of, run_models
 from fbagent.commands.eval_tables import print_report
 from fbagent.commands.model_options import backend_options
 from fbagent.commands.option_groups import option_group
@@ -36,6 +37,7 @@ from fbagent.eval.sembench_sets import looks_like_instances
 from fbagent.limits import DEFAULT_N_BOOT, bounds
 from fbagent.providers import redact
 from fbagent.providers import registry as provider_registry
+from fbagent.providers.prices import check_cap, load_prices
 from fbagent.seeds import DEFAULT_SEED
 
 if TYPE_CHECKING:
@@ -231,6 +233,16 @@ def run_cmd(
     gpus: Annotated[str | None, typer.Option(
         "--gpus", rich_help_panel="Model", help="GPUs for several models side by side, e.g. 0,1,2,3 (default: "
         "CUDA_VISIBLE_DEVICES; one GPU or none: one model after another).")] = None,
+    max_cost: Annotated[float | None, typer.Option(
+        "--max-cost", min=0.0, rich_help_panel="Money", help="Stop once this many US dollars are spent on a model "
+        "(its recorded tokens at the price table's prices, earlier sessions included); what finished is stored: "
+        "rerun with a higher cap to go on.")] = None,
+    prices_file: Annotated[Path | None, typer.Option(
+        "--prices", rich_help_panel="Money", help="TOML price file over fbagent's table (fbagent/data/prices.toml; "
+        "also env FBAGENT_PRICES).")] = None,
+    dry_run: Annotated[bool, typer.Option(
+        "--dry-run", rich_help_panel="Money", help="Print each model's requests, tokens and dollars still to "
+        "spend (with and without retries, at batch prices), then stop: nothing is loaded, asked or stored.")] = False,
     backend: list[ModelRun] = None,  # built by @backend_options from the model options
     run: EvalRun = None,  # built by @run_options
 ) -> None:
@@ -253,7 +265,11 @@ def run_cmd(
         dataset=dataset, templates=templates, lang=lang, limit=limit, **run.settings, templates_dir=templates_dir,
         labels_file=labels_file, choices_style=choices_style, templates_lang=templates_lang, orders=orders,
         parse_free_text=parse_free_text, human_filter=human_filter,
-        scoring=evaluation.Scoring(failures="exclude" if exclude_failures else "count", std=std), label=label)
+        scoring=evaluation.Scoring(failures="exclude" if exclude_failures else "count", std=std), label=label,
+        max_cost=max_cost, prices=load_prices(prices_file))
+    for model in backend:   # a cap needs a price for every model: say so before anything loads
+        c = model.config
+        check_cap(max_cost, settings.prices.lookup(c.backend, c.model), f"{c.backend}:{c.model}")  # type: ignore[union-attr]
     # Validate the whole dataset (up to --limit), the templates and the options before loading a model:
     # a bad line or template must not cost a model load (minutes with vLLM).
     plan = evaluation.plan_run(settings)
@@ -263,10 +279,15 @@ def run_cmd(
             be, settings, out, reasoning=model.config.reasoning, command=sys.argv, plan=plan, on_event=prog),
             show=not several)
 
+    out_root = run.out or Path("results") / "framebench"
+    if dry_run:
+        folders = (folders_of(backend, out_root) if several else
+                   [run.out or _default_out("framebench", backend[0].config.backend, backend[0].config.model)])
+        eval_models.dry_run(backend, settings, plan, folders, settings.prices)  # type: ignore[arg-type]
+        return
     if not several:
         score_one(backend[0], settings, run.out)
         return
-    out_root = run.out or Path("results") / "framebench"
     _check_out(out_root)
     run_models(backend, settings, out_root, gpu_ids, score_one)
 

@@ -27,13 +27,16 @@ import typer
 import fbagent.eval as evaluation
 from fbagent.commands.eval_tables import print_report
 from fbagent.commands.output import echo, new_console, secho
+from fbagent.commands.tables import Col, print_table
 from fbagent.errors import FbagentError
+from fbagent.eval.runner import is_call_error, latest, read_predictions
 from fbagent.eval.schedule import GpuJob, gpus_needed, run_schedule, weights_bytes
 from fbagent.providers import registry as provider_registry
 from fbagent.providers.model_list import ModelRun
+from fbagent.providers.prices import PriceTable, usd
 
 if TYPE_CHECKING:
-    from fbagent.eval.framebench import RunSettings
+    from fbagent.eval.framebench import Plan, RunSettings
     from fbagent.providers.config import ModelConfig
 
 #: backends whose engine runs in this process (they need GPUs of their own when run side by side)
@@ -183,3 +186,29 @@ def child_main(config: ModelConfig, settings: RunSettings, out: Path, gpus: tupl
         code = 1
     fh.flush()
     os._exit(code)
+
+
+def dry_run(runs: Sequence[ModelRun], settings: RunSettings, plan: Plan, folders: Sequence[Path],
+            prices: PriceTable) -> None:
+    """``eval run --dry-run``: per model, the requests still to ask (what its result folder lacks), their
+    estimated tokens (:func:`fbagent.eval.framebench.request_estimate`) and dollars: without retries, with every
+    transport retry (``(1 + --llm-retries)`` x: an upper bound) and at batch prices. Loads no model, calls
+    nothing, writes nothing."""
+    rows = []
+    for r, folder in zip(runs, folders, strict=True):
+        c = r.config
+        done = {p["key"] for p in latest(read_predictions(folder)) if not is_call_error(p)} if folder.is_dir() else set()
+        n, tokens_in, tokens_out = evaluation.request_estimate(plan, settings, done, c.reasoning)
+        price = prices.lookup(c.backend, c.model)
+        cost = None if price is None else price.cost(tokens_in, tokens_out)
+        tries = 1 + int(c.retries or 0)
+        batch = None if price is None or price.batch_discount == 1.0 else price.cost(tokens_in, tokens_out, batch=True)
+        rows.append([r.label or f"{c.backend}:{c.model or c.model_path}", f"{n:,}", f"{tokens_in:,}", f"{tokens_out:,}",
+                     usd(cost), usd(None if cost is None else cost * tries),
+                     "unknown" if price is None else ("-" if batch is None else usd(batch)),
+                     price.key if price else "no price: --prices FILE"])
+    cols = [Col("model", wrap="path"), Col("requests", "right"), Col("tokens in", "right"), Col("tokens out", "right"),
+            Col("cost", "right"), Col("all retries", "right"), Col("batch", "right"), Col("price of", wrap="words")]
+    print_table(new_console(width=None if new_console().is_terminal else 200), cols, rows,
+                title=f"eval run --dry-run: what is left to ask (prices of {prices.date}, US$; tokens: chars/4)")
+    echo("nothing was asked or stored (dry run)")

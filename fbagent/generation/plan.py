@@ -17,16 +17,12 @@ from fbagent.generation.selection import choose_selection, screening_done, scree
 from fbagent.generation.workers import FrameInfoCache, entry_list, pending
 from fbagent.pairs.screening import load_run_pairs
 from fbagent.pairs.select import draw_selection
+from fbagent.providers.prices import estimate_tokens
 from fbagent.store import items as items_store
 
 OUTPUT_TOKEN_ESTIMATE = {"generate_base": 120, "extend": 40, "define": 30, "judge": 4, "screen": 50}
 SENTENCE = "x" * 60      # stands for a generated sentence inside a prompt
 CONDITION = "x" * 40     # stands for the question's condition
-
-
-def estimate_tokens(text: str) -> int:
-    """Rough token count of a prompt: ``ceil(chars / 4)`` (characters for scripts without spaces)."""
-    return max(1, (len(text) + 3) // 4)
 
 
 def prompt_tokens(messages: list[dict[str, str]]) -> int:
