@@ -108,3 +108,40 @@ def test_dry_run_dollars(tmp_path):
     tokens_in = int(cells[2].replace(",", ""))
     cost = (tokens_in * 1.0 + 48 * 2.0) / 1e6
     assert cells[4:7] == [usd(cost), usd(3 * cost), usd(cost / 2)]   # no retries, 1 + 2 tries, batch
+
+
+async def test_generate_max_cost_stops_after_the_wave_in_flight_and_resumes(tmp_path, monkeypatch):
+    """At $1 per input token the first answered call spends more than the cap of $1: the two entries in
+    flight (2 x --concurrency 1) finish and are stored, the third never starts; the same cap again starts
+    nothing; a higher cap finishes the run."""
+    from factories import generate_options
+    from gen_responder import FrameResponder
+
+    from fbagent.generation import generate
+    from fbagent.lexicon.importer import import_embedded
+    from fbagent.providers.prices import CostCapReached
+    from fbagent.store.db import open_db
+
+    prices = tmp_path / "prices.toml"
+    prices.write_text('[openai.models]\n"stub-model" = { input = 1000000, output = 0 }\n')
+    monkeypatch.setenv("FBAGENT_PRICES", str(prices))
+    db_path = tmp_path / "fb.db"
+    import_embedded(open_db(db_path))
+
+    def stored() -> int:
+        return open_db(db_path).execute("SELECT COUNT(*) FROM items").fetchone()[0]
+
+    with OpenAIStub(FrameResponder()) as stub:
+        def opts(cap: float):
+            return generate_options(generator="openai", base_url=stub.base_url, model="stub-model", backoff_s=0.01,
+                                    pairs=3, screen=False, concurrency=1, max_cost=cap, run="capped")
+
+        with pytest.raises(CostCapReached, match=r"--max-cost \$1.00 is spent .*; 1 entries were not started"):
+            await generate(db_path, opts(1.0))
+        assert stored() == 2
+        calls = stub.request_count
+        with pytest.raises(CostCapReached, match="1 entries were not started"):
+            await generate(db_path, opts(1.0))
+        assert stored() == 2 and stub.request_count == calls   # already spent: nothing asked
+        await generate(db_path, opts(1e12))
+        assert stored() == 3
