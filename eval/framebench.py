@@ -37,6 +37,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from fbagent.errors import FbagentError
+from fbagent.eval.batch import batch_choice_task
 from fbagent.eval.dataset import (
     HUMAN_FILTER_MIN,
     Entry,
@@ -106,6 +107,8 @@ class RunSettings:
     #: ``--max-cost``: dollars this run may spend in all (earlier sessions included); ``prices``: the table
     max_cost: float | None = None
     prices: PriceTable | None = None
+    #: ``--batch``: ask through the provider's batch API (:mod:`fbagent.eval.batch`; openai only)
+    batch: bool = False
 
 
 @dataclass
@@ -305,6 +308,8 @@ def framebench_task(backend: Backend, settings: RunSettings, *, reasoning: Reaso
         summary["human_filter"] = plan.human_filter
         return summary
 
+    if settings.batch:
+        return batch_choice_task("framebench", manifest, jobs, score)
     return choice_task("framebench", manifest, jobs, score, batch_size=settings.batch_size,
                        concurrency=settings.concurrency)
 

@@ -243,6 +243,10 @@ def run_cmd(
     dry_run: Annotated[bool, typer.Option(
         "--dry-run", rich_help_panel="Money", help="Print each model's requests, tokens and dollars still to "
         "spend (with and without retries, at batch prices), then stop: nothing is loaded, asked or stored.")] = False,
+    batch: Annotated[bool, typer.Option(
+        "--batch", rich_help_panel="Money", help="Ask through the OpenAI Batch API (half the price, answers within "
+        "24 h; openai backend): job ids in OUT/batch_jobs.json, the same command resumes, polls and resubmits "
+        "failed or expired lines; Ctrl-C cancels the open jobs.")] = False,
     backend: list[ModelRun] = None,  # built by @backend_options from the model options
     run: EvalRun = None,  # built by @run_options
 ) -> None:
@@ -266,7 +270,11 @@ def run_cmd(
         labels_file=labels_file, choices_style=choices_style, templates_lang=templates_lang, orders=orders,
         parse_free_text=parse_free_text, human_filter=human_filter,
         scoring=evaluation.Scoring(failures="exclude" if exclude_failures else "count", std=std), label=label,
-        max_cost=max_cost, prices=load_prices(prices_file))
+        max_cost=max_cost, prices=load_prices(prices_file), batch=batch)
+    not_openai = [m.folder for m in backend if m.config.backend != "openai"]
+    if batch and not_openai:
+        raise FbagentError(f"--batch needs the openai backend ({', '.join(not_openai)} is not)",
+                           "leave --batch out for that model (Gemini batch mode is not supported yet)")
     for model in backend:   # a cap needs a price for every model: say so before anything loads
         c = model.config
         check_cap(max_cost, settings.prices.lookup(c.backend, c.model), f"{c.backend}:{c.model}")  # type: ignore[union-attr]

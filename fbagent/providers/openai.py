@@ -99,6 +99,7 @@ class OpenAIBackend(ConcurrentBackend):
         p = providers.PROVIDERS["openai"]
         base_url = providers.base_url(p, base_url)
         key = providers.api_key(p, api_key, server_url=base_url)
+        self.api_key = key   # the Batch API client (fbagent.providers.openai_batch) uses it too
         self.base_url = base_url
         self.base_urls = tuple(base_urls)
         self.endpoint = providers.endpoint(p, base_url)
@@ -195,17 +196,18 @@ class OpenAIBackend(ConcurrentBackend):
     async def _create(self, body: dict) -> dict:
         return await providers.call_with_retries(lambda: self._http.create(body), self.retry, describe=self._error)
 
-    async def choose_one(self, prompt: str, choices: Sequence[str]) -> ChoiceResult:
-        """One chat request with a strict JSON-schema response format; errors -> failure."""
-        try:
-            resp = await self._create(self._body(
-                prompt,
-                response_format={"type": "json_schema", "json_schema": {
-                    "name": "four_choice_answer", "strict": True, "schema": answer_json_schema(choices)}},
-                max_completion_tokens=self._budget(ANSWER_TOKENS),
-            ))
-        except Exception as err:  # noqa: BLE001 - API errors after the retries become a recorded failure
-            return ChoiceResult(raw=None, choice=None, error=self._error(err))
+    def choice_body(self, prompt: str, choices: Sequence[str]) -> dict:
+        """The Chat Completions body of one constrained question: a strict JSON-schema response format."""
+        return self._body(
+            prompt,
+            response_format={"type": "json_schema", "json_schema": {
+                "name": "four_choice_answer", "strict": True, "schema": answer_json_schema(choices)}},
+            max_completion_tokens=self._budget(ANSWER_TOKENS),
+        )
+
+    def choice_of(self, resp: dict, choices: Sequence[str]) -> ChoiceResult:
+        """The :class:`ChoiceResult` of a chat completion ``resp`` (parsed JSON), as :meth:`choose_one` reads it
+        (the Batch API's result lines too: :mod:`fbagent.eval.batch`)."""
         answer = answer_of(resp)
         raw = answer.content
         thinking, n_think = self._reasoning_of(answer)
@@ -220,6 +222,14 @@ class OpenAIBackend(ConcurrentBackend):
             output_tokens=token_count(answer.usage, "completion_tokens"),
             thinking=thinking, thinking_tokens=n_think, budget_exhausted=exhausted,
         )
+
+    async def choose_one(self, prompt: str, choices: Sequence[str]) -> ChoiceResult:
+        """One chat request with a strict JSON-schema response format; errors -> failure."""
+        try:
+            resp = await self._create(self.choice_body(prompt, choices))
+        except Exception as err:  # noqa: BLE001 - API errors after the retries become a recorded failure
+            return ChoiceResult(raw=None, choice=None, error=self._error(err))
+        return self.choice_of(resp, choices)
 
     async def generate_one(self, prompt: str, max_new_tokens: int, stop: Sequence[str]) -> TextResult:
         """One free chat completion, cut at ``stop``."""
