@@ -82,7 +82,7 @@ async def run_batches(backend: Any, batches: OpenAIBatch, jobs: Sequence[ChoiceJ
             if todo:
                 requests = {j.key: backend.choice_body(j.prompt, j.choices) for j in todo}
                 bid = await asyncio.to_thread(batches.submit, requests)
-                entry = {"id": bid, "keys": [j.key for j in todo], "status": "submitted"}
+                entry: dict[str, Any] = {"id": bid, "keys": [j.key for j in todo], "status": "submitted"}
                 state.append(entry)
                 _save(writer.out_dir, state)   # before waiting: a killed run polls this job, never pays twice
                 open_jobs.append(entry)

@@ -232,8 +232,9 @@ class ResultWriter:
         self.done = {r["key"] for r in latest(self.records) if not (retry_failed_calls and is_call_error(r))}
         #: ``--max-cost``: every stored prediction's tokens were paid for, earlier sessions' too
         self.meter = meter
-        for r in self.records if meter is not None else ():
-            meter.add(r.get("input_tokens"), r.get("output_tokens"))
+        if meter is not None:
+            for r in self.records:
+                meter.add(r.get("input_tokens"), r.get("output_tokens"))
         self.manifest = {**(existing or {}), **manifest,
                          "created_at": (existing or {}).get("created_at", utc_now()),
                          "sessions": list((existing or {}).get("sessions", []))}

@@ -61,6 +61,29 @@ LabelOpt = Annotated[str | None, typer.Option("--label", callback=name_check("la
                                               "default: a short model name).")]
 
 
+# -- eval run's options for several models and money (issue 46) --------------------------------------
+ModelsFileOpt = Annotated[Path | None, typer.Option(
+        "--models", rich_help_panel="Model", help="TOML file of [[model]] tables (backend, model, base_url, label, "
+        "...; docs/eval.md): score each, as with --model repeated.")]
+GpusOpt = Annotated[str | None, typer.Option(
+        "--gpus", rich_help_panel="Model", help="GPUs for several models side by side, e.g. 0,1,2,3 (default: "
+        "CUDA_VISIBLE_DEVICES; one GPU or none: one model after another).")]
+MaxCostOpt = Annotated[float | None, typer.Option(
+        "--max-cost", min=0.0, rich_help_panel="Money", help="Stop once this many US dollars are spent on a model "
+        "(its recorded tokens at the price table's prices, earlier sessions included); what finished is stored: "
+        "rerun with a higher cap to go on.")]
+PricesOpt = Annotated[Path | None, typer.Option(
+        "--prices", rich_help_panel="Money", help="TOML price file over fbagent's table (fbagent/data/prices.toml; "
+        "also env FBAGENT_PRICES).")]
+DryRunOpt = Annotated[bool, typer.Option(
+        "--dry-run", rich_help_panel="Money", help="Print each model's requests, tokens and dollars still to "
+        "spend (with and without retries, at batch prices), then stop: nothing is loaded, asked or stored.")]
+BatchOpt = Annotated[bool, typer.Option(
+        "--batch", rich_help_panel="Money", help="Ask through the OpenAI Batch API (half the price, answers within "
+        "24 h; openai backend): job ids in OUT/batch_jobs.json, the same command resumes, polls and resubmits "
+        "failed or expired lines; Ctrl-C cancels the open jobs.")]
+
+
 @dataclass(frozen=True)
 class EvalRun:
     """The run options every scoring command shares (``@run_options``): seed, calls in flight,
@@ -227,26 +250,12 @@ def run_cmd(
     limit: LimitOpt = None,
     lang: Annotated[str | None, typer.Option("--lang", help="Language of entries that carry none (the authors' "
                                               "columns never do; default en).")] = None,
-    models_file: Annotated[Path | None, typer.Option(
-        "--models", rich_help_panel="Model", help="TOML file of [[model]] tables (backend, model, base_url, label, "
-        "...; docs/eval.md): score each, as with --model repeated.")] = None,
-    gpus: Annotated[str | None, typer.Option(
-        "--gpus", rich_help_panel="Model", help="GPUs for several models side by side, e.g. 0,1,2,3 (default: "
-        "CUDA_VISIBLE_DEVICES; one GPU or none: one model after another).")] = None,
-    max_cost: Annotated[float | None, typer.Option(
-        "--max-cost", min=0.0, rich_help_panel="Money", help="Stop once this many US dollars are spent on a model "
-        "(its recorded tokens at the price table's prices, earlier sessions included); what finished is stored: "
-        "rerun with a higher cap to go on.")] = None,
-    prices_file: Annotated[Path | None, typer.Option(
-        "--prices", rich_help_panel="Money", help="TOML price file over fbagent's table (fbagent/data/prices.toml; "
-        "also env FBAGENT_PRICES).")] = None,
-    dry_run: Annotated[bool, typer.Option(
-        "--dry-run", rich_help_panel="Money", help="Print each model's requests, tokens and dollars still to "
-        "spend (with and without retries, at batch prices), then stop: nothing is loaded, asked or stored.")] = False,
-    batch: Annotated[bool, typer.Option(
-        "--batch", rich_help_panel="Money", help="Ask through the OpenAI Batch API (half the price, answers within "
-        "24 h; openai backend): job ids in OUT/batch_jobs.json, the same command resumes, polls and resubmits "
-        "failed or expired lines; Ctrl-C cancels the open jobs.")] = False,
+    models_file: ModelsFileOpt = None,
+    gpus: GpusOpt = None,
+    max_cost: MaxCostOpt = None,
+    prices_file: PricesOpt = None,
+    dry_run: DryRunOpt = False,
+    batch: BatchOpt = False,
     backend: list[ModelRun] = None,  # built by @backend_options from the model options
     run: EvalRun = None,  # built by @run_options
 ) -> None:
@@ -271,13 +280,7 @@ def run_cmd(
         parse_free_text=parse_free_text, human_filter=human_filter,
         scoring=evaluation.Scoring(failures="exclude" if exclude_failures else "count", std=std), label=label,
         max_cost=max_cost, prices=load_prices(prices_file), batch=batch)
-    not_openai = [m.folder for m in backend if m.config.backend != "openai"]
-    if batch and not_openai:
-        raise FbagentError(f"--batch needs the openai backend ({', '.join(not_openai)} is not)",
-                           "leave --batch out for that model (Gemini batch mode is not supported yet)")
-    for model in backend:   # a cap needs a price for every model: say so before anything loads
-        c = model.config
-        check_cap(max_cost, settings.prices.lookup(c.backend, c.model), f"{c.backend}:{c.model}")  # type: ignore[union-attr]
+    _check_money(backend, settings)
     # Validate the whole dataset (up to --limit), the templates and the options before loading a model:
     # a bad line or template must not cost a model load (minutes with vLLM).
     plan = evaluation.plan_run(settings)
@@ -287,17 +290,36 @@ def run_cmd(
             be, settings, out, reasoning=model.config.reasoning, command=sys.argv, plan=plan, on_event=prog),
             show=not several)
 
-    out_root = run.out or Path("results") / "framebench"
+    _run_or_plan(backend, settings, plan, run.out, several, gpu_ids, score_one, dry_run)
+
+
+def _check_money(models: list[ModelRun], settings: evaluation.RunSettings) -> None:
+    """Before anything loads: ``--batch`` only for openai models; ``--max-cost`` only for models with a price."""
+    not_openai = [m.folder for m in models if m.config.backend != "openai"]
+    if settings.batch and not_openai:
+        raise FbagentError(f"--batch needs the openai backend ({', '.join(not_openai)} is not)",
+                           "leave --batch out for that model (Gemini batch mode is not supported yet)")
+    assert settings.prices is not None
+    for model in models:
+        c = model.config
+        check_cap(settings.max_cost, settings.prices.lookup(c.backend, c.model), f"{c.backend}:{c.model}")
+
+
+def _run_or_plan(models: list[ModelRun], settings: evaluation.RunSettings, plan: Any, out: Path | None, several: bool,
+                 gpu_ids: list[int], score_one: Callable[[ModelRun, Any, Path | None], Path], dry_run: bool) -> None:
+    """``eval run``'s ending: the dry run's table, one model into ``out``, or several into ``out``'s sub-folders."""
+    out_root = out or Path("results") / "framebench"
     if dry_run:
-        folders = (folders_of(backend, out_root) if several else
-                   [run.out or _default_out("framebench", backend[0].config.backend, backend[0].config.model)])
-        eval_models.dry_run(backend, settings, plan, folders, settings.prices)  # type: ignore[arg-type]
+        folders = (folders_of(models, out_root) if several else
+                   [out or _default_out("framebench", models[0].config.backend, models[0].config.model)])
+        assert settings.prices is not None
+        eval_models.dry_run(models, settings, plan, folders, settings.prices)
         return
     if not several:
-        score_one(backend[0], settings, run.out)
+        score_one(models[0], settings, out)
         return
     _check_out(out_root)
-    run_models(backend, settings, out_root, gpu_ids, score_one)
+    run_models(models, settings, out_root, gpu_ids, score_one)
 
 
 def _result_folders(paths: list[Path]) -> list[Path]:

@@ -13,12 +13,12 @@ from __future__ import annotations
 import io
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 #: statuses after which a batch changes no more
 FINAL = ("completed", "expired", "failed", "cancelled")
-ENDPOINT = "/v1/chat/completions"
-WINDOW = "24h"
+ENDPOINT: Literal["/v1/chat/completions"] = "/v1/chat/completions"
+WINDOW: Literal["24h"] = "24h"
 
 
 @dataclass(frozen=True)
