@@ -154,15 +154,18 @@ def test_three_models_killed_mid_way_resume_each_where_it_stopped(tmp_path):
         proc.wait()
         stopped_at = _lines(out / "openai-api-b")
         assert 5 <= stopped_at < 24, stopped_at
+        rows = [json.loads(ln) for ln in (out / "openai-api-b" / "predictions.jsonl").read_text().splitlines()]
+        answered = {r["key"] for r in rows if not r.get("error")}   # a failed call is asked again on resume
         assert _lines(out / "openai-api-a") == 24 and not (out / "transformers-tiny").exists()
         a.reset_counts()
         b.reset_counts()
         again = subprocess.run(args, env=_env(), capture_output=True, text=True, timeout=300)
         assert again.returncode == 0, again.stderr
-        assert a.request_count == 0 and b.request_count == 24 - stopped_at  # each model asks only what it lacks
+        # each model asks only what it lacks
+        assert a.request_count == 0 and b.request_count == 24 - len(answered), [r for r in rows if r.get("error")]
     # 3 entries x 4 problems x 2 templates = 24 predictions per model; the first session of A finished
     assert _sessions(out / "openai-api-a") == [24, 0]
-    assert _sessions(out / "openai-api-b")[-1] == 24 - stopped_at
+    assert _sessions(out / "openai-api-b")[-1] == 24 - len(answered)
     assert _sessions(out / "transformers-tiny") == [24]
     manifests = [json.loads((out / f / "manifest.json").read_text()) for f in
                  ("openai-api-a", "openai-api-b", "transformers-tiny")]
@@ -186,3 +189,24 @@ def test_three_models_killed_mid_way_resume_each_where_it_stopped(tmp_path):
     report = subprocess.run([sys.executable, "-m", "fbagent.cli", "eval", "report", str(out)], env=_env(),
                             capture_output=True, text=True, timeout=120)
     assert report.returncode == 0 and all(name in report.stdout for name in ("api-a", "api-b", "tiny"))
+
+
+def test_gpus_side_by_side_each_model_in_its_own_process_on_its_gpu(tmp_path):
+    """Two in-process engines with --gpus 0,1: each runs in a child process under CUDA_VISIBLE_DEVICES = its
+    GPU (this machine may have none: the tiny model then runs on the CPU), then one leaderboard."""
+    from fbagent.eval.tiny import save_tiny_model
+
+    tiny = save_tiny_model(tmp_path / "tiny", seed=4)
+    models = tmp_path / "models.toml"
+    models.write_text(f'[[model]]\nbackend = "transformers"\nmodel = "{tiny}"\nlabel = "tiny-a"\ndevice = "cpu"\n'
+                      f'[[model]]\nbackend = "transformers"\nmodel = "{tiny}"\nlabel = "tiny-b"\ndevice = "cpu"\n')
+    out = tmp_path / "out"
+    proc = subprocess.run([sys.executable, "-m", "fbagent.cli", "eval", "run", "--dataset", str(DATASET), "--models",
+                           str(models), "--limit", "2", "--templates", "v1", "--gpus", "0,1", "--out", str(out)],
+                          env=_env(), capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    logs = {name: (out / f"transformers-{name}.log").read_text() for name in ("tiny-a", "tiny-b")}
+    # the larger-first rule with equal sizes keeps the given order: tiny-a on GPU 0, tiny-b on GPU 1
+    assert logs["tiny-a"].startswith("CUDA_VISIBLE_DEVICES=0\n") and logs["tiny-b"].startswith("CUDA_VISIBLE_DEVICES=1\n")
+    assert all("finished: 8 predictions, 0 failed" in log for log in logs.values())
+    assert "leaderboard: 2 models" in proc.stdout and _sessions(out / "transformers-tiny-a") == [8]

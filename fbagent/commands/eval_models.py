@@ -170,6 +170,7 @@ def child_main(config: ModelConfig, settings: RunSettings, out: Path, gpus: tupl
         ctypes.CDLL("libc.so.6").prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
     fh = open(log, "a", encoding="utf-8")  # noqa: SIM115 - the child's stdout/stderr until it exits
     sys.stdout = sys.stderr = fh
+    print(f"CUDA_VISIBLE_DEVICES={os.environ['CUDA_VISIBLE_DEVICES']}", file=fh, flush=True)
     try:
         plan = evaluation.plan_run(settings)
         be = provider_registry.create_backend(config)
