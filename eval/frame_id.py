@@ -24,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from itertools import combinations
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from fbagent.errors import FbagentError
 from fbagent.eval.metrics import DEFAULT_SCORING, Scoring, frame_id_summary
@@ -38,6 +39,9 @@ from fbagent.store import open_db
 from fbagent.store.exemplars import frame_definition, lu_frame_exemplars, verb_lus_with_exemplars
 from fbagent.store.lexicon import lexicons_by_id
 from fbagent.store.pairs import latest_selection_id, selection_in_lexicon, selection_pairs
+
+if TYPE_CHECKING:
+    import sqlite_utils
 
 FRAME_LABELS = ("frame_a", "frame_b", "neither")
 CHOICES = ("1", "2", "3")
@@ -127,7 +131,7 @@ def short_definition(text: str, limit: int) -> str:
     return cut[: end + 1] if end > limit // 3 else cut.rstrip() + "..."
 
 
-def _lexicon(db, name: str | None) -> dict:
+def _lexicon(db: sqlite_utils.Database, name: str | None) -> dict:
     rows = lexicons_by_id(db)
     if not rows:
         raise FbagentError("the store has no lexicon", "import one with `fbagent lexicon add`")
@@ -142,7 +146,7 @@ def _lexicon(db, name: str | None) -> dict:
     raise FbagentError(f"no lexicon named {name!r}", f"use one of: {', '.join(r['name'] for r in rows)}")
 
 
-def _exemplars(db, lexicon_id: int, lu: str, frame: str) -> list[Exemplar]:
+def _exemplars(db: sqlite_utils.Database, lexicon_id: int, lu: str, frame: str) -> list[Exemplar]:
     return [Exemplar(r["id"], r["text"], r["target_start"], r["target_end"])
             for r in lu_frame_exemplars(db, lexicon_id, lu, frame)]
 

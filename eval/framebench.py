@@ -57,6 +57,7 @@ from fbagent.progress.events import OnEvent, callbacks, chain
 from fbagent.providers.base import (
     DEFAULT_CHOICES,
     Backend,
+    BackendInfo,
     ChoiceResult,
     ReasoningConfig,
     parse_free_text,
@@ -238,7 +239,7 @@ def _lang_key(plan: Plan, settings: RunSettings) -> str:
     return plan.languages[0] if len(plan.languages) == 1 else ",".join(plan.languages)
 
 
-def identity(plan: Plan, settings: RunSettings, info, reasoning: ReasoningConfig) -> dict:
+def identity(plan: Plan, settings: RunSettings, info: BackendInfo, reasoning: ReasoningConfig) -> dict:
     """The manifest identity (see the module docstring: new keys only off their defaults)."""
     ident = {
         "task": "framebench", "dataset_sha256": dataset_sha256(settings.dataset), "backend": info.name,
@@ -261,7 +262,7 @@ def identity(plan: Plan, settings: RunSettings, info, reasoning: ReasoningConfig
     return ident
 
 
-def framebench_manifest(plan: Plan, settings: RunSettings, info, reasoning: ReasoningConfig,
+def framebench_manifest(plan: Plan, settings: RunSettings, info: BackendInfo, reasoning: ReasoningConfig,
                         command: list[str] | None, n_jobs: int) -> dict:
     """What a FrameBench run records in ``manifest.json`` (its ``identity``: :func:`identity`)."""
     first = next(iter(plan.template_sets.values()))

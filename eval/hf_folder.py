@@ -42,7 +42,7 @@ def folder_sha256(folder: Path) -> str:
     return h.hexdigest()
 
 
-def entry_from_row(row: dict, where: str, default_lang: str):
+def entry_from_row(row: dict, where: str, default_lang: str) -> Entry:
     """One dataset row -> :class:`fbagent.eval.entry.Entry` (``where`` names the file and row for errors)."""
     question = row.get("question_four_choice") or row.get("question")
     if not isinstance(question, str) or not question.strip():

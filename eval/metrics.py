@@ -143,9 +143,9 @@ def _group_counts(preds: Sequence[dict], key: str, count_failures: bool = True) 
 
 
 def _usage(preds: Sequence[dict]) -> dict:
-    def total(key):
-        vals = [p.get(key) for p in preds if p.get(key) is not None]
-        return int(sum(vals)) if vals else None
+    def total(key: str) -> int | None:
+        vals = [int(p[key]) for p in preds if p.get(key) is not None]
+        return sum(vals) if vals else None
 
     lat = [p["latency_ms"] for p in preds if p.get("latency_ms") is not None]
     think = [p.get("thinking_tokens") or 0 for p in preds]
@@ -168,7 +168,7 @@ def template_metrics(preds: Sequence[dict], scoring: Scoring = DEFAULT_SCORING) 
     rows = list(preds) if scoring.count_failures else scored
     n = len(rows)
 
-    def acc(rs):
+    def acc(rs: list[dict]) -> float | None:
         return _rate(sum(1 for p in rs if p.get("outcome") == "correct"), len(rs))
 
     base = [p for p in rows if p["kind"] == "base"]

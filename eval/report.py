@@ -29,14 +29,20 @@ import csv
 import io
 import json
 import re
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from fbagent.errors import FbagentError
 from fbagent.eval.metrics import DEFAULT_SCORING, Scoring, pct, summarize
 from fbagent.eval.runner import latest, read_manifest, read_predictions
 from fbagent.files import write_atomic
 from fbagent.limits import DEFAULT_N_BOOT
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
 CHANCE = {"framebench": 0.25, "frame_id": 1 / 3, "sembench": 0.5}
 FIGURE_FORMATS = ("png", "pdf", "svg")
@@ -197,7 +203,7 @@ def _pm(m: dict, compact: bool = False) -> str:
     return pct(m["mean"]) + sep + std
 
 
-def _ci(ci, compact: bool = False) -> str:
+def _ci(ci: Sequence[float] | None, compact: bool = False) -> str:
     if not ci:
         return "-"
     return f"[{pct(ci[0])},{pct(ci[1])}]" if compact else f"[{pct(ci[0])}, {pct(ci[1])}]"
@@ -291,10 +297,10 @@ class Table:
     rows: list[list[str]]
     caption: str = ""
 
-    def __iter__(self):  # (title, headers, rows), as older callers unpack it
+    def __iter__(self) -> Iterator[object]:  # (title, headers, rows), as older callers unpack it
         return iter((self.title, self.headers, self.rows))
 
-    def __getitem__(self, i: int):
+    def __getitem__(self, i: int) -> object:
         return (self.title, self.headers, self.rows)[i]
 
 
@@ -370,7 +376,7 @@ def render_markdown(tabs: list[Table], warnings: list[str] | None = None) -> str
     """Markdown tables (one per task), each followed by its caption; warnings first."""
     parts = [f"> warning: {w}\n" for w in warnings or []]
     for tab in tabs:
-        title, headers, rows = tab
+        title, headers, rows = tab.title, tab.headers, tab.rows
         parts.append(f"### {title}\n")
         parts.append("| " + " | ".join(headers) + " |")
         parts.append("|" + "|".join("---" for _ in headers) + "|")
@@ -394,7 +400,7 @@ _EMPTY = ("-", "n/a", "")
 _PLAIN = re.compile(rf"^{_NUM}$")
 
 
-def _csv_form(cells: list[str]):
+def _csv_form(cells: list[str]) -> tuple[re.Pattern[str], tuple[str, ...]] | None:
     """The one cell form every non-empty cell of a column has, or ``None`` (a text or plain-number column)."""
     filled = [c for c in cells if c not in _EMPTY]
     for pattern, parts in _CELL_FORMS:  # a plain number may stand in such a column too (the Human row)
@@ -411,7 +417,8 @@ def render_csv(tabs: list[Table]) -> str:
     are empty cells. Percent values stay percent (as in the table)."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    for title, headers, rows in tabs:
+    for tab in tabs:
+        title, headers, rows = tab.title, tab.headers, tab.rows
         forms = [_csv_form([r[i] for r in rows]) for i in range(len(headers))]
         out_headers = ["table"]
         for h, form in zip(headers, forms, strict=True):
@@ -446,7 +453,7 @@ def shown_heights(values: list[float]) -> list[float]:
     return [MIN_BAR if v == 0 else v for v in values]
 
 
-def _bar_labels(ax, xs, tops, texts, fontsize=7) -> None:
+def _bar_labels(ax: Axes, xs: Sequence[float], tops: Sequence[float], texts: Sequence[str], fontsize: int = 7) -> None:
     for x, top, text in zip(xs, tops, texts, strict=True):
         ax.annotate(text, (x, top), xytext=(0, 3), textcoords="offset points", ha="center", va="bottom",
                     fontsize=fontsize)
@@ -495,7 +502,7 @@ def plot(results: list[RunResult], out_path: Path, human: float | None = None,
         plt.close(fig)
 
 
-def _sembench_bars(ax, rs: list[RunResult]) -> None:
+def _sembench_bars(ax: Axes, rs: list[RunResult]) -> None:
     """Grouped bars per distractor difficulty (easy, mid, hard, rand) with 95% CIs, one group per run."""
     diffs = ["easy", "mid", "hard", "rand"]
     width = 0.8 / len(diffs)
@@ -514,7 +521,7 @@ def _sembench_bars(ax, rs: list[RunResult]) -> None:
     ax.set_title("SemBench (N = instances)")
 
 
-def _accuracy_bars(ax, task: str, rs: list[RunResult], human: float | None) -> None:
+def _accuracy_bars(ax: Axes, task: str, rs: list[RunResult], human: float | None) -> None:
     """One bar per run: FrameBench mean ± std over templates (and the human line), frame identification
     accuracy ± 95% CI; labels with the value and ``N=`` answers."""
     vals, texts = [], []
@@ -545,7 +552,7 @@ def _accuracy_bars(ax, task: str, rs: list[RunResult], human: float | None) -> N
         ax.axhline(100 * human, color="tab:green", linestyle="-", label=f"Human ({100 * human:.1f}%)")
 
 
-def _axis_frame(ax, task: str, labels: list[str]) -> None:
+def _axis_frame(ax: Axes, task: str, labels: list[str]) -> None:
     """The chance line, the run labels under the bars, the 0-100 axis and the legend outside the bars."""
     ax.axhline(100 * CHANCE[task], color="gray", linestyle="--", label=f"chance ({100 * CHANCE[task]:.0f}%)")
     ax.set_xticks(list(range(len(labels))))
@@ -558,7 +565,7 @@ def _axis_frame(ax, task: str, labels: list[str]) -> None:
               title="distractor" if task == "sembench" else None, title_fontsize=8)
 
 
-def _figure_notes(fig, notes: FigureNotes) -> None:
+def _figure_notes(fig: Figure, notes: FigureNotes) -> None:
     """Warnings above the axes (red), the conventions below them, wrapped to the figure's width."""
     import textwrap
 
@@ -570,7 +577,7 @@ def _figure_notes(fig, notes: FigureNotes) -> None:
         fig.supxlabel(textwrap.fill(notes.conventions, chars), fontsize=7, ha="left", x=0.01)
 
 
-def _save_figure(fig, out_path: Path, formats: tuple[str, ...] | list[str]) -> dict[str, Path]:
+def _save_figure(fig: Figure, out_path: Path, formats: tuple[str, ...] | list[str]) -> dict[str, Path]:
     """``fig`` written atomically as ``out_path`` with each format's suffix; returns ``{format: path}``."""
     out_path.parent.mkdir(parents=True, exist_ok=True)
     paths = {}

@@ -43,7 +43,7 @@ import numpy as np
 from fbagent.errors import FbagentError
 from fbagent.eval.jsonl import jsonl_objects
 from fbagent.eval.metrics import sembench_summary
-from fbagent.eval.runner import base_versions, generate_all
+from fbagent.eval.runner import ResultWriter, base_versions, generate_all
 from fbagent.eval.sembench_items import Instance, SemBenchData, Shot
 from fbagent.eval.sembench_sets import by_file_summary, load_instance_files
 from fbagent.eval.task import EvalTask, run_task
@@ -52,7 +52,7 @@ from fbagent.languages import language_name
 from fbagent.limits import DEFAULT_N_BOOT
 from fbagent.progress.events import OnEvent, callbacks, chain
 from fbagent.prompting.files import PromptTemplate, load_prompt, prompt_exists
-from fbagent.providers.base import Backend, ReasoningConfig, TextResult
+from fbagent.providers.base import Backend, BackendInfo, ReasoningConfig, TextResult
 from fbagent.seeds import DEFAULT_SEED
 from fbagent.verifier.encoder import embed
 from fbagent.verifier.roundtrip import score_texts
@@ -269,12 +269,12 @@ def _shots_for(inst: Instance, pool: list[Shot], k: int, seed: int) -> list[Shot
     return random.Random(f"{seed}|shots|{inst.instance_id}").sample(others, min(k, len(others)))
 
 
-def _sum(*vals):
+def _sum(*vals: float | None) -> float | None:
     vs = [v for v in vals if v is not None]
     return sum(vs) if vs else None
 
 
-def sembench_manifest(settings: SemBenchSettings, data: SemBenchData, info, reasoning: ReasoningConfig,
+def sembench_manifest(settings: SemBenchSettings, data: SemBenchData, info: BackendInfo, reasoning: ReasoningConfig,
                       command: list[str] | None, prompts: SemBenchPrompts) -> dict:
     """What a SemBench run records in ``manifest.json``, with the ``identity`` that decides resume."""
     return {
@@ -394,7 +394,7 @@ def sembench_task(backend: Backend, settings: SemBenchSettings, *, reasoning: Re
     prompts = SemBenchPrompts(settings.lang)
     stages = 2 if settings.mode == "def" else 1
 
-    async def solve(backend: Backend, writer, advance) -> None:
+    async def solve(backend: Backend, writer: ResultWriter, advance: Callable[[int], None]) -> None:
         todo = [i for i in data.instances if i.instance_id not in writer.done]
         shots = {i.instance_id: _shots_for(i, data.shots, settings.shots, settings.seed) for i in todo}
         # No engine-level stop: base models often open with a newline, which would stop them at once.

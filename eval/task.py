@@ -93,7 +93,7 @@ def choice_task(name: str, manifest: dict, jobs: Sequence[ChoiceJob], score: Cal
     job's key (a retried call supersedes its failure); failed calls are asked again on resume."""
     wanted = {j.key for j in jobs}
 
-    def solve(backend: Backend, writer: ResultWriter, advance: Callable[[int], None]):
+    def solve(backend: Backend, writer: ResultWriter, advance: Callable[[int], None]) -> Coroutine[object, object, int]:
         return run_choice_jobs(backend, jobs, writer, batch_size=batch_size, concurrency=concurrency,
                                on_progress=advance)
 

@@ -9,9 +9,14 @@ says nothing sensible; it only exercises the decoding machinery.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from fbagent.seeds import DEFAULT_SEED
+
+if TYPE_CHECKING:   # follow_imports = skip in pyproject: named here, checked as opaque
+    from transformers import LlamaForCausalLM, PreTrainedTokenizerFast
 
 try:
     import tokenizers
@@ -27,7 +32,7 @@ TRAINING_TEXTS = (
 )
 
 
-def build_tokenizer(texts=TRAINING_TEXTS, vocab_size: int = 400):
+def build_tokenizer(texts: Sequence[str] = TRAINING_TEXTS, vocab_size: int = 400) -> PreTrainedTokenizerFast:
     """Train a byte-level BPE tokenizer on ``texts`` -> ``PreTrainedTokenizerFast``.
 
     Special tokens: ``<pad>`` (id 0), ``<s>`` (BOS), ``</s>`` (EOS). Every single
@@ -54,8 +59,8 @@ def build_tokenizer(texts=TRAINING_TEXTS, vocab_size: int = 400):
     )
 
 
-def build_model(tokenizer, seed: int = DEFAULT_SEED, hidden_size: int = 64, layers: int = 2, heads: int = 4,
-                max_positions: int = 4096):
+def build_model(tokenizer: PreTrainedTokenizerFast, seed: int = DEFAULT_SEED, hidden_size: int = 64, layers: int = 2, heads: int = 4,
+                max_positions: int = 4096) -> LlamaForCausalLM:
     """A ``LlamaForCausalLM`` with random weights sized for ``tokenizer`` (float32, CPU).
 
     ``hidden_size / heads`` is the head dimension (16 by default; use 64 for vLLM's
@@ -83,7 +88,7 @@ def build_model(tokenizer, seed: int = DEFAULT_SEED, hidden_size: int = 64, laye
     return model
 
 
-def save_tiny_model(folder: Path, seed: int = DEFAULT_SEED, **model_kwargs) -> Path:
+def save_tiny_model(folder: Path, seed: int = DEFAULT_SEED, **model_kwargs: int) -> Path:
     """Build the tokenizer and model and save both to ``folder`` (safetensors); returns ``folder``."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)

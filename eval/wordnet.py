@@ -17,8 +17,12 @@ import warnings
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import IO, TYPE_CHECKING
 
 from fbagent.errors import FbagentError
+
+if TYPE_CHECKING:
+    from nltk.corpus.reader.wordnet import WordNetCorpusReader
 
 DEBIAN_WORDNET = Path("/usr/share/wordnet")
 
@@ -62,7 +66,7 @@ def find_wordnet_dir(explicit: Path | None = None) -> Path:
                        "apt-get install wordnet-base (or pass --wordnet-dir with a WordNet 3.0 dict folder)")
 
 
-def load_wordnet(folder: Path | None = None):
+def load_wordnet(folder: Path | None = None) -> WordNetCorpusReader:
     """An NLTK ``WordNetCorpusReader`` on the WordNet 3.0 folder (cached per resolved folder).
 
     Raises :class:`FbagentError` when the folder is missing or NLTK refuses it.
@@ -71,17 +75,17 @@ def load_wordnet(folder: Path | None = None):
 
 
 @lru_cache(maxsize=2)
-def _load_wordnet(path: Path):
+def _load_wordnet(path: Path) -> WordNetCorpusReader:
     import nltk
     from nltk.corpus.reader.wordnet import WordNetCorpusReader
 
     class _Reader(WordNetCorpusReader):
-        def open(self, file):
+        def open(self, file: str) -> IO[str]:
             if file == "lexnames" and not (path / "lexnames").exists():
                 return io.StringIO(lexnames_text())
             return super().open(file)
 
-        def map_wn(self, version="wordnet"):  # this IS WordNet 3.0: no cross-version mapping
+        def map_wn(self, version: str = "wordnet") -> None:  # this IS WordNet 3.0: no cross-version mapping
             return None
 
     if str(path) not in [str(p) for p in nltk.data.path]:
@@ -113,7 +117,7 @@ class DictWord:
     senses: list[Sense]
 
 
-def example_uses_word(wn, example: str, word: str, pos: str) -> bool:
+def example_uses_word(wn: WordNetCorpusReader, example: str, word: str, pos: str) -> bool:
     """True when a token of ``example`` is ``word`` or inflects to it (WordNet ``morphy``)."""
     for tok in example.replace("'", " ").replace('"', " ").split():
         t = tok.strip(".,;:!?()[]").lower()
@@ -122,7 +126,7 @@ def example_uses_word(wn, example: str, word: str, pos: str) -> bool:
     return False
 
 
-def wordnet_words(wn, pos: str, min_senses: int) -> list[DictWord]:
+def wordnet_words(wn: WordNetCorpusReader, pos: str, min_senses: int) -> list[DictWord]:
     """Single-word lemmas of ``pos`` with at least ``min_senses`` senses with distinct glosses.
 
     Senses keep only examples that use the word; order is WordNet's (by frequency).

@@ -17,6 +17,7 @@ from __future__ import annotations
 import tomllib
 from functools import lru_cache
 from importlib import resources
+from types import ModuleType
 
 from fbagent.errors import FbagentError
 
@@ -33,7 +34,7 @@ GENERIC_FALLBACK = (
 )
 
 
-def _langcodes():
+def _langcodes() -> ModuleType:
     """The langcodes module; raises :class:`FbagentError` when it is not installed (a broken install)."""
     if langcodes is None:
         raise FbagentError("langcodes is not installed (language codes)",
@@ -41,7 +42,7 @@ def _langcodes():
     return langcodes
 
 
-def _name_match(text: str):
+def _name_match(text: str) -> langcodes.Language | None:
     """The language whose English name or autonym is ``text`` (case-insensitive), or None."""
     langcodes = _langcodes()
     try:

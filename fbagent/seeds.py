@@ -1,7 +1,7 @@
 """Seeds: one range everywhere (64-bit unsigned), stored losslessly in SQLite, sent in a range backends take.
 
-Every random choice of fbagent takes a seed recorded with what it made (DESIGN.md,
-"Determinism"). A seed is a whole number from 0 to 2**64 - 1. SQLite integers are
+Every random choice of fbagent takes a seed recorded with what it made (docs/architecture.md,
+"Conventions"). A seed is a whole number from 0 to 2**64 - 1. SQLite integers are
 signed 64-bit, so a seed of 2**63 or more is stored as its two's complement
 (:func:`to_sql`) and read back with :func:`from_sql`. LLM servers and llama.cpp
 take smaller request seeds (llama.cpp: 32-bit), so :func:`request_seed` folds a

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterator
 from typing import Any
 
-from rich.console import Console, RenderHook
+from rich.console import Console, ConsoleOptions, RenderHook
 from rich.segment import Segment
 
 from fbagent.errors import FbagentError
@@ -87,7 +88,7 @@ def normalise_name(value: str) -> str:
     return _INVISIBLE.sub("", text).strip()
 
 
-def check_name(value: str, what: str) -> str:
+def check_name(value: object, what: str) -> str:
     """Return ``value`` normalised (:func:`normalise_name`) when it is a usable ``what`` (e.g. ``"annotator
     name"``, ``"run name"``); raise :class:`FbagentError` naming the problem otherwise.
 
@@ -110,7 +111,7 @@ def check_name(value: str, what: str) -> str:
     return value
 
 
-def safe_console(**kwargs: Any):
+def safe_console(**kwargs: Any) -> Console:
     """A :class:`rich.console.Console` (same keyword arguments) that passes every string it renders
     (cells, prints, markup text) through :func:`shown`, through Rich's public render-hook API; the
     console's own control codes (colours, live-display cursor moves) are kept."""
@@ -118,7 +119,7 @@ def safe_console(**kwargs: Any):
         def __init__(self, renderable: Any) -> None:
             self.renderable = renderable
 
-        def __rich_console__(self, console: Any, options: Any):
+        def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterator[Segment]:
             for segment in console.render(self.renderable, options):
                 if segment.control or not _UNSAFE.search(segment.text):
                     yield segment

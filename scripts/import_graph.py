@@ -16,7 +16,7 @@ Prints:
   itself), each listed;
 - ``upward imports``: edges from a module in a lower room to one in a higher room, by the
   ranks in :data:`RANKS`, one per room and none for a single module (docs/architecture.md: cli ->
-  commands -> serve/publish -> tui/eval -> generation -> validation -> agents -> verifier/pairs -> checks
+  commands -> serve -> publish -> audit -> tui/eval -> generation -> validation -> agents -> verifier/pairs -> checks
   -> prompting -> llm -> providers -> lexicon -> store -> framenet (the lexicon's data model) -> shared
   root helpers);
 - ``root modules``: modules directly in ``fbagent/`` besides ``__init__.py`` (target: <= 10);
@@ -54,14 +54,12 @@ RANKS: dict[str, int] = {
     "cli": 90,
     "commands": 80,
     "serve": 65,        # annotate --serve: the Textual app behind a web server
+    "publish": 62,      # the one export room (JSONL, hf and lm-eval folders: they take eval's templates and protocol)
+    "audit": 61,        # the shortcut audit over eval's problems (publish runs it over what it exports)
     "tui": 60,
     "eval": 60,
     "generation": 50,
-    "audit": 61,        # the shortcut audit over eval's problems (publish runs it over what it exports)
-    "publish": 62,      # the hf / lm-eval export folders (they take eval's templates and protocol)
     "validation": 45,
-    "export": 45,
-    "assignment": 45,
     "agents": 40,
     "verifier": 30,
     "pairs": 30,

@@ -3,7 +3,7 @@
 Usage: python scripts/typecheck.py [extra mypy arguments]
 
 pyproject maps the top-level folders ``store/``, ``eval/`` and ``tui/`` into the ``fbagent`` namespace
-(``package-dir``), as DESIGN.md's layout wants them visible at the top. mypy has no such mapping: run on
+(``package-dir``), as docs/architecture.md's layout keeps them visible at the top. mypy has no such mapping: run on
 the checkout it sees ``store/db.py`` as a module ``store.db`` and cannot resolve ``from fbagent.store
 import open_db``. So this script lays out the package as it is installed, in a temporary folder of
 symbolic links (``fbagent/<each entry of fbagent/>``, ``fbagent/store`` -> ``store/``, ``fbagent/eval``
@@ -11,7 +11,7 @@ symbolic links (``fbagent/<each entry of fbagent/>``, ``fbagent/store`` -> ``sto
 ``[tool.mypy]`` in pyproject.toml and the cache in ``.mypy_cache/`` of the checkout, and prints mypy's
 lines with the checkout's paths (``fbagent/store/db.py`` -> ``store/db.py``). Nothing is copied or
 moved, and the checkout's layout stays as it is (moving the three folders under ``fbagent/`` would
-have hidden the top-level rooms of the design card).
+have hidden the top-level rooms).
 
 Exit status: mypy's (0 when clean, 1 with errors, 2 when mypy itself fails).
 """

@@ -9,7 +9,7 @@ Functions other features use:
 
 - :func:`frame_context` - what a generator prompt needs about one frame and verb.
 - :func:`frame_reference_texts` - the reference texts of the SemBench-style
-  round-trip verifier (DESIGN.md, "The SemBench round-trip verifier").
+  round-trip verifier (docs/architecture.md, "Conventions").
 - :func:`lexicon_stats` - the counts ``fbagent lexicon show`` prints.
 - :func:`store_lexicon` - write (or replace) a parsed lexicon in one transaction.
 """
@@ -221,7 +221,7 @@ def frame_context(
 def frame_reference_texts(
     db: sqlite_utils.Database, lexicon_id: int, frame_name: str, verb_lemma: str | None = None
 ) -> list[str]:
-    """Reference texts of a frame for the round-trip verifier (DESIGN.md; SemBench).
+    """Reference texts of a frame for the round-trip verifier (docs/architecture.md, "Conventions"; SemBench).
 
     ``[clean frame definition]`` plus ``verb_lemma``'s LU definition in this
     frame (source prefix removed) when the lexicon has one; empty strings are

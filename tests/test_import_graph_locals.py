@@ -1,4 +1,4 @@
-"""scripts/import_graph.py's count of function-local imports (issue 32, IMPORTS32.md): every fbagent module
+"""scripts/import_graph.py's count of function-local imports (issue 32; docs/architecture.md, "Checks that keep the layout"): every fbagent module
 imported inside a function is counted (target 0) and listed by ``file:line``; third-party ones are the heavy
 list's (by package: a listed submodule such as ``jieba.posseg`` or ``google.genai`` is heavy, its package is
 not) or others (target 0, by ``file:line``); the PEP 562 lazy packages with the names they defer; ``--measure``

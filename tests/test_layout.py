@@ -1,4 +1,4 @@
-"""Layout rules of DESIGN.md, checked by the two scripts anyone can run.
+"""Layout rules of docs/architecture.md, checked by the two scripts anyone can run.
 
 - ``python scripts/import_graph.py``: no import cycle (function-local imports included), no import
   from a lower room to a higher one, at most 10 modules at the ``fbagent/`` root;

@@ -62,9 +62,13 @@ from fbagent.verifier.verify import (
 )
 
 if TYPE_CHECKING:   # LangGraph loads where the graph is built (compile_entry_graph) and run, not with this module
+    from langgraph.checkpoint.base import BaseCheckpointSaver
     from langgraph.graph import StateGraph
+    from langgraph.graph.state import CompiledStateGraph
     from langgraph.runtime import Runtime
     from langgraph.types import Command
+
+    from fbagent.checks.verb_match import VerbMatch
 
 #: where each routing node may go next (its ``Command(goto=...)``; the graph's declared destinations)
 AfterGenerate = Literal["self_check", "finalize"]
@@ -251,7 +255,7 @@ async def _self_check(state: EntryState, runtime: Runtime[EntryContext]) -> dict
             "verb_check": entry_verb_check(state["lang"], opts.verb_check)}
 
 
-async def _llm_verb(state: EntryState, ctx: EntryContext, sentence: str):
+async def _llm_verb(state: EntryState, ctx: EntryContext, sentence: str) -> VerbMatch:
     """``--verb-check llm``: the verifier's model confirms the verb in ``sentence`` (one cached call)."""
     return await confirm_verb(ctx.verifier, sentence, state["verb"], state["lang"], run_id=state["run_id"],
                               item_id=state["item_id"])
@@ -450,7 +454,7 @@ def build_entry_graph() -> StateGraph[Any, Any, Any, Any]:
     return graph
 
 
-def compile_entry_graph(checkpointer: Any = None):
+def compile_entry_graph(checkpointer: BaseCheckpointSaver | None = None) -> CompiledStateGraph:
     """Compile the entry graph with ``checkpointer`` (e.g. ``AsyncSqliteSaver``; None: no checkpoints)."""
     return build_entry_graph().compile(checkpointer=checkpointer)
 

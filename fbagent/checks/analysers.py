@@ -43,10 +43,17 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from types import ModuleType
+from typing import TYPE_CHECKING, TypeVar
 
 from fbagent.checks.morphology import SPACY_IMPORT_LOCK
 from fbagent.errors import FbagentError
 from fbagent.languages import base_lang
+
+if TYPE_CHECKING:
+    import spacy.language
+
+T = TypeVar("T")
 
 try:
     from HanTa import HanoverTagger
@@ -102,7 +109,7 @@ def tagger_name(lang: str) -> str | None:
 
 
 @lru_cache(maxsize=4)
-def hanta_tagger(code: str):
+def hanta_tagger(code: str) -> HanoverTagger.HanoverTagger:
     """The HanTa tagger of ``code`` (``de``, ``nl``, ``en``), loaded once (about 0.2 s / 1.3 s / 0.5 s).
 
     Raises :class:`FbagentError` when HanTa (a dependency) is not installed.
@@ -113,7 +120,7 @@ def hanta_tagger(code: str):
     return memoise_words(HanoverTagger.HanoverTagger(HANTA_MODELS[code]))
 
 
-def memoise_words(tagger):
+def memoise_words(tagger: T) -> T:
     """``tagger`` (a HanTa ``HanoverTagger``) with its per-word steps memoised: ``analyze_forward(word)``
     (the tag probabilities of a word form outside its lexicon, the costly part) and ``_analyze(word, tag,
     taglevel)`` (the lemma of a word form for a tag). Both are pure functions of their arguments and the
@@ -186,7 +193,7 @@ def hanta_reading(tag: str, lemma: str, code: str) -> Reading:
 
 
 @lru_cache(maxsize=2)
-def spacy_pipeline(code: str):
+def spacy_pipeline(code: str) -> spacy.language.Language:
     """The spaCy pipeline of ``code`` (``fr``: ``fr_core_news_sm``), loaded once without parser and NER.
 
     Raises :class:`FbagentError` when spaCy or the pipeline package is not installed.
@@ -248,7 +255,7 @@ def _missing(lang: str) -> FbagentError:
 
 
 @lru_cache(maxsize=1)
-def jieba_posseg():
+def jieba_posseg() -> ModuleType:
     """jieba's ``posseg`` module with its bundled dictionary loaded once (about 1 s); quiet.
 
     Raises :class:`FbagentError` naming the ``zh`` extra when jieba is not installed.
@@ -279,7 +286,7 @@ def jieba_words(sentence: str) -> tuple[tuple[int, int, str, str], ...]:
 
 
 @lru_cache(maxsize=1)
-def kiwi_analyser():
+def kiwi_analyser() -> Kiwi:
     """A Kiwi analyser (kiwipiepy) with the model of kiwipiepy-model, loaded once (about 2 s).
 
     Raises :class:`FbagentError` naming the ``ko`` extra when kiwipiepy or its model is not installed.

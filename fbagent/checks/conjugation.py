@@ -29,6 +29,7 @@ fbagent's other dependencies.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 
 from fbagent.checks.morphology import Morphology, morphology
@@ -147,7 +148,7 @@ def _probes(word: str, m: Morphology) -> list[str]:
     return [word[: len(word) - len(a)] + b for a, b in m.probes if word.endswith(a) and len(word) - len(a) >= 2]
 
 
-def table_method(token: str, lemma: str, lang: str, lemmatize) -> str | None:
+def table_method(token: str, lemma: str, lang: str, lemmatize: Callable[[str], str]) -> str | None:
     """How ``token`` (lower case) is a form of the verb ``lemma`` by the tables, or None.
 
     ``lemmatize(word) -> str`` is simplemma's lemma of a word. Returns ``"conjugation"`` (in

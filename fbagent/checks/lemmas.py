@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import lru_cache
+from types import ModuleType
 
 from fbagent.checks import analysers
 from fbagent.checks.analysers import hanta_tagger, tagger_name
@@ -57,7 +58,7 @@ HANTA_LEMMA_LANGS = ("de", "nl")  # languages whose lemma sources include HanTa'
 LemmaSource = Callable[[Sequence[str], str], list[frozenset[str]]]
 
 
-def _simplemma():
+def _simplemma() -> ModuleType:
     """The simplemma module; raises :class:`FbagentError` when it is not installed (a broken install, not a
     fallback)."""
     if simplemma is None:
@@ -206,7 +207,7 @@ def require_verb_analyser(lang: str, *, surface_verb_match: bool = False) -> Non
 
 
 @lru_cache(maxsize=1)
-def _fugashi_tagger():
+def _fugashi_tagger() -> fugashi.Tagger | None:
     if fugashi is None:
         return None  # optional extra fbagent[ja]: the kana-stem fallback applies (lemmatizer_note says so)
     try:

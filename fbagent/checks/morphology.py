@@ -38,6 +38,7 @@ import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
+from types import ModuleType
 from typing import Any
 
 from fbagent.errors import FbagentError
@@ -297,7 +298,7 @@ def _french_forms(lemma: str, m: Morphology) -> set[str]:
 SPACY_IMPORT_LOCK = threading.Lock()
 
 
-def lemminflect_module():
+def lemminflect_module() -> ModuleType:
     """The lemminflect module; :class:`FbagentError` when it is not installed (a core dependency).
 
     lemminflect's ``__init__`` imports spaCy whenever it is installed, only to register spaCy ``Token``

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.prompt import Prompt
@@ -21,6 +21,9 @@ from fbagent.store.competence import LEVELS, missing_languages, parse_competence
 from fbagent.store.db import open_db
 from fbagent.tui.session import ReviseSession, Selection, ValidateSession, assigned_entries
 from fbagent.validation.assignment import parse_split
+
+if TYPE_CHECKING:
+    import sqlite_utils
 
 
 def require_terminal() -> None:
@@ -91,6 +94,7 @@ def register(app: typer.Typer) -> None:
                                                 max_total=max_total, trusted_proxies=tuple(trusted_proxy or ())))
             return
         languages = sorted({e["language"] for e in entries})
+        assert annotator is not None   # _check_options: without --serve, --annotator is required
         if mode == "baseline":
             options = validation.BaselineOptions(sample=sample, seed=seed, run=run, language=lang,
                                                  statuses=selection.statuses)
@@ -100,7 +104,7 @@ def register(app: typer.Typer) -> None:
                        competence=(languages, competence))
 
 
-def ask_competence(database, annotator: str, languages: list[str], given: str | None) -> None:
+def ask_competence(database: sqlite_utils.Database, annotator: str, languages: list[str], given: str | None) -> None:
     """Record ``annotator``'s language competence: ``given`` (``--competence``) when passed, else ask in
     this terminal for each language of ``languages`` not recorded yet (:mod:`fbagent.store.competence`)."""
     if given is not None:
@@ -145,7 +149,7 @@ def _check_options(*, mode: str, order: str, seed: int | None, serve: bool, anno
         raise FbagentError("--host/--port/--certfile/--keyfile go with --serve", "add --serve, or drop them")
 
 
-def _baseline_here(database: Any, db: Path, annotator: Any, options: Any, *,
+def _baseline_here(database: sqlite_utils.Database, db: Path, annotator: str, options: validation.BaselineOptions, *,
                    competence: tuple[list[str], str | None]) -> None:
     """Run baseline mode (:class:`fbagent.tui.baseline_session.BaselineSession`) in this terminal and say what
     was saved; the refusal of an annotator who validated final entries comes before any terminal check, the
@@ -160,7 +164,7 @@ def _baseline_here(database: Any, db: Path, annotator: Any, options: Any, *,
     echo(f"{annotator}: {session.n_done}/{session.total} baseline problems answered; all answers are saved in {db}.")
 
 
-def _annotate_here(database: Any, db: Path, annotator: Any, selection: Any, seed: int | None, *,
+def _annotate_here(database: sqlite_utils.Database, db: Path, annotator: str, selection: Selection, seed: int | None, *,
                    mode: str, order: str, competence: tuple[list[str], str | None]) -> None:
     """Run the annotation app in this terminal on ``selection`` and say what was saved (``competence``:
     the entries' languages and ``--competence``, see :func:`ask_competence`)."""

@@ -10,9 +10,10 @@ from datetime import UTC, datetime
 from fbagent import serve
 from fbagent.commands.output import echo, secho
 from fbagent.errors import FbagentError
+from fbagent.serve.options import AppLaunch, ServeOptions
 
 
-def insecure_warning(options) -> str | None:
+def insecure_warning(options: ServeOptions) -> str | None:
     """The one warning line for a non-local ``--host`` without TLS (None when local or TLS); behind an https
     ``--public-url`` it says that this server itself speaks plain HTTP on that address."""
     if options.is_local() or options.tls:
@@ -26,11 +27,11 @@ def insecure_warning(options) -> str | None:
             " (--public-url https://...) or pass --certfile and --keyfile")
 
 
-def check_tls(options) -> None:
+def check_tls(options: ServeOptions) -> None:
     """Raise FbagentError unless --certfile and --keyfile are given together and load."""
     if (options.certfile is None) != (options.keyfile is None):
         raise FbagentError("--certfile and --keyfile go together", "pass both PEM files, or neither")
-    if options.certfile is None:
+    if options.certfile is None or options.keyfile is None:
         return
     for path in (options.certfile, options.keyfile):
         if not path.is_file():
@@ -75,7 +76,7 @@ def render(kind: str, fields: dict) -> None:
     echo(line.replace("\n", "\\n"), err=True)
 
 
-def serve_browsers(launch, options) -> None:
+def serve_browsers(launch: AppLaunch, options: ServeOptions) -> None:
     """Run the server until Ctrl+C (see :class:`fbagent.serve.server.AnnotateServer`). Raises FbagentError on bad options."""
     check_tls(options)
     options.url()  # a bad --public-url or a wildcard host without one: one line before listening
@@ -94,7 +95,7 @@ def serve_browsers(launch, options) -> None:
         raise FbagentError(f"cannot listen on {options.host}:{options.port} ({err.strerror or err})", bind_hint(err, options)) from err
 
 
-def bind_hint(err: OSError, options) -> str:
+def bind_hint(err: OSError, options: ServeOptions) -> str:
     """The fix for a failed bind: another port (in use), an address of this machine, or a port above 1023."""
     if err.errno == errno.EADDRNOTAVAIL or isinstance(err, socket.gaierror):
         return (f"{options.host} is not an address of this machine: pass --host 127.0.0.1 (this machine only),"

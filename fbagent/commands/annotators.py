@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -16,6 +17,9 @@ from fbagent.store.competence import competence as recorded
 from fbagent.store.competence import parse_competence, record_competence
 from fbagent.store.db import open_db
 from fbagent.store.invites import known_names, overview, revoke
+
+if TYPE_CHECKING:
+    import sqlite_utils
 
 app = typer.Typer(help="Invite annotators to the browser app (annotate --serve): one-time links, list, revoke.",
                   no_args_is_help=True)
@@ -31,7 +35,7 @@ PublicUrlOption = Annotated[
 ]
 
 
-def _open(db):
+def _open(db: Path | None) -> sqlite_utils.Database:
     return open_db(db_path(db), create=False)
 
 

@@ -41,6 +41,9 @@ from fbagent.providers.prices import check_cap, load_prices
 from fbagent.seeds import DEFAULT_SEED
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
+    from fbagent.providers.base import Backend
     from fbagent.providers.config import ModelConfig
     from fbagent.providers.model_list import ModelRun
 
@@ -131,7 +134,7 @@ def _check_out(out: Path) -> None:
     check_result_folder(out)
 
 
-def _create(spec):
+def _create(spec: ModelConfig) -> Backend:
     """Instantiate the provider of an evaluation :class:`~fbagent.providers.config.ModelConfig`."""
     return provider_registry.create_backend(spec)   # looked up at call time (tests replace it)
 
@@ -161,14 +164,14 @@ def _score(backend: ModelConfig, out: Path | None, task: str, label: str,
     return out
 
 
-def _Progress(description: str):  # the name the commands and tests know
+def _Progress(description: str) -> ProgressView:  # the name the commands and tests know
     """The CLI's renderer (:class:`fbagent.commands.progress_view.ProgressView`) for an eval run: a bar on
     stderr called ``description`` that stays when it ends; a resumed run starts at the number already done
     and says so."""
     return ProgressView(new_console(stderr=True), bar=CountBar(description))
 
 
-def _console():
+def _console() -> Console:
     """A Rich console: the terminal's width, else ``$COLUMNS``, else 200 columns (files, pipes)."""
     probe = new_console()
     return probe if probe.is_terminal or os.environ.get("COLUMNS") else new_console(width=200)
@@ -180,7 +183,7 @@ def _print_results(folders: list[Path], human: float | None = None) -> None:
     results = [evaluation.load_result(f) for f in folders]
     console = _console()
     for tab in evaluation.tables(results, human):
-        title, headers, rows = tab
+        title, headers, rows = tab.title, tab.headers, tab.rows
         for row in rows:
             print_table(console, [Col("metric", wrap="words", style="bold"), Col("value", "right", wrap="path")],
                         list(zip(headers, row, strict=True)), title=title, show_header=False)
@@ -256,8 +259,8 @@ def run_cmd(
     prices_file: PricesOpt = None,
     dry_run: DryRunOpt = False,
     batch: BatchOpt = False,
-    backend: list[ModelRun] = None,  # built by @backend_options from the model options
-    run: EvalRun = None,  # built by @run_options
+    backend: list[ModelRun] | None = None,  # built by @backend_options from the model options
+    run: EvalRun | None = None,  # built by @run_options
 ) -> None:
     """Score a model on FrameBench entries: 4 problems per entry x templates, constrained to options 1-4.
 
@@ -418,8 +421,8 @@ def frame_id_cmd(
                                                    "after this many characters (at a sentence end when possible).")] = 300,
     exclude_failures: ExcludeFailuresOpt = False,
     label: LabelOpt = None,
-    backend: ModelConfig = None,  # built by @backend_options from the model options
-    run: EvalRun = None,  # built by @run_options
+    backend: ModelConfig | None = None,  # built by @backend_options from the model options
+    run: EvalRun | None = None,  # built by @run_options
 ) -> None:
     """Frame identification (FrameBench appendix B.5): which of two frames does the verb evoke?
 
@@ -458,8 +461,8 @@ def sembench_cmd(
     lang: Annotated[str, typer.Option("--lang", help="Language of the dictionary (prompts: en, else generic).")] = "en",
     max_new_tokens: Annotated[int, typer.Option("--max-new-tokens", min=8, help="Tokens per generated definition or example.")] = 48,
     encoder: Annotated[str | None, typer.Option("--encoder", help="Sentence encoder (default: offline all-MiniLM-L6-v2).")] = None,
-    backend: ModelConfig = None,  # built by @backend_options from the model options
-    run: EvalRun = None,  # built by @run_options
+    backend: ModelConfig | None = None,  # built by @backend_options from the model options
+    run: EvalRun | None = None,  # built by @run_options
 ) -> None:
     """SemBench round trip: is the model's definition closer to the target sense than to a distractor sense?
 

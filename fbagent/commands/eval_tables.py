@@ -26,7 +26,7 @@ def print_report(console: Any, tabs: list, wide: bool = False) -> None:
     column at the left (at least :data:`MODEL_MIN` wide), the numbers right-aligned; a cell with a
     space (``45.0 [40.0, 50.0]``) may wrap there. ``wide``: every column at its full width."""
     for tab in tabs:
-        title, headers, rows = tab
+        title, headers, rows = tab.title, tab.headers, tab.rows
         cols = []
         for i, h in enumerate(headers):
             if i == 0:

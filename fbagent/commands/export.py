@@ -3,8 +3,9 @@ Hugging Face dataset folder (``--format hf``) or an lm-evaluation-harness task f
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -20,6 +21,9 @@ from fbagent.publish.options import HfOptions, LmEvalOptions, Scope
 from fbagent.seeds import DEFAULT_SEED
 from fbagent.store.db import open_db
 from fbagent.store.pairs import run_protocols
+
+if TYPE_CHECKING:
+    import sqlite_utils
 
 
 def register(app: typer.Typer) -> None:
@@ -67,12 +71,15 @@ def register(app: typer.Typer) -> None:
         if not Path(db).exists():
             raise FbagentError(f"database {db} does not exist", "pass --db PATH of the database with generated entries")
         database = open_db(db, read_only=True, on_upgrade=upgrade_note)
-        exclude = shortcut_exclusions(database, run, validated, min_correct, min_acceptable,
-                                      tuple(parse_statuses(status))) if exclude_shortcut else ()
-        _export(database, out, exclude=exclude, fmt=fmt, validated=validated, run=run, min_correct=min_correct,
-                min_acceptable=min_acceptable, status=status, annotator_names=annotator_names, license=license,
-                pretty_name=pretty_name, card=(repo_id, homepage, curators), seed=seed, templates=templates, templates_dir=templates_dir,
-                choices_style=choices_style, templates_lang=templates_lang, orders=orders, labels_file=labels_file)
+        scope = Scope(run=run, validated=validated, min_correct=min_correct, min_acceptable=min_acceptable,
+                      statuses=parse_statuses(status))
+        if exclude_shortcut:
+            scope = replace(scope, exclude=shortcut_exclusions(database, scope))
+        hf = HfOptions(annotator_names=annotator_names, license=license, pretty_name=pretty_name, repo_id=repo_id,
+                       homepage=homepage, curators=curators)
+        lmeval = LmEvalOptions(seed=seed, templates=templates, templates_dir=templates_dir, choices_style=choices_style,
+                               templates_lang=templates_lang, orders=orders, labels_file=labels_file)
+        _export(database, out, fmt, scope, hf, lmeval)
         echo(protocol_line(database, run), err=is_stream(out))
         if validated:  # one annotator, or a filter that keeps nothing: say which thresholds fit
             hint = validated_hint(database, run=run, min_correct=min_correct, min_acceptable=min_acceptable,
@@ -81,12 +88,10 @@ def register(app: typer.Typer) -> None:
                 secho(f"hint: {hint}", err=True)
 
 
-def shortcut_exclusions(database, run, validated, min_correct, min_acceptable, statuses) -> tuple[str, ...]:
+def shortcut_exclusions(database: sqlite_utils.Database, scope: Scope) -> tuple[str, ...]:
     """Run the shortcut audit (:func:`fbagent.audit.sources.shortcut_ids`, the sentence encoder as `fbagent audit`
-    uses it) over what the export would write; say how many entries it leaves out (stderr)."""
+    uses it) over what the export of ``scope`` would write; say how many entries it leaves out (stderr)."""
     embed, name = encoder_embed(None)
-    scope = Scope(run=run, validated=validated, min_correct=min_correct, min_acceptable=min_acceptable,
-                  statuses=statuses)
     ids, result = publish.shortcut_ids(database, scope.export_options(), embed=embed, encoder=name)
     above = [r["name"] for r in result["baselines"] if r.get("beats_chance")]
     secho(f"--exclude-shortcut: left out {len(ids):,} of {result['entries']:,} entries flagged shortcut "
@@ -94,7 +99,7 @@ def shortcut_exclusions(database, run, validated, min_correct, min_acceptable, s
     return tuple(ids)
 
 
-def protocol_line(database, run: str | None) -> str:
+def protocol_line(database: sqlite_utils.Database, run: str | None) -> str:
     """One line naming the frame-pair selection protocol of the exported runs (``fbagent`` or ``framebench``)."""
     by_run = run_protocols(database, run)
     if not by_run:
@@ -104,21 +109,13 @@ def protocol_line(database, run: str | None) -> str:
             f"({', '.join(f'{r}: {p}' for r, p in by_run.items())})")
 
 
-def _export(database, out, *, exclude=(), fmt, validated, run, min_correct, min_acceptable, status, annotator_names, license,
-            pretty_name, card, seed, templates, templates_dir, choices_style, templates_lang, orders,
-            labels_file=None) -> None:
-    """Write ``database``'s entries to ``out`` in ``fmt`` and say how many (one line)."""
-    scope = Scope(run=run, validated=validated, min_correct=min_correct, min_acceptable=min_acceptable,
-                  statuses=tuple(parse_statuses(status)), exclude=tuple(exclude))
-    res = publish.export_entries(database, out, fmt, scope,
-                                 HfOptions(annotator_names=annotator_names, license=license, pretty_name=pretty_name,
-                                           repo_id=card[0], homepage=card[1], curators=card[2]),
-                                 LmEvalOptions(seed=seed, templates=templates, templates_dir=templates_dir,
-                                               choices_style=choices_style, templates_lang=templates_lang,
-                                               orders=orders, labels_file=labels_file))
+def _export(database: sqlite_utils.Database, out: Path, fmt: str, scope: Scope, hf: HfOptions,
+            lmeval: LmEvalOptions) -> None:
+    """Write ``scope``'s entries of ``database`` to ``out`` in ``fmt`` and say how many (one line)."""
+    res = publish.export_entries(database, out, fmt, scope, hf, lmeval)
     err = is_stream(out)   # the entries go to standard output (`-`, /dev/stdout, a pipe): these lines to stderr
     n = res["entries"]
-    what = f"{n} {'validated ' if validated else ''}{'entry' if n == 1 else 'entries'}"
+    what = f"{n} {'validated ' if scope.validated else ''}{'entry' if n == 1 else 'entries'}"
     if fmt == "hf":
         langs = ", ".join(f"{k}: {v}" for k, v in res["languages"].items())
         echo(f"wrote {what} ({langs}) as a Hugging Face dataset folder to {out}", err=err)

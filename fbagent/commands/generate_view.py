@@ -9,6 +9,7 @@ plan table of a dry run and the summary table at the end of a session (also afte
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 from rich.console import Console
@@ -16,6 +17,7 @@ from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
     ProgressColumn,
+    Task,
     TextColumn,
     TimeElapsedColumn,
 )
@@ -102,7 +104,7 @@ class UncachedRate:
     its entries alike, so that entries answered from the cache at the start of a resumed run do not
     make the rest look fast (one uncached entry 70 s, ETA 16 s before)."""
 
-    def __init__(self, clock=time.monotonic) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self._clock = clock
         self._last: tuple[float, int, int, int] | None = None   # time, done, calls, cache hits
         self.seconds = 0.0   # time spent on entries that made calls
@@ -125,7 +127,7 @@ class UncachedRate:
 class UncachedEtaColumn(ProgressColumn):
     """The ETA of :class:`UncachedRate` (task field ``eta_s``), as ``m:ss``; ``-:--`` before it is known."""
 
-    def render(self, task) -> Text:
+    def render(self, task: Task) -> Text:
         eta = task.fields.get("eta_s")
         if eta is None or task.finished:
             return Text("-:--", style="progress.remaining")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.markup import escape
@@ -18,6 +18,12 @@ from fbagent.commands.tables import Col, WideOption, print_table, wrap_text
 from fbagent.errors import FbagentError
 from fbagent.store.db import holds_rows, open_db
 from fbagent.store.lexicon import lexicon_stats, list_lexicons
+
+if TYPE_CHECKING:
+    import sqlite_utils
+    from rich.console import Console
+
+    from fbagent.lexicon.importer import ImportResult
 
 app = typer.Typer(
     help="Lexicons: import a FrameNet of any language (NLTK XML layout or JSONL), list them, show counts.",
@@ -83,7 +89,7 @@ def add_cmd(
     )
 
 
-def _remove_new_database(database, path: Path) -> None:
+def _remove_new_database(database: sqlite_utils.Database, path: Path) -> None:
     """Delete the database file a failed first import created (and its -wal/-shm), if it holds no row at all."""
     if holds_rows(database):
         return  # someone else wrote to it meanwhile: keep it
@@ -92,8 +98,8 @@ def _remove_new_database(database, path: Path) -> None:
         Path(f"{path}{suffix}").unlink(missing_ok=True)
 
 
-def _import(database, err, path: Path, *, lang: str, name: str | None, fmt: str, strict: bool,
-            exemplars: Path | None):
+def _import(database: sqlite_utils.Database, err: Console, path: Path, *, lang: str, name: str | None, fmt: str,
+            strict: bool, exemplars: Path | None) -> ImportResult:
     """Run the import with a progress bar on a terminal; the other JSONL problems go to stderr on one line."""
     with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
                   TimeElapsedColumn(), console=err, transient=True, disable=not err.is_terminal) as bar:

@@ -6,6 +6,7 @@ Light imports only (typer, the item statuses) so that every command's ``--help``
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
@@ -47,11 +48,11 @@ def db_path(db: Path | None) -> Path:
     return Path(env) if env else DEFAULT_DB
 
 
-def name_check(what: str):
+def name_check(what: str) -> Callable[[object], object]:
     """A Typer ``callback=`` that passes a name option's value (``None`` or a list: each item) through
     :func:`fbagent.text.check_name` as a ``what`` (``"run name"``...), before the command runs."""
 
-    def callback(value):
+    def callback(value: object) -> object:
         if value is None:
             return value
 

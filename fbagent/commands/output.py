@@ -13,11 +13,14 @@ import re
 import shutil
 import sys
 import textwrap
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
 from fbagent.text import safe_console, shown
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 
 def echo(message: Any = "", **kwargs: Any) -> None:
@@ -60,7 +63,7 @@ def fit_line(line: str, width: int) -> str:
     return textwrap.fill(glued, width, break_long_words=False, break_on_hyphens=False).replace(_GLUE, " ")
 
 
-def new_console(**kwargs: Any):
+def new_console(**kwargs: Any) -> Console:
     """A Rich console whose rendered strings pass through :func:`fbagent.text.shown`
     (:func:`fbagent.text.safe_console`)."""
     return safe_console(**kwargs)

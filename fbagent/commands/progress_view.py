@@ -14,7 +14,7 @@ bar once, when it stops. A line wider than the terminal drops whole columns, in 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from rich.console import Console
@@ -23,6 +23,7 @@ from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
     ProgressColumn,
+    Task,
     TextColumn,
     TimeElapsedColumn,
     TimeRemainingColumn,
@@ -69,7 +70,7 @@ class FittingProgress(RichProgress):
         self.drop_order = drop_order or []
         super().__init__(*columns, **kwargs)
 
-    def make_tasks_table(self, tasks):  # noqa: D102 (Rich's hook)
+    def make_tasks_table(self, tasks: Iterable[Task]) -> Table:  # noqa: D102 (Rich's hook)
 
         if not hasattr(self, "live"):  # Rich renders once while constructing, before it has a console
             return super().make_tasks_table(tasks)
@@ -86,8 +87,8 @@ class FittingProgress(RichProgress):
             if sum(widths[i] for i in keep) + len(keep) - 1 <= self.console.width:
                 break
             keep = [i for i in keep if i not in group]
-        table_columns = [Column(no_wrap=True) if isinstance(self.columns[i], str)
-                         else self.columns[i].get_table_column().copy() for i in keep]
+        table_columns = [column.get_table_column().copy() if isinstance(column := self.columns[i], ProgressColumn)
+                         else Column(no_wrap=True) for i in keep]
         over = sum(widths[i] for i in keep) + len(keep) - 1 - self.console.width
         for col, i in zip(table_columns, keep, strict=True):  # nothing left to drop: "…" ends the description
             if over > 0 and col.overflow == "ellipsis":

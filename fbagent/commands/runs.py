@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.text import Text
@@ -19,6 +19,10 @@ from fbagent.store.items import STATUSES, run_items
 from fbagent.store.pairs import run_protocols
 from fbagent.store.runs import get_run, item_counts, list_runs, sessions, usage, usage_by_model
 from fbagent.text import shown
+
+if TYPE_CHECKING:
+    import sqlite_utils
+    from rich.console import Console
 
 app = typer.Typer(help="Generation runs: list them, show one (options, counts by status, tokens, calls).",
                   no_args_is_help=True)
@@ -47,7 +51,7 @@ def list_cmd(db: ExistingDbOption = DEFAULT_DB, wide: WideOption = False) -> Non
 ENTRY_STATUSES = ("rejected", "failed")
 
 
-def problem_entries(database, run_id: int, statuses: tuple[str, ...] = ENTRY_STATUSES) -> list[dict]:
+def problem_entries(database: sqlite_utils.Database, run_id: int, statuses: tuple[str, ...] = ENTRY_STATUSES) -> list[dict]:
     """Entries of a run with one of ``statuses``, by pair and k: ``[{"id", "pair_id", "k", "status", "verb", "lu_a",
     "lu_b", "frame_a", "frame_b", "attempts", "reasons": [str]}]`` (``reasons`` as stored, in order)."""
     keys = ("id", "pair_id", "k", "status", "verb", "lu_a", "lu_b", "frame_a", "frame_b", "attempts")
@@ -138,7 +142,8 @@ def run_cost(by_model: list[dict], prices: PriceTable) -> dict:
             "models": models}
 
 
-def _print_cost(console, cost: dict) -> None:
+def _print_cost(console: Console, cost: dict) -> None:
+    """The cost table of :func:`run_cost` (nothing without recorded usage)."""
     rows = [[f"{m['backend']}:{m['model']}", f"{m['calls']:,}", f"{m['input_tokens']:,}", f"{m['output_tokens']:,}",
              m["price"] or "no price: --prices FILE", usd(m["usd"])] for m in cost["models"]]
     if not rows:
@@ -151,7 +156,7 @@ def _print_cost(console, cost: dict) -> None:
                 row_styles=[None] * (len(rows) - 1) + ["bold"])
 
 
-def _print_entries(console, entries: list[dict], status: str | None, limit: int, run_name: str,
+def _print_entries(console: Console, entries: list[dict], status: str | None, limit: int, run_name: str,
                    wide: bool = False) -> None:
     """The table of rejected/failed entries with their first reason (all reasons: --json)."""
     what = status or "rejected and failed"
@@ -175,7 +180,7 @@ def _print_entries(console, entries: list[dict], status: str | None, limit: int,
                       "(or --json)", highlight=False)
 
 
-def _print_entry_blocks(console, entries: list[dict], firsts: list[str], title: str) -> None:
+def _print_entry_blocks(console: Console, entries: list[dict], firsts: list[str], title: str) -> None:
     """One block per entry at the terminal's width: ``id  status  verb  frame A / frame B  (attempts: n)``,
     then the first reason indented under it; lines break at spaces only (``--wide``: one table row each)."""
     width = console.width

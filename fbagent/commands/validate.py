@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -18,6 +18,9 @@ from fbagent.store.annotations import select_items
 from fbagent.store.db import open_db
 from fbagent.validation.aggregate import render_csv, render_json, render_markdown, tables
 from fbagent.validation.aggregate import report as validation_report
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 app = typer.Typer(help="Human validation: agreement, filter and human accuracy.", no_args_is_help=True)
 
@@ -81,7 +84,7 @@ SHORT = {"verified+kept": "V+K", "verified+dropped": "V+D", "flagged+kept": "F+K
          "full agreement": "full", "Fleiss' kappa": "kappa", "subjects": "subj."}
 
 
-def print_report(console, rep: dict, wide: bool = False) -> None:
+def print_report(console: Console, rep: dict, wide: bool = False) -> None:
     """The report's tables (:func:`fbagent.validation.aggregate.tables`) on ``console``, each fitted to its
     width (:func:`fbagent.commands.tables.print_table`): the first column at the left, the numbers right."""
     for title, header, rows in tables(rep):

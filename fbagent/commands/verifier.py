@@ -34,6 +34,8 @@ from fbagent.verifier.calibration.options import HOLDOUT, CalibrateOptions
 from fbagent.verifier.settings import VerifierOptions
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from fbagent.providers.config import ModelConfig
 
 app = typer.Typer(help="The generation verifier measured on gold data: calibrate it on held-out FrameNet exemplars, "
@@ -128,7 +130,7 @@ def list_cmd(
                 caption="margins: the smallest margin reaching precision 0.8 / 0.9 / 0.95")
 
 
-def _console():
+def _console() -> Console:
     """A Rich console: the terminal's width, else ``$COLUMNS``, else 200 columns (files, pipes)."""
     probe = new_console()
     return probe if probe.is_terminal or os.environ.get("COLUMNS") else new_console(width=200)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Iterator
 
 from fbagent.framenet.model import Example
 
@@ -57,7 +58,7 @@ def _normalize(pieces: list[tuple[str, bool]]) -> tuple[str, int | None, int | N
     return text, start, end
 
 
-def _tokens(markup: str):
+def _tokens(markup: str) -> Iterator[tuple[str, str]]:
     """Yield ``("text", str)`` and ``("open"|"close"|"empty", tagname)`` tokens."""
     pos = 0
     for m in _TAG.finditer(markup):

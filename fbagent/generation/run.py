@@ -17,10 +17,10 @@ import gc
 import sqlite3
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fbagent.agents.entry_graph import EntryContext, EntryOptions, compile_entry_graph
 from fbagent.checks.coverage import check_verb_check, require_verb_check, verb_check_line
@@ -71,6 +71,9 @@ from fbagent.verifier.margin import auto_margin  # not the package: it imports g
 from fbagent.verifier.run_models import prompt_styles
 from fbagent.verifier.startup import Backends, encoder_in_child, start_backends, watch_encoder
 from fbagent.verifier.verify import BatchEncoder, ReferenceBank
+
+if TYPE_CHECKING:
+    import sqlite_utils
 
 SESSION_FAILED_FIX = "check --base-url / the server / the API key; rerun the same command to retry the failed entries"
 
@@ -445,7 +448,7 @@ def frozen_heap() -> Iterator[None]:
         gc.unfreeze()
 
 
-def _reference_texts(db: Any, lexicon_id: int):
+def _reference_texts(db: sqlite_utils.Database, lexicon_id: int) -> Callable[[str, str], list[str]]:
     def texts_for(frame: str, verb: str) -> list[str]:
         return list(frame_reference_texts(db, lexicon_id, frame, verb))
 

@@ -29,7 +29,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, ValidationError
 
 from fbagent.errors import FbagentError
 from fbagent.files import parse_json_line, read_text_input
@@ -84,14 +84,14 @@ def lexicon_schema() -> dict[str, Any]:
 
 
 @cache
-def _validators():
+def _validators() -> tuple[Draft202012Validator, Draft202012Validator]:
     schema = lexicon_schema()
     frame = Draft202012Validator(schema)
     exemplar = Draft202012Validator({"$defs": schema["$defs"], "$ref": "#/$defs/exemplar"})
     return frame, exemplar
 
 
-def _describe(err) -> str:
+def _describe(err: ValidationError) -> str:
     """One readable sentence for a jsonschema ValidationError."""
     where = "/".join(str(p) for p in err.absolute_path)
     prefix = f"{where}: " if where else ""

@@ -26,9 +26,9 @@ import re
 import time
 import unicodedata
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import ValidationError
 
@@ -39,6 +39,9 @@ from fbagent.providers.config import DEFAULT_END_THINK_TAG, ModelConfig, Reasoni
 from fbagent.providers.hooks import CallHooks
 from fbagent.schemas import FourChoiceAnswer
 from fbagent.seeds import DEFAULT_SEED, check_seed, request_seed
+
+R = TypeVar("R", bound="CallStats")   # a result type with timing fields (ChoiceResult, TextResult)
+S = TypeVar("S", bound="CallStats")
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -351,8 +354,8 @@ class SyncBackend(Backend):
     decode), and a batch still queued never starts.
     """
 
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(self, model: str, reasoning: ReasoningConfig | None = None, seed: int = DEFAULT_SEED) -> None:
+        super().__init__(model, reasoning=reasoning, seed=seed)
         self._gate = CallGate()
 
     def aborted(self) -> bool:
@@ -367,7 +370,7 @@ class SyncBackend(Backend):
     def generate_sync(self, prompts: list[str], max_new_tokens: int, stop: Sequence[str]) -> list[TextResult]:
         """Synchronous free generations."""
 
-    def _timed(self, fn, *args):
+    def _timed(self, fn: Callable[..., list[R]], *args: object) -> list[R]:
         start = time.perf_counter()
         results = fn(*args)
         elapsed = (time.perf_counter() - start) * 1000.0
@@ -377,14 +380,15 @@ class SyncBackend(Backend):
                 r.batch_size = len(results)
         return results
 
-    def _locked(self, fn, *args):
+    def _locked(self, fn: Callable[..., list[R]], *args: object) -> list[R]:
         with self._gate.lock:
             return self._timed(fn, *args)
 
-    async def choose_batch(self, prompts, choices=DEFAULT_CHOICES):
+    async def choose_batch(self, prompts: list[str], choices: Sequence[str] = DEFAULT_CHOICES) -> list[ChoiceResult]:
         return await self._gate.call(self._timed, self.choose_sync, list(prompts), tuple(choices))
 
-    async def generate_batch(self, prompts, max_new_tokens=DEFAULT_MAX_NEW_TOKENS, stop=("\n",)):
+    async def generate_batch(self, prompts: list[str], max_new_tokens: int = DEFAULT_MAX_NEW_TOKENS,
+                             stop: Sequence[str] = ("\n",)) -> list[TextResult]:
         return await self._gate.call(self._timed, self.generate_sync, list(prompts), max_new_tokens, tuple(stop))
 
 
@@ -400,7 +404,7 @@ class ConcurrentBackend(Backend):
     _clients: LoopClients | None = None  # set by API subclasses; scripted test backends have none
 
     @property
-    def client(self):
+    def client(self) -> Any:
         """The API client of the running event loop (an async HTTP session cannot move between loops)."""
         if self._clients is None:
             raise RuntimeError(f"{type(self).__name__} has no API client")
@@ -424,14 +428,15 @@ class ConcurrentBackend(Backend):
     async def generate_one(self, prompt: str, max_new_tokens: int, stop: Sequence[str]) -> TextResult:
         """One free generation; must catch its own errors into ``TextResult.error``."""
 
-    async def choose_batch(self, prompts, choices=DEFAULT_CHOICES):
+    async def choose_batch(self, prompts: list[str], choices: Sequence[str] = DEFAULT_CHOICES) -> list[ChoiceResult]:
         return list(await asyncio.gather(*(self._timed(self.choose_one(p, tuple(choices))) for p in prompts)))
 
-    async def generate_batch(self, prompts, max_new_tokens=DEFAULT_MAX_NEW_TOKENS, stop=("\n",)):
+    async def generate_batch(self, prompts: list[str], max_new_tokens: int = DEFAULT_MAX_NEW_TOKENS,
+                             stop: Sequence[str] = ("\n",)) -> list[TextResult]:
         return list(await asyncio.gather(*(self._timed(self.generate_one(p, max_new_tokens, tuple(stop))) for p in prompts)))
 
     @staticmethod
-    async def _timed(coro):
+    async def _timed(coro: Awaitable[S]) -> S:
         start = time.perf_counter()
         result = await coro
         if result.latency_ms is None:

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from fbagent import providers
 from fbagent.providers.base import (
+    BackendInfo,
     ChoiceResult,
     ConcurrentBackend,
     ReasoningConfig,
@@ -44,6 +45,7 @@ from fbagent.providers.structured import instructor_create
 from fbagent.seeds import DEFAULT_SEED
 
 if TYPE_CHECKING:
+    from google.genai import types
     from pydantic import BaseModel
 
 ANSWER_TOKENS = 32
@@ -128,13 +130,13 @@ class GeminiBackend(ConcurrentBackend):
         await asyncio.to_thread(self.close)
         await asyncio.to_thread(self._structured.close_all)
 
-    def info(self):
+    def info(self) -> BackendInfo:
         info = super().info()
         info.options = {"base_url": providers.public_url(self.base_url)}
         info.versions = {"google-genai": package_version("google-genai")}
         return info
 
-    def _config(self, max_tokens: int, **extra):
+    def _config(self, max_tokens: int, **extra: object) -> types.GenerateContentConfig:
         t = self.types
         if self.reasoning.enabled:
             thinking = t.ThinkingConfig(thinking_budget=self.reasoning.max_think_tokens, include_thoughts=True)
@@ -145,7 +147,7 @@ class GeminiBackend(ConcurrentBackend):
                                        thinking_config=thinking, **extra)
 
     @staticmethod
-    def _split(resp) -> tuple[str, str, str | None]:
+    def _split(resp: types.GenerateContentResponse) -> tuple[str, str, str | None]:
         """-> (answer text, thought text, finish reason name)."""
         answer: list[str] = []
         thought: list[str] = []
@@ -158,7 +160,7 @@ class GeminiBackend(ConcurrentBackend):
         return "".join(answer), "".join(thought), finish
 
     @staticmethod
-    def _usage(resp):
+    def _usage(resp: types.GenerateContentResponse) -> tuple[int | None, int | None, int]:
         u = resp.usage_metadata
         if u is None:
             return None, None, 0
@@ -170,7 +172,7 @@ class GeminiBackend(ConcurrentBackend):
         return providers.describe_error(err, provider_name=self.name, endpoint_url=self.endpoint,
                                         timeout_s=self.timeout_s, limit=300)
 
-    async def _generate(self, **kwargs):
+    async def _generate(self, **kwargs: object) -> types.GenerateContentResponse:
         client = self.client
         return await providers.call_with_retries(lambda: client.aio.models.generate_content(**kwargs), self.retry)
 

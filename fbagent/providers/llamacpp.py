@@ -32,7 +32,7 @@ import signal
 import subprocess
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -117,7 +117,7 @@ def settings_for(model_path: str | Path, *, n_ctx: int = DEFAULT_N_CTX, n_thread
 
 
 @contextlib.contextmanager
-def _model_defaults(use_extra_bufts: bool):
+def _model_defaults(use_extra_bufts: bool) -> Iterator[None]:
     """While the ``Llama`` is built, llama.cpp's default model parameters carry ``use_extra_bufts``
     (llama-cpp-python takes no keyword for it; it starts from ``llama_model_default_params()``)."""
     import llama_cpp.llama as llama_module
@@ -125,7 +125,7 @@ def _model_defaults(use_extra_bufts: bool):
     native = llama_module.llama_cpp
     original = native.llama_model_default_params
 
-    def defaults():
+    def defaults() -> object:
         params = original()
         if hasattr(params, "use_extra_bufts"):
             params.use_extra_bufts = use_extra_bufts

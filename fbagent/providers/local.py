@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from fbagent import providers
 from fbagent.errors import FbagentError
 from fbagent.providers.base import (
+    BackendInfo,
     ChoiceResult,
     ReasoningConfig,
     SyncBackend,
@@ -50,6 +51,7 @@ from fbagent.providers.structured import instructor_create, openai_text, openai_
 from fbagent.seeds import DEFAULT_SEED
 
 if TYPE_CHECKING:
+    from llama_cpp import LlamaGrammar
     from pydantic import BaseModel
 
 
@@ -142,14 +144,14 @@ class LlamaCppBackend(SyncBackend):
         return cls(config.model, model_path=path, n_ctx=config.n_ctx, n_threads=threads,
                    prompt_style=config.prompt_style)
 
-    def info(self):
+    def info(self) -> BackendInfo:
         info = super().info()
         info.options = {"model_path": str(self.model_path), "n_ctx": self.n_ctx, "chat": self.chat,
                         "extra_buffer_types": uses_extra_bufts(self.llm)}
         info.versions = {"llama-cpp-python": package_version("llama-cpp-python")}
         return info
 
-    def _grammar(self, choices: Sequence[str]):
+    def _grammar(self, choices: Sequence[str]) -> LlamaGrammar:
         key = tuple(choices)
         if key not in self._grammars:
             from llama_cpp import LlamaGrammar
@@ -171,12 +173,12 @@ class LlamaCppBackend(SyncBackend):
         formatter = llama_chat_format.Jinja2ChatFormatter(template=template, eos_token=eos, bos_token=bos)
         return formatter(messages=[{"role": "user", "content": prompt}]).prompt
 
-    def _complete(self, text: str, max_tokens: int, stop: Sequence[str] = (), grammar=None) -> dict:
+    def _complete(self, text: str, max_tokens: int, stop: Sequence[str] = (), grammar: LlamaGrammar | None = None) -> dict:
         return self.llm.create_completion(
             text, max_tokens=max_tokens, temperature=0.0, top_k=1, stop=list(stop), grammar=grammar, seed=self.seed,
         )
 
-    def _think(self, text: str):
+    def _think(self, text: str) -> tuple[str, int, bool]:
         cfg = self.reasoning
         out = self._complete(text, cfg.max_think_tokens, [cfg.end_think_tag])
         gen = out["choices"][0]["text"]

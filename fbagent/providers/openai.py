@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any
 from fbagent import providers
 from fbagent.errors import FbagentError
 from fbagent.providers.base import (
+    BackendInfo,
     ChoiceResult,
     ConcurrentBackend,
     ReasoningConfig,
@@ -162,7 +163,7 @@ class OpenAIBackend(ConcurrentBackend):
                 await closer.aclose()
                 await asyncio.to_thread(closer.close_all)
 
-    def info(self):
+    def info(self) -> BackendInfo:
         info = super().info()
         info.options = {"base_url": providers.public_url(self.base_url), "extra_body": self.extra_body}
         if self.pool is not None:
@@ -173,7 +174,7 @@ class OpenAIBackend(ConcurrentBackend):
     def _budget(self, n: int) -> int:
         return n + (self.reasoning.max_think_tokens if self.reasoning.enabled else 0)
 
-    def _body(self, prompt: str, **fields) -> dict:
+    def _body(self, prompt: str, **fields: object) -> dict[str, object]:
         """The Chat Completions body: the prompt as one user message, ``fields``, model, seed, temperature
         0 (not in reasoning mode), then ``extra_body`` merged on top (as the SDK's ``extra_body`` is)."""
         body = {"messages": [{"role": "user", "content": prompt}], **fields, "model": self.model, "seed": self.seed}

@@ -33,9 +33,11 @@ import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from fbagent.errors import FbagentError
 from fbagent.providers.base import (
+    BackendInfo,
     ChoiceResult,
     ReasoningConfig,
     SyncBackend,
@@ -46,8 +48,17 @@ from fbagent.providers.base import (
 )
 from fbagent.providers.config import DEFAULT_SEED, DTYPES
 
+if TYPE_CHECKING:   # the engines' own types (follow_imports = skip in pyproject: named here, checked as opaque)
+    import torch
+    from transformers import (
+        LogitsProcessor,
+        PretrainedConfig,
+        PreTrainedModel,
+        PreTrainedTokenizerBase,
+    )
 
-def _logits_processor_class():
+
+def _logits_processor_class() -> type[LogitsProcessor]:
     from transformers import LogitsProcessor
 
     class AllowedTokensLogitsProcessor(LogitsProcessor):
@@ -56,7 +67,7 @@ def _logits_processor_class():
         def __init__(self, allowed_ids: Sequence[int]) -> None:
             self.allowed_ids = list(allowed_ids)
 
-        def __call__(self, input_ids, scores):
+        def __call__(self, input_ids: torch.Tensor, scores: torch.Tensor) -> torch.Tensor:
             import torch
 
             mask = torch.full_like(scores, float("-inf"))
@@ -66,12 +77,12 @@ def _logits_processor_class():
     return AllowedTokensLogitsProcessor
 
 
-def allowed_tokens_processor(allowed_ids: Sequence[int]):
+def allowed_tokens_processor(allowed_ids: Sequence[int]) -> LogitsProcessor:
     """A ``transformers.LogitsProcessor`` that masks all logits except ``allowed_ids``."""
     return _logits_processor_class()(allowed_ids)
 
 
-def label_token_ids(tokenizer, choices: Sequence[str]) -> dict[int, str]:
+def label_token_ids(tokenizer: PreTrainedTokenizerBase, choices: Sequence[str]) -> dict[int, str]:
     """Token id -> option for EVERY vocabulary token that decodes to an option, with or without
     one leading space (``"1"``, ``" 1"``); one decode of the whole vocabulary (cache the result).
 
@@ -102,7 +113,7 @@ def choose_label(label_probs: dict[str, float], choices: Sequence[str]) -> tuple
     return best, norm
 
 
-def option_token_ids(tokenizer, choices: Sequence[str]) -> dict[int, str]:
+def option_token_ids(tokenizer: PreTrainedTokenizerBase, choices: Sequence[str]) -> dict[int, str]:
     """Token id -> option string for every single-token spelling of each option.
 
     Spellings: the option itself (``"1"``) and with a leading space (``" 1"``).
@@ -152,7 +163,7 @@ def resolve_device(device: str | None) -> str:
     return "cpu"
 
 
-def resolve_dtype(dtype: str | None, device: str):
+def resolve_dtype(dtype: str | None, device: str) -> torch.dtype | str:
     """The ``dtype`` argument of ``from_pretrained`` for ``dtype`` on ``device``: ``"auto"`` (or None) is
     ``torch.bfloat16`` on a CUDA GPU that supports it, else ``"auto"`` (the dtype the checkpoint was saved
     in); ``float32`` / ``bfloat16`` / ``float16`` (or ``fp32``, ``bf16``, ``fp16``) that torch dtype.
@@ -189,7 +200,7 @@ def free_memory_bytes(device: str) -> int:
     return int(os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE"))
 
 
-def bytes_per_token(config, element_bytes: int, length: int) -> int:
+def bytes_per_token(config: PretrainedConfig, element_bytes: int, length: int) -> int:
     """Peak activation bytes a prompt token costs in one layer of a forward pass without a KV cache:
     the hidden state and its attention projections (8 x hidden), the MLP's (4 x intermediate) and the
     attention scores of an implementation that materialises them (heads x ``length``), at
@@ -200,7 +211,7 @@ def bytes_per_token(config, element_bytes: int, length: int) -> int:
     return element_bytes * (8 * hidden + 4 * inter + heads * max(1, length))
 
 
-def token_budget(free_bytes: int, config, element_bytes: int, length: int) -> int:
+def token_budget(free_bytes: int, config: PretrainedConfig, element_bytes: int, length: int) -> int:
     """Prompt tokens (padded) one batch may hold: :data:`MEMORY_FRACTION` of ``free_bytes`` over
     :func:`bytes_per_token` (at least ``length``: one prompt always runs)."""
     return max(length, int(MEMORY_FRACTION * free_bytes / bytes_per_token(config, element_bytes, length)))
@@ -244,7 +255,8 @@ class TransformersBackend(SyncBackend):
     config_fields = ("chat", "device", "dtype")   # ModelConfig fields the constructor takes (Backend.from_config)
 
     def __init__(self, model: str | None = None, *, reasoning: ReasoningConfig | None = None, seed: int = DEFAULT_SEED,
-                 model_obj=None, tokenizer=None, chat: bool | None = None, device: str | None = "auto",
+                 model_obj: PreTrainedModel | None = None, tokenizer: PreTrainedTokenizerBase | None = None,
+                 chat: bool | None = None, device: str | None = "auto",
                  dtype: str | None = "auto") -> None:
         super().__init__(model or getattr(getattr(model_obj, "config", None), "_name_or_path", "") or "in-memory",
                          reasoning=reasoning, seed=seed)
@@ -269,7 +281,7 @@ class TransformersBackend(SyncBackend):
             self._load_error = err
             self._loaded.set()
 
-    def _setup(self, model_obj, tokenizer) -> None:
+    def _setup(self, model_obj: PreTrainedModel, tokenizer: PreTrainedTokenizerBase) -> None:
         if self.requested["device"] == "auto" and getattr(model_obj, "device", None) is not None:
             self.device = str(model_obj.device)
         else:
@@ -291,18 +303,18 @@ class TransformersBackend(SyncBackend):
             raise self._load_error
 
     @property
-    def hf_model(self):
+    def hf_model(self) -> PreTrainedModel:
         """The transformers model (waits for the background load)."""
         self.wait_loaded()
         return self._model
 
     @property
-    def tokenizer(self):
+    def tokenizer(self) -> PreTrainedTokenizerBase:
         """The tokenizer (left padding; waits for the background load)."""
         self.wait_loaded()
         return self._tokenizer
 
-    def info(self):
+    def info(self) -> BackendInfo:
         self.wait_loaded()
         info = super().info()
         info.options = {"device": self.device, "dtype": self.dtype, "chat": self.chat,
@@ -311,12 +323,13 @@ class TransformersBackend(SyncBackend):
         info.versions = {"transformers": package_version("transformers"), "torch": package_version("torch")}
         return info
 
-    async def choose_batch(self, prompts, choices=("1", "2", "3", "4")):
+    async def choose_batch(self, prompts: list[str], choices: Sequence[str] = ("1", "2", "3", "4")) -> list[ChoiceResult]:
         """:meth:`choose_sync` in the worker thread, once the model is loaded (the load is not the batch's time)."""
         await asyncio.to_thread(self.wait_loaded)
         return await super().choose_batch(prompts, choices)
 
-    async def generate_batch(self, prompts, max_new_tokens=96, stop=("\n",)):
+    async def generate_batch(self, prompts: list[str], max_new_tokens: int = 96,
+                             stop: Sequence[str] = ("\n",)) -> list[TextResult]:
         """:meth:`generate_sync` in the worker thread, once the model is loaded."""
         await asyncio.to_thread(self.wait_loaded)
         return await super().generate_batch(prompts, max_new_tokens, stop)
@@ -330,11 +343,11 @@ class TransformersBackend(SyncBackend):
             )
         return prompt
 
-    def _encode(self, texts: list[str], add_special: bool):
+    def _encode(self, texts: list[str], add_special: bool) -> dict[str, torch.Tensor]:
         enc = self.tokenizer(texts, return_tensors="pt", padding=True, add_special_tokens=add_special)
         return {k: v.to(self.device) for k, v in enc.items()}
 
-    def _pad(self, ids: list[list[int]]):
+    def _pad(self, ids: list[list[int]]) -> dict[str, torch.Tensor]:
         enc = self.tokenizer.pad({"input_ids": ids}, padding=True, return_tensors="pt")
         return {k: v.to(self.device) for k, v in enc.items()}
 
@@ -351,7 +364,8 @@ class TransformersBackend(SyncBackend):
         budget = token_budget(free_memory_bytes(self.device), self._model.config, element, longest)
         return length_batches(lengths, MAX_BATCH.get(kind, MAX_BATCH["cpu"]), budget)
 
-    def _free_generate(self, texts: list[str], max_new_tokens: int, stop: Sequence[str], add_special: bool):
+    def _free_generate(self, texts: list[str], max_new_tokens: int, stop: Sequence[str],
+                       add_special: bool) -> list[tuple[str, int]]:
         """Greedy free generation -> list of (decoded new text, number of new tokens)."""
         import torch
 
@@ -377,7 +391,7 @@ class TransformersBackend(SyncBackend):
             results.append((text, len(ids)))
         return results
 
-    def _think(self, texts: list[str], add_special: bool):
+    def _think(self, texts: list[str], add_special: bool) -> tuple[list[str], list[tuple[str, int, bool]]]:
         """Reasoning stage: free generation until the end tag or the budget -> (new texts, info)."""
         cfg = self.reasoning
         gens = self._free_generate(texts, cfg.max_think_tokens, [cfg.end_think_tag], add_special)
@@ -429,7 +443,7 @@ class TransformersBackend(SyncBackend):
             started = time.perf_counter()
         return [r for r in results if r is not None]
 
-    def _option_probs(self, enc, allowed: list[int]):
+    def _option_probs(self, enc: dict[str, torch.Tensor], allowed: list[int]) -> torch.Tensor:
         """Probabilities over the ``allowed`` token ids (in that order) of the token after each prompt of
         ``enc`` (left padded): one forward pass, the last position's logits (fp32 softmax), positions from
         the attention mask as ``generate`` numbers them. Shape (prompts, len(allowed))."""
@@ -481,8 +495,8 @@ class TransformersBackend(SyncBackend):
         return results
 
 
-def _choice_result(probs, allowed: list[int], id_to_choice: dict[int, str], choices: Sequence[str],
-                   input_tokens: int, info: tuple[str, int, bool], tokenizer) -> ChoiceResult:
+def _choice_result(probs: torch.Tensor, allowed: list[int], id_to_choice: dict[int, str], choices: Sequence[str],
+                   input_tokens: int, info: tuple[str, int, bool], tokenizer: PreTrainedTokenizerBase) -> ChoiceResult:
     """One prompt's :class:`ChoiceResult` from its probabilities over the ``allowed`` token ids."""
     values = probs.tolist()
     summed: dict[str, float] = {}
@@ -496,7 +510,7 @@ def _choice_result(probs, allowed: list[int], id_to_choice: dict[int, str], choi
                         budget_exhausted=exhausted, option_probs={c: round(p, 6) for c, p in option_probs.items()})
 
 
-def _takes(model_obj, argument: str) -> bool:
+def _takes(model_obj: PreTrainedModel, argument: str) -> bool:
     """Whether ``model_obj``'s ``forward`` takes ``argument`` (``logits_to_keep``: transformers >= 4.45 models)."""
     import inspect
 
@@ -517,7 +531,7 @@ def _check_model_name(model: str | None) -> None:
                            "pass --model with a folder holding config.json, weights and tokenizer files")
 
 
-def _load_model(model: str, device: str, dtype: str):
+def _load_model(model: str, device: str, dtype: str) -> tuple[PreTrainedModel, PreTrainedTokenizerBase]:
     """Tokenizer and model of ``model`` on ``device`` (:func:`resolve_device`) in ``dtype``
     (:func:`resolve_dtype`), offline. Raises :class:`FbagentError` naming what failed."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")

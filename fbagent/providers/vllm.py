@@ -20,11 +20,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fbagent.errors import FbagentError
 from fbagent.providers.base import (
     DEFAULT_MAX_NEW_TOKENS,
+    BackendInfo,
     ChoiceResult,
     ReasoningConfig,
     SyncBackend,
@@ -39,6 +40,10 @@ from fbagent.providers.config import (
     DEFAULT_SEED,
     DEFAULT_TENSOR_PARALLEL_SIZE,
 )
+
+if TYPE_CHECKING:   # the engine's own types (follow_imports = skip in pyproject: named here, checked as opaque)
+    from transformers import PreTrainedTokenizerBase
+    from vllm import LLM, RequestOutput, SamplingParams
 
 
 @dataclass
@@ -69,7 +74,7 @@ def load_vllm_api() -> VllmApi:
                    StructuredOutputsParams=structured, GuidedDecodingParams=guided)
 
 
-def choice_sampling_params(api: VllmApi, choices: Sequence[str], seed: int | None = DEFAULT_SEED):
+def choice_sampling_params(api: VllmApi, choices: Sequence[str], seed: int | None = DEFAULT_SEED) -> SamplingParams:
     """Greedy ``SamplingParams`` whose output is exactly one of ``choices``.
 
     Uses ``structured_outputs=StructuredOutputsParams(choice=...)`` (current
@@ -85,18 +90,19 @@ def choice_sampling_params(api: VllmApi, choices: Sequence[str], seed: int | Non
                        "pip install -U 'fbagent[gpu]'")
 
 
-def think_sampling_params(api: VllmApi, reasoning: ReasoningConfig, seed: int | None = DEFAULT_SEED):
+def think_sampling_params(api: VllmApi, reasoning: ReasoningConfig, seed: int | None = DEFAULT_SEED) -> SamplingParams:
     """Greedy free generation up to the end-of-thinking tag (kept in the output) or the budget."""
     return api.SamplingParams(temperature=0.0, max_tokens=reasoning.max_think_tokens,
                               stop=[reasoning.end_think_tag], include_stop_str_in_output=True, seed=seed)
 
 
-def text_sampling_params(api: VllmApi, max_new_tokens: int, stop: Sequence[str], seed: int | None = DEFAULT_SEED):
+def text_sampling_params(api: VllmApi, max_new_tokens: int, stop: Sequence[str],
+                         seed: int | None = DEFAULT_SEED) -> SamplingParams:
     """Greedy free generation cut at ``stop``."""
     return api.SamplingParams(temperature=0.0, max_tokens=max_new_tokens, stop=[s for s in stop if s], seed=seed)
 
 
-def _first(output):
+def _first(output: RequestOutput) -> tuple[str, int, str | None, int]:
     """``RequestOutput`` -> (text, n generated tokens, finish_reason, n prompt tokens)."""
     comp = output.outputs[0]
     n_out = len(getattr(comp, "token_ids", None) or [])
@@ -119,7 +125,7 @@ class VllmBackend(SyncBackend):
                  tensor_parallel_size: int = DEFAULT_TENSOR_PARALLEL_SIZE,
                  gpu_memory_utilization: float = DEFAULT_GPU_MEMORY_UTILIZATION,
                  max_model_len: int | None = None, chat: bool | None = None, dtype: str = "auto",
-                 llm=None, api: VllmApi | None = None, engine_kwargs: dict | None = None) -> None:
+                 llm: LLM | None = None, api: VllmApi | None = None, engine_kwargs: dict | None = None) -> None:
         super().__init__(model, reasoning=reasoning, seed=seed)
         self.api = api or load_vllm_api()
         self.engine_options = {
@@ -137,21 +143,22 @@ class VllmBackend(SyncBackend):
         self.chat = chat
         self.generate_calls = 0  # number of LLM.generate calls (tests check batching)
 
-    def info(self):
+    def info(self) -> BackendInfo:
         info = super().info()
         info.options = {**self.engine_options, "chat": self.chat}
         info.versions = {"vllm": package_version("vllm")}
         return info
 
-    async def choose_batch(self, prompts, choices=("1", "2", "3", "4")):
+    async def choose_batch(self, prompts: list[str], choices: Sequence[str] = ("1", "2", "3", "4")) -> list[ChoiceResult]:
         """Run ``LLM.generate`` on the calling (event-loop) thread: vLLM's engine is not moved to a worker thread."""
         return self._locked(self.choose_sync, list(prompts), tuple(choices))
 
-    async def generate_batch(self, prompts, max_new_tokens=DEFAULT_MAX_NEW_TOKENS, stop=("\n",)):
+    async def generate_batch(self, prompts: list[str], max_new_tokens: int = DEFAULT_MAX_NEW_TOKENS,
+                             stop: Sequence[str] = ("\n",)) -> list[TextResult]:
         """Free generation on the calling thread (see :meth:`choose_batch`)."""
         return self._locked(self.generate_sync, list(prompts), max_new_tokens, tuple(stop))
 
-    def _tok(self):
+    def _tok(self) -> PreTrainedTokenizerBase | None:
         if self._tokenizer is None and hasattr(self.llm, "get_tokenizer"):
             self._tokenizer = self.llm.get_tokenizer()
         return self._tokenizer
@@ -165,11 +172,11 @@ class VllmBackend(SyncBackend):
                                            add_generation_prompt=True)
         return prompt
 
-    def _generate(self, prompts: list[str], params) -> list:
+    def _generate(self, prompts: list[str], params: SamplingParams) -> list[RequestOutput]:
         self.generate_calls += 1
         return self.llm.generate(prompts, params, use_tqdm=False)
 
-    def _think(self, texts: list[str]):
+    def _think(self, texts: list[str]) -> tuple[list[str], list[tuple[str, int, bool]]]:
         outs = self._generate(texts, think_sampling_params(self.api, self.reasoning, self.seed))
         continued, infos = [], []
         for text, out in zip(texts, outs, strict=True):
@@ -181,7 +188,7 @@ class VllmBackend(SyncBackend):
             infos.append((thinking, n_out, exhausted))
         return continued, infos
 
-    def _answers(self, prompts: list[str], params) -> list[tuple[str, dict[str, Any]]]:
+    def _answers(self, prompts: list[str], params: SamplingParams) -> list[tuple[str, dict[str, Any]]]:
         """``(raw answer, CallStats fields)`` per prompt: the formatted prompts (continued by their thinking in
         reasoning mode, one more call) generated with ``params`` in one ``generate`` call."""
         texts = [self.format_prompt(p) for p in prompts]

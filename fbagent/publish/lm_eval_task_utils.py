@@ -16,21 +16,26 @@
 import json
 import logging
 import math
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import datasets
 
 
 class _QuietCustomDataset(logging.Filter):
     """Drop lm_eval's "Custom kwargs can be passed to `--metadata`" warning, printed once per task that
     loads its data with ``custom_dataset``: these tasks take no kwargs (the language is fixed per task)."""
 
-    def filter(self, record):
+    def filter(self, record: logging.LogRecord) -> bool:
         return "Custom kwargs can be passed to `--metadata`" not in record.getMessage()
 
 
 logging.getLogger("lm_eval.api.task").addFilter(_QuietCustomDataset())
 
 
-def _quiet_git_hash():
+def _quiet_git_hash() -> str | None:
     """lm_eval's ``get_git_commit_hash`` without git's ``fatal: not a git repository`` on stderr when
     lm_eval runs outside a git checkout (the same value: the hash, or the one read from ``.git``, or None)."""
     import os
@@ -58,7 +63,7 @@ OPTIONS = ("1", "2", "3", "4")
 CONTINUATIONS = [s for n in OPTIONS for s in (n, " " + n)]
 
 
-def load_problems(language, **kwargs):
+def load_problems(language: str, **kwargs: object) -> "datasets.DatasetDict":
     """``datasets.DatasetDict`` with a ``test`` split: the problems of ``language`` (other keyword
     arguments, lm-eval's task metadata, are ignored)."""
     import datasets
@@ -68,30 +73,30 @@ def load_problems(language, **kwargs):
     return datasets.DatasetDict({"test": datasets.Dataset.from_list(rows)})
 
 
-def choose(loglikelihoods):
+def choose(loglikelihoods: Sequence[float]) -> str:
     """The option number ("1".."4") with the largest summed probability over its two spellings.
 
     ``loglikelihoods``: one per continuation of :data:`CONTINUATIONS`, in that order.
     """
-    best, best_score = None, -math.inf
+    best, best_score = OPTIONS[0], -math.inf
     for i, n in enumerate(OPTIONS):
         a, b = loglikelihoods[2 * i], loglikelihoods[2 * i + 1]
         top = max(a, b)
         score = top + math.log(math.exp(a - top) + math.exp(b - top)) if top > -math.inf else -math.inf
-        if best is None or score > best_score:
+        if i == 0 or score > best_score:
             best, best_score = n, score
     return best
 
 
-def outcome(doc, choice):
+def outcome(doc: Mapping[str, Any], choice: str) -> str:
     """``correct`` / ``both`` / ``neither`` / ``opposite`` of option number ``choice`` for ``doc``."""
-    label = doc["options"][int(choice) - 1]
+    label = str(doc["options"][int(choice) - 1])
     if label == doc["gold_label"]:
         return "correct"
     return label if label in ("both", "neither") else "opposite"
 
 
-def process_results(doc, results):
+def process_results(doc: Mapping[str, Any], results: Sequence[tuple[float, bool]]) -> dict[str, float]:
     """lm-eval's per-document scoring: ``results`` holds ``(loglikelihood, is_greedy)`` per continuation."""
     got = outcome(doc, choose([float(r[0]) for r in results]))
     return {"acc": float(got == "correct"), "both": float(got == "both"), "neither": float(got == "neither"),

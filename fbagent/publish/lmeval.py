@@ -29,7 +29,9 @@ from typing import Any
 
 import sqlite_utils
 
-from fbagent.eval.framebench import RunSettings, plan_run
+from fbagent.eval.framebench import Plan, RunSettings, plan_run
+from fbagent.eval.problems import Problem
+from fbagent.eval.templates import EvalTemplate
 from fbagent.publish.folder import check_target, staged_folder, write_marker, write_text
 from fbagent.publish.jsonl import export_records, require_kept, write_jsonl
 from fbagent.publish.options import LmEvalOptions, Scope
@@ -56,7 +58,7 @@ def prompt_column(template: str) -> str:
     return f"prompt_{slug(template)}"
 
 
-def problem_row(problem, prompts: dict[str, str]) -> dict[str, Any]:
+def problem_row(problem: Problem, prompts: dict[str, str]) -> dict[str, Any]:
     """One data row: the problem (:class:`fbagent.eval.problems.Problem`) and its prompt per template."""
     return {
         "problem_id": problem.problem_id, "entry_id": problem.entry_id, "language": problem.language,
@@ -74,7 +76,7 @@ def _q(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
-def task_yaml(lang: str, template, seed: int) -> str:
+def task_yaml(lang: str, template: EvalTemplate, seed: int) -> str:
     """The YAML of one task (``template``: :class:`fbagent.eval.templates.EvalTemplate`)."""
     choices = ", ".join(_q(c) for n in ("1", "2", "3", "4") for c in (n, " " + n))
     metrics = "".join(f"  - metric: {m}\n    aggregation: mean\n    higher_is_better: {'true' if m == 'acc' else 'false'}\n"
@@ -163,7 +165,7 @@ def export_lmeval(db: sqlite_utils.Database, out: Path, scope: Scope | None = No
         return write_tasks(tmp, plan, scope, options)
 
 
-def plan_tasks(records: list[dict[str, Any]], options: LmEvalOptions):
+def plan_tasks(records: list[dict[str, Any]], options: LmEvalOptions) -> Plan:
     """The :class:`fbagent.eval.framebench.Plan` of ``records`` (fbagent-format export records), built
     as ``fbagent eval run --dataset`` builds it (same seed, templates, orders, labels)."""
     work = Path(tempfile.mkdtemp(prefix="fbagent-lmeval-"))
@@ -178,7 +180,7 @@ def plan_tasks(records: list[dict[str, Any]], options: LmEvalOptions):
         shutil.rmtree(work, ignore_errors=True)
 
 
-def write_tasks(folder: Path, plan, scope: Scope, options: LmEvalOptions) -> dict[str, Any]:
+def write_tasks(folder: Path, plan: Plan, scope: Scope, options: LmEvalOptions) -> dict[str, Any]:
     """Write the task folder of ``plan`` (:func:`plan_tasks`) into the existing ``folder``; returns the
     summary of :func:`export_lmeval`. The Hugging Face export writes one into its ``lm_eval/`` folder."""
     languages = plan.languages

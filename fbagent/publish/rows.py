@@ -18,7 +18,13 @@ A row is built from one fbagent-format export record (:func:`fbagent.publish.jso
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
+
+if TYPE_CHECKING:
+    import datasets
+
+#: a column's type as ``FIELDS`` writes it: a ``datasets.Value`` dtype, ``[spec]`` (a list of it) or ``{name: spec}``
+FieldSpec: TypeAlias = str | list["FieldSpec"] | dict[str, "FieldSpec"]
 
 FRAMEBENCH_MIN_ANNOTATORS = 3
 SENTENCES = ("sentence_a", "sentence_b", "sentence_a_prime", "sentence_b_prime")
@@ -26,7 +32,7 @@ REVISABLE = ("question", "question_four_choice", *SENTENCES)
 PAIRS = ("base", "extended", "both_correct", "neither_correct")
 
 #: name -> (feature spec, description). Spec: a dtype string, ["string"] for a list, or a dict.
-FIELDS: dict[str, tuple[Any, str]] = {
+FIELDS: dict[str, tuple[FieldSpec, str]] = {
     "id": ("string", "Entry id, `<run>:<frame pair id>:<k>` (stable across exports of the same database)."),
     "original_qa_id": ("string", "The same id under the FrameBench authors' column name."),
     "language": ("string", "Language code of the entry (ISO 639-1, e.g. `en`, `ja`): the config name."),
@@ -93,7 +99,7 @@ def annotator_column_doc(n: int) -> str:
             "(false when annotator i did not judge it), the FrameBench authors' columns.")
 
 
-def _spec_to_feature(spec: Any):
+def _spec_to_feature(spec: FieldSpec) -> datasets.Value | datasets.List | dict[str, object]:
     from datasets import List, Value
 
     if isinstance(spec, str):
@@ -103,7 +109,7 @@ def _spec_to_feature(spec: Any):
     return {k: _spec_to_feature(v) for k, v in spec.items()}
 
 
-def features(n_annotators: int):
+def features(n_annotators: int) -> datasets.Features:
     """The ``datasets.Features`` of a row with ``n_annotators`` annotator column sets (see :func:`hf_row`)."""
     from datasets import Features, Value
 

@@ -16,6 +16,7 @@ import json
 import shlex
 import sys
 from asyncio.subprocess import Process
+from typing import Any
 
 from textual_serve.app_service import AppService
 
@@ -28,7 +29,7 @@ def child_argv(launch_json: dict) -> list[str]:
 class AnnotatorAppService(AppService):
     """textual-serve's app service for ``argv`` (no shell), with a bounded :meth:`stop`; ``exit_code`` after it."""
 
-    def __init__(self, argv: list[str], *, timeout_s: float = 10.0, **kwargs) -> None:
+    def __init__(self, argv: list[str], *, timeout_s: float = 10.0, **kwargs: Any) -> None:
         super().__init__(shlex.join(argv), **kwargs)
         self.argv = argv
         self.timeout_s = timeout_s

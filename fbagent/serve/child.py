@@ -42,7 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def open_session(args: dict):
+def open_session(args: dict) -> ReviseSession | ValidateSession:
     """The validate or revise session of ``args`` (see :meth:`AppLaunch.as_json`). Raises FbagentError on bad input."""
     rng = args.get("range")
     selection = Selection(run=args.get("run"), language=args.get("lang"), statuses=tuple(args["statuses"]),

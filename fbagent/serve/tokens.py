@@ -13,10 +13,14 @@ import re
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING
 
 from fbagent.errors import FbagentError
 from fbagent.store import invites
 from fbagent.text import check_name
+
+if TYPE_CHECKING:
+    import sqlite_utils
 
 TOKEN_BYTES = 32
 _DURATION = re.compile(r"^\s*(\d+)\s*([mhdw])\s*$", re.IGNORECASE)
@@ -63,7 +67,7 @@ class Invite:
     expires_at: str
 
 
-def create_invite(db, annotator: str, lifetime: timedelta, base_url: str) -> Invite:
+def create_invite(db: sqlite_utils.Database, annotator: str, lifetime: timedelta, base_url: str) -> Invite:
     """Store an invite for ``annotator`` (the token's hash only) and return its link ``BASE/join?token=T``.
 
     ``base_url``: the address browsers open (``--public-url``). The name is

@@ -14,8 +14,13 @@ import threading
 import zipfile
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
+from numpy.typing import ArrayLike
+
+if TYPE_CHECKING:
+    from sentence_transformers import SentenceTransformer
 
 from fbagent.errors import FbagentError
 
@@ -81,7 +86,7 @@ def resolve_encoder(name_or_path: str | None) -> str:
 
 
 @lru_cache(maxsize=4)
-def load_encoder(name_or_path: str | None = None):
+def load_encoder(name_or_path: str | None = None) -> SentenceTransformer:
     """Load a :class:`sentence_transformers.SentenceTransformer` on the CPU (cached per name), quietly: the
     offline package's import line and transformers' "Loading weights" bar are not shown (every command
     loads the encoder through here).
@@ -109,7 +114,7 @@ def load_encoder(name_or_path: str | None = None):
         ) from err
 
 
-def unit_float32(embeddings):
+def unit_float32(embeddings: ArrayLike) -> np.ndarray:
     """``embeddings`` (any float dtype, shape (n, dim)) as float32 rows re-normalised to length 1 in float32.
 
     An fp16/bf16 encoder's normalised rows have norms off by ~1e-3, so a cosine
@@ -124,7 +129,7 @@ def unit_float32(embeddings):
     return np.divide(out, norms, out=np.zeros_like(out), where=norms > 0)
 
 
-def embed(texts: list[str], name_or_path: str | None = None):
+def embed(texts: list[str], name_or_path: str | None = None) -> np.ndarray:
     """Embed ``texts`` -> float32 array of shape (len(texts), dim), L2-normalised rows (:func:`unit_float32`)."""
     model = load_encoder(name_or_path)
     return unit_float32(model.encode(texts, normalize_embeddings=True, convert_to_numpy=True,

@@ -27,7 +27,7 @@ margin. Definitions (docs/verifier.md, "What the numbers mean"):
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -125,7 +125,7 @@ def signal_summary(rows: Sequence[dict[str, Any]], signal: str, *, margin: float
     for p, v in valid:
         groups[p].append(v)
 
-    def per_pair(fn) -> tuple[np.ndarray, np.ndarray]:
+    def per_pair(fn: Callable[[np.ndarray], tuple[object, object]]) -> tuple[np.ndarray, np.ndarray]:
         num = np.asarray([fn(np.asarray(groups[p]))[0] for p in pair_ids], dtype=float)
         den = np.asarray([fn(np.asarray(groups[p]))[1] for p in pair_ids], dtype=float)
         return num, den
