@@ -93,3 +93,33 @@ def test_cli_two_base_urls_one_killed_the_run_finishes(tmp_path):
     assert manifest["status"] == "finished" and manifest["sessions"][-1]["failed"] == 0
     assert manifest["n_predictions"] == 24 and a.request_count == 24
     assert manifest["backend_options"]["base_urls"] == [dead_url, live_url]
+
+
+def test_generation_create_spreads_over_the_servers(monkeypatch):
+    """generate's structured calls (OpenAIBackend.create) go through the same pool."""
+    from pydantic import BaseModel
+
+    from fbagent.providers.config import GENERATION
+    from fbagent.providers.hooks import CallHooks
+    from fbagent.providers.registry import create_provider
+
+    class Definition(BaseModel):
+        definition: str
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-real-key")
+    with OpenAIStub(lambda r: json.dumps({"definition": "to go"}), latency_s=0.01) as a, \
+            OpenAIStub(lambda r: json.dumps({"definition": "to go"}), latency_s=0.01) as b:
+        be = create_provider(ModelConfig(backend="openai", model="m", base_url=a.base_url,
+                                         base_urls=(a.base_url, b.base_url)), GENERATION)
+
+        async def main() -> list:
+            try:
+                return await asyncio.gather(*(be.create(
+                    response_model=Definition, messages=[{"role": "user", "content": f"define {i}"}], temperature=0.0,
+                    max_tokens=20, seed=0, max_reasks=0, hooks=CallHooks()) for i in range(10)))
+            finally:
+                await be.aclose()
+
+        answers = asyncio.run(main())
+    assert [x.definition for x in answers] == ["to go"] * 10
+    assert a.request_count == b.request_count == 5   # ten at once: least-loaded with round-robin ties, 5 and 5
