@@ -16,6 +16,8 @@ engines on one GPU would fight over it.
 from __future__ import annotations
 
 import math
+import shutil
+import subprocess
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -87,6 +89,26 @@ def gpus_needed(size_bytes: int, tensor_parallel: int, gpu_bytes: int | None) ->
         fit = math.ceil(size_bytes * MEMORY_OVERHEAD / gpu_bytes)
         need = max(need, 1 << max(0, fit - 1).bit_length())
     return need
+
+
+def gpu_memory_bytes(gpus: Sequence[int], query: Callable[[], str] | None = None) -> int | None:
+    """The memory of the smallest of ``gpus``, in bytes, from ``nvidia-smi --query-gpu=index,memory.total
+    --format=csv,noheader,nounits`` (lines ``"0, 81559"``, MiB; ``query`` returns that text, for tests);
+    ``None`` when nvidia-smi is missing or fails or lists none of them."""
+    if query is None:
+        if shutil.which("nvidia-smi") is None:
+            return None
+
+        def query() -> str:
+            return subprocess.run(["nvidia-smi", "--query-gpu=index,memory.total", "--format=csv,noheader,nounits"],
+                                  capture_output=True, text=True, timeout=20, check=True).stdout
+    try:
+        rows = [line.split(",") for line in query().splitlines() if line.strip()]
+        mib = {int(r[0]): int(float(r[1])) for r in rows}
+    except (OSError, ValueError, IndexError, subprocess.SubprocessError):
+        return None
+    sizes = [mib[g] for g in gpus if g in mib]
+    return min(sizes) * 1024 * 1024 if sizes else None
 
 
 def check_fits(jobs: Sequence[GpuJob], gpus: Sequence[int]) -> None:

@@ -92,6 +92,15 @@ def test_gpus_needed_and_parse_gpus():
         run_schedule([GpuJob("huge", 4, 1)], [0, 1], lambda j, g: None)  # type: ignore[arg-type,return-value]
 
 
+def test_gpu_memory_from_nvidia_smi_text():
+    from fbagent.eval.schedule import gpu_memory_bytes
+
+    text = "0, 81559\n1, 81559\n2, 24576\n"
+    assert gpu_memory_bytes([0, 1], lambda: text) == 81559 * 1024 * 1024
+    assert gpu_memory_bytes([1, 2], lambda: text) == 24576 * 1024 * 1024   # the smallest of those asked
+    assert gpu_memory_bytes([7], lambda: text) is None and gpu_memory_bytes([0], lambda: "garbage") is None
+
+
 def test_weights_bytes(tmp_path):
     (tmp_path / "m").mkdir()
     (tmp_path / "m" / "model.safetensors").write_bytes(b"x" * 1000)

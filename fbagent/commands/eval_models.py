@@ -30,7 +30,7 @@ from fbagent.commands.output import echo, new_console, secho
 from fbagent.commands.tables import Col, print_table
 from fbagent.errors import FbagentError
 from fbagent.eval.runner import is_call_error, latest, read_predictions
-from fbagent.eval.schedule import GpuJob, gpus_needed, run_schedule, weights_bytes
+from fbagent.eval.schedule import GpuJob, gpu_memory_bytes, gpus_needed, run_schedule, weights_bytes
 from fbagent.providers import registry as provider_registry
 from fbagent.providers.model_list import ModelRun
 from fbagent.providers.prices import PriceTable, usd
@@ -139,7 +139,7 @@ def run_side_by_side(runs: Sequence[ModelRun], settings: RunSettings, out_root: 
         return _Child(p, job.key)
 
     try:
-        codes = run_schedule(jobs_of(runs), gpus, start)
+        codes = run_schedule(jobs_of(runs, gpu_memory_bytes(gpus)), gpus, start)
     finally:
         for p in children:
             if p.is_alive():
