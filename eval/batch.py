@@ -8,7 +8,8 @@ holds yet, stores the job id in ``OUT/batch_jobs.json`` **before** waiting for i
 or that an expired / cancelled job never answered are submitted again in the next round (at most
 :data:`ROUNDS` rounds; what is still unanswered then is stored as a failed call, asked again on resume).
 
-Resume: the same command reads ``batch_jobs.json`` and polls the jobs still open instead of submitting
+``--max-cost``: no job is submitted once the stored predictions' tokens reach the cap (counted at the
+standard price: an upper bound of what batches cost). Resume: the same command reads ``batch_jobs.json`` and polls the jobs still open instead of submitting
 their questions again (after ``kill -9`` between submit and completion nothing is paid twice). Ctrl-C
 cancels the open jobs at the provider (their answered lines are collected on resume) and exits 130.
 """
@@ -79,6 +80,8 @@ async def run_batches(backend: Any, batches: OpenAIBatch, jobs: Sequence[ChoiceJ
             open_jobs = [s for s in state if s["status"] not in ("completed", "expired", "failed", "cancelled")]
             held = {k for s in open_jobs for k in s["keys"]}
             todo = [j for j in jobs if j.key not in writer.done and j.key not in held]
+            if todo and writer.meter is not None and writer.meter.over:   # --max-cost: submit nothing more
+                raise writer.meter.stop(f"{len(todo)} questions not submitted")
             if todo:
                 requests = {j.key: backend.choice_body(j.prompt, j.choices) for j in todo}
                 bid = await asyncio.to_thread(batches.submit, requests)
