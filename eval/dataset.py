@@ -69,8 +69,27 @@ def lemma_of_lu(lu: str) -> str:
     return lu.rsplit(".", 1)[0] if "." in lu else lu
 
 
+#: the newest ``fbagent-export/N`` format this fbagent reads (``fbagent.publish.jsonl.FORMAT_VERSION``)
+EXPORT_FORMAT = 1
+
+
+def check_format(obj: dict, where: str) -> None:
+    """Refuse an object that declares ``"format": "fbagent-export/N"`` with N newer than :data:`EXPORT_FORMAT`
+    (its fields may mean something else). Raises :class:`FbagentError`."""
+    declared = obj.get("format")
+    if not isinstance(declared, str) or not declared.startswith("fbagent-export/"):
+        return
+    version = declared.removeprefix("fbagent-export/")
+    if not version.isdigit() or int(version) > EXPORT_FORMAT:
+        raise FbagentError(f"{where}: the entry declares format {declared!r}, and this fbagent reads up to "
+                           f"'fbagent-export/{EXPORT_FORMAT}'",
+                           "upgrade fbagent (pip install -U fbagent), or export the entries with this version")
+
+
 def entry_from_fbagent(obj: dict, where: str, default_lang: str) -> Entry:
-    """One fbagent-format object -> :class:`Entry` (``where`` = ``file:line`` for errors)."""
+    """One fbagent-format object -> :class:`Entry` (``where`` = ``file:line`` for errors). Raises
+    :class:`FbagentError` for a missing question, a bad human block or a newer format (:func:`check_format`)."""
+    check_format(obj, where)
     question = obj.get("question_four_choice") or obj.get("question")
     if not isinstance(question, str) or not question.strip():
         raise FbagentError(f"{where}: field 'question' is missing or empty", "fix that line or export again")
@@ -95,8 +114,18 @@ def entry_from_fbagent(obj: dict, where: str, default_lang: str) -> Entry:
         **sentences(obj, where),
         verb=str(verb), language=str(obj.get("language") or default_lang), lu=str(lu),
         frame_a=str(obj.get("frame_a") or ""), frame_b=str(obj.get("frame_b") or ""),
-        source_format="fbagent", human_correct=human,
+        source_format="fbagent", human_correct=human, human_filter=_filter_of(block),
     )
+
+
+def _filter_of(block: dict[str, Any] | None) -> tuple[bool, int, int] | None:
+    """``(kept, min_correct, min_acceptable)`` of an fbagent export's ``human`` block; ``None`` without them."""
+    if not block or not isinstance(block.get("kept"), bool):
+        return None
+    try:
+        return block["kept"], int(block["min_correct"]), int(block["min_acceptable"])
+    except (KeyError, TypeError, ValueError):
+        return None
 
 
 def _annotator_columns(obj: dict) -> tuple[dict[str, tuple[bool, bool]], dict[str, dict[str, int]]]:
@@ -146,6 +175,7 @@ def entry_from_framebench(obj: dict, where: str, default_lang: str) -> Entry:
         frame_a=str(obj.get("frame_A") or obj.get("frame_a") or ""),
         frame_b=str(obj.get("frame_B") or obj.get("frame_b") or ""),
         source_format="framebench-step3" if step3 else "framebench", human_correct=human, pair_votes=votes,
+        human_filter=None,   # the authors' format records no filter
     )
 
 
@@ -236,15 +266,30 @@ def file_sha256(path: Path) -> str:
     return h.hexdigest()
 
 
+def dataset_human_filter(entries: list[Entry]) -> dict[str, int] | None:
+    """The human filter an fbagent export applied to ``entries``: ``{"min_correct", "min_acceptable", "kept",
+    "judged"}`` (entries that pass it, entries with judgments), or ``None`` when the file does not say (the
+    authors' format, an export without judgments)."""
+    marked = [e for e in entries if e.human_filter is not None and e.human_correct]
+    if not marked:
+        return None
+    _, min_correct, min_acceptable = marked[0].human_filter or (False, 0, 0)
+    return {"min_correct": min_correct, "min_acceptable": min_acceptable,
+            "kept": sum(1 for e in marked if e.human_filter and e.human_filter[0]), "judged": len(marked)}
+
+
 def human_accuracy(entries: list[Entry]) -> float | None:
     """The paper's "Human" row from the entries' annotator judgments (FrameBench, section 4).
 
-    Mean over annotators of the share of correct answers on the base and
-    extended pairs of the entries in the file; ``None`` when no entry carries
-    judgments. Result in [0, 1].
+    Mean over annotators of the share of correct answers on the base and extended pairs of the entries the
+    human filter keeps (as ``validate report`` and the dataset card compute it): for an fbagent export, the
+    entries its ``human`` block marks ``kept``; for the authors' format (no filter recorded), every judged
+    entry. ``None`` when no such entry carries judgments. Result in [0, 1].
     """
     per: dict[str, list[bool]] = {}
     for e in entries:
+        if e.human_filter is not None and not e.human_filter[0]:
+            continue
         for name, (base, ext) in e.human_correct.items():
             per.setdefault(name, []).extend([base, ext])
     rates = [sum(v) / len(v) for v in per.values() if v]

@@ -28,7 +28,9 @@ class Entry:
     (``"base"``, ``"extended"``) the number of annotators who matched the
     gold answer and who rated the pair acceptable, and how many annotators
     have columns: ``{"base": {"matched": 3, "acceptable": 2, "annotators": 3}, ...}``;
-    empty without such columns.
+    empty without such columns. ``human_filter``: for an fbagent export, whether the entry passed the export's
+    human filter and the filter (``(kept, min_correct, min_acceptable)`` of its ``human`` block); ``None``
+    otherwise.
     """
 
     id: str
@@ -45,6 +47,7 @@ class Entry:
     source_format: str = "fbagent"
     human_correct: dict[str, tuple[bool, bool]] = field(default_factory=dict)
     pair_votes: dict[str, dict[str, int]] = field(default_factory=dict)
+    human_filter: tuple[bool, int, int] | None = None
 
 
 def _text(obj: dict, key: str, where: str) -> str:

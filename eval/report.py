@@ -316,7 +316,14 @@ def dataset_warning(results: list[RunResult]) -> str | None:
     return f"the compared FrameBench runs used different datasets ({parts}); their numbers are not comparable"
 
 
-def _framebench_caption(results: list[RunResult], scoring: Scoring) -> str:
+#: what the full table's less common columns mean (its caption, so `eval run` shows it under its table)
+COLUMN_LEGEND = ("Columns: Think tok. = mean thinking tokens per answer (- without reasoning mode); Budget hit = "
+                 "answers whose thinking used all of --max-think-tokens; Parsed = answers read from free text "
+                 "instead of a constrained option number (0: every answer constrained, as it should be); Dropped = "
+                 "problems the human filter removed (- : no filter applied).")
+
+
+def _framebench_caption(results: list[RunResult], scoring: Scoring, wide: bool = True) -> str:
     s0 = results[0].summary
     parts = [f"Acc.: mean ± {scoring.std} std (ddof={scoring.ddof}) over templates, n/a = undefined; "
              + ("failures counted as wrong" if scoring.count_failures else "failures excluded from every rate")
@@ -328,6 +335,8 @@ def _framebench_caption(results: list[RunResult], scoring: Scoring) -> str:
     parsed = [f"{r.label}: {r.summary.get('n_parsed_from_text')}" for r in results if r.summary.get("n_parsed_from_text")]
     if parsed:
         parts.append("Answers parsed from free text: " + ", ".join(parsed) + ".")
+    if wide:
+        parts.append(COLUMN_LEGEND)
     return " ".join(parts)
 
 
@@ -359,7 +368,7 @@ def tables(results: list[RunResult], human: float | None = None, wide: bool = Tr
         fail = "failures = wrong" if scoring.count_failures else "failures excluded"
         title = f"FrameBench accuracy (%, mean ± {scoring.std} std over templates; {fail})"
         out.append(Table(title, FRAMEBENCH_HEADERS if wide else FRAMEBENCH_COMPACT,
-                         framebench_rows(fb, human, compact=not wide), _framebench_caption(fb, scoring)))
+                         framebench_rows(fb, human, compact=not wide), _framebench_caption(fb, scoring, wide)))
         if any(len(r.summary.get("per_language") or {}) > 1 for r in fb):
             out.append(Table("FrameBench accuracy by language (%, mean ± std over that language's templates)",
                              LANGUAGE_HEADERS, language_rows(fb), "Templates: the template set each language was asked with."))

@@ -50,7 +50,7 @@ COMMANDS: dict[str, LazyCommand] = {
         "database read-only."),
     "lexicon": LazyCommand(
         "fbagent.commands.lexicon",
-        "Lexicons: import a FrameNet of any language (NLTK XML layout or JSONL), list them, show counts."),
+        "Lexicons: import a FrameNet of any language (NLTK XML, JSONL or a published layout), list them, show counts."),
     "pairs": LazyCommand(
         "fbagent.commands.pairs",
         "Frame pairs: select (verb, frame A, frame B) pairs from a lexicon (fbagent's stratified protocol or the "
@@ -60,7 +60,8 @@ COMMANDS: dict[str, LazyCommand] = {
         "Generation runs: list them, show one (options, counts by status, tokens, calls)."),
     "annotators": LazyCommand(
         "fbagent.commands.annotators",
-        "Invite annotators to the browser app (annotate --serve): one-time links, list, revoke."),
+        "Invite annotators to the browser app (annotate --serve): one-time links, list, revoke; "
+        "status: who judged how much, agreement so far, what is left."),
     "validate": LazyCommand(
         "fbagent.commands.validate",
         "Human validation: agreement, filter and human accuracy."),

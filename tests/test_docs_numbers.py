@@ -63,6 +63,25 @@ def test_asfalda_numbers_in_the_readme(fr_db):
     db, _ = fr_db
     c = show(_db_path(db), "framenet-fr-asfalda")
     assert f"# prints: {n(c['frames'])} frames, {n(c['lexical_units'])} LUs, ..." in README
+    # docs/lexicon.md's French paragraph: the same counts as `lexicon show`
+    text = " ".join(LEXICON_MD.split())
+    for phrase in (f"{n(c['frames'])} frames", f"{n(c['lexical_units'])} LUs", f"{n(c['verbs'])} verbs,",
+                   f"{n(c['polysemous_verbs'])} verbs with 2+ frames", f"{n(c['candidate_pairs'])} candidate frame pairs",
+                   f"{n(c['exemplars'])} exemplars", f"{n(c['frame_examples'])} frame `<ex>` examples"):
+        assert "(`framenet-fr-asfalda`): " in text and phrase in text.split("(`framenet-fr-asfalda`): ", 1)[1][:400], phrase
+
+
+def test_table1_of_pairs_select_in_docs(en_db):
+    """docs/lexicon.md's `pairs select --pairs 800 --seed 0` block shows the Table 1 row and steps it prints."""
+    db, _ = en_db
+    res = CliRunner().invoke(app, ["pairs", "select", "--pairs", "800", "--seed", "0", "--lexicon", "framenet-en-1.5",
+                                   "--json", "--db", _db_path(db)])
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout)
+    c = out["counts"]
+    row = re.search(r"^ +800 │ +([\d,]+) │ +([\d,]+) │ +800$", LEXICON_MD, flags=re.M)
+    assert row, "docs/lexicon.md lost its Table 1 row"
+    assert (row.group(1), row.group(2)) == (n(c["unique_lu_names"]), n(c["unique_verbs"]))
 
 
 def _written_paths() -> set[str]:
@@ -113,3 +132,11 @@ def test_docs_name_the_fields_the_commands_print():
     eval_md = (ROOT / "docs" / "eval.md").read_text(encoding="utf-8")
     for row in ("Failed", "Think tok.", "Budget hit", "Parsed", "Dropped"):
         assert row in FRAMEBENCH_HEADERS and f"- `{row}`:" in eval_md, row
+
+
+def test_the_readme_names_the_lm_eval_folder_the_export_ships():
+    """The `hf` export's task folder is ``LM_EVAL_DIR`` (``lm_eval/``); README's download and lm_eval lines use it."""
+    from fbagent.publish.card import LM_EVAL_DIR
+
+    paths = re.findall(r"(?:tasks |\"|framebench/)(lm[-_]eval)\b(?![-_ ]?[a-z(])", README)
+    assert paths and set(paths) == {LM_EVAL_DIR}, paths

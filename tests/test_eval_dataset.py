@@ -139,3 +139,45 @@ def test_eval_run_validates_dataset_and_templates_before_the_model(tmp_path, mon
     res = runner.invoke(app, [*base, "--dataset", str(DATA), "--templates", "v9"])
     assert isinstance(res.exception, FbagentError) and "unknown template(s) ['v9']" in str(res.exception), res.output
     assert not (tmp_path / "o").exists()
+
+
+def test_the_human_row_uses_the_entries_the_exports_filter_keeps(tmp_path):
+    """One number for human accuracy: an fbagent export records its filter per entry (``human.kept``); the Human
+    row counts only kept entries, as the dataset card and `validate report` do (a 1-annotator export under the
+    default 2-of-3 filter keeps nothing: n/a, not the 100% of every judged entry)."""
+    from fbagent.eval.dataset import dataset_human_filter
+
+    rows = [json.loads(line) for line in DATA.read_text(encoding="utf-8").splitlines()[:4]]
+    for i, row in enumerate(rows):
+        row["human"]["kept"] = i < 2   # 2 of 4 kept
+        if i == 1:   # ann1 wrong on the base pair of a kept entry: (1/2 + 1 + 1) / 3 annotators
+            row["human"]["pairs"]["base"]["ann1"]["correct"] = False
+        if i == 3:   # a dropped entry's answers do not count
+            for pair in ("base", "extended"):
+                for judgment in row["human"]["pairs"][pair].values():
+                    judgment["correct"] = False
+    entries = read_entries(write_jsonl(tmp_path / "e.jsonl", rows))
+    assert dataset_human_filter(entries) == {"min_correct": 2, "min_acceptable": 2, "kept": 2, "judged": 4}
+    assert human_accuracy(entries) == pytest.approx((0.75 + 1 + 1) / 3)
+    for row in rows:
+        row["human"]["kept"] = False
+    none_kept = read_entries(write_jsonl(tmp_path / "none.jsonl", rows))
+    assert human_accuracy(none_kept) is None
+    assert dataset_human_filter(none_kept)["kept"] == 0
+
+
+def test_eval_report_names_the_filter_of_its_human_accuracy(capsys):
+    from types import SimpleNamespace
+
+    from fbagent.commands.eval import _dataset_human
+
+    filt = {"min_correct": 2, "min_acceptable": 2, "kept": 0, "judged": 2}
+    none = SimpleNamespace(task="framebench", manifest={"human_accuracy_dataset": None, "human_filter_dataset": filt})
+    assert _dataset_human([none]) is None
+    assert ("human accuracy: n/a: no entry passes the dataset's filter (0 of 2 judged entries kept at >= 2 correct, "
+            ">= 2 acceptable)") in " ".join(capsys.readouterr().err.split())
+    kept = SimpleNamespace(task="framebench", manifest={"human_accuracy_dataset": 0.75,
+                                                        "human_filter_dataset": {**filt, "kept": 1}})
+    assert _dataset_human([kept]) == 0.75
+    err = " ".join(capsys.readouterr().err.split())
+    assert "human accuracy: 75.0%, the paper-style score on the 1 of 2 judged entries the dataset's filter keeps" in err

@@ -263,3 +263,19 @@ async def test_dry_run_calls_nothing_and_stores_no_run(tmp_path):
     db = open_db(tmp_path / "fb.db")
     assert db.execute("SELECT COUNT(*) FROM runs").fetchone()[0] == 0
     assert db.execute("SELECT COUNT(*) FROM llm_calls").fetchone()[0] == 0
+
+
+async def test_dry_run_counts_the_llm_verb_checks(tmp_path):
+    # --verb-check llm asks the verifier once per sentence: S_A, S_B after the base pair, S_A', S_B' after the
+    # extension, so 4 more calls per entry without retries and 4 x (max_retries + 1) with every retry.
+    with OpenAIStub(FrameResponder()) as stub:
+        plain, _ = await run(tmp_path / "a.db", options(stub, pairs=5, dry_run=True, max_retries=2))
+        checked, out = await run(tmp_path / "b.db", options(stub, pairs=5, dry_run=True, max_retries=2,
+                                                              verb_check="llm"))
+        assert stub.request_count == 0
+    before, after = plain.plan, checked.plan
+    assert before["verb_check_calls"] == 0 and after["verb_check_calls"] == 5 * 4
+    assert after["calls_min"] - before["calls_min"] == 5 * 4
+    assert after["calls_max"] - before["calls_max"] == 5 * 4 * 3
+    assert after["input_tokens"] > before["input_tokens"] and after["output_tokens"] == before["output_tokens"] + 5 * 4 * 20
+    assert "verb check" in out

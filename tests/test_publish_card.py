@@ -21,7 +21,8 @@ from fbagent.publish.options import HfOptions, Scope  # noqa: E402
 from fbagent.store.competence import parse_competence, record_competence  # noqa: E402
 
 SECTIONS = ["Using the data", "Languages", "Dataset structure", "Dataset creation", "Considerations for using the data",
-            "Known shortcuts", "Evaluation protocol", "Additional information"]
+            "Known shortcuts", "Human filter, adjudication and agreement",
+            "Evaluation protocol", "Additional information"]
 SUBSECTIONS = ["With 🤗 Datasets", "With lm-evaluation-harness", "With fbagent", "Data instances", "Data splits",
                "Data fields", "Source data", "How the entries were made", "Annotations",
                "Personal and sensitive information", "Bias and limitations", "Dataset curators",
@@ -89,7 +90,7 @@ def test_every_section_with_numbers_and_no_placeholder(annotated, tmp_path):
     assert "alice" not in text and "bob" not in text
     # the usage comes first and runs without fbagent: the lm-eval task folder ships beside the data
     use = top["Using the data"]
-    assert use.index("load_dataset(\".\")") < use.index("lm_eval --model hf") < use.index("fbagent eval run --dataset")
+    assert use.index("load_dataset(\"../hf\")") < use.index("lm_eval --model hf") < use.index("fbagent eval run --dataset")
     assert (tmp_path / "hf" / "lm_eval" / "_framebench_en.yaml").exists()
     assert "fbagent is not published on PyPI" in use and "--homepage URL" in use
     # a real row under "Data instances"; the limitation numbers: 8 entries -> 32 problems, 1.96*sqrt(.25/32) = 17.3
@@ -148,7 +149,8 @@ def test_contributed_sections_have_their_place(annotated, tmp_path, monkeypatch)
         lambda db, records, facts: f"## Known shortcuts\n\n{len(records)} entries checked.",
         lambda db, records, facts: None])
     _, top, _ = split_card(card_of(db, tmp_path / "hf"))
-    assert list(top) == SECTIONS   # SECTIONS holds "Known shortcuts" after "Considerations for using the data"
+    # SECTIONS holds "Known shortcuts" after "Considerations for using the data" (and the adjudication section)
+    assert list(top) == [s for s in SECTIONS if s != "Human filter, adjudication and agreement"]
     assert top["Known shortcuts"].strip() == "8 entries checked."
 
 
@@ -307,3 +309,14 @@ def test_known_shortcuts_say_their_inputs_and_how_to_reproduce(annotated, tmp_pa
     section = split_card(card_of(db, tmp_path / "b"))[1]["Known shortcuts"]
     assert "Inputs: the 8 exported entries (the rows of this folder), seed 0, no sentence encoder, frame names only" \
         in section and "`fbagent audit --dataset . --no-encoder`" in section
+
+
+def test_one_annotator_reads_as_one():
+    from fbagent.publish.card_creation import _aliases, personal_section
+
+    assert [_aliases(n) for n in (1, 2, 3)] == ["`annotator_1`", "`annotator_1` and `annotator_2`", "`annotator_1..3`"]
+    one = personal_section({"runs": [], "competence": {"annotator_1": {"en": "native"}}})
+    assert "1 annotator appears only as `annotator_1` (or by the name the exporter chose to publish); the free-text" in one
+    assert "annotator_1..n" not in one
+    three = personal_section({"runs": [], "competence": {f"annotator_{i}": {} for i in (1, 2, 3)}})
+    assert "3 annotators appear only as `annotator_1..3` (or by the names" in three and "each stated" in three

@@ -121,7 +121,8 @@ def test_card_front_matter_and_sections(annotated, tmp_path):
     sections = dict(re.findall(r"^## (.+?)\n(.*?)(?=^## |\Z)", body, flags=re.S | re.M))
     assert list(sections) == ["Using the data", "Languages", "Dataset structure", "Dataset creation",
                               "Considerations for using the data",
-                              "Known shortcuts", "Evaluation protocol", "Additional information"]
+                              "Known shortcuts", "Human filter, adjudication and agreement",
+                              "Evaluation protocol", "Additional information"]
     for name, content in sections.items():
         assert len(content.strip()) > 40, name
     assert "None" not in body and "TODO" not in body and not re.search(r"\{(?!i\})[a-z_]+\}", body.split("```bibtex")[0])
@@ -212,3 +213,22 @@ def test_validated_folder_export_keeping_nothing_is_one_line(annotated, tmp_path
         assert "judgments come from 3 annotators" in res.stderr and "--min-correct 3 --min-acceptable 1 keeps 1" in res.stderr and "entries.jsonl" not in res.stderr
         assert "Traceback" not in res.stderr and not out.exists()
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+
+
+def test_the_cards_load_dataset_block_runs_as_written_in_the_folder_and_its_parent(annotated, tmp_path):
+    """The card's 🤗 Datasets block, copied as a reader copies it: run in the export folder as written, and in
+    the folder above it with the path its comment gives (datasets 5 refuses ``load_dataset(".")``)."""
+    db, path = annotated
+    out = tmp_path / "bench-hf"
+    res = run_cli("export", str(out), "--db", str(path), "--format", "hf")
+    assert res.returncode == 0, res.stderr
+    card = (out / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"### With 🤗 Datasets\n+```python\n(.*?)```", card, flags=re.S).group(1)
+    assert 'load_dataset("../bench-hf")' in block and 'the path is "bench-hf"' in block
+    check = "\nprint(ds['test'].num_rows, ds_en['test'].num_rows, ds_ja['test'].num_rows)\n"
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_CACHE": str(tmp_path / "hf-cache")}
+    for cwd, code in ((out, block), (tmp_path, block.replace('"../bench-hf"', '"bench-hf"'))):
+        ran = subprocess.run([sys.executable, "-c", code + check], cwd=cwd, capture_output=True, text=True,
+                             timeout=300, env=env)
+        assert ran.returncode == 0, ran.stderr[-2000:]
+        assert ran.stdout.split()[-3:] == ["8", "5", "3"]

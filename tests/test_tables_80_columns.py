@@ -362,3 +362,20 @@ def test_lexicon_add_notes_wrap_at_spaces_never_inside_a_path():
     wide = fit_line(note.replace("/work/", "/work/" + "very-long-folder-name/" * 3), 60).splitlines()
     path = next(w for w in note.replace("/work/", "/work/" + "very-long-folder-name/" * 3).split() if "/" in w)
     assert path in [ln.strip() for ln in wide]  # wider than the terminal: a line of its own, not split
+
+
+def test_eval_runs_closing_table_explains_its_columns_at_80(tmp_path, monkeypatch, capsys):
+    """`eval run`'s result table (metric, value) ends with a legend of Think tok., Budget hit, Parsed and Dropped,
+    wrapped at 80 columns: "Parsed 0" on a run with 20 answers is explained, not read as a failure."""
+    from fbagent.commands import eval as eval_cmd
+
+    run = _with(framebench_folder(tmp_path / "a", "gemma-3-270m", ["correct", "both", "neither", "correct"]),
+                scoring=SCORING)
+    monkeypatch.setenv("COLUMNS", "80")
+    eval_cmd._print_results([run])
+    out = capsys.readouterr().out
+    assert max(cell_len(line) for line in out.splitlines()) <= 80
+    text = " ".join(out.split())
+    for term in ("Think tok. = mean thinking tokens per answer", "Budget hit = answers whose thinking used all of",
+                 "Parsed = answers read from free text", "(0: every answer constrained", "Dropped = problems the human"):
+        assert term in text, term

@@ -150,18 +150,20 @@ def test_similarity_units_split_compounds_and_use_words():
 
 def test_each_language_gets_a_named_check():
     kinds = {lang: verb_check_kind(lang) for lang in ("en", "fr", "de", "nl", "ja", "zh", "ko", "es", "pt", "it", "sv",
-                                                         "lv", "eu")}
+                                                         "lv", "tr", "ca", "eu")}
     assert kinds == {"en": "analyser", "fr": "analyser", "de": "analyser", "nl": "analyser", "ja": "analyser",
                      "zh": "analyser", "ko": "analyser", "es": "conjugation tables", "pt": "conjugation tables",
-                     "it": "conjugation tables", "sv": "conjugation tables", "lv": "dictionary only",
-                     "eu": "surface match"}
+                     "it": "conjugation tables", "sv": "conjugation tables", "lv": "conjugation tables",
+                     "tr": "conjugation tables", "ca": "dictionary only", "eu": "surface match"}
     assert verb_check_line("eu").startswith("verb check for 'eu': surface match (")
     assert verb_check_line("eu").endswith("generate refuses this language until you pass --verb-check llm|surface")
     assert verb_check_line("eu", "llm").startswith("verb check for 'eu': llm (")
     with pytest.raises(FbagentError) as err:
-        require_verb_check("lv")
+        require_verb_check("ca")
     assert "--verb-check llm" in err.value.fix and "--verb-check surface" in err.value.fix
-    require_verb_check("lv", "surface")
+    require_verb_check("ca", "surface")
+    require_verb_check("lv")  # issue 40: Latvian and Turkish have conjugation rules of their own
+    require_verb_check("tr")
     require_verb_check("es")
     assert entry_verb_check("eu", "llm") == "llm" and entry_verb_check("de") == "analyser"
 

@@ -172,6 +172,8 @@ def hanta_reading(tag: str, lemma: str, code: str) -> Reading:
                    "adjective" if tag.startswith("ADJ") else "other")
         return Reading(pos, False, low)
     if code == "nl":
+        if tag.startswith("WW(inf,nom"):
+            return Reading("noun", False, low)  # an infinitive used as a noun: "het lezen van dit boek"
         if tag.startswith("WW"):
             return Reading("verb", "pv" in tag, low)
         if tag.startswith("VZ"):

@@ -32,6 +32,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import lru_cache
 
+from fbagent.checks.conjugation_lv import lv_forms, lv_root_pattern
+from fbagent.checks.conjugation_tr import tr_form_of, tr_normalise
 from fbagent.checks.morphology import Morphology, morphology
 
 _STRESS = str.maketrans("áéíóú", "aeiou")
@@ -62,13 +64,20 @@ def _stems(stem: str, m: Morphology) -> set[str]:
 
 
 def _spellings(stem: str, ending: str, code: str) -> set[str]:
-    """``stem + ending`` and its spelling before a front vowel (es/pt: c->qu, g->gu, z/ç->c; it: c->ch, g->gh)."""
+    """``stem + ending`` and its spelling before a front vowel (es/pt: c->qu, g->gu, z/ç->c; it: c->ch, g->gh)
+    and before a back vowel (es/pt: g->j, c->z / ç, gu->g: escojo, venzo, conheço, sigo)."""
     raw = stem + ending
     if not ending or not stem:
         return {raw}
     front = ending[0] in "eéêiíì"
     if code in ("es", "pt", "ca") and ending[0] in "eéê":
         swap = {"c": "qu", "g": "gu", "z": "c", "ç": "c"}.get(stem[-1])
+        if swap:
+            return {raw, stem[:-1] + swap + ending}
+    if code in ("es", "pt") and ending[0] in "aáoó":  # escojo, dirijo; venzo, conheço; sigo, distingo
+        if stem.endswith("gu"):
+            return {raw, stem[:-1] + ending}
+        swap = {"g": "j", "c": "z" if code == "es" else "ç"}.get(stem[-1])
         if swap:
             return {raw, stem[:-1] + swap + ending}
     if code == "it" and front:
@@ -79,14 +88,48 @@ def _spellings(stem: str, ending: str, code: str) -> set[str]:
     return {raw}
 
 
+#: Swedish strong verbs: the vowel of the infinitive -> the vowels of the preterite and the supine
+#: (Holmes & Hinchliffe 2013, *Swedish: A Comprehensive Grammar*, § 8.4: i-a-u vinna, i-e-i skriva,
+#: y/ju-ö-u flyga, sjunga, a-o-a fara, ä-a-u bära/bar, i-å-e ligga/låg)
+_SV_ABLAUT = {"i": (("a", "u"), ("e", "i"), ("å", "e")), "y": (("ö", "u"),), "ju": (("jö", "ju"), ("ö", "u")),
+              "a": (("o", "a"),), "ä": (("a", "u"),), "u": (("ö", "u"),)}
+
+
+def _swedish_strong(lemma: str) -> set[str]:
+    """Candidate strong preterites and supines of the Swedish verb ``lemma`` by its stem vowel (vann,
+    vunnit; skrev, skrivit; flög, flugit; satt, suttit; låg, legat): only compared with tokens."""
+    stem = lemma[:-1]
+    for vowel in ("ju", "i", "y", "a", "ä", "u"):
+        k = stem.rfind(vowel)
+        if k < 0 or any(ch in "aeiouyåäö" for ch in stem[k + len(vowel):]):
+            continue
+        head, tail = stem[:k], stem[k + len(vowel):]
+        out = set()
+        for past, supine in _SV_ABLAUT[vowel]:
+            short = tail[:-1] if len(tail) >= 2 and tail[-1] == tail[-2] else tail
+            short = short[:-1] if short.endswith("g") and len(short) >= 2 and short[-2] == "g" else short
+            out |= {head + past + tail, head + past + short, head + past + short + "s"}
+            out |= {head + supine + tail + "it", head + supine + tail + "its", head + supine + tail + "en",
+                    head + supine + tail + "na"}
+        return out
+    return set()
+
+
 def _swedish(lemma: str) -> set[str]:
-    """The weak forms of a Swedish verb (all groups generated: non-words are only compared with tokens)."""
+    """The weak forms of a Swedish verb (all groups generated: non-words are only compared with tokens),
+    its strong-vowel candidates, and for a verb in -s (deponent or reciprocal: hoppas, träffas, minnas)
+    the forms of the verb without it with -s added (hoppades, träffades, kändes)."""
+    if lemma.endswith("s") and len(lemma) > 3:
+        base = lemma[:-2] if lemma.endswith("ss") else lemma[:-1]
+        return {f + "s" for f in _swedish(base) if not f.endswith("s")} | {lemma}
     if not lemma.endswith("a"):  # short verbs: bo, tro, se
         return {lemma + e for e in ("r", "dde", "tt", "s", "ddes", "tts", "dd", "tt", "ende")}
     stem = lemma[:-1]
     forms = {lemma + e for e in ("r", "de", "t", "s", "des", "ts", "d", "nde", "des")}
+    if len(stem) > 3 and stem[-1] == stem[-2] and stem[-1] not in "aeiouyåäö":  # känna: kände, känt
+        forms |= {stem[:-1] + e for e in ("de", "des", "t", "ts", "da")}
     forms |= {stem + e for e in ("", "er", "de", "te", "t", "s", "es", "des", "tes", "ts", "d", "da", "ande")}
-    return forms
+    return forms | _swedish_strong(lemma)
 
 
 @lru_cache(maxsize=8192)
@@ -104,6 +147,8 @@ def paradigm(lemma: str, lang: str) -> frozenset[str]:
             break
     if m.swedish_weak:
         forms |= _swedish(lemma)
+    if m.paradigm_rules == "lv":
+        forms |= lv_forms(lemma, m.irregular, m.verb_prefixes)
     for verb, listed in m.irregular:
         if verb == lemma:
             forms |= listed
@@ -112,15 +157,32 @@ def paradigm(lemma: str, lang: str) -> frozenset[str]:
 
 
 def _strong_participles(lemma: str, m: Morphology) -> set[str]:
-    """The listed participle whose infinitive ending ``lemma`` has (riaprire -> riaperto) and its agreement forms."""
+    """The listed participle whose infinitive ending ``lemma`` has (riaprire -> riaperto) and its agreement forms;
+    in Italian also the strong (sigmatic) preterite that goes with a participle in -so, -sto, -nto, -lto
+    (chiesto: chiesi, chiese, chiesero; preso: presi; vinto: vinsi; scelto: scelsi; Maiden & Robustelli 2013,
+    *A Reference Grammar of Modern Italian*, § 15.32)."""
     for ending, participle in m.strong_participles:
         if lemma.endswith(ending):
             p = lemma[: len(lemma) - len(ending)] + participle
             if not p.endswith("o"):
                 return {p}
             plural = ("i", "e") if m.lang == "it" else ("os", "as")
-            return {p, p[:-1] + "a"} | {p[:-1] + e for e in plural}
+            out = {p, p[:-1] + "a"} | {p[:-1] + e for e in plural}
+            if m.lang == "it":
+                out |= {_sigmatic_stem(p) + e for e in ("i", "e", "ero")} - {"i", "e", "ero"}
+            return out
     return set()
+
+
+def _sigmatic_stem(participle: str) -> str:
+    """The stem of the Italian strong preterite of a participle (chiesto -> chies, preso -> pres, vinto -> vins); ""."""
+    if participle.endswith("sto") or participle.endswith("sso"):
+        return participle[:-2] if participle.endswith("sto") else participle[:-1]
+    if participle.endswith("so"):
+        return participle[:-1]
+    if participle.endswith(("nto", "lto")):
+        return participle[:-2] + "s"
+    return ""
 
 
 def _unstressed(word: str) -> str:
@@ -153,18 +215,73 @@ def table_method(token: str, lemma: str, lang: str, lemmatize: Callable[[str], s
 
     ``lemmatize(word) -> str`` is simplemma's lemma of a word. Returns ``"conjugation"`` (in
     :func:`paradigm`), ``"conjugation:dictionary"`` (simplemma, directly or through a probe) or
-    ``"conjugation:clitic"`` (either, after stripping attached clitics).
+    ``"conjugation:clitic"`` (either, after stripping attached clitics), ``"conjugation:prefix"`` (either,
+    after stripping a ``negative_prefixes`` word: Latvian ``ne-`` and the debitive ``jā-``). Turkish
+    (``paradigm_rules = "tr"``): ``"conjugation"`` when the token is the lemma's stem plus a verbal suffix
+    chain (:func:`fbagent.checks.conjugation_tr.tr_form_of`), else the dictionary as above.
     """
     m = morphology(lang)
+    if m.paradigm_rules == "tr":
+        return _turkish_method(token, lemma, lemmatize)
     verb = verb_lemma(lemma, lang)
     forms = paradigm(lemma, lang)
-    for word, how in [(token, "conjugation"), *((w, "conjugation:clitic") for w in clitic_hosts(token, lang))]:
+    words = [(token, "conjugation"), *((w, "conjugation:clitic") for w in clitic_hosts(token, lang))]
+    words += [(token[len(p):], "conjugation:prefix") for p in m.negative_prefixes
+              if token.startswith(p) and len(token) - len(p) >= 3]
+    words += [(token[len(p) + len(q):], "conjugation:prefix") for p in m.negative_prefixes for q in m.negative_prefixes
+              if p != q and token.startswith(p + q) and len(token) - len(p + q) >= 3]  # ne + jā: nejāiet
+    for word, how in words:
         if word in forms:
+            if how == "conjugation" and _dictionary_verb(word, verb, m, lemmatize):
+                return None  # "siento": sentir's by the dictionary, only generated for sentar
             return how
         if m.noun_suffixes and word.endswith(m.noun_suffixes):
             continue  # resan, frågan: a noun form the dictionary ties to the verb
         for probe in [word, *_probes(word, m)]:
             if probe in forms or lemmatize(probe) == verb:
                 return how if how != "conjugation" else "conjugation:dictionary"
+    if m.paradigm_rules == "lv":
+        return _latvian_root(token, verb, m, lemmatize)
     return None
 
+
+def _latvian_root(token: str, verb: str, m: Morphology, lemmatize: Callable[[str], str]) -> str | None:
+    """``"conjugation:root"`` when ``token`` (or it without ``ne-`` / ``jā-``) is a form of the Latvian ``verb``
+    whose root alternates (:func:`fbagent.checks.conjugation_lv.lv_root_pattern`: cieta, samaļ, izlēmām)
+    and simplemma's dictionary does not give it to a word that is no verb (an adjective "cieta" -> "ciets")."""
+    pattern = lv_root_pattern(verb)
+    if pattern is None:
+        return None
+    for word in [token, *(token[len(p):] for p in m.negative_prefixes if token.startswith(p))]:
+        if pattern.fullmatch(word):
+            other = lemmatize(word)
+            if other == word or other.endswith(("t", "ties")) or other == verb:
+                return "conjugation:root"
+    return None
+
+
+
+def _turkish_method(token: str, lemma: str, lemmatize: Callable[[str], str]) -> str | None:
+    """How ``token`` is a form of the Turkish verb ``lemma``: its suffix chain, else simplemma's lemma."""
+    if tr_form_of(token, lemma):
+        return "conjugation"
+    word = tr_normalise(token)
+    return "conjugation:dictionary" if len(word) > 2 and lemmatize(word) == tr_normalise(lemma) else None
+
+
+#: infinitive endings of the conjugation-table languages: a dictionary lemma with one is a verb
+_INFINITIVES = {"es": ("ar", "er", "ir", "ír"), "pt": ("ar", "er", "ir", "or"), "it": ("are", "ere", "ire", "rre")}
+
+
+def _dictionary_verb(word: str, verb: str, m: Morphology, lemmatize: Callable[[str], str]) -> str:
+    """The other verb simplemma's dictionary gives ``word`` to, where ``word`` is only a generated form of
+    ``verb`` (not one of its listed irregular forms) and also a generated form of that other verb: the
+    dictionary's reading outranks the generated one ("siento" is sentir's, though sentar's stem change makes
+    it too); "" when there is none."""
+    endings = _INFINITIVES.get(m.lang)
+    if not endings:
+        return ""
+    other = lemmatize(word)
+    if other == verb or not other.endswith(endings) or any(word in listed for v, listed in m.irregular if v == verb):
+        return ""
+    return other if word in paradigm(other, m.lang) else ""

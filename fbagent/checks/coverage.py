@@ -5,8 +5,9 @@ entry stores in its ``verb_check`` field, :func:`entry_verb_check`):
 
 - ``analyser``: a part-of-speech or morphological analyser reads the sentence (HanTa: de, nl, en;
   spaCy: fr; fugashi: ja; jieba: zh; Kiwi: ko; :mod:`fbagent.checks.analysers`);
-- ``conjugation tables``: the verb's paradigm and context rules (es, pt, it, sv;
-  :mod:`fbagent.checks.conjugation`);
+- ``conjugation tables``: the verb's paradigm and context rules (es, pt, it, sv, lv, tr;
+  :mod:`fbagent.checks.conjugation`; Latvian conjugation classes in :mod:`fbagent.checks.conjugation_lv`,
+  Turkish suffix chains in :mod:`fbagent.checks.conjugation_tr`);
 - ``dictionary only``: simplemma's one-lemma-per-word dictionary, no grammar: a noun spelled like
   the verb passes and a form the dictionary gives to another word is missed (Catalan and Romanian
   among them: their ``morphology.toml`` entries have articles and clitics, not paradigm rules);
@@ -57,6 +58,11 @@ def verb_check_kind(lang: str) -> str:
 def _detail(code: str, kind: str) -> str:
     if kind == "analyser":
         return tagger_name(code) or ""
+    if kind == "conjugation tables" and morphology(code).paradigm_rules == "tr":
+        return "stem + verbal suffix chain by rule (vowel harmony, consonant alternation) and simplemma; no noun context"
+    if kind == "conjugation tables" and morphology(code).paradigm_rules == "lv":
+        return ("the paradigm of each conjugation class, reflexive -ties forms, ne- and the debitive jā- stripped, "
+                "and simplemma; no noun context")
     if kind == "conjugation tables":
         return "paradigms from prompts/verbs/morphology.toml and simplemma, clitics stripped, nouns after articles refused"
     if kind == "dictionary only":

@@ -80,12 +80,23 @@ class Morphology:
     stem_changes: bool = False
     swedish_weak: bool = False
     reflexive_suffix: str = ""
+    paradigm_rules: str = ""
+    clitic_verb_endings: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    article_onsets: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    degree_adverbs: frozenset[str] = frozenset()
+    hyphen_prefixes: frozenset[str] = frozenset()
+    function_homographs: frozenset[str] = frozenset()
+    verb_context: frozenset[str] = frozenset()
+    inversion_subjects: frozenset[str] = frozenset()
+    negative_prefixes: tuple[str, ...] = ()
+    verb_prefixes: tuple[str, ...] = ()
 
     @property
     def tables(self) -> bool:
         """True for a conjugation-table language (:mod:`fbagent.checks.conjugation`): one with rules for its
-        regular paradigms (``conjugation`` endings or the Swedish weak groups), not only listed forms."""
-        return bool(self.conjugation or self.swedish_weak)
+        regular paradigms (``conjugation`` endings, the Swedish weak groups, or ``paradigm_rules``: the Latvian
+        conjugation classes, the Turkish suffix chains), not only listed forms."""
+        return bool(self.conjugation or self.swedish_weak or self.paradigm_rules)
 
 
 @lru_cache(maxsize=1)
@@ -148,6 +159,16 @@ def _table_fields(entry: dict[str, Any], low: Any) -> dict[str, Any]:
         stem_changes=bool(entry.get("stem_changes", False)),
         swedish_weak=bool(entry.get("swedish_weak", False)),
         reflexive_suffix=str(entry.get("reflexive_suffix", "")).lower(),
+        paradigm_rules=str(entry.get("paradigm_rules", "")),
+        clitic_verb_endings=tuple((str(k).lower(), tuple(low(v))) for k, v in entry.get("clitic_verb_endings", {}).items()),
+        article_onsets=tuple((str(k).lower(), tuple(low(v))) for k, v in entry.get("article_onsets", {}).items()),
+        degree_adverbs=frozenset(low(entry.get("degree_adverbs", []))),
+        hyphen_prefixes=frozenset(low(entry.get("hyphen_prefixes", []))),
+        function_homographs=frozenset(low(entry.get("function_homographs", []))),
+        verb_context=frozenset(low(entry.get("verb_context", []))),
+        inversion_subjects=frozenset(low(entry.get("inversion_subjects", []))),
+        negative_prefixes=tuple(sorted(low(entry.get("negative_prefixes", [])), key=len, reverse=True)),
+        verb_prefixes=tuple(low(entry.get("verb_prefixes", []))),
     )
 
 

@@ -241,7 +241,71 @@ class _Ctx:
             return text
         if text in m.clitic_articles and (j == 0 or self.clause[j - 1] != self.clause[j]
                                           or toks[j - 1].text in m.prepositions):
+            if j == i - 1 and (j == 0 or self.clause[j - 1] != self.clause[j]) and self.clitic_pronoun(j, i):
+                return None
             return text
+        return None
+
+    def clitic_pronoun(self, j: int, i: int) -> bool:
+        """Whether the clause-initial ``clitic_articles`` word ``j`` is the object pronoun of token ``i``
+        ("La vi ayer", "Lo compré", "Le compro domani"), not its article: the article would not agree
+        with a noun ending as token ``i`` does (``clitic_verb_endings``: "la" before "-o", "los" before a
+        word without "-s"; "" = any ending), unless token ``i`` begins as the article's own nouns do
+        (``article_onsets``: Italian "lo studio")."""
+        clitic, word = self.tokens[j].text, self.tokens[i].text
+        onsets = dict(self.m.article_onsets).get(clitic, ())
+        if onsets and word.startswith(onsets):
+            return False
+        endings = dict(self.m.clitic_verb_endings).get(clitic)
+        return endings is not None and any(word.endswith(e) for e in endings)
+
+    def function_word(self, i: int) -> bool:
+        """Whether token ``i`` is a ``function_homographs`` word ("nada": nothing, or swims) read as the
+        function word: not right after a ``verb_context`` word ("Ella nada", "no nada") nor after a noun
+        that follows a determiner ("el niño nada")."""
+        m, toks = self.m, self.tokens
+        if toks[i].text not in m.function_homographs:
+            return False
+        if i == 0 or self.clause[i - 1] != self.clause[i]:
+            return True
+        if toks[i - 1].text in m.verb_context:
+            return False
+        return not (i >= 2 and self.clause[i - 2] == self.clause[i] and toks[i - 2].text in m.determiners)
+
+    def quotative(self, i: int) -> bool:
+        """French quotative inversion: token ``i`` opens a clause after a comma or a quote and the next word
+        begins its subject (``inversion_subjects``, or a capitalised name): '", regrette Patrice Boureau"',
+        '", pensent les professionnels"'."""
+        m, toks = self.m, self.tokens
+        if not m.inversion_subjects or i == 0 or i + 1 >= len(toks) or self.clause[i - 1] == self.clause[i] \
+                and '"' not in self.sentence[toks[i - 1].end:toks[i].start]:
+            return False
+        nxt = self.sentence[toks[i + 1].start:toks[i + 1].end]
+        return toks[i + 1].text in m.inversion_subjects or (nxt[:1].isupper() and i + 2 < len(toks))
+
+    def finite_verb_between(self, start: int, j: int) -> bool:
+        """Whether the analyser reads a token after ``start`` and before ``j`` as a finite verb: a word of a
+        multi-word LU after it belongs to that verb's phrase ("She turned and walked down the street" is
+        not "turn down")."""
+        if self.readings is None or not self.config.pos:
+            return False
+        return any((r := self.readings[k]) is not None and r.verb and r.finite for k in range(start + 1, j))
+
+    def hyphen_compound(self, i: int) -> str | None:
+        """The hyphenated compound token ``i`` is written in ("well-known", "hand-made", "long-run"), where
+        the language lists ``hyphen_prefixes`` and the other part is not one of them ("re-enter",
+        "co-operate" are verbs); None otherwise. A verb inside such a compound is part of an adjective
+        or noun, not the verb."""
+        m, toks, text = self.m, self.tokens, self.sentence
+        if not m.hyphen_prefixes:
+            return None
+        t = toks[i]
+        before = i > 0 and toks[i - 1].end == t.start - 1 and text[t.start - 1] in "-\u2010\u2011"
+        after = i + 1 < len(toks) and toks[i + 1].start == t.end + 1 and text[t.end] in "-\u2010\u2011"
+        if before and toks[i - 1].text not in m.hyphen_prefixes:
+            return text[toks[i - 1].start:(toks[i + 1].end if after else t.end)]
+        if after:
+            return text[t.start:toks[i + 1].end]
         return None
 
     def imperative(self, i: int) -> bool:
@@ -264,6 +328,8 @@ class _Ctx:
         """French: an auxiliary or a subject pronoun before token ``i`` (only ``between_auxiliary`` words
         between), or a pronoun joined after it by a hyphen."""
         m, toks = self.m, self.tokens
+        if self.quotative(i):
+            return True
         if m.enclitics and i + 1 < len(toks) and toks[i + 1].start == toks[i].end + 1 \
                 and self.sentence[toks[i].end] in "-\u2011" and toks[i + 1].text in m.enclitics:
             return True
@@ -288,11 +354,29 @@ class _Ctx:
         verb = self.verb_reading(i)
         if verb is False and self.determiner_before(i) is None and self.imperative(i):
             verb = True
-        if verb is False:
+        if verb is False or self.other_verb(i, lemma, method) is not None or self.hyphen_compound(i) is not None \
+                or self.function_word(i):
             return None
         if method in ("inflection", "stem") and verb is not True and not (method == "inflection" and self.known[i]):
             return None  # a generated form the analyser does not read as a verb and no lexicon knows
         return method
+
+    def other_verb(self, i: int, lemma: str, method: str) -> str | None:
+        """The other verb the analyser reads token ``i`` as, in context, where that outranks a spelling
+        match of ``lemma`` (Dutch "was" of zijn, not of wassen; French "suis" of être, not of suivre): the
+        token is a verb form the analyser lemmatises to a different verb, and only a form generated from
+        ``lemma``'s paradigm (``method`` ``inflection`` or ``stem``) ties it to ``lemma``. None otherwise."""
+        reading = self.readings[i] if self.readings is not None else None
+        if method not in ("inflection", "stem") or reading is None or not reading.verb or not reading.lemma.isalpha():
+            return None
+        other = reading.lemma
+        if other == lemma or other == self.tokens[i].text or other in self.lemmas_for_lemma(lemma):
+            return None
+        return other
+
+    def lemmas_for_lemma(self, lemma: str) -> frozenset[str]:
+        """Spellings of ``lemma`` an analyser may give as its lemma (a German verb without its ``sich``)."""
+        return frozenset({lemma, lemma.replace("-", ""), lemma.replace("_", " ")})
 
     def _spelling_method(self, text: str, lemma: str, i: int | None, *, stem: bool = True) -> str | None:
         if text == lemma:
@@ -442,6 +526,12 @@ def _is_particle(ctx: _Ctx, j: int, after: frozenset[str], r: Reading | None) ->
     haar op vanuit Parijs"). Without one: the clause end or before a word of ``after``."""
     toks = ctx.tokens
     last = j + 1 >= len(toks) or ctx.clause[j + 1] != ctx.clause[j]
+    if j > 0 and toks[j - 1].text in ctx.m.degree_adverbs and ctx.clause[j - 1] == ctx.clause[j] \
+            and r is not None and r.pos in ("adjective", "adverb"):
+        return False  # "sprang so hoch", "schreien viel zu laut": an adverb of degree modifies an adjective, never a particle
+    nxt = ctx.readings[j + 1] if ctx.readings is not None and not last else None
+    if toks[j].text in ctx.m.degree_adverbs and nxt is not None and nxt.pos in ("adjective", "adverb"):
+        return False  # "hängt zu tief": "zu" is the adverb of degree of the adjective after it
     if r is None:
         return last or toks[j + 1].text in after
     if last:  # no article or verb ends a clause after its verb: HanTa, seeing no final punctuation, may say so
@@ -502,8 +592,8 @@ def _alt_at(ctx: _Ctx, j: int, alt: tuple[str, ...], head: bool) -> tuple[list[i
             if not found:
                 return None
             method = found
-        elif tok != word and word not in ctx.lemmas[k]:
-            return None
+        elif tok != word and word not in ctx.lemmas[k] and not (ctx.m.tables and ctx.word_method(tok, word, k, stem=False)):
+            return None  # a later part may be the verb itself where the verb comes last (Turkish "izin vermek")
     return idx, method
 
 
@@ -523,7 +613,7 @@ def _in_order(ctx: _Ctx, parts: Sequence[LemmaPart]) -> tuple[list[Candidate], i
             for part in rest:
                 hit = None
                 for j in ctx.near(pos):
-                    if ctx.clause[j] != ctx.clause[i]:
+                    if ctx.clause[j] != ctx.clause[i] or ctx.finite_verb_between(pos, j):
                         break
                     hit = next((h for a in part.alternatives if (h := _alt_at(ctx, j, a, head=False))), None)
                     if hit:
@@ -649,7 +739,7 @@ def find_verb(
         return ctx.result(*chosen)
     if partial is not None:
         t = ctx.tokens[partial]
-        rest = " ".join(" ".join(a[0]) for p in required[1:] for a in p.alternatives[:1])
+        rest = " ".join(" ".join(a) for p in required[1:] for a in p.alternatives[:1])
         return VerbMatch(False, span=(t.start, t.end), method="multiword:part-missing",
                          note=f"'{sentence[t.start:t.end]}' is there but not '{rest}' in the same clause")
     return VerbMatch(False, method="lemma" if ctx.has_lemmatizer else "surface", note=_refusal_note(ctx, word, splits))
@@ -667,6 +757,12 @@ def _refusal_note(ctx: _Ctx, word: str | None, splits: list[tuple[str, str]]) ->
             surface = ctx.sentence[t.start:t.end]
             if ctx.config.pos and (det := ctx.determiner_before(i)) is not None:
                 return f"'{surface}' follows '{det}' and is read as a noun, not as a form of '{word}'"
+            if ctx.config.pos and ctx.function_word(i):
+                return f"'{surface}' is read as a function word here (no subject or negation before it), not as a form of '{word}'"
+            if ctx.config.pos and (compound := ctx.hyphen_compound(i)) is not None:
+                return f"'{surface}' is part of the compound '{compound}', not a form of '{word}' on its own"
+            if ctx.config.pos and (other := ctx.other_verb(i, verb, ctx._spelling_method(t.text, verb, i) or "")):
+                return f"'{surface}' is read as a form of '{other}' here, not of '{word}'"
             if ctx.config.pos and ctx.verb_reading(i) is False:
                 reading = ctx.readings[i] if ctx.readings is not None else None
                 pos = reading.pos if reading is not None else "noun"

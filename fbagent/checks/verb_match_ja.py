@@ -13,7 +13,8 @@ a verb (``pos1 == 動詞``) ends it, and the words before that verb spell the re
 A noun that shares the verb's kanji or reading (出口, 出発, かけ算) is never a verb word, so it never
 matches. Shapes: :func:`find_verb_ja` returns ``(start, end, surface)`` character offsets of the
 matched words (the verb, the words before it that spell the lemma, and the auxiliaries after it
-that inflect it: 取った, 出ます), or None.
+that inflect it: 取った, 出ます), or None. A contracted causative-passive (待たされた, 飲まされた), which
+UniDic reads as the verb 待たす, is the verb 待つ (:func:`causative_base`).
 """
 
 from __future__ import annotations
@@ -36,6 +37,20 @@ def to_hiragana(text: str) -> str:
 def is_kana(text: str) -> bool:
     """True when every character of ``text`` is hiragana or katakana (the prolonged sound mark included)."""
     return bool(text) and all("\u3040" <= ch <= "\u30ff" for ch in text)
+
+
+#: the a-row kana of a godan verb's causative stem -> the u-row kana of its dictionary form (待た -> 待つ)
+_A_TO_U = dict(zip("かがさざただなばぱまらわ", "くぐすずつづぬぶぷむるう", strict=True))
+
+
+def causative_base(form: str) -> str:
+    """The verb of a contracted (short) causative in dictionary form: ``待たす`` -> ``待つ``, ``やらす`` ->
+    ``やる``, ``飲ます`` -> ``飲む``; "" for any other form. UniDic reads the contracted causative-passive
+    (``待たされた``: 待たさ + れ + た) as a verb of its own, ``待たす`` (Kaiser et al. 2013, *Japanese: A
+    Comprehensive Grammar*, § 7.3: -(a)su, the colloquial short causative of godan verbs)."""
+    if len(form) >= 3 and form.endswith("す") and form[-2] in _A_TO_U:
+        return form[:-2] + _A_TO_U[form[-2]]
+    return ""
 
 
 def _field(feature: Any, name: str) -> str:
@@ -69,6 +84,8 @@ def find_verb_ja(sentence: str, lemma: str, tagger: Any) -> tuple[int, int, str]
             continue
         spellings = {_field(feature, "orthBase"), _field(feature, "lemma")} - {""}
         reading = {to_hiragana(_field(feature, f)) for f in ("kanaBase", "lForm")} - {""}
+        spellings |= {b for x in spellings if (b := causative_base(x))}
+        reading |= {b for x in reading if (b := causative_base(x))}
         for k in range(j, max(-1, j - MAX_PREFIX_WORDS - 1), -1):
             before = "".join(w[2] for w in words[k:j])
             before_reading = "".join(to_hiragana(_field(w[3], "kana") or w[2]) for w in words[k:j])

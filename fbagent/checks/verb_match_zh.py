@@ -38,13 +38,18 @@ def find_verb_zh(sentence: str, lemma: str) -> tuple[int, int, str, str] | None:
     forms = {lemma, lemma + lemma, lemma + "一" + lemma, lemma + "了" + lemma}
     inside: list[str] = []
     for k, (start, end, word, flag) in enumerate(words):
+        prev = words[k - 1] if k > 0 else None
         if word in forms:
-            if k > 0 and (words[k - 1][3] in ZH_NOUN_BEFORE or words[k - 1][2] in ZH_NOUN_WORDS_BEFORE):
-                inside.append(f"'{word}' follows '{words[k - 1][2]}' and is read as a noun")
+            if (noun := _noun_marker(words, k)) is not None:
+                inside.append(f"'{word}' follows '{noun}' and is read as a noun")
                 continue
             return start, end, word, ""
-        if word.startswith(lemma) and _verb_object(lemma, word, flag):
+        if word.startswith(lemma) and (_complement(word[len(lemma):]) or _verb_object(lemma, word, flag, prev)):
             return start, start + len(lemma), lemma, ""
+        if (hit := _after_adverb(lemma, word, flag)) is not None:
+            return start + hit, start + hit + len(lemma), lemma, ""
+        if (split := _separated(words, k, lemma)) is not None:
+            return start, split, sentence[start:split], ""
         if lemma in word:
             inside.append(f"'{word}'({flag})")
     if not inside:
@@ -57,21 +62,108 @@ def find_verb_zh(sentence: str, lemma: str) -> tuple[int, int, str, str] | None:
 #: word comes from its dictionary, whatever the context (学 is "n"), so it does not decide
 ZH_NOUN_BEFORE = ("m", "q", "mq", "uj")
 ZH_NOUN_WORDS_BEFORE = frozenset({"的", "这", "那", "这个", "那个", "每", "各"})
+#: numerals jieba tags "m" that stand before a verb as adverbs of degree (多吃点儿, 少说话): no noun marker
+ZH_DEGREE_ADVERBS = frozenset({"多", "少", "多多", "少少"})
+#: one-character adverbs jieba may glue to the verb that follows them (不信, 多喝水, 别走)
+ZH_PREVERBAL = frozenset("多少不没别再快常先也都就还又才刚")
+#: resultative and directional complements (Li & Thompson 1981, Mandarin Chinese, ch. 3.3 and 3.4), and the
+#: aspect markers jieba may keep on the verb: 搬到, 偷走, 关上, 拿出来, 写完, 学会, 看清楚
+ZH_COMPLEMENTS = frozenset({
+    "到", "走", "上", "下", "进", "出", "回", "过", "起", "开", "来", "去", "完", "好", "住", "掉", "成", "懂", "见", "会",
+    "清", "破", "倒", "满", "错", "对", "在", "给", "跑", "光", "够", "透", "死", "坏", "醒", "着", "了",
+    "进来", "出来", "上来", "下来", "回来", "过来", "起来", "进去", "出去", "上去", "下去", "回去", "过去", "开来",
+    "清楚", "干净", "明白", "完了", "好了", "到了", "走了", "上了", "下了", "出了", "进了", "过了", "起了",
+})
+#: what may stand inside a separable verb-object word (睡了一个好觉, 帮我一个忙, 生我的气, 散一会儿步):
+#: aspect markers, numerals and measure words, pronouns with 的, adjectives (jieba flags)
+ZH_INFIX_FLAGS = ("ul", "ug", "uz", "uj", "u", "m", "q", "mq", "r", "a", "t", "n", "ud")
+ZH_MAX_INFIX = 5
 #: jieba flags of what may follow a verb inside one segmented word: its object or a preposition (打篮球, 开门, 坐在)
 ZH_OBJECT_FLAGS = ("n", "nr", "ns", "nz", "p", "f", "s")
+_NUMERALS = "0123456789０１２３４５６７８９一二三四五六七八九十两几半百千万零"
 
 
-def _verb_object(lemma: str, word: str, flag: str) -> bool:
+def _noun_marker(words: tuple[tuple[int, int, str, str], ...], k: int) -> str | None:
+    """The word that makes word ``k`` a noun: a numeral or measure word (with adjectives or 的 between:
+    一把新锁, 一个很好的建议), 的, or a demonstrative just before it; None when there is none. 多 / 少
+    before a verb are adverbs of degree (多吃), not numerals."""
+    for i in range(k - 1, max(-1, k - 4), -1):
+        word, flag = words[i][2], words[i][3]
+        if word in ZH_DEGREE_ADVERBS:
+            return None
+        if flag in ZH_NOUN_BEFORE or word in ZH_NOUN_WORDS_BEFORE or _numeral_phrase(word):
+            return word
+        if flag != "a":   # only adjectives stand between a numeral phrase and its noun
+            return None
+    return None
+
+
+def _numeral_phrase(word: str) -> bool:
+    """A numeral with its measure word written as one jieba word (两封, 三幅, 一把): starts with a numeral."""
+    return len(word) >= 2 and word[0] in _NUMERALS and word not in ZH_DEGREE_ADVERBS
+
+
+def _complement(rest: str) -> bool:
+    """Whether ``rest`` (what follows the verb in its jieba word) is a resultative or directional complement,
+    or the potential form of one (看不清楚, 听得懂, 吃不了, 买不起)."""
+    if rest in ZH_COMPLEMENTS:
+        return True
+    return len(rest) >= 2 and rest[0] in "不得" and (rest[1:] in ZH_COMPLEMENTS or rest[1:] in ("起", "动", "及", "惯"))
+
+
+def _after_adverb(lemma: str, word: str, flag: str) -> int | None:
+    """The offset of ``lemma`` in ``word`` when jieba glued a one-character adverb before the verb (不信,
+    多喝水: the adverb, then the verb alone, with a complement or with its object); None otherwise. A word the
+    dictionary knows as a noun (先生) is not an adverb and a verb."""
+    if len(word) <= len(lemma) or word[0] not in ZH_PREVERBAL or not word[1:].startswith(lemma) or flag.startswith("n"):
+        return None
+    rest = word[1 + len(lemma):]
+    tags = jieba_posseg().dt.word_tag_tab
+    return 1 if not rest or _complement(rest) or tags.get(rest, "") in ZH_OBJECT_FLAGS else None
+
+
+def _separated(words: tuple[tuple[int, int, str, str], ...], k: int, lemma: str) -> int | None:
+    """The end of a separable verb-object word ``lemma`` (睡觉, 帮忙, 洗澡) split around word ``k``: the verb
+    character begins word ``k`` (睡, 洗完, 结了婚) and its object character ends a word in the same clause,
+    with only aspect markers, numerals, measure words, pronouns, 的 and adjectives between (睡了一个好觉,
+    帮我一个忙, 生了我的气, 散了一会儿步); None otherwise."""
+    if len(lemma) != 2:
+        return None
+    verb, obj = lemma[0], lemma[1]
+    word = words[k][2]
+    if not word.startswith(verb):
+        return None
+    if len(word) > 2 and word.endswith(obj) and all(ch in "了过着完好个一" for ch in word[1:-1]):
+        return words[k][1]   # 结了婚, 见过面 as one word
+    if len(word) > 1 and not _complement(word[1:]):
+        return None
+    for j in range(k + 1, min(len(words), k + 2 + ZH_MAX_INFIX)):
+        w, flag = words[j][2], words[j][3]
+        separated = j > k + 1 or len(word) > 1 or _complement(w[:-1]) or all(ch in "了过着" for ch in w[:-1])
+        if w.endswith(obj) and (separated or w == obj) and len(w) <= ZH_MAX_INFIX:
+            return words[j][1]
+        if flag == "x" or not (flag in ZH_INFIX_FLAGS or _complement(w)):
+            return None
+    return None
+
+
+def _verb_object(lemma: str, word: str, flag: str, prev: tuple[int, int, str, str] | None) -> bool:
     """Whether ``word`` is the verb ``lemma`` written together with its object or a preposition, as jieba
     segments verb-object phrases (打篮球, 开门, 写信, 坐在): jieba's dictionary tags the lemma a verb and
-    the rest a noun, place word or preposition, and the whole a verb, or the rest has two characters or
-    more. 看法 (rest 法: an abbreviation), 打算 and 开关 (rest a verb), 走廊 and 读者 (a noun with a
-    one-character bound rest) are not the verb."""
+    the rest a noun, place word or preposition, and the whole a verb; or the whole a noun (读书, 锁门) that
+    stands where a verb stands: after an adverb, a pronoun or another verb (请锁门, 多读书), never first in
+    its sentence or after a numeral, a measure word or 的 (打火机在桌上, 他的写字台). 看法 (rest 法: an
+    abbreviation), 打算 and 开关 (rest a verb), 走廊 and 读者 (a one-character bound rest) are not the verb."""
     tags = jieba_posseg().dt.word_tag_tab
     rest = word[len(lemma):]
-    if not rest or not tags.get(lemma, "").startswith("v"):
+    if not rest or not tags.get(lemma, "").startswith("v") or tags.get(rest, "") not in ZH_OBJECT_FLAGS:
         return False
-    return tags.get(rest, "") in ZH_OBJECT_FLAGS and (flag.startswith("v") or len(rest) >= 2)
+    if flag.startswith("v"):
+        return True
+    if prev is not None and prev[2] in ZH_DEGREE_ADVERBS:
+        return True
+    return prev is not None and prev[3] not in (*ZH_NOUN_BEFORE, "x") and not prev[3].startswith("n") \
+        and prev[2] not in ZH_NOUN_WORDS_BEFORE
 
 
 def _ko_stem(lemma: str) -> str:

@@ -31,6 +31,7 @@ from fbagent.commands.output import echo, new_console, secho
 from fbagent.commands.progress_view import CountBar, ProgressView
 from fbagent.commands.tables import Col, print_table, wrap_text
 from fbagent.errors import FbagentError
+from fbagent.eval.choices import ALL_TEMPLATES, DEFAULT_ORDERS
 from fbagent.eval.runner import check_result_folder
 from fbagent.eval.schedule import parse_gpus
 from fbagent.eval.sembench_sets import looks_like_instances
@@ -109,7 +110,7 @@ class EvalRun:
 #: Put it below ``@backend_options``, which reads the seed.
 run_options = option_group("run", "Run", {
     "seed": (Annotated[int, typer.Option("--seed", help="Seed of every random choice (option order, sampling, "
-                                         "bootstrap).")], 0),
+                                         "bootstrap).")], EvalRun.seed),
     "concurrency": (Annotated[int | None, typer.Option(
         "--concurrency", **bounds("--concurrency"), help="Calls in flight at once (default: 8 for openai, 4 for "
         "gemini, 1 for local backends).")], None),
@@ -177,6 +178,25 @@ def _console() -> Console:
     return probe if probe.is_terminal or os.environ.get("COLUMNS") else new_console(width=200)
 
 
+def _dataset_human(results: list[Any]) -> float | None:
+    """The paper-style human accuracy the first FrameBench run recorded from its dataset's judgments, with one
+    line on stderr naming the filter it used (the entries an fbagent export's filter keeps, as its dataset card
+    and `validate report` count them), or saying that no entry passes it."""
+    runs = [r.manifest for r in results if r.task == "framebench"]
+    human = next((m.get("human_accuracy_dataset") for m in runs if m.get("human_accuracy_dataset") is not None), None)
+    filt = next((m.get("human_filter_dataset") for m in runs if m.get("human_filter_dataset")), None)
+    on = (f"on the {filt['kept']} of {filt['judged']} judged entries the dataset's filter keeps (>= {filt['min_correct']}"
+          f" correct, >= {filt['min_acceptable']} acceptable), as its dataset card and validate report count them"
+          if filt else "on the dataset's judged entries (the file records no filter)")
+    if human is not None:
+        echo(f"human accuracy: {100 * human:.1f}%, the paper-style score {on} "
+             "(no independent baseline given: --validation-report)", err=True)
+    elif filt:
+        echo(f"human accuracy: n/a: no entry passes the dataset's filter (0 of {filt['judged']} judged entries kept"
+             f" at >= {filt['min_correct']} correct, >= {filt['min_acceptable']} acceptable)", err=True)
+    return human
+
+
 def _print_results(folders: list[Path], human: float | None = None) -> None:
     """One run: a two-column table (metric, value) of the report row, so it fits any terminal."""
 
@@ -226,7 +246,7 @@ def run_cmd(
     dataset: Annotated[Path, typer.Option("--dataset", "-d", help="Validated JSONL from `fbagent export` "
                                            "(fbagent format, or the FrameBench authors' final or step-3 columns).")],
     templates: Annotated[str, typer.Option("--templates", rich_help_panel="Prompts", help="all, or a list such as v1,v3 (with --templates-dir: "
-                                            "file names without .txt; v1 matches prompt_v1).")] = "all",
+                                            "file names without .txt; v1 matches prompt_v1).")] = ALL_TEMPLATES,
     templates_dir: Annotated[Path | None, typer.Option(
         "--templates-dir", rich_help_panel="Prompts", help="Folder of prompt templates in the FrameBench authors' layout "
         "(DIR/<lang>/prompt_v1.txt ...; docs/eval.md); default: fbagent's own.")] = None,
@@ -240,7 +260,7 @@ def run_cmd(
         "--templates-lang", rich_help_panel="Prompts", help="Ask every entry with this language's templates (default: each entry with its "
         "own language's, generic for a language without any).")] = None,
     orders: Annotated[str, typer.Option("--orders", rich_help_panel="Prompts", help="both (each pair in both sentence orders) or canonical "
-                                         "(one order, as the authors' evaluator by default).")] = "both",
+                                         "(one order, as the authors' evaluator by default).")] = DEFAULT_ORDERS,
     parse_free_text: Annotated[bool, typer.Option(
         "--parse-free-text/--no-parse-free-text", rich_help_panel="Prompts", help="Read an option number from a free-text answer "
         "('Answer: 2', '(2)'; two numbers stay a failure; docs/eval.md).")] = False,
@@ -388,11 +408,7 @@ def report_cmd(
         human, which = evaluation.human_score_from_report(validation_report)
         echo(f"human accuracy: {100 * human:.1f}%, the {which}", err=True)
     if human is None:
-        found = [r.manifest.get("human_accuracy_dataset") for r in results if r.task == "framebench"]
-        human = next((h for h in found if h is not None), None)
-        if human is not None:
-            echo(f"human accuracy: {100 * human:.1f}%, the paper-style score from the dataset's annotator columns "
-                 "(no independent baseline given: --validation-report)", err=True)
+        human = _dataset_human(results)
     ds = evaluation.dataset_warning(results)
     warnings = warnings + ([ds] if ds else [])
     console = _console()

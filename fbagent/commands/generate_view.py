@@ -155,6 +155,8 @@ def plan_table(plan: dict[str, Any]) -> tuple[list[Col], list[list[str]]]:
         ("entries to generate", f"{plan['entries_todo']:,}"),
         ("entries already finished", f"{plan['entries_finished']:,}"),
         ("LLM calls: screening", f"{plan['screen_calls']:,}"),
+        *([("LLM calls: verb check (--verb-check llm, no retries)", f"{plan['verb_check_calls']:,}")]
+          if plan.get("verb_check_calls") else []),
         ("LLM calls (no retries .. all retries)", f"{plan['calls_min']:,} .. {plan['calls_max']:,}"),
         ("input tokens (no retries)", f"{plan['input_tokens']:,}"),
         ("output tokens (no retries)", f"{plan['output_tokens']:,}"),

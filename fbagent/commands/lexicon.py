@@ -12,21 +12,28 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from fbagent import checks
 from fbagent import lexicon as lexicon_room
+from fbagent import pairs as pair_room
 from fbagent.commands.options import DEFAULT_DB, DbOption, ExistingDbOption, db_path, name_check
 from fbagent.commands.output import echo, fit_line, new_console
 from fbagent.commands.tables import Col, WideOption, print_table, wrap_text
 from fbagent.errors import FbagentError
+from fbagent.pairs.options import SelectionOptions
 from fbagent.store.db import holds_rows, open_db
-from fbagent.store.lexicon import lexicon_stats, list_lexicons
+from fbagent.store.lexicon import lexicon_by_name, lexicon_stats, list_lexicons
+
+#: the --format values (the readers' names; fbagent.lexicon.FORMATS is the same list, loaded with the readers)
+FORMAT_HELP = "auto | nltk | jsonl | kfn | conll2009 | starlang | lu-list"
+#: below this many frame pairs an import warns (FrameBench draws 800)
+FEW_PAIRS = 100
 
 if TYPE_CHECKING:
     import sqlite_utils
     from rich.console import Console
 
-    from fbagent.lexicon.importer import ImportResult
+    from fbagent.lexicon.importer import ImportOptions, ImportResult
 
 app = typer.Typer(
-    help="Lexicons: import a FrameNet of any language (NLTK XML layout or JSONL), list them, show counts.",
+    help="Lexicons: import a FrameNet of any language (NLTK XML, JSONL or a published layout), list them, show counts.",
     no_args_is_help=True,
 )
 
@@ -34,19 +41,30 @@ app = typer.Typer(
 @app.command("add")
 def add_cmd(
     path: Annotated[Path, typer.Argument(help="NLTK-layout FrameNet folder (frameIndex.xml, luIndex.xml, frame/) "
-                                              "or a .zip of one, a JSONL frames file, a folder with frames.jsonl, or an NLTK corpus "
+                                              "or a .zip of one, a JSONL frames file, a folder with frames.jsonl, a Korean "
+                                              "FrameNet checkout, a Turkish FrameNet framenet.xml, a folder of *.conll2009 "
+                                              "files (Latvian FrameNet), a CSV/TSV/JSON LU list, or an NLTK corpus "
                                               "name such as framenet_v17 (looked up under NLTK_DATA).")],
     lang: Annotated[str, typer.Option("--lang", help="Language code of the lexicon (BCP 47 / ISO 639): en, fr, ja, "
                                       "nl-BE, nld (stored as nl); a name such as Dutch is refused with its code.")],
     name: Annotated[str | None, typer.Option("--name", callback=name_check("lexicon name"), help="Lexicon name (default: the folder or file name): letters "
                                                             "and digits of any script and _ . + @ -. "
                                                             "Re-adding a name replaces that lexicon.")] = None,
-    fmt: Annotated[str, typer.Option("--format", help="auto | nltk | jsonl (auto: by what PATH holds).")] = "auto",
+    fmt: Annotated[str, typer.Option("--format", help=f"{FORMAT_HELP} (auto: by what PATH holds; "
+                                     "docs/lexicon.md describes each).")] = "auto",
+    frames_from: Annotated[str | None, typer.Option("--frames-from", metavar="LEXICON", help="Take frame "
+                           "definitions, frame elements and relations from this imported Berkeley FrameNet (by frame "
+                           "id, else name; 1.5/1.7 renames handled). Default for layouts without frame text: the one "
+                           "Berkeley FrameNet in the database.")] = None,
+    columns: Annotated[str | None, typer.Option("--columns", metavar="FIELD=COL,...", help="LU lists: the column of "
+                       "each field, e.g. lemma=Word,pos=Tag,frame=Frame (fields: lu, lemma, pos, frame, frame_id, "
+                       "lu_id, definition, exemplar, n_annotated; default: columns named so).")] = None,
     exemplars: Annotated[Path | None, typer.Option("--exemplars", help="JSONL only: exemplars file "
                                                    "(default: exemplars.jsonl / NAME.exemplars.jsonl next to it).")] = None,
     strict: Annotated[bool, typer.Option("--strict", help="NLTK layout: treat dangling references (an LU whose frame "
                                          "has no frame file, an lu/*.xml that disagrees with the index, an LU marked "
-                                         "hasAnnotation without its lu/*.xml) as errors instead of warnings.")] = False,
+                                         "hasAnnotation without its lu/*.xml) as errors instead of warnings; CoNLL-2009: "
+                                         "refuse a file that ends inside a row.")] = False,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Import a lexicon into the database, in one transaction.
@@ -58,14 +76,15 @@ def add_cmd(
     import leaves no database file behind.
     """
     if fmt not in lexicon_room.FORMATS:
-        raise FbagentError(f"unknown --format {fmt!r}", "pass --format auto, nltk or jsonl")
+        raise FbagentError(f"unknown --format {fmt!r}", f"pass --format {FORMAT_HELP}")
     err = new_console(stderr=True)
     out = new_console()
     target = db_path(db)
     created = str(target) != ":memory:" and not Path(target).exists()
     database = open_db(target)
     try:
-        result = _import(database, err, path, lang=lang, name=name, fmt=fmt, strict=strict, exemplars=exemplars)
+        result = _import(database, err, path, lang=lang, name=name, fmt=fmt, strict=strict, exemplars=exemplars,
+                         options=lexicon_room.ImportOptions(columns=columns, frames_from=frames_from))
     except BaseException:
         if created:
             _remove_new_database(database, Path(target))
@@ -74,9 +93,13 @@ def add_cmd(
     # wrapped at spaces, never inside a path or a command (a path wider than the terminal gets a line of its own)
     # (on a terminal only: a pipe or file gets each note on one line, as every other message)
     width = err.width if err.is_terminal else 1 << 30
-    for note in [*result.notes, checks.verb_check_line(result.lang)]:
+    label = lexicon_room.FORMAT_LABELS.get(result.format, result.format)
+    verb = "read by" if result.status != "unchanged" else "same content as last read by"
+    reader = f"{verb} the reader for {label} (--format {result.format}; --format NAME forces another)"
+    summary, few = _what_to_know(database, result.name)
+    for note in [reader, *result.notes, summary, checks.verb_check_line(result.lang)]:
         err.print(fit_line(f"note: {note}", width), style="dim", highlight=False, markup=False, soft_wrap=True)
-    for w in result.warnings:
+    for w in [*result.warnings, *few]:
         err.print(fit_line(f"warning: {w}", width), style="yellow", highlight=False, markup=False, soft_wrap=True)
     c = result.counts
     what = {"imported": "Imported", "replaced": "Replaced", "unchanged": "Unchanged (same content hash):"}[result.status]
@@ -98,8 +121,39 @@ def _remove_new_database(database: sqlite_utils.Database, path: Path) -> None:
         Path(f"{path}{suffix}").unlink(missing_ok=True)
 
 
+def _pairs_possible(database: sqlite_utils.Database, lexicon: dict[str, Any], protocol: str) -> int:
+    """How many frame pairs a selection of ``lexicon`` could draw under ``protocol`` with the default options (the
+    fbagent protocol: candidates passing its filters; framebench: the authors' pool); 0 when it offers none."""
+    try:
+        drawn = pair_room.draw_selection(database, lexicon, SelectionOptions(pairs=1, protocol=protocol))
+    except FbagentError:
+        return 0
+    return int(drawn.counts["eligible"])
+
+
+def _what_to_know(database: sqlite_utils.Database, name: str) -> tuple[str, list[str]]:
+    """The import's closing summary line (frames, LUs, verb LUs, exemplars, polysemous verbs, the frame pairs each
+    protocol could draw) and its warnings (fewer than :data:`FEW_PAIRS` pairs, no exemplar)."""
+    row = lexicon_by_name(database, name)
+    stats = lexicon_stats(database, row["id"])
+    mine, theirs = _pairs_possible(database, row, "fbagent"), _pairs_possible(database, row, "framebench")
+    line = (f"{name}: {stats['frames']:,} frames, {stats['lexical_units']:,} LUs ({stats['lus_by_pos'].get('V', 0):,} "
+            f"verb LUs), {stats['exemplars']:,} exemplars, {stats['polysemous_verbs']:,} polysemous verbs; frame pairs "
+            f"possible: {mine:,} under --protocol fbagent (of {stats['candidate_pairs']:,} candidates, default "
+            f"filters), {theirs:,} under --protocol framebench (LUs with annotated sentences)")
+    warnings = []
+    low = [f"{n:,} under --protocol {p}" for p, n in (("fbagent", mine), ("framebench", theirs)) if n < FEW_PAIRS]
+    if low:
+        warnings.append(f"fewer than {FEW_PAIRS} frame pairs possible ({', '.join(low)}): a benchmark of FrameBench's "
+                        "size (800 pairs) cannot be drawn from this lexicon under that protocol")
+    if stats["exemplars"] == 0:
+        warnings.append("no exemplar sentence: generation prompts get no example of the verbs in use, and "
+                        "--min-examples above 0 excludes every pair")
+    return line, warnings
+
+
 def _import(database: sqlite_utils.Database, err: Console, path: Path, *, lang: str, name: str | None, fmt: str,
-            strict: bool, exemplars: Path | None) -> ImportResult:
+            strict: bool, exemplars: Path | None, options: ImportOptions | None = None) -> ImportResult:
     """Run the import with a progress bar on a terminal; the other JSONL problems go to stderr on one line."""
     with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
                   TimeElapsedColumn(), console=err, transient=True, disable=not err.is_terminal) as bar:
@@ -114,7 +168,7 @@ def _import(database: sqlite_utils.Database, err: Console, path: Path, *, lang: 
 
         try:
             return lexicon_room.import_lexicon(database, path, lang=lang, name=name, fmt=fmt, strict=strict,
-                                  exemplars=exemplars, progress=progress)
+                                               exemplars=exemplars, progress=progress, options=options)
         except lexicon_room.LexiconFormatError as e:  # the error line names the first problem; one more line the others
             bar.stop()
             if len(e.problems) > 1:

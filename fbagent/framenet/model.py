@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from fbagent.framenet.lu_names import group_lemma
+
 
 @dataclass(frozen=True)
 class Example:
@@ -115,11 +117,13 @@ class LexiconData:
 
     @property
     def n_polysemous_verbs(self) -> int:
-        """Verb lemmas (LU POS ``V``) that evoke two or more frames: the verbs base pairs are drawn from."""
+        """Verb lemmas (LU POS ``V``) that evoke two or more frames: the verbs base pairs are drawn from, grouped
+        as ``pairs select`` and ``lexicon show`` group them (:func:`fbagent.framenet.lu_names.group_lemma`:
+        ``sleep.v`` and ``sleep (together/with).v`` are one verb ``sleep``)."""
         frames_of: dict[str, set[str]] = {}
         for lu in self.lexical_units:
             if lu.pos == "V":
-                frames_of.setdefault(lu.lemma, set()).add(lu.frame)
+                frames_of.setdefault(group_lemma(lu.lemma), set()).add(lu.frame)
         return sum(len(frames) >= 2 for frames in frames_of.values())
 
     @property

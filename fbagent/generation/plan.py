@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from fbagent import providers
+from fbagent.checks.llm_verb_check import verb_use_messages
 from fbagent.errors import FbagentError
 from fbagent.generation.options import GenerateOptions, default_run_name
 from fbagent.generation.selection import choose_selection, screening_done, screens
@@ -20,7 +21,7 @@ from fbagent.pairs.select import draw_selection
 from fbagent.providers.prices import estimate_tokens, load_prices
 from fbagent.store import items as items_store
 
-OUTPUT_TOKEN_ESTIMATE = {"generate_base": 120, "extend": 40, "define": 30, "judge": 4, "screen": 50}
+OUTPUT_TOKEN_ESTIMATE = {"generate_base": 120, "extend": 40, "define": 30, "judge": 4, "screen": 50, "verb_check": 20}
 SENTENCE = "x" * 60      # stands for a generated sentence inside a prompt
 CONDITION = "x" * 40     # stands for the question's condition
 
@@ -37,9 +38,10 @@ async def build_plan(db: Any, lexicon: dict[str, Any], prompts: Any, run: dict[s
     ``run``: the existing ``runs`` row, or ``None`` for a new run (its selection is then the one
     the run would use: a reusable stored one, or a sample drawn now and not stored).
     Returns ``{"run", "run_exists", "lexicon", "language", "selection", "pairs", "entries",
-    "entries_todo", "entries_finished", "screen_calls", "calls_min", "calls_max",
+    "entries_todo", "entries_finished", "screen_calls", "verb_check_calls", "calls_min", "calls_max",
     "input_tokens", "output_tokens", "generator", "model", "verifier"}``; ``calls_*`` count
-    requests (no retries .. every retry), tokens assume no retries.
+    requests (no retries .. every retry), ``--verb-check llm``'s calls included (``verb_check_calls``: those
+    of the run without retries); tokens assume no retries.
     """
     if run is not None and run.get("selection_id") is not None:
         pairs = load_run_pairs(db, run["selection_id"])
@@ -61,10 +63,11 @@ async def build_plan(db: Any, lexicon: dict[str, Any], prompts: Any, run: dict[s
     entries = entry_list(pairs, opts.selection.per_pair)
     todo = pending(entries, run["name"] if run is not None else None, finished)
     defines = 0 if opts.verifier.signal == "encoder" else 4   # the encoder check calls no LLM
-    per_entry_min = 1 + 2 + defines + (4 if opts.verifier.judge else 0)
-    per_entry_max = (opts.run.max_retries + 1) * 3 + defines + (4 if opts.verifier.judge else 0)
+    verb_min, verb_max = verb_check_calls(opts)
+    per_entry_min = 1 + 2 + defines + (4 if opts.verifier.judge else 0) + verb_min
+    per_entry_max = (opts.run.max_retries + 1) * 3 + defines + (4 if opts.verifier.judge else 0) + verb_max
     gen = [0, 0]      # generator: base pair and extension (retried by self-check), tokens in and out
-    ver = [0, 0]      # verifier: definitions and judge
+    ver = [0, 0]      # verifier: definitions, judge, the LLM verb check
     screen = [0, 0]   # screening (generator, not retried)
     for pair, _k in todo:
         fa, fb = frame_infos.get(pair["frame_a"], pair["verb"]), frame_infos.get(pair["frame_b"], pair["verb"])
@@ -76,6 +79,9 @@ async def build_plan(db: Any, lexicon: dict[str, Any], prompts: Any, run: dict[s
         if opts.verifier.judge:
             ver[0] += 4 * prompt_tokens(prompts.judge_messages(SENTENCE, SENTENCE, SENTENCE))
             ver[1] += 4 * OUTPUT_TOKEN_ESTIMATE["judge"]
+        if verb_min:
+            ver[0] += verb_min * prompt_tokens(verb_use_messages(SENTENCE, pair["verb"], lexicon["lang"]))
+            ver[1] += verb_min * OUTPUT_TOKEN_ESTIMATE["verb_check"]
     for pair in to_screen:  # the screening prompt as screen_node sends it: both frames' definitions
         fa, fb = frame_infos.get(pair["frame_a"], pair["verb"]), frame_infos.get(pair["frame_b"], pair["verb"])
         screen[0] += prompt_tokens(prompts.screen_messages(pair["verb"], pair["frame_a"], fa["definition"],
@@ -88,6 +94,7 @@ async def build_plan(db: Any, lexicon: dict[str, Any], prompts: Any, run: dict[s
         "run_exists": run is not None, "lexicon": lexicon["name"], "language": lexicon["lang"],
         "selection": selection, "pairs": len(pairs), "entries": len(entries), "entries_todo": len(todo),
         "entries_finished": len(entries) - len(todo), "screen_calls": screen_calls,
+        "verb_check_calls": verb_min * len(todo),
         "calls_min": per_entry_min * len(todo) + screen_calls, "calls_max": per_entry_max * len(todo) + screen_calls,
         "input_tokens": tokens_in, "output_tokens": tokens_out, "generator": opts.models.generator.backend, "model": opts.models.generator.model,
         "verifier": opts.models.verifier.backend or opts.models.generator.backend,
@@ -117,6 +124,19 @@ def plan_cost(opts: GenerateOptions, gen: list[int], ver: list[int], screen: lis
 
     return {"cost_usd": cost(False), "cost_usd_retries": cost(False, tries), "cost_usd_batch": cost(True),
             "prices_date": table.date, "price_missing": [], **roles}
+
+
+def verb_check_calls(opts: GenerateOptions) -> tuple[int, int]:
+    """``(fewest, most)`` LLM calls of ``--verb-check llm`` per entry (``(0, 0)`` for any other verb check).
+
+    The verifier's model is asked once per sentence (:func:`fbagent.checks.llm_verb_check.confirm_verb`):
+    S_A and S_B after each base attempt, S_A' and S_B' after each extension attempt, so 4 calls when
+    nothing is retried and ``4 * (max_retries + 1)`` when every attempt is used (a cached answer, the
+    same sentence again, costs no call).
+    """
+    if opts.verifier.effective_verb_check != "llm":
+        return 0, 0
+    return 4, 4 * (opts.run.max_retries + 1)
 
 
 def missing_key_warnings(opts: GenerateOptions) -> list[str]:

@@ -2,6 +2,10 @@
 
 - :mod:`.importer`: ``fbagent lexicon add`` (any reader, into the store) and the lexicon a command names;
 - :mod:`.nltk_reader`, :mod:`.jsonl_reader`, :mod:`.archive`, :mod:`.locate`: the readers and where corpora are;
+- :mod:`.readers`: the readers of the published layouts, one module each (:mod:`.kfn_reader` Korean FrameNet,
+  :mod:`.conll2009_reader` CoNLL-2009 / Latvian, :mod:`.starlang_reader` Turkish + KeNet, :mod:`.lu_list_reader`
+  CSV/TSV/JSON LU lists), their licences and citations (:mod:`.releases`), and :mod:`.frames_from` (frame text
+  borrowed from a Berkeley FrameNet);
 - :mod:`.nltk_writer`: FrameNet XML written back (tests, other tools).
 
 The records the readers return are :mod:`fbagent.framenet`'s (below the store).
@@ -18,14 +22,22 @@ from typing import TYPE_CHECKING
 from fbagent.lean_imports import lazy_attributes
 
 if TYPE_CHECKING:
-    from fbagent.lexicon.importer import FORMATS, import_lexicon, needs_embedded, resolve_lexicon
+    from fbagent.lexicon.importer import (
+        FORMAT_LABELS,
+        FORMATS,
+        ImportOptions,
+        import_lexicon,
+        needs_embedded,
+        resolve_lexicon,
+    )
     from fbagent.lexicon.jsonl_reader import LexiconFormatError
 
 #: module -> the names it defines (each loads with its module, on first use)
 _MODULES = {
-    "fbagent.lexicon.importer": ("FORMATS", "import_lexicon", "needs_embedded", "resolve_lexicon"),
+    "fbagent.lexicon.importer": ("FORMATS", "FORMAT_LABELS", "ImportOptions", "import_lexicon", "needs_embedded",
+                                 "resolve_lexicon"),
     "fbagent.lexicon.jsonl_reader": ("LexiconFormatError",),
 }
-__all__ = ["FORMATS", "LexiconFormatError", "import_lexicon", "needs_embedded", "resolve_lexicon"]
+__all__ = ["FORMATS", "FORMAT_LABELS", "ImportOptions", "LexiconFormatError", "import_lexicon", "needs_embedded", "resolve_lexicon"]
 
 __getattr__ = lazy_attributes(__name__, _MODULES)

@@ -24,29 +24,34 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import sqlite_utils
 
 from fbagent.errors import FbagentError
 from fbagent.framenet.model import LexiconData
 from fbagent.languages import normalize_lang
+from fbagent.lexicon.frames_from import Borrowed, borrow_frame_text, combined_hash
 from fbagent.lexicon.jsonl_reader import fingerprint as jsonl_fingerprint
 from fbagent.lexicon.jsonl_reader import locate, read_jsonl
 from fbagent.lexicon.locate import locate_resource
 from fbagent.lexicon.nltk_reader import fingerprint, read_nltk, zip_root
+from fbagent.lexicon.readers import BY_NAME, ReadOptions, detect_reader, reader_named
 from fbagent.store import lexicon as lexstore
+from fbagent.store.frame_text import frame_text
 from fbagent.text import check_name
 
 EMBEDDED_NAME = "sample-en"
 EMBEDDED_LANG = "en"
-FORMATS = ("auto", "nltk", "jsonl")
+FORMATS = ("auto", "nltk", "jsonl", *BY_NAME)
+#: what each format reads, for the line that says which reader read a lexicon
+FORMAT_LABELS = {"nltk": "the NLTK FrameNet XML layout (frameIndex.xml, frame/, lu/)",
+                 "jsonl": "fbagent's JSONL lexicon format", **{name: r.label for name, r in BY_NAME.items()}}
 NAME_PUNCTUATION = "_.+@-"
 NAME_RULE = ("letters and digits of any script (é, ñ, ß, ü, 中 ...), combining marks and _ . + @ -, "
              "starting with a letter or digit")
 ARCHIVES = (".tar", ".tgz", ".tar.gz", ".tar.bz2", ".tbz2", ".tar.xz", ".txz", ".7z", ".rar", ".gz", ".bz2", ".xz")
 
-Format = Literal["auto", "nltk", "jsonl"]
 Progress = Callable[[str, int, int], None]
 
 
@@ -98,31 +103,40 @@ def check_lexicon_name(name: str) -> str:
 
 
 def detect_format(path: str | Path) -> str:
-    """``"nltk"`` for a folder with ``frameIndex.xml`` or a ``.zip`` of one; ``"jsonl"`` for a
-    ``.jsonl`` file or a folder with ``frames.jsonl``. Raises :class:`FbagentError` otherwise
-    (other archives: one line saying to extract them first)."""
+    """The format of ``path``: ``"nltk"`` for a folder with ``frameIndex.xml`` or a ``.zip`` of one; ``"jsonl"`` for
+    a ``.jsonl`` file or a folder with ``frames.jsonl``; else the first reader of
+    :data:`fbagent.lexicon.readers.READERS` whose layout it holds (``kfn``, ``starlang``, ``conll2009``,
+    ``lu-list``). Raises :class:`FbagentError` otherwise (other archives: one line saying to extract them first)."""
     p = Path(path).expanduser()
     if not p.exists():
-        raise FbagentError(f"{p} does not exist", "pass the folder of an NLTK-layout FrameNet or a JSONL lexicon file")
+        raise FbagentError(f"{p} does not exist", "pass the folder or file of a FrameNet (docs/lexicon.md lists the layouts)")
     if p.is_file() and p.suffix.lower() == ".zip":
         zip_root(p)  # raises with "unzip it first" when the archive holds no frameIndex.xml
         return "nltk"
     if p.is_file() and p.name.lower().endswith(ARCHIVES):
         raise FbagentError(f"{p}: an archive fbagent does not read in place",
-                           "extract it first (e.g. tar xf FILE) and point PATH at the folder holding frameIndex.xml")
-    if p.is_dir():
-        if (p / "frameIndex.xml").exists():
-            return "nltk"
-        if (p / "frames.jsonl").exists():
-            return "jsonl"
-        raise FbagentError(
-            f"{p}: neither an NLTK-layout FrameNet (no frameIndex.xml) nor a JSONL lexicon (no frames.jsonl)",
-            "point PATH at the FrameNet root folder, or pass --format nltk|jsonl",
-        )
-    if p.suffix.lower() in (".jsonl", ".ndjson"):
+                           "extract it first (e.g. tar xf FILE) and point PATH at the folder it holds")
+    if p.is_dir() and (p / "frameIndex.xml").exists():
+        return "nltk"
+    if (p.is_dir() and (p / "frames.jsonl").exists()) or (p.is_file() and p.suffix.lower() in (".jsonl", ".ndjson")):
         return "jsonl"
-    raise FbagentError(f"{p}: cannot tell its format",
-                       "pass an NLTK-layout folder (or a .zip of one) with --format nltk, or a .jsonl file with --format jsonl")
+    reader = detect_reader(p)
+    if reader is not None:
+        return reader.name
+    raise FbagentError(
+        f"{p}: no FrameNet layout fbagent reads (NLTK XML with frameIndex.xml, JSONL with frames.jsonl, Korean "
+        "FrameNet resource/V/KFN_lus.json, Turkish framenet.xml, *.conll2009 files, a CSV/TSV/JSON LU list)",
+        f"point PATH at the lexicon's root folder or file, or pass --format {'|'.join(FORMATS[1:])}",
+    )
+
+
+def _check_options(used: str, exemplars: str | Path | None, columns: str | None) -> None:
+    """Refuse an option the format ``used`` does not take (one line)."""
+    if exemplars is not None and used != "jsonl":
+        raise FbagentError(f"--exemplars applies to --format jsonl only, not {used}",
+                           "drop --exemplars (the other layouts keep their sentences in their own files)")
+    if columns is not None and used != "lu-list":
+        raise FbagentError(f"--columns applies to LU lists (--format lu-list) only, not {used}", "drop --columns")
 
 
 def read_resource(
@@ -132,6 +146,7 @@ def read_resource(
     strict: bool = False,
     exemplars: str | Path | None = None,
     progress: Progress | None = None,
+    columns: str | None = None,
 ) -> tuple[LexiconData, str]:
     """Read a resource with the right reader: ``(data, format used)``.
 
@@ -139,14 +154,15 @@ def read_resource(
     :class:`fbagent.lexicon.jsonl_reader.LexiconFormatError`) on any problem.
     """
     if fmt not in FORMATS:
-        raise FbagentError(f"unknown format {fmt!r}", "pass --format auto, nltk or jsonl")
+        raise FbagentError(f"unknown format {fmt!r}", f"pass --format {' | '.join(FORMATS)}")
     used = detect_format(path) if fmt == "auto" else fmt
+    _check_options(used, exemplars, columns)
     if used == "nltk":
-        if exemplars is not None:
-            raise FbagentError("--exemplars applies to --format jsonl only", "drop --exemplars (NLTK layouts keep exemplars in lu/*.xml)")
         return read_nltk(path, strict=strict, progress=progress), used
-
-    return read_jsonl(path, exemplars), used
+    if used == "jsonl":
+        return read_jsonl(path, exemplars), used
+    options = ReadOptions(strict=strict, columns=columns, progress=progress)
+    return reader_named(used).read(Path(path).expanduser(), options), used
 
 
 def resource_fingerprint(path: str | Path, fmt: str = "auto", exemplars: str | Path | None = None) -> tuple[str, str]:
@@ -154,20 +170,57 @@ def resource_fingerprint(path: str | Path, fmt: str = "auto", exemplars: str | P
     used = detect_format(path) if fmt == "auto" else fmt
     if used == "nltk":
         return fingerprint(path), used
+    if used == "jsonl":
+        return jsonl_fingerprint(*locate(path, exemplars)), used
+    return reader_named(used).source_hash(Path(path).expanduser()), used
 
-    return jsonl_fingerprint(*locate(path, exemplars)), used
+
+def reference_lexicon(db: sqlite_utils.Database, frames_from: str | None, used: str) -> tuple[dict[str, Any] | None, str | None]:
+    """The Berkeley lexicon whose frame text a lexicon of format ``used`` borrows, and a note about the choice.
+
+    ``frames_from`` given: that lexicon (unknown name: :class:`FbagentError`). Else, for a layout whose frames come
+    without text (:attr:`fbagent.lexicon.readers.Reader.borrows`): the one Berkeley FrameNet in the database (an
+    English NLTK-layout lexicon), said in the note; none or several: no reference, and the note says what to pass.
+    NLTK and JSONL lexicons borrow only when asked.
+    """
+    if frames_from is not None:
+        return lexstore.lexicon_by_name(db, frames_from), None
+    if used not in BY_NAME or not BY_NAME[used].borrows:
+        return None, None
+    berkeley = [r for r in lexstore.list_lexicons(db) if r["format"] == "nltk" and r["lang"] == "en"]
+    if len(berkeley) == 1:
+        return berkeley[0], (f"frame definitions, frame elements and relations from lexicon {berkeley[0]['name']}, "
+                             "the one Berkeley FrameNet in the database (--frames-from NAME picks another)")
+    if not berkeley:
+        return None, (f"this layout names Berkeley frames without their {BY_NAME[used].lacks}, and the database holds "
+                      "no Berkeley FrameNet: import one (e.g. fbagent lexicon add framenet_v17 --lang en) and add this "
+                      "lexicon again (or with --frames-from NAME)")
+    names = ", ".join(r["name"] for r in berkeley)
+    return None, f"several Berkeley FrameNets in the database ({names}): pass --frames-from NAME to take frame text from one"
 
 
 def default_name(path: str | Path) -> str:
     """Lexicon name from a path (NFC): the folder name, or the file stem (``frames.jsonl`` -> its folder,
-    ``fn.zip`` -> ``fn``), as typed: a symlink gives its own name, not its target's."""
+    ``fn.zip`` -> ``fn``, ``lus.csv`` -> ``lus``), as typed: a symlink gives its own name, not its target's."""
     p = Path(os.path.normpath(Path(path).expanduser().absolute()))
     if p.is_file():
         name = p.parent.name if p.name == "frames.jsonl" else p.name.removesuffix(".jsonl")
+        for suffix in (".csv", ".tsv", ".tab", ".json", ".xml", ".conll2009", ".conll09"):
+            name = name.removesuffix(suffix)
         if name.lower().endswith(".zip"):
             name = name[:-4]
         return unicodedata.normalize("NFC", name)
     return unicodedata.normalize("NFC", p.name)
+
+
+@dataclass(frozen=True)
+class ImportOptions:
+    """The options of one import beyond path and language: ``columns`` (LU lists: ``--columns`` text),
+    ``frames_from`` (the Berkeley lexicon whose frame text to borrow; ``None``: the one there is, for layouts
+    without frame text)."""
+
+    columns: str | None = None
+    frames_from: str | None = None
 
 
 def import_lexicon(
@@ -181,37 +234,47 @@ def import_lexicon(
     exemplars: str | Path | None = None,
     progress: Progress | None = None,
     format_label: str | None = None,
+    options: ImportOptions | None = None,
 ) -> ImportResult:
     """Read the resource at ``path`` and store it as lexicon ``name`` (default: folder/file name).
 
     Args:
         db: open database (:func:`fbagent.store.db.open_db`).
-        path: NLTK-layout folder (or ``.zip``), ``.jsonl`` frames file, folder with ``frames.jsonl``, or
-            the name of an NLTK corpus in NLTK's data folders (:func:`fbagent.lexicon.locate.locate_resource`).
+        path: NLTK-layout folder (or ``.zip``), ``.jsonl`` frames file, folder with ``frames.jsonl``, a published
+            layout of :data:`fbagent.lexicon.readers.READERS` (Korean FrameNet, Turkish FrameNet XML, CoNLL-2009,
+            an LU list), or the name of an NLTK corpus in NLTK's data folders
+            (:func:`fbagent.lexicon.locate.locate_resource`).
         lang: language code (BCP 47 / ISO 639, e.g. ``en``, ``fr``, ``nld``, ``nl-BE``),
             stored in canonical form (``nld`` -> ``nl``; :func:`fbagent.languages.normalize_lang`).
         name: lexicon name (:data:`NAME_RULE`, stored in NFC); default from ``path``.
-        fmt: ``auto``, ``nltk`` or ``jsonl``.
-        strict: NLTK layout: dangling references are errors, not skipped warnings.
+        fmt: ``auto`` or one of :data:`FORMATS`.
+        strict: NLTK layout: dangling references are errors, not skipped warnings; CoNLL-2009: a truncated file too.
         exemplars: JSONL only: exemplars file (default: found next to the frames file).
         progress: optional callback ``(stage, done, total)``.
         format_label: value of ``lexicons.format`` (default: the format used).
+        options: :class:`ImportOptions` (``--columns``, ``--frames-from``).
 
     Raises:
         FbagentError: bad name or language, a language other than the stored one
         for an existing name, unreadable or broken resource (the
-        message names the file, and ``file:line`` for JSONL), a file that
-        resolves outside the resource folder. Nothing is written in that case.
+        message names the file, and ``file:line`` where the layout has lines), a file that
+        resolves outside the resource folder, an unknown ``--frames-from`` lexicon. Nothing is written in that case.
     """
     t0 = time.perf_counter()
-
+    options = options or ImportOptions()
     located = locate_resource(path)  # a path, or an NLTK corpus name (corpora/NAME[.zip] under NLTK_DATA)
     path = located.path
     name = check_lexicon_name(name if name is not None else default_name(path))
     lang = normalize_lang(lang)
     if fmt not in FORMATS:
-        raise FbagentError(f"unknown format {fmt!r}", "pass --format auto, nltk or jsonl")
+        raise FbagentError(f"unknown format {fmt!r}", f"pass --format {' | '.join(FORMATS)}")
     digest, used = resource_fingerprint(path, fmt, exemplars)
+    _check_options(used, exemplars, options.columns)
+    reference, reference_note = reference_lexicon(db, options.frames_from, used)
+    if reference is not None and reference["name"] == name:
+        raise FbagentError(f"--frames-from {name} names the lexicon being imported", "pass another lexicon's name")
+    if reference is not None:
+        digest = combined_hash(digest, reference["source_hash"] or "")
     existing = lexstore.get_lexicon(db, name)
     if existing and existing["lang"] != lang:
         raise FbagentError(
@@ -222,17 +285,33 @@ def import_lexicon(
     if existing and existing["source_hash"] == digest and existing["lang"] == lang:
         return ImportResult(existing["id"], name, "unchanged", existing["format"],
                             {k: existing[k] for k in lexstore.COUNT_KEYS}, [], time.perf_counter() - t0, lang=lang)
-    data, used = read_resource(path, used, strict=strict, exemplars=exemplars, progress=progress)
+    data, used = read_resource(path, used, strict=strict, exemplars=exemplars, progress=progress,
+                               columns=options.columns)
+    borrowed = None
+    if reference is not None:
+        borrowed = borrow_frame_text(data, frame_text(db, reference["id"]), reference["name"])
+        data.source_hash = digest
     lexicon_id, status = lexstore.store_lexicon(
         db, data, name=name, lang=lang, fmt=format_label or used, source_path=str(Path(path).expanduser().resolve())
     )
-    notes = [located.note, *data.notes] if located.note else list(data.notes)
+    notes = _notes(located.note, data, reference_note, borrowed)
+    missing = borrowed.missing_line() if borrowed is not None else None
+    warnings = [*data.warnings, missing] if missing else data.warnings
+    return ImportResult(lexicon_id, name, status, format_label or used, lexstore.lexicon_counts(data), warnings,
+                        time.perf_counter() - t0, notes, lang)
+
+
+def _notes(located: str | None, data: LexiconData, reference_note: str | None, borrowed: Borrowed | None) -> list[str]:
+    """The import's notes: where the resource was found, the reader's notes, the frame text borrowed, and a
+    lexicon without polysemous verbs."""
+    notes = [n for n in (located, *data.notes, reference_note) if n]
+    if borrowed is not None:
+        notes.append(borrowed.line())
     if data.lexical_units and data.n_polysemous_verbs == 0:
         notes.append("no verb lexical unit (POS V) evokes two or more frames, so `fbagent generate` and "
                      "`fbagent pairs select` will find no frame pair here; LU names need a POS suffix such as "
                      "'run.v' (a lexicon of nouns or adjectives can still be browsed and exported)")
-    return ImportResult(lexicon_id, name, status, format_label or used, lexstore.lexicon_counts(data), data.warnings,
-                        time.perf_counter() - t0, notes, lang)
+    return notes
 
 
 def import_embedded(db: sqlite_utils.Database) -> ImportResult:

@@ -11,7 +11,7 @@
 
 The rows live in ``selections`` / ``frame_pairs`` (:mod:`fbagent.store.pairs`).
 
-:func:`select_pairs`, :data:`REASON_TEXT` and :data:`FRAMEBENCH_SEED` load on first use
+:func:`select_pairs`, :func:`draw_selection` (a draw that stores nothing), :data:`REASON_TEXT` and :data:`FRAMEBENCH_SEED` load on first use
 (:func:`fbagent.lean_imports.lazy_attributes`): ``fbagent pairs --help`` imports this package and :mod:`.options`,
 not the selection's numpy and store.
 """
@@ -24,13 +24,13 @@ from fbagent.lean_imports import lazy_attributes
 
 if TYPE_CHECKING:
     from fbagent.pairs.framebench import FRAMEBENCH_SEED
-    from fbagent.pairs.select import REASON_TEXT, select_pairs
+    from fbagent.pairs.select import REASON_TEXT, draw_selection, select_pairs
 
 #: module -> the names it defines (each loads with its module, on first use)
 _MODULES = {
     "fbagent.pairs.framebench": ("FRAMEBENCH_SEED",),
-    "fbagent.pairs.select": ("REASON_TEXT", "select_pairs"),
+    "fbagent.pairs.select": ("REASON_TEXT", "draw_selection", "select_pairs"),
 }
-__all__ = ["FRAMEBENCH_SEED", "REASON_TEXT", "select_pairs"]
+__all__ = ["FRAMEBENCH_SEED", "REASON_TEXT", "draw_selection", "select_pairs"]
 
 __getattr__ = lazy_attributes(__name__, _MODULES)

@@ -49,7 +49,8 @@ class CardInputs:
     export ``options``, the Hub ``configs`` and rows per config (``counts``), the ``template_sets`` per
     language, ``n_annotators`` (annotator columns), one exported row (``example``), the lm-eval folder's
     summary (``tasks``: :func:`fbagent.publish.lmeval.write_tasks`; None when not written) and the
-    ``contributed`` sections (:func:`fbagent.publish.sections.contributed_sections`)."""
+    ``contributed`` sections (:func:`fbagent.publish.sections.contributed_sections`); ``folder``: the name of the
+    export folder (the card's ``load_dataset`` path)."""
 
     facts: dict[str, Any]
     pretty_name: str
@@ -62,6 +63,7 @@ class CardInputs:
     tasks: dict[str, Any] | None = None
     contributed: list[str] = field(default_factory=list)
     homepage: str | None = None
+    folder: str = "hf"
 
 
 def size_category(n: int) -> str:
@@ -128,9 +130,10 @@ def summary_section(card: CardInputs) -> str:
 
 def _load_lines(card: CardInputs, default: str) -> str:
     repo = card.options.repo_id
-    target = f'"{repo}"' if repo else '"."'
-    note = "" if repo else ("# \".\": run from this folder; once uploaded, the dataset's Hub id (owner/name) goes\n"
-                            "# there instead (fbagent export --repo-id writes it)\n")
+    # datasets 5 takes no "." (it names the dataset after the path's last part): a path that ends in the folder
+    target = f'"{repo}"' if repo else f'"../{card.folder}"'
+    note = "" if repo else (f"# run in this folder; from the folder above it the path is \"{card.folder}\"; once uploaded,\n"
+                            "# the dataset's Hub id (owner/name) goes there instead (fbagent export --repo-id writes it)\n")
     lines = note + f"ds = load_dataset({target})  # config {default!r}, split \"test\"\n"
     lines += "".join(f"ds_{c['config_name']} = load_dataset({target}, \"{c['config_name']}\")\n"
                      for c in card.configs if c["config_name"] != default)

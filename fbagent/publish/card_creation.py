@@ -142,7 +142,7 @@ def annotations_section(facts: dict) -> str:
     h = v["human_accuracy"]
     n = len(v["annotators"])
     return ("### Annotations\n\n"
-            f"{plural(n, 'annotator')} (published as `annotator_1..n` unless the exporter chose to publish names; "
+            f"{plural(n, 'annotator')} (published as {_aliases(n)} unless the exporter chose to publish names; "
             "language competence as stated: see Languages) judged, per entry, the base pair, the extended pair and "
             "two attention-check pairs (both correct, neither correct), choosing Sentence A / Sentence B / Both / "
             f"Neither and rating acceptability. Filter: {_rule(s)}.\n\n"
@@ -161,12 +161,21 @@ def annotations_section(facts: dict) -> str:
             "share of correctly answered base and extended pairs (the \"Human\" row of FrameBench Tables 3 and 4).\n")
 
 
+def _aliases(n: int) -> str:
+    """How ``n`` published annotators are named: ``annotator_1``, ``annotator_1`` and ``annotator_2``, ``annotator_1..n``."""
+    if n <= 1:
+        return "`annotator_1`"
+    return "`annotator_1` and `annotator_2`" if n == 2 else f"`annotator_1..{n}`"
+
+
 def personal_section(facts: dict) -> str:
     models = sorted({f"`{r['model']}`" for r in facts["runs"] if r.get("model")})
     n = len(facts.get("competence") or {})
-    who = (f"{plural(n, 'annotator')} {'appears' if n == 1 else 'appear'} only as `annotator_1..n` (or by the names the exporter chose to "
-           "publish); their free-text comments are not published, and the only fact about them here is the "
-           "language competence each stated" if n else "No annotator judged these entries")
+    who = (f"{plural(n, 'annotator')} {'appears' if n == 1 else 'appear'} only as {_aliases(n)} (or by the "
+           f"{'name' if n == 1 else 'names'} the exporter chose to publish); "
+           f"{'their' if n > 1 else 'the'} free-text comments are not published, and the only fact about "
+           f"{'them' if n > 1 else 'this annotator'} here is the language competence "
+           f"{'each' if n > 1 else 'they'} stated" if n else "No annotator judged these entries")
     return ("### Personal and sensitive information\n\n"
             f"The sentences were written by {', '.join(models) or 'a language model'} to illustrate a verb's frame; "
             "no personal data was collected to write them. fbagent runs no automatic screening for names or "

@@ -98,7 +98,7 @@ def export_hf(db: sqlite_utils.Database, out: Path, scope: Scope | None = None,
     records = export_records(db, fmt="fbagent", **scope.export_options())
     require_kept(db, records, scope.export_options())
     with staged_folder(out) as tmp:
-        return _write(db, tmp, records, scope, options, lmeval or LmEvalOptions())
+        return _write(db, tmp, records, scope, options, lmeval or LmEvalOptions(), folder=out.name)
 
 
 def _check_options(options: HfOptions) -> None:
@@ -111,8 +111,9 @@ def _check_options(options: HfOptions) -> None:
 
 
 def _write(db: sqlite_utils.Database, tmp: Path, records: list[dict], scope: Scope, options: HfOptions,
-           lmeval: LmEvalOptions) -> dict[str, Any]:
-    """Write the Parquet files, the lm-eval folder, the card and the marker into the staged folder ``tmp``."""
+           lmeval: LmEvalOptions, folder: str = "hf") -> dict[str, Any]:
+    """Write the Parquet files, the lm-eval folder, the card and the marker into the staged folder ``tmp`` (of the
+    export folder named ``folder``)."""
     facts = provenance(db, records, scope, options.annotator_names)
     aliases = facts.pop("aliases")
     n_annotators = max(FRAMEBENCH_MIN_ANNOTATORS, len(aliases))
@@ -140,7 +141,8 @@ def _write(db: sqlite_utils.Database, tmp: Path, records: list[dict], scope: Sco
     card = CardInputs(facts=facts, pretty_name=pretty, options=options, configs=configs, counts=counts,
                       template_sets={lang: load_template_set(lang) for lang in languages}, n_annotators=n_annotators,
                       example=rows_by_lang[languages[0]][0], tasks=tasks,
-                      contributed=contributed_sections(db, records, facts), homepage=source_repository(options.homepage))
+                      contributed=contributed_sections(db, records, facts), homepage=source_repository(options.homepage),
+                      folder=folder)
     write_text(tmp, "README.md", render_card(card))
     write_marker(tmp, {"format": f"fbagent-hf/{FORMAT_VERSION}", "entries": len(records), "languages": counts,
                        "scope": facts["scope"], "annotators": len(aliases),

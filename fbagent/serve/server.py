@@ -18,8 +18,10 @@ keeps its page, static files and WebSocket protocol; what it adds:
 - the WebSocket upgrade must come with ``Origin`` equal to the public URL's
   origin (403 otherwise: another site's page cannot drive an annotator's app).
 - wrong links and unknown session cookies count per client address and token
-  prefix (:mod:`fbagent.serve.throttle`): never a request with a live session,
-  never a cross-site one; refusals are logged at most ``burst`` a minute plus a count.
+  prefix (:mod:`fbagent.serve.throttle`), whatever the request's headers say; never a
+  request with a live session. A cross-site request that carries a session cookie
+  is refused (403) before the database lookup (a browser never sends the ``SameSite=Strict``
+  cookie cross-site). Refusals are logged at most ``burst`` a minute plus a count.
 - app processes are bounded in all (503 before the upgrade) and per annotator:
   a tab beyond ``max_per_annotator`` (default 1) takes over the annotator's
   oldest tab, whose page then says it was opened in another tab; the annotator
@@ -51,6 +53,7 @@ from aiohttp import WSCloseCode, web
 from textual_serve.server import Server
 
 from fbagent.serve import log_filter
+from fbagent.serve.address import forget_address, record_address
 from fbagent.serve.apps import WEB_SESSION, AppRoutes, LiveApp
 from fbagent.serve.host import Counters, Event
 from fbagent.serve.join import COOKIE, JoinForms, JoinRoutes
@@ -94,6 +97,7 @@ class AnnotateServer(JoinRoutes, AppRoutes, Server):
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="fbagent-serve-db")
         self._warm_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="fbagent-serve-warm")
         self.inflections = InflectionFile()
+        self.temp_folder = self.inflections.folder
         self._warming: asyncio.Future | None = None
         self._db: Any = None
         self._touched: dict[int, float] = {}
@@ -184,11 +188,15 @@ class AnnotateServer(JoinRoutes, AppRoutes, Server):
         if self.options.certfile is not None:
             ssl_context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
             ssl_context.load_cert_chain(str(self.options.certfile), None if self.options.keyfile is None else str(self.options.keyfile))
-        web.run_app(self._make_app(), host=self.options.host, port=self.options.port, ssl_context=ssl_context,
-                    access_log=None, print=lambda *_: self._listening(), handle_signals=True,
-                    shutdown_timeout=self.options.stop_timeout_s + 5)
+        try:
+            web.run_app(self._make_app(), host=self.options.host, port=self.options.port, ssl_context=ssl_context,
+                        access_log=None, print=lambda *_: self._listening(), handle_signals=True,
+                        shutdown_timeout=self.options.stop_timeout_s + 5)
+        finally:
+            forget_address(self.launch.db)
 
     def _listening(self) -> None:
+        record_address(self.launch.db, self.public_url)   # annotators invite names this address
         self.on_event("listening", {"url": self.public_url, "host": self.options.host, "port": self.options.port})
 
     def address(self, request: web.Request) -> str:
@@ -220,17 +228,21 @@ class AnnotateServer(JoinRoutes, AppRoutes, Server):
 
     async def _with_session(self, request: web.Request, handler: Callable) -> web.StreamResponse:
         """Run ``handler`` for a live session; 401 without one; an unknown cookie counts as a wrong attempt
-        (429 once its address is over the limit), unless the request is cross-site."""
+        (429 once its address is over the limit); a cross-site request with a cookie is refused (403) before
+        any lookup."""
         cookie = request.cookies.get(COOKIE)
         if not cookie:
             return self._refuse(request, 401, "no-session")
+        if cross_site(request.headers, self.origin):   # no lookup: a browser never sends this cookie cross-site
+            return self._refuse(request, 403, f"a request from another site; open {self.origin} directly"
+                                if request.path != "/ws" else f"the WebSocket must come from a page of {self.origin}")
         state = await self._in_db(invites.session_state, token_hash(cookie)) if len(cookie) <= 200 else invites.UNKNOWN
         if isinstance(state, invites.WebSession):
             request[WEB_SESSION] = state
             await self._seen(state.id)
             return await handler(request)
         wait = None
-        if state == invites.UNKNOWN and not cross_site(request.headers, self.origin):
+        if state == invites.UNKNOWN:
             wait = self.throttle.wrong(self.address(request))
         if wait is not None:
             response = self._refuse(request, 429, "too many wrong links or cookies from this address", retry_after=wait)

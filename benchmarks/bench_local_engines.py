@@ -1,0 +1,151 @@
+"""The offline default model on two engines, side by side: llama.cpp (llama-cpp-python, compiled at install)
+and transformers + llguidance (wheels only), on the same few-shot BasePair prompts under the same JSON grammar.
+
+    python benchmarks/bench_local_engines.py               # 3 prompts per engine, 2 threads
+    python benchmarks/bench_local_engines.py --prompts 5 --threads 2 --engines llamacpp
+
+Prints per engine: model load (s), per prompt the prompt/answer tokens and seconds, answer tokens/s
+(including prompt processing, as a run sees it), and the ratio transformers / llama.cpp; the machine's load
+(``os.getloadavg``) before and after each engine. The transformers engine loads the same Gemma 3 270M GGUF
+(dequantised to float32) and decodes greedily under llguidance's token mask of the same JSON schema with
+one-sentence strings (the grammar fbagent's llama.cpp provider builds: ``providers/local.py``).
+Needs the ``local`` extra (llama-cpp-python) and transformers, accelerate, gguf and llguidance.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import time
+from typing import Any
+
+from fbagent.prompting.messages import load_prompts
+from fbagent.schemas import BasePair
+
+VERBS = [  # (verb, frame A meaning/use, frame B meaning/use) as the sample lexicon words them
+    ("hold", ("have something in one's hands or arms", "She held the cup."),
+     ("have a particular belief or opinion", "She holds strong views.")),
+    ("run", ("move fast on foot", "He ran to the station."), ("manage or be in charge of", "She runs a shop.")),
+    ("draw", ("make a picture with a pencil", "He drew a horse."), ("pull something out", "She drew a sword.")),
+    ("break", ("separate into pieces", "The glass broke."), ("fail to keep a rule or promise", "He broke the law.")),
+    ("carry", ("hold and move something", "She carried the box."), ("have as a feature", "The job carries risks.")),
+]
+SENTENCE = r'(?:[^"\\.!?\x00-\x1F\x7F]|[.!?][A-Za-z0-9.])*[.!?]?'   # one sentence, as one_sentence_strings
+
+
+def prompts(n: int) -> list[str]:
+    """``n`` few-shot BasePair prompts (the run's own template, ``prompts/generate/en/fewshot_base.toml``)."""
+    p = load_prompts("en", "fewshot")
+    out = []
+    for verb, (ma, ua), (mb, ub) in VERBS[:n]:
+        fa = {"definition": ma, "lu_definition": ma, "examples": [{"text": ua}]}
+        fb = {"definition": mb, "lu_definition": mb, "examples": [{"text": ub}]}
+        out.append(p.base_messages(verb, fa, fb)[0]["content"])
+    return out
+
+
+def bench_llamacpp(texts: list[str], threads: int) -> dict[str, Any]:
+    from fbagent.providers.local import LlamaCppBackend
+
+    t = time.perf_counter()
+    b = LlamaCppBackend(n_threads=threads, prompt_style="fewshot")
+    load = time.perf_counter() - t
+    schema = BasePair.model_json_schema()
+    rows = []
+    for text in texts:
+        t = time.perf_counter()
+        out = b._complete_text({"messages": [{"role": "user", "content": text}], "max_tokens": 512,
+                                "temperature": 0.0, "seed": 0}, schema)
+        dt = time.perf_counter() - t
+        rows.append((out["usage"]["prompt_tokens"], out["usage"]["completion_tokens"], dt,
+                     out["choices"][0]["message"]["content"]))
+    b.close()
+    return {"load_s": load, "rows": rows}
+
+
+def bench_transformers(texts: list[str], threads: int) -> dict[str, Any]:
+    import llguidance
+    import llguidance.hf
+    import llguidance.torch
+    import torch
+    from transformers import (
+        AutoModelForCausalLM,
+        AutoTokenizer,
+        LogitsProcessor,
+        LogitsProcessorList,
+    )
+
+    from fbagent.providers.gguf import default_gguf_path
+
+    torch.set_num_threads(threads)
+    path = default_gguf_path()
+    t = time.perf_counter()
+    folder, name = os.path.dirname(path), os.path.basename(path)
+    tok = AutoTokenizer.from_pretrained(folder, gguf_file=name)
+    tok_s = time.perf_counter() - t
+    model = AutoModelForCausalLM.from_pretrained(folder, gguf_file=name, dtype=torch.float32).eval()
+    lltok = llguidance.hf.from_tokenizer(tok)
+    load = time.perf_counter() - t
+    schema = BasePair.model_json_schema()
+    for prop in schema["properties"].values():
+        prop.update({"pattern": f"^{SENTENCE}$", "maxLength": 200})
+    grammar = llguidance.LLMatcher.grammar_from_json_schema(json.dumps(schema),
+                                                            defaults={"whitespace_flexible": False})
+
+    class Mask(LogitsProcessor):
+        def __init__(self) -> None:
+            self.matcher = llguidance.LLMatcher(lltok, grammar)
+            self.bits = llguidance.torch.allocate_token_bitmask(1, lltok.vocab_size)
+            self.first = True
+
+        def __call__(self, input_ids: Any, scores: Any) -> Any:
+            if not self.first:
+                self.matcher.consume_token(int(input_ids[0, -1]))
+            self.first = False
+            llguidance.torch.fill_next_token_bitmask(self.matcher, self.bits, 0)
+            llguidance.torch.apply_token_bitmask_inplace(scores, self.bits)
+            return scores
+
+    rows = []
+    for text in texts:
+        ids = tok(text, return_tensors="pt")
+        t = time.perf_counter()
+        with torch.inference_mode():
+            out = model.generate(**ids, max_new_tokens=512, do_sample=False, logits_processor=LogitsProcessorList([Mask()]))
+        dt = time.perf_counter() - t
+        n_in = ids.input_ids.shape[1]
+        rows.append((n_in, out.shape[1] - n_in, dt, tok.decode(out[0, n_in:], skip_special_tokens=True)))
+    return {"load_s": load, "tokenizer_s": tok_s, "rows": rows}
+
+
+def report(name: str, res: dict[str, Any], before: float, after: float) -> float:
+    rows = res["rows"]
+    answer = sum(r[1] for r in rows)
+    secs = sum(r[2] for r in rows)
+    extra = f" (tokenizer conversion {res['tokenizer_s']:.1f} s)" if "tokenizer_s" in res else ""
+    print(f"{name}: load {res['load_s']:.1f} s{extra}; load average {before:.2f} -> {after:.2f}")
+    for n_in, n_out, dt, text in rows:
+        print(f"  {n_in} prompt + {n_out} answer tokens in {dt:.1f} s  {text[:100]!r}")
+    print(f"  {answer / secs:.2f} answer tokens/s (incl. prompt processing), {secs:.1f} s for {len(rows)} prompts")
+    return answer / secs
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--prompts", type=int, default=3)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--engines", default="llamacpp,transformers")
+    args = ap.parse_args()
+    texts = prompts(args.prompts)
+    speed = {}
+    for engine in args.engines.split(","):
+        before = os.getloadavg()[0]
+        res = bench_llamacpp(texts, args.threads) if engine == "llamacpp" else bench_transformers(texts, args.threads)
+        speed[engine] = report(engine, res, before, os.getloadavg()[0])
+    if len(speed) == 2:
+        print(f"ratio transformers / llama.cpp (answer tokens/s): {speed['transformers'] / speed['llamacpp']:.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,116 @@
+"""Latvian verb forms for the verb check: the paradigm of an infinitive by its conjugation class.
+
+Latvian verbs fall into three conjugations by their infinitive and present stems (Nītiņa & Grigorjevs
+2013, *Latviešu valodas gramatika*, §§ 1080-1140; Mathiassen 1997, *A Short Grammar of Latvian*, ch. 5):
+
+- 1st: one-syllable stems, the present and past stems are listed (``nākt``: ``nāku``, ``nācu``;
+  ``iet``: ``eju``, ``gāju``): the ``irregular`` table of ``prompts/verbs/morphology.toml`` and
+  simplemma's dictionary; the regular endings are generated on the infinitive stem too (``nāk``:
+  ``nāku``, ``nāks``, ``nākdams``), with ``k/g`` -> ``c/dz`` before a front vowel (``nāca``, ``nācis``);
+- 2nd: ``-āt``, ``-ēt``, ``-īt``, ``-ot`` with ``j`` before the endings (``runāt``: ``runāju``,
+  ``runā``, ``runājam``, ``runāja``, ``runājis``);
+- 3rd: ``-ēt``, ``-īt``, ``-ināt``, ``-āt`` whose present drops the stem vowel (``redzēt``: ``redzu``,
+  ``redz``, ``redzam``; past ``redzēju``; ``mācīt``: ``mācu``, ``māca``, ``mācām``).
+
+An ``-ēt`` / ``-īt`` / ``-āt`` verb gets both patterns (a generated non-word is only compared with
+tokens). Every tense, mood and participle is generated: future (``-šu``, ``-s``, ``-sim``),
+conditional (``-tu``), imperative (``-iet``), the debitive (``jā`` + the 3rd person present:
+``jārunā``, ``jāredz``), participles (``-is/-usi/-uši``, ``-ts/-ta/-ti``, ``-ošs``, ``-dams/-dama``,
+``-ot``, ``-ams``, and the definite endings ``-tais``, ``-ošais``). Reflexive verbs in ``-ties``
+(``mazgāties``) take the reflexive endings (``mazgājos``, ``mazgājas``, ``mazgājās``, ``mazgāsies``,
+``mazgājies``, ``mazgājoties``). A prefixed verb keeps its prefix (``aiziet``: ``aizgāja``), and the
+``irregular`` forms of its base verb are prefixed with it. The negation ``ne-`` and the debitive
+``jā-`` stand before the prefix: the verb check strips them (``negative_prefixes``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from functools import lru_cache
+
+_PRESENT2 = ("ju", "", "jam", "jat", "j", "jot", "jams", "jama", "jami", "jamas", "jošs", "joša", "joši", "jošas",
+             "jošais", "jošā", "jiet", "jiem")
+_PRESENT3 = ("u", "i", "", "am", "at", "a", "ām", "āt", "ot", "ams", "ama", "ami", "amas", "āms", "āma", "ošs", "oša",
+             "oši", "ošas", "ošais", "iet")
+_PAST = ("ju", "ji", "ja", "jām", "jāt", "jis", "jusi", "juši", "jušas", "jušo", "jušā", "jušais", "jušie")
+_FROM_INFINITIVE = ("šu", "si", "s", "sim", "siet", "sit", "tu", "ts", "ta", "ti", "tas", "to", "tā", "tais", "tie",
+                    "tās", "tajā", "dams", "dama", "dami", "damas", "šot", "šos")
+_FIRST = ("u", "i", "", "am", "at", "a", "ām", "āt", "is", "usi", "uši", "ušas", "ot", "ošs", "oša", "ams", "ama",
+          "iet", "ta", "ts", "ti")
+_REFLEXIVE2 = ("jos", "jies", "jas", "jamies", "jaties", "jās", "jāmies", "jāties", "jusies", "jušies", "jušās",
+               "joties", "jieties")
+_REFLEXIVE3 = ("os", "ies", "as", "amies", "aties", "ās", "āmies", "āties", "oties", "usies", "ušies", "ušās",
+               "ieties")
+_REFLEXIVE_INF = ("šos", "sies", "simies", "sieties", "sities", "tos", "damies", "damās")
+_SOFTEN = {"k": "c", "g": "dz"}
+
+
+def lv_forms(lemma: str, irregular: Iterable[tuple[str, frozenset[str]]] = (), prefixes: Iterable[str] = ()) -> set[str]:
+    """The generated forms of the Latvian verb ``lemma`` (lower case; see the module doc), the lemma
+    included; ``irregular``: (verb, listed forms) pairs whose forms a prefixed ``lemma`` takes with its
+    prefix (``prefixes``: the verbal prefixes, ``aiz``, ``at``, ``iz``, ...). Empty for a word that is
+    not an infinitive (``-t`` / ``-ties``)."""
+    lemma = lemma.lower()
+    reflexive = lemma.endswith("ties")
+    base = lemma[:-3] if reflexive else lemma
+    if not base.endswith("t") or len(base) < 3:
+        return set()
+    s0 = base[:-1]                      # runā, redzē, mācī, nāk, ie
+    forms = {lemma}
+    stems3 = [s0[:-1]] if s0[-1] in "āēī" and len(s0) > 2 else []
+    if s0.endswith("inā"):
+        stems3.append(s0[:-1])
+    consonant = s0[-1] not in "aāeēiīoōuū"
+    if reflexive:
+        forms |= {s0 + e for e in (*_REFLEXIVE2, *_REFLEXIVE_INF)}
+        forms |= {c + e for c in stems3 for e in _REFLEXIVE3}
+        if consonant:
+            forms |= {s0 + e for e in _REFLEXIVE3}
+            forms |= {s0[:-1] + _SOFTEN[s0[-1]] + e for e in ("ies", "ies", "os", "ās") if s0[-1] in _SOFTEN}
+    else:
+        forms |= {s0 + e for e in (*_PAST, *_FROM_INFINITIVE)}
+        if not consonant:
+            forms |= {s0 + e for e in _PRESENT2}
+        forms |= {c + e for c in stems3 for e in _PRESENT3}
+        if consonant:
+            forms |= {s0 + e for e in _FIRST}
+            if s0[-1] in _SOFTEN:
+                soft = s0[:-1] + _SOFTEN[s0[-1]]
+                forms |= {soft + e for e in ("", "u", "i", "a", "ām", "āt", "is", "iet")}
+    for verb, listed in irregular:
+        if lemma == verb:
+            forms |= listed
+        elif lemma.endswith(verb) and lemma[: -len(verb)] in set(prefixes):
+            forms |= {lemma[: -len(verb)] + f for f in listed}
+    return forms
+
+
+#: root-final alternations of the 1st and 3rd conjugations (ciest: cietu, cieš; samalt: samaļ; nosacīt: nosaku;
+#: lūgt: lūdz) and of vowel length (izlemt: izlēmu); the present infix -st- (norimt: norimst) and -j- (kāpt: kāpj)
+_ALTERNATE = {"t": "(?:t|d|s|š|ž)", "d": "(?:d|t|s|š|ž)", "s": "(?:s|š|t|d|ž)", "z": "(?:z|ž|d|t)", "k": "(?:k|c)",
+              "g": "(?:g|dz)", "c": "(?:c|k)", "l": "(?:l|ļ)", "n": "(?:n|ņ)", "e": "(?:e|ē)", "ē": "(?:e|ē)",
+              "i": "(?:i|ī|e)", "ī": "(?:i|ī)", "a": "(?:a|ā)", "ā": "(?:a|ā)", "u": "(?:u|ū)", "ū": "(?:u|ū)"}
+_ENDINGS = sorted({*_PRESENT2, *_PRESENT3, *_PAST, *_FROM_INFINITIVE, *_FIRST, *_REFLEXIVE2, *_REFLEXIVE3,
+                   *_REFLEXIVE_INF, "usi", "uši", "ušas", "ušies", "usies", "ušo", "ušais", "ot", "oties"} - {""},
+                  key=len, reverse=True)
+
+
+@lru_cache(maxsize=4096)
+def lv_root_pattern(lemma: str) -> re.Pattern[str] | None:
+    """A regular expression for forms of the Latvian verb ``lemma`` whose root alternates (see
+    :data:`_ALTERNATE`): the infinitive stem without its last vowel, its last two letters with their
+    alternations, an optional present infix, and any verbal ending; None for a root under 3 letters."""
+    lemma = lemma.lower()
+    base = lemma[:-3] if lemma.endswith("ties") else lemma
+    if not base.endswith("t"):
+        return None
+    root = base[:-1]
+    if root and root[-1] in "aāeēiīoōuū" and len(root) > 3:
+        root = root[:-1]
+    if len(root) < 4:
+        return None
+    head, tail = root[:-2], root[-2:]
+    tail_re = "".join(_ALTERNATE.get(ch, re.escape(ch)) for ch in tail)
+    endings = "|".join(re.escape(e) for e in _ENDINGS)
+    return re.compile(f"{re.escape(head)}{tail_re}(?:st|j)?(?:{endings})?")

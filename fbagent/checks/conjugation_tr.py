@@ -1,0 +1,110 @@
+"""Turkish verb forms for the verb check: a verb stem and a chain of verbal suffixes, by rule.
+
+Turkish verbs are agglutinative: ``gitmek`` (to go) is the stem ``git`` plus the infinitive ``-mek``,
+and every form is that stem plus a chain of suffixes in a fixed order (Göksel & Kerslake 2005,
+*Turkish: A Comprehensive Grammar*, ch. 8 and 13; Lewis 2000, *Turkish Grammar*, ch. VIII):
+
+    stem + voice* + (negation | ability) + tense/aspect/mood + copula + person
+    stem + voice* + negation + subordinator (verbal noun, participle, converb) + plural/possessive/case
+
+so ``gidemeyeceklerini`` is ``gid + eme + yecek + ler + i + ni``. :func:`tr_form_of` says whether a
+token is such a form of a lemma; it is the whole grammar a word needs to pass, and it asks no
+dictionary (no Turkish analyser is on PyPI under a licence fbagent can depend on: Starlang's
+``nlptoolkit-morphologicalanalysis`` is GPL-3.0, as is the Turkish FrameNet itself).
+
+- Vowel harmony: each suffix vowel is written as its class (``A`` = a/e, ``I`` = ı/i/u/ü) and every
+  member is accepted (a non-word costs nothing: the token is only compared).
+- Consonant alternation: ``D`` = d/t (``gitti``, ``geldi``), ``C`` = c/ç, ``k``/``ğ`` before a vowel
+  (``gideceğim``); the stem-final ``t`` of ``gitmek``, ``etmek`` and the ``-etmek`` compounds voices
+  before a vowel (``gidiyor``, ``kaybedildi``), and ``demek`` / ``yemek`` raise their vowel (``diyor``,
+  ``yiyecek``).
+- The progressive ``-Iyor`` raises a stem-final ``a``/``e`` (``bekle`` -> ``bekliyor``).
+- A stem standing alone (the imperative ``gel!``) counts only for stems of three letters or more: ``de``,
+  ``ye``, ``et`` are also a conjunction, a verb-less word and a noun.
+
+A token spelled like the lemma's stem plus a noun suffix (``yazı``, ``yazın``: the noun *yaz*,
+summer) passes only where that chain is also a verb form (``yazın`` is the plural imperative);
+Turkish has no articles, so no context rule refuses it.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+_A, _I, _D = "[ae]", "[ıiuü]", "[dt]"
+#: voice: reflexive -(I)n, reciprocal -(I)ş, causative -DIr / -t / -Ir / -Ar / -It, passive -(I)l / -(I)n
+_VOICE = rf"(?:{_I}?[nşl]|{_D}{_I}r|t|{_I}r|{_A}r|{_I}t)"
+#: compound verbs (-(y)Iver "suddenly", -(y)Adur, -(y)Akal, -(y)Agel, -(y)Ayaz, -(y)Akoy), then negation -mA,
+#: ability -(y)Abil, impossibility -(y)AmA, and their combination (-mAyAbil)
+_MODAL = (rf"(?:y?{_I}ver|y?{_A}yaz|y?{_A}dur|y?{_A}kal|y?{_A}gel|y?{_A}koy)?"
+          rf"(?:m{_A}y{_A}bil|y?{_A}m{_A}|y?{_A}bil|m{_A})?")
+#: person after -mIş, -Iyor, -Ar, -AcAk, -mAlI (type 1) and after -DI, -sA (type 2)
+_PERSON1 = rf"(?:y?{_I}m|s{_I}n|y?{_I}z|s{_I}n{_I}z|l{_A}r|{_D}{_I}r)"
+_PERSON2 = rf"(?:m|n|k|n{_I}z|l{_A}r)"
+#: tenses that take type-1 persons: evidential, progressive, future, necessitative, aorist (+ negative)
+_TENSE1 = rf"(?:m{_I}ş|{_I}?yor|y?{_A}c{_A}[kğ]|m{_A}l{_I}|{_A}?r|{_I}r|z|m{_A}z|m)"
+#: tenses that take type-2 persons: past, conditional
+_TENSE2 = rf"(?:{_D}{_I}|s{_A})"
+#: copula after a tense: past, evidential, conditional, "while", and the generalising -DIr
+_COPULA = rf"(?:y?{_D}{_I}|y?m{_I}ş|y?s{_A}|y?k{_A}n|{_D}{_I}r)"
+#: subordinators: infinitive, verbal nouns, participles, converbs
+_NONFINITE = (rf"(?:m{_A}k(?:t{_A}(?:n|d{_I}r)?|l{_A}|s{_I}z{_I}n|s{_I}z)?|m{_A}|y?{_I}ş|y?{_A}n|{_D}{_I}[kğ]|"
+              rf"y?{_A}c{_A}[kğ]|y?{_I}p|y?{_A}r{_A}k|y?{_I}nc{_A}|m{_A}d{_A}n|{_D}{_I}kç{_A}|y?{_A}l{_I}|"
+              rf"m{_A}ks{_I}z{_I}n|{_A}?r|m{_A}z|m{_I}ş|d{_A}n)")
+#: what may follow a subordinator: plural, possessive, case (and the copula -DIr)
+_NOMINAL = (rf"(?:l{_A}r)?(?:{_I}m{_I}z|{_I}n{_I}z|{_I}m|{_I}n|s{_I}|{_I}|l{_A}r{_I})?"
+            rf"(?:n?{_D}{_A}n|n?{_D}{_A}|n?{_I}n|[ny]?{_I}|[ny]?{_A}|yl{_A}|l{_A}|c{_A}|k{_I}|{_D}{_I}r)?")
+#: imperative and optative endings
+_IMPERATIVE = rf"(?:y?{_I}n{_I}z|y?{_I}n|s{_I}nl{_A}r|s{_I}n|y?{_A}y{_I}m|y?{_A}l{_I}m|y?{_A}s{_I}n|y?{_A})"
+
+_FINITE = rf"(?:{_TENSE1}(?:l{_A}r)?(?:{_COPULA})?(?:{_PERSON1}|{_PERSON2})?|{_TENSE2}(?:{_COPULA})?{_PERSON2}?)"
+_CHAIN = re.compile(rf"(?:{_VOICE}){{0,3}}{_MODAL}(?:{_FINITE}|{_NONFINITE}{_NOMINAL}|{_IMPERATIVE})")
+_INFINITIVE = ("mak", "mek")
+_VOWELS = "aeıioöuü"
+
+
+def tr_normalise(word: str) -> str:
+    """``word`` lower-cased the Turkish way: the dotted capital İ lowers to ``i`` (Python gives ``i̇``)."""
+    return word.replace("İ", "i").replace("I", "ı").lower().replace("\u0307", "")
+
+
+@lru_cache(maxsize=8192)
+def tr_stems(lemma: str) -> tuple[tuple[str, str], ...]:
+    """The stems of the Turkish infinitive ``lemma`` with their kind: ``stem`` (``gitmek`` -> ``git``),
+    ``voiced`` (``gid``: before a vowel), ``raised`` (``di``, ``yi`` of ``demek``, ``yemek``) and
+    ``clipped`` (``bekl``: only before the progressive -Iyor); ``()`` when ``lemma`` is not an
+    infinitive in -mak / -mek."""
+    lemma = tr_normalise(lemma.strip())
+    if not lemma.endswith(_INFINITIVE) or len(lemma) < 4:
+        return ()
+    stem = lemma[:-3]
+    out = [(stem, "stem")]
+    if stem.endswith("t") and stem[-2:-1] in tuple(_VOWELS):
+        out.append((stem[:-1] + "d", "voiced"))      # gid-iyor, ed-er, kaybed-ildi
+    if stem in ("de", "ye"):
+        out.append((stem[0] + "i", "raised"))        # di-yor, yi-yecek
+    elif stem[-1] in "ae" and len(stem) > 2:
+        out.append((stem[:-1], "clipped"))           # bekl-iyor, anl-ıyor
+    return tuple(out)
+
+
+def tr_form_of(token: str, lemma: str) -> bool:
+    """Whether ``token`` is a form of the Turkish verb ``lemma`` (an infinitive in -mak / -mek): one of
+    its stems followed by a verbal suffix chain (see the module doc). False for any other lemma."""
+    token = tr_normalise(token)
+    for stem, kind in tr_stems(lemma):
+        if not token.startswith(stem):
+            continue
+        rest = token[len(stem):]
+        if not rest:
+            if kind == "stem" and len(stem) >= 3:
+                return True       # the imperative: gel!
+            continue
+        if kind == "voiced" and rest[0] not in _VOWELS:
+            continue
+        if kind == "clipped" and not rest.startswith(("ıyor", "iyor", "uyor", "üyor")):
+            continue
+        if _CHAIN.fullmatch(rest):
+            return True
+    return False

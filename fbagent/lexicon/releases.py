@@ -1,0 +1,98 @@
+"""The published FrameNets fbagent knows by layout: their licence, citation and home, as their sources state them.
+
+A reader that recognises one of these releases fills :attr:`fbagent.framenet.model.LexiconData.provenance`
+with :func:`known`; any other resource read by the same reader gets ``license="unknown"`` and the reader's name.
+Licences are SPDX ids where the source names a version, else the source's own words (the Korean FrameNet's
+README says "CC BY-NC-SA" and links the 2.0 deed; no version is stated in words, so the words are kept).
+Citations are the papers the projects publish for these releases (the Korean and Latvian READMEs name none:
+the Korean FrameNet's LREC papers and the FullStack/Latvian FrameNet papers are given, with FrameNet 1.7
+whose frames they use; the Turkish README's own BibTeX entry is kept as written).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from fbagent.framenet.model import Provenance
+
+FRAMENET_17_BIBTEX = """@misc{ruppenhofer2016framenet,
+  title = {{FrameNet II}: Extended Theory and Practice},
+  author = {Ruppenhofer, Josef and Ellsworth, Michael and Petruck, Miriam R. L. and Johnson, Christopher R. and Baker, Collin F. and Scheffczyk, Jan},
+  year = {2016},
+  publisher = {International Computer Science Institute},
+  address = {Berkeley, California},
+  note = {FrameNet release 1.7}
+}"""
+
+KOREAN_BIBTEX = """@inproceedings{hahm2020crowdsourcing,
+  title = {Crowdsourcing in the Development of a Multilingual {FrameNet}: A Case Study of {Korean FrameNet}},
+  author = {Hahm, Younggyun and Noh, Youngbin and Han, Ji Yoon and Oh, Tae Hwan and Choe, Hyonsu and Kim, Hansaem and Choi, Key-Sun},
+  booktitle = {Proceedings of the Twelfth Language Resources and Evaluation Conference (LREC 2020)},
+  year = {2020},
+  publisher = {European Language Resources Association}
+}
+@inproceedings{hahm2018semiautomatic,
+  title = {Semi-automatic {Korean FrameNet} Annotation over {KAIST} Treebank},
+  author = {Hahm, Younggyun and Kwon, Sunggoo and Kim, Jiseong and Choi, Key-Sun},
+  booktitle = {Proceedings of the Eleventh International Conference on Language Resources and Evaluation (LREC 2018)},
+  year = {2018},
+  publisher = {European Language Resources Association}
+}
+""" + FRAMENET_17_BIBTEX
+
+LATVIAN_BIBTEX = """@inproceedings{nespore2018latvian,
+  title = {{Latvian FrameNet}: Cross-Lingual Issues},
+  author = {Ne{\\v{s}}pore-B{\\=e}rzkalne, Gunta and Saul{\\=\\i}te, Baiba and Gr{\\=u}z{\\=\\i}tis, Normunds},
+  booktitle = {Human Language Technologies -- The Baltic Perspective (Baltic HLT 2018)},
+  series = {Frontiers in Artificial Intelligence and Applications},
+  pages = {96--103},
+  year = {2018},
+  publisher = {IOS Press},
+  doi = {10.3233/978-1-61499-912-6-96}
+}
+@inproceedings{gruzitis2018fullstack,
+  title = {Creation of a Balanced State-of-the-Art Multilayer Corpus for {NLU}},
+  author = {Gr{\\=u}z{\\=\\i}tis, Normunds and Pretkalni{\\c{n}}a, Lauma and Saul{\\=\\i}te, Baiba and Rituma, Laura and Ne{\\v{s}}pore-B{\\=e}rzkalne, Gunta and Znoti{\\c{n}}{\\v{s}}, Art{\\=u}rs and Paikens, Peteris},
+  booktitle = {Proceedings of the Eleventh International Conference on Language Resources and Evaluation (LREC 2018)},
+  year = {2018},
+  publisher = {European Language Resources Association}
+}
+""" + FRAMENET_17_BIBTEX
+
+TURKISH_BIBTEX = """@inproceedings{marsan20,
+  title = {{B}uilding the {T}urkish {F}rame{N}et},
+  year = {2021},
+  author = {B. Marsan and N. Kara and M. Ozcelik and B. N. Arican and N. Cesur and A. Kuzgun and E. Saniyar and O. Kuyrukcu and O. T. Y{\\i}ld{\\i}z},
+  booktitle = {Proceedings of GWC 2021}
+}"""
+
+#: release key -> its provenance (``reader`` is set by :func:`known`)
+RELEASES: dict[str, Provenance] = {
+    "korean-framenet": Provenance(
+        license="CC BY-NC-SA", license_source="known release: Korean FrameNet (its README: CC BY-NC-SA, "
+        "Attribution-NonCommercial-ShareAlike, linking the 2.0 deed)",
+        citation=KOREAN_BIBTEX, url="https://github.com/machinereading/koreanframenet", name="Korean FrameNet"),
+    "latvian-framenet": Provenance(
+        license="CC-BY-SA-4.0", license_source="known release: Latvian FrameNet (FullStack corpus, CC BY-SA 4.0)",
+        citation=LATVIAN_BIBTEX, url="https://github.com/LUMII-AILab/FullStack/tree/master/FrameNet",
+        name="Latvian FrameNet (FullStack)"),
+    "turkish-framenet": Provenance(
+        license="GPL-3.0-only", license_source="known release: Turkish FrameNet (its repository's LICENSE: GNU GPL "
+        "version 3); lemmas, POS and examples from KeNet (nlptoolkit-wordnet, GPL-3.0)",
+        citation=TURKISH_BIBTEX, url="https://github.com/StarlangSoftware/TurkishFrameNet", name="Turkish FrameNet"),
+}
+
+
+def known(key: str, reader: str, version: str = "") -> Provenance:
+    """The provenance of release ``key`` of :data:`RELEASES` read by ``reader``; ``version`` (``"1.2"``) is added to
+    its name and licence source. Raises ``KeyError`` for an unknown key (a programming error)."""
+    base = RELEASES[key]
+    if not version:
+        return replace(base, reader=reader)
+    name = f"{base.name} {version}"
+    return replace(base, reader=reader, name=name, license_source=base.license_source.replace(base.name, name, 1))
+
+
+def unknown(reader: str) -> Provenance:
+    """The provenance of a resource no known release matches: licence ``"unknown"``, read by ``reader``."""
+    return Provenance(reader=reader)
