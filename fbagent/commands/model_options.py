@@ -26,7 +26,7 @@ from fbagent.providers.config import (
     EVAL_TIMEOUT_S,
     ModelConfig,
 )
-from fbagent.providers.model_list import model_runs, read_model_file
+from fbagent.providers.model_list import ModelRun, model_runs, read_model_file
 from fbagent.providers.names import EVALUATION, help_names, names_for
 from fbagent.providers.registry import backend_options as build
 
@@ -86,7 +86,7 @@ _OPTIONS: dict[str, tuple[Any, Any]] = {
 }
 
 
-def _build_backend(values: dict[str, Any], others: dict[str, Any]) -> ModelConfig:
+def _build_backend(values: dict[str, Any], others: dict[str, Any]) -> ModelConfig | list[ModelRun]:
     """The :class:`~fbagent.providers.config.ModelConfig` of the parsed model options
     (:func:`fbagent.providers.registry.backend_options`); for a command with a ``models_file`` option
     (``eval run``), the list of :class:`~fbagent.providers.model_list.ModelRun` (one per ``--model`` and
