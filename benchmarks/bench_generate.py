@@ -69,6 +69,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import platform
 import shutil
 import subprocess
 import sys
@@ -91,6 +92,31 @@ CPU_TARGETS_MS = {(0, 16, "stand-in"): 8.0, (100, 16, "MiniLM"): 25.0}   # CPU m
 EVAL_TARGET = 0.95
 JSON_KEYS = ("concurrency", "latency_ms", "entries_per_s", "bound_entries_per_s", "ratio", "first_request_s",
              "cpu_ms_per_entry", "peak_rss_mb")
+
+
+def machine(folder: Path) -> dict[str, Any]:
+    """What tells two machines' rows apart: CPU model, cores, Python version and build, and the file system
+    (type, device, mount options) that holds the benchmark's databases (``folder``), from /proc/mounts."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    fs: dict[str, Any] = {}
+    try:
+        target = str(Path(folder).resolve())
+        best = ""
+        for line in Path("/proc/mounts").read_text().splitlines():
+            dev, mount, kind, opts, *_ = line.split()
+            if (target == mount or target.startswith(mount.rstrip("/") + "/")) and len(mount) >= len(best):
+                best, fs = mount, {"type": kind, "mount": mount, "device": dev, "options": opts}
+    except OSError:
+        pass
+    return {"cpu": cpu, "cores": os.cpu_count(), "python": platform.python_version(),
+            "python_build": " ".join(platform.python_build()), "db_filesystem": fs}
 
 
 def load() -> str:
@@ -403,8 +429,9 @@ def main() -> None:
                   f"(target >= {EVAL_TARGET}: {'met' if ev['ratio'] >= EVAL_TARGET else 'NOT met'}); load {ev['load']}")
     print(load())
     if args.json:
+        where = machine(folder)
         for r in rows:
-            print(json.dumps(r if "refused" in r else {**{k: r[k] for k in JSON_KEYS}, **r}))
+            print(json.dumps(r if "refused" in r else {**{k: r[k] for k in JSON_KEYS}, **r, "machine": where}))
         if ev is not None:
             print(json.dumps({"eval_run": ev}))
     if any("refused" in r for r in rows):

@@ -15,7 +15,7 @@ from fbagent.lean_imports import lazy_attributes
 
 if TYPE_CHECKING:
     from fbagent.eval.frame_id import FrameIdSettings, load_pairs, run_frame_id
-    from fbagent.eval.framebench import RunSettings, plan_run, run_framebench
+    from fbagent.eval.framebench import RunSettings, plan_run, request_estimate, run_framebench
     from fbagent.eval.metrics import STDS, Scoring, pct
     from fbagent.eval.report import (
         FIGURE_FORMATS,
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 #: module -> the names it defines (each loads with its module, on first use)
 _MODULES = {
     "fbagent.eval.frame_id": ("FrameIdSettings", "load_pairs", "run_frame_id"),
-    "fbagent.eval.framebench": ("RunSettings", "plan_run", "run_framebench"),
+    "fbagent.eval.framebench": ("RunSettings", "plan_run", "request_estimate", "run_framebench"),
     "fbagent.eval.metrics": ("STDS", "Scoring", "pct"),
     "fbagent.eval.report": ("FIGURE_FORMATS", "dataset_warning", "human_score_from_report", "load_result",
                             "load_results", "parse_human_accuracy", "tables", "write_report"),
@@ -41,7 +41,7 @@ _MODULES = {
 __all__ = [
     "FIGURE_FORMATS", "STDS", "FrameIdSettings", "RunSettings", "Scoring", "SemBenchSettings", "dataset_warning",
     "human_score_from_report", "load_instances", "load_pairs", "load_result", "load_results", "parse_human_accuracy",
-    "pct", "plan_run", "run_frame_id", "run_framebench", "run_sembench", "tables", "write_report",
+    "pct", "plan_run", "request_estimate", "run_frame_id", "run_framebench", "run_sembench", "tables", "write_report",
 ]
 
 __getattr__ = lazy_attributes(__name__, _MODULES)

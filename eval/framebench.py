@@ -37,6 +37,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from fbagent.errors import FbagentError
+from fbagent.eval.batch import batch_choice_task
 from fbagent.eval.choices import ALL_TEMPLATES, DEFAULT_ORDERS, ORDER_CHOICES
 from fbagent.eval.dataset import (
     HUMAN_FILTER_MIN,
@@ -63,6 +64,7 @@ from fbagent.providers.base import (
     ReasoningConfig,
     parse_free_text,
 )
+from fbagent.providers.prices import CostMeter, PriceTable, check_cap, estimate_tokens, load_prices
 from fbagent.seeds import DEFAULT_SEED
 
 HUMAN_FILTER_RULE = (f"a pair is kept when >= {HUMAN_FILTER_MIN} annotators matched the gold answer and "
@@ -104,6 +106,11 @@ class RunSettings:
     human_filter: bool | None = None
     scoring: Scoring = field(default_factory=lambda: DEFAULT_SCORING)
     label: str | None = None
+    #: ``--max-cost``: dollars this run may spend in all (earlier sessions included); ``prices``: the table
+    max_cost: float | None = None
+    prices: PriceTable | None = None
+    #: ``--batch``: ask through the provider's batch API (:mod:`fbagent.eval.batch`; openai only)
+    batch: bool = False
 
 
 @dataclass
@@ -304,6 +311,8 @@ def framebench_task(backend: Backend, settings: RunSettings, *, reasoning: Reaso
         summary["human_filter"] = plan.human_filter
         return summary
 
+    if settings.batch:
+        return batch_choice_task("framebench", manifest, jobs, score)
     return choice_task("framebench", manifest, jobs, score, batch_size=settings.batch_size,
                        concurrency=settings.concurrency)
 
@@ -321,4 +330,30 @@ def run_framebench(backend: Backend, settings: RunSettings, out_dir: Path, *,
     :func:`plan_run`), or an ``out_dir`` that holds another run. ``summary`` is None when interrupted.
     """
     task = framebench_task(backend, settings, reasoning=reasoning, command=command, plan=plan)
-    return run_task(backend, task, out_dir, on_event=chain(on_event, callbacks(on_start, on_progress)))
+    meter = cost_meter(backend, settings.max_cost, settings.prices)
+    return run_task(backend, task, out_dir, on_event=chain(on_event, callbacks(on_start, on_progress)), meter=meter)
+
+
+def cost_meter(backend: Backend, max_cost: float | None, prices: PriceTable | None) -> CostMeter | None:
+    """The :class:`~fbagent.providers.prices.CostMeter` of ``--max-cost`` for ``backend``'s model (``None``
+    without a cap). Raises :class:`FbagentError` when the price table has no price for the model."""
+    if max_cost is None:
+        return None
+    price = (prices or load_prices()).lookup(backend.name, backend.model)
+    check_cap(max_cost, price, f"{backend.name}:{backend.model}")
+    assert price is not None   # check_cap raised otherwise
+    return CostMeter(price, max_cost)
+
+
+#: output tokens of one constrained answer (``{"answer": "1"}`` and the end of the message), for estimates
+ANSWER_OUTPUT_TOKENS = 8
+
+
+def request_estimate(plan: Plan, settings: RunSettings, done: set[str], reasoning: ReasoningConfig) -> tuple[int, int, int]:
+    """``(requests, input tokens, output tokens)`` still to ask in a run of ``plan``: one request per job
+    whose key is not in ``done``; input tokens :func:`~fbagent.providers.prices.estimate_tokens` of its
+    prompt, output :data:`ANSWER_OUTPUT_TOKENS` (plus the thinking budget in reasoning mode: an upper
+    bound). No retries."""
+    jobs = [j for j in build_jobs(plan.problems, plan.template_sets, settings.parse_free_text) if j.key not in done]
+    per_answer = ANSWER_OUTPUT_TOKENS + (reasoning.max_think_tokens if reasoning.enabled else 0)
+    return len(jobs), sum(estimate_tokens(j.prompt) for j in jobs), per_answer * len(jobs)

@@ -47,6 +47,7 @@ from fbagent.providers import breaker as breakers
 from fbagent.providers import known_secrets, may_hold_secret, redact_value
 from fbagent.providers.base import Backend, ChoiceResult, TextResult, package_version
 from fbagent.providers.breaker import guarding
+from fbagent.providers.prices import CostMeter
 from fbagent.store.clock import utc_now
 
 MANIFEST = "manifest.json"
@@ -206,7 +207,8 @@ class ResultWriter:
     :attr:`errors` count this session's failed predictions (``error`` set).
     """
 
-    def __init__(self, out_dir: Path, manifest: dict, *, retry_failed_calls: bool = False) -> None:
+    def __init__(self, out_dir: Path, manifest: dict, *, retry_failed_calls: bool = False,
+                 meter: CostMeter | None = None) -> None:
         self.out_dir = check_result_folder(out_dir)
         try:
             self.out_dir.mkdir(parents=True, exist_ok=True)
@@ -228,6 +230,11 @@ class ResultWriter:
         self.records = read_predictions(self.out_dir)
         self._repair_truncated_tail()
         self.done = {r["key"] for r in latest(self.records) if not (retry_failed_calls and is_call_error(r))}
+        #: ``--max-cost``: every stored prediction's tokens were paid for, earlier sessions' too
+        self.meter = meter
+        if meter is not None:
+            for r in self.records:
+                meter.add(r.get("input_tokens"), r.get("output_tokens"))
         self.manifest = {**(existing or {}), **manifest,
                          "created_at": (existing or {}).get("created_at", utc_now()),
                          "sessions": list((existing or {}).get("sessions", []))}
@@ -263,6 +270,8 @@ class ResultWriter:
             redacted.append(r)
             self._fh.write(line + "\n")
             self.done.add(r["key"])
+            if self.meter is not None:
+                self.meter.add(r.get("input_tokens"), r.get("output_tokens"))
             if r.get("error"):
                 self.failed += 1
                 self.call_errors += is_call_error(r)
@@ -331,9 +340,15 @@ async def run_choice_jobs(backend: Backend, jobs: Sequence[ChoiceJob], writer: R
     groups: dict[str, list[ChoiceJob]] = {}
     for j in todo:
         groups.setdefault(j.group, []).append(j)
+    meter = writer.meter
+    capped = 0
 
     async def run(batch: list[ChoiceJob]) -> None:
+        nonlocal capped
         async with sem:
+            if meter is not None and meter.over:   # --max-cost spent: start nothing new; those in flight end
+                capped += len(batch)
+                return
             stop_if_down()
             results = await backend.choose_batch([j.prompt for j in batch], batch[0].choices)
         stop_if_down()
@@ -352,7 +367,9 @@ async def run_choice_jobs(backend: Backend, jobs: Sequence[ChoiceJob], writer: R
             await gather_or_cancel(*(run(b) for b in batches(group_jobs)))
     else:
         await gather_or_cancel(*(run(b) for group_jobs in groups.values() for b in batches(group_jobs)))
-    return len(todo)
+    if capped and meter is not None:
+        raise meter.stop(f"{capped} questions not asked")
+    return len(todo) - capped
 
 
 async def generate_all(backend: Backend, prompts: Sequence[str], *, max_new_tokens: int, stop: Sequence[str],

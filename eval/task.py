@@ -22,6 +22,7 @@ from fbagent.eval.runner import ChoiceJob, ResultWriter, latest, run_choice_jobs
 from fbagent.progress.events import Finished, OnEvent, Progress, Started, Stopped, ignore
 from fbagent.providers.base import Backend
 from fbagent.providers.breaker import ServiceDown
+from fbagent.providers.prices import CostCapReached, CostMeter
 
 #: ``solve(backend, writer, advance)``: answer what ``writer.done`` lacks, ``writer.write`` the predictions,
 #: ``advance(n)`` after every ``n`` units finished
@@ -47,16 +48,20 @@ class EvalTask:
     retry_failed_calls: bool = False
 
 
-def run_task(backend: Backend, task: EvalTask, out_dir: Path, *, on_event: OnEvent | None = None) -> tuple[dict | None, dict]:
+def run_task(backend: Backend, task: EvalTask, out_dir: Path, *, on_event: OnEvent | None = None,
+             meter: CostMeter | None = None) -> tuple[dict | None, dict]:
     """Run (or resume) ``task`` on ``backend`` into ``out_dir``; returns ``(summary, manifest)``.
 
     Events: ``Started(total, done, label=task.name)``, ``Progress`` after every batch, ``Stopped``, then
     ``Finished({"summary", "manifest"})`` when the run finished. ``summary`` is ``None`` when the run is
     interrupted (the exception propagates after the folder is finished as ``interrupted``). Raises
     :class:`fbagent.errors.FbagentError` for an ``out_dir`` that holds another run or cannot be written.
+    ``meter``: ``--max-cost`` (:class:`~fbagent.providers.prices.CostMeter`): it counts the tokens of every
+    stored prediction; once spent, no new request starts, those in flight are stored, and
+    :class:`~fbagent.providers.prices.CostCapReached` (exit 1) says what is stored.
     """
     emit = on_event or ignore
-    writer = ResultWriter(out_dir, task.manifest, retry_failed_calls=task.retry_failed_calls)
+    writer = ResultWriter(out_dir, task.manifest, retry_failed_calls=task.retry_failed_calls, meter=meter)
     total, done = task.units(writer.done)
     emit(Started(total=total, done=done, label=task.name))
 
@@ -69,9 +74,9 @@ def run_task(backend: Backend, task: EvalTask, out_dir: Path, *, on_event: OnEve
     try:
         try:
             run_on_loop(backend, task.solve(backend, writer, advance))
-        except ServiceDown as down:   # the service stopped answering: say what is stored, then stop (exit 1)
-            raise ServiceDown(f"{down.problem}; stopped: {done - before} new predictions of this session are stored "
-                              f"({done} of {total} in {out_dir})", down.fix) from down
+        except (ServiceDown, CostCapReached) as down:   # the service stopped answering or the money is spent
+            raise type(down)(f"{down.problem}; stopped: {done - before} new predictions of this session are stored "
+                             f"({done} of {total} in {out_dir})", down.fix) from down
         status = "finished"
         summary = task.score(writer.records)
     finally:

@@ -231,6 +231,16 @@ def usage(db: sqlite_utils.Database, run_id: int) -> dict[str, Any]:
     return totals
 
 
+def usage_by_model(db: sqlite_utils.Database, run_id: int) -> list[dict[str, Any]]:
+    """Tokens a run's requests used per model, from ``llm_calls`` (failed requests too: a provider bills
+    what it answered): ``[{"backend", "model", "calls", "input_tokens", "output_tokens"}]`` by backend, model."""
+    rows = db.execute(
+        "SELECT backend, model, COUNT(*), COALESCE(SUM(input_tokens), 0), COALESCE(SUM(output_tokens), 0)"
+        " FROM llm_calls WHERE run_id = ? GROUP BY backend, model ORDER BY backend, model", [run_id]).fetchall()
+    return [{"backend": b, "model": m, "calls": int(n), "input_tokens": int(i), "output_tokens": int(o)}
+            for b, m, n, i, o in rows]
+
+
 def list_runs(db: sqlite_utils.Database) -> list[dict[str, Any]]:
     """Every run, newest first, with item counts by status and LLM usage totals."""
     out = []

@@ -210,8 +210,21 @@ class _Handler(BaseHTTPRequestHandler):
         except (BrokenPipeError, ConnectionResetError, ConnectionAbortedError):
             self.close_connection = True  # the client gave up (timeout test)
 
+    def _routed(self, method: str, raw_body: bytes) -> bool:
+        """Answer from ``stub.routes(method, path, headers, body)`` (tests/batch_stub.py) when it returns one."""
+        stub = self.server.stub
+        if stub.routes is None:
+            return False
+        answer = stub.routes(method, self.path.split("?", 1)[0], dict(self.headers), raw_body)
+        if answer is None:
+            return False
+        self._send(*answer)
+        return True
+
     def do_GET(self) -> None:  # noqa: N802
         stub = self.server.stub
+        if self._routed("GET", b""):
+            return
         if self.path.rstrip("/").endswith("/models"):
             self._send(200, {"object": "list", "data": [
                 {"id": stub.model, "object": "model", "created": 0, "owned_by": "stub"}]})
@@ -222,6 +235,8 @@ class _Handler(BaseHTTPRequestHandler):
         stub = self.server.stub
         length = int(self.headers.get("Content-Length") or 0)
         raw_body = self.rfile.read(length) if length else b""
+        if self._routed("POST", raw_body):
+            return
         try:
             request = json.loads(raw_body or b"{}")
         except json.JSONDecodeError:
@@ -274,6 +289,8 @@ class OpenAIStub:
         self._server: _Server | None = None
         self._thread: threading.Thread | None = None
         self._ids = 0
+        #: ``(method, path, headers, body) -> (status, body) | None``: extra endpoints (tests/batch_stub.py)
+        self.routes: Callable[[str, str, dict[str, str], bytes], tuple[int, dict[str, Any] | str] | None] | None = None
 
     # -- lifecycle ---------------------------------------------------------
     def start(self) -> OpenAIStub:

@@ -350,6 +350,18 @@ CASES += [
     # --- names: NFC, no invisible characters
     _c("annotator-name-only-invisible", "annotate", "--annotator", "\u200b\u2060", "--db", "{db}",
        says=("the annotator name is empty",)),
+    # --- issue 46: several models, several servers
+    _c("eval-no-backend", "eval", "frame-id", "--model", "m", "--db", "{db}", says=("no --backend given",)),
+    _c("eval-two-models-one-model-command", "eval", "sembench", "--backend", "openai", "--model", "a", "--model", "b",
+       says=("--model given 2 times",)),
+    _c("eval-models-file-missing", "eval", "run", "--dataset", "{entries}", "--models", "{tmp}/none.toml",
+       says=("cannot read --models",)),
+    _c("eval-label-several-models", "eval", "run", "--dataset", "{entries}", "--backend", "openai", "--model", "a",
+       "--model", "b", "--label", "x", says=("--label names one model",)),
+    _c("eval-gpus-not-numbers", "eval", "run", "--dataset", "{entries}", "--backend", "openai", "--model", "a",
+       "--model", "b", "--gpus", "0,x", says=("--gpus='0,x'",)),
+    _c("eval-two-base-urls-local", "eval", "run", "--dataset", "{entries}", "--backend", "local",
+       "--base-url", "http://127.0.0.1:1/v1", "--base-url", "http://127.0.0.1:2/v1", says=("only the openai backend",)),
 ]
 
 

@@ -285,3 +285,31 @@ async def test_stored_command_and_base_url_carry_no_secret(tmp_path):
         assert "SECRETPW1" not in text and "SECRETKEY2" not in text, text
     assert run_row["options"]["base_url"] == public
     assert "SECRET" not in out
+
+
+async def test_a_dry_run_prices_its_tokens(tmp_path, monkeypatch):
+    """Issue 46: the plan's tokens at a price file's prices, by hand: generator ($1 in / $2 out per 1M) for
+    the entry calls (x max_retries + 1 with every retry) and screening, the same model as verifier for the
+    definitions; at batch prices half of it."""
+    from fbagent.lexicon.importer import import_embedded
+
+    prices = tmp_path / "prices.toml"
+    prices.write_text('[openai]\nbatch_discount = 0.5\n[openai.models]\n"stub-model" = { input = 1.0, output = 2.0 }\n')
+    monkeypatch.setenv("FBAGENT_PRICES", str(prices))
+    import_embedded(open_db(tmp_path / "fb.db"))
+    with OpenAIStub(FrameResponder()) as stub:
+        summary, text = await run(tmp_path / "fb.db", options(stub, pairs=3, screen=False, dry_run=True, max_retries=2))
+    plan = summary.plan
+    total = (plan["input_tokens"] * 1.0 + plan["output_tokens"] * 2.0) / 1e6
+    assert plan["cost_usd"] == pytest.approx(total) and plan["cost_usd_batch"] == pytest.approx(total / 2)
+    # with every retry (max_retries 2) the generator's base and extension calls count 3 times: 2 x more
+    gen_in, gen_out = plan["tokens_by_role"]["generator"]
+    assert gen_in > 0 and plan["cost_usd_retries"] == pytest.approx(total + 2 * (gen_in * 1.0 + gen_out * 2.0) / 1e6)
+    assert sum(sum(v) for v in plan["tokens_by_role"].values()) == plan["input_tokens"] + plan["output_tokens"]
+    assert "no retries / all retries / batch" in text
+    prices.write_text("")
+    monkeypatch.setenv("FBAGENT_PRICES", str(prices))
+    with OpenAIStub(FrameResponder()) as stub:
+        unpriced, text = await run(tmp_path / "fb.db", options(stub, pairs=3, screen=False, dry_run=True))
+    assert unpriced.plan["cost_usd"] is None and unpriced.plan["price_missing"] == ["openai:stub-model"]
+    assert "unknown: no price for openai:stub-model" in text

@@ -68,3 +68,34 @@ def test_bad_status_is_one_line_and_an_all_verified_run_says_so(tmp_path):
     make_db(clean, 2, statuses=("verified",))
     res = runner.invoke(app, ["runs", "show", "run1", "--db", str(clean)])
     assert res.exit_code == 0 and "No rejected and failed entries." in res.output
+
+
+def test_cost_from_the_recorded_usage(tmp_path, monkeypatch):
+    """Issue 46: gpt-4o-mini ($0.15 / $0.60 per 1M) 2 calls, 100,000 in + 20,000 out: 0.015 + 0.012 = $0.027;
+    gemini-2.5-flash ($0.30 / $2.50) 1 call, 10,000 in + 1,000 out: 0.003 + 0.0025 = $0.0055; total $0.0325."""
+    from fbagent.store.db import open_db
+    from fbagent.store.llm_calls import insert_call
+
+    monkeypatch.delenv("FBAGENT_PRICES", raising=False)
+    path = _db(tmp_path)
+    db = open_db(path)
+    run_id = db.execute("SELECT id FROM runs WHERE name = 'run1'").fetchone()[0]
+    db.execute("DELETE FROM llm_calls WHERE run_id = ?", [run_id])
+    db.conn.commit()
+    for backend, model, n_in, n_out in (("openai", "gpt-4o-mini", 60_000, 5_000), ("openai", "gpt-4o-mini", 40_000, 15_000),
+                                        ("gemini", "gemini-2.5-flash", 10_000, 1_000)):
+        insert_call(db, run_id=run_id, item_id=None, task="define", backend=backend, model=model, cache_key=f"k{n_in}",
+                    prompt_version=None, request={}, response={}, input_tokens=n_in, output_tokens=n_out,
+                    latency_ms=1.0, attempts=1, error=None)
+    db.conn.close()
+    data = json.loads(runner.invoke(app, ["runs", "show", "run1", "--db", str(path), "--json"]).output)
+    assert data["cost"]["usd"] == 0.0325 and data["cost"]["date"] == "2025-08-15"
+    assert [(m["model"], m["calls"], round(m["usd"], 6)) for m in data["cost"]["models"]] == [
+        ("gemini-2.5-flash", 1, 0.0055), ("gpt-4o-mini", 2, 0.027)]
+    text = " ".join(runner.invoke(app, ["runs", "show", "run1", "--db", str(path)], env={"COLUMNS": "200"}).output.split())
+    assert "Cost from the recorded usage (prices of 2025-08-15" in text and "total $0.03" in text
+    # --prices FILE overrides the table: 120,000 tokens of gpt-4o-mini at $1 per 1M in and out
+    prices = tmp_path / "p.toml"
+    prices.write_text('[openai.models]\n"gpt-4o-mini" = { input = 1.0, output = 1.0 }\n')
+    mine = json.loads(runner.invoke(app, ["runs", "show", "run1", "--db", str(path), "--json", "--prices", str(prices)]).output)
+    assert mine["cost"]["models"][1]["usd"] == 0.12   # 120,000 tokens at $1 per 1M

@@ -21,6 +21,8 @@ import typer
 from rich.text import Text
 
 import fbagent.eval as evaluation
+from fbagent.commands import eval_models
+from fbagent.commands.eval_models import folders_of, run_models
 from fbagent.commands.eval_tables import print_report
 from fbagent.commands.model_options import backend_options
 from fbagent.commands.option_groups import option_group
@@ -31,10 +33,12 @@ from fbagent.commands.tables import Col, print_table, wrap_text
 from fbagent.errors import FbagentError
 from fbagent.eval.choices import ALL_TEMPLATES, DEFAULT_ORDERS
 from fbagent.eval.runner import check_result_folder
+from fbagent.eval.schedule import parse_gpus
 from fbagent.eval.sembench_sets import looks_like_instances
 from fbagent.limits import DEFAULT_N_BOOT, bounds
 from fbagent.providers import redact
 from fbagent.providers import registry as provider_registry
+from fbagent.providers.prices import check_cap, load_prices
 from fbagent.seeds import DEFAULT_SEED
 
 if TYPE_CHECKING:
@@ -42,6 +46,7 @@ if TYPE_CHECKING:
 
     from fbagent.providers.base import Backend
     from fbagent.providers.config import ModelConfig
+    from fbagent.providers.model_list import ModelRun
 
 app = typer.Typer(help="Score language models on FrameBench entries, frame identification and SemBench.",
                   no_args_is_help=True)
@@ -58,6 +63,29 @@ StdOpt = Annotated[str, typer.Option("--std", rich_help_panel="Scoring", help="S
 LabelOpt = Annotated[str | None, typer.Option("--label", callback=name_check("label"), rich_help_panel="Run",
                                               help="Name of this run in reports and figures (stored in the manifest; "
                                               "default: a short model name).")]
+
+
+# -- eval run's options for several models and money (issue 46) --------------------------------------
+ModelsFileOpt = Annotated[Path | None, typer.Option(
+        "--models", rich_help_panel="Model", help="TOML file of [[model]] tables (backend, model, base_url, label, "
+        "...; docs/eval.md): score each, as with --model repeated.")]
+GpusOpt = Annotated[str | None, typer.Option(
+        "--gpus", rich_help_panel="Model", help="GPUs for several models side by side, e.g. 0,1,2,3 (default: "
+        "CUDA_VISIBLE_DEVICES; one GPU or none: one model after another).")]
+MaxCostOpt = Annotated[float | None, typer.Option(
+        "--max-cost", min=0.0, rich_help_panel="Money", help="Stop once this many US dollars are spent on a model "
+        "(its recorded tokens at the price table's prices, earlier sessions included); what finished is stored: "
+        "rerun with a higher cap to go on.")]
+PricesOpt = Annotated[Path | None, typer.Option(
+        "--prices", rich_help_panel="Money", help="TOML price file over fbagent's table (fbagent/data/prices.toml; "
+        "also env FBAGENT_PRICES).")]
+DryRunOpt = Annotated[bool, typer.Option(
+        "--dry-run", rich_help_panel="Money", help="Print each model's requests, tokens and dollars still to "
+        "spend (with and without retries, at batch prices), then stop: nothing is loaded, asked or stored.")]
+BatchOpt = Annotated[bool, typer.Option(
+        "--batch", rich_help_panel="Money", help="Ask through the OpenAI Batch API (half the price, answers within "
+        "24 h; openai backend): job ids in OUT/batch_jobs.json, the same command resumes, polls and resubmits "
+        "failed or expired lines; Ctrl-C cancels the open jobs.")]
 
 
 @dataclass(frozen=True)
@@ -113,11 +141,12 @@ def _create(spec: ModelConfig) -> Backend:
 
 
 def _score(backend: ModelConfig, out: Path | None, task: str, label: str,
-           score: Callable[[Any, Path, Any], tuple[Any, dict]], *, retries: bool = True) -> Path:
+           score: Callable[[Any, Path, Any], tuple[Any, dict]], *, retries: bool = True, show: bool = True) -> Path:
     """The one ending of the eval runs (``run``, ``frame-id``, ``sembench``): check ``out`` before the model
     loads, build the provider of ``backend`` once, call ``score(provider, out, progress)`` under a progress
     bar called ``label`` + ``backend:model`` (``out`` default: ``results/<task>/<backend>-<model>``), close
-    the provider, then the closing line(s) (:func:`_close`; ``retries``: name ``--retry-failed``).
+    the provider, then the closing line(s) (:func:`_close`; ``retries``: name ``--retry-failed``; ``show``: the
+    results table, off for one model of several, whose leaderboard follows).
     Ctrl-C: one line saying the predictions so far are stored, exit 130. Returns the result folder."""
     if out is not None:
         _check_out(out)  # before the model loads
@@ -132,7 +161,7 @@ def _score(backend: ModelConfig, out: Path | None, task: str, label: str,
         raise typer.Exit(130) from None
     finally:
         be.close()
-    _close(manifest, out, retries=retries)
+    _close(manifest, out, retries=retries, show=show)
     return out
 
 
@@ -244,28 +273,76 @@ def run_cmd(
     limit: LimitOpt = None,
     lang: Annotated[str | None, typer.Option("--lang", help="Language of entries that carry none (the authors' "
                                               "columns never do; default en).")] = None,
-    backend: ModelConfig | None = None,  # built by @backend_options from the model options
+    models_file: ModelsFileOpt = None,
+    gpus: GpusOpt = None,
+    max_cost: MaxCostOpt = None,
+    prices_file: PricesOpt = None,
+    dry_run: DryRunOpt = False,
+    batch: BatchOpt = False,
+    backend: list[ModelRun] | None = None,  # built by @backend_options from the model options
     run: EvalRun | None = None,  # built by @run_options
 ) -> None:
     """Score a model on FrameBench entries: 4 problems per entry x templates, constrained to options 1-4.
 
     Every prediction goes to OUT/predictions.jsonl; OUT/manifest.json records options, seed and
     versions; OUT/summary.json the metrics. Rerun the same command to resume after a crash.
-    Exit 1 when every answer failed.
+    Exit 1 when every answer failed. Several models (--model repeated, --models FILE): one folder each
+    under OUT (default results/framebench), the same problems and seed, then one leaderboard.
     """
     if std not in evaluation.STDS:
         raise FbagentError(f"unknown --std {std!r}", "use --std population or --std sample")
     assert backend is not None and run is not None   # built by @backend_options and @run_options
+    several = len(backend) > 1 or models_file is not None
+    if several and label is not None:
+        raise FbagentError("--label names one model but several are scored",
+                           "give each model a label key in --models FILE, or leave --label out")
+    gpu_ids = parse_gpus(gpus, os.environ.get("CUDA_VISIBLE_DEVICES")) if several else []
     settings = evaluation.RunSettings(
         dataset=dataset, templates=templates, lang=lang, limit=limit, **run.settings, templates_dir=templates_dir,
         labels_file=labels_file, choices_style=choices_style, templates_lang=templates_lang, orders=orders,
         parse_free_text=parse_free_text, human_filter=human_filter,
-        scoring=evaluation.Scoring(failures="exclude" if exclude_failures else "count", std=std), label=label)
+        scoring=evaluation.Scoring(failures="exclude" if exclude_failures else "count", std=std), label=label,
+        max_cost=max_cost, prices=load_prices(prices_file), batch=batch)
+    _check_money(backend, settings)
     # Validate the whole dataset (up to --limit), the templates and the options before loading a model:
     # a bad line or template must not cost a model load (minutes with vLLM).
     plan = evaluation.plan_run(settings)
-    _score(backend, run.out, "framebench", "", lambda be, out, prog: evaluation.run_framebench(
-        be, settings, out, reasoning=backend.reasoning, command=sys.argv, plan=plan, on_event=prog))
+
+    def score_one(model: ModelRun, settings: evaluation.RunSettings, out: Path | None) -> Path:
+        return _score(model.config, out, "framebench", "", lambda be, out, prog: evaluation.run_framebench(
+            be, settings, out, reasoning=model.config.reasoning, command=sys.argv, plan=plan, on_event=prog),
+            show=not several)
+
+    _run_or_plan(backend, settings, plan, run.out, several, gpu_ids, score_one, dry_run)
+
+
+def _check_money(models: list[ModelRun], settings: evaluation.RunSettings) -> None:
+    """Before anything loads: ``--batch`` only for openai models; ``--max-cost`` only for models with a price."""
+    not_openai = [m.folder for m in models if m.config.backend != "openai"]
+    if settings.batch and not_openai:
+        raise FbagentError(f"--batch needs the openai backend ({', '.join(not_openai)} is not)",
+                           "leave --batch out for that model (Gemini batch mode is not supported yet)")
+    assert settings.prices is not None
+    for model in models:
+        c = model.config
+        check_cap(settings.max_cost, settings.prices.lookup(c.backend, c.model), f"{c.backend}:{c.model}")
+
+
+def _run_or_plan(models: list[ModelRun], settings: evaluation.RunSettings, plan: Any, out: Path | None, several: bool,
+                 gpu_ids: list[int], score_one: Callable[[ModelRun, Any, Path | None], Path], dry_run: bool) -> None:
+    """``eval run``'s ending: the dry run's table, one model into ``out``, or several into ``out``'s sub-folders."""
+    out_root = out or Path("results") / "framebench"
+    if dry_run:
+        folders = (folders_of(models, out_root) if several else
+                   [out or _default_out("framebench", models[0].config.backend, models[0].config.model)])
+        assert settings.prices is not None
+        eval_models.dry_run(models, settings, plan, folders, settings.prices)
+        return
+    if not several:
+        score_one(models[0], settings, out)
+        return
+    _check_out(out_root)
+    run_models(models, settings, out_root, gpu_ids, score_one)
 
 
 def _result_folders(paths: list[Path]) -> list[Path]:

@@ -84,6 +84,10 @@ def generate_cmd(
         "lexicon, generator, seed and options, so the same command resumes the same run.")] = RunOptions.name,
     dry_run: Annotated[bool, typer.Option(
         "--dry-run", rich_help_panel="Run", help="Print the plan (entries, calls, tokens); call nothing.")] = RunOptions.dry_run,
+    max_cost: Annotated[float | None, typer.Option(
+        "--max-cost", min=0.0, rich_help_panel="Run", help="Stop starting entries once the run has spent this many "
+        "US dollars (its recorded tokens at the price table's prices: fbagent/data/prices.toml, env FBAGENT_PRICES); "
+        "entries in flight finish and are stored; rerun with a higher cap to go on.")] = RunOptions.max_cost,
     db: DbOption = DEFAULT_DB,
     llm: ModelConfig | None = None,              # built by @model_options
     verifier_llm: VerifierFlags | None = None,   # built by @verifier_options
@@ -102,7 +106,7 @@ def generate_cmd(
         selection_own={"pairs": pairs, "per_pair": per_pair, "seed": seed},
         run={"lexicon": lexicon, "name": run, "dry_run": dry_run, "max_retries": max_retries,
              "similarity_threshold": similarity_threshold, "near_copy_threshold": near_copy_threshold,
-             "screen": screen})
+             "screen": screen, "max_cost": max_cost})
     run_generation(db_path(db), opts)
 
 

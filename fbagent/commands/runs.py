@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -12,10 +13,11 @@ from fbagent.commands.options import DEFAULT_DB, ExistingDbOption, db_path, name
 from fbagent.commands.output import echo, new_console
 from fbagent.commands.tables import Col, WideOption, print_table, wrap_text
 from fbagent.errors import FbagentError
+from fbagent.providers.prices import PriceTable, load_prices, usd
 from fbagent.store.db import open_db
 from fbagent.store.items import STATUSES, run_items
 from fbagent.store.pairs import run_protocols
-from fbagent.store.runs import get_run, item_counts, list_runs, sessions, usage
+from fbagent.store.runs import get_run, item_counts, list_runs, sessions, usage, usage_by_model
 from fbagent.text import shown
 
 if TYPE_CHECKING:
@@ -72,9 +74,11 @@ def show_cmd(
                                                      "rejected or failed (default: both).")] = None,
     limit: Annotated[int, typer.Option("--limit", min=0, help="Table: at most N entries (0 = all; --json has all).")] = 50,
     wide: WideOption = False,
+    prices_file: Annotated[Path | None, typer.Option("--prices", help="TOML price file over fbagent's table "
+                                                     "(fbagent/data/prices.toml; also env FBAGENT_PRICES).")] = None,
 ) -> None:
-    """Show one run: command, backends, options, prompt versions, items by status, LLM usage by task, sessions,
-    and the rejected and failed entries with their first reason."""
+    """Show one run: command, backends, options, prompt versions, items by status, LLM usage by task, its cost
+    from the recorded usage, sessions, and the rejected and failed entries with their first reason."""
     if entry_status is not None and entry_status not in ENTRY_STATUSES:
         raise FbagentError(f"unknown --status {entry_status!r}", "pass --status rejected or --status failed")
     database = open_db(db_path(db), read_only=True)
@@ -85,8 +89,9 @@ def show_cmd(
     use = usage(database, row["id"])
     sess = sessions(database, row["id"], as_recovered=True)  # killed sessions shown as interrupted
     entries = problem_entries(database, row["id"], (entry_status,) if entry_status else ENTRY_STATUSES)
+    cost = run_cost(usage_by_model(database, row["id"]), load_prices(prices_file))
     if as_json:
-        echo(json.dumps({"run": row, "items": counts, "usage": use, "sessions": sess, "entries": entries},
+        echo(json.dumps({"run": row, "items": counts, "usage": use, "cost": cost, "sessions": sess, "entries": entries},
                               ensure_ascii=False, indent=2, default=str))
         return
 
@@ -109,6 +114,7 @@ def show_cmd(
                 calls, title="LLM usage (new requests; cache hits cost nothing)",
                 row_styles=[None] * (len(calls) - 1) + ["bold"])
     console.print(f"cache hits: {use['cache_hits']}   wall time over {len(sess)} session(s): {use['wall_s']:.1f} s")
+    _print_cost(console, cost)
     if sess:
         st = []
         for i, s in enumerate(sess, 1):
@@ -119,6 +125,35 @@ def show_cmd(
                               *(Col(c, "right") for c in ("entries", "calls", "cache hits", "wall s"))],
                     st, title="Sessions (one per `fbagent generate` invocation)")
     _print_entries(console, entries, entry_status, limit, row["name"], wide)
+
+
+def run_cost(by_model: list[dict], prices: PriceTable) -> dict:
+    """The cost of a run's recorded usage (:func:`fbagent.store.runs.usage_by_model`) at ``prices``:
+    ``{"usd": total or None when a model has no price, "date": the table's date, "models": [row + "price",
+    "usd"]}``; a model without a price has ``usd`` ``None``."""
+    models, total = [], 0.0
+    for m in by_model:
+        price = prices.lookup(m["backend"], m["model"])
+        dollars = None if price is None else price.cost(m["input_tokens"], m["output_tokens"])
+        models.append({**m, "price": None if price is None else price.key, "usd": dollars})
+        total += dollars or 0.0
+    unknown = any(m["usd"] is None for m in models)
+    return {"usd": None if unknown else round(total, 6), "usd_known": round(total, 6), "date": prices.date,
+            "models": models}
+
+
+def _print_cost(console: Console, cost: dict) -> None:
+    """The cost table of :func:`run_cost` (nothing without recorded usage)."""
+    rows = [[f"{m['backend']}:{m['model']}", f"{m['calls']:,}", f"{m['input_tokens']:,}", f"{m['output_tokens']:,}",
+             m["price"] or "no price: --prices FILE", usd(m["usd"])] for m in cost["models"]]
+    if not rows:
+        return
+    rows.append(["total", "", "", "", "", usd(cost["usd"]) if cost["usd"] is not None
+                 else f"{usd(cost['usd_known'])} + unknown"])
+    print_table(console, [Col("model", wrap="path"), *(Col(c, "right") for c in ("calls", "tokens in", "tokens out")),
+                          Col("price of", wrap="words"), Col("US$", "right")], rows,
+                title=f"Cost from the recorded usage (prices of {cost['date']}; cache hits cost nothing)",
+                row_styles=[None] * (len(rows) - 1) + ["bold"])
 
 
 def _print_entries(console: Console, entries: list[dict], status: str | None, limit: int, run_name: str,

@@ -87,6 +87,8 @@ class RunOptions:
     screen: bool | None = None
     variant_temperature: float = GENERATION_VARIANT_TEMPERATURE
     max_tokens: int = GENERATION_MAX_TOKENS
+    #: ``--max-cost``: US dollars the run may spend in all (:mod:`fbagent.generation.budget`); ``None``: no cap
+    max_cost: float | None = None
 
 
 def _generate_selection() -> SelectionOptions:

@@ -18,16 +18,12 @@ from fbagent.generation.selection import choose_selection, screening_done, scree
 from fbagent.generation.workers import FrameInfoCache, entry_list, pending
 from fbagent.pairs.screening import load_run_pairs
 from fbagent.pairs.select import draw_selection
+from fbagent.providers.prices import estimate_tokens, load_prices
 from fbagent.store import items as items_store
 
 OUTPUT_TOKEN_ESTIMATE = {"generate_base": 120, "extend": 40, "define": 30, "judge": 4, "screen": 50, "verb_check": 20}
 SENTENCE = "x" * 60      # stands for a generated sentence inside a prompt
 CONDITION = "x" * 40     # stands for the question's condition
-
-
-def estimate_tokens(text: str) -> int:
-    """Rough token count of a prompt: ``ceil(chars / 4)`` (characters for scripts without spaces)."""
-    return max(1, (len(text) + 3) // 4)
 
 
 def prompt_tokens(messages: list[dict[str, str]]) -> int:
@@ -70,25 +66,28 @@ async def build_plan(db: Any, lexicon: dict[str, Any], prompts: Any, run: dict[s
     verb_min, verb_max = verb_check_calls(opts)
     per_entry_min = 1 + 2 + defines + (4 if opts.verifier.judge else 0) + verb_min
     per_entry_max = (opts.run.max_retries + 1) * 3 + defines + (4 if opts.verifier.judge else 0) + verb_max
-    tokens_in = tokens_out = 0
+    gen = [0, 0]      # generator: base pair and extension (retried by self-check), tokens in and out
+    ver = [0, 0]      # verifier: definitions, judge, the LLM verb check
+    screen = [0, 0]   # screening (generator, not retried)
     for pair, _k in todo:
         fa, fb = frame_infos.get(pair["frame_a"], pair["verb"]), frame_infos.get(pair["frame_b"], pair["verb"])
-        tokens_in += prompt_tokens(prompts.base_messages(pair["verb"], fa, fb))
-        tokens_in += 2 * prompt_tokens(prompts.extend_messages(pair["verb"], fa, SENTENCE, SENTENCE, CONDITION, True))
-        tokens_in += defines * prompt_tokens(prompts.define_messages(pair["verb"], SENTENCE))
-        tokens_out += (OUTPUT_TOKEN_ESTIMATE["generate_base"] + 2 * OUTPUT_TOKEN_ESTIMATE["extend"]
-                       + defines * OUTPUT_TOKEN_ESTIMATE["define"])
+        gen[0] += prompt_tokens(prompts.base_messages(pair["verb"], fa, fb))
+        gen[0] += 2 * prompt_tokens(prompts.extend_messages(pair["verb"], fa, SENTENCE, SENTENCE, CONDITION, True))
+        ver[0] += defines * prompt_tokens(prompts.define_messages(pair["verb"], SENTENCE))
+        gen[1] += OUTPUT_TOKEN_ESTIMATE["generate_base"] + 2 * OUTPUT_TOKEN_ESTIMATE["extend"]
+        ver[1] += defines * OUTPUT_TOKEN_ESTIMATE["define"]
         if opts.verifier.judge:
-            tokens_in += 4 * prompt_tokens(prompts.judge_messages(SENTENCE, SENTENCE, SENTENCE))
-            tokens_out += 4 * OUTPUT_TOKEN_ESTIMATE["judge"]
+            ver[0] += 4 * prompt_tokens(prompts.judge_messages(SENTENCE, SENTENCE, SENTENCE))
+            ver[1] += 4 * OUTPUT_TOKEN_ESTIMATE["judge"]
         if verb_min:
-            tokens_in += verb_min * prompt_tokens(verb_use_messages(SENTENCE, pair["verb"], lexicon["lang"]))
-            tokens_out += verb_min * OUTPUT_TOKEN_ESTIMATE["verb_check"]
+            ver[0] += verb_min * prompt_tokens(verb_use_messages(SENTENCE, pair["verb"], lexicon["lang"]))
+            ver[1] += verb_min * OUTPUT_TOKEN_ESTIMATE["verb_check"]
     for pair in to_screen:  # the screening prompt as screen_node sends it: both frames' definitions
         fa, fb = frame_infos.get(pair["frame_a"], pair["verb"]), frame_infos.get(pair["frame_b"], pair["verb"])
-        tokens_in += prompt_tokens(prompts.screen_messages(pair["verb"], pair["frame_a"], fa["definition"],
+        screen[0] += prompt_tokens(prompts.screen_messages(pair["verb"], pair["frame_a"], fa["definition"],
                                                            pair["frame_b"], fb["definition"]))
-        tokens_out += OUTPUT_TOKEN_ESTIMATE["screen"]
+        screen[1] += OUTPUT_TOKEN_ESTIMATE["screen"]
+    tokens_in, tokens_out = gen[0] + ver[0] + screen[0], gen[1] + ver[1] + screen[1]
     screen_calls = len(to_screen)
     return {
         "run": run["name"] if run is not None else default_run_name(lexicon["name"], opts),
@@ -99,7 +98,32 @@ async def build_plan(db: Any, lexicon: dict[str, Any], prompts: Any, run: dict[s
         "calls_min": per_entry_min * len(todo) + screen_calls, "calls_max": per_entry_max * len(todo) + screen_calls,
         "input_tokens": tokens_in, "output_tokens": tokens_out, "generator": opts.models.generator.backend, "model": opts.models.generator.model,
         "verifier": opts.models.verifier.backend or opts.models.generator.backend,
+        **plan_cost(opts, gen, ver, screen),
     }
+
+
+def plan_cost(opts: GenerateOptions, gen: list[int], ver: list[int], screen: list[int]) -> dict[str, Any]:
+    """Dollars of a plan's tokens (``[in, out]`` of the generator's entry calls, the verifier's calls and
+    screening) at the price table (:func:`fbagent.providers.prices.load_prices`; ``FBAGENT_PRICES``):
+    ``cost_usd`` (no retries), ``cost_usd_retries`` (every self-check retry: the generator's entry tokens x
+    ``--max-retries + 1``), ``cost_usd_batch`` (at batch prices), ``None`` when a model has no price
+    (``price_missing`` names it), the table's ``prices_date`` and ``tokens_by_role`` (``[in, out]`` each)."""
+    table = load_prices()
+    roles = {"tokens_by_role": {"generator": list(gen), "verifier": list(ver), "screening": list(screen)}}
+    g, v = opts.models.config("generator"), opts.models.config("verifier")
+    gp, vp = table.lookup(g.backend, g.model), table.lookup(v.backend, v.model)
+    missing = [f"{c.backend}:{c.model}" for c, p in ((g, gp), (v, vp)) if p is None]
+    if gp is None or vp is None:
+        return {"cost_usd": None, "cost_usd_retries": None, "cost_usd_batch": None, "prices_date": table.date,
+                "price_missing": list(dict.fromkeys(missing)), **roles}
+    tries = opts.run.max_retries + 1
+
+    def cost(batch: bool, gen_factor: int = 1) -> float:
+        return (gp.cost(gen[0] * gen_factor, gen[1] * gen_factor, batch=batch) + gp.cost(*screen, batch=batch)
+                + vp.cost(*ver, batch=batch))
+
+    return {"cost_usd": cost(False), "cost_usd_retries": cost(False, tries), "cost_usd_batch": cost(True),
+            "prices_date": table.date, "price_missing": [], **roles}
 
 
 def verb_check_calls(opts: GenerateOptions) -> tuple[int, int]:

@@ -28,6 +28,7 @@ from fbagent.checks.lemmas import require_verb_analyser
 from fbagent.crash import crash_note, invocation_pid
 from fbagent.errors import FbagentError
 from fbagent.generation import checkpoints
+from fbagent.generation.budget import run_budget
 from fbagent.generation.events import (
     GenerationSummary,
     LexiconNote,
@@ -58,6 +59,7 @@ from fbagent.pairs.screening import load_run_pairs
 from fbagent.pairs.select import check_selectable
 from fbagent.prompting.messages import load_prompts
 from fbagent.providers.breaker import ServiceDown, guarding
+from fbagent.providers.prices import CostCapReached, load_prices
 from fbagent.providers.redact import stored_base_url, stored_command
 from fbagent.store import items as items_store
 from fbagent.store import runs as runs_store
@@ -316,7 +318,8 @@ class _Session:
             await backends.warmup.ready()
         pool = EntryPool(db=db, graph=compile_entry_graph(saver), saver=saver, ctx=ctx, run=run, lexicon=self.lexicon,
                          frame_infos=FrameInfoCache(db, self.lexicon["id"]), clients=backends.clients,
-                         emit=self.emit, durability=opts.run.durability)
+                         emit=self.emit, durability=opts.run.durability,
+                         budget=run_budget(db, run["id"], backends.clients, opts.run.max_cost, load_prices()))
         entries_started = time.perf_counter()
         with frozen_heap():   # the garbage collector skips the start-up heap (imports, models) from here on
             await pool.run_all(todo, workers=2 * opts.models.generator.concurrency, summary=summary, item_errors=self.item_errors)
@@ -345,8 +348,8 @@ def stopped_by_breaker(summary: GenerationSummary) -> Iterator[None]:
     try:
         with guarding():
             yield
-    except ServiceDown as down:
-        raise ServiceDown(f"{down.problem}; stopped: {_stored(summary)}", down.fix) from down
+    except (ServiceDown, CostCapReached) as down:
+        raise type(down)(f"{down.problem}; stopped: {_stored(summary)}", down.fix) from down
     except sqlite3.Error as err:
         failed = sqlite_error(err, summary.db_path)
         raise FbagentError(f"{failed.problem}; before it, {_stored(summary)}", failed.fix) from err

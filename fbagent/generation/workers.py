@@ -23,6 +23,7 @@ from typing import Any, cast
 
 from fbagent.agents.entry_graph import EntryState, build_item
 from fbagent.errors import FbagentError
+from fbagent.generation.budget import RunBudget
 from fbagent.generation.events import (
     EntriesStarted,
     EntriesStopped,
@@ -168,6 +169,8 @@ class EntryPool:
     clients: list[Any]
     emit: OnEvent
     durability: str = DEFAULT_DURABILITY
+    #: ``--max-cost`` (:class:`fbagent.generation.budget.RunBudget`): once spent, no new entry starts
+    budget: RunBudget | None = None
 
     async def run_all(self, todo: list[Entry], *, workers: int, summary: GenerationSummary,
                       item_errors: Counter[str]) -> None:
@@ -189,12 +192,15 @@ class EntryPool:
 
         slots = asyncio.Semaphore(workers)
         lending = lent_slots()
+        budget = self.budget
 
         async def worker() -> None:
             while True:
                 await slots.acquire()
                 lease = _Lease(slots)
                 try:
+                    if budget is not None and budget.over():   # the entries in flight finish; none starts
+                        return
                     try:
                         pair, k = queue.get_nowait()
                     except asyncio.QueueEmpty:
@@ -226,6 +232,8 @@ class EntryPool:
             await asyncio.gather(ticker, return_exceptions=True)
             progress()
             self.emit(EntriesStopped())
+        if budget is not None and not queue.empty():
+            raise budget.stop(queue.qsize())
 
     async def _one(self, pair: dict[str, Any], k: int, summary: GenerationSummary, item_errors: Counter[str]) -> None:
         iid = items_store.item_id(self.run["name"], pair["id"], k)

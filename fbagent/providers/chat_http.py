@@ -172,6 +172,7 @@ class ChatCompletionsHTTP:
         self.timeout_s = timeout_s
         self._headers = request_headers(api_key)
         self._proxy: tuple[Any, Any] | None = None  # (proxy URL, its auth) from the environment, looked up once
+        self._proxies: dict[str, tuple[Any, Any]] = {}  # the same for the other servers' URLs (create(url=...))
         #: the aiohttp sessions, one per event loop (``aclose`` / ``close_all`` close them)
         self.sessions: LoopClients[Any] = LoopClients(self._session, self._close)
 
@@ -187,8 +188,10 @@ class ChatCompletionsHTTP:
     async def _close(session: Any) -> None:
         await session.close()
 
-    async def create(self, body: dict[str, Any]) -> dict[str, Any]:
+    async def create(self, body: dict[str, Any], url: str | None = None) -> dict[str, Any]:
         """Send ``body`` (a Chat Completions request: ``model``, ``messages``, ...) and return the parsed answer.
+        ``url``: another server's ``/chat/completions`` URL on the same sessions (default: this client's;
+        :class:`fbagent.providers.endpoints.EndpointPool`).
 
         Redirects are followed, as the SDK follows them (a 301/302/303 turns the
         POST into a GET, which a chat endpoint refuses; 307/308 keep it).
@@ -201,8 +204,13 @@ class ChatCompletionsHTTP:
         # a ready payload: aiohttp's payload-type lookup for plain bytes costs a fifth of a request's CPU
         data = aiohttp.BytesPayload(json.dumps(body, ensure_ascii=False).encode(), content_type="application/json")
         session = self.sessions.get()
-        proxy, proxy_auth = self._proxy or (None, None)
-        async with session.post(self.url, data=data, proxy=proxy, proxy_auth=proxy_auth) as response:
+        if url is None:
+            proxy, proxy_auth = self._proxy or (None, None)
+        else:
+            if url not in self._proxies:
+                self._proxies[url] = env_proxy(url)
+            proxy, proxy_auth = self._proxies[url]
+        async with session.post(url or self.url, data=data, proxy=proxy, proxy_auth=proxy_auth) as response:
             buffer = bytearray()
             async for chunk in response.content.iter_chunked(1 << 16):
                 buffer += chunk

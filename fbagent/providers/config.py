@@ -90,6 +90,7 @@ class ModelConfig:
     - ``model``: model name (API), model folder (vllm, transformers) or GGUF (local); ``None``: the
       backend's default where it has one;
     - ``base_url``: server URL (``openai``: else env ``OPENAI_BASE_URL``; ``gemini``: another endpoint);
+      ``base_urls``: every URL of an ``openai`` backend over several servers (``base_url`` is the first);
     - ``model_path``: GGUF file (``local``; default: the offline Gemma 3 270M GGUF);
     - ``concurrency``: requests in flight at most (generation's client);
     - ``retries``: retries per request (see :data:`GENERATION_RETRIES`, :data:`EVAL_RETRIES`);
@@ -113,6 +114,9 @@ class ModelConfig:
     model: str | None = None
     base_url: str | None = None
     model_path: str | None = None
+    #: every server URL when there are several (``base_url`` is the first): requests are spread over them
+    #: (:class:`fbagent.providers.chat_http.EndpointPool`); ``()`` with one server
+    base_urls: tuple[str, ...] = ()
     concurrency: int = DEFAULT_CONCURRENCY
     retries: int | None = None
     timeout_s: float | None = None
@@ -140,7 +144,8 @@ class ModelConfig:
     def check(self) -> None:
         """Raise :class:`FbagentError` for an impossible base URL (:func:`fbagent.providers.check_base_url`)
         or request limit (:func:`check_request_limits`); the values left ``None`` are fine."""
-        check_base_url(self.base_url)
+        for url in (self.base_url, *self.base_urls):
+            check_base_url(url)
         check_request_limits(self.concurrency, self.retries, self.timeout_s)
 
 

@@ -54,6 +54,7 @@ from fbagent.providers.base import (
 from fbagent.providers.chat_http import Answer, ChatCompletionsHTTP, answer_of, token_count
 from fbagent.providers.clients import LoopClients
 from fbagent.providers.config import EVAL_RETRIES, EVAL_TIMEOUT_S, GENERATION, ModelConfig
+from fbagent.providers.endpoints import EndpointPool
 from fbagent.providers.fastpath import direct_chat_create
 from fbagent.providers.hooks import CallHooks
 from fbagent.providers.structured import (
@@ -81,7 +82,8 @@ class OpenAIBackend(ConcurrentBackend):
     then a missing ``OPENAI_API_KEY`` is fine). ``timeout_s``: per request,
     seconds; ``max_retries``: transport retries on 408/429/5xx/timeouts.
     ``extra_body``: server-specific request fields (e.g.
-    ``{"chat_template_kwargs": {"enable_thinking": false}}`` for vLLM).
+    ``{"chat_template_kwargs": {"enable_thinking": false}}`` for vLLM). ``base_urls``: two or more servers of
+    the same model (``base_url`` the first): requests spread over them (:mod:`fbagent.providers.endpoints`).
     Raises :class:`FbagentError` when no key and no server URL is given.
     """
 
@@ -90,7 +92,7 @@ class OpenAIBackend(ConcurrentBackend):
     def __init__(self, model: str, *, base_url: str | None = None, api_key: str | None = None,
                  reasoning: ReasoningConfig | None = None, seed: int = DEFAULT_SEED, timeout_s: float = EVAL_TIMEOUT_S,
                  max_retries: int = EVAL_RETRIES, extra_body: dict | None = None, mode: str = "json_schema",
-                 transport: str = "direct") -> None:
+                 transport: str = "direct", base_urls: Sequence[str] = ()) -> None:
         super().__init__(model, reasoning=reasoning, seed=seed)
         #: generation's structured-output mode and transport (:meth:`create`)
         self.mode = mode
@@ -98,16 +100,24 @@ class OpenAIBackend(ConcurrentBackend):
         p = providers.PROVIDERS["openai"]
         base_url = providers.base_url(p, base_url)
         key = providers.api_key(p, api_key, server_url=base_url)
+        self.api_key = key   # the Batch API client (fbagent.providers.openai_batch) uses it too
         self.base_url = base_url
+        self.base_urls = tuple(base_urls)
         self.endpoint = providers.endpoint(p, base_url)
         self.timeout_s = timeout_s
         self.retry = providers.RetryPolicy(retries=max_retries)
         self.extra_body = extra_body or {}
 
-        self._http = ChatCompletionsHTTP(base_url=base_url, api_key=key, timeout_s=timeout_s)  # aiohttp loaded
+        http = ChatCompletionsHTTP(base_url=base_url, api_key=key, timeout_s=timeout_s)  # aiohttp loaded
+        #: several servers (``base_urls``, two or more): one pool that spreads the requests
+        self.pool = EndpointPool(http, list(base_urls)) if len(base_urls) > 1 else None
+        self._http: ChatCompletionsHTTP | EndpointPool = self.pool or http
         self._clients = self._http.sessions  # closed per loop by ConcurrentBackend.aclose_loop / close
         self._sdk = (LoopClients(_sdk_factory(base_url, key, timeout_s, mode), _sdk_close)
                      if self.transport == "sdk" else None)
+        if self.pool is not None and self._sdk is not None:
+            raise FbagentError(f"{len(base_urls)} --base-url need the direct transport (json_schema mode)",
+                               "unset FBAGENT_OPENAI_TRANSPORT and FBAGENT_OPENAI_MODE, or pass one --base-url")
 
     @classmethod
     def from_config(cls, config: ModelConfig, *, use: str, api_key: str | None = None) -> OpenAIBackend:
@@ -121,11 +131,12 @@ class OpenAIBackend(ConcurrentBackend):
         assert config.timeout_s is not None and config.retries is not None   # resolved for the use
         if use != GENERATION:
             return cls(config.model or "", base_url=url, api_key=key, reasoning=config.reasoning, seed=config.seed,
-                       extra_body=config.extra_body, max_retries=config.retries, timeout_s=config.timeout_s)
+                       extra_body=config.extra_body, max_retries=config.retries, timeout_s=config.timeout_s,
+                       base_urls=config.base_urls)
         mode, transport = openai_mode(), openai_transport()
         model = config.model or (first_model(url, key or "", config.timeout_s) if url else DEFAULT_MODEL)
         return cls(model, base_url=url, api_key=key, timeout_s=config.timeout_s, max_retries=config.retries,
-                   mode=mode, transport=transport)
+                   mode=mode, transport=transport, base_urls=config.base_urls)
 
     async def create(self, *, response_model: type[BaseModel], messages: list[dict[str, Any]], temperature: float,
                      max_tokens: int, seed: int | None, max_reasks: int, hooks: CallHooks) -> BaseModel:
@@ -155,6 +166,8 @@ class OpenAIBackend(ConcurrentBackend):
     def info(self) -> BackendInfo:
         info = super().info()
         info.options = {"base_url": providers.public_url(self.base_url), "extra_body": self.extra_body}
+        if self.pool is not None:
+            info.options["base_urls"] = [providers.public_url(u) for u in self.base_urls]
         info.versions = {"aiohttp": package_version("aiohttp")}
         return info
 
@@ -184,17 +197,18 @@ class OpenAIBackend(ConcurrentBackend):
     async def _create(self, body: dict) -> dict:
         return await providers.call_with_retries(lambda: self._http.create(body), self.retry, describe=self._error)
 
-    async def choose_one(self, prompt: str, choices: Sequence[str]) -> ChoiceResult:
-        """One chat request with a strict JSON-schema response format; errors -> failure."""
-        try:
-            resp = await self._create(self._body(
-                prompt,
-                response_format={"type": "json_schema", "json_schema": {
-                    "name": "four_choice_answer", "strict": True, "schema": answer_json_schema(choices)}},
-                max_completion_tokens=self._budget(ANSWER_TOKENS),
-            ))
-        except Exception as err:  # noqa: BLE001 - API errors after the retries become a recorded failure
-            return ChoiceResult(raw=None, choice=None, error=self._error(err))
+    def choice_body(self, prompt: str, choices: Sequence[str]) -> dict:
+        """The Chat Completions body of one constrained question: a strict JSON-schema response format."""
+        return self._body(
+            prompt,
+            response_format={"type": "json_schema", "json_schema": {
+                "name": "four_choice_answer", "strict": True, "schema": answer_json_schema(choices)}},
+            max_completion_tokens=self._budget(ANSWER_TOKENS),
+        )
+
+    def choice_of(self, resp: dict, choices: Sequence[str]) -> ChoiceResult:
+        """The :class:`ChoiceResult` of a chat completion ``resp`` (parsed JSON), as :meth:`choose_one` reads it
+        (the Batch API's result lines too: :mod:`fbagent.eval.batch`)."""
         answer = answer_of(resp)
         raw = answer.content
         thinking, n_think = self._reasoning_of(answer)
@@ -209,6 +223,14 @@ class OpenAIBackend(ConcurrentBackend):
             output_tokens=token_count(answer.usage, "completion_tokens"),
             thinking=thinking, thinking_tokens=n_think, budget_exhausted=exhausted,
         )
+
+    async def choose_one(self, prompt: str, choices: Sequence[str]) -> ChoiceResult:
+        """One chat request with a strict JSON-schema response format; errors -> failure."""
+        try:
+            resp = await self._create(self.choice_body(prompt, choices))
+        except Exception as err:  # noqa: BLE001 - API errors after the retries become a recorded failure
+            return ChoiceResult(raw=None, choice=None, error=self._error(err))
+        return self.choice_of(resp, choices)
 
     async def generate_one(self, prompt: str, max_new_tokens: int, stop: Sequence[str]) -> TextResult:
         """One free chat completion, cut at ``stop``."""

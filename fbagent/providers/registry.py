@@ -34,7 +34,7 @@ from fbagent.seeds import check_seed
 
 
 def backend_options(*, backend: str, model: str | None = None, model_path: str | None = None,
-                    base_url: str | None = None, reasoning: bool = False, end_think_tag: str | None = None,
+                    base_url: str | list[str] | None = None, reasoning: bool = False, end_think_tag: str | None = None,
                     max_think_tokens: int = DEFAULT_MAX_THINK_TOKENS, seed: int = DEFAULT_SEED,
                     tensor_parallel_size: int = DEFAULT_TENSOR_PARALLEL_SIZE,
                     gpu_memory_utilization: float = DEFAULT_GPU_MEMORY_UTILIZATION, max_model_len: int | None = None,
@@ -46,7 +46,8 @@ def backend_options(*, backend: str, model: str | None = None, model_path: str |
     (keyword-only; ``max_retries``: ``--llm-retries``, transport retries per request; ``timeout``:
     ``--timeout``, seconds per request), checking what can be checked early.
 
-    ``backend`` may be an alias (``llamacpp``); ``extra_body`` a JSON object as
+    ``base_url``: one URL, or several (an ``openai`` backend spreads its requests over them; ``ModelConfig``'s
+    ``base_url`` is the first, ``base_urls`` all). ``backend`` may be an alias (``llamacpp``); ``extra_body`` a JSON object as
     text; the end-of-thinking tag defaults from the model profile table
     (:func:`fbagent.providers.base.end_think_tag_for`). Raises
     :class:`FbagentError` for an unknown backend or an ``extra_body`` that is
@@ -64,9 +65,16 @@ def backend_options(*, backend: str, model: str | None = None, model_path: str |
             raise FbagentError("--extra-body is not valid JSON", "pass a JSON object, e.g. '{\"top_k\": 1}'") from err
     if not isinstance(extra, dict):
         raise FbagentError("--extra-body must be a JSON object", "pass e.g. '{\"top_k\": 1}'")
+    urls = [base_url] if isinstance(base_url, str) else list(base_url or [])
+    if len(urls) > 1 and name != "openai":
+        raise FbagentError(f"--base-url given {len(urls)} times for the {name} backend",
+                           "only the openai backend spreads requests over several servers; pass one --base-url")
+    if len(set(urls)) != len(urls):
+        raise FbagentError("the same --base-url is given twice", "pass each server once")
     rcfg = ReasoningConfig(enabled=reasoning, end_think_tag=end_think_tag or end_think_tag_for(model or model_path or ""),
                            max_think_tokens=max_think_tokens)
-    return ModelConfig(backend=name, model=model, model_path=model_path, base_url=base_url,
+    return ModelConfig(backend=name, model=model, model_path=model_path, base_url=urls[0] if urls else None,
+                       base_urls=tuple(urls) if len(urls) > 1 else (),
                        tensor_parallel_size=tensor_parallel_size, gpu_memory_utilization=gpu_memory_utilization,
                        max_model_len=max_model_len, n_ctx=n_ctx, device=device, dtype=dtype, chat=chat, seed=seed,
                        extra_body=extra, retries=max_retries, timeout_s=timeout, reasoning=rcfg)

@@ -98,6 +98,7 @@ class RunModels:
         backend = ver.backend or gen.backend
         return replace(config, backend=backend, model=ver.model,
                        base_url=ver.base_url or (gen.base_url if backend == gen.backend else None),
+                       base_urls=gen.base_urls if ver.base_url is None and backend == gen.backend else (),
                        model_path=gen.model_path if backend == "local" else None)
 
     def check_model_files(self, roles: tuple[str, ...] = ROLES) -> None:
