@@ -265,5 +265,6 @@ def _print_provenance(console: Console, p: Provenance) -> None:
     console.print("citation:" + ("" if p.citation else " none stored (the card names the lexicon without a "
                                  "reference; add one with `fbagent lexicon add PATH --citation FILE.bib`)"),
                   highlight=False, markup=False)
-    if p.citation:
-        console.print(p.citation, highlight=False, markup=False, soft_wrap=True)
+    for bib_line in p.citation.splitlines():  # BibTeX allows a break at any space inside a field
+        for line in wrap_text(bib_line, console.width, "words") or [""]:
+            console.print(line, highlight=False, markup=False)
