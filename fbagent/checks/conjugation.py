@@ -34,8 +34,8 @@ from functools import lru_cache
 
 from fbagent.checks.conjugation_lv import lv_classes, lv_forms, lv_root_pattern
 from fbagent.checks.conjugation_tr import tr_form_of, tr_normalise, tr_other_lemma
-from fbagent.checks.morphology import Morphology, morphology
 from fbagent.checks.lemmas import _simplemma_knows, _simplemma_word
+from fbagent.checks.morphology import Morphology, morphology
 
 _STRESS = str.maketrans("áéíóú", "aeiou")
 _VOWELS = "aeiouáéíóúàèìòùâêôãõ"
