@@ -69,8 +69,27 @@ def lemma_of_lu(lu: str) -> str:
     return lu.rsplit(".", 1)[0] if "." in lu else lu
 
 
+#: the newest ``fbagent-export/N`` format this fbagent reads (``fbagent.publish.jsonl.FORMAT_VERSION``)
+EXPORT_FORMAT = 1
+
+
+def check_format(obj: dict, where: str) -> None:
+    """Refuse an object that declares ``"format": "fbagent-export/N"`` with N newer than :data:`EXPORT_FORMAT`
+    (its fields may mean something else). Raises :class:`FbagentError`."""
+    declared = obj.get("format")
+    if not isinstance(declared, str) or not declared.startswith("fbagent-export/"):
+        return
+    version = declared.removeprefix("fbagent-export/")
+    if not version.isdigit() or int(version) > EXPORT_FORMAT:
+        raise FbagentError(f"{where}: the entry declares format {declared!r}, and this fbagent reads up to "
+                           f"'fbagent-export/{EXPORT_FORMAT}'",
+                           "upgrade fbagent (pip install -U fbagent), or export the entries with this version")
+
+
 def entry_from_fbagent(obj: dict, where: str, default_lang: str) -> Entry:
-    """One fbagent-format object -> :class:`Entry` (``where`` = ``file:line`` for errors)."""
+    """One fbagent-format object -> :class:`Entry` (``where`` = ``file:line`` for errors). Raises
+    :class:`FbagentError` for a missing question, a bad human block or a newer format (:func:`check_format`)."""
+    check_format(obj, where)
     question = obj.get("question_four_choice") or obj.get("question")
     if not isinstance(question, str) or not question.strip():
         raise FbagentError(f"{where}: field 'question' is missing or empty", "fix that line or export again")

@@ -37,6 +37,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from fbagent.errors import FbagentError
+from fbagent.eval.choices import ALL_TEMPLATES, DEFAULT_ORDERS, ORDER_CHOICES
 from fbagent.eval.dataset import (
     HUMAN_FILTER_MIN,
     Entry,
@@ -48,7 +49,7 @@ from fbagent.eval.dataset import (
     read_entries,
 )
 from fbagent.eval.metrics import DEFAULT_SCORING, Scoring, framebench_summary
-from fbagent.eval.problems import ORDERS, Problem, build_problems
+from fbagent.eval.problems import Problem, build_problems
 from fbagent.eval.runner import ChoiceJob, base_versions, choice_fields
 from fbagent.eval.task import EvalTask, choice_task, run_task
 from fbagent.eval.templates import EvalTemplate, TemplateSet, load_template_set
@@ -64,7 +65,6 @@ from fbagent.providers.base import (
 )
 from fbagent.seeds import DEFAULT_SEED
 
-ORDER_CHOICES = {"both": ORDERS, "canonical": ("canonical",)}
 HUMAN_FILTER_RULE = (f"a pair is kept when >= {HUMAN_FILTER_MIN} annotators matched the gold answer and "
                      f">= {HUMAN_FILTER_MIN} rated it acceptable (match_answer_annotator{{i}}_ab|_prime, "
                      "quality_annotator{i}_ab|_prime)")
@@ -88,7 +88,7 @@ class RunSettings:
     """
 
     dataset: Path
-    templates: str = "all"
+    templates: str = ALL_TEMPLATES
     lang: str | None = None
     limit: int | None = None
     seed: int = DEFAULT_SEED
@@ -99,7 +99,7 @@ class RunSettings:
     labels_file: Path | None = None
     choices_style: str | None = None
     templates_lang: str | None = None
-    orders: str = "both"
+    orders: str = DEFAULT_ORDERS
     parse_free_text: bool = False
     human_filter: bool | None = None
     scoring: Scoring = field(default_factory=lambda: DEFAULT_SCORING)
@@ -247,7 +247,7 @@ def identity(plan: Plan, settings: RunSettings, info: BackendInfo, reasoning: Re
         ident["labels"] = {lang: s.labels for lang, s in plan.template_sets.items()}
     if first.choices_style != ("lines" if first.source == "fbagent" else "inline"):
         ident["choices_style"] = first.choices_style
-    if settings.orders != "both":
+    if settings.orders != DEFAULT_ORDERS:
         ident["orders"] = settings.orders
     if settings.parse_free_text:
         ident["parse_free_text"] = True

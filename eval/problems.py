@@ -24,11 +24,11 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from fbagent.eval.choices import ORDERS
 from fbagent.eval.dataset import Entry
 
 LABELS = ("sentence_a", "sentence_b", "both", "neither")
 KINDS = ("base", "extended")
-ORDERS = ("canonical", "swapped")
 OUTCOMES = ("correct", "both", "neither", "opposite")
 
 

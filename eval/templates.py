@@ -44,6 +44,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from fbagent.errors import FbagentError
+from fbagent.eval.choices import ALL_TEMPLATES
 from fbagent.eval.problems import LABELS, Problem
 from fbagent.files import decode_text, read_text_input
 from fbagent.prompting.files import PromptTemplate, load_prompt, parse_prompt, prompt_exists
@@ -150,7 +151,7 @@ def parse_template_names(spec: str, available: tuple[str, ...] | list[str] = TEM
     also matches ``prompt_v1``. Raises :class:`FbagentError` for unknown names.
     """
     available = list(available)
-    if spec.strip().lower() == "all":
+    if spec.strip().lower() == ALL_TEMPLATES:
         return available
     names = [s.strip() for s in spec.split(",") if s.strip()]
     out: list[str] = []
@@ -266,7 +267,7 @@ def folder_for_language(root: Path, lang: str) -> Path:
     )
 
 
-def load_template_set(lang: str, spec: str = "all", templates_dir: Path | None = None,
+def load_template_set(lang: str, spec: str = ALL_TEMPLATES, templates_dir: Path | None = None,
                       choices_style: str | None = None, labels_file: Path | None = None) -> TemplateSet:
     """The template set that ``lang`` is asked with.
 

@@ -60,7 +60,8 @@ COMMANDS: dict[str, LazyCommand] = {
         "Generation runs: list them, show one (options, counts by status, tokens, calls)."),
     "annotators": LazyCommand(
         "fbagent.commands.annotators",
-        "Invite annotators to the browser app (annotate --serve): one-time links, list, revoke."),
+        "Invite annotators to the browser app (annotate --serve): one-time links, list, revoke; "
+        "status: who judged how much, agreement so far, what is left."),
     "validate": LazyCommand(
         "fbagent.commands.validate",
         "Human validation: agreement, filter and human accuracy."),

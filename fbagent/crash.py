@@ -18,7 +18,17 @@ Signals: Ctrl-C in a terminal reaches both processes (one process group); the ch
 before, and the parent kills the child when it has not stopped :func:`interrupt_grace_s` after the first
 Ctrl-C (exit 130, one line; nothing stored is lost: SQLite commits are atomic, predictions fsync'd). A signal sent to the parent alone (``kill -INT``, ``kill -TERM``) is
 passed on to the child; if the parent is killed outright (``kill -9``), the kernel kills the child too
-(``PR_SET_PDEATHSIG``). ``FBAGENT_SUPERVISE=0`` runs every command in one process.
+(``PR_SET_PDEATHSIG``), and the child's lifeline (below) ends it on any platform. ``FBAGENT_SUPERVISE=0``
+runs every command in one process.
+
+Lifelines (:func:`lifeline`, :func:`die_with_parent`): a child that must not outlive its parent (the
+supervised command, the sentence encoder, the browser server's app processes) gets the read end of a pipe
+whose only write end stays in the parent. When the parent ends, however it ends (``kill -9`` included), the
+kernel closes that write end and the child's read returns end-of-file: the child then ends (a signal to
+itself, then ``_exit`` after a grace). This works wherever pipes do, needs no ``PR_SET_PDEATHSIG`` (Linux
+only, and tied to the thread that started the child) and, with ``watchdog="process"``, does not wait for the
+child's interpreter lock either (a child loading torch holds it for seconds): a forked watchdog process
+blocks on the pipe and signals the child.
 """
 
 from __future__ import annotations
@@ -30,6 +40,7 @@ import signal
 import socket
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 CHILD_ENV = "FBAGENT_CRASH_LOG"
@@ -37,6 +48,9 @@ PARENT_ENV = "FBAGENT_SUPERVISOR_PID"
 CRASH_SIGNALS = {signal.SIGSEGV, signal.SIGBUS, signal.SIGILL, signal.SIGFPE, signal.SIGABRT, signal.SIGKILL}
 _FORWARDED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)
 _PR_SET_PDEATHSIG = 1
+#: In a child started with :func:`lifeline`: ``"FD:PID"``, the pipe's read end and the parent's pid.
+LIFELINE_ENV = "FBAGENT_LIFELINE"
+_lifeline_pipe: tuple[int, int] | None = None   # (read end, write end) of this process's lifeline
 
 # engine -> (the frames that name it, the fix)
 ENGINES: dict[str, tuple[tuple[str, ...], str]] = {
@@ -117,8 +131,92 @@ def _child_setup() -> None:  # runs in the child between fork and exec
         pass
 
 
+def lifeline(signum: int = signal.SIGTERM, grace_s: float = 1.0,
+             watchdog: str = "thread") -> tuple[dict[str, str], tuple[int, ...]]:
+    """What a child that must end with this process is started with: ``(env additions, pass_fds)``.
+
+    Pass both to ``subprocess.Popen`` / ``asyncio.create_subprocess_exec`` (the env on top of the
+    child's environment), and start the child with :func:`lifeline_argv` (it calls :func:`die_with_parent`
+    before importing anything else) or call :func:`die_with_parent` first thing in it. When this process ends,
+    ``signum`` is sent to the child, then SIGKILL ``grace_s`` seconds later; ``watchdog``: ``"thread"`` (a
+    daemon thread of the child blocks on the pipe) or ``"process"`` (a forked process does: for a child whose
+    interpreter lock is held for seconds, e.g. while torch loads). One pipe per process: its write end is
+    never inherited (close-on-exec), so only this process keeps it open.
+    """
+    global _lifeline_pipe
+    if _lifeline_pipe is None:
+        _lifeline_pipe = os.pipe()   # both ends close-on-exec; pass_fds hands the read end to one child
+    spec = f"{_lifeline_pipe[0]}:{os.getpid()}:{int(signum)}:{grace_s}:{watchdog}"
+    return {LIFELINE_ENV: spec}, (_lifeline_pipe[0],)
+
+
+#: the program of :func:`lifeline_argv`: the lifeline first (fbagent.crash imports the standard library only)
+_LAUNCH = ("import runpy, sys\nfrom fbagent import crash\ncrash.die_with_parent()\ndel sys.argv[0]\n"
+           "runpy.run_module(sys.argv[0], run_name='__main__', alter_sys=True)\n")
+
+
+def lifeline_argv(module: str, *args: str) -> list[str]:
+    """``python -c LAUNCH MODULE ARGS``: runs ``python -m MODULE ARGS`` after taking the lifeline, so that a child
+    whose parent is killed while the child still imports (seconds on a busy machine) ends too."""
+    return [sys.executable, "-c", _LAUNCH, module, *args]
+
+
+def die_with_parent() -> bool:
+    """In a child started with :func:`lifeline`: end this process when its parent ends (see the module doc and
+    :func:`lifeline` for the signal, grace and watchdog). Returns whether a lifeline was found (a second call
+    finds none). The variable is removed from the environment (not passed to grandchildren).
+    """
+    spec = os.environ.pop(LIFELINE_ENV, None)
+    try:
+        fd_text, _parent, sig_text, grace_text, watchdog = (spec or "").split(":")
+        fd, signum, grace_s = int(fd_text), int(sig_text), float(grace_text)
+        os.set_inheritable(fd, False)
+    except (ValueError, OSError):
+        return False
+    me = os.getpid()
+    if watchdog == "process" and os.fork() == 0:   # the watchdog: no interpreter lock shared with the child
+        devnull = os.open(os.devnull, os.O_RDWR)
+        for std in (0, 1, 2):   # it holds none of the child's pipes: the child's end is seen at once
+            os.dup2(devnull, std)
+        os.closerange(3, fd)
+        os.closerange(fd + 1, 65536)
+        _watch_pipe(fd, me, signum, grace_s, lambda: os.getppid() != me)
+        os._exit(0)
+    elif watchdog != "process":
+        import threading
+
+        threading.Thread(target=_watch_pipe, args=(fd, me, signum, grace_s, lambda: False),
+                         name="fbagent-lifeline", daemon=True).start()
+    return True
+
+
+def _watch_pipe(fd: int, child: int, signum: int, grace_s: float, child_gone: Callable[[], bool]) -> None:
+    """Block until the lifeline ``fd`` ends (or ``child_gone()``), then signal ``child``: ``signum``, and
+    SIGKILL after ``grace_s`` seconds."""
+    import select
+
+    while True:   # the write end is the parent's alone: end-of-file = the parent is gone
+        ready, _, _ = select.select([fd], [], [], 0.5)
+        if child_gone():
+            return
+        if ready and not os.read(fd, 1):
+            break
+    for sig, wait_s in ((signum, grace_s), (signal.SIGKILL, 0.0)):
+        try:
+            os.kill(child, sig)
+        except ProcessLookupError:
+            return
+        deadline = time.monotonic() + wait_s
+        while time.monotonic() < deadline and not child_gone():
+            time.sleep(0.05)
+        if child_gone():
+            return
+
+
 def enable_in_child() -> None:
-    """In a supervised child: write fault tracebacks of every thread to the log the parent named."""
+    """In a supervised child: die with the supervisor (its lifeline); write fault tracebacks of every thread
+    to the log the parent named."""
+    die_with_parent()
     path = os.environ.get(CHILD_ENV)
     if not path:
         return
@@ -152,11 +250,12 @@ def supervise(argv: list[str], child: list[str] | None = None) -> int | None:
     except OSError:
         return None  # nowhere to log: run unsupervised rather than not at all
     log = folder / f"{time.strftime('%Y%m%dT%H%M%S')}-{os.getpid()}.log"
-    env = {**os.environ, CHILD_ENV: str(log), PARENT_ENV: str(os.getpid())}
+    line_env, line_fds = lifeline(signal.SIGKILL, 0.0)
+    env = {**os.environ, CHILD_ENV: str(log), PARENT_ENV: str(os.getpid()), **line_env}
     signal.pthread_sigmask(signal.SIG_BLOCK, {*_FORWARDED, signal.SIGCHLD})
     try:
         proc = subprocess.Popen(child or [sys.executable, "-m", "fbagent.cli", *argv], env=env,
-                                preexec_fn=_child_setup)
+                                preexec_fn=_child_setup, pass_fds=line_fds)
     except OSError:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {*_FORWARDED, signal.SIGCHLD})
         return None

@@ -131,19 +131,55 @@ def remove_stale_temp_files(out: Path) -> list[Path]:
     the pattern of :func:`write_atomic`) and that no live writer holds (an ``flock`` taken without waiting
     succeeds). Returns the files removed; files it cannot lock or remove are left."""
     pattern = re.compile(rf"\.{re.escape(out.name)}\.[A-Za-z0-9_]{{8}}\.tmp")
-    removed: list[Path] = []
+    return remove_stale(staged_beside(out.parent, pattern))
+
+
+def staged_beside(folder: Path, pattern: re.Pattern[str]) -> list[Path]:
+    """The entries of ``folder`` whose whole name matches ``pattern`` (none when it cannot be listed)."""
     try:
-        candidates = [p for p in out.parent.iterdir() if pattern.fullmatch(p.name)]
+        return [p for p in folder.iterdir() if pattern.fullmatch(p.name)]
     except OSError:
-        return removed
+        return []
+
+
+def hold(path: Path) -> int:
+    """Create (or open) the file ``path`` and take an exclusive ``flock`` on it; returns the descriptor.
+
+    The lock lives until the descriptor is closed or the process ends (``kill -9`` included): it marks a live
+    writer of a staging file or folder, which :func:`remove_stale` never removes. Raises :class:`OSError`.
+    """
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        raise
+    return fd
+
+
+def remove_stale(candidates: Iterable[Path], lock_name: str | None = None) -> list[Path]:
+    """Remove the staging files and folders in ``candidates`` that a killed writer left: those whose lock no
+    live process holds (see :func:`hold`; an ``flock`` taken without waiting succeeds). A file is its own lock;
+    a folder's lock is the file ``lock_name`` inside it, and a folder without it is left (its writer may not
+    have made it yet). Returns what was removed; what cannot be locked or removed is left.
+    """
+    import shutil
+
+    removed: list[Path] = []
     for path in candidates:
+        folder = path.is_dir() and not path.is_symlink()
+        if folder and lock_name is None:
+            continue
         try:
-            fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+            fd = os.open(path / lock_name if folder and lock_name else path, os.O_RDONLY | os.O_NOFOLLOW)
         except OSError:
             continue
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            path.unlink()
+            if folder:
+                shutil.rmtree(path)
+            else:
+                path.unlink()
             removed.append(path)
         except OSError:
             pass   # a live writer holds it (or it went away)
@@ -206,16 +242,28 @@ def read_text_input(path: Path | str, what: str, fix: str) -> str:
         raise FbagentError(f"{what} {path} does not exist", fix) from None
     except OSError as err:
         raise FbagentError(f"{what} {path} cannot be read ({_reason(err)})", fix) from err
-    if not stat.S_ISREG(st.st_mode):
-        kind = ("a folder" if stat.S_ISDIR(st.st_mode) else "a character device" if stat.S_ISCHR(st.st_mode)
-                else "a named pipe (FIFO)" if stat.S_ISFIFO(st.st_mode) else "a socket" if stat.S_ISSOCK(st.st_mode)
-                else "a block device" if stat.S_ISBLK(st.st_mode) else "not a regular file")
-        raise FbagentError(f"{what} {path} is {kind}, not a file", fix)
+    check_regular(path, what, fix, st)
     try:
         data = path.read_bytes()
     except OSError as err:
         raise FbagentError(f"{what} {path} cannot be read ({_reason(err)})", fix) from err
     return decode_text(data, f"{what} {path}")
+
+
+def check_regular(path: Path, what: str, fix: str, st: os.stat_result | None = None) -> None:
+    """Raise :class:`FbagentError` (``"WHAT PATH is a named pipe (FIFO), not a file"``, ``fix``) when the existing
+    ``path`` (a link followed) is not a regular file: reading a FIFO would wait for a writer forever, a device
+    never ends. A missing path passes (its reader says so). ``st``: its ``stat``, when already taken."""
+    if st is None:
+        try:
+            st = path.stat()
+        except OSError:
+            return
+    if not stat.S_ISREG(st.st_mode):
+        kind = ("a folder" if stat.S_ISDIR(st.st_mode) else "a character device" if stat.S_ISCHR(st.st_mode)
+                else "a named pipe (FIFO)" if stat.S_ISFIFO(st.st_mode) else "a socket" if stat.S_ISSOCK(st.st_mode)
+                else "a block device" if stat.S_ISBLK(st.st_mode) else "not a regular file")
+        raise FbagentError(f"{what} {path} is {kind}, not a file".lstrip(), fix)
 
 
 def decode_text(data: bytes, where: str) -> str:
@@ -239,17 +287,36 @@ def decode_text(data: bytes, where: str) -> str:
 
 def parse_json_line(line: str, where: str, fix: str) -> object:
     """The JSON value of ``line``; raises :class:`FbagentError` (``"WHERE: ..."`` and ``fix``) for text that
-    is not JSON, or nested deeper than :data:`MAX_JSON_DEPTH` arrays/objects (checked before parsing, so
-    a line of 100,000 brackets is one line, not a ``RecursionError``)."""
+    is not JSON, an object holding one key twice, or nested deeper than :data:`MAX_JSON_DEPTH` arrays/objects
+    (checked before parsing, so a line of 100,000 brackets is one line, not a ``RecursionError``)."""
     if line.count("[") + line.count("{") > MAX_JSON_DEPTH and json_depth(line) > MAX_JSON_DEPTH:
         raise FbagentError(f"{where}: JSON nested deeper than {MAX_JSON_DEPTH} levels", fix)
     try:
-        return json.loads(line)
+        return json.loads(line, object_pairs_hook=_unique_keys)
+    except _DuplicateKey as err:
+        raise FbagentError(f"{where}: the key {err.args[0]!r} appears twice in one JSON object (JSON readers keep "
+                           "the last value or the first: which one is meant?)", "keep one of the two") from None
     except json.JSONDecodeError as err:  # msg may end in "at" ("Unterminated string starting at")
         raise FbagentError(f"{where}: not valid JSON ({err.msg.removesuffix(' at')} at column {err.colno})",
                            fix) from err
     except RecursionError as err:
         raise FbagentError(f"{where}: JSON nested too deep to read", fix) from err
+
+
+class _DuplicateKey(ValueError):
+    """A key that one JSON object holds twice (its name is ``args[0]``)."""
+
+
+def _unique_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    """``json.loads``'s ``object_pairs_hook``: the object, or :class:`_DuplicateKey` for a repeated key."""
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _DuplicateKey(key)
+            seen.add(key)
+    return obj
 
 
 def json_depth(text: str) -> int:

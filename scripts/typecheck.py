@@ -1,6 +1,13 @@
 """Type-check fbagent with mypy over the package as it installs: ``fbagent.store``, ``fbagent.eval``, ``fbagent.tui``.
 
 Usage: python scripts/typecheck.py [extra mypy arguments]
+       python scripts/typecheck.py --any [--max N]
+
+``--any`` counts instead of checking: the occurrences of the word ``Any`` (``\bAny\b``: annotations,
+imports, comments and docstrings alike, so an alias of ``Any`` counts where it is used by name only if
+it is spelled ``Any``: do not hide it behind one) in the ``.py`` files of ``fbagent/``, ``store/``,
+``eval/`` and ``tui/``, per 1,000 lines of those files (every line, blank ones included). With
+``--max N`` the exit status is 1 when the rate is above N (issue 44's target: 15).
 
 pyproject maps the top-level folders ``store/``, ``eval/`` and ``tui/`` into the ``fbagent`` namespace
 (``package-dir``), as docs/architecture.md's layout keeps them visible at the top. mypy has no such mapping: run on
@@ -46,7 +53,39 @@ def checkout_path(line: str) -> str:
     return re.sub(r"^fbagent/(store|eval|tui)/", lambda m: f"{MAPPED[m.group(1)]}/", line)
 
 
+ANY = re.compile(r"\bAny\b")
+COUNTED = ("fbagent", "store", "eval", "tui")
+
+
+def count_any(root: Path = REPO) -> tuple[int, int]:
+    """``(occurrences of the word Any, lines)`` over the ``.py`` files of :data:`COUNTED` under ``root``."""
+    hits = lines = 0
+    for folder in COUNTED:
+        for path in sorted((root / folder).rglob("*.py")):
+            if "__pycache__" in path.parts:
+                continue
+            text = path.read_text(encoding="utf-8")
+            hits += len(ANY.findall(text))
+            lines += text.count("\n") + (0 if text.endswith("\n") or not text else 1)
+    return hits, lines
+
+
+def any_report(argv: list[str]) -> int:
+    """Print the ``Any`` rate (``--any``); 1 when ``--max N`` is given and the rate is above it."""
+    hits, lines = count_any()
+    rate = 1000.0 * hits / max(1, lines)
+    print(f"Any: {hits:,} in {lines:,} lines = {rate:.1f} per 1,000 lines")
+    if "--max" in argv:
+        limit = float(argv[argv.index("--max") + 1])
+        if rate > limit:
+            print(f"above the target of {limit:g} per 1,000 lines")
+            return 1
+    return 0
+
+
 def main(argv: list[str]) -> int:
+    if argv[:1] == ["--any"]:
+        return any_report(argv[1:])
     with tempfile.TemporaryDirectory(prefix="fbagent-typecheck-") as tmp:
         lay_out(Path(tmp))
         cmd = [sys.executable, "-m", "mypy", "--config-file", str(REPO / "pyproject.toml"),

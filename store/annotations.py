@@ -58,9 +58,6 @@ PAIR_KINDS = ("base", "extended", "both_correct", "neither_correct")
 #: Valid correctness choices in the shown labels.
 CHOICES = ("A", "B", "both", "neither")
 
-#: Statuses of generated items that are annotated and exported by default.
-DEFAULT_STATUSES = ANNOTATED_STATUSES
-
 #: Answer fields whose changes go to ``annotation_history``.
 ANSWER_FIELDS = ("choice", "acceptability", "comment", "skipped")
 
@@ -121,7 +118,7 @@ def select_items(
     *,
     run: str | None = None,
     language: str | None = None,
-    statuses: Sequence[str] = DEFAULT_STATUSES,
+    statuses: Sequence[str] = ANNOTATED_STATUSES,
     columns: str = "id",
 ) -> list[dict[str, Any]]:
     """Items (entries) in their stable order (run id, pair id, k), filtered by run, language, status.

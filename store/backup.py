@@ -6,12 +6,18 @@ reads one snapshot (a read transaction: writers in WAL mode go on meanwhile) and
 page, into a new self-contained file (journal mode ``DELETE``: no ``-wal`` beside it), renamed into
 place only when complete. The source is opened read-only and never upgraded, so an old schema is
 copied as it is (a copy before ``fbagent db upgrade``).
+
+The copy is written to ``.DEST.PID.partial`` (and SQLite's ``-journal`` beside it), ``flock``'ed while
+written: a backup killed mid-way leaves them, and the next backup to the same ``DEST`` removes them
+(:func:`remove_stale_partials`) unless a live backup holds them.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import re
 import sqlite3
 import time
 from pathlib import Path
@@ -19,6 +25,7 @@ from typing import Any
 from urllib.parse import quote
 
 from fbagent.errors import FbagentError
+from fbagent.files import hold, remove_stale, staged_beside
 from fbagent.store.db import BUSY_TIMEOUT_MS, sqlite_error, tidy_wal, undo_wal_files, wal_files
 
 
@@ -49,26 +56,68 @@ def backup_database(source: str | Path, dest: str | Path) -> dict[str, Any]:
     source = Path(source)
     if not source.is_file():
         raise FbagentError(f"database {source} does not exist", "pass --db PATH of an existing database")
-    target = backup_target(source, Path(dest))
+    dest = Path(dest)
+    with contextlib.suppress(OSError):   # what killed backups to this name left (even when it exists by now)
+        remove_stale_partials(dest / source.name if dest.is_dir() else dest)
+    target = backup_target(source, dest)
     partial = target.with_name(f".{target.name}.{os.getpid()}.partial")
     started, before = time.perf_counter(), wal_files(source)
+    lock = None
     try:
+        lock = hold(partial)   # held while written: a later backup removes it only once this one is gone
         pages = _copy(source, partial)
         _refuse_damaged(partial, source)
         os.replace(partial, target)
     except sqlite3.Error as err:
-        with contextlib.suppress(OSError):
-            partial.unlink()
+        _drop(partial)
         undo_wal_files(source, before, err)
+        if _full(err):
+            raise _full_disk(target, err) from err
         raise sqlite_error(err, source) from err
     except (OSError, FbagentError) as err:
-        with contextlib.suppress(OSError):
-            partial.unlink()
+        _drop(partial)
         if isinstance(err, FbagentError):
             raise
+        if _full(err):
+            raise _full_disk(target, err) from err
         raise FbagentError(f"writing the backup {target} failed ({err})", "check the disk and the folder's permissions") from err
+    finally:
+        if lock is not None:
+            os.close(lock)
     return {"source": str(source), "dest": str(target), "bytes": target.stat().st_size, "pages": pages,
             "seconds": round(time.perf_counter() - started, 3)}
+
+
+def remove_stale_partials(target: Path) -> list[Path]:
+    """Remove the ``.TARGET.PID.partial`` copies (and their ``-journal``) that killed backups to ``target``
+    left and no live backup holds; returns what was removed."""
+    name = re.escape(target.name)
+    removed = remove_stale(staged_beside(target.parent, re.compile(rf"\.{name}\.\d+\.partial")))
+    for journal in staged_beside(target.parent, re.compile(rf"\.{name}\.\d+\.partial-journal")):
+        if not journal.with_name(journal.name.removesuffix("-journal")).exists():   # its copy is gone: it is too
+            with contextlib.suppress(OSError):
+                journal.unlink()
+                removed.append(journal)
+    return removed
+
+
+def _drop(partial: Path) -> None:
+    for path in (partial, partial.with_name(partial.name + "-journal")):
+        with contextlib.suppress(OSError):
+            path.unlink()
+
+
+def _full(err: BaseException) -> bool:
+    """Whether ``err`` (SQLite's or the OS's) says the disk is full."""
+    return getattr(err, "errno", None) == errno.ENOSPC or "disk is full" in str(err).lower() \
+        or getattr(err, "sqlite_errorname", "") == "SQLITE_FULL"
+
+
+def _full_disk(target: Path, err: BaseException) -> FbagentError:
+    """The error of a backup whose copy filled its disk: the destination's disk, not the database's."""
+    return FbagentError(f"the disk holding the backup {target} is full ({err}); no copy was kept and the database "
+                        "was not changed", f"free space on the disk of {target.parent} (df -h {target.parent}) or "
+                        "pass a DEST on another disk")
 
 
 def _copy(source: Path, partial: Path) -> int:

@@ -10,6 +10,7 @@ stop with one line before anything happens.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import sqlite3
 import time
@@ -22,6 +23,7 @@ from urllib.parse import quote
 import sqlite_utils
 
 from fbagent.errors import FbagentError
+from fbagent.files import check_regular
 from fbagent.store.schema import SCHEMA_VERSION, ensure_schema, newer_error, schema_version
 from fbagent.store.sqlite_errors import BUSY_TIMEOUT_MS, read_only_error, sqlite_error
 from fbagent.store.transaction import transaction
@@ -98,13 +100,14 @@ def open_db(
     path = Path(path)
     memory = str(path) == ":memory:"
     if not memory:
-        if not path.exists() and (not create or read_only):
+        if not _exists(path) and (not create or read_only):
             raise FbagentError(f"database {path} does not exist", "pass --db PATH of an existing database or set FBAGENT_DB")
         if not path.parent.exists():
             raise FbagentError(f"folder {path.parent} of database {path} does not exist", "create the folder or pass another --db")
         if path.is_dir():
             raise FbagentError(f"database {path} is a folder, not a file",
                                f"pass --db with a database file, e.g. {path / 'framebench.db'}")
+        check_regular(path, "database", DB_NOT_A_FILE_FIX)
     if read_only and not memory:
         return _open_read_only(path, on_upgrade)
     if not memory:
@@ -117,6 +120,28 @@ def open_db(
     return _prepared(conn, path, memory=memory, on_upgrade=on_upgrade, before=before)
 
 
+#: the fix for a --db that is a FIFO, a device or a socket (SQLite would block on a FIFO or refuse a device)
+DB_NOT_A_FILE_FIX = "pass --db with a database file (a new name creates one)"
+
+
+def _exists(path: Path) -> bool:
+    """Whether ``path`` exists; raises :class:`FbagentError` for a name the file system cannot hold (over 255
+    bytes a name or 4096 a path: ``File name too long``) or a path that cannot be looked at."""
+    try:
+        path.stat()
+        return True
+    except FileNotFoundError:
+        return False
+    except OSError as err:
+        if err.errno == errno.ENAMETOOLONG:
+            raise FbagentError(f"the database file name {str(path)[:60]}... is too long for the file system "
+                               f"({len(path.name.encode())} bytes; at most 255 a name)",
+                               "pass --db with a shorter file name") from err
+        if err.errno in (errno.ENOTDIR, errno.ELOOP):
+            return False
+        raise FbagentError(f"database {path} cannot be looked at ({err.strerror})", "pass another --db") from err
+
+
 def open_db_copy(path: str | Path) -> sqlite_utils.Database:
     """An in-memory copy of the existing database at ``path``, at the current schema: what ``generate --dry-run``
     plans on (an embedded-lexicon import, a pair selection, a migration of an older file happen in the copy).
@@ -126,11 +151,12 @@ def open_db_copy(path: str | Path) -> sqlite_utils.Database:
     :func:`open_db` does for a missing file, a folder, another program's database or a newer schema.
     """
     path = Path(path)
-    if not path.exists():
+    if not _exists(path):
         raise FbagentError(f"database {path} does not exist", "pass --db PATH of an existing database or set FBAGENT_DB")
     if path.is_dir():
         raise FbagentError(f"database {path} is a folder, not a file",
                            f"pass --db with a database file, e.g. {path / 'framebench.db'}")
+    check_regular(path, "database", DB_NOT_A_FILE_FIX)
     before = wal_files(path)
     try:
         source = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_MS / 1000)
@@ -346,20 +372,35 @@ def _old_schema_error(path: Path, version: int) -> FbagentError:
                         "--db copy.db) and read that, or use the fbagent version that wrote it")
 
 
+#: columns the ``lexicons`` table of every fbagent database has had since schema version 1
+FBAGENT_LEXICON_COLUMNS = frozenset({"id", "name", "lang", "format", "imported_at"})
+
+
 def _refuse_foreign(conn: sqlite3.Connection, path: Path) -> None:
     """Raise :class:`FbagentError` when ``path`` is another program's SQLite database.
 
-    Checked before anything is written (journal mode, schema), so a mistyped
-    ``--db`` never adds tables to someone else's file.
+    Checked before anything is written (journal mode, schema, an upgrade's ``.vN.bak`` copy), so a mistyped
+    ``--db`` never adds tables to someone else's file. fbagent's files are told by their tables and columns:
+    a ``lexicons`` table with fbagent's columns (:data:`FBAGENT_LEXICON_COLUMNS`), not the table name alone
+    (another program's file with a ``lexicons`` table got a ``.v0.bak`` and an "upgrade"); a negative
+    ``user_version`` (no fbagent writes one) is refused too.
     """
     tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")]
-    if tables and "lexicons" not in tables:
+    columns = {r[1] for r in conn.execute("PRAGMA table_info(lexicons)")} if "lexicons" in tables else set()
+    if tables and not FBAGENT_LEXICON_COLUMNS <= columns:
         shown = ", ".join(sorted(tables)[:5]) + (", ..." if len(tables) > 5 else "")
         conn.close()
+        mine = " (its lexicons table is not fbagent's)" if "lexicons" in tables else ""
         raise FbagentError(
-            f"{path} is an SQLite database of another program (tables: {shown}); fbagent leaves it unchanged",
+            f"{path} is an SQLite database of another program (tables: {shown}){mine}; fbagent leaves it unchanged",
             "pass --db with the path of an fbagent database or a new file name",
         )
+    version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+    if version < 0:
+        conn.close()
+        raise FbagentError(f"{path} has schema version {version}, which no fbagent writes (another program's file, or "
+                           "a damaged one); fbagent leaves it unchanged",
+                           "pass --db with the path of an fbagent database or a new file name")
 
 
 def holds_rows(db: sqlite_utils.Database) -> bool:

@@ -43,6 +43,10 @@ Steps (``MIGRATIONS[n]`` turns version ``n - 1`` into ``n``):
    (:mod:`fbagent.store.competence`; asked by ``annotate`` and ``annotators invite``).
 9. ``baseline_tasks``: the independent human baseline (``annotate --mode baseline``,
    :mod:`fbagent.store.baseline`).
+10. ``items.verb_check``.
+11. (issue 40's step.)
+12. ``adjudications``: the lead's decision (keep, drop, second round) and reason on a disputed entry
+    (``annotate --mode adjudicate``, :mod:`fbagent.store.adjudications`); no row is changed.
 
 Steps never use today's ``CREATE TABLE`` scripts (those describe the newest
 schema); each step's SQL is frozen here. Every step is idempotent (an older
@@ -408,8 +412,32 @@ def _step10(conn: sqlite3.Connection) -> None:
     _add_column(conn, "items", "verb_check", "TEXT")  # which check vouched for the verb (issue 29)
 
 
+# placeholder: issue 40's step, replaced at merge
+def _step11(conn: sqlite3.Connection) -> None:
+    """Nothing (issue 40's step 11 takes this number when the branches merge)."""
+
+
+def _step12(conn: sqlite3.Connection) -> None:
+    run_script(conn, V12_SQL)
+
+
 MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {2: _step2, 3: _step3, 4: _step4, 5: _step5, 6: _step6,
-                                                               7: _step7, 8: _step8, 9: _step9, 10: _step10}
+                                                               7: _step7, 8: _step8, 9: _step9, 10: _step10,
+                                                               11: _step11, 12: _step12}
+
+
+V12_SQL = """
+CREATE TABLE IF NOT EXISTS adjudications (
+    id INTEGER PRIMARY KEY,
+    item_id TEXT NOT NULL REFERENCES items(id) ON DELETE CASCADE,
+    adjudicator TEXT NOT NULL,
+    decision TEXT NOT NULL,            -- keep | drop | second_round
+    reason TEXT NOT NULL,
+    seen TEXT NOT NULL,                -- JSON: the votes the decision saw (n_correct, n_acceptable, annotators)
+    decided_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS adjudications_item ON adjudications (item_id, id);
+"""
 
 
 # --------------------------------------------------------------------------- running them

@@ -24,6 +24,8 @@ Tables (field terms as in FrameNet / FrameBench):
 - ``baseline_tasks`` (schema 9, :data:`BASELINE_SQL`): the independent human baseline's problems and answers.
 - ``annotator_languages`` (schema 8, :data:`COMPETENCE_SQL`): each annotator's language competence in
   each language, as the annotator stated it; queried by :mod:`fbagent.store.competence`.
+- ``adjudications`` (schema 12, :data:`ADJUDICATION_SQL`): the lead's decision (keep, drop, second round) and
+  reason on a disputed entry; queried by :mod:`fbagent.store.adjudications`.
 - ``schema_migrations``: one row per upgrade of this file (from, to, when, backup copy).
 
 ``PRAGMA user_version`` records :data:`SCHEMA_VERSION`. A new file gets the
@@ -46,7 +48,7 @@ from fbagent.errors import FbagentError
 from fbagent.store.migrations import run_script, upgrade  # the steps load only for an old file
 from fbagent.store.transaction import transaction
 
-SCHEMA_VERSION = 10
+SCHEMA_VERSION = 12
 
 LEXICON_SQL = """
 CREATE TABLE IF NOT EXISTS lexicons (
@@ -390,9 +392,26 @@ CREATE INDEX IF NOT EXISTS baseline_tasks_annotator ON baseline_tasks (annotator
 """
 
 
+#: The lead's decisions on disputed entries (schema 12, ``annotate --mode adjudicate``,
+#: :mod:`fbagent.store.adjudications`): appended, never changed; an entry's latest row counts.
+ADJUDICATION_SQL = """
+CREATE TABLE IF NOT EXISTS adjudications (
+    id INTEGER PRIMARY KEY,
+    item_id TEXT NOT NULL REFERENCES items(id) ON DELETE CASCADE,
+    adjudicator TEXT NOT NULL,
+    decision TEXT NOT NULL,            -- keep | drop | second_round
+    reason TEXT NOT NULL,
+    seen TEXT NOT NULL,                -- JSON: the votes the decision saw (n_correct, n_acceptable, annotators)
+    decided_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS adjudications_item ON adjudications (item_id, id);
+"""
+
+
 def scripts() -> list[str]:
     """The SQL scripts of the current schema, in order (core, then annotation and invite tables)."""
-    return [LEXICON_SQL, PAIRS_SQL, GENERATION_SQL, MIGRATIONS_SQL, ANNOTATION_SQL, INVITE_SQL, COMPETENCE_SQL, BASELINE_SQL]
+    return [LEXICON_SQL, PAIRS_SQL, GENERATION_SQL, MIGRATIONS_SQL, ANNOTATION_SQL, INVITE_SQL, COMPETENCE_SQL, BASELINE_SQL,
+            ADJUDICATION_SQL]
 
 
 def schema_version(db: sqlite_utils.Database) -> int:

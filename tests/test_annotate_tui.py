@@ -275,3 +275,27 @@ async def test_binary_acceptability_for_other_languages(tmp_path):
         await pilot.press("n")
         assert session.current.acceptability == "natural" and session.current.acceptable == 1
         assert "u/n rate" in plain(app, "#keys")
+
+
+async def test_keys_queued_before_the_app_has_started_never_pop_a_closing_screen(tmp_path):
+    """Issue 43 item 1: three keys that reach the first-time help before it handled the first (typed while a new
+    annotator's app starts, a phone's double tap) crashed the app with `ScreenStackError: Can't pop screen`
+    (each dismissed the app's top screen). Now the first closes the help, the others are dropped."""
+    from textual import events
+
+    db = make_db(tmp_path / "a.db", n=2)
+    session = ValidateSession.open(db, "alice", Selection())
+    app = AnnotateApp(session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        help_screen = app.screen
+        assert isinstance(help_screen, HelpScreen)
+        for key in ("x", "y", "z"):   # queued at once, before the help has handled one
+            help_screen.post_message(events.Key(key, key))
+        help_screen.post_message(events.Click(help_screen, 1, 1, 0, 0, 1, False, False, False))  # and a tap
+        await pilot.pause()
+        await pilot.pause()
+        assert app.is_running and app.return_code is None
+        assert app.screen.__class__.__name__ == "ValidateScreen" and len(app.screen_stack) == 2
+        await pilot.press("1")    # the task screen answers
+        assert session.current.choice is not None
+    assert app.return_code in (None, 0)

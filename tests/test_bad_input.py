@@ -346,6 +346,57 @@ CASES += [
 ]
 
 
+LEX_ADD = ("lexicon", "add")
+CASES += [
+    # --- issue 43 item 7: tracebacks
+    _c("lexicon-jsonl-frame-id-2-63", *LEX_ADD, "{tmp}/big.jsonl", "--lang", "en", "--db", "{db}", setup="jsonl_id_2_63",
+       says=("big.jsonl:1", "id 9223372036854775808, outside SQLite's integer range")),
+    _c("db-file-name-too-long", "lexicon", "list", "--db", "{tmp}/" + "x" * 300 + ".db", db="none",
+       says=("too long for the file system", "shorter file name")),
+    # --- issue 43 item 8: hangs
+    _c("lexicon-add-frameindex-is-a-fifo", *LEX_ADD, "{tmp}/fifolex", "--lang", "en", "--db", "{db}",
+       setup="fifo_frameindex", says=("frameIndex.xml is a named pipe (FIFO), not a file",)),
+    _c("db-is-a-fifo", "lexicon", "list", "--db", "{tmp}/fifo", setup="fifo", db="none",
+       says=("database", "is a named pipe (FIFO), not a file")),
+    # --- issue 43 item 9: lexicon content
+    _c("lexicon-jsonl-inheritance-cycle", *LEX_ADD, "{tmp}/cycle.jsonl", "--lang", "en", "--db", "{db}",
+       setup="jsonl_cycle", says=("cycle.jsonl:1", "Inheritance relations form a cycle: A -> B -> A")),
+    _c("lexicon-jsonl-self-inheritance", *LEX_ADD, "{tmp}/self.jsonl", "--lang", "en", "--db", "{db}",
+       setup="jsonl_self", says=("self.jsonl:1", "frame A has a Inheritance relation to itself")),
+    _c("lexicon-jsonl-duplicate-frame-id", *LEX_ADD, "{tmp}/dupid.jsonl", "--lang", "en", "--db", "{db}",
+       setup="jsonl_dup_id", says=("dupid.jsonl:2", "frame B has id 7, already the id of the frame on line 1")),
+    _c("lexicon-jsonl-duplicate-frame-name", *LEX_ADD, "{tmp}/dupname.jsonl", "--lang", "en", "--db", "{db}",
+       setup="jsonl_dup_name", says=("dupname.jsonl:2", "frame A is already defined on line 1")),
+    _c("lexicon-jsonl-blank-frame-name", *LEX_ADD, "{tmp}/blank.jsonl", "--lang", "en", "--db", "{db}",
+       setup="jsonl_blank", says=("blank.jsonl:1", "frame name '   ' is blank")),
+    _c("lexicon-jsonl-bidi-frame-name", *LEX_ADD, "{tmp}/bidi.jsonl", "--lang", "en", "--db", "{db}",
+       setup="jsonl_bidi", says=("bidi.jsonl:1", "control character")),
+    _c("lexicon-jsonl-empty-target-mark", *LEX_ADD, "{tmp}/marks", "--lang", "en", "--db", "{db}",
+       setup="jsonl_empty_mark", says=("exemplars.jsonl:1", "its target mark <t></t> is empty")),
+    _c("lexicon-jsonl-unclosed-target-mark", *LEX_ADD, "{tmp}/marks", "--lang", "en", "--db", "{db}",
+       setup="jsonl_unclosed_mark", says=("exemplars.jsonl:1", "its target mark <t> is never closed")),
+    _c("lexicon-jsonl-duplicate-key", *LEX_ADD, "{tmp}/dupkey.jsonl", "--lang", "en", "--db", "{db}",
+       setup="jsonl_dup_key", says=("dupkey.jsonl:1", "the key 'frame' appears twice")),
+    _c("lexicon-xml-duplicate-frame-id", *LEX_ADD, "{tmp}/xmlid", "--lang", "en", "--db", "{db}",
+       setup="xml_dup_id", says=("frameIndex.xml", "have the same ID")),
+    _c("lexicon-xml-duplicate-frame-name", *LEX_ADD, "{tmp}/xmlname", "--lang", "en", "--db", "{db}",
+       setup="xml_dup_name", says=("frameIndex.xml", "is listed twice")),
+    _c("lexicon-xml-lu-without-pos-strict", *LEX_ADD, "{tmp}/xmlpos", "--lang", "en", "--strict", "--db", "{db}",
+       setup="xml_no_pos", says=("has no part of speech",)),
+    _c("db-user-version-negative", "lexicon", "list", "--db", "{tmp}/neg.db", setup="negative_version",
+       says=("schema version -5, which no fbagent writes",)),
+    _c("db-other-program-with-a-lexicons-table", "lexicon", "list", "--db", "{tmp}/otherlex.db",
+       setup="foreign_lexicons", db="none", says=("another program", "not fbagent's")),
+    # --- issue 43 item 10
+    _c("public-url-crlf", "annotators", "invite", "bob", "--public-url", "http://127.0.0.1:8000\r\nX-Evil: 1",
+       "--db", "{db}", says=("--public-url", "the character '\\r'")),
+    _c("public-url-port-99999", "annotate", "--serve", "--public-url", "http://127.0.0.1:99999", "--db", "{db}",
+       says=("--public-url", "port outside 1..65535")),
+    _c("eval-dataset-newer-export-format", "eval", "run", "--dataset", "{tmp}/newer.jsonl", *EVAL_LOCAL,
+       setup="newer_format", says=("newer.jsonl:1", "fbagent-export/999")),
+]
+
+
 # --------------------------------------------------------------------------- set-ups
 
 
@@ -459,8 +510,114 @@ def _setup(name: str | None, tmp: Path) -> None:
             ref = "&xxe;"
         text = frame.read_text(encoding="utf-8").replace('<frame ID="146"', dtd + '\n<frame ID="146"', 1)
         frame.write_text(text.replace("<definition>", "<definition>" + ref, 1), encoding="utf-8")
+    elif name in SETUPS_43:
+        SETUPS_43[name](tmp)
     else:  # pragma: no cover - a typo in CASES
         raise AssertionError(f"unknown setup {name}")
+
+
+def _frame_row(name: str, **extra: object) -> dict:
+    return {"frame": name, "definition": "A frame.", "frame_elements": [{"name": "Agent", "core_type": "Core"}],
+            "lexical_units": [{"name": f"{name.strip().lower() or 'x'}go.v"}], **extra}
+
+
+def _rows(path: Path, *rows: object) -> None:
+    path.write_text("".join((r if isinstance(r, str) else json.dumps(r)) + "\n" for r in rows), encoding="utf-8")
+
+
+def _sample_copy(tmp: Path, name: str) -> Path:
+    from fbagent.lexicon.importer import embedded_path
+
+    folder = tmp / name
+    shutil.copytree(embedded_path(), folder)
+    return folder
+
+
+def _xml_dup(tmp: Path, name: str, same_id: bool) -> None:
+    index = _sample_copy(tmp, name) / "frameIndex.xml"
+    text = index.read_text(encoding="utf-8")
+    if same_id:   # the second frame takes the first frame's ID
+        import re
+
+        ids = re.findall(r'<frame [^>]*?ID="(\d+)"', text)
+        text = text.replace(f'ID="{ids[1]}"', f'ID="{ids[0]}"', 1)
+    else:         # the first frame listed twice
+        import re
+
+        first = re.search(r"<frame [^>]*?/>", text).group(0)
+        text = text.replace(first, first + "\n" + first, 1)
+    index.write_text(text, encoding="utf-8")
+
+
+def _xml_no_pos(tmp: Path) -> None:
+    import re
+
+    folder = _sample_copy(tmp, "xmlpos")
+    frame = folder / "frame" / "Activity_start.xml"
+    text = frame.read_text(encoding="utf-8")
+    unit = re.search(r'<lexUnit [^>]*?name="([^"]+)\.v"[^>]*?>', text)
+    bare = unit.group(0).replace(f'name="{unit.group(1)}.v"', f'name="{unit.group(1)}"')
+    frame.write_text(text.replace(unit.group(0), re.sub(r' POS="[^"]*"', "", bare), 1), encoding="utf-8")
+    index = folder / "luIndex.xml"
+    index.write_text(index.read_text(encoding="utf-8").replace(f'name="{unit.group(1)}.v"', f'name="{unit.group(1)}"'),
+                     encoding="utf-8")
+
+
+def _marks(tmp: Path, text: str) -> None:
+    (tmp / "marks").mkdir()
+    _rows(tmp / "marks" / "frames.jsonl", _frame_row("A"))
+    _rows(tmp / "marks" / "exemplars.jsonl", {"lu": "ago.v", "frame": "A", "text": text})
+
+
+def _negative_version(tmp: Path) -> None:
+    shutil.copy(tmp / "fb.db", tmp / "neg.db")
+    with sqlite3.connect(tmp / "neg.db") as conn:
+        conn.execute("PRAGMA user_version = -5")
+    conn.close()
+
+
+def _foreign_lexicons(tmp: Path) -> None:
+    with sqlite3.connect(tmp / "otherlex.db") as conn:
+        conn.execute("CREATE TABLE lexicons (id INTEGER PRIMARY KEY, title TEXT, words INTEGER)")
+        conn.execute("INSERT INTO lexicons (title, words) VALUES ('Oxford', 600000)")
+    conn.close()
+
+
+def _fifo_frameindex(tmp: Path) -> None:
+    folder = tmp / "fifolex"
+    (folder / "frame").mkdir(parents=True)
+    os.mkfifo(folder / "frameIndex.xml")
+    (folder / "luIndex.xml").write_text("<luIndex></luIndex>")
+
+
+def _newer_format(tmp: Path) -> None:
+    row = json.loads(ENTRIES.read_text(encoding="utf-8").splitlines()[0])
+    row["format"] = "fbagent-export/999"
+    (tmp / "newer.jsonl").write_text(json.dumps(row) + "\n")
+
+
+SETUPS_43 = {
+    "jsonl_id_2_63": lambda tmp: _rows(tmp / "big.jsonl", _frame_row("A", id=2**63)),
+    "jsonl_cycle": lambda tmp: _rows(tmp / "cycle.jsonl",
+                                     _frame_row("A", relations=[{"type": "Inheritance", "super_frame": "B"}]),
+                                     _frame_row("B", relations=[{"type": "Inheritance", "super_frame": "A"}])),
+    "jsonl_self": lambda tmp: _rows(tmp / "self.jsonl",
+                                    _frame_row("A", relations=[{"type": "Inheritance", "super_frame": "A"}])),
+    "jsonl_dup_id": lambda tmp: _rows(tmp / "dupid.jsonl", _frame_row("A", id=7), _frame_row("B", id=7)),
+    "jsonl_dup_name": lambda tmp: _rows(tmp / "dupname.jsonl", _frame_row("A"), _frame_row("A")),
+    "jsonl_blank": lambda tmp: _rows(tmp / "blank.jsonl", _frame_row("   ")),
+    "jsonl_bidi": lambda tmp: _rows(tmp / "bidi.jsonl", _frame_row("Evil\u202eemag")),
+    "jsonl_empty_mark": lambda tmp: _marks(tmp, "She <t></t> left early."),
+    "jsonl_unclosed_mark": lambda tmp: _marks(tmp, "She <t>left early."),
+    "jsonl_dup_key": lambda tmp: _rows(tmp / "dupkey.jsonl", json.dumps(_frame_row("A"))[:-1] + ', "frame": "B"}'),
+    "xml_dup_id": lambda tmp: _xml_dup(tmp, "xmlid", same_id=True),
+    "xml_dup_name": lambda tmp: _xml_dup(tmp, "xmlname", same_id=False),
+    "xml_no_pos": _xml_no_pos,
+    "negative_version": _negative_version,
+    "foreign_lexicons": _foreign_lexicons,
+    "fifo_frameindex": _fifo_frameindex,
+    "newer_format": _newer_format,
+}
 
 
 def _dump(path: Path) -> list[str] | None:
@@ -524,6 +681,8 @@ def test_bad_input(case: Case, base_db: Path, tmp_path: Path) -> None:
         assert _dump(db) == before, "the database changed"
     for path, was in existed.items():
         assert path.exists() == was, f"{path} was {'removed' if was else 'created'}"
+    if case.code == 2:   # no upgrade's copy beside a refused file (issue 43: `.v-5.bak`, `.v0.bak`)
+        assert not list(tmp_path.glob("*.bak")), list(tmp_path.glob("*.bak"))
 
 
 def test_full_disk_is_one_line(tmp_path: Path) -> None:
@@ -691,3 +850,33 @@ def test_lexicon_add_other_problems_wrap_at_spaces_on_a_terminal(tmp_path: Path)
         [f"{bad.name}:1: 'lexical_units' is a required property"]
         + [f"{bad.name}:{n}: not valid JSON (Expecting property name enclosed in double quotes at column 2)"
            for n in range(2, 6)]), joined
+
+
+@pytest.mark.parametrize("what", ["backup", "hf-export"])
+def test_a_full_destination_disk_is_named_as_such(tmp_path: Path, base_db: Path, what: str) -> None:
+    """Issue 43 item 6: `db backup` to a full disk blamed the database's disk ("pass --db on another disk"); the hf
+    export's full-disk line read like a permissions problem. Both now name the destination's full disk."""
+    mount = tmp_path / "small"
+    mount.mkdir()
+    proc = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(mount)], capture_output=True, text=True)
+    if proc.returncode != 0:
+        pytest.skip(f"cannot mount a small tmpfs here ({proc.stderr.strip() or 'mount failed'})")
+    try:
+        db = tmp_path / "fb.db"
+        shutil.copy(base_db, db)
+        before = _dump(db)
+        args = (["db", "backup", str(mount / "copy.db")] if what == "backup"
+                else ["export", str(mount / "hf"), "--format", "hf"])
+        run = subprocess.run([sys.executable, "-m", "fbagent.cli", *args, "--db", str(db)], capture_output=True,
+                             text=True, timeout=240, stdin=subprocess.DEVNULL)
+        lines = [ln for ln in run.stderr.splitlines() if ln.strip()]
+        assert run.returncode == 2 and len(lines) == 1 and "Traceback" not in run.stderr, run.stderr
+        line = lines[0]
+        if what == "backup":
+            assert f"the disk holding the backup {mount / 'copy.db'} is full" in line, line
+            assert "pass --db" not in line and "DEST on another disk" in line, line
+        else:
+            assert "disk is full" in line and "another disk" in line, line
+        assert os.listdir(mount) == [] and _dump(db) == before
+    finally:
+        subprocess.run(["umount", str(mount)], capture_output=True)

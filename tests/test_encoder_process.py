@@ -83,7 +83,7 @@ def test_the_child_leaves_when_its_parent_is_gone_even_while_it_loads(tmp_path):
             "child = EncoderProcess(None)\nprint(child._proc.pid, flush=True)\nos.kill(os.getpid(), 9)\n")
     parent = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     pid = int(parent.stdout.split()[0])
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 2   # issue 43 item 2: 2 s (a thread polling the parent took 15-35 s under load)
     while time.monotonic() < deadline:
         try:
             os.kill(pid, 0)
@@ -94,7 +94,7 @@ def test_the_child_leaves_when_its_parent_is_gone_even_while_it_loads(tmp_path):
                 break
         time.sleep(0.1)
     else:
-        raise AssertionError("the encoder process outlived its parent by 10 s")
+        raise AssertionError("the encoder process outlived its parent by 2 s")
     assert time.monotonic() < deadline
 
 
@@ -152,4 +152,80 @@ def test_ctrl_c_while_the_encoder_loads_stops_at_once_and_leaves_no_encoder_proc
     assert took < 10, took
     time.sleep(0.5)
     ps = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout.splitlines()
-    assert not [line for line in ps if "-m fbagent.verifier.encoder_process" in line and str(tmp_path) not in line]
+    assert not [line for line in ps if "fbagent.verifier.encoder_process" in line and line.startswith(sys.executable)]
+
+
+def _descendants(root: int) -> set[int]:
+    """Every live process below ``root`` (from /proc; zombies left out)."""
+    import os
+
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as fh:
+                fields = fh.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if fields[0] != "Z":
+            children.setdefault(int(fields[1]), []).append(int(entry))
+    found, todo = set(), [root]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.add(child)
+            todo.append(child)
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@needs_minilm
+def test_kill_9_of_generates_supervisor_leaves_no_fbagent_process_after_2_s(tmp_path):
+    """Issue 43 item 2: `kill -9` of `generate` (its supervisor) while the encoder loads: the supervised command, the
+    encoder process and its watchdog are all gone within 2 s (the encoder lived on 15-35 s)."""
+    import os
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from gen_responder import FrameResponder
+    from openai_stub import OpenAIStub
+
+    env = {**os.environ, "OPENAI_API_KEY": "", "PYTHONUNBUFFERED": "1"}
+    with OpenAIStub(FrameResponder(), latency_s=0.05) as stub:
+        proc = subprocess.Popen([sys.executable, "-m", "fbagent.cli", "generate", "--pairs", "6", "--generator",
+                                 "openai", "--base-url", stub.base_url, "--model", "stub-model", "--concurrency", "4",
+                                 "--no-screen", "--db", str(tmp_path / "fb.db")],
+                                env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 60
+        below: set[int] = set()
+        while time.monotonic() < deadline:   # the supervised command and its encoder process (loading) run
+            below |= _descendants(proc.pid)
+            cmds = []
+            for pid in below:
+                try:
+                    cmds.append(open(f"/proc/{pid}/cmdline", "rb").read())
+                except OSError:
+                    pass
+            if stub.request_count >= 4 and any(b"fbagent.verifier.encoder_process" in c for c in cmds):
+                break
+            time.sleep(0.05)
+        else:
+            raise AssertionError("the encoder process did not start")
+        below |= _descendants(proc.pid)
+        proc.kill()
+        proc.wait()
+        killed = time.monotonic()
+        while any(_alive(pid) for pid in below) and time.monotonic() - killed < 2.0:
+            time.sleep(0.05)
+    left = [pid for pid in below if _alive(pid)]
+    assert not left, f"{len(left)} fbagent process(es) outlived the killed supervisor by 2 s"

@@ -161,3 +161,50 @@ def test_note_for_a_language_without_lemmatiser_at_import_and_once_per_run(tmp_p
     assert plan.returncode == 0, plan.stderr
     out = " ".join((plan.stdout + plan.stderr).split())
     assert out.count("verb check for 'eu': surface match accepted by --verb-check surface") == 1
+
+
+def _bomb(folder, target, member: str, size: int) -> int:
+    """``folder`` zipped, plus ``member`` of ``size`` repeated bytes (streamed in; it compresses about 1000:1);
+    returns the archive's size in bytes."""
+    _zip(folder, target)
+    with zipfile.ZipFile(target, "a", zipfile.ZIP_DEFLATED, compresslevel=9) as zf:
+        info = zipfile.ZipInfo(member)
+        info.compress_type = zipfile.ZIP_DEFLATED
+        with zf.open(info, "w", force_zip64=True) as out:
+            chunk = b"<x/>" * (2**20 // 4)
+            for _ in range(size // len(chunk)):
+                out.write(chunk)
+    return target.stat().st_size
+
+
+PEAK_RSS = ("import resource, subprocess, sys\n"
+            "p = subprocess.run(sys.argv[1:], capture_output=True, text=True)\n"
+            "sys.stderr.write(p.stderr)\n"
+            "print(p.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n")
+
+
+def test_a_zip_bomb_member_is_refused_in_one_line_using_little_memory(tmp_path, sample):
+    """Issue 43 item 3: a 657 KB zip with one 600 MB `lu/*.xml` that no LU names was read whole into memory (peak
+    1.28 GB, 69 s, exit 0). Now each member is read as a stream with a cap that follows what such a file holds:
+    the member is refused in one line, before anything is imported, in well under 300 MB."""
+    archive = tmp_path / "bomb.zip"
+    assert _bomb(sample, archive, "lu/lu999999.xml", 400 * 2**20) < 2**20   # 400 MiB in under 1 MiB
+    db = tmp_path / "fb.db"
+    proc = subprocess.run([sys.executable, "-c", PEAK_RSS, sys.executable, "-m", "fbagent.cli", "lexicon", "add",
+                           str(archive), "--lang", "en", "--db", str(db)], capture_output=True, text=True, timeout=300)
+    code, peak_kib = (int(x) for x in proc.stdout.split())
+    lines = [ln for ln in proc.stderr.splitlines() if ln.strip()]
+    assert code == 2 and len(lines) == 1, proc.stderr
+    assert "bomb.zip!/lu/lu999999.xml unzips to 400 MiB" in lines[0] and "Fix:" in lines[0], lines[0]
+    assert peak_kib < 300 * 1024, f"peak RSS {peak_kib / 1024:.0f} MiB"
+    assert not db.exists()
+
+
+def test_an_lu_member_that_no_lu_names_is_not_unzipped_and_said_in_one_line(tmp_db, tmp_path, sample):
+    """Under its cap, an `lu/` member that no LU of luIndex.xml names is skipped (one warning line), never read."""
+    archive = tmp_path / "extra.zip"
+    _bomb(sample, archive, "lu/lu999999.xml", 8 * 2**20)
+    result = import_lexicon(tmp_db, archive, lang="en")
+    assert result.status == "imported" and result.counts["n_exemplars"] == 75
+    assert any("1 lu/ file(s) that no LU of luIndex.xml names were not unzipped (lu/lu999999.xml)" in w
+               for w in result.warnings), result.warnings

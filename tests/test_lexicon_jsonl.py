@@ -89,8 +89,20 @@ BAD_FRAME_LINES = [
     ({**FRAMES[0], "frame": "X", "colour": "red"}, "unknown key(s) 'colour' (allowed: frame, id, definition"),
     ({**FRAMES[0], "frame": "X", "id": "57"}, "id: '57' is not of type 'integer'"),
     (FRAMES[0], "frame Departing is already defined on line 1"),
-    ({**FRAMES[0], "frame": "X", "lexical_units": [{"name": "a.v"}, {"name": "a.v"}]}, "LU a.v appears twice in frame X"),
-    ({**FRAMES[0], "frame": "X", "relations": [{"type": "Inheritance", "super_frame": "Nowhere"}]},
+    ({**FRAMES[0], "frame": "X", "id": 58, "lexical_units": [{"name": "a.v"}, {"name": "a.v"}]},
+     "LU a.v appears twice in frame X"),
+    # issue 43 item 7 and 9: ids SQLite cannot store, ids used twice, unusable names, relations in a circle
+    ({**FRAMES[0], "frame": "X", "id": 2**63}, "frame X has id 9223372036854775808, outside SQLite's integer range"),
+    ({**FRAMES[0], "frame": "X", "id": 58, "lexical_units": [{"name": "a.v", "id": -(2**63) - 1}]},
+     "LU a.v has id -9223372036854775809, outside SQLite's integer range"),
+    ({**FRAMES[0], "frame": "X"}, "frame X has id 57, already the id of the frame on line 1"),
+    ({**FRAMES[0], "frame": "   ", "id": 58}, "frame name '   ' is blank"),
+    ({**FRAMES[0], "frame": "Evil\u202eemag", "id": 58}, "contains the control character \\u202e"),
+    ({**FRAMES[0], "frame": "X", "id": 58, "relations": [{"type": "Inheritance", "super_frame": "X"}]},
+     "relations: frame X has a Inheritance relation to itself"),
+    ('{"frame": "X", "frame": "Y", "definition": "d", "frame_elements": [], "lexical_units": []}',
+     "the key 'frame' appears twice in one JSON object"),
+    ({**FRAMES[0], "frame": "X", "id": 58, "relations": [{"type": "Inheritance", "super_frame": "Nowhere"}]},
      "super_frame Nowhere is not a frame of this file"),
     ([1, 2], "[1, 2] is not of type 'object'"),
 ]
@@ -112,6 +124,8 @@ BAD_EXEMPLAR_LINES = [
     ({"lu": "go.v", "frame": "Departing", "text": "x <t>y</t>"}, "LU go.v is not in frame Departing"),
     ({"lu": "leave.v", "text": "x"}, "'frame' is a required property"),
     ({"lu": "leave.v", "frame": "Departing", "text": "<t></t>"}, "text is empty once markup is removed"),
+    ({"lu": "leave.v", "frame": "Departing", "text": "She <t></t> left."}, "text: its target mark <t></t> is empty"),
+    ({"lu": "leave.v", "frame": "Departing", "text": "She <t>left early."}, "text: its target mark <t> is never closed"),
     ("[", "not valid JSON"),
 ]
 
@@ -122,6 +136,16 @@ def test_each_invalid_exemplar_line_is_reported(lexdir, line, message):
     with pytest.raises(LexiconFormatError) as err:
         read_jsonl(lexdir)
     assert "exemplars.jsonl:3: " in str(err.value) and message in str(err.value)
+
+
+def test_a_cycle_of_inheritance_is_named_on_the_line_of_its_first_frame(lexdir):
+    """Issue 43 item 9: A inherits from B and B from A was imported without a word."""
+    a = {**FRAMES[1], "frame": "A", "relations": [{"type": "Inheritance", "super_frame": "B"}]}
+    b = {**FRAMES[1], "frame": "B", "relations": [{"type": "Inheritance", "super_frame": "A"}]}
+    write(lexdir / "frames.jsonl", [FRAMES[0], a, b])
+    with pytest.raises(LexiconFormatError) as err:
+        read_jsonl(lexdir)
+    assert "frames.jsonl:2: relations: Inheritance relations form a cycle: A -> B -> A" in str(err.value)
 
 
 def test_several_problems_are_all_listed(lexdir):

@@ -21,7 +21,8 @@ from fbagent.publish.options import HfOptions, Scope  # noqa: E402
 from fbagent.store.competence import parse_competence, record_competence  # noqa: E402
 
 SECTIONS = ["Using the data", "Languages", "Dataset structure", "Dataset creation", "Considerations for using the data",
-            "Known shortcuts", "Evaluation protocol", "Additional information"]
+            "Known shortcuts", "Human filter, adjudication and agreement",
+            "Evaluation protocol", "Additional information"]
 SUBSECTIONS = ["With 🤗 Datasets", "With lm-evaluation-harness", "With fbagent", "Data instances", "Data splits",
                "Data fields", "Source data", "How the entries were made", "Annotations",
                "Personal and sensitive information", "Bias and limitations", "Dataset curators",
@@ -148,7 +149,8 @@ def test_contributed_sections_have_their_place(annotated, tmp_path, monkeypatch)
         lambda db, records, facts: f"## Known shortcuts\n\n{len(records)} entries checked.",
         lambda db, records, facts: None])
     _, top, _ = split_card(card_of(db, tmp_path / "hf"))
-    assert list(top) == SECTIONS   # SECTIONS holds "Known shortcuts" after "Considerations for using the data"
+    # SECTIONS holds "Known shortcuts" after "Considerations for using the data" (and the adjudication section)
+    assert list(top) == [s for s in SECTIONS if s != "Human filter, adjudication and agreement"]
     assert top["Known shortcuts"].strip() == "8 entries checked."
 
 

@@ -121,7 +121,8 @@ def test_card_front_matter_and_sections(annotated, tmp_path):
     sections = dict(re.findall(r"^## (.+?)\n(.*?)(?=^## |\Z)", body, flags=re.S | re.M))
     assert list(sections) == ["Using the data", "Languages", "Dataset structure", "Dataset creation",
                               "Considerations for using the data",
-                              "Known shortcuts", "Evaluation protocol", "Additional information"]
+                              "Known shortcuts", "Human filter, adjudication and agreement",
+                              "Evaluation protocol", "Additional information"]
     for name, content in sections.items():
         assert len(content.strip()) > 40, name
     assert "None" not in body and "TODO" not in body and not re.search(r"\{(?!i\})[a-z_]+\}", body.split("```bibtex")[0])

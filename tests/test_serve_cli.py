@@ -237,3 +237,92 @@ def test_a_killed_browser_ends_its_app_cleanly_and_the_link_resumes(db_path):
         assert "alice: app ended (closed, exit 0" in server.log.read_text()
     db = open_db(db_path)
     assert next(db.query("SELECT last_task_id FROM annotation_sessions WHERE annotator = 'alice'"))["last_task_id"]
+
+
+def _gone(pid: int) -> bool:
+    """The process has ended (a zombie waiting for its reaper counts as ended)."""
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except OSError:
+        return True
+
+
+def test_kill_9_of_the_server_ends_its_apps_and_the_next_start_removes_its_folder(db_path, tmp_path):
+    """Issue 43 item 2: after `kill -9` of `annotate --serve` its app processes lived on (57 s later, with the
+    database open) and its temporary folder stayed. Now every app ends within 2 s (its lifeline) and the next
+    server's start removes the folder."""
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    env = {"TMPDIR": str(temp)}
+    server = ServeProcess(db_path, env=env)
+    with server:
+        link = server.invite("alice")
+        client = subprocess.Popen([sys.executable, "-c", CLIENT, link, server.url], stdout=subprocess.PIPE, text=True)
+        try:
+            assert client.stdout.readline().strip() == "drawn"
+            apps = server.app_pids()
+            assert len(apps) == 1
+            folders = [p for p in temp.iterdir() if p.name.startswith("fbagent-serve-")]
+            assert len(folders) == 1
+            server.proc.kill()
+            server.proc.wait()
+            killed = time.monotonic()
+            while not all(_gone(pid) for pid in apps) and time.monotonic() - killed < 2.0:
+                time.sleep(0.05)
+            assert all(_gone(pid) for pid in apps), f"app {apps} outlived the killed server by 2 s"
+        finally:
+            client.kill()
+            client.wait()
+    assert folders[0].exists()   # kill -9: nobody removed it
+    with ServeProcess(db_path, env=env):
+        assert not folders[0].exists()
+        assert len([p for p in temp.iterdir() if p.name.startswith("fbagent-serve-")]) == 1   # the new server's
+
+
+CRASHING_APP = r"""
+import sys
+if "fbagent.serve.child" in sys.orig_argv:
+    from fbagent.tui import validate_screen
+
+    def boom(self):
+        raise RuntimeError("boom from the test")
+
+    validate_screen.ValidateScreen.action_help = boom   # the first-time help: the app crashes as it starts
+"""
+
+
+def test_an_app_that_crashes_is_reported_with_its_traceback_and_its_tab_offers_to_reopen(db_path, tmp_path):
+    """Issue 43 item 1: a crashed app was logged as `app ended (closed, exit 0)`. Now the log says `app crashed` with
+    the traceback, and the tab is closed with code 4002 and a reason that offers to reopen it."""
+    import asyncio
+
+    import aiohttp
+
+    hook = tmp_path / "hook"
+    hook.mkdir()
+    (hook / "sitecustomize.py").write_text(CRASHING_APP)
+    with ServeProcess(db_path, env={"PYTHONPATH": str(hook)}) as server:
+        link = server.invite("alice")
+
+        async def open_app() -> tuple[int | None, str]:
+            async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
+                async with http.get(link) as r:
+                    fields = dict(re.findall(r'name="(\w+)" value="([^"]*)"', await r.text()))
+                async with http.post(server.url + "/join", data=fields, headers={"Origin": server.url}) as r:
+                    assert r.status == 200
+                async with http.ws_connect(server.url + "/ws?width=80&height=24", headers={"Origin": server.url}) as ws:
+                    msg = await ws.receive(timeout=60)
+                    while msg.type in (aiohttp.WSMsgType.BINARY, aiohttp.WSMsgType.TEXT):
+                        msg = await ws.receive(timeout=60)
+                    return ws.close_code, str(msg.extra or "")
+
+        code, reason = asyncio.run(open_app())
+        assert code == 4002 and "reopen" in reason, (code, reason)
+        deadline = time.monotonic() + 30
+        while "app ended" not in server.log.read_text() and time.monotonic() < deadline:
+            time.sleep(0.1)
+    log = server.log.read_text()
+    assert "alice: app crashed" in log and "exit 1" in log, log
+    assert "RuntimeError: boom from the test" in log, log
+    assert "alice: app ended (crashed" in log, log

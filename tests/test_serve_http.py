@@ -199,18 +199,34 @@ async def test_wrong_tokens_back_off_but_never_lock_out_a_session_or_a_good_link
         await client.close()
 
 
-async def test_cross_site_requests_count_against_nobody(db_path):
+async def test_cross_site_images_count_against_nobody_and_wrong_links_count_whatever_the_headers(db_path):
+    """Issue 43 item 4: `<img src=".../join?token=bad">` elsewhere is refused before any lookup and counts against
+    nobody; a wrong link counts whatever `Sec-Fetch-Site`/`Origin` say (40 of 40 cross-site tries were never
+    counted); a cross-site try from an address in backoff, and a cross-site request with a cookie, are refused
+    before the database lookup."""
     server, client, _ = await started(db_path, wrong_tokens="5/minute")
+    lookups = []
+    real_in_db = server._in_db
+
+    async def counting(fn, *args):
+        lookups.append(getattr(fn, "__name__", "?"))
+        return await real_in_db(fn, *args)
+
+    server._in_db = counting
     try:
         image = {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Dest": "image", "Sec-Fetch-Mode": "no-cors"}
         for i in range(12):  # <img src=".../join?token=bad"> on another site's page
             assert (await client.get(f"/join?token=bad{i}", headers=image)).status == 403
-        for i in range(20):  # a link to a wrong token clicked on another site: a page, but not counted
-            response = await client.get(f"/join?token=bad{i}", headers={"Sec-Fetch-Site": "cross-site",
-                                                                       "Sec-Fetch-Dest": "document"})
-            assert response.status == 401
-        assert (await client.get("/join?token=mine")).status == 401  # this address is still within its allowance
-        assert server.throttle.address_wait("127.0.0.1") is None
+        assert lookups == [] and server.throttle.address_wait("127.0.0.1") is None
+        page = {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Dest": "document"}
+        statuses = [(await client.get(f"/join?token=bad{i}", headers=page)).status for i in range(8)]
+        assert statuses == [401] * 5 + [429] * 3          # counted: 5 a minute, then backoff
+        assert lookups.count("invite_state") == 5           # the three in backoff were never looked up
+        foreign = {"Origin": "http://evil.example"}
+        assert (await client.get("/join?token=bad-x", headers=foreign)).status == 429
+        assert lookups.count("invite_state") == 5
+        assert (await client.get("/", headers=foreign, cookies={COOKIE: "guess"})).status == 403
+        assert "session_state" not in lookups
     finally:
         await client.close()
 

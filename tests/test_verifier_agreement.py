@@ -26,7 +26,8 @@ def annotated(tmp_path):
 def test_hand_computed_verifier_vs_human_table(annotated):
     db, _ = annotated
     rows = {r["scope"]: r for r in report(db)["verifier_vs_human"]["rows"]}
-    assert list(rows) == ["all entries", "base pair", "extended pair", "model scripted-test-model"]
+    assert list(rows) == ["all entries", "base pair", "extended pair", "signal roundtrip", "language en",
+                          "model scripted-test-model"]
     # Entries: E1 verified+kept, E2 flagged+kept, E3 verified+dropped, E4 flagged+dropped, E5 verified+dropped
     # (kept: E1 (3 correct, 3 acceptable), E2 (2, 2); see test_validation.SCRIPT).
     e = rows["all entries"]
@@ -37,6 +38,14 @@ def test_hand_computed_verifier_vs_human_table(annotated):
     assert e["kappa"] == pytest.approx((0.4 - 0.48) / 0.52)
     assert e["judgments_saved"] == 9  # 3 verified entries x 3 annotators
     assert rows["model scripted-test-model"] == {**e, "scope": "model scripted-test-model"}
+    assert rows["language en"] == {**e, "scope": "language en"}
+    # intervals: seeded bootstrap over the 5 entries, around the point values
+    lo, hi = e["precision_interval"]
+    assert 0.0 <= lo <= 1 / 3 <= hi <= 1.0 and e["recall_interval"][0] <= 0.5 <= e["recall_interval"][1]
+    # the round trip alone at the stored margin 0: every sentence has d = 0.62 - 0.31 > 0, so all 5 pass:
+    # tp = the 2 kept, fp = the 3 dropped
+    r = rows["signal roundtrip"]
+    assert (r["tp"], r["fp"], r["fn"], r["tn"]) == (2, 3, 0, 0) and r["precision"] == pytest.approx(0.4)
     # Base pair: the verifier passes every base pair (only S_B' of flagged items fails).
     # Humans keep the base pair with >= 2 correct and >= 2 acceptable: E1 (3, 3), E2 (3, 2), E3 (2, 2); not E4
     # (3 correct, 1 acceptable), E5 (0 correct).

@@ -16,14 +16,16 @@ from typing import TYPE_CHECKING
 from fbagent.lean_imports import lazy_attributes
 
 if TYPE_CHECKING:
+    from fbagent.tui.adjudicate_session import AdjudicateSession
     from fbagent.tui.app import AnnotateApp
     from fbagent.tui.baseline_session import BaselineSession
 
 #: module -> the names it defines (each loads with its module, on first use)
 _MODULES = {
+    "fbagent.tui.adjudicate_session": ("AdjudicateSession",),
     "fbagent.tui.app": ("AnnotateApp",),
     "fbagent.tui.baseline_session": ("BaselineSession",),
 }
-__all__ = ["AnnotateApp", "BaselineSession"]
+__all__ = ["AdjudicateSession", "AnnotateApp", "BaselineSession"]
 
 __getattr__ = lazy_attributes(__name__, _MODULES)

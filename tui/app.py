@@ -23,6 +23,8 @@ from textual import constants
 from textual.app import App
 from textual.binding import Binding
 
+from fbagent.tui.adjudicate_screen import AdjudicateScreen
+from fbagent.tui.adjudicate_session import AdjudicateSession
 from fbagent.tui.baseline_screen import BaselineScreen
 from fbagent.tui.baseline_session import BaselineSession
 from fbagent.tui.revise_screen import ReviseScreen
@@ -50,14 +52,16 @@ class AnnotateApp(App[None]):
     ENABLE_COMMAND_PALETTE = False
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False, priority=True)]
 
-    def __init__(self, session: ValidateSession | ReviseSession | BaselineSession) -> None:
+    def __init__(self, session: ValidateSession | ReviseSession | BaselineSession | AdjudicateSession) -> None:
         super().__init__()
         self.session = session
         self.sub_title = f"{session.annotator} · {session.mode}"
         tune_escape_delay()
 
-    def make_screen(self) -> ValidateScreen | ReviseScreen | BaselineScreen:
+    def make_screen(self) -> ValidateScreen | ReviseScreen | BaselineScreen | AdjudicateScreen:
         """The screen of the session's mode (override to customize)."""
+        if isinstance(self.session, AdjudicateSession):
+            return AdjudicateScreen(self.session)
         if isinstance(self.session, BaselineSession):
             return BaselineScreen(self.session)
         if isinstance(self.session, ReviseSession):

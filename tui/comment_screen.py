@@ -18,6 +18,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
+from fbagent.tui.closing import on_top
 from fbagent.tui.layout import pack
 from fbagent.tui.tap import tap
 from fbagent.tui.unsaved_screen import DISCARD, KEEP, SAVE, UnsavedScreen
@@ -62,10 +63,14 @@ class CommentScreen(ModalScreen[str]):
 
     def action_save(self) -> None:
         """Enter or a tap on Save: store the comment (when changed) and close."""
+        if not on_top(self):   # a second Enter while it closes
+            return
         self.dismiss(self.save_now() if self.unsaved() else "Comment unchanged.")
 
     def action_close(self) -> None:
         """Esc: close when nothing changed, else ask (save / discard / keep editing)."""
+        if not on_top(self):
+            return
         if not self.unsaved():
             self.dismiss("Comment unchanged.")
             return

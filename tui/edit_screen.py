@@ -17,6 +17,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static, TextArea
 
+from fbagent.tui.closing import on_top
 from fbagent.tui.unsaved_screen import DISCARD, KEEP, SAVE, UnsavedScreen
 
 
@@ -63,10 +64,14 @@ class EditScreen(ModalScreen[str]):
 
     def action_save(self) -> None:
         """Ctrl+S: store and close."""
+        if not on_top(self):   # a second Enter while it closes
+            return
         self.dismiss(self.save_now())
 
     def action_close(self) -> None:
         """Esc: close when nothing changed, else ask (save / discard / keep editing)."""
+        if not on_top(self):
+            return
         if not self.unsaved():
             self.dismiss("Edit closed; nothing changed.")
             return

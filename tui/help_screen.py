@@ -18,6 +18,7 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from fbagent.tui.closing import on_top
 from fbagent.tui.layout import wrap
 from fbagent.tui.scales import Scale
 
@@ -97,7 +98,8 @@ class HelpScreen(ModalScreen[None]):
     def on_click(self, event: events.Click) -> None:
         """A click or tap closes the help (a phone has no key to press)."""
         event.stop()
-        self.dismiss(None)
+        if on_top(self):   # a second tap of a double tap: the help is already closing
+            self.dismiss(None)
 
     def on_key(self, event: events.Key) -> None:
         """Scroll keys scroll; any other key closes the help."""
@@ -107,4 +109,5 @@ class HelpScreen(ModalScreen[None]):
             {"up": scroll.scroll_up, "down": scroll.scroll_down, "pageup": scroll.scroll_page_up,
              "pagedown": scroll.scroll_page_down, "home": scroll.scroll_home, "end": scroll.scroll_end}[event.key]()
             return
-        self.dismiss(None)
+        if on_top(self):   # keys queued before the app started: the first closes the help, the rest are dropped
+            self.dismiss(None)

@@ -24,6 +24,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.content import Content
+from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Static
 
@@ -116,7 +117,17 @@ def judgment_lines(review: Any, language: str | None) -> list[Any]:
 
 
 class ReviseScreen(Screen):
-    """The revise-mode page; state lives in the :class:`ReviseSession`."""
+    """The revise-mode page; the entries and revisions live in the :class:`ReviseSession`, and the page follows
+    three reactive attributes (Textual's idiom): ``index`` (which entry is shown), ``revision`` (bumped when the
+    shown entry changed in the store: a saved revision, the "cannot be fixed" mark) and ``message`` (the
+    status line). ``watch_index`` / ``watch_revision`` draw the entry, ``watch_message`` the status line."""
+
+    #: the session's entry index shown (:meth:`watch_index` draws it)
+    index: var[int] = var(-1, init=False)
+    #: how many times the shown entry changed in the store since the page opened (:meth:`watch_revision`)
+    revision: var[int] = var(0, init=False)
+    #: the status line's note (:meth:`watch_message`)
+    message: var[str] = var("", init=False)
 
     CSS_PATH = Path(__file__).parent / "revise_screen.tcss"  # absolute: subclasses elsewhere keep it
     BINDINGS = [
@@ -130,7 +141,6 @@ class ReviseScreen(Screen):
     def __init__(self, session: ReviseSession) -> None:
         super().__init__()
         self.session = session
-        self.message = ""
 
     def compose(self) -> ComposeResult:
         """Header, the scrollable details (frames, text, judgments), status line, key help."""
@@ -145,7 +155,24 @@ class ReviseScreen(Screen):
     def on_mount(self) -> None:
         """Focus the details (so ↑/↓ scroll) and draw the entry."""
         self.query_one("#details").focus()
+        self.index = self.session.index   # draws the entry (watch_index)
+
+    def watch_index(self, _index: int) -> None:
+        """Another entry: draw it."""
         self.render_entry()
+
+    def watch_revision(self, _revision: int) -> None:
+        """The shown entry changed in the store: draw it again."""
+        self.render_entry()
+
+    def watch_message(self, _message: str) -> None:
+        """A new note: draw the status line."""
+        if self.index >= 0:
+            self.render_status()
+
+    def render_status(self) -> None:
+        """The status line: :attr:`message`."""
+        self.query_one("#status", Static).update(wrap(self.message, max(20, self.app.size.width - 4)))
 
     def on_resize(self, event: events.Resize) -> None:
         """Lay the entry out again for the new width."""
@@ -210,7 +237,7 @@ class ReviseScreen(Screen):
         judged = Content.assemble(*judgment_lines(review, item.get("language"))).rstrip() if review else Content("")
         judged = wrap(judged, width, hang=11)
         self.query_one("#judgments", Static).update(judged)
-        self.query_one("#status", Static).update(wrap(self.message, width))
+        self.render_status()
         keys = ["1-6 edit", "x cannot be fixed", "←/→ entry", "↑/↓ scroll", "q quit"]
         self.query_one("#keys", Static).update(pack(keys, max(20, self.app.size.width - 2), indent=0, sep=" · "))
 
@@ -237,7 +264,7 @@ class ReviseScreen(Screen):
 
         def done(message: str | None) -> None:
             self.message = message or ""
-            self.render_entry()
+            self.revision += 1
 
         self.app.push_screen(EditScreen(f"{label} of {item.get('id')}", item.get(field) or "", save), done)
 
@@ -245,18 +272,22 @@ class ReviseScreen(Screen):
         """x: toggle the "cannot be fixed" mark."""
         state = self.session.toggle_unfixable()
         self.message = "Marked: cannot be fixed (left out of export)." if state else "Mark removed."
-        self.render_entry()
+        self.revision += 1
 
     def action_next(self) -> None:
         """→ / Enter: the next entry, details scrolled to the top."""
         self.session.go(self.session.index + 1)
-        self.message = ""
-        self.render_entry()
-        self.query_one("#details", VerticalScroll).scroll_home(animate=False)
+        self._moved()
 
     def action_previous(self) -> None:
         """←: the previous entry, details scrolled to the top."""
         self.session.go(self.session.index - 1)
+        self._moved()
+
+    def _moved(self) -> None:
+        """After ←/→: no note, the session's entry shown (drawn again at the ends), details scrolled to the top."""
         self.message = ""
-        self.render_entry()
+        if self.index == self.session.index:
+            self.revision += 1     # the same entry (first or last): drawn again, as a move draws
+        self.index = self.session.index
         self.query_one("#details", VerticalScroll).scroll_home(animate=False)

@@ -18,6 +18,7 @@ from fbagent.errors import FbagentError
 from fbagent.store import annotations as ann
 from fbagent.store import revisions as rev
 from fbagent.store.clock import utc_now
+from fbagent.store.items import ANNOTATED_STATUSES
 from fbagent.tui.scales import Level, Scale, scale_for
 from fbagent.validation.aggregate import score_entries, worst_first
 from fbagent.validation.assignment import Split, build_tasks, select_entries
@@ -29,12 +30,16 @@ class Selection:
 
     run: str | None = None
     language: str | None = None
-    statuses: Sequence[str] = ann.DEFAULT_STATUSES
+    statuses: Sequence[str] = ANNOTATED_STATUSES
     split: Split = field(default_factory=Split)
+    #: only these entries (``annotate --second-round``: the entries sent to a second round); None = all
+    only: tuple[str, ...] | None = None
 
     def as_options(self) -> dict[str, Any]:
         """JSON-friendly form recorded with the session."""
-        return {"run": self.run, "lang": self.language, "statuses": list(self.statuses), **self.split.as_options()}
+        extra = {} if self.only is None else {"second_round": list(self.only)}
+        return {"run": self.run, "lang": self.language, "statuses": list(self.statuses), **self.split.as_options(),
+                **extra}
 
 
 def assigned_entries(db: sqlite_utils.Database, selection: Selection) -> list[dict[str, Any]]:
@@ -49,6 +54,11 @@ def assigned_entries(db: sqlite_utils.Database, selection: Selection) -> list[di
     )
     if not rows:
         raise ann.explain_no_items(db, run=selection.run, language=selection.language, statuses=selection.statuses)
+    if selection.only is not None:
+        rows = [r for r in rows if r["id"] in set(selection.only)]
+        if not rows:
+            raise FbagentError("no entry of the selection waits for a second round that this annotator has not seen",
+                               "drop --second-round, or ask the lead to send entries on (annotate --mode adjudicate)")
     ids = set(select_entries([r["id"] for r in rows], selection.split))
     if not ids:
         raise FbagentError(

@@ -17,6 +17,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from fbagent.tui.closing import on_top
+
 #: The answers, as returned by :class:`UnsavedScreen`.
 SAVE, DISCARD, KEEP = "save", "discard", "keep"
 
@@ -43,5 +45,6 @@ class UnsavedScreen(ModalScreen[str]):
             yield Static("s/Enter save · d discard · k/Esc keep editing", id="unsaved-keys")
 
     def action_answer(self, answer: str) -> None:
-        """One of the three answers closes the question."""
-        self.dismiss(answer)
+        """One of the three answers closes the question (a second key while it closes is ignored)."""
+        if on_top(self):
+            self.dismiss(answer)

@@ -12,10 +12,17 @@ take a tap or click as well as their key (:mod:`fbagent.tui.tap`). Choices, scal
 label; below 24 rows or 80 columns the spacing tightens (class ``compact``).
 Nothing is pre-selected. Every key that gives an answer writes it to SQLite
 at once. Enter on an incomplete task says what is missing and stays.
+
+State and view (Textual's reactive idiom): the page follows two reactive attributes of the screen,
+``view`` (a :class:`TaskView`: where the session stands and the current task's answers, a frozen
+snapshot taken after every action) and ``message`` (the status line's note). Actions change the
+session and set them; ``watch_view`` draws the task page, ``watch_message`` the status line. The
+answers themselves live in the :class:`~fbagent.tui.session.ValidateSession` (SQLite at once).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from textual import events
@@ -23,6 +30,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.content import Content
+from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import ProgressBar, Static
 
@@ -75,8 +83,40 @@ def key_help(keys: list[str]) -> list[Content | str]:
     return [tap(k, TAPPABLE_KEYS[k]) if k in TAPPABLE_KEYS else k for k in keys]
 
 
+@dataclass(frozen=True)
+class TaskView:
+    """What the page shows of a :class:`ValidateSession`: the position (``index``, ``n_done``, ``n_open``) and
+    the current task's id, answers and flags (``task_id`` None: past the end of the queue)."""
+
+    index: int
+    n_done: int
+    n_open: int
+    task_id: int | None = None
+    choice: str | None = None
+    acceptability: str | None = None
+    comment: str | None = None
+    done: bool = False
+    revised: bool = False
+    skipped: bool = False
+
+    @classmethod
+    def of(cls, session: ValidateSession) -> TaskView:
+        """The view of ``session`` as it stands now."""
+        task = session.current
+        if task is None:
+            return cls(session.index, session.n_done, session.n_open)
+        return cls(session.index, session.n_done, session.n_open, task.id, task.shown_choice,
+                   task.shown_acceptability, task.comment, task.done, task.revised, bool(task.skipped))
+
+
 class ValidateScreen(Screen):
-    """The validate-mode page; all state lives in the :class:`ValidateSession`."""
+    """The validate-mode page; the answers live in the :class:`ValidateSession`, what the page shows follows
+    the reactive ``view`` and ``message`` (module docstring)."""
+
+    #: the session's position and the current task's answers; the task page follows it (:meth:`watch_view`)
+    view: var[TaskView | None] = var(None, init=False)
+    #: the status line's note ("" for the task's own hint); the status line follows it (:meth:`watch_message`)
+    message: var[str] = var("", init=False)
 
     CSS_PATH = Path(__file__).parent / "validate_screen.tcss"  # absolute: subclasses elsewhere keep it
     BINDINGS = [
@@ -95,7 +135,7 @@ class ValidateScreen(Screen):
     def __init__(self, session: ValidateSession) -> None:
         super().__init__()
         self.session = session
-        self.message = session.resume_note
+        self.set_reactive(ValidateScreen.message, session.resume_note)   # shown once the page is drawn
 
     def compose(self) -> ComposeResult:
         """Header, progress bar, the task (scrollable as a last resort), status line, key help."""
@@ -114,7 +154,7 @@ class ValidateScreen(Screen):
     def on_mount(self) -> None:
         """Draw the task, tick the header every second, show the help the first time."""
         self._fit()
-        self.render_task()
+        self.view = TaskView.of(self.session)   # draws the page (watch_view)
         self.set_interval(1.0, self.render_header)
         if self.session.first_time:
             self.action_help()
@@ -133,6 +173,20 @@ class ValidateScreen(Screen):
         """Cells available to a line of the page (screen width less margins and the scrollbar)."""
         return max(20, self.app.size.width - 4)
 
+    # ------------------------------------------------------------------ the view follows the state
+
+    def watch_view(self, _view: TaskView | None) -> None:
+        """The session moved or an answer changed: draw the task page."""
+        self.render_task()
+
+    def watch_message(self, _message: str) -> None:
+        """A new note: draw the status line."""
+        if self.view is not None:
+            self.render_status()
+
+    def _show(self, widget_id: str, content: Content | str) -> None:
+        self.query_one(f"#{widget_id}", Static).update(content)
+
     # ------------------------------------------------------------------ drawing
 
     def render_header(self) -> None:
@@ -145,10 +199,10 @@ class ValidateScreen(Screen):
             chunks.append(("REVISED: judge again", "bold"))
         chunks.append(f"done {s.n_done}/{s.total}")
         chunks.append(f"{clock(s.seconds_on_task())} on this task" + (" (paused)" if s.paused else ""))
-        self.query_one("#header", Static).update(pack(chunks, self.app.size.width - 2, indent=0, sep=" · "))
+        self._show("header", pack(chunks, self.app.size.width - 2, indent=0, sep=" · "))
 
     def render_task(self) -> None:
-        """Draw the task on screen (or the all-done page)."""
+        """Draw the task on screen (or the end-of-queue page): header, progress, the task, status, key help."""
         s = self.session
         width = self.line_width
         self.render_header()
@@ -161,36 +215,42 @@ class ValidateScreen(Screen):
                 f"End of the queue: {open_} task(s) still open ({skipped} skipped). "
                 "Press Enter or → to go on to them, ← to go back."
             )
-            self.query_one("#question", Static).update(wrap(text, width))
-            for wid in ("#sentence-a", "#sentence-b", "#choices", "#acceptability", "#comment"):
-                self.query_one(wid, Static).update("")
-            self.query_one("#status", Static).update(wrap(self.message, width))
+            self._show("question", wrap(text, width))
+            for wid in ("sentence-a", "sentence-b", "choices", "acceptability", "comment"):
+                self._show(wid, "")
+            self.render_status()
             keys = ["← previous", "q quit"] if open_ == 0 else ["Enter/→ open tasks", "← previous", "q quit"]
-            self.query_one("#keys", Static).update(pack(key_help(keys), width, indent=0, sep=" · "))
+            self._show("keys", pack(key_help(keys), width, indent=0, sep=" · "))
             return
         item = s.item(task)
         spans = item.get("target_spans") or {}
         question = " ".join((shown_question(item) or "(no question)").split())  # CR LF in stored text: one line
-        self.query_one("#question", Static).update(wrap(Content.assemble(("Question: ", "bold"), question), width, hang=10))
-        for wid, label, field in (("#sentence-a", "Sentence A: ", task.shown_first), ("#sentence-b", "Sentence B: ", task.shown_second)):
-            self.query_one(wid, Static).update(wrap(
+        self._show("question", wrap(Content.assemble(("Question: ", "bold"), question), width, hang=10))
+        for wid, label, field in (("sentence-a", "Sentence A: ", task.shown_first), ("sentence-b", "Sentence B: ", task.shown_second)):
+            self._show(wid, wrap(
                 Content.assemble((label, "bold"), highlight(item.get(field) or "(missing)", spans.get(field))), width, hang=12
             ))
         chosen = task.shown_choice
-        self.query_one("#choices", Static).update(
-            pack([radio(k, label, chosen == v, f"screen.choose('{v}')") for k, v, label in CHOICES], width,
-                 lead=("Answer: ", "bold"))
-        )
+        self._show("choices", pack([radio(k, label, chosen == v, f"screen.choose('{v}')") for k, v, label in CHOICES],
+                                   width, lead=("Answer: ", "bold")))
         scale = s.scale(task)
         level = task.shown_acceptability
         controls: list = [radio(lv.key, lv.label, level == lv.name or level in lv.aliases, f"screen.rate('{lv.key}')")
                           for lv in scale.levels]
         controls.append((f"({scale.counts_note()})", "dim"))
-        self.query_one("#acceptability", Static).update(pack(controls, width, lead=("Acceptability: ", "bold")))
-        self.query_one("#comment", Static).update(
-            wrap(Content.assemble(("Comment: ", "bold"), task.comment or "(none; press c to add one)"), width, hang=9)
-        )
-        if self.message:
+        self._show("acceptability", pack(controls, width, lead=("Acceptability: ", "bold")))
+        self._show("comment", wrap(Content.assemble(("Comment: ", "bold"), task.comment or "(none; press c to add one)"),
+                                   width, hang=9))
+        self.render_status()
+        keys = ["1-4 answer", f"{scale.keys} rate", "c comment", "s skip", "Enter next", "→/← move",
+                "o next open", "? help", "q quit"]
+        self._show("keys", pack(key_help(keys), width, indent=0, sep=" · "))
+
+    def render_status(self) -> None:
+        """The status line: :attr:`message` when there is one, else what the current task asks for next."""
+        s = self.session
+        task = s.current
+        if self.message or task is None:
             status = self.message
         elif task.done and s.n_open == 0:
             status = "Saved. Every task is answered: press Enter to finish, or q to quit."
@@ -200,16 +260,14 @@ class ValidateScreen(Screen):
             status = "This pair was revised after you judged it: judge the new text again."
         else:
             status = "Which sentences fit the question? Then rate the less natural one. ? = help"
-        self.query_one("#status", Static).update(wrap(status, width))
-        keys = ["1-4 answer", f"{scale.keys} rate", "c comment", "s skip", "Enter next", "→/← move",
-                "o next open", "? help", "q quit"]
-        self.query_one("#keys", Static).update(pack(key_help(keys), width, indent=0, sep=" · "))
+        self._show("status", wrap(status, self.line_width))
 
     # ------------------------------------------------------------------ actions
 
     def _after(self, message: str = "") -> None:
+        """After an action: the new note and the session's new view (each watcher draws what follows it)."""
         self.message = message
-        self.render_task()
+        self.view = TaskView.of(self.session)
 
     def action_choose(self, value: str) -> None:
         """Keys 1-4: the correctness choice (saved at once)."""

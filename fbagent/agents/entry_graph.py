@@ -41,18 +41,17 @@ import functools
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, TypedDict, cast, get_args
+from typing import TYPE_CHECKING, Any, Literal, ParamSpec, TypedDict, TypeVar, cast, get_args
 
 from fbagent.checks import self_check as checks
 from fbagent.checks.coverage import entry_verb_check
-from fbagent.checks.defaults import DEFAULT_MAX_RETRIES, DEFAULT_VERB_CHECK
+from fbagent.checks.defaults import DEFAULT_MAX_RETRIES
 from fbagent.checks.llm_verb_check import confirm_verb
 from fbagent.providers.config import GENERATION_MAX_TOKENS, GENERATION_VARIANT_TEMPERATURE
 from fbagent.schemas import BasePair, ExtendedSentence
 from fbagent.seeds import DEFAULT_SEED
 from fbagent.store.clock import utc_now
-from fbagent.verifier.margin import DEFAULT_MARGIN
-from fbagent.verifier.settings import DEFAULT_SIGNAL
+from fbagent.verifier.settings import VerifierOptions
 from fbagent.verifier.verify import (
     SENTENCE_KEYS,
     BatchEncoder,
@@ -69,6 +68,11 @@ if TYPE_CHECKING:   # LangGraph loads where the graph is built (compile_entry_gr
     from langgraph.types import Command
 
     from fbagent.checks.verb_match import VerbMatch
+    from fbagent.prompting.messages import Prompts
+    from fbagent.verifier.encoder_check import ExemplarBank
+
+P = ParamSpec("P")
+T = TypeVar("T")
 
 #: where each routing node may go next (its ``Command(goto=...)``; the graph's declared destinations)
 AfterGenerate = Literal["self_check", "finalize"]
@@ -116,35 +120,32 @@ class EntryOptions:
 
     ``similarity_threshold``: minimum base-pair lexical similarity; ``near_copy_threshold``:
     maximum similarity of S_x' to S_x; ``max_retries``: R, extra generate_base / extend
-    attempts after a failed check; ``margin``: round-trip pass margin (cosine);
-    ``variant_temperature``: sampling temperature for entries k >= 1 (k = 0 is greedy);
-    ``verifier``: the verifier signal, roundtrip | encoder | both (:mod:`fbagent.verifier.verify`).
+    attempts after a failed check; ``variant_temperature``: sampling temperature for entries k >= 1
+    (k = 0 is greedy); ``verifier``: the run's verifier options group as it is
+    (:class:`fbagent.verifier.settings.VerifierOptions`: signal, margin, verb check, judge), declared there once.
     """
 
     similarity_threshold: float = checks.DEFAULT_SIMILARITY_THRESHOLD
     near_copy_threshold: float = checks.DEFAULT_NEAR_COPY_THRESHOLD
     max_retries: int = DEFAULT_MAX_RETRIES
-    margin: float = DEFAULT_MARGIN
-    judge: bool = False
     seed: int = DEFAULT_SEED
     variant_temperature: float = GENERATION_VARIANT_TEMPERATURE
     max_tokens: int = GENERATION_MAX_TOKENS
-    verifier: str = DEFAULT_SIGNAL
-    verb_check: str = DEFAULT_VERB_CHECK
+    verifier: VerifierOptions = field(default_factory=VerifierOptions)
 
 
 @dataclass
 class EntryContext:
     """Run-scoped objects shared by every entry (LangGraph runtime context; not checkpointed)."""
 
-    generator: Any                   # fbagent.llm.client.LLMClient
+    generator: Any                   # fbagent.llm.client.LLMClient (its results' ``value`` is typed BaseModel | None)
     verifier: Any                    # LLMClient (may be the generator)
-    prompts: Any                     # fbagent.prompting.messages.Prompts
+    prompts: Prompts
     encoder: BatchEncoder
     references: ReferenceBank
     options: EntryOptions = field(default_factory=EntryOptions)
     encoder_name: str | None = None
-    exemplars: Any = None            # fbagent.verifier.encoder_check.ExemplarBank (verifier signals encoder, both)
+    exemplars: ExemplarBank | None = None   # verifier signals encoder, both
     # resolves when the verb check's lemma tables are loaded (fbagent.checks.warmup.Warmup); None: no wait
     checks_ready: Awaitable[None] | None = None
 
@@ -160,7 +161,7 @@ class EntryContext:
 _CHECKS = ThreadPoolExecutor(max_workers=1, thread_name_prefix="fbagent-checks")
 
 
-async def off_loop(fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
+async def off_loop(fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T:
     """``fn(*args, **kwargs)`` run in the checks' worker thread (the event loop serves the network meanwhile);
     its result, or what it raised."""
     return await asyncio.get_running_loop().run_in_executor(_CHECKS, functools.partial(fn, *args, **kwargs))
@@ -239,7 +240,7 @@ async def _self_check(state: EntryState, runtime: Runtime[EntryContext]) -> dict
     opts = runtime.context.options
     base = state["base"] or {}
     matches = None
-    if opts.verb_check == "llm":
+    if opts.verifier.effective_verb_check == "llm":
         keys = ("sentence_a", "sentence_b")
         found = await asyncio.gather(*(_llm_verb(state, runtime.context, base.get(k) or "") for k in keys))
         matches = dict(zip(keys, found, strict=True))
@@ -252,7 +253,7 @@ async def _self_check(state: EntryState, runtime: Runtime[EntryContext]) -> dict
     history.append({"attempt": state.get("attempts", 1), "base": state.get("base"), "passed": result["passed"],
                     "reasons": result["reasons"], "lexical_similarity": result["lexical_similarity"]})
     return {"self_check": result, "check_history": history,
-            "verb_check": entry_verb_check(state["lang"], opts.verb_check)}
+            "verb_check": entry_verb_check(state["lang"], opts.verifier.effective_verb_check)}
 
 
 async def _llm_verb(state: EntryState, ctx: EntryContext, sentence: str) -> VerbMatch:
@@ -304,7 +305,7 @@ async def _extend(state: EntryState, runtime: Runtime[EntryContext]) -> dict[str
             checks.extension_check, value.sentence, base[base_key], key=key, lemma=state["verb"], lang=state["lang"],
             verb_form=value.verb_form, near_copy_threshold=ctx.options.near_copy_threshold,
             others=[o for o in others if o != base[base_key]],
-            verb_match=await _llm_verb(state, ctx, value.sentence) if ctx.options.verb_check == "llm" else None,
+            verb_match=await _llm_verb(state, ctx, value.sentence) if ctx.options.verifier.effective_verb_check == "llm" else None,
         )
         extended[key] = {"sentence": value.sentence, "verb_form": value.verb_form, "check": check,
                          "attempts": int((extended.get(key) or {}).get("attempts", 0)) + 1}
@@ -325,9 +326,9 @@ async def verify(state: EntryState, runtime: Runtime[EntryContext]) -> dict[str,
     result = await verify_item(
         client=ctx.verifier, prompts=ctx.prompts, encoder=ctx.encoder, references=ctx.references,
         sentences=sentences, verb=state["verb"], frame_a=state["frame_a"], frame_b=state["frame_b"],
-        question_four_choice=sc.get("question_four_choice") or base.get("question"), margin=ctx.options.margin,
-        judge=ctx.options.judge, run_id=state["run_id"], item_id=state["item_id"], seed=ctx.options.seed,
-        encoder_name=ctx.encoder_name, signal=ctx.options.verifier, exemplars=ctx.exemplars,
+        question_four_choice=sc.get("question_four_choice") or base.get("question"), margin=ctx.options.verifier.margin,
+        judge=ctx.options.verifier.judge, run_id=state["run_id"], item_id=state["item_id"], seed=ctx.options.seed,
+        encoder_name=ctx.encoder_name, signal=ctx.options.verifier.signal, exemplars=ctx.exemplars,
         spans={**(sc.get("target_spans") or {}),
                **{k: ((ext.get(k) or {}).get("check") or {}).get("target_span")
                   for k in ("sentence_a_prime", "sentence_b_prime")}},

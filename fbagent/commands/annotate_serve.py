@@ -1,16 +1,65 @@
-"""`fbagent annotate --serve`: check the TLS files and the address, say where it listens, print one line per event."""
+"""`fbagent annotate --serve`: its options group, declared once (:data:`serve_options`: the flags of
+:class:`fbagent.serve.options.ServeOptions`, whose defaults they read); check the TLS files and the address, say
+where it listens, print one line per event, and the lead's status line (who judged how much, disputes, second
+round) at start and whenever it changes."""
 
 from __future__ import annotations
 
 import errno
 import socket
 import ssl
+import threading
 from datetime import UTC, datetime
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
 
 from fbagent import serve
+from fbagent.commands.option_groups import option_group
 from fbagent.commands.output import echo, secho
 from fbagent.errors import FbagentError
 from fbagent.serve.options import AppLaunch, ServeOptions
+from fbagent.store.db import open_db
+from fbagent.validation.team import status_line, team_status
+
+_SERVE: dict[str, tuple[object, object]] = {
+    "host": (Annotated[str, typer.Option("--host", help="--serve: address to listen on (default: this machine only).")],
+             ServeOptions.host),
+    "port": (Annotated[int, typer.Option("--port", help="--serve: TCP port.", min=1, max=65535)], ServeOptions.port),
+    "public_url": (Annotated[str | None, typer.Option(
+        "--public-url", envvar="FBAGENT_PUBLIC_URL", help="--serve: address browsers open (e.g. a TLS reverse proxy's "
+        "https://...); default http(s)://HOST:PORT. Env: FBAGENT_PUBLIC_URL.")], ServeOptions.public_url),
+    "certfile": (Annotated[Path | None, typer.Option("--certfile", help="--serve: TLS certificate (PEM); with --keyfile.")],
+                 ServeOptions.certfile),
+    "keyfile": (Annotated[Path | None, typer.Option("--keyfile", help="--serve: TLS private key (PEM); with --certfile.")],
+                ServeOptions.keyfile),
+    "max_per_annotator": (Annotated[int, typer.Option(
+        "--max-tabs", help="--serve: app processes (open tabs) per annotator; a newer tab takes over the oldest.",
+        min=1)], ServeOptions.max_per_annotator),
+    "max_total": (Annotated[int, typer.Option("--max-apps", help="--serve: app processes in all.", min=1)],
+                  ServeOptions.max_total),
+    "trusted_proxy": (Annotated[list[str] | None, typer.Option(
+        "--trusted-proxy", help="--serve: address of your reverse proxy; its X-Forwarded-For names the client (for the "
+        "wrong-link limits). Repeatable.")], None),
+}
+
+
+def serve_options_of(values: dict[str, Any], _others: dict[str, Any]) -> ServeOptions:
+    """The :class:`ServeOptions` of the ``--serve`` flags (unchecked: :func:`check_tls` and
+    :meth:`ServeOptions.url` check them before the server listens)."""
+    proxies = values.pop("trusted_proxy")
+    return ServeOptions(**values, trusted_proxies=tuple(proxies or ()))
+
+
+#: Decorator: the ``annotate --serve`` flags; the command takes ``serve_options: ServeOptions``.
+serve_options = option_group("serve_options", "Browser (--serve)", _SERVE, serve_options_of)
+
+
+def serve_flags_given(options: ServeOptions) -> bool:
+    """Whether the address or TLS flags differ from their defaults (they go with ``--serve`` only)."""
+    return (options.host, options.port, options.certfile, options.keyfile) != (
+        ServeOptions.host, ServeOptions.port, ServeOptions.certfile, ServeOptions.keyfile)
 
 
 def insecure_warning(options: ServeOptions) -> str | None:
@@ -63,6 +112,11 @@ def render(kind: str, fields: dict) -> None:
     elif kind == "app_stopped":
         line = (f"{stamp} {fields['annotator']}: app ended ({fields['why']}, exit {fields['exit_code']};"
                 f" {fields['running']} running)")
+    elif kind == "app_crashed":   # the traceback follows, indented, so that the log keeps it whole
+        trace = "".join(f"\n    {ln}" for ln in str(fields["traceback"]).splitlines()[-60:])
+        echo(f"{stamp} {fields['annotator']}: app crashed (pid {fields['pid']}, exit {fields['exit_code']}); her tab"
+             f" offers to reopen it, every answer is stored{'; traceback:' if trace else ''}{trace}", err=True)
+        return
     elif kind == "joined":
         line = f"{stamp} {fields['annotator']}: link used from {fields['remote']}, browser signed in"
         if fields.get("switched_from"):
@@ -89,10 +143,37 @@ def serve_browsers(launch: AppLaunch, options: ServeOptions) -> None:
     if warning:
         secho(warning, fg="yellow", err=True)
     server = server_class(launch, options, on_event=render)
+    stop = threading.Event()
+    threading.Thread(target=watch_team, args=(launch.db, stop), name="team-status", daemon=True).start()
     try:
         server.serve()
     except OSError as err:
         raise FbagentError(f"cannot listen on {options.host}:{options.port} ({err.strerror or err})", bind_hint(err, options)) from err
+
+
+#: seconds between two looks at the team's progress for the lead's log line
+STATUS_EVERY_S = 30.0
+
+
+def watch_team(db: Path, stop: threading.Event, every: float = STATUS_EVERY_S) -> None:
+    """The lead's line in the log: :func:`fbagent.validation.team.status_line` of ``db`` at start and
+    whenever it changes (looked at every ``every`` seconds, read-only); a failed look is skipped."""
+    shown: str | None = None
+    while not stop.is_set():
+        line: str | None
+        try:
+            conn = open_db(db, create=False, read_only=True)
+            try:
+                line = status_line(team_status(conn))
+            finally:
+                conn.conn.close()
+        except Exception:  # noqa: BLE001 - the log line must never stop the server
+            line = shown
+        if line != shown and line is not None:
+            stamp = datetime.now(UTC).strftime("%H:%M:%S")
+            echo(f"{stamp} {line}", err=True)
+            shown = line
+        stop.wait(every)
 
 
 def bind_hint(err: OSError, options: ServeOptions) -> str:

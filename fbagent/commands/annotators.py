@@ -7,22 +7,33 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from fbagent.commands.options import DEFAULT_DB, ExistingDbOption, db_path, name_check
-from fbagent.commands.output import echo, new_console
+from fbagent import validation
+from fbagent.commands.options import (
+    DEFAULT_DB,
+    ExistingDbOption,
+    db_path,
+    name_check,
+    parse_statuses,
+)
+from fbagent.commands.output import echo, new_console, upgrade_note
 from fbagent.commands.tables import Col, WideOption, print_table
 from fbagent.errors import FbagentError
 from fbagent.serve.address import running_address
 from fbagent.serve.options import public_url as check_url
 from fbagent.serve.tokens import create_invite, parse_duration
+from fbagent.store.annotations import select_items
 from fbagent.store.competence import competence as recorded
 from fbagent.store.competence import parse_competence, record_competence
 from fbagent.store.db import open_db
 from fbagent.store.invites import known_names, overview, revoke
+from fbagent.validation.aggregate import score_entries
+from fbagent.validation.team import team_status
 
 if TYPE_CHECKING:
     import sqlite_utils
 
-app = typer.Typer(help="Invite annotators to the browser app (annotate --serve): one-time links, list, revoke.",
+app = typer.Typer(help="Invite annotators to the browser app (annotate --serve): one-time links, list, revoke; "
+                  "status: who judged how much, agreement so far, what is left.",
                   no_args_is_help=True)
 
 #: Default address of links (`annotate --serve`'s default listening address).
@@ -115,3 +126,42 @@ def revoke_cmd(
     done = revoke(database, name)
     echo(f"{name}: revoked {done['links']} open link(s) and {done['sessions']} browser session(s);"
                " answers stay stored.")
+
+
+@app.command("status")
+def status_cmd(
+    status: Annotated[str, typer.Option("--status", help="Item statuses in scope, comma list or 'all'.")] = "verified,flagged",
+    db: ExistingDbOption = DEFAULT_DB,
+    wide: WideOption = False,
+) -> None:
+    """Who judged how much (pair tasks judged on the current text, left), each annotator's agreement with the
+    majority of the others and attention checks so far, the entries judged, disputes and the second round.
+    Reads the database only."""
+    database = open_db(db_path(db), create=False, read_only=True, on_upgrade=upgrade_note)
+    ids = [r["id"] for r in select_items(database, statuses=parse_statuses(status))]
+    entries = score_entries(database, ids)
+    team = team_status(database, entries=entries)
+    console = new_console()
+    if not team["annotators"]:
+        console.print("Nobody has annotated yet. Start with: fbagent annotate --annotator NAME")
+        return
+    rel = {a["annotator"]: a for a in validation.reliability_report(entries, resamples=1)["annotators"]}
+
+    def pct(v: float | None) -> str:
+        return "n/a" if v is None else f"{100 * v:.1f}%"
+
+    cols = [Col("annotator", wrap="path", min_width=10), Col("judged", "right"), Col("left", "right"),
+            Col("entries", "right"), Col("majority", "right"), Col("attention", "right"),
+            Col("last active", wrap="words", drop=1)]
+    rows = [[a["annotator"], f"{a['judged']}/{a['tasks']}", str(a["left"]), str(a["entries"]),
+             pct(rel.get(a["annotator"], {}).get("majority_agreement")),
+             pct(rel.get(a["annotator"], {}).get("attention_accuracy")),
+             "never" if a["last_active"] is None else a["last_active"][:16].replace("T", " ")]
+            for a in team["annotators"]]
+    print_table(console, cols, rows, title="Annotators: pair tasks judged on the current text, left, agreement so far",
+                caption="majority: agreement with the majority of the others; times in UTC", wide=wide)
+    console.print(f"{team['judged']}/{team['entries']} entries judged ({team['full_panel']} by {team['panel']} "
+                  f"annotators); {team['decided']}/{team['disputed']} disputed entries decided "
+                  "(fbagent annotate --mode adjudicate); "
+                  f"{team['second_round_pending']} waiting for a second round (fbagent annotate --second-round)",
+                  markup=False, highlight=False)

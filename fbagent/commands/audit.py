@@ -15,6 +15,7 @@ from fbagent.commands.options import DEFAULT_DB, ExistingDbOption, db_path, name
 from fbagent.commands.output import echo, new_console
 from fbagent.commands.tables import Col, WideOption, print_table
 from fbagent.errors import FbagentError
+from fbagent.eval.choices import DEFAULT_ORDERS, ORDER_CHOICES
 from fbagent.seeds import DEFAULT_SEED
 from fbagent.store.db import open_db
 
@@ -41,7 +42,7 @@ def register(app: typer.Typer) -> None:
                                           "bootstrap.")] = DEFAULT_SEED,
         resamples: Annotated[int, typer.Option("--resamples", min=100, help="Bootstrap resamples of the 95% "
                                                "interval.")] = 1000,
-        orders: Annotated[str, typer.Option("--orders", help="both or canonical sentence orders (as eval run).")] = "both",
+        orders: Annotated[str, typer.Option("--orders", help="both or canonical sentence orders (as eval run).")] = DEFAULT_ORDERS,
         encoder: Annotated[str | None, typer.Option("--encoder", help="Sentence encoder of the similarity baseline "
                                                     "(default: the verifier's, offline).")] = None,
         no_encoder: Annotated[bool, typer.Option("--no-encoder", help="Skip the encoder baseline (near-duplicates "
@@ -58,12 +59,12 @@ def register(app: typer.Typer) -> None:
         `shortcut` flag. Reads the database read-only."""
         if fmt not in FORMATS:
             raise FbagentError(f"unknown --format {fmt!r}", f"pass --format {', '.join(FORMATS)}")
-        if orders not in ("both", "canonical"):
-            raise FbagentError(f"unknown --orders {orders!r}", "pass --orders both or --orders canonical")
+        if orders not in ORDER_CHOICES:
+            raise FbagentError(f"unknown --orders {orders!r}", f"pass --orders {' or '.join(ORDER_CHOICES)}")
         source = load_source(run, dataset, lexicon=lexicon, lang=lang, db=db)
         embed, name = (None, None) if no_encoder else encoder_embed(encoder)
         options = audit_room.AuditOptions(seed=seed, resamples=resamples, near_duplicate=near_duplicate, encoder=name,
-                               orders=("canonical",) if orders == "canonical" else ("canonical", "swapped"))
+                               orders=ORDER_CHOICES[orders])
         result = audit_room.run_audit(source.entries, options, definitions=source.definitions, relations=source.relations,
                            embed=embed)
         result["source"] = source.source

@@ -29,6 +29,7 @@ from fbagent.commands.output import echo, new_console, secho
 from fbagent.commands.progress_view import CountBar, ProgressView
 from fbagent.commands.tables import Col, print_table, wrap_text
 from fbagent.errors import FbagentError
+from fbagent.eval.choices import ALL_TEMPLATES, DEFAULT_ORDERS
 from fbagent.eval.runner import check_result_folder
 from fbagent.eval.sembench_sets import looks_like_instances
 from fbagent.limits import DEFAULT_N_BOOT, bounds
@@ -81,7 +82,7 @@ class EvalRun:
 #: Put it below ``@backend_options``, which reads the seed.
 run_options = option_group("run", "Run", {
     "seed": (Annotated[int, typer.Option("--seed", help="Seed of every random choice (option order, sampling, "
-                                         "bootstrap).")], 0),
+                                         "bootstrap).")], EvalRun.seed),
     "concurrency": (Annotated[int | None, typer.Option(
         "--concurrency", **bounds("--concurrency"), help="Calls in flight at once (default: 8 for openai, 4 for "
         "gemini, 1 for local backends).")], None),
@@ -216,7 +217,7 @@ def run_cmd(
     dataset: Annotated[Path, typer.Option("--dataset", "-d", help="Validated JSONL from `fbagent export` "
                                            "(fbagent format, or the FrameBench authors' final or step-3 columns).")],
     templates: Annotated[str, typer.Option("--templates", rich_help_panel="Prompts", help="all, or a list such as v1,v3 (with --templates-dir: "
-                                            "file names without .txt; v1 matches prompt_v1).")] = "all",
+                                            "file names without .txt; v1 matches prompt_v1).")] = ALL_TEMPLATES,
     templates_dir: Annotated[Path | None, typer.Option(
         "--templates-dir", rich_help_panel="Prompts", help="Folder of prompt templates in the FrameBench authors' layout "
         "(DIR/<lang>/prompt_v1.txt ...; docs/eval.md); default: fbagent's own.")] = None,
@@ -230,7 +231,7 @@ def run_cmd(
         "--templates-lang", rich_help_panel="Prompts", help="Ask every entry with this language's templates (default: each entry with its "
         "own language's, generic for a language without any).")] = None,
     orders: Annotated[str, typer.Option("--orders", rich_help_panel="Prompts", help="both (each pair in both sentence orders) or canonical "
-                                         "(one order, as the authors' evaluator by default).")] = "both",
+                                         "(one order, as the authors' evaluator by default).")] = DEFAULT_ORDERS,
     parse_free_text: Annotated[bool, typer.Option(
         "--parse-free-text/--no-parse-free-text", rich_help_panel="Prompts", help="Read an option number from a free-text answer "
         "('Answer: 2', '(2)'; two numbers stay a failure; docs/eval.md).")] = False,

@@ -11,7 +11,13 @@ import typer
 
 from fbagent import publish
 from fbagent.commands.audit import encoder_embed
-from fbagent.commands.options import DEFAULT_DB, ExistingDbOption, name_check, parse_statuses
+from fbagent.commands.options import (
+    DEFAULT_DB,
+    DEFAULT_STATUS,
+    ExistingDbOption,
+    name_check,
+    parse_statuses,
+)
 from fbagent.commands.output import echo, secho, upgrade_note
 from fbagent.errors import FbagentError
 from fbagent.files import is_stream
@@ -39,7 +45,7 @@ def register(app: typer.Typer) -> None:
         fmt: Annotated[str, typer.Option("--format", help=formats.help_text() + ".")] = formats.DEFAULT,
         min_correct: Annotated[int, typer.Option("--min-correct", help="Filter: at least this many annotators judged the entry correct.")] = 2,
         min_acceptable: Annotated[int, typer.Option("--min-acceptable", help="Filter: at least this many annotators judged it acceptable.")] = 2,
-        status: Annotated[str, typer.Option("--status", help="Item statuses to export, comma list or 'all'.")] = "verified,flagged",
+        status: Annotated[str, typer.Option("--status", help="Item statuses to export, comma list or 'all'.")] = DEFAULT_STATUS,
         annotator_names: Annotated[bool, typer.Option(
             "--annotator-names", help="hf: publish annotator names (default: anonymised annotator_1..n).")] = False,
         license: Annotated[str, typer.Option("--license", help="hf: the card's licence (a Hugging Face licence id).")] = "cc-by-4.0",
@@ -48,12 +54,12 @@ def register(app: typer.Typer) -> None:
         homepage: Annotated[str | None, typer.Option("--homepage", help="hf: fbagent's source repository URL for the card's install line (default: the package's \\[project.urls]).")] = None,
         curators: Annotated[str | None, typer.Option("--curators", help="hf: who curated the data (names, affiliations), for the card.")] = None,
         seed: Annotated[int, typer.Option("--seed", help="lm-eval: seed of the option orders (as `eval run --seed`).")] = DEFAULT_SEED,
-        templates: Annotated[str, typer.Option("--templates", help="lm-eval: all, or a list such as v1,v3 (as `eval run`).")] = "all",
+        templates: Annotated[str, typer.Option("--templates", help="lm-eval: all, or a list such as v1,v3 (as `eval run`).")] = LmEvalOptions.templates,
         templates_dir: Annotated[Path | None, typer.Option(
             "--templates-dir", help="lm-eval: templates folder in the FrameBench authors' layout (as `eval run`).")] = None,
         choices_style: Annotated[str | None, typer.Option("--choices-style", help="lm-eval: inline or lines (as `eval run`).")] = None,
         templates_lang: Annotated[str | None, typer.Option("--templates-lang", help="lm-eval: one language's templates for every entry.")] = None,
-        orders: Annotated[str, typer.Option("--orders", help="lm-eval: both or canonical sentence orders (as `eval run`).")] = "both",
+        orders: Annotated[str, typer.Option("--orders", help="lm-eval: both or canonical sentence orders (as `eval run`).")] = LmEvalOptions.orders,
         labels_file: Annotated[Path | None, typer.Option(
             "--labels", help="lm-eval: file of the four option labels (as `eval run --labels`).")] = None,
         exclude_shortcut: Annotated[bool, typer.Option(

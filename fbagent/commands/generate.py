@@ -8,13 +8,19 @@ Verifier; :mod:`fbagent.commands.selection_options`: Selection); the command bui
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from fbagent import generation  # a lazy package: the run's machinery loads when the command runs
 from fbagent.commands.generate_view import GenerateView
-from fbagent.commands.generation_options import model_options, run_groups, verifier_options
+from fbagent.commands.generation_options import (
+    VerifierFlags,
+    model_options,
+    run_groups,
+    verifier_options,
+)
 from fbagent.commands.options import DEFAULT_DB, DbOption, db_path, name_check
 from fbagent.commands.output import secho
 from fbagent.commands.selection_options import selection_options
@@ -80,8 +86,8 @@ def generate_cmd(
         "--dry-run", rich_help_panel="Run", help="Print the plan (entries, calls, tokens); call nothing.")] = RunOptions.dry_run,
     db: DbOption = DEFAULT_DB,
     llm: ModelConfig | None = None,              # built by @model_options
-    verifier_llm: dict[str, Any] | None = None,  # built by @verifier_options
-    selection: dict[str, Any] | None = None,     # built by @selection_options
+    verifier_llm: VerifierFlags | None = None,   # built by @verifier_options
+    selection: SelectionOptions | None = None,   # built by @selection_options (its eligibility fields)
 ) -> None:
     """Generate FrameBench entries: select frame pairs, then per entry generate_base -> self_check
     (retry with feedback) -> extend -> verify (SemBench round trip). Resumable: run it again.
@@ -90,7 +96,7 @@ def generate_cmd(
     run uses (e.g. one made by `fbagent pairs select`), else makes one; the line it prints says which."""
     margin_value, margin_auto = parse_margin(margin)
     opts = build_options(
-        llm, verifier_llm, selection or {},
+        llm, verifier_llm, selection or SelectionOptions(),
         verifier={"signal": signal if verifier_alias is None else verifier_alias, "margin": margin_value,
                   "margin_auto": margin_auto, "target_precision": target_precision, "judge": judge},
         selection_own={"pairs": pairs, "per_pair": per_pair, "seed": seed},
@@ -100,13 +106,13 @@ def generate_cmd(
     run_generation(db_path(db), opts)
 
 
-def build_options(llm: ModelConfig | None, verifier_llm: dict[str, Any] | None, selection: dict[str, Any], *,
+def build_options(llm: ModelConfig | None, verifier_llm: VerifierFlags | None, selection: SelectionOptions, *,
                   verifier: dict[str, Any], selection_own: dict[str, Any], run: dict[str, Any]) -> GenerateOptions:
-    """One :class:`~fbagent.generation.GenerateOptions` from the option groups' values (``llm``,
-    ``verifier_llm``, ``selection``) and the command's own, by group (``verifier``, ``selection_own``, ``run``)."""
-    models, verifier_fields = run_groups(llm, verifier_llm)
-    return GenerateOptions(models=models, verifier=VerifierOptions(**verifier, **verifier_fields),
-                           selection=SelectionOptions(**selection_own, **selection), run=RunOptions(**run))
+    """One :class:`~fbagent.generation.GenerateOptions` from the option groups' objects (``llm``,
+    ``verifier_llm``, ``selection``) and the command's own fields, by group (``verifier``, ``selection_own``, ``run``)."""
+    models, flags = run_groups(llm, verifier_llm)
+    return GenerateOptions(models=models, verifier=flags.options(**verifier),
+                           selection=replace(selection, **selection_own), run=RunOptions(**run))
 
 
 def run_generation(db: Path, opts: GenerateOptions) -> None:

@@ -21,6 +21,7 @@ root ``fbagent --help`` imports no command module at all (:mod:`fbagent.commands
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -92,27 +93,40 @@ def generation_model(values: dict[str, Any], _others: dict[str, Any]) -> ModelCo
                             timeout_s=values["timeout"], prompt_style=values["prompt_style"])
 
 
-def verifier_model(values: dict[str, Any], _others: dict[str, Any]) -> dict[str, Any]:
-    """The "Verifier" flags: ``{"verifier": VerifierModel (backend, model, URL as asked), "encoder": name or
-    None, "verb_check": ..., "surface_verb_match": ...}`` (:func:`run_groups` puts them into the groups)."""
-    return {"verifier": VerifierModel(backend=values["verifier_generator"], model=values["verifier_model"],
-                                      base_url=values["verifier_base_url"]),
-            "encoder": values["encoder"], "verb_check": values["verb_check"],
-            "surface_verb_match": values["surface_verb_match"]}
+@dataclass(frozen=True)
+class VerifierFlags:
+    """What the "Verifier" flags say: the verifier's model as asked (``verifier``: backend, model, URL), the
+    sentence ``encoder`` (None: the default) and the verb check (``verb_check``, ``surface_verb_match``:
+    fields of :class:`~fbagent.verifier.settings.VerifierOptions`). :func:`run_groups` puts them into the groups."""
+
+    verifier: VerifierModel = field(default_factory=VerifierModel)
+    encoder: str | None = RunModels.encoder
+    verb_check: str = VerifierOptions.verb_check
+    surface_verb_match: bool = VerifierOptions.surface_verb_match
+
+    def options(self, **own: Any) -> VerifierOptions:
+        """The run's :class:`VerifierOptions`: the command's own fields (signal, margin, ...) and the verb check."""
+        return VerifierOptions(**own, verb_check=self.verb_check, surface_verb_match=self.surface_verb_match)
 
 
-def run_groups(llm: ModelConfig | None, verifier_llm: dict[str, Any] | None) -> tuple[RunModels, dict[str, Any]]:
-    """``(models group, verifier-group fields)`` of ``generate`` / ``verifier calibrate`` from what
+def verifier_model(values: dict[str, Any], _others: dict[str, Any]) -> VerifierFlags:
+    """The :class:`VerifierFlags` of the "Verifier" flags (nothing checked here)."""
+    return VerifierFlags(verifier=VerifierModel(backend=values["verifier_generator"], model=values["verifier_model"],
+                                                base_url=values["verifier_base_url"]),
+                         encoder=values["encoder"], verb_check=values["verb_check"],
+                         surface_verb_match=values["surface_verb_match"])
+
+
+def run_groups(llm: ModelConfig | None, verifier_llm: VerifierFlags | None) -> tuple[RunModels, VerifierFlags]:
+    """``(models group, verifier flags)`` of ``generate`` / ``verifier calibrate`` from what
     :data:`model_options` (``llm``) and :data:`verifier_options` (``verifier_llm``) built (``None``: their
-    defaults): a :class:`~fbagent.verifier.run_models.RunModels` and ``{"verb_check", "surface_verb_match"}``
-    for :class:`~fbagent.verifier.settings.VerifierOptions`."""
-    given = dict(verifier_llm or {})
-    models = RunModels(generator=llm or generator_config(), encoder=given.pop("encoder", None),
-                       **({"verifier": given.pop("verifier")} if "verifier" in given else {}))
-    return models, given
+    defaults): a :class:`~fbagent.verifier.run_models.RunModels` and the flags, whose
+    :meth:`VerifierFlags.options` makes the :class:`~fbagent.verifier.settings.VerifierOptions`."""
+    flags = verifier_llm or VerifierFlags()
+    return RunModels(generator=llm or generator_config(), encoder=flags.encoder, verifier=flags.verifier), flags
 
 
 #: Decorator: the generator options (panel "Model"); the command takes ``llm: ModelConfig`` (:func:`generation_model`).
 model_options = option_group("llm", "Model", _MODEL, generation_model)
-#: Decorator: the verifier options (panel "Verifier"); the command takes ``verifier_llm: dict`` (:func:`verifier_model`).
+#: Decorator: the verifier options (panel "Verifier"); the command takes ``verifier_llm: VerifierFlags`` (:func:`verifier_model`).
 verifier_options = option_group("verifier_llm", "Verifier", _VERIFIER, verifier_model)

@@ -23,6 +23,7 @@ from fbagent.providers.config import (
     DEFAULT_TENSOR_PARALLEL_SIZE,
     EVAL_RETRIES,
     EVAL_TIMEOUT_S,
+    ModelConfig,
 )
 from fbagent.providers.names import EVALUATION, help_names, names_for
 from fbagent.providers.registry import backend_options as build
@@ -80,7 +81,7 @@ _OPTIONS: dict[str, tuple[Any, Any]] = {
 }
 
 
-def _build_backend(values: dict[str, Any], others: dict[str, Any]) -> Any:
+def _build_backend(values: dict[str, Any], others: dict[str, Any]) -> ModelConfig:
     """The :class:`~fbagent.providers.config.ModelConfig` of the parsed model options
     (:func:`fbagent.providers.registry.backend_options`).
 

@@ -2,15 +2,15 @@
 
 As sqlite-utils' ``insert_upsert_options`` does for click: a group is a table of Typer options
 (name -> ``(Annotated[type, typer.Option(...)], default)``), a help panel, and ONE function that
-turns the parsed values into what the command takes (an options object or a dict of options
-fields). ``@group`` adds the group's options to the command's CLI signature (Typer reads
+turns the parsed values into what the command takes: a frozen options object (a
+``ModelConfig``, ``SelectionOptions``, ``VerifierFlags``, ``ServeOptions``, eval's ``EvalRun``), never a dict. ``@group`` adds the group's options to the command's CLI signature (Typer reads
 ``__signature__``) and calls the command with ``into=<built value>`` instead of the separate
 values. Stacked groups compose: the outer one sees the inner one's options as the command's.
 
 Groups: :data:`fbagent.commands.model_options.backend_options` (eval's model), and
 :mod:`fbagent.commands.generation_options` (generation model, verifier),
 :mod:`fbagent.commands.selection_options` (frame-pair eligibility), the eval run options in
-:mod:`fbagent.commands.eval`. Only the standard library and typer at module level, so that
+:mod:`fbagent.commands.eval`, ``annotate --serve``'s in :mod:`fbagent.commands.annotate_serve`. Only the standard library and typer at module level, so that
 ``fbagent --help`` stays fast.
 """
 
@@ -60,11 +60,6 @@ def option_group(into: str, panel: str, options: dict[str, tuple[Any, Any]],
         return wrapper
 
     return decorator
-
-
-def fields(values: dict[str, Any], _others: dict[str, Any]) -> dict[str, Any]:
-    """The ``build`` of a group whose options are options-object fields under the same names."""
-    return dict(values)
 
 
 def _ordered(own: list[inspect.Parameter], added: list[inspect.Parameter]) -> list[inspect.Parameter]:

@@ -13,10 +13,12 @@ from typing import Annotated
 import typer
 
 from fbagent.errors import FbagentError
-from fbagent.store.items import STATUSES
+from fbagent.store.items import ANNOTATED_STATUSES, STATUSES
 from fbagent.text import check_name
 
 DEFAULT_DB = Path("framebench.db")
+#: the default of every ``--status`` option (annotate, validate report, export): :data:`ANNOTATED_STATUSES`
+DEFAULT_STATUS = ",".join(ANNOTATED_STATUSES)
 
 DbOption = Annotated[
     Path,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from dataclasses import replace
 from typing import Annotated, Any
 
 import typer
@@ -40,7 +41,7 @@ def select_cmd(
     show: Annotated[int, typer.Option("--show", **bounds("--show"), help="Print the first N selected pairs.")] = 10,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object (selection, counts, pairs).")] = False,
     db: DbOption = DEFAULT_DB,
-    selection: dict[str, Any] | None = None,  # built by @selection_options
+    selection: SelectionOptions | None = None,  # built by @selection_options (its eligibility fields)
 ) -> None:
     """Select frame pairs and store them (selections + frame_pairs); print Table-1 counts and filter counts.
 
@@ -52,10 +53,10 @@ def select_cmd(
     pairs screened out later.
     """
     started = time.perf_counter()
-    chosen = dict(selection or {})
+    chosen = selection or SelectionOptions()
     if seed is None:
-        seed = pair_room.FRAMEBENCH_SEED if chosen.get("protocol") == "framebench" else SelectionOptions.seed
-    options = SelectionOptions(pairs=pairs, seed=seed, per_pair=per_pair, **chosen)
+        seed = pair_room.FRAMEBENCH_SEED if chosen.protocol == "framebench" else SelectionOptions.seed
+    options = replace(chosen, pairs=pairs, seed=seed, per_pair=per_pair)
     options.check()  # refused options leave no database behind: checked before it is opened
     database = open_db(db_path(db))
     lex = lexicon_room.resolve_lexicon(database, lexicon,

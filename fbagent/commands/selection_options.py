@@ -2,8 +2,8 @@
 
 :data:`selection_options` is an option group (:func:`fbagent.commands.option_groups.option_group`,
 help panel "Selection"): both commands offer the same flags with the same help and defaults
-(read from :class:`fbagent.pairs.select.SelectionOptions`), and receive ``selection: dict`` (the
-``SelectionOptions`` fields of the same names). Only ``typer`` and :mod:`fbagent.pairs.select` (the standard
+(read from :class:`fbagent.pairs.select.SelectionOptions`), and receive ``selection: SelectionOptions``
+(those fields set, the others at their defaults: the command sets its own with :func:`dataclasses.replace`). Only ``typer`` and :mod:`fbagent.pairs.select` (the standard
 library) are imported here, so that ``--help`` stays fast.
 """
 
@@ -13,7 +13,7 @@ from typing import Annotated, Any
 
 import typer
 
-from fbagent.commands.option_groups import fields, option_group
+from fbagent.commands.option_groups import option_group
 from fbagent.pairs.options import SelectionOptions
 
 _SELECTION: dict[str, tuple[Any, Any]] = {
@@ -39,5 +39,12 @@ _SELECTION: dict[str, tuple[Any, Any]] = {
         "Perspective_on (where the lexicon has relations).")], SelectionOptions.exclude_related),
 }
 
-#: Decorator: the eligibility filters (panel "Selection"); the command takes ``selection: dict``.
-selection_options = option_group("selection", "Selection", _SELECTION, fields)
+
+
+def eligibility(values: dict[str, Any], _others: dict[str, Any]) -> SelectionOptions:
+    """The :class:`SelectionOptions` of the "Selection" flags (the other fields at their defaults)."""
+    return SelectionOptions(**values)
+
+
+#: Decorator: the eligibility filters (panel "Selection"); the command takes ``selection: SelectionOptions``.
+selection_options = option_group("selection", "Selection", _SELECTION, eligibility)

@@ -9,15 +9,27 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from fbagent import validation
-from fbagent.commands.options import DEFAULT_DB, ExistingDbOption, name_check, parse_statuses
+from fbagent.commands.options import (
+    DEFAULT_DB,
+    DEFAULT_STATUS,
+    ExistingDbOption,
+    name_check,
+    parse_statuses,
+)
 from fbagent.commands.output import echo, new_console, secho, upgrade_note
 from fbagent.commands.tables import Col, WideOption, print_table
 from fbagent.errors import FbagentError
 from fbagent.files import write_atomic
+from fbagent.seeds import DEFAULT_SEED
 from fbagent.store.annotations import select_items
 from fbagent.store.db import open_db
-from fbagent.validation.aggregate import render_csv, render_json, render_markdown, tables
-from fbagent.validation.aggregate import report as validation_report
+from fbagent.validation.aggregate import (
+    render_csv,
+    render_json,
+    render_markdown,
+    report_with_entries,
+    tables,
+)
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -32,14 +44,18 @@ def report(
     run: Annotated[str | None, typer.Option("--run", callback=name_check("run name"), help="Only entries of this generation run (name or id).")] = None,
     min_correct: Annotated[int, typer.Option("--min-correct", help="Keep entries judged correct by at least this many annotators.")] = 2,
     min_acceptable: Annotated[int, typer.Option("--min-acceptable", help="Keep entries judged acceptable by at least this many annotators.")] = 2,
-    status: Annotated[str, typer.Option("--status", help="Item statuses in scope, comma list or 'all'.")] = "verified,flagged",
+    status: Annotated[str, typer.Option("--status", help="Item statuses in scope, comma list or 'all'.")] = DEFAULT_STATUS,
     fmt: Annotated[str, typer.Option("--format", help="table (terminal), md, csv or json.")] = "table",
     out: Annotated[Path | None, typer.Option("--out", help="Write the report to this file instead of the terminal. \\[default: none: printed]")] = None,
+    resamples: Annotated[int, typer.Option("--resamples", min=1, help="Bootstrap resamples (entries drawn with replacement) of the agreement intervals.")] = 1000,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the bootstrap draws.")] = DEFAULT_SEED,
     db: ExistingDbOption = DEFAULT_DB,
     wide: WideOption = False,
 ) -> None:
     """Judgments per entry (current / stale / pending), Table 2 counts, positive rate per annotator,
-    3/3 agreement and Fleiss' kappa, human accuracy; only judgments of the current (revised) text count.
+    3/3 agreement and Fleiss' kappa, Krippendorff's alpha and pairwise Cohen's kappa with bootstrap
+    intervals, per-annotator checks and drift, human accuracy; only judgments of the current (revised)
+    text count.
 
     Reads the database read-only (works on a file without write permission).
     """
@@ -51,7 +67,9 @@ def report(
         raise FbagentError(f"database {db} does not exist", "pass --db PATH of the database the annotators used")
 
     database = open_db(db, read_only=True, on_upgrade=upgrade_note)
-    rep = validation_report(database, run=run, statuses=parse_statuses(status), min_correct=min_correct, min_acceptable=min_acceptable)
+    rep, entries = report_with_entries(database, run=run, statuses=parse_statuses(status), min_correct=min_correct,
+                                       min_acceptable=min_acceptable)
+    rep["reliability"] = validation.reliability_report(entries, seed=seed, resamples=resamples)
     rep["human_scores"] = validation.human_scores(database, rep, [i["id"] for i in select_items(
         database, run=run, statuses=parse_statuses(status))])
     if fmt == "table":

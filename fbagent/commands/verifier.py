@@ -10,19 +10,22 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from fbagent import validation
 from fbagent.commands.generation_options import (
     SIGNALS_HELP,
+    VerifierFlags,
     model_options,
     run_groups,
     verifier_options,
 )
 from fbagent.commands.options import DEFAULT_DB, DbOption, ExistingDbOption, db_path, name_check
-from fbagent.commands.output import echo, new_console, secho
+from fbagent.commands.output import echo, new_console, secho, upgrade_note
 from fbagent.commands.progress_view import CountBar, ProgressView
 from fbagent.commands.tables import Col, WideOption, print_table
 from fbagent.pairs.options import PAIRS_HELP
@@ -68,17 +71,30 @@ def calibrate_cmd(
         "--margin", help="Report precision and recall at this margin (the generation run's; cosine difference).")] = VerifierOptions.margin,
     n_boot: Annotated[int, typer.Option("--n-boot", help="Bootstrap resamples (over pairs) for the 95% intervals.")] = CalibrateOptions.n_boot,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object (every number) instead of tables.")] = False,
+    from_annotations: Annotated[bool, typer.Option(
+        "--from-annotations", help="Measure against the annotators' judgments (the human filter's outcome of the "
+        "judged entries) instead of held-out exemplars; no model runs. Stored the same way.")] = False,
     db: DbOption = DEFAULT_DB,
     llm: ModelConfig | None = None,              # built by @model_options
-    verifier_llm: dict[str, Any] | None = None,  # built by @verifier_options
+    verifier_llm: VerifierFlags | None = None,   # built by @verifier_options
 ) -> None:
     """Hold out 2 exemplars of each frame's LU of the verb per frame pair, run them through the generation
     verifier as if generated (same round trip, same encoder check), and report how often its verdict is
     right: accuracy, precision and recall of `pass` with 95% intervals, a table over margins. Stored; the
     latest calibration of a lexicon gives `generate --margin auto`."""
-    models, verifier_fields = run_groups(llm, verifier_llm)
+    if from_annotations:
+        database = open_db(db_path(db), create=False, on_upgrade=upgrade_note)
+        result = validation.calibrate_from_annotations(
+            database, signal=signal, margin=margin, command=" ".join(["fbagent", *sys.argv[1:]]),
+            lexicons=list(lexicon or []), n_boot=n_boot, seed=seed)
+        if as_json:
+            echo(json.dumps(_json_ready(result), ensure_ascii=False))
+        else:
+            render(result)
+        return
+    models, flags = run_groups(llm, verifier_llm)
     opts = CalibrateOptions(
-        models=models, verifier=VerifierOptions(signal=signal, margin=margin, **verifier_fields),
+        models=models, verifier=flags.options(signal=signal, margin=margin),
         lexicons=list(lexicon or []), selection=selection, pairs=pairs, seed=seed,
         min_exemplars=min_exemplars, max_references=max_references, n_boot=n_boot,
     )
@@ -152,8 +168,11 @@ def render(result: dict[str, Any]) -> None:
             Col(f"precision @{m:g}", "right", wrap="words", short=f"P@{m:g}"),
             Col(f"recall @{m:g}", "right", wrap="words", short=f"R@{m:g}"),
             Col("entries verified", "right", short="ver."), Col("seconds", "right", short="s", drop=1)]
-    print_table(console, cols, rows, title=f"Verifier calibration on held-out exemplars (pass: d > {m:g}; "
-                "95% CI, bootstrap over pairs)")
+    humans = result.get("source") == "annotations"
+    on = ("against the annotators' judgments (pairs = judged entries; truth: the human filter's outcome)"
+          if humans else "on held-out exemplars")
+    print_table(console, cols, rows, title=f"Verifier calibration {on} (pass: d > {m:g}; "
+                f"95% CI, bootstrap over {'entries' if humans else 'pairs'})")
     sig = result["signal"]
     by = [r for r in result["by_margin"] if round(r["margin"], 2) in SHOWN_MARGINS]
     cols = [Col("margin", "right"), Col("precision", "right"), Col("recall", "right"),

@@ -160,3 +160,29 @@ def clean_lu_definition(text: str | None) -> str:
     if not text:
         return ""
     return _SOURCE_PREFIX.sub("", clean_text(text)).strip()
+
+
+def target_mark_problem(markup: str) -> str | None:
+    """What is wrong with the ``<t>...</t>`` target marks of an example sentence, as a phrase, or None.
+
+    An empty mark (``<t></t>``, or blanks only) and a mark never closed (``<t>left early.``) or never opened
+    (``left</t>``) are problems: :func:`parse_example` would give no target, or a target running to the end.
+    """
+    open_at: bool = False
+    inside = ""
+    for kind, value in _tokens(_NULL_FEX.sub("", markup)):
+        if value != "t" and kind != "text":
+            continue
+        if kind == "open":
+            if open_at:
+                return "a target mark <t> opens inside another"
+            open_at, inside = True, ""
+        elif kind == "close":
+            if not open_at:
+                return "a target mark </t> closes no <t>"
+            if not inside.strip():
+                return "its target mark <t></t> is empty"
+            open_at = False
+        elif open_at:
+            inside += value
+    return "its target mark <t> is never closed" if open_at else None

@@ -303,10 +303,9 @@ class _Session:
                        if opts.verifier.signal != "roundtrip" else None),
             options=EntryOptions(
                 similarity_threshold=opts.run.similarity_threshold, near_copy_threshold=opts.run.near_copy_threshold,
-                max_retries=opts.run.max_retries, margin=opts.verifier.margin, judge=opts.verifier.judge,
-                seed=opts.selection.seed, variant_temperature=opts.run.variant_temperature,
-                max_tokens=opts.run.max_tokens, verifier=opts.verifier.signal,
-                verb_check=opts.verifier.effective_verb_check,
+                max_retries=opts.run.max_retries, seed=opts.selection.seed,
+                variant_temperature=opts.run.variant_temperature, max_tokens=opts.run.max_tokens,
+                verifier=opts.verifier,
             ),
             encoder_name=getattr(backends.encoder, "name", None) or opts.models.encoder,
             checks_ready=backends.warmup.ready() if backends.warmup is not None else None,

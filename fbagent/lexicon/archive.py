@@ -5,7 +5,16 @@ its ``frameIndex.xml`` marks the root; an archive with more than one (two releas
 side by side) is refused rather than one of them taken silently. Only the files a read uses
 are taken: ``*.xml`` at the root, ``frame/*.xml`` and ``lu/*.xml``. Links and
 names with ``..`` are never extracted. :func:`extracted` copies them into a
-private temporary folder (mode 0700) that is removed afterwards;
+private temporary folder (mode 0700) that is removed afterwards, and of ``lu/``
+only the files of LUs that ``luIndex.xml`` names (the others are skipped with one
+warning line).
+
+Zip bombs: every member is read as a stream (1 MiB at a time, never whole into
+memory) with a cap that follows what such a file holds (:data:`MEMBER_CAPS`: the
+largest real ones are 1.4 MB for ``luIndex.xml``, 0.5 MB for a frame file and
+0.9 MB for an LU file, FrameNet 1.5 and ASFALDA); a member whose size is over
+its cap, declared or read, is refused in one line before anything is imported
+(a 657 KB zip holding a 600 MB ``lu/*.xml`` was read whole: 1.28 GB of memory);
 :func:`zip_fingerprint` hashes them exactly as
 :func:`fbagent.lexicon.nltk_reader.fingerprint` hashes a folder, so a release
 and its unzipped folder have the same content hash.
@@ -15,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 import stat
 import tempfile
@@ -27,6 +37,9 @@ from pathlib import Path, PurePosixPath
 from fbagent.errors import FbagentError
 
 MAX_UNZIPPED_BYTES = 4 * 2**30
+#: the largest file fbagent unzips, by where it lies in the release (about 40-100 times the largest real one)
+MEMBER_CAPS = {"": 128 * 2**20, "frame": 32 * 2**20, "lu": 64 * 2**20}
+CHUNK = 2**20
 UNZIP_FIX = "unzip it first and point PATH at the folder that holds frameIndex.xml"
 
 
@@ -76,10 +89,39 @@ def _members(zf: zipfile.ZipFile, prefix: str) -> list[tuple[str, zipfile.ZipInf
     return sorted(out, key=lambda x: x[0])
 
 
-def _read(zf: zipfile.ZipFile, info: zipfile.ZipInfo, path: Path) -> bytes:
+def _cap(rel: str) -> int:
+    return MEMBER_CAPS["" if "/" not in rel else rel.split("/", 1)[0]]
+
+
+def _check_caps(members: list[tuple[str, zipfile.ZipInfo]], path: Path) -> None:
+    """Refuse a member whose declared size is over its cap (:data:`MEMBER_CAPS`), or a total over
+    :data:`MAX_UNZIPPED_BYTES`, before anything is read."""
+    for rel, info in members:
+        if info.file_size > _cap(rel):
+            raise _too_big(path, rel, info.file_size)
+    total = sum(info.file_size for _, info in members)
+    if total > MAX_UNZIPPED_BYTES:
+        raise FbagentError(f"{path}: its FrameNet files unzip to {total / 2**30:.1f} GiB, more than fbagent "
+                           f"unzips in place ({MAX_UNZIPPED_BYTES / 2**30:.0f} GiB)", UNZIP_FIX)
+
+
+def _too_big(path: Path, rel: str, size: int) -> FbagentError:
+    return FbagentError(f"{path}!/{rel} unzips to {size / 2**20:,.0f} MiB, more than such a file holds (at most "
+                        f"{_cap(rel) // 2**20} MiB): a zip bomb or a damaged archive; nothing was imported",
+                        "check where the archive comes from; unzip it yourself and remove that file if it is unused")
+
+
+def _chunks(zf: zipfile.ZipFile, rel: str, info: zipfile.ZipInfo, path: Path) -> Iterator[bytes]:
+    """The member's bytes as a stream of chunks of at most :data:`CHUNK` bytes, at most its cap in all."""
+    read = 0
     try:
-        return zf.read(info)
-    except (zipfile.BadZipFile, zlib.error, OSError) as err:
+        with zf.open(info) as fh:
+            while chunk := fh.read(CHUNK):
+                read += len(chunk)
+                if read > _cap(rel):
+                    raise _too_big(path, rel, read)
+                yield chunk
+    except (zipfile.BadZipFile, zlib.error, OSError, EOFError) as err:
         raise FbagentError(f"{path}!/{info.filename}: cannot be unzipped ({err})", UNZIP_FIX) from err
 
 
@@ -88,19 +130,31 @@ def zip_fingerprint(path: str | Path, parser_version: str) -> str:
     path = Path(path)
     h = hashlib.sha256(parser_version.encode())
     with _open(path) as zf:
-        for rel, info in _members(zf, _root_in(zf, path)):
-            data = _read(zf, info, path)
-            h.update(rel.encode() + b"\0" + len(data).to_bytes(8, "big"))
-            h.update(data)
+        members = _members(zf, _root_in(zf, path))
+        _check_caps(members, path)
+        for rel, info in members:
+            h.update(rel.encode() + b"\0" + info.file_size.to_bytes(8, "big"))
+            for chunk in _chunks(zf, rel, info, path):
+                h.update(chunk)
     return h.hexdigest()
 
 
+def _named_lu_files(index: Path) -> set[str] | None:
+    """``lu<ID>.xml`` of every ``<lu ID=...>`` of the unzipped ``luIndex.xml`` (None when there is none)."""
+    try:
+        text = index.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    return {f"lu{m}.xml" for m in re.findall(r"<(?:\w+:)?lu\b[^>]*?\bID=[\"'](\d+)[\"']", text)}
+
+
 @contextmanager
-def extracted(path: str | Path) -> Iterator[Path]:
+def extracted(path: str | Path, warnings: list[str] | None = None) -> Iterator[Path]:
     """Yield a private temporary folder holding the archive's resource files; removed on exit.
 
-    Raises :class:`FbagentError` when the archive is unreadable, holds no
-    ``frameIndex.xml``, or unzips to more than :data:`MAX_UNZIPPED_BYTES`.
+    ``lu/`` files that no LU of ``luIndex.xml`` names are not unzipped; one line saying so is appended to
+    ``warnings``. Raises :class:`FbagentError` when the archive is unreadable, holds no ``frameIndex.xml``,
+    a member is over its cap (:data:`MEMBER_CAPS`), or it unzips to more than :data:`MAX_UNZIPPED_BYTES`.
     """
     path = Path(path)
     tmp = Path(tempfile.mkdtemp(prefix="fbagent-zip-"))
@@ -109,14 +163,27 @@ def extracted(path: str | Path) -> Iterator[Path]:
         folder = tmp / "resource"
         with _open(path) as zf:
             members = _members(zf, _root_in(zf, path))
-            total = sum(info.file_size for _, info in members)
-            if total > MAX_UNZIPPED_BYTES:
-                raise FbagentError(f"{path}: its FrameNet files unzip to {total / 2**30:.1f} GiB, more than fbagent "
-                                   f"unzips in place ({MAX_UNZIPPED_BYTES / 2**30:.0f} GiB)", UNZIP_FIX)
-            for rel, info in members:
-                target = folder / rel
-                target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-                target.write_bytes(_read(zf, info, path))
+            _check_caps(members, path)
+            lus = [(rel, info) for rel, info in members if rel.startswith("lu/")]
+            for rel, info in [m for m in members if not m[0].startswith("lu/")]:
+                _unzip(zf, rel, info, folder, path)
+            named = _named_lu_files(folder / "luIndex.xml")
+            unused = [rel for rel, _ in lus if named is not None and rel[3:] not in named]
+            for rel, info in lus:
+                if rel not in unused:
+                    _unzip(zf, rel, info, folder, path)
+            if unused:
+                shown = ", ".join(unused[:3]) + (", ..." if len(unused) > 3 else "")
+                (warnings if warnings is not None else []).append(f"{path}: {len(unused):,} lu/ file(s) that no LU of luIndex.xml names were not "
+                               f"unzipped ({shown})")
         yield folder
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _unzip(zf: zipfile.ZipFile, rel: str, info: zipfile.ZipInfo, folder: Path, path: Path) -> None:
+    target = folder / rel
+    target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    with open(target, "wb") as out:
+        for chunk in _chunks(zf, rel, info, path):
+            out.write(chunk)

@@ -33,8 +33,9 @@ from jsonschema import Draft202012Validator, ValidationError
 
 from fbagent.errors import FbagentError
 from fbagent.files import parse_json_line, read_text_input
+from fbagent.framenet.checks import frame_problem, relation_problem, sqlite_integer
 from fbagent.framenet.lu_names import lu_name_problem
-from fbagent.framenet.markup import clean_text, parse_definition, parse_example
+from fbagent.framenet.markup import clean_text, parse_definition, parse_example, target_mark_problem
 from fbagent.framenet.model import (
     Frame,
     FrameElement,
@@ -239,6 +240,7 @@ class _Frames:
         self.frame_line: dict[str, int] = {}
         self.lu_index: dict[tuple[str, str], LexicalUnit] = {}
         self.pending_relations: list[tuple[int, str, dict]] = []
+        self.id_line: dict[int, int] = {}
 
     def add_line(self, no: int, obj: Any, validator: Any, problems: _Problems) -> None:
         """Validate line ``no`` and add its frame, FEs and LUs (a duplicate frame or LU is a problem)."""
@@ -251,7 +253,13 @@ class _Frames:
         if name in self.frame_line:
             problems.append(f"{self.path}:{no}: frame {name} is already defined on line {self.frame_line[name]}")
             return
+        problem = frame_problem(name, obj.get("id"), {i: f"line {n}" for i, n in self.id_line.items()})
+        if problem:
+            problems.append(f"{self.path}:{no}: {problem}")
+            return
         self.frame_line[name] = no
+        if obj.get("id") is not None:
+            self.id_line[obj["id"]] = no
         markup = obj["definition"]
         definition, examples = parse_definition(markup)
         examples += [parse_example(s) for s in obj.get("examples", [])]
@@ -272,6 +280,10 @@ class _Frames:
         key = (lu_obj["name"], frame)
         if key in self.lu_index:
             problems.append(f"{self.path}:{no}: lexical_units: LU {lu_obj['name']} appears twice in frame {frame}")
+            return
+        if not sqlite_integer(lu_obj.get("id")):
+            problems.append(f"{self.path}:{no}: lexical_units: LU {lu_obj['name']} has id {lu_obj['id']}, outside "
+                            f"SQLite's integer range (at most {2**63 - 1:,})")
             return
         lemma, pos = split_lu_name(lu_obj["name"])
         lu = LexicalUnit(
@@ -294,6 +306,14 @@ class _Frames:
                 problems.append(f"{self.path}:{no}: relations: super_frame {rel['super_frame']} is not a frame of this file")
                 continue
             out.append(FrameRelation(rel["type"], rel["super_frame"], name))
+            problem = relation_problem([out[-1]])   # related to itself: named on its own line
+            if problem:
+                problems.append(f"{self.path}:{no}: relations: {problem}")
+                out.pop()
+        problem = relation_problem(out)
+        if problem:   # a cycle: named on the line of its first frame
+            first = problem.rsplit(": ", 1)[-1].split(" -> ")[0]
+            problems.append(f"{self.path}:{self.frame_line.get(first, 0)}: relations: {problem}")
         return out
 
 
@@ -314,5 +334,9 @@ def _attach_exemplars(path: Path, lexicon: _Frames, validator: Any, problems: _P
         ex = parse_example(obj["text"])
         if not ex.text:
             problems.append(f"{path}:{no}: text is empty once markup is removed")
+            continue
+        mark = target_mark_problem(obj["text"])
+        if mark:
+            problems.append(f"{path}:{no}: text: {mark}")
             continue
         lu.exemplars.append(ex)

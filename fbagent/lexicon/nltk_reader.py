@@ -48,6 +48,8 @@ from typing import Any
 from xml.sax.saxutils import quoteattr
 
 from fbagent.errors import FbagentError
+from fbagent.files import check_regular
+from fbagent.framenet.checks import frame_problem, relation_problem
 from fbagent.framenet.markup import clean_text, parse_definition
 from fbagent.framenet.model import (
     Example,
@@ -94,6 +96,7 @@ FIX_LAYOUT = (
     "point PATH at the root folder of an NLTK-layout FrameNet (frameIndex.xml, luIndex.xml, "
     "frame/*.xml), or convert the resource to JSONL and use --format jsonl"
 )
+FIX_REGULAR = "replace it with the regular file it should be (cp the real file over it), then rerun; nothing was imported"
 FIX_FILE = "repair or restore that file (or remove its entry from the index), then rerun; nothing was imported"
 
 
@@ -153,6 +156,7 @@ def fingerprint(root: str | Path) -> str:
             files += list((root / sub).glob("*.xml"))
     for path in sorted(files, key=lambda p: p.relative_to(root).as_posix()):
         inside(root, path)
+        check_regular(path, "", FIX_REGULAR)   # a FIFO would block the read forever
         try:
             data = path.read_bytes()
         except OSError as err:
@@ -171,6 +175,7 @@ class _Source:
     def read(self, rel: str) -> bytes:
         path = self.root / rel
         inside(self.root, path)
+        check_regular(path, "", FIX_REGULAR)
         try:
             return path.read_bytes()
         except OSError as err:
@@ -249,13 +254,14 @@ def read_exemplars(root_el: ET.Element) -> tuple[list[Example], int]:
 def _read_zip(path: Path, *, strict: bool, progress: Progress | None) -> LexiconData:
     """Read a ``.zip`` release through a private unzipped copy; messages name ``ARCHIVE!/file``."""
     zip_root(path)
-    with extracted(path) as folder:
+    skipped: list[str] = []
+    with extracted(path, skipped) as folder:
         shown = lambda text: text.replace(str(folder), f"{path}!")  # noqa: E731
         try:
             data = read_nltk(folder, strict=strict, progress=progress)
         except FbagentError as err:
             raise FbagentError(shown(err.problem), err.fix) from err
-    data.warnings = [shown(w) for w in data.warnings]
+    data.warnings = skipped + [shown(w) for w in data.warnings]
     data.notes = [shown(n) for n in data.notes]
     return data
 
@@ -299,6 +305,9 @@ def read_nltk(root: str | Path, *, strict: bool = False, progress: Progress | No
         lexical_units, annotated = _read_lexical_units(reader, root, files, {f.name for f in frames}, report)
         relations = [FrameRelation(rel.type.name, rel.superFrameName, rel.subFrameName)
                      for rel in reader.frame_relations()]  # empty without frRelation.xml
+    problem = relation_problem(relations)
+    if problem:
+        raise FbagentError(f"{root / 'frRelation.xml'}: {problem}", FIX_FILE)
     _attach_exemplars(src, lexical_units, annotated, report, progress)
     return LexiconData(frames, lexical_units, relations, fingerprint(root), report.warnings, report.notes)
 
@@ -343,6 +352,7 @@ def _check_layout(root: Path) -> None:
     if not root.is_dir():
         raise FbagentError(f"{root} is not a folder", FIX_LAYOUT)
     for name in ("frameIndex.xml", "luIndex.xml"):
+        check_regular(root / name, "", FIX_REGULAR)
         if not (root / name).is_file():
             raise FbagentError(f"{root}: missing index {name}", FIX_LAYOUT)
     if not (root / "frame").is_dir():
@@ -357,17 +367,25 @@ def _frame_index(src: _Source) -> list[tuple[str, int | None]]:
     root = src.root
     _, findex = src.parse("frameIndex.xml")
     entries: list[tuple[str, int | None]] = []
-    seen: set[str] = set()
+    ids: dict[int, str] = {}
+    names: set[str] = set()
+    where = root / "frameIndex.xml"
     for el in findex:
         if _local(el.tag) != "frame":
             continue
-        name = (el.get("name") or "").strip()
-        if not name or name in seen:
-            continue
-        if not _SAFE_NAME.match(name) or name in (".", ".."):
-            raise FbagentError(f"{root / 'frameIndex.xml'}: unusable frame name {name!r}", FIX_FILE)
-        seen.add(name)
-        entries.append((name, _int(el.get("ID"))))
+        raw = el.get("name") or ""
+        name, fid = raw.strip(), _int(el.get("ID"))
+        problem = frame_problem(raw, fid, {})   # blank, control or bidi characters, an id past SQLite's range
+        if problem or not _SAFE_NAME.match(name) or name in (".", ".."):
+            raise FbagentError(f"{where}: {problem or f'unusable frame name {name!r}'}", FIX_FILE)
+        if name in names:   # two entries of one name were merged silently
+            raise FbagentError(f"{where}: frame {name} is listed twice", FIX_FILE)
+        if fid is not None and fid in ids:
+            raise FbagentError(f"{where}: frames {ids[fid]} and {name} have the same ID {fid}", FIX_FILE)
+        if fid is not None:
+            ids[fid] = name
+        names.add(name)
+        entries.append((name, fid))
     if not entries:
         raise FbagentError(f"{root / 'frameIndex.xml'}: lists no frames", FIX_LAYOUT)
     return entries
@@ -533,6 +551,10 @@ def _nltk_lexical_unit(
     # The name suffix wins over the POS attribute: FrameNet 1.5 has
     # "come together.v" with POS="A"; users see and type the name.
     pos = suffix or str(lu.get("POS") or "").strip().upper()
+    if not pos:   # no .v/.n suffix and no POS attribute: a verb gate cannot tell what it is
+        report.dangling(f"{root / 'frame' / (home + '.xml')}: LU {lu_name} (ID {lu_id}) has no part of speech (no "
+                        "POS attribute, no .v/.n suffix); skipped")
+        return None
     counts = lu.get("sentenceCount") or {}
     return LexicalUnit(
         name=name,

@@ -1,11 +1,17 @@
 """A folder written whole or not at all: files go to a temporary folder beside the target, which is
 then renamed over it. An existing target is replaced only when it is empty or an earlier export
-(it holds :data:`MARKER`), so a mistyped path never deletes someone's folder."""
+(it holds :data:`MARKER`), so a mistyped path never deletes someone's folder.
+
+The temporary folder ``.OUT.XXXXXXXX.tmp/`` holds a lock file (:data:`LOCK`, ``flock``'ed while it is written,
+removed before the rename): an export killed mid-way leaves the folder, and the next export to the same
+``OUT`` removes it (:func:`fbagent.files.remove_stale`) unless a live export holds it."""
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -13,9 +19,12 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from fbagent.errors import FbagentError
+from fbagent.files import hold, remove_stale, staged_beside
 
 #: the manifest every export folder carries (what it holds and how it was made)
 MARKER = "fbagent-export.json"
+#: the lock file inside a staging folder while an export writes it
+LOCK = ".fbagent-writing"
 
 
 def check_target(out: Path) -> None:
@@ -44,13 +53,18 @@ def staged_folder(out: Path) -> Iterator[Path]:
     out = Path(out)
     check_target(out)
     parent = out.absolute().parent
+    remove_stale(staged_beside(parent, re.compile(rf"\.{re.escape(out.name)}\.[A-Za-z0-9_]{{8}}\.tmp")), LOCK)
+    tmp: Path | None = None
     try:
         tmp = Path(tempfile.mkdtemp(dir=parent, prefix=f".{out.name}.", suffix=".tmp"))
+        lock = hold(tmp / LOCK)
     except OSError as err:
-        raise FbagentError(f"cannot write into {parent} ({err.strerror})",
-                           "pass an output folder in a folder you can write to") from err
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
+        raise _write_error(f"cannot write into {parent}", err) from err
     try:
         yield tmp
+        (tmp / LOCK).unlink()   # not part of the export (the lock itself is held until the end)
         for path in sorted(tmp.rglob("*")):
             if path.is_file():
                 with path.open("rb") as f:
@@ -70,11 +84,20 @@ def staged_folder(out: Path) -> Iterator[Path]:
             shutil.rmtree(old, ignore_errors=True)
     except OSError as err:
         shutil.rmtree(tmp, ignore_errors=True)
-        raise FbagentError(f"cannot write {out} ({err.strerror})",
-                           "pass an output folder in a folder you can write to") from err
+        raise _write_error(f"cannot write {out}", err) from err
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
+    finally:
+        os.close(lock)
+
+
+def _write_error(what: str, err: OSError) -> FbagentError:
+    """The one line for a failed write of an export folder: a full disk says so, anything else names the folder."""
+    if err.errno == errno.ENOSPC or "no space left" in str(err).lower():
+        return FbagentError(f"{what}: the disk is full (no space left on the device); nothing was written",
+                            "free some space on that disk (df -h) or pass an output folder on another disk")
+    return FbagentError(f"{what} ({err.strerror or err})", "pass an output folder in a folder you can write to")
 
 
 def write_text(folder: Path, rel: str, text: str) -> Path:

@@ -38,6 +38,7 @@ from fbagent.files import write_atomic
 from fbagent.limits import check_count
 from fbagent.publish.formats import JSONL_NAMES, check_format
 from fbagent.store import annotations as ann
+from fbagent.store.items import ANNOTATED_STATUSES
 from fbagent.store.revisions import apply_revisions, revisions_by_item
 from fbagent.store.runs import run_names as stored_run_names
 from fbagent.validation.aggregate import (
@@ -63,7 +64,10 @@ def _json(text: str | None) -> Any:
 
 
 def human_block(e: EntryScore, min_correct: int, min_acceptable: int) -> dict[str, Any]:
-    """The ``human`` block of one entry (fbagent format)."""
+    """The ``human`` block of one entry (fbagent format): the votes, the filter's thresholds, ``kept`` (the
+    outcome), ``vote_kept`` (the vote filter alone), ``outcome`` (which rule decided:
+    :data:`fbagent.validation.adjudication.OUTCOMES`), the lead's ``adjudication`` (decision, reason,
+    second-round annotators; null when none) and every pair judgment per annotator."""
     pairs: dict[str, dict[str, Any]] = {}
     for name in sorted(e.pairs):
         for pair, j in sorted(e.pairs[name].items()):
@@ -76,6 +80,11 @@ def human_block(e: EntryScore, min_correct: int, min_acceptable: int) -> dict[st
         "min_correct": min_correct,
         "min_acceptable": min_acceptable,
         "kept": e.kept,
+        "vote_kept": e.vote_kept,
+        "outcome": e.outcome,
+        "adjudication": None if e.adjudication is None else {
+            "decision": e.adjudication["decision"], "reason": e.adjudication["reason"],
+            "second_round": list(e.second_round)},
         "pairs": {p: pairs[p] for p in ("base", "extended", "both_correct", "neither_correct") if p in pairs},
     }
 
@@ -150,7 +159,7 @@ def export_records(
     validated: bool = False,
     min_correct: int = DEFAULT_MIN_CORRECT,
     min_acceptable: int = DEFAULT_MIN_ACCEPTABLE,
-    statuses: Sequence[str] = ann.DEFAULT_STATUSES,
+    statuses: Sequence[str] = ANNOTATED_STATUSES,
     exclude: Collection[str] = (),
 ) -> list[dict[str, Any]]:
     """The records to export, in stable entry order; entries whose id is in ``exclude`` are left out
@@ -214,7 +223,7 @@ def validated_hint(
     run: str | None = None,
     min_correct: int = DEFAULT_MIN_CORRECT,
     min_acceptable: int = DEFAULT_MIN_ACCEPTABLE,
-    statuses: Sequence[str] = ann.DEFAULT_STATUSES,
+    statuses: Sequence[str] = ANNOTATED_STATUSES,
 ) -> str | None:
     """The hint of :func:`fbagent.validation.thresholds.filter_hint` for the entries a ``--validated`` export reads
     (``None`` when the filter fits them or no entry matches)."""
@@ -233,7 +242,7 @@ def require_kept(db: sqlite_utils.Database, records: Sequence[dict[str, Any]], o
         return
     c, a = options.get("min_correct", DEFAULT_MIN_CORRECT), options.get("min_acceptable", DEFAULT_MIN_ACCEPTABLE)
     hint = validated_hint(db, run=options.get("run"), min_correct=c, min_acceptable=a,
-                          statuses=options.get("statuses", ann.DEFAULT_STATUSES))
+                          statuses=options.get("statuses", ANNOTATED_STATUSES))
     raise FbagentError(f"the human filter (--validated --min-correct {c} --min-acceptable {a}) keeps 0 entries; "
                        "nothing was written",
                        hint or "lower the thresholds, e.g. --min-correct 1 --min-acceptable 1, or judge more entries")

@@ -6,8 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from fbagent.eval.choices import ALL_TEMPLATES, DEFAULT_ORDERS
 from fbagent.seeds import DEFAULT_SEED
-from fbagent.store.annotations import DEFAULT_STATUSES
+from fbagent.store.items import ANNOTATED_STATUSES
 from fbagent.validation.aggregate import DEFAULT_MIN_ACCEPTABLE, DEFAULT_MIN_CORRECT
 
 DEFAULT_LICENSE = "cc-by-4.0"  # FrameNet data is distributed under CC BY; change it with --license
@@ -23,7 +24,7 @@ class Scope:
     validated: bool = False
     min_correct: int = DEFAULT_MIN_CORRECT
     min_acceptable: int = DEFAULT_MIN_ACCEPTABLE
-    statuses: tuple[str, ...] = DEFAULT_STATUSES
+    statuses: tuple[str, ...] = ANNOTATED_STATUSES
     exclude: tuple[str, ...] = ()      # entry ids left out (export --exclude-shortcut: the audit's flags)
 
     def export_options(self) -> dict:
@@ -59,9 +60,9 @@ class LmEvalOptions:
     --labels``: :func:`fbagent.eval.templates.read_labels_file`; None: the templates' own)."""
 
     seed: int = DEFAULT_SEED
-    templates: str = "all"
+    templates: str = ALL_TEMPLATES
     templates_dir: Path | None = None
     choices_style: str | None = None
     templates_lang: str | None = None
-    orders: str = "both"
+    orders: str = DEFAULT_ORDERS
     labels_file: Path | None = None

@@ -110,6 +110,10 @@ def anonymised_report(rep: dict[str, Any], aliases: dict[str, str]) -> dict[str,
     out["annotators"] = [{**a, "annotator": aliases.get(a["annotator"], a["annotator"])} for a in rep["annotators"]]
     h = rep["human_accuracy"]
     out["human_accuracy"] = {**h, "per_annotator": {aliases.get(n, n): v for n, v in h["per_annotator"].items()}}
+    adj = rep.get("adjudication") or {"entries": []}
+    out["adjudication"] = {**adj, "entries": [{**r, "adjudicator": "lead",
+                                               "second_round": [aliases.get(n, n) for n in r["second_round"]]}
+                                              for r in adj["entries"]]}
     return out
 
 

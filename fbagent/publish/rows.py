@@ -76,13 +76,16 @@ FIELDS: dict[str, tuple[FieldSpec, str]] = {
     "revised_fields": (["string"], "The revised fields."),
     "original": ({f: "string" for f in REVISABLE}, "The generated text of each revised field (null when unrevised)."),
     "human": ({"annotators": ["string"], "n_correct": "int32", "n_acceptable": "int32", "min_correct": "int32",
-               "min_acceptable": "int32", "kept": "bool",
+               "min_acceptable": "int32", "kept": "bool", "vote_kept": "bool", "outcome": "string",
+               "adjudication": {"decision": "string", "reason": "string", "second_round": ["string"]},
                "judgments": [{"annotator": "string", "pair": "string", "choice": "string", "selected": ["string"],
                               "shown": ["string"], "correct": "bool", "acceptability": "string",
                               "acceptable": "bool"}]},
               "Human validation (FrameBench 3.2): annotators with an entry score, how many judged the entry "
               "correct / acceptable (entry score = min over base and extended pair), the filter thresholds, "
-              "whether it passed, and every pair judgment (pair: base, extended, both_correct, neither_correct; "
+              "whether it passed (`kept`: the outcome; `vote_kept`: the vote filter alone; `outcome`: which rule "
+              "decided, votes or the lead's adjudication; `adjudication`: decision keep / drop / second_round, "
+              "reason, second-round annotators, null when none), and every pair judgment (pair: base, extended, both_correct, neither_correct; "
               "choice in the labels shown: A, B, both, neither)."),
 }
 
@@ -137,6 +140,13 @@ def _verifier(v: Any) -> dict | None:
     return out
 
 
+def _adjudication(a: dict[str, Any] | None, aliases: dict[str, str]) -> dict[str, Any] | None:
+    """The adjudication of an export record with its second-round annotators under their published names."""
+    if a is None:
+        return None
+    return {"decision": a["decision"], "reason": a["reason"], "second_round": [aliases[n] for n in a["second_round"]]}
+
+
 def hf_row(rec: dict, aliases: dict[str, str], n_annotators: int) -> dict[str, Any]:
     """One dataset row from an fbagent-format export record (``aliases``: :func:`annotator_aliases`)."""
     h = rec["human"]
@@ -165,7 +175,9 @@ def hf_row(rec: dict, aliases: dict[str, str], n_annotators: int) -> dict[str, A
         "original": {f: (rec["original"] or {}).get(f) for f in REVISABLE},
         "human": {"annotators": sorted(aliases[n] for n in h["annotators"]), "n_correct": h["n_correct"],
                   "n_acceptable": h["n_acceptable"], "min_correct": h["min_correct"],
-                  "min_acceptable": h["min_acceptable"], "kept": h["kept"], "judgments": judgments},
+                  "min_acceptable": h["min_acceptable"], "kept": h["kept"],
+                  "vote_kept": h.get("vote_kept", h["kept"]), "outcome": h.get("outcome", "votes"),
+                  "adjudication": _adjudication(h.get("adjudication"), aliases), "judgments": judgments},
     }
     number = {name: i for i, name in enumerate(aliases, start=1)}  # aliases are in name order
     cols = dict.fromkeys(annotator_columns(n_annotators), False)

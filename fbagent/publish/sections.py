@@ -16,13 +16,14 @@ from typing import Any
 
 import sqlite_utils
 
+from fbagent.publish.adjudication_card import adjudication_section
 from fbagent.publish.human_baseline import independent_human
 from fbagent.publish.shortcuts import known_shortcuts
 
 Contributor = Callable[[sqlite_utils.Database, list[dict[str, Any]], dict[str, Any]], "str | None"]
 
 #: the contributed sections, in card order
-CONTRIBUTORS: list[Contributor] = [known_shortcuts, independent_human]
+CONTRIBUTORS: list[Contributor] = [known_shortcuts, independent_human, adjudication_section]
 
 
 def contributed_sections(db: sqlite_utils.Database, records: list[dict[str, Any]], facts: dict[str, Any]) -> list[str]:

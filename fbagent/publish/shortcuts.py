@@ -14,7 +14,7 @@ from fbagent.audit.render import known_shortcuts_section
 from fbagent.audit.sources import AuditInput, lexicon_facts, record_entries
 from fbagent.errors import FbagentError
 from fbagent.publish.jsonl import export_records
-from fbagent.store.annotations import DEFAULT_STATUSES
+from fbagent.store.items import ANNOTATED_STATUSES
 from fbagent.store.lexicon import get_lexicon
 from fbagent.store.runs import get_run
 
@@ -26,7 +26,7 @@ def run_entries(db: sqlite_utils.Database, run: str, statuses: Sequence[str] | N
     row = get_run(db, run)
     if row is None:
         raise FbagentError(f"no run named {run!r}", "see the names with: fbagent runs list")
-    records = export_records(db, run=run, statuses=tuple(statuses or DEFAULT_STATUSES))
+    records = export_records(db, run=run, statuses=tuple(statuses or ANNOTATED_STATUSES))
     definitions, relations = lexicon_facts(db, row["lexicon_id"]) if row.get("lexicon_id") else ({}, None)
     return AuditInput(record_entries(records), f"run {row['name']}", definitions, relations)
 

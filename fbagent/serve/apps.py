@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import secrets
 from dataclasses import dataclass
+from pathlib import Path
 
 from aiohttp import WSMsgType, web
 
@@ -33,6 +35,9 @@ from fbagent.store import invites
 
 #: WebSocket close code (private range) and reason of a tab taken over by a newer tab of the same annotator.
 TAKEN_OVER = (4001, b"Opened in another tab: go on there. Every answer you gave here is saved.")
+#: WebSocket close code and reason of a tab whose app crashed; the page offers to reopen it.
+CRASHED = (4002, b"The app stopped after an error (the server's log has it). Every answer you gave is saved: "
+                 b"reopen to go on.")
 #: Malformed WebSocket messages one connection may send before it is closed.
 MAX_BAD_MESSAGES = 100
 #: The live session of a request, set by the server's guard.
@@ -105,9 +110,11 @@ class AppRoutes(ServerHost):
             width = _int(request.query.get("width"), 80, *WIDTH_RANGE)
             height = _int(request.query.get("height"), 24, *HEIGHT_RANGE)
             await websocket.prepare(request)
+            log = str(self.temp_folder / f"app-{secrets.token_hex(6)}.log")  # the app's stderr
             live.service = AnnotatorAppService(
-                child_argv(self.launch.as_json(session.annotator) | shared),
-                timeout_s=self.options.stop_timeout_s, write_bytes=websocket.send_bytes,
+                child_argv(self.launch.as_json(session.annotator) | shared | {"log": log}),
+                timeout_s=self.options.stop_timeout_s, on_crash=lambda code: self._crashed(live, code, log),
+                write_bytes=websocket.send_bytes,
                 write_str=websocket.send_str, close=websocket.close, download_manager=self.download_manager,
             )
             await live.service.start(width, height)
@@ -154,6 +161,21 @@ class AppRoutes(ServerHost):
                 await app_service.blur()
             else:
                 await app_service.focus()
+
+    async def _crashed(self, live: LiveApp, exit_code: int, log: str) -> None:
+        """The app of ``live`` ended by itself with ``exit_code`` != 0: report it with its traceback (the app's
+        log, then removed) and close its tab with :data:`CRASHED` (the page offers to reopen)."""
+        live.ended = "crashed"
+        path = Path(log)
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")[-20_000:]
+        except OSError:
+            text = ""
+        path.unlink(missing_ok=True)
+        self.on_event("app_crashed", {"annotator": live.annotator, "pid": live.service.pid if live.service else None,
+                                      "exit_code": exit_code, "traceback": text.strip()})
+        self._closing.add(task := asyncio.ensure_future(live.websocket.close(code=CRASHED[0], message=CRASHED[1])))
+        task.add_done_callback(self._closing.discard)
 
     def _forget(self, live: LiveApp) -> None:
         """Bookkeeping once an app process has ended."""

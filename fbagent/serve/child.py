@@ -11,14 +11,19 @@ The session is the terminal app's (:class:`~fbagent.tui.session.ValidateSession`
 given; however the app ends (``q``, a closed tab: the server sends quit; a
 revoked session; SIGTERM) :meth:`close` records the time on the current
 task and the position, so reopening the link resumes there.
+
+The process ends with the server (:func:`fbagent.crash.die_with_parent`: SIGTERM, then SIGKILL half a
+second later). Its standard error goes to the file ``log`` of the JSON (in the server's private folder): an app
+that crashes exits 1 (Textual's ``return_code``) and the server reports its traceback from that file.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 
-from fbagent import tui
+from fbagent import crash, tui
 from fbagent.errors import FbagentError
 from fbagent.serve.warm import load_inflections
 from fbagent.store import open_db
@@ -29,17 +34,33 @@ from fbagent.validation.assignment import Split
 def main(argv: list[str] | None = None) -> int:
     """Run the app described by ``argv[0]`` (JSON); returns the exit code (2 with one line on stderr for bad input)."""
     # (pandas stays out of every app process: sqlite-utils is imported without it, fbagent.lean_imports)
+    crash.die_with_parent()   # taken already when started through crash.lifeline_argv
     args = json.loads((argv if argv is not None else sys.argv[1:])[0])
+    _stderr_to(args.get("log"))
     try:
         session = open_session(args)
     except FbagentError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
+    app = tui.AnnotateApp(session)
     try:
-        tui.AnnotateApp(session).run()   # Textual loads here, after the session opened (bad input: exit 2 first)
+        app.run()   # Textual loads here, after the session opened (bad input: exit 2 first)
     finally:
         session.close()
-    return 0
+    return app.return_code or 0   # 1 after a crash (Textual printed the traceback to stderr)
+
+
+def _stderr_to(log: str | None) -> None:
+    """Send this process's standard error (Python's and Textual's tracebacks) to the file ``log``."""
+    if not log:
+        return
+    try:
+        fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
+    except OSError:
+        return
+    sys.stderr.flush()
+    os.dup2(fd, 2)
+    os.close(fd)
 
 
 def open_session(args: dict) -> ReviseSession | ValidateSession:

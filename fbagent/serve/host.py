@@ -14,6 +14,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from aiohttp import web
@@ -23,7 +24,8 @@ from fbagent.serve.options import AppLaunch, ServeOptions
 from fbagent.serve.throttle import WrongTokens
 
 #: Events: listening, joined, refused (any 401/403/429/503, at most a burst a minute), refused_summary (the rest,
-#: counted), app_started, app_stopped, ended (revoked/expired), taken_over, bad_message, watch_error.
+#: counted), app_started, app_stopped, app_crashed (exit code, traceback), ended (revoked/expired), taken_over,
+#: bad_message, watch_error.
 Event = Callable[[str, dict[str, Any]], None]
 
 
@@ -50,6 +52,7 @@ class ServerHost(ABC):
     on_event: Event
     counters: Counters
     throttle: WrongTokens
+    temp_folder: Path    # the server's private temporary folder (the apps' crash logs go there)
 
     @abstractmethod
     async def _in_db(self, fn: Callable[..., Any], *args: Any) -> Any:

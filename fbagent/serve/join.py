@@ -18,7 +18,10 @@ and only when
 
 Non-document GETs started by another site (``<img src=".../join?...">``,
 ``Sec-Fetch-Dest`` other than ``document``) get 403 without a lookup and count
-against nobody (:mod:`fbagent.serve.throttle`).
+against nobody (:mod:`fbagent.serve.throttle`). A wrong link counts against its
+address whatever the request's headers say (a ``Sec-Fetch-Site: cross-site`` or a
+foreign ``Origin`` once bypassed the limit), and a cross-site request from an
+address over its allowance gets 429 before any database lookup.
 """
 
 from __future__ import annotations
@@ -111,16 +114,18 @@ class JoinRoutes(ServerHost):
             return self._refuse(request, 403, "an invite link opens only as a page")
         token = request.query.get("token", "")
         if not 0 < len(token) <= 200:
-            return await self._wrong_link(request, invites.UNKNOWN, token, counted=not foreign)
+            return await self._wrong_link(request, invites.UNKNOWN, token, counted=True)
         wait = self.throttle.prefix_wait(token)
         if wait is not None:
             return self._refuse(request, 429, "too many wrong tries of this link", retry_after=wait)
+        if foreign and self.throttle.address_wait(self.address(request)) is not None:   # over its allowance:
+            return await self._wrong_link(request, invites.UNKNOWN, token, counted=True)   # no lookup, counted
         state = await self._in_db(invites.invite_state, token_hash(token))
         current = await self._live_session(request)
         if state.refused is not None:
             if current is not None and await self._in_db(invites.invite_of_session, current.id) == token_hash(token):
                 return self._joined(request, current.annotator, None, None)  # her own link, reopened
-            return await self._wrong_link(request, state.refused, token, counted=not foreign)
+            return await self._wrong_link(request, state.refused, token, counted=True)
         return self._join_form(request, token, state.annotator, current)
 
     def _join_form(self, request: web.Request, token: str, annotator: str,

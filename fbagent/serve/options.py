@@ -104,14 +104,25 @@ def public_url(host: str, port: int, given: str | None, tls: bool) -> str:
     """The base URL browsers use: ``given`` (checked, trailing slash dropped), else ``http(s)://host:port``.
 
     Raises FbagentError for a ``given`` that is not an http(s) URL with a
-    host, or for a wildcard ``host`` (0.0.0.0, ::) without ``given`` (no
-    browser can open a link to it).
+    host, holds a blank or control character (a CR/LF would be printed into
+    every invite link), or names a port outside 1..65535; or for a wildcard
+    ``host`` (0.0.0.0, ::) without ``given`` (no browser can open a link to it).
     """
     if given:
+        fix = "pass the address browsers open, e.g. https://annotate.example.org"
+        bad = next((c for c in given if c.isspace() or ord(c) < 32 or ord(c) == 127), None)
+        if bad is not None:
+            raise FbagentError(f"--public-url {given!r} contains {'a blank' if bad == ' ' else f'the character {bad!r}'}",
+                               fix)
         parts = urlsplit(given)
         if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
-            raise FbagentError(f"--public-url {given!r} is not an http(s) URL of a host",
-                               "pass the address browsers open, e.g. https://annotate.example.org")
+            raise FbagentError(f"--public-url {given!r} is not an http(s) URL of a host", fix)
+        try:
+            named: int | None = parts.port
+        except ValueError:   # urlsplit checks the port only when asked: 99999, or not a number
+            named = 0
+        if named == 0:
+            raise FbagentError(f"--public-url {given!r} names a port outside 1..65535", fix)
         return given.rstrip("/")
     try:
         wildcard = ipaddress.ip_address(host.strip("[]")).is_unspecified

@@ -18,8 +18,10 @@ keeps its page, static files and WebSocket protocol; what it adds:
 - the WebSocket upgrade must come with ``Origin`` equal to the public URL's
   origin (403 otherwise: another site's page cannot drive an annotator's app).
 - wrong links and unknown session cookies count per client address and token
-  prefix (:mod:`fbagent.serve.throttle`): never a request with a live session,
-  never a cross-site one; refusals are logged at most ``burst`` a minute plus a count.
+  prefix (:mod:`fbagent.serve.throttle`), whatever the request's headers say; never a
+  request with a live session. A cross-site request that carries a session cookie
+  is refused (403) before the database lookup (a browser never sends the ``SameSite=Strict``
+  cookie cross-site). Refusals are logged at most ``burst`` a minute plus a count.
 - app processes are bounded in all (503 before the upgrade) and per annotator:
   a tab beyond ``max_per_annotator`` (default 1) takes over the annotator's
   oldest tab, whose page then says it was opened in another tab; the annotator
@@ -95,6 +97,7 @@ class AnnotateServer(JoinRoutes, AppRoutes, Server):
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="fbagent-serve-db")
         self._warm_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="fbagent-serve-warm")
         self.inflections = InflectionFile()
+        self.temp_folder = self.inflections.folder
         self._warming: asyncio.Future | None = None
         self._db: Any = None
         self._touched: dict[int, float] = {}
@@ -225,17 +228,21 @@ class AnnotateServer(JoinRoutes, AppRoutes, Server):
 
     async def _with_session(self, request: web.Request, handler: Callable) -> web.StreamResponse:
         """Run ``handler`` for a live session; 401 without one; an unknown cookie counts as a wrong attempt
-        (429 once its address is over the limit), unless the request is cross-site."""
+        (429 once its address is over the limit); a cross-site request with a cookie is refused (403) before
+        any lookup."""
         cookie = request.cookies.get(COOKIE)
         if not cookie:
             return self._refuse(request, 401, "no-session")
+        if cross_site(request.headers, self.origin):   # no lookup: a browser never sends this cookie cross-site
+            return self._refuse(request, 403, f"a request from another site; open {self.origin} directly"
+                                if request.path != "/ws" else f"the WebSocket must come from a page of {self.origin}")
         state = await self._in_db(invites.session_state, token_hash(cookie)) if len(cookie) <= 200 else invites.UNKNOWN
         if isinstance(state, invites.WebSession):
             request[WEB_SESSION] = state
             await self._seen(state.id)
             return await handler(request)
         wait = None
-        if state == invites.UNKNOWN and not cross_site(request.headers, self.origin):
+        if state == invites.UNKNOWN:
             wait = self.throttle.wrong(self.address(request))
         if wait is not None:
             response = self._refuse(request, 429, "too many wrong links or cookies from this address", retry_after=wait)

@@ -6,10 +6,14 @@ The limits protect invite tokens without ever locking an invited person out:
   cookie); a request that carries a live session is never limited, and a good
   link is always accepted (a token has 256 bits, see :mod:`fbagent.serve.tokens`:
   the limit keeps logs, CPU and scanners quiet, it is not what makes guessing hopeless);
-- a request the browser marks as coming from another site (``Sec-Fetch-Site``
-  other than ``same-origin``/``none``, or a foreign ``Origin``) never counts, so
-  a page elsewhere with ``<img src=".../join?token=bad">`` cannot use up anyone's
-  allowance;
+- a wrong token counts whatever the request's headers say (issue 43: with
+  ``Sec-Fetch-Site: cross-site`` or a foreign ``Origin`` wrong tries were never
+  counted); what keeps a page elsewhere with ``<img src=".../join?token=bad">``
+  from using up anyone's allowance is that such a request (cross-site, not a
+  document) is refused before any lookup and counts against nobody; a cross-site
+  request from an address over its allowance, or one carrying a session cookie (a browser
+  never sends the ``SameSite=Strict`` cookie cross-site), is refused before the
+  database lookup too;
 - wrong attempts count per client address and per token prefix (the first
   :data:`PREFIX_CHARS` characters): past the address's allowance its wrong
   attempts get 429 with a backoff that doubles with every further wrong attempt

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import tempfile
 import threading
@@ -24,7 +25,11 @@ from pathlib import Path
 
 import sqlite_utils
 
+from fbagent.files import hold, remove_stale, staged_beside
 from fbagent.store.revisions import inflection_table, use_inflections
+
+#: the lock file inside a live server's private folder (see :class:`InflectionFile`)
+LOCK = ".fbagent-serving"
 
 
 def item_verbs(db: sqlite_utils.Database) -> set[str]:
@@ -33,10 +38,18 @@ def item_verbs(db: sqlite_utils.Database) -> set[str]:
 
 
 class InflectionFile:
-    """The shared ``lemma -> forms`` table as a JSON file in a private folder (removed by :meth:`close`)."""
+    """The shared ``lemma -> forms`` table as a JSON file in the server's private folder (removed by :meth:`close`).
+
+    The folder (``$TMPDIR/fbagent-serve-XXXXXXXX``, mode 0700; the apps' logs go there too) holds :data:`LOCK`,
+    ``flock``'ed while the server lives: a server killed with ``kill -9`` leaves its folder, and the next
+    server's start removes it (never the folder of a server still running).
+    """
 
     def __init__(self) -> None:
+        temp = Path(tempfile.gettempdir())
+        remove_stale(staged_beside(temp, re.compile(r"fbagent-serve-[A-Za-z0-9_]{8}")), LOCK)
         self.folder = Path(tempfile.mkdtemp(prefix="fbagent-serve-"))  # mode 0700
+        self._lock_fd: int | None = hold(self.folder / LOCK)
         self.path = self.folder / "inflections.json"
         self.table: dict[str, list[str]] = {}
         self._lock = threading.Lock()
@@ -55,6 +68,9 @@ class InflectionFile:
     def close(self) -> None:
         """Remove the folder."""
         shutil.rmtree(self.folder, ignore_errors=True)
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)
+            self._lock_fd = None
 
 
 def load_inflections(path: str | None) -> int:

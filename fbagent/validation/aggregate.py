@@ -46,9 +46,15 @@ from typing import Any
 
 import sqlite_utils
 
+from fbagent.store import adjudications
 from fbagent.store import annotations as ann
+from fbagent.store.adjudications import Adjudication
+from fbagent.store.items import ANNOTATED_STATUSES
 from fbagent.store.revisions import effective_texts, unfixable_ids
+from fbagent.validation.adjudication import CONVENTION as ADJUDICATION_CONVENTION
+from fbagent.validation.adjudication import OUTCOMES, apply_adjudications
 from fbagent.validation.assignment import AUXILIARY_PAIRS, SCORED_PAIRS, selected_fields
+from fbagent.validation.reliability_tables import reliability_tables
 from fbagent.validation.thresholds import filter_hint
 from fbagent.verifier.agreement import verifier_vs_human
 
@@ -109,6 +115,16 @@ class EntryScore:
     stale: dict[str, dict[str, PairJudgment]] = field(default_factory=dict)
     #: ``comments[annotator][pair]``: the comment of every task that has one, judged or not
     comments: dict[str, dict[str, str]] = field(default_factory=dict)
+    #: ``first_task_at[annotator]``: when the annotator's first task on the entry was created
+    first_task_at: dict[str, str] = field(default_factory=dict)
+    #: the vote filter's result; ``kept`` is the outcome (the adjudication's, when there is one)
+    vote_kept: bool = False
+    #: which rule decided ``kept`` (:data:`fbagent.validation.adjudication.OUTCOMES`)
+    outcome: str = "votes"
+    #: the latest adjudication (:class:`fbagent.store.adjudications.Adjudication`) or None
+    adjudication: Adjudication | None = None
+    #: second-round annotators (judged the entry after it was sent to a second round)
+    second_round: list[str] = field(default_factory=list)
 
     @property
     def annotators(self) -> list[str]:
@@ -157,6 +173,8 @@ def collect(db: sqlite_utils.Database, item_ids: Sequence[str]) -> dict[str, Ent
     for t in ann.tasks_of_items(db, item_ids):
         e = entries[t["item_id"]]
         name, pair = t["annotator"], t["pair"]
+        if t.get("created_at") and (name not in e.first_task_at or t["created_at"] < e.first_task_at[name]):
+            e.first_task_at[name] = t["created_at"]
         if t["comment"]:
             e.comments.setdefault(name, {})[pair] = t["comment"]
         fp = ann.task_fingerprint(texts.get(t["item_id"], {}), t["shown_first"], t["shown_second"])
@@ -182,11 +200,14 @@ def collect(db: sqlite_utils.Database, item_ids: Sequence[str]) -> dict[str, Ent
     return entries
 
 
-def apply_filter(entries: dict[str, EntryScore], min_correct: int, min_acceptable: int, unfixable: set[str]) -> None:
-    """Set ``kept`` (>= min_correct correct, >= min_acceptable acceptable, not unfixable) in place."""
+def apply_filter(entries: dict[str, EntryScore], min_correct: int, min_acceptable: int, unfixable: set[str],
+                 decisions: dict[str, Adjudication] | None = None) -> None:
+    """Set ``kept`` in place: >= min_correct correct, >= min_acceptable acceptable, not unfixable, unless the
+    lead adjudicated the entry (``decisions``: :func:`fbagent.store.adjudications.latest`; the rules:
+    :mod:`fbagent.validation.adjudication`)."""
     for e in entries.values():
         e.unfixable = e.item_id in unfixable
-        e.kept = bool(e.scores) and e.n_correct >= min_correct and e.n_acceptable >= min_acceptable and not e.unfixable
+    apply_adjudications(entries.values(), decisions or {}, min_correct, min_acceptable)
 
 
 def score_entries(
@@ -196,9 +217,10 @@ def score_entries(
     min_correct: int = DEFAULT_MIN_CORRECT,
     min_acceptable: int = DEFAULT_MIN_ACCEPTABLE,
 ) -> dict[str, EntryScore]:
-    """:func:`collect` then :func:`apply_filter` with the database's "cannot be fixed" marks."""
+    """:func:`collect` then :func:`apply_filter` with the database's "cannot be fixed" marks and the lead's
+    adjudications (the outcome of an adjudicated entry is the adjudication's)."""
     entries = collect(db, item_ids)
-    apply_filter(entries, min_correct, min_acceptable, unfixable_ids(db))
+    apply_filter(entries, min_correct, min_acceptable, unfixable_ids(db), adjudications.latest(db, item_ids))
     return entries
 
 
@@ -271,9 +293,24 @@ def build_report(
             "unfixable": sum(1 for e in entries.values() if e.unfixable),
         },
         "table2": {"max_annotators": size, "counts": counts},
+        "adjudication": _adjudication_block(entries),
         "annotators": [_annotator_row(name, entries, judged) for name in names],
         "agreement": _agreement(judged),
         "human_accuracy": _human_accuracy(kept, names),
+    }
+
+
+def _adjudication_block(entries: dict[str, EntryScore]) -> dict[str, Any]:
+    """How many entries each rule decided (:data:`fbagent.validation.adjudication.OUTCOMES`), the entries the
+    lead decided (entry, decision, reason, votes kept?, outcome, second-round annotators) and the convention."""
+    decided = [e for e in entries.values() if e.adjudication is not None]
+    return {
+        "outcomes": {o: sum(1 for e in entries.values() if e.scores and e.outcome == o) for o in OUTCOMES},
+        "entries": [{"entry": e.item_id, "decision": e.adjudication["decision"], "reason": e.adjudication["reason"],
+                     "adjudicator": e.adjudication["adjudicator"], "vote_kept": e.vote_kept, "kept": e.kept,
+                     "outcome": e.outcome, "second_round": e.second_round} for e in decided
+                    if e.adjudication is not None],
+        "convention": ADJUDICATION_CONVENTION,
     }
 
 
@@ -383,7 +420,7 @@ def report(
     db: sqlite_utils.Database,
     *,
     run: str | None = None,
-    statuses: Sequence[str] = ann.DEFAULT_STATUSES,
+    statuses: Sequence[str] = ANNOTATED_STATUSES,
     min_correct: int = DEFAULT_MIN_CORRECT,
     min_acceptable: int = DEFAULT_MIN_ACCEPTABLE,
 ) -> dict[str, Any]:
@@ -391,6 +428,20 @@ def report(
 
     Raises :class:`FbagentError` for an unknown run or when no entry matches.
     """
+    return report_with_entries(db, run=run, statuses=statuses, min_correct=min_correct,
+                               min_acceptable=min_acceptable)[0]
+
+
+def report_with_entries(
+    db: sqlite_utils.Database,
+    *,
+    run: str | None = None,
+    statuses: Sequence[str] = ANNOTATED_STATUSES,
+    min_correct: int = DEFAULT_MIN_CORRECT,
+    min_acceptable: int = DEFAULT_MIN_ACCEPTABLE,
+) -> tuple[dict[str, Any], dict[str, EntryScore]]:
+    """:func:`report` and the scored entries it was built from (for the reliability block,
+    :func:`fbagent.validation.reliability.reliability_report`). Raises as :func:`report`."""
     items = ann.select_items(db, run=run, statuses=statuses)
     if not items:
         raise ann.explain_no_items(db, run=run, language=None, statuses=statuses, options=("--run",))
@@ -399,11 +450,11 @@ def report(
         entries, scope={"run": run, "statuses": list(statuses)}, min_correct=min_correct, min_acceptable=min_acceptable
     )
 
-    rows = ann.select_items(db, run=run, statuses=statuses, columns="id, status, verifier, generator_model")
+    rows = ann.select_items(db, run=run, statuses=statuses, columns="id, status, verifier, generator_model, language")
     rep["verifier_vs_human"] = verifier_vs_human(entries, rows, min_correct=min_correct, min_acceptable=min_acceptable)
 
     rep["filter_hint"] = filter_hint(entries.values(), min_correct, min_acceptable)
-    return rep
+    return rep, entries
 
 
 # --------------------------------------------------------------------------- rendering
@@ -415,6 +466,11 @@ def _fmt(v: Any, pct: bool = False) -> str:
     if isinstance(v, float):
         return f"{100 * v:.1f}%" if pct else f"{v:.3f}"
     return str(v)
+
+
+def _span(interval: list[float] | None) -> str:
+    """``[low, high]`` in percent, ``n/a`` when undefined."""
+    return "n/a" if not interval else f"[{100 * interval[0]:.1f}, {100 * interval[1]:.1f}]"
 
 
 def tables(rep: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:
@@ -447,6 +503,7 @@ def tables(rep: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:
             ["entry", "state", "current", "stale", "pending", "kept"],
             rows,
         ))
+    out.extend(_adjudication_tables(rep))
     size = rep["table2"]["max_annotators"]
     counts = rep["table2"]["counts"]
     rows = [[f"{c} correct", *[str(counts[c][a]) for a in range(size + 1)], str(sum(counts[c]))] for c in range(size, -1, -1)]
@@ -467,6 +524,8 @@ def tables(rep: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:
         [[g["judgment"], g["level"], str(g["subjects"]), str(g["raters"]), _fmt(g["positive_rate"], True),
           _fmt(g["full_agreement"], True), _fmt(g["fleiss_kappa"])] for g in rep["agreement"]],
     ))
+    if rep.get("reliability"):  # fbagent.validation.reliability
+        out.extend(reliability_tables(rep["reliability"]))
     h = rep["human_accuracy"]
     rows = [[n, _fmt(v["all"], True), _fmt(v["base"], True), _fmt(v["extended"], True)] for n, v in h["per_annotator"].items()]
     rows.append(["Human (mean)", _fmt(h["mean"], True), _fmt(h["base"], True), _fmt(h["extended"], True)])
@@ -482,15 +541,43 @@ def tables(rep: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:
         ))
         out.append(("Conventions of the human scores", ["convention"],
                     [[f"{r['score']}: {r['convention']}"] for r in scores]))
-    if rep.get("verifier_vs_human"):  # fbagent.verifier.agreement
-        out.append((
-            "Verifier vs human filter (judged entries; positive = verified / kept)",
-            ["scope", "n", "verified+kept", "verified+dropped", "flagged+kept", "flagged+dropped", "precision",
-             "recall", "agreement", "Cohen's kappa", "judgments saved"],
-            [[r["scope"], str(r["n"]), str(r["tp"]), str(r["fp"]), str(r["fn"]), str(r["tn"]), _fmt(r["precision"], True),
-              _fmt(r["recall"], True), _fmt(r["agreement"], True), _fmt(r["kappa"]), str(r["judgments_saved"])]
-             for r in rep["verifier_vs_human"]["rows"]],
-        ))
+    out.extend(_verifier_tables(rep))
+    return out
+
+
+def _adjudication_tables(rep: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:
+    """The "Adjudicated entries" table, only when the lead decided an entry (else nothing: the report of a
+    database without adjudications is what it was)."""
+    adj = rep.get("adjudication") or {}
+    if not adj.get("entries"):
+        return []
+    return [(
+        "Adjudicated entries (the filter uses the adjudicated outcome: " + adj["convention"] + ")",
+        ["entry", "decision", "votes", "outcome", "reason"],
+        [[r["entry"], r["decision"].replace("_", " "), "kept" if r["vote_kept"] else "dropped",
+          f"{'kept' if r['kept'] else 'dropped'} ({r['outcome']})", r["reason"]] for r in adj["entries"]],
+    )]
+
+
+def _verifier_tables(rep: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:
+    """The verifier-vs-human tables (counts and rates; the rates' bootstrap intervals)."""
+    if not rep.get("verifier_vs_human"):  # fbagent.verifier.agreement
+        return []
+    out: list[tuple[str, list[str], list[list[str]]]] = []
+    out.append((
+        "Verifier vs human filter (judged entries; positive = verified / kept)",
+        ["scope", "n", "verified+kept", "verified+dropped", "flagged+kept", "flagged+dropped", "precision",
+         "recall", "agreement", "Cohen's kappa", "judgments saved"],
+        [[r["scope"], str(r["n"]), str(r["tp"]), str(r["fp"]), str(r["fn"]), str(r["tn"]), _fmt(r["precision"], True),
+          _fmt(r["recall"], True), _fmt(r["agreement"], True), _fmt(r["kappa"]), str(r["judgments_saved"])]
+         for r in rep["verifier_vs_human"]["rows"]],
+    ))
+    out.append((
+        "Verifier vs human filter: 95% bootstrap intervals over entries (1000 resamples, seed 0)",
+        ["scope", "precision", "95% interval", "recall", "95% interval"],
+        [[r["scope"], _fmt(r["precision"], True), _span(r.get("precision_interval")), _fmt(r["recall"], True),
+          _span(r.get("recall_interval"))] for r in rep["verifier_vs_human"]["rows"]],
+    ))
     return out
 
 

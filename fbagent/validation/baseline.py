@@ -32,6 +32,7 @@ from fbagent.errors import FbagentError
 from fbagent.seeds import DEFAULT_SEED
 from fbagent.store import annotations as ann
 from fbagent.store import baseline as store
+from fbagent.store.items import ANNOTATED_STATUSES
 from fbagent.store.revisions import effective_texts
 from fbagent.validation.aggregate import DEFAULT_MIN_ACCEPTABLE, DEFAULT_MIN_CORRECT, score_entries
 from fbagent.validation.bootstrap import mean_with_interval
@@ -56,7 +57,7 @@ class BaselineOptions:
     seed: int | None = None
     run: str | None = None
     language: str | None = None
-    statuses: Sequence[str] = ann.DEFAULT_STATUSES
+    statuses: Sequence[str] = ANNOTATED_STATUSES
     min_correct: int = DEFAULT_MIN_CORRECT
     min_acceptable: int = DEFAULT_MIN_ACCEPTABLE
 

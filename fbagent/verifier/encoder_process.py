@@ -13,8 +13,8 @@ The protocol is length-prefixed pickle frames over the child's stdin/stdout (the
 else reads or writes them): ``("encode", texts)`` / ``("targets", texts, spans)`` -> ``("ok", rows,
 cpu_s)``; the child's first frame is ``("ready", cpu_s)`` or ``("error", problem, fix)``. The child
 prints nothing (its stdout is the protocol: whatever a library prints goes to ``/dev/null``), ignores
-Ctrl-C (the parent decides) and exits when its stdin closes or its parent is gone (checked every 0.2 s, also
-while it loads); a run that ends before the model is ready kills it (:func:`stop_loading`).
+Ctrl-C (the parent decides) and exits when its stdin closes or its parent is gone (a lifeline, :func:`fbagent.crash.die_with_parent`: a
+watchdog process kills it within milliseconds, also while it loads); a run that ends before the model is ready kills it (:func:`stop_loading`).
 
 ``FBAGENT_ENCODER_PROCESS=0`` loads the encoder in the command's own process instead
 (:func:`fbagent.verifier.startup.load_encoder`).
@@ -34,6 +34,7 @@ import time
 import weakref
 from typing import IO, Any
 
+from fbagent import crash
 from fbagent.errors import FbagentError
 from fbagent.verifier.encoder import DEFAULT_ENCODER, ENCODER_FIX
 from fbagent.verifier.verify import SentenceEncoder
@@ -75,10 +76,14 @@ class EncoderProcess:
         self._lock = threading.Lock()
         self.load_cpu_s: float | None = None
         self.cpu_s = 0.0
+        # the child ends with this process, even a kill -9'd one: a watchdog process (not a thread: loading torch
+        # holds the child's interpreter lock for seconds; a thread that checked the parent every 0.2 s let the
+        # encoder outlive a kill -9'd parent by 15-35 s), taken before the child imports anything
+        line_env, line_fds = crash.lifeline(signal.SIGKILL, 0.0, "process")
         self._proc = subprocess.Popen(
-            [sys.executable, "-m", "fbagent.verifier.encoder_process", name or ""],
+            crash.lifeline_argv("fbagent.verifier.encoder_process", name or ""),
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-            start_new_session=False, close_fds=True)
+            start_new_session=False, close_fds=True, pass_fds=line_fds, env={**os.environ, **line_env})
         _LOADING.add(self)
 
     def wait_ready(self) -> EncoderProcess:
@@ -163,17 +168,6 @@ def stop_loading() -> int:
     return len(children)
 
 
-def _leave_with_parent(parent: int) -> None:
-    """In the child: exit as soon as the process that started it is gone (SIGKILL'd, crashed), even in the
-    middle of loading the model (checked every 0.2 s in a daemon thread)."""
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(0.2)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="fbagent-encoder-parent", daemon=True).start()
-
-
 def _serve(name: str | None, requests: IO[bytes], replies: IO[bytes]) -> None:
     """The child's loop: load the model, answer ``ready`` (or the load's error), then one reply per request
     until ``requests`` ends."""
@@ -200,7 +194,7 @@ def _serve(name: str | None, requests: IO[bytes], replies: IO[bytes]) -> None:
 def main(argv: list[str]) -> None:
     """``python -m fbagent.verifier.encoder_process NAME`` (``""``: the default encoder): the child's entry point."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C is the parent's to handle; stdin's end stops us
-    _leave_with_parent(os.getppid())
+    crash.die_with_parent()   # started as `python -m`: the lifeline now (with lifeline_argv it is taken already)
     replies = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, sys.stdout.fileno())   # what libraries print must not corrupt the frames

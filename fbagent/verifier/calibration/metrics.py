@@ -157,3 +157,10 @@ def signal_summary(rows: Sequence[dict[str, Any]], signal: str, *, margin: float
 
 def _min_pass(n_sentences: int) -> int:
     return max(1, int(np.ceil(MIN_PASS_SHARE * n_sentences)))
+
+
+def ratio_interval(num: np.ndarray, den: np.ndarray, n_boot: int = DEFAULT_N_BOOT,
+                   seed: int = DEFAULT_SEED) -> list[float] | None:
+    """95% percentile bootstrap interval of ``sum(num) / sum(den)`` resampling the groups (one value of
+    each per group; ``scipy.stats.bootstrap``, seeded); None with fewer than 2 groups or no denominator."""
+    return _bootstrap(num, den, n_boot, seed)
