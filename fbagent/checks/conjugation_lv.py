@@ -38,8 +38,11 @@ _FROM_INFINITIVE = ("šu", "si", "s", "sim", "siet", "sit", "tu", "ts", "ta", "t
                     "tās", "tajā", "dams", "dama", "dami", "damas", "šot", "šos")
 _FIRST = ("u", "i", "", "am", "at", "a", "ām", "āt", "is", "usi", "uši", "ušas", "ot", "ošs", "oša", "ams", "ama",
           "iet", "ta", "ts", "ti")
-_REFLEXIVE2 = ("jos", "jies", "jas", "jamies", "jaties", "jās", "jāmies", "jāties", "jusies", "jušies", "jušās",
-               "joties", "jieties")
+#: the 2nd conjugation's reflexive present (mazgājas, mazgājamies, mazgājoties): only where that class is the verb's
+_REFLEXIVE2 = ("jas", "jamies", "jaties", "joties", "jieties")
+#: the reflexive past on the -j- past stem of the 2nd and 3rd conjugations (mācījos, mācījās, mācījušies); jos / jies
+#: are also the 2nd conjugation's present
+_REFLEXIVE_PAST = ("jos", "jies", "jās", "jāmies", "jāties", "jusies", "jušies", "jušās")
 _REFLEXIVE3 = ("os", "ies", "as", "amies", "aties", "ās", "āmies", "āties", "oties", "usies", "ušies", "ušās",
                "ieties")
 _REFLEXIVE_INF = ("šos", "sies", "simies", "sieties", "sities", "tos", "damies", "damās")
@@ -66,7 +69,7 @@ def lv_forms(lemma: str, irregular: Iterable[tuple[str, frozenset[str]]] = (), p
         stems3.append(s0[:-1])
     consonant = s0[-1] not in "aāeēiīoōuū"
     if reflexive:
-        forms |= {s0 + e for e in _REFLEXIVE_INF}
+        forms |= {s0 + e for e in (*_REFLEXIVE_INF, *_REFLEXIVE_PAST)}
         if classes[0] or not stems3:
             forms |= {s0 + e for e in _REFLEXIVE2}
         forms |= {c + e for c in stems3 for e in _REFLEXIVE3}
@@ -112,7 +115,7 @@ def lv_classes(lemma: str, lemmatize: Callable[[str], str], known: Callable[[str
 _ALTERNATE = {"t": "(?:t|d|s|š|ž)", "d": "(?:d|t|s|š|ž)", "s": "(?:s|š|t|d|ž)", "z": "(?:z|ž|d|t)", "k": "(?:k|c)",
               "g": "(?:g|dz)", "c": "(?:c|k)", "l": "(?:l|ļ)", "n": "(?:n|ņ)", "e": "(?:e|ē)", "ē": "(?:e|ē)",
               "i": "(?:i|ī|e)", "ī": "(?:i|ī)", "a": "(?:a|ā)", "ā": "(?:a|ā)", "u": "(?:u|ū)", "ū": "(?:u|ū)"}
-_ENDINGS = sorted({*_PRESENT2, *_PRESENT3, *_PAST, *_FROM_INFINITIVE, *_FIRST, *_REFLEXIVE2, *_REFLEXIVE3,
+_ENDINGS = sorted({*_PRESENT2, *_PRESENT3, *_PAST, *_FROM_INFINITIVE, *_FIRST, *_REFLEXIVE2, *_REFLEXIVE_PAST, *_REFLEXIVE3,
                    *_REFLEXIVE_INF, "usi", "uši", "ušas", "ušies", "usies", "ušo", "ušais", "ot", "oties"} - {""},
                   key=len, reverse=True)
 
