@@ -98,15 +98,17 @@ def lv_classes(lemma: str, lemmatize: Callable[[str], str], known: Callable[[str
     """Which present an ``-āt`` / ``-ēt`` / ``-īt`` verb ``lemma`` has: (2nd conjugation, 3rd conjugation),
     asked of a dictionary (``lemmatize(word) -> lemma``, ``known(word) -> bool``: simplemma's) on the 1st
     person plural, where the classes differ and no past form interferes: ``runājam`` (2nd) vs ``runam``
-    (3rd; simplemma: the noun *runa*) -> (True, False); ``mācām`` -> (False, True). (True, True) when the
+    (3rd; simplemma: the noun *runa*) -> (True, False); ``mācām`` -> (False, True); a reflexive verb is asked
+    on its reflexive forms (``vēlamies``: ``vēlam`` alone is the adjective *vēls*). (True, True) when the
     dictionary knows neither or both (``raudāt``), or for any other infinitive."""
     lemma = lemma.lower()
     base = lemma[:-3] if lemma.endswith("ties") else lemma
     s0 = base[:-1]
     if not base.endswith("t") or len(s0) < 3 or s0[-1] not in "āēī" or s0.endswith("inā"):
         return (True, True)
-    second = known(s0 + "jam") and lemmatize(s0 + "jam") == base
-    third = any(known(s0[:-1] + e) and lemmatize(s0[:-1] + e) == base for e in ("am", "ām"))
+    reflexive = "ies" if lemma != base else ""   # vēlēties: vēlējamies (2nd) vs vēlamies (3rd)
+    second = known(s0 + "jam" + reflexive) and lemmatize(s0 + "jam" + reflexive) == lemma
+    third = any(known(s0[:-1] + e + reflexive) and lemmatize(s0[:-1] + e + reflexive) == lemma for e in ("am", "ām"))
     return (True, True) if second == third else (second, third)
 
 
