@@ -32,8 +32,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import lru_cache
 
-from fbagent.checks.conjugation_lv import lv_forms, lv_root_pattern
-from fbagent.checks.conjugation_tr import tr_form_of, tr_normalise
+from fbagent.checks.conjugation_lv import lv_classes, lv_forms, lv_root_pattern
+from fbagent.checks.conjugation_tr import tr_form_of, tr_normalise, tr_other_lemma
+from fbagent.checks.lemmas import _simplemma_knows, _simplemma_word
 from fbagent.checks.morphology import Morphology, morphology
 
 _STRESS = str.maketrans("áéíóú", "aeiou")
@@ -148,7 +149,8 @@ def paradigm(lemma: str, lang: str) -> frozenset[str]:
     if m.swedish_weak:
         forms |= _swedish(lemma)
     if m.paradigm_rules == "lv":
-        forms |= lv_forms(lemma, m.irregular, m.verb_prefixes)
+        forms |= lv_forms(lemma, m.irregular, m.verb_prefixes,
+                          lv_classes(lemma, lambda w: _simplemma_word(w, "lv"), lambda w: _simplemma_knows(w, "lv")))
     for verb, listed in m.irregular:
         if verb == lemma:
             forms |= listed
@@ -248,22 +250,27 @@ def table_method(token: str, lemma: str, lang: str, lemmatize: Callable[[str], s
 def _latvian_root(token: str, verb: str, m: Morphology, lemmatize: Callable[[str], str]) -> str | None:
     """``"conjugation:root"`` when ``token`` (or it without ``ne-`` / ``jā-``) is a form of the Latvian ``verb``
     whose root alternates (:func:`fbagent.checks.conjugation_lv.lv_root_pattern`: cieta, samaļ, izlēmām)
-    and simplemma's dictionary does not give it to a word that is no verb (an adjective "cieta" -> "ciets")."""
+    and simplemma's dictionary does not give it to a word that is no verb (an adjective "cieta" -> "ciets",
+    "slims" -> "slims": a word the dictionary knows as its own headword is that word, not a guessed verb form)."""
     pattern = lv_root_pattern(verb)
     if pattern is None:
         return None
     for word in [token, *(token[len(p):] for p in m.negative_prefixes if token.startswith(p))]:
         if pattern.fullmatch(word):
             other = lemmatize(word)
-            if other == word or other.endswith(("t", "ties")) or other == verb:
+            if other == verb or other.endswith(("t", "ties")) or (other == word and not _simplemma_knows(word, "lv")):
                 return "conjugation:root"
     return None
 
 
 
 def _turkish_method(token: str, lemma: str, lemmatize: Callable[[str], str]) -> str | None:
-    """How ``token`` is a form of the Turkish verb ``lemma``: its suffix chain, else simplemma's lemma."""
+    """How ``token`` is a form of the Turkish verb ``lemma``: its suffix chain, unless simplemma's dictionary
+    gives the word to a longer lexicalised word (:func:`fbagent.checks.conjugation_tr.tr_other_lemma`), else
+    simplemma's lemma."""
     if tr_form_of(token, lemma):
+        if tr_other_lemma(token, lemma, lambda w: _simplemma_word(w, "tr"), lambda w: _simplemma_knows(w, "tr")):
+            return None
         return "conjugation"
     word = tr_normalise(token)
     return "conjugation:dictionary" if len(word) > 2 and lemmatize(word) == tr_normalise(lemma) else None

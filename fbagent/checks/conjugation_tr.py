@@ -30,11 +30,15 @@ Turkish has no articles, so no context rule refuses it.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
 
 _A, _I, _D = "[ae]", "[ıiuü]", "[dt]"
-#: voice: reflexive -(I)n, reciprocal -(I)ş, causative -DIr / -t / -Ir / -Ar / -It, passive -(I)l / -(I)n
-_VOICE = rf"(?:{_I}?[nşl]|{_D}{_I}r|t|{_I}r|{_A}r|{_I}t)"
+#: voice: only the passive is a form of the same verb: -n after a vowel, -In after l, -Il after any other
+#: consonant (Göksel & Kerslake 2005, § 8.2.1.1). The causative (-DIr, -t, -Ir, -Ar, -It), the reciprocal
+#: -(I)ş and the reflexive -In after a consonant other than l make another verb with its own valency and
+#: its own dictionary entry (ölmek -> öldürmek, görmek -> görünmek, tanımak -> tanışmak), so they are refused.
+_PASSIVE = {"vowel": "n", "l": f"{_I}n", "consonant": f"{_I}l"}
 #: compound verbs (-(y)Iver "suddenly", -(y)Adur, -(y)Akal, -(y)Agel, -(y)Ayaz, -(y)Akoy), then negation -mA,
 #: ability -(y)Abil, impossibility -(y)AmA, and their combination (-mAyAbil)
 _MODAL = (rf"(?:y?{_I}ver|y?{_A}yaz|y?{_A}dur|y?{_A}kal|y?{_A}gel|y?{_A}koy)?"
@@ -43,7 +47,7 @@ _MODAL = (rf"(?:y?{_I}ver|y?{_A}yaz|y?{_A}dur|y?{_A}kal|y?{_A}gel|y?{_A}koy)?"
 _PERSON1 = rf"(?:y?{_I}m|s{_I}n|y?{_I}z|s{_I}n{_I}z|l{_A}r|{_D}{_I}r)"
 _PERSON2 = rf"(?:m|n|k|n{_I}z|l{_A}r)"
 #: tenses that take type-1 persons: evidential, progressive, future, necessitative, aorist (+ negative)
-_TENSE1 = rf"(?:m{_I}ş|{_I}?yor|y?{_A}c{_A}[kğ]|m{_A}l{_I}|{_A}?r|{_I}r|z|m{_A}z|m)"
+_TENSE1 = rf"(?:m{_I}ş|{_I}?yor|(?:y?{_A})?m{_I}yor|y?{_A}c{_A}[kğ]|m{_A}l{_I}|{_A}?r|{_I}r|z|m{_A}z|m)"
 #: tenses that take type-2 persons: past, conditional
 _TENSE2 = rf"(?:{_D}{_I}|s{_A})"
 #: copula after a tense: past, evidential, conditional, "while", and the generalising -DIr
@@ -59,7 +63,9 @@ _NOMINAL = (rf"(?:l{_A}r)?(?:{_I}m{_I}z|{_I}n{_I}z|{_I}m|{_I}n|s{_I}|{_I}|l{_A}r
 _IMPERATIVE = rf"(?:y?{_I}n{_I}z|y?{_I}n|s{_I}nl{_A}r|s{_I}n|y?{_A}y{_I}m|y?{_A}l{_I}m|y?{_A}s{_I}n|y?{_A})"
 
 _FINITE = rf"(?:{_TENSE1}(?:l{_A}r)?(?:{_COPULA})?(?:{_PERSON1}|{_PERSON2})?|{_TENSE2}(?:{_COPULA})?{_PERSON2}?)"
-_CHAIN = re.compile(rf"(?:{_VOICE}){{0,3}}{_MODAL}(?:{_FINITE}|{_NONFINITE}{_NOMINAL}|{_IMPERATIVE})")
+_CHAIN = rf"{_MODAL}(?:{_FINITE}|{_NONFINITE}{_NOMINAL}|{_IMPERATIVE})"
+_FINITE_ONLY = re.compile(rf"{_MODAL}{_FINITE}")
+_CHAINS = {k: re.compile(rf"(?:{v})?{_CHAIN}") for k, v in _PASSIVE.items()}
 _INFINITIVE = ("mak", "mek")
 _VOWELS = "aeıioöuü"
 
@@ -105,6 +111,34 @@ def tr_form_of(token: str, lemma: str) -> bool:
             continue
         if kind == "clipped" and not rest.startswith(("ıyor", "iyor", "uyor", "üyor")):
             continue
-        if _CHAIN.fullmatch(rest):
+        last = stem[-1]
+        chain = _CHAINS["vowel" if last in _VOWELS else "l" if last == "l" else "consonant"]
+        if chain.fullmatch(rest):
             return True
     return False
+
+
+def tr_other_lemma(token: str, lemma: str, lemmatize: Callable[[str], str], known: Callable[[str], bool]) -> str:
+    """The dictionary word a suffix-chain form ``token`` of ``lemma`` belongs to instead, or ``""``.
+
+    ``lemmatize`` / ``known`` are a dictionary's (simplemma's Turkish: it gives verb stems, ``yazdı`` -> ``yaz``).
+    Where the dictionary knows ``token`` and gives it a lemma longer than the verb's stem that begins with
+    it, the word is that lexicalised noun, adjective or longer verb (``girişte`` -> ``giriş``, ``okuldan`` ->
+    ``okul``, ``dondurma`` -> ``dondurma``, ``bulunuyor`` -> ``bulun``): this is how fbagent decides when a
+    root + suffix is a separate lemma, consistently: exactly when the dictionary lists it. Kept as the verb:
+    a lemma that is itself a finite form of the verb (``gelecek``, ``gelir``: future and aorist, also nouns;
+    the context is not read).
+    """
+    word = tr_normalise(token)
+    if not known(word):
+        return ""
+    other = tr_normalise(lemmatize(word))
+    stems = tr_stems(lemma)
+    if other in {stem for stem, _kind in stems}:
+        return ""
+    for stem, _kind in stems:
+        if len(other) > len(stem) and other.startswith(stem) and other != tr_normalise(lemma):
+            if other == word and _FINITE_ONLY.fullmatch(other[len(stem):]):
+                return ""
+            return other
+    return ""

@@ -71,6 +71,7 @@ class Morphology:
     clitic_articles: frozenset[str] = frozenset()
     prepositions: frozenset[str] = frozenset()
     prenominal: frozenset[str] = frozenset()
+    adjective_links: frozenset[str] = frozenset()
     attached_clitics: tuple[str, ...] = ()
     noun_suffixes: tuple[str, ...] = ()
     probes: tuple[tuple[str, str], ...] = ()
@@ -149,6 +150,7 @@ def _table_fields(entry: dict[str, Any], low: Any) -> dict[str, Any]:
         clitic_articles=frozenset(low(entry.get("clitic_articles", []))),
         prepositions=frozenset(low(entry.get("prepositions", []))),
         prenominal=frozenset(low(entry.get("prenominal", []))),
+        adjective_links=frozenset(low(entry.get("adjective_links", []))),
         attached_clitics=tuple(sorted(set(low(entry.get("attached_clitics", []))), key=len, reverse=True)),
         noun_suffixes=tuple(sorted(set(low(entry.get("noun_suffixes", []))), key=len, reverse=True)),
         probes=tuple((str(a).lower(), str(b).lower()) for a, b in entry.get("probes", [])),

@@ -226,14 +226,39 @@ class _Ctx:
             return True
         return False if reading.pos in _NOT_VERB else None
 
+    def _adjectives_before(self, i: int) -> int:
+        """The index of the word before the adjectives that precede token ``i`` in its clause: ``prenominal``
+        words, pairs joined by an ``adjective_links`` word whose first member is listed ("largo y agradable"),
+        one more word before a listed adjective ("en vass liten"), or any two words joined by a link right
+        after a determiner ("un bello y triste"): a determiner there makes ``i`` a noun
+        (only then is the walk used). ``i - 1`` when no adjective stands before ``i``."""
+        m, toks, clause = self.m, self.tokens, self.clause
+        if i >= 4 and toks[i - 2].text in m.adjective_links and toks[i - 4].text in m.determiners \
+                and clause[i - 4] == clause[i]:
+            return i - 4   # determiner, adjective, link, adjective: "un bello y triste canto"
+        j, passed = i - 1, False
+        while j > 0 and clause[j - 1] == clause[i]:
+            if toks[j].text in m.prenominal:
+                j, passed = j - 1, True
+            elif passed and toks[j].text in m.adjective_links and toks[j - 1].text in m.prenominal:
+                j -= 1
+            elif j > 2 and toks[j - 1].text in m.adjective_links and toks[j - 2].text in m.prenominal \
+                    and clause[j - 3] == clause[i]:
+                j, passed = j - 3, True
+            else:
+                break
+        if passed and j > 0 and toks[j].text not in m.determiners and toks[j - 1].text in m.determiners \
+                and clause[j - 1] == clause[i] and m.adjective_links:
+            j -= 1
+        return j
+
     def determiner_before(self, i: int) -> str | None:
         """The determiner that makes token ``i`` a noun ("the run", "la llama de la vela", "un bel sogno"):
-        a word of ``determiners`` just before it (one ``prenominal`` adjective may stand between), or a
+        a word of ``determiners`` just before it (``prenominal`` adjectives may stand between, several when
+        an ``adjective_links`` word joins them: "una larga y agradable", "en lång och smal"), or a
         ``clitic_articles`` word there that starts its clause or follows a preposition; else None."""
         m, toks = self.m, self.tokens
-        j = i - 1
-        if j > 0 and toks[j].text in m.prenominal and self.clause[j - 1] == self.clause[i]:
-            j -= 1
+        j = self._adjectives_before(i)
         if j < 0 or self.clause[j] != self.clause[i]:
             return None
         text = toks[j].text

@@ -26,6 +26,9 @@ KO_VERB_TAGS = ("VV", "VX", "VA")
 KO_SUFFIX_TAGS = ("XSV", "XSA")
 #: how many morphemes before a verb suffix may spell the start of the lemma
 KO_MAX_PREFIX = 3
+#: the passive and causative light verbs of a noun + 하다 verb (교체하다: 교체되다, 교체시키다): the Korean
+#: FrameNet annotates them as the 하다 LU (its exemplars of 교체하다, 통제하다, 저장하다 use them)
+KO_HADA_VOICES = ("되", "시키")
 
 
 def find_verb_zh(sentence: str, lemma: str) -> tuple[int, int, str, str] | None:
@@ -167,12 +170,17 @@ def _verb_object(lemma: str, word: str, flag: str, prev: tuple[int, int, str, st
 
 
 def _ko_stem(lemma: str) -> str:
-    lemma = lemma.replace(" ", "")
+    lemma = lemma.replace(" ", "").replace("_", "")
     return lemma[:-1] if lemma.endswith("다") and len(lemma) > 1 else lemma
 
 
 def find_verb_ko(sentence: str, lemma: str) -> tuple[int, int, str, str] | None:
     """The first predicate of ``sentence`` whose stem is ``lemma``'s (see the module doc), else a refusal.
+
+    A noun + 하다 lemma is also found as the noun + 되다 (passive) or + 시키다 (causative), as the Korean
+    FrameNet annotates them (:data:`KO_HADA_VOICES`); a multi-word lemma's ``_`` is dropped (손에_넣다); a
+    word that begins with the stem's spelling where Kiwi reads a verb there counts (해보았지만 for 해보다,
+    the 하 + 어 contraction Kiwi splits).
 
     Returns ``(start, end, surface, "")`` (the whole space-separated word) when found;
     ``(-1, -1, "", note)`` when the stem is seen only as another part of speech; None otherwise.
@@ -184,13 +192,25 @@ def find_verb_ko(sentence: str, lemma: str) -> tuple[int, int, str, str] | None:
         if base in KO_VERB_TAGS and form == stem:
             return _word(sentence, start)
         if base in KO_SUFFIX_TAGS or base in KO_VERB_TAGS:
+            hada = stem.endswith("하") and form in KO_HADA_VOICES and base in KO_SUFFIX_TAGS
             for k in range(j - 1, max(-1, j - KO_MAX_PREFIX - 1), -1):
-                if "".join(m[2] for m in morphemes[k:j + 1]) == stem:
+                joined = "".join(m[2] for m in morphemes[k:j])
+                if joined + form == stem or (hada and joined == stem[:-1]):
                     return _word(sentence, morphemes[k][0])
+        if base in KO_VERB_TAGS and len(stem) >= 2 and _contracted_auxiliary(morphemes, j) \
+                and _word(sentence, start)[2].startswith(stem) and _word(sentence, start)[0] == start:
+            return _word(sentence, start)   # an auxiliary contracted with its verb: 해보았지만 (하 + 어 + 보)
     seen = [f"'{m[2]}' ({m[3]})" for m in morphemes if stem[:1] and m[2].startswith(stem[:1]) and len(m[2]) >= 1]
     if not seen:
         return None
     return -1, -1, "", f"no verb with the stem '{stem}': Kiwi reads " + ", ".join(seen[:3])
+
+
+def _contracted_auxiliary(morphemes: tuple[tuple[int, int, str, str], ...], j: int) -> bool:
+    """Whether verb morpheme ``j`` is followed by a connective ending and an auxiliary verb (하 + 어 + 보:
+    해보다), the only case where the word's spelling, not Kiwi's morphemes, is compared with the stem (a
+    longer verb such as 가르치 for 가르다 has no auxiliary after it and stays refused)."""
+    return j + 2 < len(morphemes) and morphemes[j + 1][3] == "EC" and morphemes[j + 2][3].split("-")[0] == "VX"
 
 
 def _word(sentence: str, start: int) -> tuple[int, int, str, str]:
