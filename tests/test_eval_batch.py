@@ -100,7 +100,9 @@ def test_ctrl_c_cancels_the_open_job_and_the_rerun_submits_what_it_did_not_answe
     with OpenAIStub(_answer) as stub:
         batches = BatchStub(stub, polls=10**9).install()
         proc = _start_and_wait_for_submit(stub, batches, out)
-        os.killpg(proc.pid, signal.SIGINT)
+        # Ctrl-C as the supervisor passes it on: one SIGINT reaches the command (os.killpg from here would be a
+        # kill(2) to both processes, which the supervisor forwards again: a second interrupt no terminal sends)
+        os.kill(proc.pid, signal.SIGINT)
         _, err = proc.communicate(timeout=60)
         assert proc.returncode == 130, err
         assert batches.cancelled == ["batch_1"] and _jobs(out)[0]["status"] == "cancelling"

@@ -142,9 +142,14 @@ def serve_browsers(launch: AppLaunch, options: ServeOptions) -> None:
     warning = insecure_warning(options)
     if warning:
         secho(warning, fg="yellow", err=True)
-    server = server_class(launch, options, on_event=render)
     stop = threading.Event()
-    threading.Thread(target=watch_team, args=(launch.db, stop), name="team-status", daemon=True).start()
+
+    def on_event(kind: str, fields: dict) -> None:
+        render(kind, fields)
+        if kind == "listening":   # the lead's status line follows the serving line, never a failed bind
+            threading.Thread(target=watch_team, args=(launch.db, stop), name="team-status", daemon=True).start()
+
+    server = server_class(launch, options, on_event=on_event)
     try:
         server.serve()
     except OSError as err:

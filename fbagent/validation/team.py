@@ -78,7 +78,7 @@ def team_status(db: sqlite_utils.Database, *, statuses: Sequence[str] = ANNOTATE
 def status_line(status: TeamStatus) -> str:
     """One line for the lead (``annotate --serve``'s log): judged / tasks per annotator, the entries
     judged, disputes decided, second round waiting."""
-    who = ", ".join(f"{a['annotator']} {a['judged']}/{a['tasks']}" for a in status["annotators"]) or "nobody yet"
-    return (f"status: {who} pair tasks judged; {status['judged']}/{status['entries']} entries judged "
+    who = ", ".join(f"{a['annotator']} {a['judged']}/{a['tasks']}" for a in status["annotators"])
+    return (f"status: {who + ' pair tasks judged' if who else 'no pair task judged yet'}; {status['judged']}/{status['entries']} entries judged "
             f"({status['full_panel']} by {status['panel']}); {status['decided']}/{status['disputed']} disputed "
             f"decided; {status['second_round_pending']} waiting for a second round")
