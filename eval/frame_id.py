@@ -39,6 +39,7 @@ from fbagent.store import open_db
 from fbagent.store.exemplars import frame_definition, lu_frame_exemplars, verb_lus_with_exemplars
 from fbagent.store.lexicon import lexicons_by_id
 from fbagent.store.pairs import latest_selection_id, selection_in_lexicon, selection_pairs
+from fbagent.store.rows import LexiconName
 
 if TYPE_CHECKING:
     import sqlite_utils
@@ -131,7 +132,7 @@ def short_definition(text: str, limit: int) -> str:
     return cut[: end + 1] if end > limit // 3 else cut.rstrip() + "..."
 
 
-def _lexicon(db: sqlite_utils.Database, name: str | None) -> dict:
+def _lexicon(db: sqlite_utils.Database, name: str | None) -> LexiconName:
     rows = lexicons_by_id(db)
     if not rows:
         raise FbagentError("the store has no lexicon", "import one with `fbagent lexicon add`")

@@ -17,7 +17,7 @@ Functions other features use:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import cast
 
 import sqlite_utils
 
@@ -26,34 +26,44 @@ from fbagent.framenet.lu_names import group_lemma
 from fbagent.framenet.markup import clean_lu_definition
 from fbagent.framenet.model import LexiconData, Provenance
 from fbagent.store.clock import utc_now
+from fbagent.store.rows import (
+    CoreFE,
+    FrameContext,
+    FrameExample,
+    FrameRow,
+    LexicalUnitRow,
+    LexiconName,
+    LexiconRow,
+    LexiconStats,
+)
 from fbagent.store.transaction import inserted_id, transaction
 
 CORE_TYPES = ("Core", "Core-Unexpressed")
 CORE_TYPES_SQL = "('Core', 'Core-Unexpressed')"
 
 
-def list_lexicons(db: sqlite_utils.Database) -> list[dict[str, Any]]:
+def list_lexicons(db: sqlite_utils.Database) -> list[LexiconRow]:
     """All rows of ``lexicons``, oldest first (``imported_at``, then ``id``)."""
-    return list(db.query("SELECT * FROM lexicons ORDER BY imported_at, id"))
+    return cast("list[LexiconRow]", list(db.query("SELECT * FROM lexicons ORDER BY imported_at, id")))
 
 
-def lexicons_by_id(db: sqlite_utils.Database) -> list[dict[str, Any]]:
+def lexicons_by_id(db: sqlite_utils.Database) -> list[LexiconName]:
     """``{"id", "name", "lang"}`` of every lexicon, in id order."""
-    return list(db.query("SELECT id, name, lang FROM lexicons ORDER BY id"))
+    return cast("list[LexiconName]", list(db.query("SELECT id, name, lang FROM lexicons ORDER BY id")))
 
 
-def lexicon_row(db: sqlite_utils.Database, lexicon_id: int) -> dict[str, Any] | None:
+def lexicon_row(db: sqlite_utils.Database, lexicon_id: int) -> LexiconRow | None:
     """The ``lexicons`` row with id ``lexicon_id``, or ``None``."""
-    return next(db.query("SELECT * FROM lexicons WHERE id = ?", [lexicon_id]), None)
+    return cast("LexiconRow | None", next(db.query("SELECT * FROM lexicons WHERE id = ?", [lexicon_id]), None))
 
 
-def get_lexicon(db: sqlite_utils.Database, name: str) -> dict[str, Any] | None:
+def get_lexicon(db: sqlite_utils.Database, name: str) -> LexiconRow | None:
     """The ``lexicons`` row named ``name``, or ``None``."""
-    rows = list(db.query("SELECT * FROM lexicons WHERE name = ?", [name]))
+    rows = cast("list[LexiconRow]", list(db.query("SELECT * FROM lexicons WHERE name = ?", [name])))
     return rows[0] if rows else None
 
 
-def lexicon_by_name(db: sqlite_utils.Database, name: str) -> dict[str, Any]:
+def lexicon_by_name(db: sqlite_utils.Database, name: str) -> LexiconRow:
     """The ``lexicons`` row named ``name``.
 
     Raises :class:`FbagentError` naming the available lexicons when there is none.
@@ -92,7 +102,7 @@ def frame_ids(db: sqlite_utils.Database, lexicon_id: int) -> dict[str, int | Non
         "SELECT name, frame_id FROM frames WHERE lexicon_id = ? ORDER BY name", [lexicon_id])}
 
 
-def lexicon_stats(db: sqlite_utils.Database, lexicon_id: int) -> dict[str, Any]:
+def lexicon_stats(db: sqlite_utils.Database, lexicon_id: int) -> LexiconStats:
     """Counts of one lexicon.
 
     Returns ``{"frames", "frame_examples", "frame_elements", "core_frame_elements",
@@ -101,7 +111,9 @@ def lexicon_stats(db: sqlite_utils.Database, lexicon_id: int) -> dict[str, Any]:
     verbs of C(k, 2), k = frames of the verb; FrameBench step 1),
     "exemplars", "frame_relations"}``.
     """
-    one = lambda sql: db.execute(sql, [lexicon_id]).fetchone()[0]  # noqa: E731
+    def one(sql: str) -> int:
+        return int(db.execute(sql, [lexicon_id]).fetchone()[0])
+
     by_pos = {
         r["pos"]: r["n"]
         for r in db.query(
@@ -134,8 +146,9 @@ def lexicon_stats(db: sqlite_utils.Database, lexicon_id: int) -> dict[str, Any]:
     }
 
 
-def _frame_row(db: sqlite_utils.Database, lexicon_id: int, frame_name: str) -> dict[str, Any]:
-    rows = list(db.query("SELECT * FROM frames WHERE lexicon_id = ? AND name = ?", [lexicon_id, frame_name]))
+def _frame_row(db: sqlite_utils.Database, lexicon_id: int, frame_name: str) -> FrameRow:
+    rows = cast("list[FrameRow]", list(db.query("SELECT * FROM frames WHERE lexicon_id = ? AND name = ?",
+                                                [lexicon_id, frame_name])))
     if not rows:
         lex = list(db.query("SELECT name FROM lexicons WHERE id = ?", [lexicon_id]))
         lex_name = lex[0]["name"] if lex else f"#{lexicon_id}"
@@ -146,14 +159,15 @@ def _frame_row(db: sqlite_utils.Database, lexicon_id: int, frame_name: str) -> d
     return rows[0]
 
 
-def _verb_lu(db: sqlite_utils.Database, frame_pk: int, verb_lemma: str | None) -> dict[str, Any] | None:
+def _verb_lu(db: sqlite_utils.Database, frame_pk: int, verb_lemma: str | None) -> LexicalUnitRow | None:
     """The LU of ``verb_lemma`` in the frame: same lemma first, else same grouping lemma
     (``sleep`` finds ``sleep (together/with).v``); verbs (POS V) before other POS."""
     if not verb_lemma:
         return None
 
     key = group_lemma(verb_lemma)
-    rows = [r for r in db.query("SELECT * FROM lexical_units WHERE frame_pk = ? ORDER BY id", [frame_pk])
+    rows = [cast("LexicalUnitRow", r)
+            for r in db.query("SELECT * FROM lexical_units WHERE frame_pk = ? ORDER BY id", [frame_pk])
             if r["lemma"] == verb_lemma or group_lemma(r["lemma"]) == key]
     rows.sort(key=lambda r: (r["lemma"] != verb_lemma, r["pos"] != "V"))
     return rows[0] if rows else None
@@ -171,7 +185,7 @@ def frame_context(
     frame_name: str,
     verb_lemma: str | None,
     max_examples: int = 3,
-) -> dict[str, Any]:
+) -> FrameContext:
     """What a generation prompt needs to know about ``frame_name`` as evoked by ``verb_lemma``.
 
     Returns::
@@ -191,7 +205,7 @@ def frame_context(
     Raises :class:`FbagentError` when the frame is not in the lexicon.
     """
     frame = _frame_row(db, lexicon_id, frame_name)
-    core = [
+    core: list[CoreFE] = [
         {"name": r["name"], "definition": r["definition"]}
         for r in db.query(
             f"SELECT name, definition FROM frame_elements WHERE frame_pk = ? AND core_type IN {CORE_TYPES_SQL} ORDER BY id",
@@ -199,21 +213,23 @@ def frame_context(
         )
     ]
     lu = _verb_lu(db, frame["id"], verb_lemma)
-    examples: list[dict[str, Any]] = []
+    examples: list[FrameExample] = []
     if lu is not None and max_examples > 0:
         for r in db.query(
             """SELECT text, target_start, target_end FROM exemplars WHERE lu_pk = ?
                ORDER BY (target_start IS NULL), id LIMIT ?""",
             [lu["id"], max_examples],
         ):
-            examples.append({**r, "source": "exemplar"})
+            examples.append(FrameExample(text=r["text"], target_start=r["target_start"], target_end=r["target_end"],
+                                         source="exemplar"))
     if len(examples) < max_examples:
         for r in db.query(
             """SELECT text, target_start, target_end FROM frame_examples WHERE frame_pk = ?
                ORDER BY (target_start IS NULL), id LIMIT ?""",
             [frame["id"], max_examples - len(examples)],
         ):
-            examples.append({**r, "source": "frame"})
+            examples.append(FrameExample(text=r["text"], target_start=r["target_start"], target_end=r["target_end"],
+                                         source="frame"))
     return {
         "frame": frame["name"],
         "frame_id": frame["frame_id"],
@@ -297,6 +313,13 @@ def _delete_content(db: sqlite_utils.Database, lexicon_id: int) -> None:
 COUNT_KEYS = ("n_frames", "n_frame_elements", "n_lexical_units", "n_exemplars", "n_frame_relations")
 
 
+def stored_counts(row: LexiconRow) -> dict[str, int]:
+    """The :data:`COUNT_KEYS` columns of a ``lexicons`` row (:func:`store_lexicon` writes every one)."""
+    return {"n_frames": row["n_frames"], "n_frame_elements": row["n_frame_elements"],
+            "n_lexical_units": row["n_lexical_units"], "n_exemplars": row["n_exemplars"],
+            "n_frame_relations": row["n_frame_relations"]}
+
+
 def lexicon_counts(data: LexiconData) -> dict[str, int]:
     """The ``lexicons`` count columns of ``data`` (frames, FEs, LUs, exemplars, relations)."""
     return {
@@ -343,7 +366,7 @@ def store_lexicon(
                 f"INSERT INTO lexicons ({', '.join(cols)}) VALUES ({', '.join('?' for _ in cols)})",
                 [name, *row.values()],
             )
-            lexicon_id = cur.lastrowid
+            lexicon_id = inserted_id(cur)
             status = "imported"
         _write(db, lexicon_id, data)
     return lexicon_id, status
@@ -356,7 +379,7 @@ def provenance_columns(p: Provenance) -> dict[str, str]:
             "source_name": p.name, "reader": p.reader}
 
 
-def lexicon_provenance(row: dict[str, Any]) -> Provenance:
+def lexicon_provenance(row: LexiconRow) -> Provenance:
     """The provenance of a ``lexicons`` row (a row of a database older than schema 11 reads as unknown)."""
     return Provenance(row.get("license") or "unknown", row.get("license_source") or "unknown",
                       row.get("citation") or "", row.get("url") or "", row.get("source_name") or "",

@@ -20,6 +20,7 @@ from fbagent.errors import FbagentError
 from fbagent.pairs.options import SelectionOptions
 from fbagent.store.db import holds_rows, open_db
 from fbagent.store.lexicon import lexicon_by_name, lexicon_provenance, lexicon_stats, list_lexicons
+from fbagent.store.rows import LexiconRow
 
 #: the --format values (the readers' names; fbagent.lexicon.FORMATS is the same list, loaded with the readers)
 FORMAT_HELP = "auto | nltk | jsonl | kfn | conll2009 | starlang | lu-list"
@@ -134,7 +135,7 @@ def _remove_new_database(database: sqlite_utils.Database, path: Path) -> None:
         Path(f"{path}{suffix}").unlink(missing_ok=True)
 
 
-def _pairs_possible(database: sqlite_utils.Database, lexicon: dict[str, Any], protocol: str) -> int:
+def _pairs_possible(database: sqlite_utils.Database, lexicon: LexiconRow, protocol: str) -> int:
     """How many frame pairs a selection of ``lexicon`` could draw under ``protocol`` with the default options (the
     fbagent protocol: candidates passing its filters; framebench: the authors' pool); 0 when it offers none."""
     try:

@@ -20,6 +20,7 @@ from fbagent.pairs.screening import load_run_pairs
 from fbagent.pairs.select import draw_selection
 from fbagent.providers.prices import estimate_tokens, load_prices
 from fbagent.store import items as items_store
+from fbagent.store.rows import LexiconRow
 
 OUTPUT_TOKEN_ESTIMATE = {"generate_base": 120, "extend": 40, "define": 30, "judge": 4, "screen": 50, "verb_check": 20}
 SENTENCE = "x" * 60      # stands for a generated sentence inside a prompt
@@ -31,7 +32,7 @@ def prompt_tokens(messages: list[dict[str, str]]) -> int:
     return sum(estimate_tokens(m["content"]) for m in messages)
 
 
-async def build_plan(db: Any, lexicon: dict[str, Any], prompts: Any, run: dict[str, Any] | None,
+async def build_plan(db: Any, lexicon: LexiconRow, prompts: Any, run: dict[str, Any] | None,
                      opts: GenerateOptions) -> dict[str, Any]:
     """Entries, expected LLM calls and tokens of a run, without calling or storing anything.
 

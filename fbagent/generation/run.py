@@ -65,6 +65,7 @@ from fbagent.store import items as items_store
 from fbagent.store import runs as runs_store
 from fbagent.store.db import open_db, open_db_copy, sqlite_error
 from fbagent.store.lexicon import frame_reference_texts
+from fbagent.store.rows import LexiconRow
 from fbagent.store.runs import usage as run_usage
 from fbagent.verifier.encoder_check import ExemplarBank, generation_references
 from fbagent.verifier.margin import auto_margin  # not the package: it imports generation
@@ -143,14 +144,14 @@ async def generate(db_path: str | Path, opts: GenerateOptions, *, encoder: Any =
 
 
 def _resolve_lexicon(db: Any, opts: GenerateOptions,
-                     emit: OnEvent) -> tuple[dict[str, Any], list[str], tuple[str, str], GenerateOptions]:
+                     emit: OnEvent) -> tuple[LexiconRow, list[str], tuple[str, str], GenerateOptions]:
     """The run's lexicon (the embedded sample imported when the database has none), its notes, and the options
     that follow from it: ``--margin auto`` (the lexicon's latest calibration), the prompt styles and the
     screening default. Returns ``(lexicon, lookup notes, (generator style, verifier style), options)`` (the
     options with those resolved: a new object); every note is
     emitted. Raises :class:`FbagentError` for an unknown lexicon or a language without its verb analyser."""
     notes: list[str] = []
-    lexicon = dict(resolve_lexicon(db, opts.run.lexicon, notify=notes.append))
+    lexicon = resolve_lexicon(db, opts.run.lexicon, notify=notes.append)
     for note in notes:
         emit(LexiconNote(note))
     verb_check = check_verb_check(opts.verifier.effective_verb_check)
@@ -183,7 +184,7 @@ def _recover_stale_sessions(db: Any, run: dict[str, Any], emit: OnEvent) -> None
                         f"LLM calls it stored; {why}"))
 
 
-async def _dry_run(db: Any, lexicon: dict[str, Any], prompts: Any, run: dict[str, Any] | None,
+async def _dry_run(db: Any, lexicon: LexiconRow, prompts: Any, run: dict[str, Any] | None,
                    opts: GenerateOptions, summary: GenerationSummary, started: float,
                    emit: OnEvent) -> GenerationSummary:
     """The plan of a dry run (:func:`fbagent.generation.plan.build_plan`) in ``summary.plan``, emitted with
@@ -214,7 +215,7 @@ class _Session:
 
     db_path: str | Path
     db: Any
-    lexicon: dict[str, Any]
+    lexicon: LexiconRow
     opts: GenerateOptions
     prompts: Any
     summary: GenerationSummary
@@ -364,7 +365,7 @@ def _stored(summary: GenerationSummary) -> str:
             "same command resumes")
 
 
-def _check_selectable(db: Any, lexicon: dict[str, Any], opts: GenerateOptions) -> None:
+def _check_selectable(db: Any, lexicon: LexiconRow, opts: GenerateOptions) -> None:
     """Raise :class:`FbagentError` when the new run would make a selection with no pair in it."""
     if choose_selection(db, lexicon, opts.selection).selection_id is None:
         check_selectable(db, lexicon, opts.selection)

@@ -21,6 +21,7 @@ from fbagent.pairs.select import SelectionOptions
 from fbagent.pairs.select import select_pairs as make_selection
 from fbagent.store import runs as runs_store
 from fbagent.store.pairs import get_selection, list_selections, selection_runs
+from fbagent.store.rows import LexiconRow
 
 
 @dataclass(frozen=True)
@@ -31,7 +32,7 @@ class SelectionChoice:
     reason: str
 
 
-def choose_selection(db: Any, lexicon: dict[str, Any], options: SelectionOptions) -> SelectionChoice:
+def choose_selection(db: Any, lexicon: LexiconRow, options: SelectionOptions) -> SelectionChoice:
     """Apply the reuse rule (module doc) for a run on ``lexicon`` (a ``lexicons`` row) asking for ``options``."""
     stored = list_selections(db, lexicon["id"])   # oldest first
     if not stored:
@@ -64,7 +65,7 @@ def screening_done(run: dict[str, Any]) -> bool:
     return bool((run.get("options") or {}).get("screening_done"))
 
 
-async def prepare_selection(db: Any, lexicon: dict[str, Any], opts: GenerateOptions, run: dict[str, Any], *,
+async def prepare_selection(db: Any, lexicon: LexiconRow, opts: GenerateOptions, run: dict[str, Any], *,
                             screen_client: Any, prompts: Any, summary: GenerationSummary,
                             emit: OnEvent) -> list[dict[str, Any]]:
     """Give ``run`` its selection (once: reused or made, :func:`choose_selection`), screen it with

@@ -39,6 +39,7 @@ from fbagent.store import items as items_store
 from fbagent.store.db import checkpoint
 from fbagent.store.items import FINAL_STATUSES, item_id
 from fbagent.store.lexicon import frame_context
+from fbagent.store.rows import LexiconRow
 from fbagent.verifier.encoder_batch import ON_LOAD_WAIT
 
 Entry = tuple[dict[str, Any], int]     # (frame_pairs row, k)
@@ -78,7 +79,7 @@ def _jsonable(value: Any) -> Any:
     return json.loads(json.dumps(value, default=lambda o: asdict(o) if hasattr(o, "__dataclass_fields__") else str(o)))
 
 
-def initial_state(item_id: str, run: dict[str, Any], pair: dict[str, Any], k: int, lexicon: dict[str, Any],
+def initial_state(item_id: str, run: dict[str, Any], pair: dict[str, Any], k: int, lexicon: LexiconRow,
                   frame_infos: FrameInfoCache) -> dict[str, Any]:
     """The entry graph's first state (plain JSON, :class:`fbagent.agents.entry_graph.EntryState`)."""
     return {
@@ -164,7 +165,7 @@ class EntryPool:
     saver: Any
     ctx: Any
     run: dict[str, Any]
-    lexicon: dict[str, Any]
+    lexicon: LexiconRow
     frame_infos: FrameInfoCache
     clients: list[Any]
     emit: OnEvent

@@ -24,7 +24,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any
 
 import sqlite_utils
 
@@ -40,6 +39,7 @@ from fbagent.lexicon.provenance import READERS, Overrides, known_provenance, res
 from fbagent.lexicon.readers import BY_NAME, ReadOptions, detect_reader, reader_named
 from fbagent.store import lexicon as lexstore
 from fbagent.store.frame_text import frame_text
+from fbagent.store.rows import LexiconRow
 from fbagent.text import check_name
 
 EMBEDDED_NAME = "sample-en"
@@ -177,7 +177,7 @@ def resource_fingerprint(path: str | Path, fmt: str = "auto", exemplars: str | P
     return reader_named(used).source_hash(Path(path).expanduser()), used
 
 
-def reference_lexicon(db: sqlite_utils.Database, frames_from: str | None, used: str) -> tuple[dict[str, Any] | None, str | None]:
+def reference_lexicon(db: sqlite_utils.Database, frames_from: str | None, used: str) -> tuple[LexiconRow | None, str | None]:
     """The Berkeley lexicon whose frame text a lexicon of format ``used`` borrows, and a note about the choice.
 
     ``frames_from`` given: that lexicon (unknown name: :class:`FbagentError`). Else, for a layout whose frames come
@@ -323,7 +323,7 @@ def _provenance(data: LexiconData, fmt: str, lang: str, path: str | Path, given:
     return resolve(data.provenance, known_provenance(fmt, lang, path, len(data.frames)), given, reader)
 
 
-def _unchanged(db: sqlite_utils.Database, existing: dict[str, Any], read: tuple[str, str, str | Path],
+def _unchanged(db: sqlite_utils.Database, existing: LexiconRow, read: tuple[str, str, str | Path],
                given: Overrides, t0: float) -> ImportResult:
     """The result of re-adding an unchanged resource (``read``: its format, language and path). Its provenance is
     replaced when a licence is given now, or when a known release was stored before licences were recorded
@@ -334,7 +334,7 @@ def _unchanged(db: sqlite_utils.Database, existing: dict[str, Any], read: tuple[
     if now != stored:
         lexstore.set_provenance(db, existing["id"], now)
     return ImportResult(existing["id"], existing["name"], "unchanged", existing["format"],
-                        {k: existing[k] for k in lexstore.COUNT_KEYS}, [], time.perf_counter() - t0, lang=lang,
+                        lexstore.stored_counts(existing), [], time.perf_counter() - t0, lang=lang,
                         provenance=now)
 
 
@@ -354,8 +354,8 @@ def resolve_lexicon(
     name: str | None = None,
     *,
     notify: Callable[[str], None] | None = None,
-) -> dict[str, Any]:
-    """The lexicon a command works on, as its ``lexicons`` row (dict).
+) -> LexiconRow:
+    """The lexicon a command works on, as its ``lexicons`` row.
 
     - ``name`` given: that lexicon; unknown name -> :class:`FbagentError`
       listing the available names.

@@ -53,6 +53,7 @@ from fbagent.pairs import select as pair_steps
 from fbagent.schemas import PairScreening
 from fbagent.store import pairs as pair_store
 from fbagent.store.lexicon import frame_context
+from fbagent.store.rows import LexiconRow
 
 if TYPE_CHECKING:  # LangGraph is imported when the graph is built (module doc)
     from langgraph.graph import StateGraph
@@ -62,7 +63,7 @@ if TYPE_CHECKING:  # LangGraph is imported when the graph is built (module doc)
 class SelectionState(TypedDict, total=False):
     """State of one selection (not checkpointed; values may be dataclasses)."""
 
-    lexicon: dict[str, Any]
+    lexicon: LexiconRow
     options: dict[str, Any]            # pair_steps.SelectionOptions fields
     selection_id: int | None
     drawn: Any                         # pair_steps.Drawn
@@ -268,7 +269,7 @@ def build_selection_graph() -> StateGraph[Any, Any, Any, Any]:
     return graph
 
 
-async def screen_pairs(db: Any, lexicon: dict[str, Any], options: pair_steps.SelectionOptions, *,
+async def screen_pairs(db: Any, lexicon: LexiconRow, options: pair_steps.SelectionOptions, *,
                        screen_client: Any = None, prompts: Any = None, run_id: int | None = None, save: bool = True,
                        selection_id: int | None = None) -> dict[str, Any]:
     """Run the selection graph for ``lexicon`` (a ``lexicons`` row) under ``options``.

@@ -41,6 +41,7 @@ from fbagent.errors import FbagentError
 from fbagent.pairs import framebench, shared
 from fbagent.pairs.options import SelectionOptions
 from fbagent.store import pairs as store
+from fbagent.store.rows import LexiconRow
 
 REASONS = ("missing_definition", "missing_core_fe", "too_few_examples", "directly_related")
 REASON_TEXT = {
@@ -212,7 +213,7 @@ def table1(pairs: Iterable[Candidate | Mapping[str, Any]]) -> dict[str, int]:
             "unique_verbs": len({r["verb"] for r in rows})}
 
 
-def check_pool(lexicon: Mapping[str, Any], n_verb_lus: int, n_candidates: int, n_eligible: int,
+def check_pool(lexicon: LexiconRow, n_verb_lus: int, n_candidates: int, n_eligible: int,
                excluded: Mapping[str, int]) -> None:
     """Raise :class:`FbagentError` when a lexicon offers no frame pair to select (no verb lexical unit,
     no verb evoking two or more frames, or every candidate pair excluded), before anything is stored."""
@@ -231,7 +232,7 @@ def check_pool(lexicon: Mapping[str, Any], n_verb_lus: int, n_candidates: int, n
                            "--min-examples 0)")
 
 
-def check_selectable(db: Any, lexicon: Mapping[str, Any], options: SelectionOptions) -> None:
+def check_selectable(db: Any, lexicon: LexiconRow, options: SelectionOptions) -> None:
     """Raise :class:`FbagentError` (:func:`check_pool`) when a new selection of ``lexicon`` under
     ``options`` would hold no pair; reads only (``generate`` calls it before it stores a run)."""
     draw_selection(db, lexicon, options)
@@ -247,7 +248,7 @@ class Drawn:
     counts: dict[str, Any]
 
 
-def draw_selection(db: Any, lexicon: Mapping[str, Any], options: SelectionOptions) -> Drawn:
+def draw_selection(db: Any, lexicon: LexiconRow, options: SelectionOptions) -> Drawn:
     """Draw a selection of ``lexicon`` (a ``lexicons`` row) under ``options`` from the store's facts,
     by ``options.protocol``; stores nothing.
 
@@ -289,7 +290,7 @@ def _shared_counts(common: shared.Shared | None) -> dict[str, Any]:
             "shared_by_id": common.by_id}
 
 
-def _draw_fbagent(db: Any, lexicon: Mapping[str, Any], options: SelectionOptions,
+def _draw_fbagent(db: Any, lexicon: LexiconRow, options: SelectionOptions,
                   relations: list[tuple[str, str, str]], keep: set[frozenset[str]] | None = None) -> Drawn:
     """The ``fbagent`` protocol: candidates by lemma (only frame pairs in ``keep``, when given: ``--shared-with``),
     eligibility filters, verb-stratified sample."""
@@ -305,7 +306,7 @@ def _draw_fbagent(db: Any, lexicon: Mapping[str, Any], options: SelectionOptions
     return Drawn([c.as_dict() for c in sample.selected], [c.as_dict() for c in sample.reserve], counts)
 
 
-def _draw_framebench(verb_lus: list[dict[str, Any]], lexicon: Mapping[str, Any], options: SelectionOptions,
+def _draw_framebench(verb_lus: list[dict[str, Any]], lexicon: LexiconRow, options: SelectionOptions,
                      keep: set[frozenset[str]] | None = None) -> Drawn:
     """The ``framebench`` protocol (:mod:`fbagent.pairs.framebench`); only frame pairs in ``keep`` when given."""
     pool = framebench.pool(verb_lus)
@@ -323,7 +324,7 @@ def _draw_framebench(verb_lus: list[dict[str, Any]], lexicon: Mapping[str, Any],
     return Drawn(selected, rest, counts)
 
 
-def reusable_selection(db: Any, lexicon: Mapping[str, Any], options: SelectionOptions) -> int | None:
+def reusable_selection(db: Any, lexicon: LexiconRow, options: SelectionOptions) -> int | None:
     """The newest stored selection of ``lexicon`` made under the same options (protocol, seed, every
     option recorded) that no run uses (a run's screening changes its selection), or ``None``."""
     wanted = options.to_json()
@@ -333,7 +334,7 @@ def reusable_selection(db: Any, lexicon: Mapping[str, Any], options: SelectionOp
     return same[-1] if same else None
 
 
-def select_pairs(db: Any, lexicon: Mapping[str, Any], options: SelectionOptions, *,
+def select_pairs(db: Any, lexicon: LexiconRow, options: SelectionOptions, *,
                  reuse: bool = True) -> dict[str, Any]:
     """Select frame pairs for one lexicon by ``options.protocol`` and store them: the one public entry.
 

@@ -24,6 +24,7 @@ from typing import Any
 from fbagent.errors import FbagentError
 from fbagent.framenet.pair_keys import canonical_names
 from fbagent.store import lexicon as lexstore
+from fbagent.store.rows import LexiconRow
 
 #: the share of frames named alike in two lexicons that must carry the same ID for IDs to be compared
 ID_AGREEMENT = 0.9
@@ -50,7 +51,7 @@ def verb_pairs(verb_frames: Mapping[str, Iterable[str]]) -> dict[Pair, list[str]
     return out
 
 
-def load(db: Any, lexicon: Mapping[str, Any]) -> LexiconFrames:
+def load(db: Any, lexicon: LexiconRow) -> LexiconFrames:
     """The :class:`LexiconFrames` of a ``lexicons`` row."""
     ids = lexstore.frame_ids(db, lexicon["id"])
     return LexiconFrames(lexicon["name"], ids, canonical_names(ids), verb_pairs(lexstore.verb_frames(db, lexicon["id"])))
@@ -102,7 +103,7 @@ class Shared:
         return lex.verbs.get(frozenset((m[frame_a], m[frame_b])), [])
 
 
-def shared_pairs(db: Any, base: Mapping[str, Any], names: Iterable[str]) -> Shared:
+def shared_pairs(db: Any, base: LexiconRow, names: Iterable[str]) -> Shared:
     """The polysemous-verb pairs of lexicon ``base`` (a ``lexicons`` row) that are polysemous-verb pairs in every
     lexicon named in ``names`` (module docstring).
 

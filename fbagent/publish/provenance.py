@@ -56,7 +56,7 @@ def lexicon_facts(db: sqlite_utils.Database, lexicon_id: int | None) -> dict[str
     r = lexicon_row(db, lexicon_id)
     if r is None:
         return None
-    release = PurePath(r["source_path"]).name if r.get("source_path") else None
+    release = PurePath(source).name if (source := r.get("source_path")) else None
     return {"name": r["name"], "lang": r["lang"], "format": r["format"], "release": release,
             "source_hash": r.get("source_hash"), "imported_at": r.get("imported_at"),
             **{k: r.get(k) or "" for k in ("license", "license_source", "citation", "url", "source_name", "reader")},

@@ -16,6 +16,7 @@ from typing import Any
 
 from fbagent.errors import FbagentError
 from fbagent.store.calibrations import latest_calibration
+from fbagent.store.rows import LexiconRow
 
 #: the margin when none is given: a sentence passes when it is closer to its own frame at all
 DEFAULT_MARGIN = 0.0
@@ -48,7 +49,7 @@ class AutoMargin:
 FEW_SENTENCES = 80
 
 
-def auto_margin(db: Any, lexicon: dict[str, Any], signal: str, target_precision: float, *,
+def auto_margin(db: Any, lexicon: LexiconRow, signal: str, target_precision: float, *,
                 encoder: str | None = None, verifier_model: str | None = None) -> AutoMargin:
     """The margin of :mod:`this module`'s rule for ``lexicon`` (a ``lexicons`` row) and ``signal``.
 

@@ -39,6 +39,7 @@ from fbagent.store.calibrations import calibration_name_taken
 from fbagent.store.db import open_db
 from fbagent.store.exemplars import frame_definition
 from fbagent.store.lexicon import frame_reference_texts
+from fbagent.store.rows import LexiconRow
 from fbagent.verifier.calibration.metrics import signal_summary
 from fbagent.verifier.calibration.options import CalibrateOptions, validate_calibrate_options
 from fbagent.verifier.calibration.split import CalibrationPairs, choose_pairs, make_splits
@@ -80,9 +81,9 @@ async def calibrate(db_path: str | Path, opts: CalibrateOptions, *, encoder: Any
     db = open_db(db_path)
     notes: list[str] = []
     if opts.lexicons:
-        lexicons = [dict(resolve_lexicon(db, name, notify=notes.append)) for name in opts.lexicons]
+        lexicons = [resolve_lexicon(db, name, notify=notes.append) for name in opts.lexicons]
     else:
-        lexicons = [dict(resolve_lexicon(db, None, notify=notes.append))]
+        lexicons = [resolve_lexicon(db, None, notify=notes.append)]
     for note in notes:
         emit(Message(note))
     for lexicon in lexicons:  # ja without fugashi: refused before anything is stored
@@ -133,7 +134,7 @@ def _metrics(rows: list[dict[str, Any]], opts: CalibrateOptions) -> dict[str, An
             "n_failed": sum(1 for r in rows if r.get("error"))}
 
 
-async def _calibrate_lexicon(db: Any, lexicon: dict[str, Any], chosen: CalibrationPairs, prompts: Any,
+async def _calibrate_lexicon(db: Any, lexicon: LexiconRow, chosen: CalibrationPairs, prompts: Any,
                              opts: CalibrateOptions, text_encoder: Any, client: Any, command: str | None,
                              emit: OnCalibrationEvent) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     started = time.perf_counter()

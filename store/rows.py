@@ -1,0 +1,118 @@
+"""Row shapes of the tables other rooms read (TypedDicts over what ``db.query`` returns), and JSON values.
+
+A row is what ``SELECT *`` gives for its table (columns in schema order, see :mod:`fbagent.store.schema`), after
+the store's own decoding where the function says so (``options`` of a run or a selection decoded from JSON, a
+``seed`` read back with :func:`fbagent.seeds.from_sql`). sqlite-utils hands plain dicts: the query functions
+:func:`typing.cast` them to these shapes at the one place each is read.
+
+- :data:`JSONValue`, :data:`JSONObject` - a value ``json.loads`` can return (what JSON columns hold).
+- :class:`LexiconRow` - ``lexicons``; :class:`SelectionRow` - ``selections`` (decoded);
+  :class:`RunRow` - ``runs`` (decoded); :class:`RunSessionRow` - ``run_sessions``.
+"""
+
+from __future__ import annotations
+
+from typing import TypeAlias, TypedDict
+
+JSONValue: TypeAlias = "str | int | float | bool | None | list[JSONValue] | dict[str, JSONValue]"
+JSONObject: TypeAlias = "dict[str, JSONValue]"
+
+
+class LexiconRow(TypedDict):
+    """One ``lexicons`` row (an imported lexicon and its provenance, schema step 11)."""
+
+    id: int
+    name: str
+    lang: str
+    format: str
+    source_path: str | None
+    source_hash: str | None
+    imported_at: str
+    n_frames: int
+    n_frame_elements: int
+    n_lexical_units: int
+    n_exemplars: int
+    n_frame_relations: int
+    license: str
+    license_source: str
+    citation: str
+    url: str
+    source_name: str
+    reader: str
+
+
+class LexiconName(TypedDict):
+    """``id``, ``name`` and ``lang`` of a ``lexicons`` row (:func:`fbagent.store.lexicon.lexicons_by_id`)."""
+
+    id: int
+    name: str
+    lang: str
+
+
+class LexiconStats(TypedDict):
+    """The counts of one lexicon (:func:`fbagent.store.lexicon.lexicon_stats`)."""
+
+    frames: int
+    frame_examples: int
+    frame_elements: int
+    core_frame_elements: int
+    lexical_units: int
+    lus_by_pos: dict[str, int]
+    verbs: int
+    polysemous_verbs: int
+    candidate_pairs: int
+    exemplars: int
+    frame_relations: int
+
+
+class FrameRow(TypedDict):
+    """One ``frames`` row."""
+
+    id: int
+    lexicon_id: int
+    frame_id: int | None
+    name: str
+    definition: str
+    definition_markup: str
+
+
+class LexicalUnitRow(TypedDict):
+    """One ``lexical_units`` row."""
+
+    id: int
+    lexicon_id: int
+    frame_pk: int
+    lu_id: int | None
+    name: str
+    lemma: str
+    pos: str
+    definition: str
+    n_annotated: int
+
+
+class CoreFE(TypedDict):
+    """A core frame element of :class:`FrameContext`."""
+
+    name: str
+    definition: str
+
+
+class FrameExample(TypedDict):
+    """An example sentence of :class:`FrameContext`: character offsets of the target, end exclusive, or None."""
+
+    text: str
+    target_start: int | None
+    target_end: int | None
+    source: str                     # exemplar | frame
+
+
+class FrameContext(TypedDict):
+    """What a generation prompt needs about one frame and verb (:func:`fbagent.store.lexicon.frame_context`)."""
+
+    frame: str
+    frame_id: int | None
+    definition: str
+    core_fes: list[CoreFE]
+    lu: str | None
+    lu_definition: str
+    examples: list[FrameExample]
