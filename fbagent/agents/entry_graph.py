@@ -68,6 +68,7 @@ if TYPE_CHECKING:   # LangGraph loads where the graph is built (compile_entry_gr
     from langgraph.types import Command
 
     from fbagent.checks.verb_match import VerbMatch
+    from fbagent.llm.client import LLMClient
     from fbagent.prompting.messages import Prompts
     from fbagent.verifier.encoder_check import ExemplarBank
 
@@ -139,7 +140,7 @@ class EntryContext:
     """Run-scoped objects shared by every entry (LangGraph runtime context; not checkpointed)."""
 
     generator: Any                   # fbagent.llm.client.LLMClient (its results' ``value`` is typed BaseModel | None)
-    verifier: Any                    # LLMClient (may be the generator)
+    verifier: LLMClient                    # LLMClient (may be the generator)
     prompts: Prompts
     encoder: BatchEncoder
     references: ReferenceBank

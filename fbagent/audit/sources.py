@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import sqlite_utils
+
 from fbagent.eval.dataset import entry_from_fbagent, read_entries
 from fbagent.eval.entry import Entry
 from fbagent.store.lexicon import frame_definitions, lexicon_by_name
@@ -32,12 +34,12 @@ class AuditInput:
     relations: list[tuple[str, str, str]] | None = None
 
 
-def lexicon_facts(db: Any, lexicon_id: int) -> tuple[dict[str, str], list[tuple[str, str, str]]]:
+def lexicon_facts(db: sqlite_utils.Database, lexicon_id: int) -> tuple[dict[str, str], list[tuple[str, str, str]]]:
     """Frame definitions and relations of a stored lexicon."""
     return frame_definitions(db, lexicon_id), frame_relations(db, lexicon_id)
 
 
-def dataset_entries(path: Path, *, lang: str = "en", db: Any = None, lexicon: str | None = None) -> AuditInput:
+def dataset_entries(path: Path, *, lang: str = "en", db: sqlite_utils.Database | None = None, lexicon: str | None = None) -> AuditInput:
     """The entries of a dataset file or Hugging Face folder, read as ``eval run`` reads it; with ``db`` and
     ``lexicon`` (a name), that lexicon's frame facts. Raises :class:`FbagentError` (bad file, unknown lexicon)."""
     entries = read_entries(Path(path), default_lang=lang)

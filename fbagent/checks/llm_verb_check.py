@@ -12,12 +12,15 @@ refusal whose note says the call failed.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, cast
 
 from fbagent.checks.verb_match import VerbMatch
 from fbagent.languages import language_name
 from fbagent.prompting.files import PromptTemplate, load_prompt
 from fbagent.schemas import VerbUse
+
+if TYPE_CHECKING:
+    from fbagent.llm.client import LLMClient
 
 PROMPT = "verbs/verb_use.txt"
 TASK = "verb_check"
@@ -55,7 +58,7 @@ def match_from_answer(sentence: str, answer: VerbUse) -> VerbMatch:
     return VerbMatch(True, head, spans, sentence[head[0]:head[1]], "llm")
 
 
-async def confirm_verb(client: Any, sentence: str, lemma: str, lang: str, *, run_id: int | None = None,
+async def confirm_verb(client: LLMClient, sentence: str, lemma: str, lang: str, *, run_id: int | None = None,
                        item_id: str | None = None, prompt: PromptTemplate | None = None) -> VerbMatch:
     """Ask ``client`` (an :class:`fbagent.llm.client.LLMClient`, the verifier's) whether ``lemma`` is used as a
     verb in ``sentence``: one cached structured call (``task="verb_check"``). Returns a :class:`VerbMatch`
@@ -66,4 +69,4 @@ async def confirm_verb(client: Any, sentence: str, lemma: str, lang: str, *, run
                                    prompt_version=prompt.version, temperature=0.0, max_tokens=128)
     if result.error or result.value is None:
         return VerbMatch(False, method="llm", note=f"the verb check call failed ({result.error})")
-    return match_from_answer(sentence, result.value)
+    return match_from_answer(sentence, cast(VerbUse, result.value))   # complete() returns response_model's instance

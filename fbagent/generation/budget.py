@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import sqlite_utils
+
 from fbagent.providers.prices import CostCapReached, Price, PriceTable, check_cap, usd
 from fbagent.store.runs import usage_by_model
 
@@ -41,7 +43,7 @@ class RunBudget:
                               "run the same command with a higher --max-cost to go on (nothing stored is asked again)")
 
 
-def run_budget(db: Any, run_id: int, clients: Sequence[Any], cap: float | None, prices: PriceTable) -> RunBudget | None:
+def run_budget(db: sqlite_utils.Database, run_id: int, clients: Sequence[Any], cap: float | None, prices: PriceTable) -> RunBudget | None:
     """The :class:`RunBudget` of run ``run_id`` (``None`` without a cap). Raises :class:`FbagentError` when the
     price table has no price for a model the run used or uses (:func:`fbagent.providers.prices.check_cap`)."""
     if cap is None:

@@ -8,7 +8,9 @@ constants of :data:`OUTPUT_TOKEN_ESTIMATE`. Both assume no retries.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+import sqlite_utils
 
 from fbagent import providers
 from fbagent.checks.llm_verb_check import verb_use_messages
@@ -22,6 +24,9 @@ from fbagent.providers.prices import estimate_tokens, load_prices
 from fbagent.store import items as items_store
 from fbagent.store.rows import LexiconRow
 
+if TYPE_CHECKING:
+    from fbagent.prompting.messages import Prompts
+
 OUTPUT_TOKEN_ESTIMATE = {"generate_base": 120, "extend": 40, "define": 30, "judge": 4, "screen": 50, "verb_check": 20}
 SENTENCE = "x" * 60      # stands for a generated sentence inside a prompt
 CONDITION = "x" * 40     # stands for the question's condition
@@ -32,7 +37,7 @@ def prompt_tokens(messages: list[dict[str, str]]) -> int:
     return sum(estimate_tokens(m["content"]) for m in messages)
 
 
-async def build_plan(db: Any, lexicon: LexiconRow, prompts: Any, run: dict[str, Any] | None,
+async def build_plan(db: sqlite_utils.Database, lexicon: LexiconRow, prompts: Prompts, run: dict[str, Any] | None,
                      opts: GenerateOptions) -> dict[str, Any]:
     """Entries, expected LLM calls and tokens of a run, without calling or storing anything.
 

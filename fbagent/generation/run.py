@@ -22,6 +22,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import sqlite_utils
+
 from fbagent.agents.entry_graph import EntryContext, EntryOptions, compile_entry_graph
 from fbagent.checks.coverage import check_verb_check, require_verb_check, verb_check_line
 from fbagent.checks.lemmas import require_verb_analyser
@@ -75,6 +77,8 @@ from fbagent.verifier.verify import BatchEncoder, ReferenceBank
 
 if TYPE_CHECKING:
     import sqlite_utils
+
+    from fbagent.prompting.messages import Prompts
 
 SESSION_FAILED_FIX = "check --base-url / the server / the API key; rerun the same command to retry the failed entries"
 
@@ -143,7 +147,7 @@ async def generate(db_path: str | Path, opts: GenerateOptions, *, encoder: Any =
     return summary
 
 
-def _resolve_lexicon(db: Any, opts: GenerateOptions,
+def _resolve_lexicon(db: sqlite_utils.Database, opts: GenerateOptions,
                      emit: OnEvent) -> tuple[LexiconRow, list[str], tuple[str, str], GenerateOptions]:
     """The run's lexicon (the embedded sample imported when the database has none), its notes, and the options
     that follow from it: ``--margin auto`` (the lexicon's latest calibration), the prompt styles and the
@@ -173,7 +177,7 @@ def _resolve_lexicon(db: Any, opts: GenerateOptions,
     return lexicon, notes, (gen_style, ver_style), opts
 
 
-def _recover_stale_sessions(db: Any, run: dict[str, Any], emit: OnEvent) -> None:
+def _recover_stale_sessions(db: sqlite_utils.Database, run: dict[str, Any], emit: OnEvent) -> None:
     """Sessions of ``run`` killed earlier (kill -9, lost terminal) are marked interrupted, counted from the
     stored rows; one warning each, with what the crash record says."""
     for s in runs_store.recover_stale_sessions(db, run["id"]):
@@ -184,7 +188,7 @@ def _recover_stale_sessions(db: Any, run: dict[str, Any], emit: OnEvent) -> None
                         f"LLM calls it stored; {why}"))
 
 
-async def _dry_run(db: Any, lexicon: LexiconRow, prompts: Any, run: dict[str, Any] | None,
+async def _dry_run(db: sqlite_utils.Database, lexicon: LexiconRow, prompts: Prompts, run: dict[str, Any] | None,
                    opts: GenerateOptions, summary: GenerationSummary, started: float,
                    emit: OnEvent) -> GenerationSummary:
     """The plan of a dry run (:func:`fbagent.generation.plan.build_plan`) in ``summary.plan``, emitted with
@@ -197,7 +201,7 @@ async def _dry_run(db: Any, lexicon: LexiconRow, prompts: Any, run: dict[str, An
     return summary
 
 
-def _entries_if_all_finished(db: Any, run: dict[str, Any], opts: GenerateOptions) -> list[Any] | None:
+def _entries_if_all_finished(db: sqlite_utils.Database, run: dict[str, Any], opts: GenerateOptions) -> list[Any] | None:
     """The run's entries when it has its selection (screened, if it screens) and every entry is finished;
     ``None`` when there is work left."""
     if run.get("selection_id") is None or (opts.run.screen and not screening_done(run)):
@@ -214,10 +218,10 @@ class _Session:
     """
 
     db_path: str | Path
-    db: Any
+    db: sqlite_utils.Database
     lexicon: LexiconRow
     opts: GenerateOptions
-    prompts: Any
+    prompts: Prompts
     summary: GenerationSummary
     command: str
     started: float
@@ -365,13 +369,13 @@ def _stored(summary: GenerationSummary) -> str:
             "same command resumes")
 
 
-def _check_selectable(db: Any, lexicon: LexiconRow, opts: GenerateOptions) -> None:
+def _check_selectable(db: sqlite_utils.Database, lexicon: LexiconRow, opts: GenerateOptions) -> None:
     """Raise :class:`FbagentError` when the new run would make a selection with no pair in it."""
     if choose_selection(db, lexicon, opts.selection).selection_id is None:
         check_selectable(db, lexicon, opts.selection)
 
 
-def record_session_end(db: Any, session_id: int, run: dict[str, Any], summary: GenerationSummary) -> list[str]:
+def record_session_end(db: sqlite_utils.Database, session_id: int, run: dict[str, Any], summary: GenerationSummary) -> list[str]:
     """Store the session's counters and the run's status (``finished`` after a finished session, else
     ``interrupted``), each on its own, so that one failing does not skip the other. Returns one line per
     write that failed with a database error (e.g. locked past the busy timeout); ``[]`` when both worked."""

@@ -12,7 +12,9 @@ a selection, because screening changes it (pairs screened out, reserve promoted)
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+import sqlite_utils
 
 from fbagent.generation.events import GenerationSummary, OnEvent, ScreeningDone, SelectionChosen
 from fbagent.generation.options import GenerateOptions
@@ -23,6 +25,10 @@ from fbagent.store import runs as runs_store
 from fbagent.store.pairs import get_selection, list_selections, selection_runs
 from fbagent.store.rows import LexiconRow
 
+if TYPE_CHECKING:
+    from fbagent.llm.client import LLMClient
+    from fbagent.prompting.messages import Prompts
+
 
 @dataclass(frozen=True)
 class SelectionChoice:
@@ -32,7 +38,7 @@ class SelectionChoice:
     reason: str
 
 
-def choose_selection(db: Any, lexicon: LexiconRow, options: SelectionOptions) -> SelectionChoice:
+def choose_selection(db: sqlite_utils.Database, lexicon: LexiconRow, options: SelectionOptions) -> SelectionChoice:
     """Apply the reuse rule (module doc) for a run on ``lexicon`` (a ``lexicons`` row) asking for ``options``."""
     stored = list_selections(db, lexicon["id"])   # oldest first
     if not stored:
@@ -65,8 +71,8 @@ def screening_done(run: dict[str, Any]) -> bool:
     return bool((run.get("options") or {}).get("screening_done"))
 
 
-async def prepare_selection(db: Any, lexicon: LexiconRow, opts: GenerateOptions, run: dict[str, Any], *,
-                            screen_client: Any, prompts: Any, summary: GenerationSummary,
+async def prepare_selection(db: sqlite_utils.Database, lexicon: LexiconRow, opts: GenerateOptions, run: dict[str, Any], *,
+                            screen_client: LLMClient, prompts: Prompts, summary: GenerationSummary,
                             emit: OnEvent) -> list[dict[str, Any]]:
     """Give ``run`` its selection (once: reused or made, :func:`choose_selection`), screen it with
     ``screen_client`` when ``opts.run.screen`` and not done yet, and return its selected pairs in rank order.

@@ -21,6 +21,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass
 from typing import Any, cast
 
+import sqlite_utils
+
 from fbagent.agents.entry_graph import EntryState, build_item
 from fbagent.errors import FbagentError
 from fbagent.generation.budget import RunBudget
@@ -62,7 +64,7 @@ def pending(entries: Iterable[Entry], run_name: str | None, finished: set[str]) 
 class FrameInfoCache:
     """``frame_context`` (plain JSON) per (frame, verb) of one lexicon, read once per run."""
 
-    def __init__(self, db: Any, lexicon_id: int) -> None:
+    def __init__(self, db: sqlite_utils.Database, lexicon_id: int) -> None:
         self.db, self.lexicon_id = db, lexicon_id
         self._cache: dict[Any, Any] = {}
 
@@ -160,7 +162,7 @@ class EntryPool:
     clients (their stats feed :class:`Progress`); ``emit``: the ``on_event`` callable.
     """
 
-    db: Any
+    db: sqlite_utils.Database
     graph: Any
     saver: Any
     ctx: Any

@@ -47,7 +47,9 @@ import concurrent.futures
 import re
 import threading
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import TYPE_CHECKING, Any, TypedDict, cast
+
+import sqlite_utils
 
 from fbagent.pairs import select as pair_steps
 from fbagent.schemas import PairScreening
@@ -58,6 +60,9 @@ from fbagent.store.rows import LexiconRow
 if TYPE_CHECKING:  # LangGraph is imported when the graph is built (module doc)
     from langgraph.graph import StateGraph
     from langgraph.runtime import Runtime
+
+    from fbagent.llm.client import CallResult, LLMClient
+    from fbagent.prompting.messages import Prompts
 
 
 class SelectionState(TypedDict, total=False):
@@ -78,10 +83,10 @@ class SelectionState(TypedDict, total=False):
 class SelectionContext:
     """Run-scoped objects of the selection graph."""
 
-    db: Any
+    db: sqlite_utils.Database
     save: bool = True
-    screen_client: Any = None          # LLMClient or None (no screening)
-    prompts: Any = None                # fbagent.prompting.messages.Prompts
+    screen_client: LLMClient | None = None          # LLMClient or None (no screening)
+    prompts: Prompts | None = None                # fbagent.prompting.messages.Prompts
     run_id: int | None = None
     seed: int | None = None
     started: ScreenRound | None = None   # the first screening round, started before the graph (screen_pairs)
@@ -97,13 +102,15 @@ class ScreenRound:
     pairs: list[dict[str, Any]]
     todo: list[dict[str, Any]]
     requests: list[list[dict[str, Any]]]
-    calls: list[asyncio.Future[Any]] = field(default_factory=list)
+    calls: list[asyncio.Future[CallResult]] = field(default_factory=list)
 
 
 def start_screen_round(state: SelectionState, ctx: SelectionContext) -> ScreenRound:
     """Start the screening calls of every selected pair of ``state`` not screened yet (tasks on the running
     loop); the requests are sent as soon as the loop runs them."""
     db, lexicon = ctx.db, state["lexicon"]
+    assert ctx.screen_client is not None and ctx.prompts is not None   # the graph screens only with both
+    client, prompts = ctx.screen_client, ctx.prompts
     screened = state.get("screened") or {}
     selection_id = state["selection_id"]
     assert selection_id is not None   # screening follows a stored selection
@@ -113,12 +120,12 @@ def start_screen_round(state: SelectionState, ctx: SelectionContext) -> ScreenRo
     def definition(frame: str, verb: str) -> str:
         return frame_context(db, lexicon["id"], frame, verb, max_examples=0)["definition"]
 
-    requests = [ctx.prompts.screen_messages(p["verb"], p["frame_a"], definition(p["frame_a"], p["verb"]),
+    requests = [prompts.screen_messages(p["verb"], p["frame_a"], definition(p["frame_a"], p["verb"]),
                                             p["frame_b"], definition(p["frame_b"], p["verb"])) for p in todo]
-    calls = [
-        asyncio.ensure_future(ctx.screen_client.complete(
+    calls: list[asyncio.Future[CallResult]] = [
+        asyncio.ensure_future(client.complete(
             task="screen", response_model=PairScreening, run_id=ctx.run_id, item_id=f"pair:{p['id']}",
-            prompt_version=ctx.prompts.screen.version, temperature=0.0, max_tokens=256, seed=ctx.seed,
+            prompt_version=prompts.screen.version, temperature=0.0, max_tokens=256, seed=ctx.seed,
             messages=messages,
         ))
         for p, messages in zip(todo, requests, strict=True)
@@ -168,7 +175,7 @@ async def screen_node(state: SelectionState, runtime: Runtime[SelectionContext])
         if r.error:
             screened[p["id"]] = {"kept": True, "error": r.error}
             continue
-        v = r.value
+        v = cast(PairScreening, r.value)   # no error: the response_model instance
         ok = bool(v.evokes_both and v.distinguishable)
         reason = own_reason(v.reason, " ".join(str(m.get("content") or "") for m in messages))
         screened[p["id"]] = {"kept": ok, "evokes_both": v.evokes_both, "distinguishable": v.distinguishable,
@@ -269,8 +276,8 @@ def build_selection_graph() -> StateGraph[Any, Any, Any, Any]:
     return graph
 
 
-async def screen_pairs(db: Any, lexicon: LexiconRow, options: pair_steps.SelectionOptions, *,
-                       screen_client: Any = None, prompts: Any = None, run_id: int | None = None, save: bool = True,
+async def screen_pairs(db: sqlite_utils.Database, lexicon: LexiconRow, options: pair_steps.SelectionOptions, *,
+                       screen_client: LLMClient | None = None, prompts: Prompts | None = None, run_id: int | None = None, save: bool = True,
                        selection_id: int | None = None) -> dict[str, Any]:
     """Run the selection graph for ``lexicon`` (a ``lexicons`` row) under ``options``.
 
@@ -331,6 +338,6 @@ async def _compiled_graph(*, loading_behind: list[asyncio.Future[Any]]) -> Any:
     return await asyncio.wrap_future(compiled)
 
 
-def load_run_pairs(db: Any, selection_id: int) -> list[dict[str, Any]]:
+def load_run_pairs(db: sqlite_utils.Database, selection_id: int) -> list[dict[str, Any]]:
     """The selected pairs (``frame_pairs`` rows, status ``selected``) of a selection, in rank order."""
     return pair_store.selection_pairs(db, selection_id, "selected")

@@ -37,6 +37,8 @@ from dataclasses import asdict, dataclass, field, replace
 from itertools import combinations
 from typing import Any
 
+import sqlite_utils
+
 from fbagent.errors import FbagentError
 from fbagent.pairs import framebench, shared
 from fbagent.pairs.options import SelectionOptions
@@ -232,7 +234,7 @@ def check_pool(lexicon: LexiconRow, n_verb_lus: int, n_candidates: int, n_eligib
                            "--min-examples 0)")
 
 
-def check_selectable(db: Any, lexicon: LexiconRow, options: SelectionOptions) -> None:
+def check_selectable(db: sqlite_utils.Database, lexicon: LexiconRow, options: SelectionOptions) -> None:
     """Raise :class:`FbagentError` (:func:`check_pool`) when a new selection of ``lexicon`` under
     ``options`` would hold no pair; reads only (``generate`` calls it before it stores a run)."""
     draw_selection(db, lexicon, options)
@@ -248,7 +250,7 @@ class Drawn:
     counts: dict[str, Any]
 
 
-def draw_selection(db: Any, lexicon: LexiconRow, options: SelectionOptions) -> Drawn:
+def draw_selection(db: sqlite_utils.Database, lexicon: LexiconRow, options: SelectionOptions) -> Drawn:
     """Draw a selection of ``lexicon`` (a ``lexicons`` row) under ``options`` from the store's facts,
     by ``options.protocol``; stores nothing.
 
@@ -290,7 +292,7 @@ def _shared_counts(common: shared.Shared | None) -> dict[str, Any]:
             "shared_by_id": common.by_id}
 
 
-def _draw_fbagent(db: Any, lexicon: LexiconRow, options: SelectionOptions,
+def _draw_fbagent(db: sqlite_utils.Database, lexicon: LexiconRow, options: SelectionOptions,
                   relations: list[tuple[str, str, str]], keep: set[frozenset[str]] | None = None) -> Drawn:
     """The ``fbagent`` protocol: candidates by lemma (only frame pairs in ``keep``, when given: ``--shared-with``),
     eligibility filters, verb-stratified sample."""
@@ -324,7 +326,7 @@ def _draw_framebench(verb_lus: list[dict[str, Any]], lexicon: LexiconRow, option
     return Drawn(selected, rest, counts)
 
 
-def reusable_selection(db: Any, lexicon: LexiconRow, options: SelectionOptions) -> int | None:
+def reusable_selection(db: sqlite_utils.Database, lexicon: LexiconRow, options: SelectionOptions) -> int | None:
     """The newest stored selection of ``lexicon`` made under the same options (protocol, seed, every
     option recorded) that no run uses (a run's screening changes its selection), or ``None``."""
     wanted = options.to_json()
@@ -334,7 +336,7 @@ def reusable_selection(db: Any, lexicon: LexiconRow, options: SelectionOptions) 
     return same[-1] if same else None
 
 
-def select_pairs(db: Any, lexicon: LexiconRow, options: SelectionOptions, *,
+def select_pairs(db: sqlite_utils.Database, lexicon: LexiconRow, options: SelectionOptions, *,
                  reuse: bool = True) -> dict[str, Any]:
     """Select frame pairs for one lexicon by ``options.protocol`` and store them: the one public entry.
 

@@ -19,7 +19,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Any
+
+import sqlite_utils
 
 from fbagent.errors import FbagentError
 from fbagent.framenet.pair_keys import canonical_names
@@ -51,7 +52,7 @@ def verb_pairs(verb_frames: Mapping[str, Iterable[str]]) -> dict[Pair, list[str]
     return out
 
 
-def load(db: Any, lexicon: LexiconRow) -> LexiconFrames:
+def load(db: sqlite_utils.Database, lexicon: LexiconRow) -> LexiconFrames:
     """The :class:`LexiconFrames` of a ``lexicons`` row."""
     ids = lexstore.frame_ids(db, lexicon["id"])
     return LexiconFrames(lexicon["name"], ids, canonical_names(ids), verb_pairs(lexstore.verb_frames(db, lexicon["id"])))
@@ -103,7 +104,7 @@ class Shared:
         return lex.verbs.get(frozenset((m[frame_a], m[frame_b])), [])
 
 
-def shared_pairs(db: Any, base: LexiconRow, names: Iterable[str]) -> Shared:
+def shared_pairs(db: sqlite_utils.Database, base: LexiconRow, names: Iterable[str]) -> Shared:
     """The polysemous-verb pairs of lexicon ``base`` (a ``lexicons`` row) that are polysemous-verb pairs in every
     lexicon named in ``names`` (module docstring).
 

@@ -30,6 +30,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+import sqlite_utils
 
 from fbagent.seeds import DEFAULT_SEED
 from fbagent.store.exemplars import frame_definition, lu_exemplars
@@ -201,7 +202,7 @@ def reference_sample(rows: list[dict[str, Any]], limit: int, seed: int, key: str
     return [r for r in usable if id(r) in keep]
 
 
-def generation_references(db: Any, lexicon_id: int, *, seed: int = DEFAULT_SEED, limit: int = DEFAULT_MAX_REFERENCES
+def generation_references(db: sqlite_utils.Database, lexicon_id: int, *, seed: int = DEFAULT_SEED, limit: int = DEFAULT_MAX_REFERENCES
                           ) -> tuple[Callable[[str, str], list[dict[str, Any]]], Callable[[str, str], str]]:
     """``(rows_for, definition_for)`` of :class:`ExemplarBank` for a generation run: every exemplar of
     the verb's LU in the frame (:func:`fbagent.store.exemplars.lu_exemplars`), at most ``limit``

@@ -14,6 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import sqlite_utils
+
 from fbagent.errors import FbagentError
 from fbagent.store.calibrations import latest_calibration
 from fbagent.store.rows import LexiconRow
@@ -49,7 +51,7 @@ class AutoMargin:
 FEW_SENTENCES = 80
 
 
-def auto_margin(db: Any, lexicon: LexiconRow, signal: str, target_precision: float, *,
+def auto_margin(db: sqlite_utils.Database, lexicon: LexiconRow, signal: str, target_precision: float, *,
                 encoder: str | None = None, verifier_model: str | None = None) -> AutoMargin:
     """The margin of :mod:`this module`'s rule for ``lexicon`` (a ``lexicons`` row) and ``signal``.
 

@@ -43,7 +43,9 @@ import threading
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import sqlite_utils
 
 from fbagent.checks.warmup import Warmup
 from fbagent.errors import FbagentError
@@ -54,6 +56,9 @@ from fbagent.verifier.encoder import DEFAULT_ENCODER, ENCODER_FIX, resolve_encod
 from fbagent.verifier.encoder_process import EncoderProcess, stop_loading
 from fbagent.verifier.run_models import RunModels, prompt_style_of
 from fbagent.verifier.verify import SentenceEncoder
+
+if TYPE_CHECKING:
+    from fbagent.llm.client import LLMClient
 
 T = TypeVar("T")
 
@@ -135,8 +140,8 @@ class Backends:
     (a ready :class:`fbagent.verifier.verify.TextEncoder` or a :class:`BackgroundEncoder` still loading) and the
     lemma-table :class:`Warmup` (``None`` when nothing is warmed up)."""
 
-    generator: Any          # fbagent.llm.client.LLMClient
-    verifier: Any
+    generator: LLMClient          # fbagent.llm.client.LLMClient
+    verifier: LLMClient
     encoder: Any            # fbagent.verifier.verify.TextEncoder
     warmup: Warmup | None = field(default=None)
     timer: asyncio.TimerHandle | None = field(default=None, repr=False)
@@ -168,7 +173,7 @@ class Backends:
         return problems
 
 
-async def start_backends(db: Any, models: RunModels, encoder: Any = None, *, lang: str | None = None,
+async def start_backends(db: sqlite_utils.Database, models: RunModels, encoder: Any = None, *, lang: str | None = None,
                          verifier_only: bool = False) -> Backends:
     """Build the clients of ``models`` (the models group of a :class:`~fbagent.generation.GenerateOptions` or a
     :class:`~fbagent.verifier.calibration.CalibrateOptions`; each client's
@@ -215,7 +220,7 @@ async def start_backends(db: Any, models: RunModels, encoder: Any = None, *, lan
 START_LOADS_AFTER_S = 2.0
 
 
-def after_first_call(client: Any, callback: Callable[[], None]) -> None:
+def after_first_call(client: LLMClient, callback: Callable[[], None]) -> None:
     """Call ``callback()`` when the first ``client.complete(...)`` call returns (or raises), once per call
     that was in flight by then; ``callback`` must be idempotent. The hook shadows ``complete`` on this
     instance only, and removes itself."""
@@ -229,7 +234,7 @@ def after_first_call(client: Any, callback: Callable[[], None]) -> None:
                 del client.complete
             callback()
 
-    client.complete = complete
+    client.complete = complete  # type: ignore[method-assign]  # this instance only, removed after the first call
 
 
 def check_encoder(name: str | None) -> None:

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
@@ -44,6 +44,10 @@ from fbagent.verifier.encoder_check import mark_target, target_embeddings
 from fbagent.verifier.margin import DEFAULT_MARGIN
 from fbagent.verifier.roundtrip import score
 from fbagent.verifier.settings import DEFAULT_SIGNAL, SIGNALS
+
+if TYPE_CHECKING:
+    from fbagent.llm.client import LLMClient
+    from fbagent.prompting.messages import Prompts
 
 SENTENCE_KEYS = ("sentence_a", "sentence_b", "sentence_a_prime", "sentence_b_prime")
 #: frame side of each sentence: "a" sentences evoke frame A, "b" sentences frame B
@@ -126,8 +130,8 @@ class ReferenceBank:
 
 async def verify_item(
     *,
-    client: Any,
-    prompts: Any,
+    client: LLMClient | None,
+    prompts: Prompts,
     encoder: BatchEncoder,
     references: ReferenceBank,
     sentences: dict[str, str],
@@ -215,10 +219,14 @@ async def _answers(calls: list[Any], checks: list[Any]) -> list[Any]:
         raise
 
 
-def _llm_calls(client: Any, prompts: Any, verb: str, define_texts: list[str], question: str,
+def _llm_calls(client: LLMClient | None, prompts: Prompts, verb: str, define_texts: list[str], question: str,
                judge_specs: list[tuple[str, str, str, str, str]], ask: dict[str, Any]) -> list[Any]:
     """The verifier LLM's requests (not yet awaited): one definition per text, then one answer per judge
-    question. ``ask``: run_id, item_id and seed, stored with each call."""
+    question. ``ask``: run_id, item_id and seed, stored with each call (``client`` is ``None`` only when there is
+    nothing to ask: the encoder signal without a judge)."""
+    if not define_texts and not judge_specs:
+        return []
+    assert client is not None
     calls = [
         client.complete(
             task="define", messages=prompts.define_messages(verb, text), response_model=Definition,

@@ -24,7 +24,9 @@ import asyncio
 import contextlib
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+import sqlite_utils
 
 from fbagent.checks.lemmas import analyser_note, require_verb_analyser
 from fbagent.errors import FbagentError
@@ -47,6 +49,10 @@ from fbagent.verifier.encoder_check import ExemplarBank
 from fbagent.verifier.run_models import prompt_style_of
 from fbagent.verifier.startup import check_encoder, load_encoder, start_backends
 from fbagent.verifier.verify import BatchEncoder, ReferenceBank, verify_item
+
+if TYPE_CHECKING:
+    from fbagent.llm.client import LLMClient
+    from fbagent.prompting.messages import Prompts
 
 # The events are those of the one progress protocol (fbagent.progress.events); the old names stay.
 CalibrationStarted = Started      # one lexicon's calibration starts: total = pairs, label = lexicon, text = its line
@@ -134,8 +140,8 @@ def _metrics(rows: list[dict[str, Any]], opts: CalibrateOptions) -> dict[str, An
             "n_failed": sum(1 for r in rows if r.get("error"))}
 
 
-async def _calibrate_lexicon(db: Any, lexicon: LexiconRow, chosen: CalibrationPairs, prompts: Any,
-                             opts: CalibrateOptions, text_encoder: Any, client: Any, command: str | None,
+async def _calibrate_lexicon(db: sqlite_utils.Database, lexicon: LexiconRow, chosen: CalibrationPairs, prompts: Prompts,
+                             opts: CalibrateOptions, text_encoder: Any, client: LLMClient | None, command: str | None,
                              emit: OnCalibrationEvent) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     started = time.perf_counter()
     encoder_name = getattr(text_encoder, "name", None) or opts.models.encoder
@@ -208,7 +214,7 @@ async def _calibrate_lexicon(db: Any, lexicon: LexiconRow, chosen: CalibrationPa
     return result, rows
 
 
-async def _verify_pairs(work: list[Any], client: Any, stats0: dict[str, int]) -> str | None:
+async def _verify_pairs(work: list[Any], client: LLMClient | None, stats0: dict[str, int]) -> str | None:
     """Run the pairs' coroutines ``work`` concurrently under the command's circuit breaker
     (:mod:`fbagent.providers.breaker`): when it trips (the verifier's service is down), the rest are
     cancelled and its line is returned. Also returns why the calibration failed when every LLM call of a
@@ -239,7 +245,7 @@ class CalibrationFailed(FbagentError):
     exit_code = 1
 
 
-def _nothing_works(client: Any, stats0: dict[str, int], *, at_least: int) -> str | None:
+def _nothing_works(client: LLMClient | None, stats0: dict[str, int], *, at_least: int) -> str | None:
     """Why the calibration should stop: at least ``at_least`` LLM calls since ``stats0``, every one
     failed and none was answered from the cache (``None``: go on). Names the most common error
     (``client.stats.errors``)."""
@@ -253,12 +259,12 @@ def _nothing_works(client: Any, stats0: dict[str, int], *, at_least: int) -> str
     return f"all {failures} LLM calls failed" + most_common_error(getattr(client.stats, "errors", None) or {})
 
 
-def _stats(client: Any) -> dict[str, int]:
+def _stats(client: LLMClient | None) -> dict[str, int]:
     stats = getattr(client, "stats", None)
     return {k: int(getattr(stats, k, 0) or 0) for k in ("calls", "cache_hits", "failures")}
 
 
-def _run_name(db: Any, lexicon: str, opts: CalibrateOptions) -> str:
+def _run_name(db: sqlite_utils.Database, lexicon: str, opts: CalibrateOptions) -> str:
     """``calibrate-<lexicon>-<signal>-s<seed>-<n>``: n counts this lexicon's calibrations (unique)."""
     base = f"calibrate-{lexicon}-{opts.verifier.signal}-s{opts.seed}"
     n = 1

@@ -18,6 +18,8 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+import sqlite_utils
+
 from fbagent.errors import FbagentError
 from fbagent.pairs import select as pair_steps
 from fbagent.store import pairs as pair_store
@@ -50,7 +52,7 @@ class CalibrationPairs:
     splits: dict[tuple[str, str], FrameSplit] = field(default_factory=dict)
 
 
-def choose_pairs(db: Any, lexicon: LexiconRow, opts: CalibrateOptions) -> CalibrationPairs:
+def choose_pairs(db: sqlite_utils.Database, lexicon: LexiconRow, opts: CalibrateOptions) -> CalibrationPairs:
     """The calibration pairs of ``lexicon`` (module doc). Raises :class:`FbagentError` for an unknown
     selection, a selection of another lexicon, or when no pair has enough exemplars."""
     counts_by = exemplar_counts(db, lexicon["id"])
@@ -108,7 +110,7 @@ def split_exemplars(rows: list[dict[str, Any]], *, seed: int, lexicon: str, fram
     return FrameSplit(held_out=held, references=rest)
 
 
-def make_splits(db: Any, lexicon: LexiconRow, chosen: CalibrationPairs, opts: CalibrateOptions) -> None:
+def make_splits(db: sqlite_utils.Database, lexicon: LexiconRow, chosen: CalibrationPairs, opts: CalibrateOptions) -> None:
     """Fill ``chosen.splits`` for every (frame, verb) of its pairs (:func:`split_exemplars`)."""
     for p in chosen.pairs:
         for frame in (p["frame_a"], p["frame_b"]):
