@@ -41,7 +41,17 @@ import functools
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, ParamSpec, TypedDict, TypeVar, cast, get_args
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Literal,
+    ParamSpec,
+    TypeAlias,
+    TypedDict,
+    TypeVar,
+    cast,
+    get_args,
+)
 
 from fbagent.checks import self_check as checks
 from fbagent.checks.coverage import entry_verb_check
@@ -51,6 +61,7 @@ from fbagent.providers.config import GENERATION_MAX_TOKENS, GENERATION_VARIANT_T
 from fbagent.schemas import BasePair, ExtendedSentence
 from fbagent.seeds import DEFAULT_SEED
 from fbagent.store.clock import utc_now
+from fbagent.store.rows import FrameContext
 from fbagent.verifier.settings import VerifierOptions
 from fbagent.verifier.verify import (
     SENTENCE_KEYS,
@@ -74,6 +85,9 @@ if TYPE_CHECKING:   # LangGraph loads where the graph is built (compile_entry_gr
 
 P = ParamSpec("P")
 T = TypeVar("T")
+G = TypeVar("G", bound=str)   # a node's destinations (a Literal of node names)
+#: the compiled entry graph (:func:`compile_entry_graph`)
+EntryGraph: TypeAlias = "CompiledStateGraph[EntryState, EntryContext, EntryState, EntryState]"
 
 #: where each routing node may go next (its ``Command(goto=...)``; the graph's declared destinations)
 AfterGenerate = Literal["self_check", "finalize"]
@@ -96,8 +110,8 @@ class EntryState(TypedDict, total=False):
     lu_b: str
     frame_a: str
     frame_b: str
-    frame_a_info: dict[str, Any]   # fbagent.store.lexicon.frame_context output
-    frame_b_info: dict[str, Any]
+    frame_a_info: FrameContext     # fbagent.store.lexicon.frame_context output
+    frame_b_info: FrameContext
     # step 1
     attempts: int                   # generate_base calls so far
     base: dict[str, Any] | None     # BasePair fields of the latest attempt
@@ -139,8 +153,8 @@ class EntryOptions:
 class EntryContext:
     """Run-scoped objects shared by every entry (LangGraph runtime context; not checkpointed)."""
 
-    generator: Any                   # fbagent.llm.client.LLMClient (its results' ``value`` is typed BaseModel | None)
-    verifier: LLMClient                    # LLMClient (may be the generator)
+    generator: LLMClient             # its results' ``value`` is typed BaseModel | None
+    verifier: LLMClient              # may be the generator
     prompts: Prompts
     encoder: BatchEncoder
     references: ReferenceBank
@@ -183,15 +197,16 @@ def _sampling(state: EntryState, opts: EntryOptions, attempt: int = 1) -> tuple[
 
 def _frame_element_names(state: EntryState) -> list[str]:
     names: list[str] = []
-    for info in (state.get("frame_a_info") or {}, state.get("frame_b_info") or {}):
-        names.extend(fe.get("name", "") for fe in info.get("core_fes") or [])
+    for info in (state.get("frame_a_info"), state.get("frame_b_info")):
+        if info:
+            names.extend(fe.get("name", "") for fe in info.get("core_fes") or [])
     return [n for n in names if n]
 
 
 # --------------------------------------------------------------------------- nodes
 
 
-def _command(update: dict[str, Any], goto: str) -> Command[Any]:
+def _command(update: EntryState, goto: G) -> Command[G]:
     """LangGraph's ``Command(update=update, goto=goto)`` (LangGraph is loaded: the graph runs)."""
     from langgraph.types import Command
 
@@ -205,12 +220,12 @@ async def generate_base(state: EntryState, runtime: Runtime[EntryContext]) -> Co
     return _command(update, after_generate(_merged(state, update)))
 
 
-def _merged(state: EntryState, update: dict[str, Any]) -> EntryState:
+def _merged(state: EntryState, update: EntryState) -> EntryState:
     """``state`` with a node's ``update`` applied (what LangGraph stores after the node)."""
     return cast(EntryState, {**state, **update})
 
 
-async def _generate_base(state: EntryState, runtime: Runtime[EntryContext]) -> dict[str, Any]:
+async def _generate_base(state: EntryState, runtime: Runtime[EntryContext]) -> EntryState:
     ctx = runtime.context
     previous, reasons = None, None
     check = state.get("self_check")
@@ -226,7 +241,7 @@ async def _generate_base(state: EntryState, runtime: Runtime[EntryContext]) -> d
     )
     if result.error:
         return {"attempts": attempts, "error": f"generate_base: {result.error}"}
-    return {"attempts": attempts, "base": result.value.model_dump()}
+    return {"attempts": attempts, "base": cast(BasePair, result.value).model_dump()}   # no error: a BasePair
 
 
 async def self_check(state: EntryState, runtime: Runtime[EntryContext]) -> Command[AfterSelfCheck]:
@@ -236,7 +251,7 @@ async def self_check(state: EntryState, runtime: Runtime[EntryContext]) -> Comma
     return _command(update, after_self_check(_merged(state, update), runtime.context.options.max_retries))
 
 
-async def _self_check(state: EntryState, runtime: Runtime[EntryContext]) -> dict[str, Any]:
+async def _self_check(state: EntryState, runtime: Runtime[EntryContext]) -> EntryState:
     await runtime.context.checks_loaded()
     opts = runtime.context.options
     base = state["base"] or {}
@@ -270,7 +285,7 @@ async def extend(state: EntryState, runtime: Runtime[EntryContext]) -> Command[A
     return _command(update, after_extend(_merged(state, update), runtime.context.options.max_retries))
 
 
-async def _extend(state: EntryState, runtime: Runtime[EntryContext]) -> dict[str, Any]:
+async def _extend(state: EntryState, runtime: Runtime[EntryContext]) -> EntryState:
     ctx = runtime.context
     base, sc = state["base"] or {}, state["self_check"] or {}
     extended = {k: dict(v) for k, v in (state.get("extended") or {}).items()}
@@ -298,7 +313,7 @@ async def _extend(state: EntryState, runtime: Runtime[EntryContext]) -> dict[str
     for (key, base_key, _, _), result in zip(todo, results, strict=True):
         if result.error:
             return {"extend_attempts": attempts, "extended": extended, "error": f"extend: {result.error}"}
-        value = result.value
+        value = cast(ExtendedSentence, result.value)   # no error: an ExtendedSentence
         others = [base.get("sentence_a", ""), base.get("sentence_b", "")] + [
             v["sentence"] for k, v in extended.items() if k != key and v.get("sentence")
         ]
@@ -313,7 +328,7 @@ async def _extend(state: EntryState, runtime: Runtime[EntryContext]) -> dict[str
     return {"extend_attempts": attempts, "extended": extended}
 
 
-async def verify(state: EntryState, runtime: Runtime[EntryContext]) -> dict[str, Any]:
+async def verify(state: EntryState, runtime: Runtime[EntryContext]) -> EntryState:
     """SemBench round trip of all four sentences and/or the exemplar encoder check (``--verifier``;
     the optional four-choice judge too)."""
     ctx = runtime.context
@@ -334,17 +349,17 @@ async def verify(state: EntryState, runtime: Runtime[EntryContext]) -> dict[str,
                **{k: ((ext.get(k) or {}).get("check") or {}).get("target_span")
                   for k in ("sentence_a_prime", "sentence_b_prime")}},
     )
-    update: dict[str, Any] = {"verifier": result}
+    update: EntryState = {"verifier": result}
     if result.get("error"):
         update["error"] = f"verify: {result['error']}"
     # the entry's last step: the status and the items row as ``finalize`` would build them, one superstep
     # (and one checkpoint) fewer for every entry that gets this far
     item = build_item(_merged(state, update), generator_model=getattr(ctx.generator, "model", None))
-    update.update(status=item["status"], item=item)
+    update["status"], update["item"] = item["status"], item
     return update
 
 
-async def finalize(state: EntryState, runtime: Runtime[EntryContext]) -> dict[str, Any]:
+async def finalize(state: EntryState, runtime: Runtime[EntryContext]) -> EntryState:
     """Decide the status and build the ``items`` row (every score and reason kept); the end of the entries
     that stop before ``verify`` (failed, rejected; ``verify`` builds the row of the others itself)."""
     item = build_item(state, generator_model=getattr(runtime.context.generator, "model", None))
@@ -437,7 +452,7 @@ def after_extend(state: EntryState, max_retries: int) -> AfterExtend:
     return "verify"
 
 
-def build_entry_graph() -> StateGraph[Any, Any, Any, Any]:
+def build_entry_graph() -> StateGraph[EntryState, EntryContext, EntryState, EntryState]:
     """The (uncompiled) entry :class:`~langgraph.graph.StateGraph`; compile it with a checkpointer. Imports
     LangGraph (about 0.5 s the first time)."""
     from langgraph.graph import END, START, StateGraph
@@ -456,7 +471,7 @@ def build_entry_graph() -> StateGraph[Any, Any, Any, Any]:
     return graph
 
 
-def compile_entry_graph(checkpointer: BaseCheckpointSaver | None = None) -> CompiledStateGraph:
+def compile_entry_graph(checkpointer: BaseCheckpointSaver | None = None) -> EntryGraph:
     """Compile the entry graph with ``checkpointer`` (e.g. ``AsyncSqliteSaver``; None: no checkpoints)."""
     return build_entry_graph().compile(checkpointer=checkpointer)
 

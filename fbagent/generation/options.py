@@ -9,7 +9,7 @@ import os
 import sqlite3
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from fbagent.checks.defaults import (
     DEFAULT_MAX_RETRIES,
@@ -48,7 +48,8 @@ VERB_MATCH_DEFAULTS = {"surface_verb_match": VerifierOptions.surface_verb_match,
                        "verb_check": VerifierOptions.verb_check}
 #: LangGraph checkpoint durabilities (``sync``: each step's checkpoint written before the next step) and the default
 DURABILITIES = ("sync", "async", "exit")
-DEFAULT_DURABILITY = "sync"
+Durability = Literal["sync", "async", "exit"]   # LangGraph's checkpoint durability (one of DURABILITIES)
+DEFAULT_DURABILITY: Durability = "sync"
 #: ``--pairs`` of a :class:`GenerateOptions` built without one (the command requires it: fbagent.pairs.options.PAIRS_HELP)
 GENERATE_PAIRS = 10
 
@@ -81,7 +82,7 @@ class RunOptions:
     lexicon: str | None = None
     name: str | None = None
     dry_run: bool = False
-    durability: str = DEFAULT_DURABILITY
+    durability: Durability = DEFAULT_DURABILITY
     max_retries: int = DEFAULT_MAX_RETRIES
     similarity_threshold: float = DEFAULT_SIMILARITY_THRESHOLD
     near_copy_threshold: float = DEFAULT_NEAR_COPY_THRESHOLD

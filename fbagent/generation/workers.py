@@ -19,11 +19,11 @@ import sqlite3
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import sqlite_utils
 
-from fbagent.agents.entry_graph import EntryState, build_item
+from fbagent.agents.entry_graph import EntryContext, EntryGraph, EntryState, build_item
 from fbagent.errors import FbagentError
 from fbagent.generation.budget import RunBudget
 from fbagent.generation.events import (
@@ -35,14 +35,18 @@ from fbagent.generation.events import (
     Progress,
     RunWarning,
 )
-from fbagent.generation.options import DEFAULT_DURABILITY
+from fbagent.generation.options import DEFAULT_DURABILITY, Durability
 from fbagent.providers import redact
 from fbagent.store import items as items_store
 from fbagent.store.db import checkpoint
 from fbagent.store.items import FINAL_STATUSES, item_id
 from fbagent.store.lexicon import frame_context
-from fbagent.store.rows import LexiconRow
+from fbagent.store.rows import FrameContext, JSONValue, LexiconRow
 from fbagent.verifier.encoder_batch import ON_LOAD_WAIT
+
+if TYPE_CHECKING:
+    from langchain_core.runnables import RunnableConfig
+    from langgraph.checkpoint.base import BaseCheckpointSaver
 
 Entry = tuple[dict[str, Any], int]     # (frame_pairs row, k)
 
@@ -66,23 +70,24 @@ class FrameInfoCache:
 
     def __init__(self, db: sqlite_utils.Database, lexicon_id: int) -> None:
         self.db, self.lexicon_id = db, lexicon_id
-        self._cache: dict[Any, Any] = {}
+        self._cache: dict[tuple[str, str], FrameContext] = {}
 
-    def get(self, frame: str, verb: str) -> dict[str, Any]:
+    def get(self, frame: str, verb: str) -> FrameContext:
         """The frame's context as evoked by ``verb`` (definition, core FEs, LU, up to 3 examples).
         Raises :class:`FbagentError` when the frame is not in the lexicon."""
         key = (frame, verb)
         if key not in self._cache:
-            self._cache[key] = _jsonable(frame_context(self.db, self.lexicon_id, frame, verb, max_examples=3))
+            self._cache[key] = cast("FrameContext", _jsonable(frame_context(self.db, self.lexicon_id, frame, verb,
+                                                                           max_examples=3)))
         return self._cache[key]
 
 
-def _jsonable(value: Any) -> Any:
+def _jsonable(value: object) -> JSONValue:
     return json.loads(json.dumps(value, default=lambda o: asdict(o) if hasattr(o, "__dataclass_fields__") else str(o)))
 
 
 def initial_state(item_id: str, run: dict[str, Any], pair: dict[str, Any], k: int, lexicon: LexiconRow,
-                  frame_infos: FrameInfoCache) -> dict[str, Any]:
+                  frame_infos: FrameInfoCache) -> EntryState:
     """The entry graph's first state (plain JSON, :class:`fbagent.agents.entry_graph.EntryState`)."""
     return {
         "item_id": item_id, "run_id": run["id"], "pair_id": pair["id"], "k": k, "lang": lexicon["lang"],
@@ -94,14 +99,15 @@ def initial_state(item_id: str, run: dict[str, Any], pair: dict[str, Any], k: in
     }
 
 
-async def run_entry(graph: Any, saver: Any, ctx: Any, state: dict[str, Any], durability: str = DEFAULT_DURABILITY) -> dict[str, Any]:
+async def run_entry(graph: EntryGraph, saver: BaseCheckpointSaver, ctx: EntryContext, state: EntryState,
+                    durability: Durability = DEFAULT_DURABILITY) -> dict[str, Any]:
     """Run (or resume) one entry's graph thread and return its ``items`` row.
 
     Resumes from the thread's last checkpoint when one exists and the graph had not
     finished; a finished thread's stored result is used as is; otherwise starts anew.
     """
-    config = {"configurable": {"thread_id": state["item_id"]}}
-    if saver is not None and await saver.aget_tuple(config) is None:
+    config: RunnableConfig = {"configurable": {"thread_id": state["item_id"]}}
+    if await saver.aget_tuple(config) is None:
         # no checkpoint: a fresh thread (the common case), no state snapshot to build
         return (await graph.ainvoke(state, config, context=ctx, durability=durability))["item"]
     snapshot = await graph.aget_state(config)
@@ -163,15 +169,15 @@ class EntryPool:
     """
 
     db: sqlite_utils.Database
-    graph: Any
-    saver: Any
-    ctx: Any
+    graph: EntryGraph
+    saver: BaseCheckpointSaver
+    ctx: EntryContext
     run: dict[str, Any]
     lexicon: LexiconRow
     frame_infos: FrameInfoCache
     clients: list[Any]
     emit: OnEvent
-    durability: str = DEFAULT_DURABILITY
+    durability: Durability = DEFAULT_DURABILITY
     #: ``--max-cost`` (:class:`fbagent.generation.budget.RunBudget`): once spent, no new entry starts
     budget: RunBudget | None = None
 
@@ -246,9 +252,9 @@ class EntryPool:
         except (asyncio.CancelledError, FbagentError):
             raise
         except Exception as err:  # noqa: BLE001 - a bug in one entry must not stop the run; it is recorded
-            state["error"] = redact(f"internal error: {type(err).__name__}: {err}")
-            item = build_item(cast(EntryState, state), generator_model=getattr(self.ctx.generator, "model", None))
-            self.emit(EntryError(item_id=iid, error=state["error"]))
+            state["error"] = error = redact(f"internal error: {type(err).__name__}: {err}")
+            item = build_item(state, generator_model=getattr(self.ctx.generator, "model", None))
+            self.emit(EntryError(item_id=iid, error=error))
         items_store.save_item(self.db, item)
         checkpoint(self.db)   # at most every 30 s: the .db file alone stays close to what is stored
         # count before the next await: a cancellation there must not lose a stored entry from the tally

@@ -30,6 +30,7 @@ from importlib import resources
 from typing import Any
 
 from fbagent.errors import FbagentError
+from fbagent.store.rows import FrameContext, FrameExample
 
 # words that end the phrase after the verb in :func:`short_use` (English function words); other
 # languages keep up to MAX_USE_WORDS words
@@ -125,14 +126,14 @@ def first_sentence(text: str) -> str:
     return flat[: match.start()] if match else flat
 
 
-def meaning(frame: dict[str, Any]) -> str:
+def meaning(frame: FrameContext) -> str:
     """A one-line gloss of a frame as evoked by the verb: the LU definition, else the frame definition's
     first sentence (``frame`` is :func:`fbagent.store.lexicon.frame_context` output); no final period."""
     text = (frame.get("lu_definition") or "").strip() or first_sentence(frame.get("definition") or "")
     return " ".join(text.split()).rstrip(" .;:")
 
 
-def short_use(example: dict[str, Any]) -> str:
+def short_use(example: FrameExample) -> str:
     """An example sentence cut after the verb and at most :data:`MAX_USE_WORDS` following words.
 
     The cut stops early at punctuation or at a function word (``with``, ``in``...) after the
@@ -154,7 +155,7 @@ def short_use(example: dict[str, Any]) -> str:
     return " ".join(text[:cut].split()).rstrip(" ,;:") + "."
 
 
-def pick_use(frame: dict[str, Any], rank: int = 0, whole: bool = False, avoid: str | None = None) -> str:
+def pick_use(frame: FrameContext, rank: int = 0, whole: bool = False, avoid: str | None = None) -> str:
     """An example of the verb in ``frame`` for a prompt, from the LU's own exemplars (the frame's
     examples when the LU has none); ``""`` when there is none.
 

@@ -26,6 +26,7 @@ from fbagent.languages import base_lang, language_name
 from fbagent.prompting.fewshot import FewShotPrompt, first_sentence, load_fewshot, meaning, pick_use
 from fbagent.prompting.files import PromptTemplate, load_prompt, prompt_exists
 from fbagent.prompting.patterns import patterns_version, question_pattern
+from fbagent.store.rows import FrameContext
 
 OWN_PROMPT_LANGS = ("en", "ja")
 PROMPT_STYLES = ("chat", "fewshot")   # resolved styles; ``auto`` is resolved by fbagent.providers.prompt_style
@@ -64,7 +65,7 @@ class Prompts:
     verifier_style: str = "chat"
 
     # -- shared pieces ---------------------------------------------------------
-    def render_frame_info(self, frame: dict[str, Any]) -> str:
+    def render_frame_info(self, frame: FrameContext) -> str:
         """One frame's block: name, definition, core FEs, LU definition, examples with the target marked.
 
         ``frame`` is :func:`fbagent.store.lexicon.frame_context` output.
@@ -93,7 +94,7 @@ class Prompts:
         return {"language": self.language}
 
     # -- tasks -------------------------------------------------------------------
-    def base_messages(self, verb: str, frame_a: dict[str, Any], frame_b: dict[str, Any],
+    def base_messages(self, verb: str, frame_a: FrameContext, frame_b: FrameContext,
                       previous: dict[str, Any] | None = None, reasons: list[str] | None = None) -> list[dict[str, str]]:
         """``generate_base`` messages (FrameBench step 1); with the previous answer and reasons as feedback.
 
@@ -130,7 +131,7 @@ class Prompts:
         )
         return [{"role": "user", "content": text}]
 
-    def extend_messages(self, verb: str, frame: dict[str, Any], sentence: str, question: str, condition: str,
+    def extend_messages(self, verb: str, frame: FrameContext, sentence: str, question: str, condition: str,
                         answers: bool, previous: str | None = None, reasons: list[str] | None = None) -> list[dict[str, str]]:
         """``extend`` messages (FrameBench step 2) for one side; ``answers`` is True for frame A.
 
