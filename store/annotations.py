@@ -49,6 +49,7 @@ from fbagent.store.clock import utc_now
 from fbagent.store.db import transaction
 from fbagent.store.items import ANNOTATED_STATUSES
 from fbagent.store.revisions import effective_texts
+from fbagent.store.rows import RunRow
 from fbagent.store.runs import get_run
 from fbagent.store.transaction import inserted_id
 
@@ -94,7 +95,7 @@ def default_seed(annotator: str) -> int:
 # --------------------------------------------------------------------------- runs and items
 
 
-def resolve_run(db: sqlite_utils.Database, run: str | None) -> dict[str, Any] | None:
+def resolve_run(db: sqlite_utils.Database, run: str | None) -> RunRow | None:
     """The ``runs`` row named ``run`` (name, or numeric id); ``None`` when ``run`` is None.
 
     Raises :class:`FbagentError` when no such run exists.

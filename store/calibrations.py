@@ -17,13 +17,14 @@ from typing import Any
 import sqlite_utils
 
 from fbagent.store import runs as runs_store
+from fbagent.store.rows import RunRow
 
 KIND = "calibrate"
 
 
 def create_calibration(db: sqlite_utils.Database, *, name: str, command: str, lexicon_id: int, verifier: str | None,
                        verifier_model: str | None, encoder: str | None, seed: int, options: dict[str, Any],
-                       prompt_versions: dict[str, str]) -> dict[str, Any]:
+                       prompt_versions: dict[str, str]) -> RunRow:
     """Insert the ``runs`` row of a new calibration (status ``running``) and return it."""
     return runs_store.create_run(
         db, name=name, command=command, lexicon_id=lexicon_id, generator=verifier, model=verifier_model,
@@ -32,14 +33,14 @@ def create_calibration(db: sqlite_utils.Database, *, name: str, command: str, le
     )
 
 
-def finish_calibration(db: sqlite_utils.Database, run: dict[str, Any], *, result: dict[str, Any],
+def finish_calibration(db: sqlite_utils.Database, run: RunRow, *, result: dict[str, Any],
                        sentences: list[dict[str, Any]], status: str = "finished") -> None:
     """Store the result and the per-sentence rows of a calibration and set its status (one transaction)."""
     options = {**(run.get("options") or {}), "result": result, "sentences": sentences}
     runs_store.update_run(db, run["id"], options=options, status=status)
 
 
-def list_calibrations(db: sqlite_utils.Database, lexicon_id: int | None = None) -> list[dict[str, Any]]:
+def list_calibrations(db: sqlite_utils.Database, lexicon_id: int | None = None) -> list[RunRow]:
     """Finished calibrations (newest first), of one lexicon when ``lexicon_id`` is given; ``options`` decoded."""
     sql = "SELECT name FROM runs WHERE kind = ? AND status = 'finished'"
     args: list[Any] = [KIND]
@@ -50,7 +51,7 @@ def list_calibrations(db: sqlite_utils.Database, lexicon_id: int | None = None) 
     return [run for run in (runs_store.get_run(db, n) for n in names) if run is not None]
 
 
-def latest_calibration(db: sqlite_utils.Database, lexicon_id: int, signal: str) -> dict[str, Any] | None:
+def latest_calibration(db: sqlite_utils.Database, lexicon_id: int, signal: str) -> RunRow | None:
     """The newest finished calibration of the lexicon that measured ``signal`` (roundtrip, encoder, both),
     or ``None``."""
     for run in list_calibrations(db, lexicon_id):

@@ -12,7 +12,7 @@ the store's own decoding where the function says so (``options`` of a run or a s
 
 from __future__ import annotations
 
-from typing import TypeAlias, TypedDict
+from typing import Any, TypeAlias, TypedDict
 
 JSONValue: TypeAlias = "str | int | float | bool | None | list[JSONValue] | dict[str, JSONValue]"
 JSONObject: TypeAlias = "dict[str, JSONValue]"
@@ -116,3 +116,96 @@ class FrameContext(TypedDict):
     lu: str | None
     lu_definition: str
     examples: list[FrameExample]
+
+
+class RunRow(TypedDict):
+    """One ``runs`` row, ``options`` and ``prompt_versions`` decoded and ``seed`` read back
+    (:func:`fbagent.store.runs.get_run`). ``options`` is the JSON the run stored: its options, and a calibration's
+    result and sentences (read by key path, shapes of :mod:`fbagent.verifier.calibration`)."""
+
+    id: int
+    name: str
+    kind: str                       # generate | calibrate
+    command: str
+    lexicon_id: int | None
+    selection_id: int | None
+    generator: str | None
+    model: str | None
+    verifier_generator: str | None
+    verifier_model: str | None
+    encoder: str | None
+    seed: int | None
+    options: dict[str, Any]
+    prompt_versions: dict[str, str]
+    status: str                     # running | finished | interrupted
+    created_at: str
+    updated_at: str
+
+
+class TokenUsage(TypedDict):
+    """LLM requests of one task: calls, failed calls, tokens in and out."""
+
+    calls: int
+    failures: int
+    input_tokens: int
+    output_tokens: int
+
+
+class RunUsage(TokenUsage):
+    """LLM usage of a run (:func:`fbagent.store.runs.usage`): totals, cache hits and wall seconds summed over its
+    sessions, and the same counts per task."""
+
+    cache_hits: int
+    wall_s: float
+    by_task: dict[str, TokenUsage]
+
+
+class RunListing(RunRow):
+    """A run as :func:`fbagent.store.runs.list_runs` gives it: its row, items by status and its usage."""
+
+    items: dict[str, int]
+    usage: RunUsage
+
+
+class ModelUsage(TypedDict):
+    """Tokens of a run's requests to one model (:func:`fbagent.store.runs.usage_by_model`)."""
+
+    backend: str
+    model: str
+    calls: int
+    input_tokens: int
+    output_tokens: int
+
+
+class SessionCounts(TypedDict):
+    """What a session that never finished did, counted from the rows it wrote
+    (:func:`fbagent.store.runs.stale_session_counts`)."""
+
+    entries_done: int
+    calls: int
+    failures: int
+    input_tokens: int
+    output_tokens: int
+    ended_at: str
+
+
+class RunSessionRow(TypedDict, total=False):
+    """One ``run_sessions`` row (one invocation of a run); ``killed`` is set only in a read-only view of a session
+    whose process is gone (:func:`fbagent.store.runs.sessions` with ``as_recovered``)."""
+
+    id: int
+    run_id: int
+    started_at: str
+    ended_at: str | None
+    status: str                     # running | finished | interrupted | error
+    command: str | None
+    entries_done: int
+    calls: int
+    cache_hits: int
+    failures: int
+    input_tokens: int
+    output_tokens: int
+    wall_s: float | None
+    pid: int | None
+    host: str | None
+    killed: bool

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import os
 import socket
-from typing import Any
+from typing import Any, cast
 
 import sqlite_utils
 
@@ -22,12 +22,22 @@ from fbagent.limits import SQLITE_INT_MAX
 from fbagent.store.clock import utc_now
 from fbagent.store.db import transaction
 from fbagent.store.items import STATUSES
+from fbagent.store.rows import (
+    ModelUsage,
+    RunListing,
+    RunRow,
+    RunSessionRow,
+    RunUsage,
+    SessionCounts,
+    TokenUsage,
+)
 from fbagent.store.transaction import inserted_id
 
 RUN_STATUSES = ("running", "finished", "interrupted")
 
 
-def _decode(row: dict[str, Any] | None) -> dict[str, Any] | None:
+def _decode(row: dict[str, Any] | None) -> RunRow | None:
+    """A ``runs`` row as sqlite-utils gives it, ``options``/``prompt_versions`` decoded and ``seed`` read back."""
     if row is None:
         return None
     row = dict(row)
@@ -36,10 +46,10 @@ def _decode(row: dict[str, Any] | None) -> dict[str, Any] | None:
             row[key] = json.loads(row[key])
     if "seed" in row:
         row["seed"] = seeds.from_sql(row["seed"])
-    return row
+    return cast("RunRow", row)
 
 
-def get_run(db: sqlite_utils.Database, name_or_id: str | int) -> dict[str, Any] | None:
+def get_run(db: sqlite_utils.Database, name_or_id: str | int) -> RunRow | None:
     """The run named ``name_or_id`` (or with that integer id), ``options``/``prompt_versions`` decoded."""
     rows = list(db.query("SELECT * FROM runs WHERE name = ?", [str(name_or_id)]))
     if not rows and str(name_or_id).isdigit() and int(name_or_id) <= SQLITE_INT_MAX:  # else no such id
@@ -62,7 +72,7 @@ def create_run(
     options: dict[str, Any],
     prompt_versions: dict[str, str],
     kind: str = "generate",
-) -> dict[str, Any]:
+) -> RunRow:
     """Insert a new ``runs`` row (status ``running``) in one transaction and return it."""
     stamp = utc_now()
     with transaction(db) as conn:
@@ -79,7 +89,7 @@ def create_run(
     return run
 
 
-def update_run(db: sqlite_utils.Database, run_id: int, **fields: Any) -> None:
+def update_run(db: sqlite_utils.Database, run_id: int, **fields: object) -> None:
     """Set columns of one run (``status``, ``selection_id``, ``command``, ``prompt_versions``...)."""
     if not fields:
         return
@@ -105,7 +115,7 @@ def start_session(db: sqlite_utils.Database, run_id: int, command: str, *, pid: 
         return inserted_id(cur)
 
 
-def session_alive(session: dict[str, Any]) -> bool | None:
+def session_alive(session: RunSessionRow) -> bool | None:
     """Whether a ``running`` session's process still runs: True / False, or None when it ran on another host.
 
     A session without a pid (written before schema version 5) counts as gone.
@@ -115,7 +125,7 @@ def session_alive(session: dict[str, Any]) -> bool | None:
     if session.get("host") not in (None, socket.gethostname()):
         return None
     try:
-        os.kill(int(session["pid"]), 0)
+        os.kill(int(session["pid"] or 0), 0)
     except ProcessLookupError:
         return False
     except PermissionError:  # a process of another user holds that pid: alive, not ours to judge
@@ -123,7 +133,7 @@ def session_alive(session: dict[str, Any]) -> bool | None:
     return True
 
 
-def stale_session_counts(db: sqlite_utils.Database, session: dict[str, Any]) -> dict[str, Any]:
+def stale_session_counts(db: sqlite_utils.Database, session: RunSessionRow) -> SessionCounts:
     """What a session that never finished did, counted from the rows it wrote.
 
     Window: from its ``started_at`` to the next session's start of the same run
@@ -146,14 +156,14 @@ def stale_session_counts(db: sqlite_utils.Database, session: dict[str, Any]) -> 
             "input_tokens": int(n_in), "output_tokens": int(n_out), "ended_at": ended}
 
 
-def recover_stale_sessions(db: sqlite_utils.Database, run_id: int) -> list[dict[str, Any]]:
+def recover_stale_sessions(db: sqlite_utils.Database, run_id: int) -> list[RunSessionRow]:
     """Mark the run's ``running`` sessions whose process is gone (killed, crashed) as ``interrupted``.
 
     Their counters come from :func:`stale_session_counts`; the run itself becomes
     ``interrupted`` when no session of it is still alive. Sessions on another host
     are left as they are. Returns the sessions marked, with their counts.
     """
-    marked = []
+    marked: list[RunSessionRow] = []
     for s in sessions(db, run_id):
         if s["status"] != "running" or session_alive(s) is not False:
             continue
@@ -164,7 +174,7 @@ def recover_stale_sessions(db: sqlite_utils.Database, run_id: int) -> list[dict[
                 " failures = ?, input_tokens = ?, output_tokens = ? WHERE id = ? AND status = 'running'",
                 (counts["ended_at"], counts["entries_done"], counts["calls"], counts["failures"],
                  counts["input_tokens"], counts["output_tokens"], s["id"]))
-        marked.append({**s, **counts, "status": "interrupted"})
+        marked.append(RunSessionRow(**{**s, **counts}, status="interrupted"))
     if marked and not any(s["status"] == "running" and session_alive(s) is not False for s in sessions(db, run_id)):
         run = get_run(db, run_id)
         if run is not None and run.get("status") == "running":
@@ -184,7 +194,7 @@ def finish_session(db: sqlite_utils.Database, session_id: int, *, status: str, e
         )
 
 
-def sessions(db: sqlite_utils.Database, run_id: int, *, as_recovered: bool = False) -> list[dict[str, Any]]:
+def sessions(db: sqlite_utils.Database, run_id: int, *, as_recovered: bool = False) -> list[RunSessionRow]:
     """Every session of a run, oldest first.
 
     ``as_recovered=True`` (read-only views such as ``runs show``): a ``running``
@@ -192,11 +202,12 @@ def sessions(db: sqlite_utils.Database, run_id: int, *, as_recovered: bool = Fal
     record it (``status`` ``interrupted``, counts from the stored rows, ``killed``
     True), without writing anything.
     """
-    rows = [dict(r) for r in db.query("SELECT * FROM run_sessions WHERE run_id = ? ORDER BY id", [run_id])]
+    rows = [cast("RunSessionRow", dict(r))
+            for r in db.query("SELECT * FROM run_sessions WHERE run_id = ? ORDER BY id", [run_id])]
     if as_recovered:
         for i, s in enumerate(rows):
             if s["status"] == "running" and session_alive(s) is False:
-                rows[i] = {**s, **stale_session_counts(db, s), "status": "interrupted", "killed": True}
+                rows[i] = RunSessionRow(**{**s, **stale_session_counts(db, s)}, status="interrupted", killed=True)
     return rows
 
 
@@ -208,48 +219,44 @@ def item_counts(db: sqlite_utils.Database, run_id: int) -> dict[str, int]:
     return counts
 
 
-def usage(db: sqlite_utils.Database, run_id: int) -> dict[str, Any]:
+def usage(db: sqlite_utils.Database, run_id: int) -> RunUsage:
     """LLM usage of a run: ``calls``, ``failures``, ``input_tokens``, ``output_tokens`` (from ``llm_calls``),
     ``cache_hits`` and ``wall_s`` summed over sessions, and ``by_task``."""
     sql = (
         "SELECT task, COUNT(*), COALESCE(SUM(error IS NOT NULL), 0), COALESCE(SUM(input_tokens), 0),"
         " COALESCE(SUM(output_tokens), 0) FROM llm_calls WHERE run_id = ? GROUP BY task ORDER BY task"
     )
-    keys = ("calls", "failures", "input_tokens", "output_tokens")
-    totals: dict[str, Any] = dict.fromkeys(keys, 0)
-    by_task: dict[str, dict[str, int]] = {}
-    for task, *values in db.execute(sql, [run_id]).fetchall():
-        by_task[task] = dict(zip(keys, (int(v) for v in values), strict=True))
-        for key, value in zip(keys, values, strict=True):
-            totals[key] += int(value)
+    by_task: dict[str, TokenUsage] = {}
+    for task, calls, failures, n_in, n_out in db.execute(sql, [run_id]).fetchall():
+        by_task[task] = TokenUsage(calls=int(calls), failures=int(failures), input_tokens=int(n_in),
+                                   output_tokens=int(n_out))
     hits, wall = db.execute(
         "SELECT COALESCE(SUM(cache_hits), 0), COALESCE(SUM(wall_s), 0) FROM run_sessions WHERE run_id = ?", [run_id]
     ).fetchone()
-    totals["cache_hits"] = int(hits)
-    totals["wall_s"] = float(wall)
-    totals["by_task"] = by_task
-    return totals
+    return RunUsage(calls=sum(t["calls"] for t in by_task.values()),
+                    failures=sum(t["failures"] for t in by_task.values()),
+                    input_tokens=sum(t["input_tokens"] for t in by_task.values()),
+                    output_tokens=sum(t["output_tokens"] for t in by_task.values()),
+                    cache_hits=int(hits), wall_s=float(wall), by_task=by_task)
 
 
-def usage_by_model(db: sqlite_utils.Database, run_id: int) -> list[dict[str, Any]]:
+def usage_by_model(db: sqlite_utils.Database, run_id: int) -> list[ModelUsage]:
     """Tokens a run's requests used per model, from ``llm_calls`` (failed requests too: a provider bills
     what it answered): ``[{"backend", "model", "calls", "input_tokens", "output_tokens"}]`` by backend, model."""
     rows = db.execute(
         "SELECT backend, model, COUNT(*), COALESCE(SUM(input_tokens), 0), COALESCE(SUM(output_tokens), 0)"
         " FROM llm_calls WHERE run_id = ? GROUP BY backend, model ORDER BY backend, model", [run_id]).fetchall()
-    return [{"backend": b, "model": m, "calls": int(n), "input_tokens": int(i), "output_tokens": int(o)}
+    return [ModelUsage(backend=b, model=m, calls=int(n), input_tokens=int(i), output_tokens=int(o))
             for b, m, n, i, o in rows]
 
 
-def list_runs(db: sqlite_utils.Database) -> list[dict[str, Any]]:
+def list_runs(db: sqlite_utils.Database) -> list[RunListing]:
     """Every run, newest first, with item counts by status and LLM usage totals."""
-    out = []
+    out: list[RunListing] = []
     for row in db.query("SELECT * FROM runs ORDER BY id DESC"):
         run = _decode(row)
         assert run is not None
-        run["items"] = item_counts(db, run["id"])
-        run["usage"] = usage(db, run["id"])
-        out.append(run)
+        out.append(RunListing(**run, items=item_counts(db, run["id"]), usage=usage(db, run["id"])))
     return out
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -17,6 +18,7 @@ from fbagent.providers.prices import PriceTable, load_prices, usd
 from fbagent.store.db import open_db
 from fbagent.store.items import STATUSES, run_items
 from fbagent.store.pairs import run_protocols
+from fbagent.store.rows import ModelUsage
 from fbagent.store.runs import get_run, item_counts, list_runs, sessions, usage, usage_by_model
 from fbagent.text import shown
 
@@ -127,7 +129,7 @@ def show_cmd(
     _print_entries(console, entries, entry_status, limit, row["name"], wide)
 
 
-def run_cost(by_model: list[dict], prices: PriceTable) -> dict:
+def run_cost(by_model: Sequence[ModelUsage], prices: PriceTable) -> dict:
     """The cost of a run's recorded usage (:func:`fbagent.store.runs.usage_by_model`) at ``prices``:
     ``{"usd": total or None when a model has no price, "date": the table's date, "models": [row + "price",
     "usd"]}``; a model without a price has ``usd`` ``None``."""

@@ -25,7 +25,7 @@ from fbagent.providers.config import (
     GENERATION_VARIANT_TEMPERATURE,
 )
 from fbagent.store.db import tidy_wal
-from fbagent.store.rows import LexiconRow
+from fbagent.store.rows import LexiconRow, RunRow
 from fbagent.verifier.run_models import RunModels, prompt_styles
 from fbagent.verifier.settings import DEFAULT_SIGNAL, VerifierOptions
 
@@ -238,7 +238,7 @@ def check_checkpoint_file(path: str | Path) -> Path:
     return path
 
 
-def check_compatible(run: dict[str, Any], lexicon: LexiconRow, opts: GenerateOptions) -> None:
+def check_compatible(run: RunRow, lexicon: LexiconRow, opts: GenerateOptions) -> None:
     """An existing run continues only with the same lexicon and result options.
 
     Raises :class:`FbagentError` naming each option that differs (stored -> given).

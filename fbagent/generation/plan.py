@@ -22,7 +22,7 @@ from fbagent.pairs.screening import load_run_pairs
 from fbagent.pairs.select import draw_selection
 from fbagent.providers.prices import estimate_tokens, load_prices
 from fbagent.store import items as items_store
-from fbagent.store.rows import LexiconRow
+from fbagent.store.rows import LexiconRow, RunRow
 
 if TYPE_CHECKING:
     from fbagent.prompting.messages import Prompts
@@ -37,7 +37,7 @@ def prompt_tokens(messages: list[dict[str, str]]) -> int:
     return sum(estimate_tokens(m["content"]) for m in messages)
 
 
-async def build_plan(db: sqlite_utils.Database, lexicon: LexiconRow, prompts: Prompts, run: dict[str, Any] | None,
+async def build_plan(db: sqlite_utils.Database, lexicon: LexiconRow, prompts: Prompts, run: RunRow | None,
                      opts: GenerateOptions) -> dict[str, Any]:
     """Entries, expected LLM calls and tokens of a run, without calling or storing anything.
 
@@ -49,8 +49,8 @@ async def build_plan(db: sqlite_utils.Database, lexicon: LexiconRow, prompts: Pr
     requests (no retries .. every retry), ``--verb-check llm``'s calls included (``verb_check_calls``: those
     of the run without retries); tokens assume no retries.
     """
-    if run is not None and run.get("selection_id") is not None:
-        pairs = load_run_pairs(db, run["selection_id"])
+    if run is not None and (selection_id := run["selection_id"]) is not None:
+        pairs = load_run_pairs(db, selection_id)
         to_screen = pairs if screens(opts) and not screening_done(run) else []
         finished = items_store.finished_ids(db, run["id"])
         selection = f"{run['selection_id']} (the run's)"

@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import sqlite_utils
 
@@ -67,7 +67,7 @@ from fbagent.store import items as items_store
 from fbagent.store import runs as runs_store
 from fbagent.store.db import open_db, open_db_copy, sqlite_error
 from fbagent.store.lexicon import frame_reference_texts
-from fbagent.store.rows import LexiconRow
+from fbagent.store.rows import LexiconRow, RunRow
 from fbagent.store.runs import usage as run_usage
 from fbagent.verifier.encoder_check import ExemplarBank, generation_references
 from fbagent.verifier.margin import auto_margin  # not the package: it imports generation
@@ -177,7 +177,7 @@ def _resolve_lexicon(db: sqlite_utils.Database, opts: GenerateOptions,
     return lexicon, notes, (gen_style, ver_style), opts
 
 
-def _recover_stale_sessions(db: sqlite_utils.Database, run: dict[str, Any], emit: OnEvent) -> None:
+def _recover_stale_sessions(db: sqlite_utils.Database, run: RunRow, emit: OnEvent) -> None:
     """Sessions of ``run`` killed earlier (kill -9, lost terminal) are marked interrupted, counted from the
     stored rows; one warning each, with what the crash record says."""
     for s in runs_store.recover_stale_sessions(db, run["id"]):
@@ -188,7 +188,7 @@ def _recover_stale_sessions(db: sqlite_utils.Database, run: dict[str, Any], emit
                         f"LLM calls it stored; {why}"))
 
 
-async def _dry_run(db: sqlite_utils.Database, lexicon: LexiconRow, prompts: Prompts, run: dict[str, Any] | None,
+async def _dry_run(db: sqlite_utils.Database, lexicon: LexiconRow, prompts: Prompts, run: RunRow | None,
                    opts: GenerateOptions, summary: GenerationSummary, started: float,
                    emit: OnEvent) -> GenerationSummary:
     """The plan of a dry run (:func:`fbagent.generation.plan.build_plan`) in ``summary.plan``, emitted with
@@ -201,12 +201,13 @@ async def _dry_run(db: sqlite_utils.Database, lexicon: LexiconRow, prompts: Prom
     return summary
 
 
-def _entries_if_all_finished(db: sqlite_utils.Database, run: dict[str, Any], opts: GenerateOptions) -> list[Any] | None:
+def _entries_if_all_finished(db: sqlite_utils.Database, run: RunRow, opts: GenerateOptions) -> list[Any] | None:
     """The run's entries when it has its selection (screened, if it screens) and every entry is finished;
     ``None`` when there is work left."""
-    if run.get("selection_id") is None or (opts.run.screen and not screening_done(run)):
+    selection_id = run["selection_id"]
+    if selection_id is None or (opts.run.screen and not screening_done(run)):
         return None
-    entries = entry_list(load_run_pairs(db, run["selection_id"]), opts.selection.per_pair)
+    entries = entry_list(load_run_pairs(db, selection_id), opts.selection.per_pair)
     return None if pending(entries, run["name"], items_store.finished_ids(db, run["id"])) else entries
 
 
@@ -226,11 +227,11 @@ class _Session:
     command: str
     started: float
     emit: OnEvent
-    run: dict[str, Any] = field(default_factory=dict)
+    run: RunRow = field(default_factory=lambda: cast("RunRow", {}))   # open_run gives the row
     backends: Backends | None = None
     item_errors: Counter[str] = field(default_factory=Counter)
 
-    def open_run(self, run: dict[str, Any] | None) -> dict[str, Any]:
+    def open_run(self, run: RunRow | None) -> RunRow:
         """Create the ``runs`` row of a new run, or mark the existing ``run`` ``running``; returns the row."""
         opts, backends = self.opts, self.backends
         assert backends is not None
@@ -330,7 +331,7 @@ class _Session:
             await pool.run_all(todo, workers=2 * opts.models.generator.concurrency, summary=summary, item_errors=self.item_errors)
         summary.entries_wall_s = time.perf_counter() - entries_started
 
-    def nothing_to_do(self, run: dict[str, Any], total: int) -> GenerationSummary:
+    def nothing_to_do(self, run: RunRow, total: int) -> GenerationSummary:
         """Record an empty, finished session of ``run``, whose ``total`` entries are all finished, and report it."""
         summary = self.summary
         summary.calls_before = run_usage(self.db, run["id"])["calls"]  # the "whole run" column counts them
@@ -375,7 +376,7 @@ def _check_selectable(db: sqlite_utils.Database, lexicon: LexiconRow, opts: Gene
         check_selectable(db, lexicon, opts.selection)
 
 
-def record_session_end(db: sqlite_utils.Database, session_id: int, run: dict[str, Any], summary: GenerationSummary) -> list[str]:
+def record_session_end(db: sqlite_utils.Database, session_id: int, run: RunRow, summary: GenerationSummary) -> list[str]:
     """Store the session's counters and the run's status (``finished`` after a finished session, else
     ``interrupted``), each on its own, so that one failing does not skip the other. Returns one line per
     write that failed with a database error (e.g. locked past the busy timeout); ``[]`` when both worked."""
@@ -395,7 +396,7 @@ def record_session_end(db: sqlite_utils.Database, session_id: int, run: dict[str
     return problems
 
 
-def _raise_unrecorded(problems: list[str], run: dict[str, Any]) -> None:
+def _raise_unrecorded(problems: list[str], run: RunRow) -> None:
     if problems:
         raise FbagentError("; ".join(problems), f"every finished entry is stored: run the same command again "
                            f"(run {run['name']!r}) to record the end of the run")

@@ -23,7 +23,7 @@ from fbagent.pairs.select import SelectionOptions
 from fbagent.pairs.select import select_pairs as make_selection
 from fbagent.store import runs as runs_store
 from fbagent.store.pairs import get_selection, list_selections, selection_runs
-from fbagent.store.rows import LexiconRow
+from fbagent.store.rows import LexiconRow, RunRow
 
 if TYPE_CHECKING:
     from fbagent.llm.client import LLMClient
@@ -66,12 +66,12 @@ def screens(opts: GenerateOptions) -> bool:
     return bool(opts.run.screen) and opts.selection.protocol != "framebench"
 
 
-def screening_done(run: dict[str, Any]) -> bool:
+def screening_done(run: RunRow) -> bool:
     """Whether the run's selection was screened to the end (recorded in the run's options)."""
     return bool((run.get("options") or {}).get("screening_done"))
 
 
-async def prepare_selection(db: sqlite_utils.Database, lexicon: LexiconRow, opts: GenerateOptions, run: dict[str, Any], *,
+async def prepare_selection(db: sqlite_utils.Database, lexicon: LexiconRow, opts: GenerateOptions, run: RunRow, *,
                             screen_client: LLMClient, prompts: Prompts, summary: GenerationSummary,
                             emit: OnEvent) -> list[dict[str, Any]]:
     """Give ``run`` its selection (once: reused or made, :func:`choose_selection`), screen it with
@@ -108,4 +108,6 @@ async def prepare_selection(db: sqlite_utils.Database, lexicon: LexiconRow, opts
         emit(ScreeningDone(checked=len(screened), screened_out=list(screening["screened_out"]),
                            failed=sum(1 for v in screened.values() if v.get("error")),
                            selected=len(screening["pairs"])))
-    return load_run_pairs(db, run["selection_id"])
+    selection_id = run["selection_id"]
+    assert selection_id is not None   # the run's own, or the one chosen above
+    return load_run_pairs(db, selection_id)

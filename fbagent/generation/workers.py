@@ -41,7 +41,7 @@ from fbagent.store import items as items_store
 from fbagent.store.db import checkpoint
 from fbagent.store.items import FINAL_STATUSES, item_id
 from fbagent.store.lexicon import frame_context
-from fbagent.store.rows import FrameContext, JSONValue, LexiconRow
+from fbagent.store.rows import FrameContext, JSONValue, LexiconRow, RunRow
 from fbagent.verifier.encoder_batch import ON_LOAD_WAIT
 
 if TYPE_CHECKING:
@@ -86,7 +86,7 @@ def _jsonable(value: object) -> JSONValue:
     return json.loads(json.dumps(value, default=lambda o: asdict(o) if hasattr(o, "__dataclass_fields__") else str(o)))
 
 
-def initial_state(item_id: str, run: dict[str, Any], pair: dict[str, Any], k: int, lexicon: LexiconRow,
+def initial_state(item_id: str, run: RunRow, pair: dict[str, Any], k: int, lexicon: LexiconRow,
                   frame_infos: FrameInfoCache) -> EntryState:
     """The entry graph's first state (plain JSON, :class:`fbagent.agents.entry_graph.EntryState`)."""
     return {
@@ -172,7 +172,7 @@ class EntryPool:
     graph: EntryGraph
     saver: BaseCheckpointSaver
     ctx: EntryContext
-    run: dict[str, Any]
+    run: RunRow
     lexicon: LexiconRow
     frame_infos: FrameInfoCache
     clients: list[Any]

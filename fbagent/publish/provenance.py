@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Mapping
 from pathlib import PurePath
 from typing import Any
 
@@ -79,7 +80,7 @@ def selection_facts(db: sqlite_utils.Database, selection_id: int | None) -> dict
 
 def run_facts(db: sqlite_utils.Database, name: str) -> dict[str, Any]:
     """Models, seed, prompt versions, whitelisted options, lexicon, selection and item statuses of one run."""
-    run = get_run(db, name) or {"name": name}
+    run: Mapping[str, Any] = get_run(db, name) or {"name": name}   # an unknown run: its name, the rest unknown
     options: dict = run["options"] if isinstance(run.get("options"), dict) else {}
     statuses = {s: n for s, n in sorted(item_counts(db, run.get("id") or 0).items()) if n}
     return {

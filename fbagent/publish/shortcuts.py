@@ -27,7 +27,7 @@ def run_entries(db: sqlite_utils.Database, run: str, statuses: Sequence[str] | N
     if row is None:
         raise FbagentError(f"no run named {run!r}", "see the names with: fbagent runs list")
     records = export_records(db, run=run, statuses=tuple(statuses or ANNOTATED_STATUSES))
-    definitions, relations = lexicon_facts(db, row["lexicon_id"]) if row.get("lexicon_id") else ({}, None)
+    definitions, relations = lexicon_facts(db, lexicon_id) if (lexicon_id := row["lexicon_id"]) else ({}, None)
     return AuditInput(record_entries(records), f"run {row['name']}", definitions, relations)
 
 

@@ -78,7 +78,7 @@ def auto_margin(db: sqlite_utils.Database, lexicon: LexiconRow, signal: str, tar
             f"smallest margin with {signal} precision >= {target_precision:g} (precision {row['precision']:.3f}, "
             f"recall {row['recall']:.3f})")
     differs = []
-    if encoder and run.get("encoder") and _short(encoder) != _short(run["encoder"]):
+    if encoder and (stored := run["encoder"]) and _short(encoder) != _short(stored):
         differs.append(f"encoder {run['encoder']}")
     if signal != "encoder" and verifier_model and run.get("verifier_model") and verifier_model != run["verifier_model"]:
         differs.append(f"verifier model {run['verifier_model']}")
