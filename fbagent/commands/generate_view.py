@@ -31,6 +31,8 @@ from fbagent.generation.events import (
     Progress,
     SessionEnded,
 )
+from fbagent.progress.events import Progress as PhaseProgress
+from fbagent.progress.events import Summary
 from fbagent.providers.prices import usd
 from fbagent.store.items import STATUSES
 
@@ -63,7 +65,8 @@ class EntryBar(BarLayout):
         self._eta = UncachedRate()
         return {**dict.fromkeys(STATUSES, 0), "calls": 0, "tokens": 0, "cache": 0, "eta_s": None}
 
-    def fields(self, p: Any) -> dict[str, Any]:   # a generation Progress (fbagent.generation.events)
+    def fields(self, p: PhaseProgress) -> dict[str, Any]:
+        assert isinstance(p, Progress)   # the entry phase's bar: a generation Progress
         counts = {k: p.counts.get(k, 0) for k in STATUSES}
         calls = f"{p.calls}+{p.in_flight}" if p.in_flight else p.calls   # 3+2: 3 answered, 2 in flight
         return {"calls": calls, "tokens": short(p.tokens), "cache": p.cache_hits, "eta_s": self._eta.update(p),
@@ -79,7 +82,7 @@ class GenerateView(ProgressView):
     def __init__(self, console: Console | None = None, *, progress: bool = True) -> None:
         super().__init__(console, progress=progress, bar=EntryBar(), on_summary=self.final)
 
-    def final(self, event: Any) -> None:
+    def final(self, event: Summary) -> None:
         """The dry run's plan table, or a session's summary table."""
         if isinstance(event, PlanMade):
             print_table(self.console, *plan_table(event.plan), title="Plan (--dry-run: no LLM call made, nothing stored)",

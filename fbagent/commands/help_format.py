@@ -26,11 +26,12 @@ import inspect
 import io
 import os
 import re
-from typing import Any, cast
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, cast
 
 import click
 import typer
-from rich.console import Console, Group
+from rich.console import Console, Group, RenderableType
 from rich.errors import MarkupError
 from rich.padding import Padding
 from rich.panel import Panel
@@ -40,6 +41,12 @@ from typer.core import TyperArgument, TyperCommand, TyperGroup
 from typer.models import DefaultPlaceholder
 
 from fbagent.limits import check_int_option
+
+if TYPE_CHECKING:
+    from typer._click import Command as ClickCommand
+    from typer._click import Context as ClickContext
+    from typer._click import HelpFormatter
+    from typer._click import Parameter as ClickParameter
 
 #: panels in this order (then any other in the order of its first option): the command's own first
 PANEL_ORDER = ("Arguments", "Options", "Model", "Verifier", "Selection", "Prompts", "Scoring", "Run")
@@ -51,15 +58,15 @@ class HelpCommand(TyperCommand):
     """A Typer command whose ``--help`` is :func:`render_help`'s, and whose integer options and arguments
     are checked against :mod:`fbagent.limits` before it runs (the same caps in every command)."""
 
-    def format_help(self, ctx: Any, formatter: Any) -> None:   # Typer's own copy of click's classes
+    def format_help(self, ctx: ClickContext, formatter: HelpFormatter) -> None:
         formatter.write(render_help(self, ctx))
 
-    def invoke(self, ctx: Any) -> Any:   # Typer's own copy of click's classes
+    def invoke(self, ctx: ClickContext) -> object:
         check_int_params(self, ctx)
         return super().invoke(ctx)
 
 
-def check_int_params(command: Any, ctx: click.Context) -> None:
+def check_int_params(command: ClickCommand, ctx: ClickContext) -> None:
     """Raise :class:`fbagent.errors.FbagentError` for an integer parameter of ``command`` whose parsed value
     in ``ctx`` is outside its range (:func:`fbagent.limits.check_int_option`; an argument by its upper-case
     name)."""
@@ -73,7 +80,7 @@ def check_int_params(command: Any, ctx: click.Context) -> None:
 class HelpGroup(TyperGroup):
     """A Typer group whose ``--help`` is :func:`render_help`'s."""
 
-    def format_help(self, ctx: Any, formatter: Any) -> None:   # Typer's own copy of click's classes
+    def format_help(self, ctx: ClickContext, formatter: HelpFormatter) -> None:
         formatter.write(render_help(self, ctx))
 
     def summary(self, name: str) -> str | None:
@@ -88,7 +95,7 @@ def install(app: typer.Typer) -> None:
     The same as passing ``cls=`` to every ``Typer()``, ``add_typer()`` and ``command()`` (the
     values those calls store); a ``cls`` someone chose is kept. Call it once the app is assembled.
     """
-    def chosen(value: Any) -> bool:  # Typer stores its own TyperCommand / TyperGroup when none is given
+    def chosen(value: object) -> bool:  # Typer stores its own TyperCommand / TyperGroup when none is given
         return value not in (None, TyperCommand, TyperGroup) and not isinstance(value, DefaultPlaceholder)
 
     if not chosen(app.info.cls):
@@ -120,7 +127,7 @@ def reflow(text: str) -> list[str]:
     return out
 
 
-def render_help(command: Any, ctx: Any, width: int | None = None) -> str:
+def render_help(command: ClickCommand, ctx: ClickContext, width: int | None = None) -> str:
     """The help screen of ``command`` as a string (ANSI styles when stdout is a terminal).
 
     ``width``: columns (default: ``$TERMINAL_WIDTH`` as Typer reads it, else the terminal's or
@@ -147,16 +154,16 @@ def render_help(command: Any, ctx: Any, width: int | None = None) -> str:
         body = _option_rows(rows, column)
         console.print(Panel(Group(*body), title=title, title_align="left", border_style="dim"))
     if hasattr(command, "list_commands"):  # a group (Typer 0.29's TyperGroup is no click.Group)
-        rows = _command_rows(command, ctx)
-        if rows:
-            console.print(Panel(_grid(rows, max(len(n) for n, _ in rows)), title="Commands", title_align="left",
+        listed = _command_rows(cast(TyperGroup, command), ctx)
+        if listed:
+            console.print(Panel(_grid(listed, max(len(n) for n, _ in listed)), title="Commands", title_align="left",
                                 border_style="dim"))
     if command.epilog:
         console.print(Padding(Group(*_spaced([_markup(p, "") for p in reflow(command.epilog)])), (0, 1)))
     return "\n".join(line.rstrip() for line in out.getvalue().split("\n"))
 
 
-def _command_rows(group: Any, ctx: Any) -> list[tuple[str, str]]:
+def _command_rows(group: TyperGroup, ctx: ClickContext) -> list[tuple[str, str]]:
     """``(name, summary)`` of each visible command of ``group``: the summary its :meth:`HelpGroup.summary`
     knows without loading the command (the lazy root group's table), else the command's short help or the
     first paragraph of its help."""
@@ -172,7 +179,7 @@ def _command_rows(group: Any, ctx: Any) -> list[tuple[str, str]]:
     return rows
 
 
-def _markup(text: str, style: str) -> Any:
+def _markup(text: str, style: str) -> Text:
     """Rich markup of a docstring or help text (Typer's rich mode reads it so: ``\\[`` is a bracket)."""
     try:
         return Text.from_markup(text, style=style)
@@ -180,18 +187,18 @@ def _markup(text: str, style: str) -> Any:
         return Text(text, style=style)
 
 
-def _spaced(texts: list[Any]) -> list[Any]:
+def _spaced(texts: list[Text]) -> list[Text]:
     """``texts`` with an empty line between each two."""
-    out: list[Any] = []
+    out: list[Text] = []
     for t in texts:
         out += [Text(""), t] if out else [t]
     return out
 
 
-def _panels(command: click.Command, ctx: click.Context) -> list[tuple[str, list[tuple[str, Any]]]]:
+def _panels(command: ClickCommand, ctx: ClickContext) -> list[tuple[str, list[tuple[str, Text]]]]:
     """``(panel title, [(names, help renderable)])`` in :data:`PANEL_ORDER`, then each other
     ``rich_help_panel`` in the order of its first parameter. Hidden parameters are left out."""
-    panels: dict[str, list[tuple[str, Any]]] = {"Arguments": [], "Options": []}
+    panels: dict[str, list[tuple[str, Text]]] = {"Arguments": [], "Options": []}
     for param in command.get_params(ctx):
         record = param.get_help_record(ctx)
         if record is None or getattr(param, "hidden", False):
@@ -212,7 +219,7 @@ def _panels(command: click.Command, ctx: click.Context) -> list[tuple[str, list[
     return [(title, panels[title]) for title in titles if panels[title]]
 
 
-def _readable_names(names: str, param: click.Parameter) -> str:
+def _readable_names(names: str, param: ClickParameter) -> str:
     """Typer's names of ``param`` as the usage line spells them: an argument in capitals
     (``result_dirs... <list[Path]>`` -> ``RESULT_DIRS... <path>``) and a repeatable value as its item type
     (``--lexicon <list[str]>`` -> ``--lexicon <str>``; the help says it may be repeated)."""
@@ -222,10 +229,10 @@ def _readable_names(names: str, param: click.Parameter) -> str:
     return names
 
 
-def _option_rows(rows: list[tuple[str, Any]], column: int) -> list[Any]:
+def _option_rows(rows: list[tuple[str, Text]], column: int) -> list[RenderableType]:
     """One renderable per option: names and help side by side when the names fit in ``column``
     characters (a third of the panel), else the names on their own line and the help indented below."""
-    out: list[Any] = []
+    out: list[RenderableType] = []
     for names, help_text in rows:
         if len(names) <= column:
             out.append(_grid([(names, help_text)], column))
@@ -235,8 +242,9 @@ def _option_rows(rows: list[tuple[str, Any]], column: int) -> list[Any]:
     return out
 
 
-def _grid(rows: list[tuple[str, Any]], column: int) -> Any:
-    """A two-column grid: the names (``column`` wide, never wrapped) and the help (the rest, wrapped at words)."""
+def _grid(rows: Sequence[tuple[str, Text | str]], column: int) -> Table:
+    """A two-column grid: the names (``column`` wide, never wrapped) and the help (the rest, wrapped at words;
+    a string is read as Rich markup)."""
     grid = Table.grid(Column(width=column, no_wrap=True, style="bold cyan"), Column(ratio=1), padding=(0, 2))
     for names, help_text in rows:
         grid.add_row(names, help_text)

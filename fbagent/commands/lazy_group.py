@@ -16,11 +16,15 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Iterator, Mapping, MutableMapping
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import typer
 
 from fbagent.commands.help_format import HelpGroup, install
+
+if TYPE_CHECKING:
+    from typer._click import Command as ClickCommand
+    from typer._click import Context as ClickContext
 
 
 class LazyCommand(NamedTuple):
@@ -31,7 +35,7 @@ class LazyCommand(NamedTuple):
     summary: str
 
 
-def load_command(name: str, module: str) -> Any:
+def load_command(name: str, module: str) -> ClickCommand:
     """The click command ``name`` (Typer's copy of click) of the module ``module``
     (``"fbagent.commands.eval"``), built by Typer as the root app would build it. Raises ``ImportError`` when the module cannot be imported and
     ``LookupError`` when it offers no command ``name``."""
@@ -54,28 +58,28 @@ def _no_callback() -> None:
     """The loader's throwaway group does nothing itself."""
 
 
-class LazyCommands(MutableMapping[str, Any]):
+class LazyCommands(MutableMapping[str, "ClickCommand"]):
     """The root group's ``commands``: names in the table's order; a command is loaded (and kept) the first
     time it is looked up (``mapping[name]``, ``.get``, ``.items()``, ``.values()``); iterating the names,
     ``in`` and ``len`` load nothing. A command added later (``add_command``) is kept as given."""
 
     def __init__(self, table: Mapping[str, LazyCommand]) -> None:
         self._table = dict(table)
-        self._loaded: dict[str, Any] = {}
+        self._loaded: dict[str, ClickCommand] = {}
 
     def summary(self, name: str) -> str | None:
         """The table's summary of ``name``, ``None`` for a name not in the table."""
         row = self._table.get(name)
         return row.summary if row is not None else None
 
-    def __getitem__(self, name: str) -> Any:
+    def __getitem__(self, name: str) -> ClickCommand:
         if name not in self._loaded:
             if name not in self._table:
                 raise KeyError(name)
             self._loaded[name] = load_command(name, self._table[name].module)
         return self._loaded[name]
 
-    def __setitem__(self, name: str, command: Any) -> None:
+    def __setitem__(self, name: str, command: ClickCommand) -> None:
         self._loaded[name] = command
 
     def __delitem__(self, name: str) -> None:
@@ -107,11 +111,11 @@ class LazyGroup(HelpGroup):
         self.commands = LazyCommands(self.table)
         self.commands.update(given)
 
-    def list_commands(self, ctx: Any) -> list[str]:   # Typer's own copy of click's classes
+    def list_commands(self, ctx: ClickContext) -> list[str]:
         """The command names in the table's order; nothing is imported."""
         return list(self.commands)
 
-    def get_command(self, ctx: Any, cmd_name: str) -> Any:   # Typer's own copy of click's classes
+    def get_command(self, ctx: ClickContext, cmd_name: str) -> ClickCommand | None:
         """The command ``cmd_name``, its module imported now; ``None`` for an unknown name."""
         return self.commands.get(cmd_name)
 

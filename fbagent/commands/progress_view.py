@@ -24,6 +24,7 @@ from rich.progress import (
     MofNCompleteColumn,
     ProgressColumn,
     Task,
+    TaskID,
     TextColumn,
     TimeElapsedColumn,
     TimeRemainingColumn,
@@ -33,7 +34,7 @@ from rich.table import Column, Table
 from rich.text import Text
 
 from fbagent.commands.output import fit_line, new_console
-from fbagent.progress.events import Note, Progress, Started, Stopped, Summary
+from fbagent.progress.events import Event, Note, Progress, Started, Stopped, Summary
 
 
 class BarLayout:
@@ -66,7 +67,7 @@ class FittingProgress(RichProgress):
     ``drop_order`` (column indices) is left out of this refresh; the description column ellipsizes
     only when nothing is left to drop."""
 
-    def __init__(self, *columns: Any, drop_order: list[tuple[int, ...]] | None = None, **kwargs: Any) -> None:
+    def __init__(self, *columns: str | ProgressColumn, drop_order: list[tuple[int, ...]] | None = None, **kwargs: Any) -> None:
         self.drop_order = drop_order or []
         super().__init__(*columns, **kwargs)
 
@@ -108,7 +109,7 @@ class FieldColumn(ProgressColumn):
         self.field = field
         super().__init__()
 
-    def render(self, task: Any) -> Text:
+    def render(self, task: Task) -> Text:
         return Text(str(task.fields.get(self.field, "")))
 
 
@@ -148,13 +149,13 @@ class ProgressView:
     A context manager: leaving it stops the bar."""
 
     def __init__(self, console: Console | None = None, *, progress: bool = True, bar: BarLayout | None = None,
-                 on_summary: Callable[[Any], None] | None = None) -> None:
+                 on_summary: Callable[[Summary], None] | None = None) -> None:
         self.console = console or new_console()
         self.show_progress = progress
         self.layout = bar or CountBar()
         self.on_summary = on_summary
         self.progress: RichProgress | None = None
-        self.task: Any = None
+        self.task: TaskID | None = None
 
     def __enter__(self) -> ProgressView:
         return self
@@ -162,7 +163,7 @@ class ProgressView:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def __call__(self, event: Any) -> None:
+    def __call__(self, event: Event) -> None:
         """Render one event (the ``on_event`` of the library call)."""
         if isinstance(event, Note):
             self.note(event)
@@ -204,7 +205,7 @@ class ProgressView:
 
     def update(self, event: Progress) -> None:
         """Move the bar to ``event.done`` (no bar: nothing)."""
-        if self.progress is not None:
+        if self.progress is not None and self.task is not None:   # a bar has its task
             self.progress.update(self.task, completed=event.done, **self.layout.fields(event))
 
     def close(self) -> None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeAlias
 
 
 @dataclass(frozen=True)
@@ -95,10 +95,12 @@ class Finished(Summary):
         return self.result
 
 
-OnEvent = Callable[[Any], None]
+#: every event a library call emits (subclasses of these: a room's own notes, progress and summaries)
+Event: TypeAlias = "Started | Progress | Stopped | Note | Summary"
+OnEvent = Callable[[Event], None]
 
 
-def ignore(event: Any) -> None:
+def ignore(event: Event) -> None:
     """The default ``on_event``: drop every event."""
 
 
@@ -109,7 +111,7 @@ def callbacks(on_start: Callable[..., None] | None = None, on_progress: Callable
     (the callbacks the eval tasks took before the protocol; either may be ``None``)."""
     last = 0
 
-    def on_event(event: Any) -> None:
+    def on_event(event: Event) -> None:
         nonlocal last
         if isinstance(event, Started):
             last = event.done
@@ -129,7 +131,7 @@ def chain(*handlers: OnEvent | None) -> OnEvent:
     if not live:
         return ignore
 
-    def on_event(event: Any) -> None:
+    def on_event(event: Event) -> None:
         for h in live:
             h(event)
 
