@@ -37,9 +37,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import sqlite_utils
 
@@ -49,7 +49,7 @@ from fbagent.store.clock import utc_now
 from fbagent.store.db import transaction
 from fbagent.store.items import ANNOTATED_STATUSES
 from fbagent.store.revisions import effective_texts
-from fbagent.store.rows import RunRow
+from fbagent.store.rows import AnnotationTaskRow, HistoryRow, JudgmentRow, RunRow
 from fbagent.store.runs import get_run
 from fbagent.store.transaction import inserted_id
 
@@ -63,7 +63,7 @@ CHOICES = ("A", "B", "both", "neither")
 ANSWER_FIELDS = ("choice", "acceptability", "comment", "skipped")
 
 
-def shown_question(texts: dict[str, Any]) -> str | None:
+def shown_question(texts: Mapping[str, str | None]) -> str | None:
     """The question a validate-mode task shows: the four-choice form, else the two-choice form.
 
     ``texts`` is an item (or its effective texts, :func:`fbagent.store.revisions.effective_texts`).
@@ -82,7 +82,7 @@ def text_fingerprint(question: str | None, first: str | None, second: str | None
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:32]
 
 
-def task_fingerprint(texts: dict[str, Any], shown_first: str, shown_second: str) -> str:
+def task_fingerprint(texts: Mapping[str, str | None], shown_first: str, shown_second: str) -> str:
     """:func:`text_fingerprint` of a task whose item has ``texts`` and shows fields ``shown_first``, ``shown_second``."""
     return text_fingerprint(shown_question(texts), texts.get(shown_first), texts.get(shown_second))
 
@@ -489,14 +489,13 @@ def current_fingerprint(db: sqlite_utils.Database, task: Task) -> str:
     return task_fingerprint(texts, task.shown_first, task.shown_second)
 
 
-def restore_judgment(db: sqlite_utils.Database, task: Task, judgment: dict[str, Any], *, annotator: str) -> None:
+def restore_judgment(db: sqlite_utils.Database, task: Task, judgment: JudgmentRow, *, annotator: str) -> None:
     """Put an earlier ``annotation_judgments`` row back into the task row (the text was reverted to it).
 
     The row's answer fields at that moment go to ``annotation_history``; no
     judgment row is appended (the restored one is already there).
     """
     ts = utc_now()
-    fields = ("choice", "correct", "acceptability", "acceptable")
     with transaction(db) as conn:
         history = [
             [task.id, annotator, f, None if getattr(task, f) is None else str(getattr(task, f)), str(judgment[f]), ts]
@@ -511,10 +510,12 @@ def restore_judgment(db: sqlite_utils.Database, task: Task, judgment: dict[str, 
         conn.execute(
             "UPDATE annotation_tasks SET choice = ?, correct = ?, acceptability = ?, acceptable = ?, fingerprint = ?,"
             " updated_at = ?, answered_at = coalesce(answered_at, ?) WHERE id = ?",
-            [*(judgment[f] for f in fields), judgment["fingerprint"], ts, ts, task.id],
+            [judgment["choice"], judgment["correct"], judgment["acceptability"], judgment["acceptable"],
+             judgment["fingerprint"], ts, ts, task.id],
         )
-    for f in fields:
-        setattr(task, f, judgment[f])
+    task.choice, task.acceptability, task.acceptable = (judgment["choice"], judgment["acceptability"],
+                                                        judgment["acceptable"])
+    setattr(task, "correct", judgment["correct"])   # noqa: B010 - as before: Task has no such field
     task.fingerprint = judgment["fingerprint"]
     task.answered_at = task.answered_at or ts
 
@@ -538,12 +539,12 @@ def _rows_of_items(
 
 def judgments_by_task(
     db: sqlite_utils.Database, item_ids: Iterable[str] | None = None, *, annotator: str | None = None
-) -> dict[int, list[dict[str, Any]]]:
+) -> dict[int, list[JudgmentRow]]:
     """``annotation_judgments`` rows grouped by task id, oldest first.
 
     Restricted to ``item_ids`` and to one ``annotator`` when given.
     """
-    out: dict[int, list[dict[str, Any]]] = {}
+    out: dict[int, list[JudgmentRow]] = {}
     if annotator is not None:
         wanted = None if item_ids is None else set(item_ids)
         rows: Iterable[dict[str, Any]] = (
@@ -553,11 +554,11 @@ def judgments_by_task(
     else:
         rows = _rows_of_items(db, "annotation_judgments", item_ids, "task_id, id")
     for r in rows:
-        out.setdefault(r["task_id"], []).append(r)
+        out.setdefault(r["task_id"], []).append(cast("JudgmentRow", r))
     return out
 
 
-def latest_with(judgments: Sequence[dict[str, Any]], fingerprint: str) -> dict[str, Any] | None:
+def latest_with(judgments: Sequence[JudgmentRow], fingerprint: str) -> JudgmentRow | None:
     """The latest of ``judgments`` (oldest first) given on the text with ``fingerprint``; None when there is none."""
     return next((j for j in reversed(judgments) if j["fingerprint"] == fingerprint), None)
 
@@ -584,11 +585,12 @@ def previous_position(db: sqlite_utils.Database, annotator: str, mode: str, befo
     return None if row is None else int(row[0])
 
 
-def tasks_of_items(db: sqlite_utils.Database, item_ids: Iterable[str]) -> list[dict[str, Any]]:
+def tasks_of_items(db: sqlite_utils.Database, item_ids: Iterable[str]) -> list[AnnotationTaskRow]:
     """Every ``annotation_tasks`` row of ``item_ids`` (all annotators), ordered by item, annotator, pair."""
-    return list(_rows_of_items(db, "annotation_tasks", item_ids, "item_id, annotator, pair"))
+    return cast("list[AnnotationTaskRow]", list(_rows_of_items(db, "annotation_tasks", item_ids, "item_id, annotator, pair")))
 
 
-def task_history(db: sqlite_utils.Database, task_id: int) -> list[dict[str, Any]]:
+def task_history(db: sqlite_utils.Database, task_id: int) -> list[HistoryRow]:
     """History rows of one task, oldest first."""
-    return list(db.query("SELECT * FROM annotation_history WHERE task_id = ? ORDER BY id", [task_id]))
+    return cast("list[HistoryRow]", list(db.query("SELECT * FROM annotation_history WHERE task_id = ? ORDER BY id",
+                                                  [task_id])))

@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, cast
 
 import sqlite_utils
 
 from fbagent.store.clock import as_instant, utc_now
 from fbagent.store.db import transaction
+from fbagent.store.rows import ItemTexts, RevisionRow
 from fbagent.store.transaction import inserted_id
 
 #: Item fields an annotator may revise (revise mode).
@@ -105,9 +106,9 @@ def find_verb_span(text: str | None, verb_form: str | None, lemma: str | None = 
     return None
 
 
-def revisions_by_item(db: sqlite_utils.Database, item_ids: Iterable[str] | None = None) -> dict[str, list[dict[str, Any]]]:
+def revisions_by_item(db: sqlite_utils.Database, item_ids: Iterable[str] | None = None) -> dict[str, list[RevisionRow]]:
     """Revision rows grouped by item id, oldest first. Restricted to ``item_ids`` when given."""
-    out: dict[str, list[dict[str, Any]]] = {}
+    out: dict[str, list[RevisionRow]] = {}
     if item_ids is None:
         rows = db.query("SELECT * FROM item_revisions ORDER BY item_id, id")
     else:
@@ -118,11 +119,11 @@ def revisions_by_item(db: sqlite_utils.Database, item_ids: Iterable[str] | None 
             wanted = set(ids)
             rows = (r for r in db.query("SELECT * FROM item_revisions ORDER BY item_id, id") if r["item_id"] in wanted)
     for r in rows:
-        out.setdefault(r["item_id"], []).append(r)
+        out.setdefault(r["item_id"], []).append(cast("RevisionRow", r))
     return out
 
 
-def apply_revisions(item: dict[str, Any], revisions: list[dict[str, Any]]) -> dict[str, Any]:
+def apply_revisions(item: dict[str, Any], revisions: Sequence[RevisionRow]) -> dict[str, Any]:
     """The effective item: ``item`` (an ``items`` row dict) with its ``revisions`` applied.
 
     Returns a new dict with the revised field values plus:
@@ -172,7 +173,7 @@ def apply_revisions(item: dict[str, Any], revisions: list[dict[str, Any]]) -> di
     return eff
 
 
-def texts_at(item: dict[str, Any], revisions: Iterable[dict[str, Any]], before: str | None = None) -> dict[str, Any]:
+def texts_at(item: Mapping[str, Any], revisions: Iterable[RevisionRow], before: str | None = None) -> ItemTexts:
     """The revisable text fields of ``item`` with its ``revisions`` (oldest first) applied.
 
     Returns ``{field: text}`` for every field of :data:`REVISABLE_FIELDS`.
@@ -181,7 +182,7 @@ def texts_at(item: dict[str, Any], revisions: Iterable[dict[str, Any]], before: 
     Times are compared as instants (:func:`datetime.datetime.fromisoformat`),
     so second, millisecond and microsecond precision mix safely.
     """
-    out = {f: item.get(f) for f in REVISABLE_FIELDS}
+    out: ItemTexts = {f: item.get(f) for f in REVISABLE_FIELDS}
     limit = None if before is None else as_instant(before)
     for r in revisions:
         if r["field"] not in REVISABLE_FIELDS:
@@ -192,7 +193,7 @@ def texts_at(item: dict[str, Any], revisions: Iterable[dict[str, Any]], before: 
     return out
 
 
-def effective_texts(db: sqlite_utils.Database, item_ids: Iterable[str] | None = None) -> dict[str, dict[str, Any]]:
+def effective_texts(db: sqlite_utils.Database, item_ids: Iterable[str] | None = None) -> dict[str, ItemTexts]:
     """``{item id: {field: current text}}`` for the revisable fields (:func:`texts_at` with every revision).
 
     Restricted to ``item_ids`` when given. Reads only the text columns, so it

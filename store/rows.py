@@ -16,6 +16,8 @@ from typing import Any, TypeAlias, TypedDict
 
 JSONValue: TypeAlias = "str | int | float | bool | None | list[JSONValue] | dict[str, JSONValue]"
 JSONObject: TypeAlias = "dict[str, JSONValue]"
+#: the revisable text fields of an entry, ``{field: text}`` (:func:`fbagent.store.revisions.texts_at`)
+ItemTexts: TypeAlias = "dict[str, str | None]"
 
 
 class LexiconRow(TypedDict):
@@ -209,3 +211,70 @@ class RunSessionRow(TypedDict, total=False):
     pid: int | None
     host: str | None
     killed: bool
+
+
+class RevisionRow(TypedDict):
+    """One ``item_revisions`` row: a revised text field of an entry (or its ``unfixable`` mark, "0"/"1")."""
+
+    id: int
+    item_id: str
+    field: str
+    old: str | None
+    new: str | None
+    annotator: str
+    created_at: str
+
+
+class JudgmentRow(TypedDict):
+    """One ``annotation_judgments`` row: a complete judgment (choice and acceptability) of one task on one text."""
+
+    id: int
+    task_id: int
+    annotator: str
+    item_id: str
+    pair: str
+    fingerprint: str
+    choice: str
+    correct: int
+    acceptability: str
+    acceptable: int
+    judged_at: str
+    source: str                     # app | migration
+
+
+class AnnotationTaskRow(TypedDict):
+    """One ``annotation_tasks`` row (an annotator x pair task and its current answer)."""
+
+    id: int
+    annotator: str
+    item_id: str
+    pair: str
+    sort_key: float
+    shown_first: str
+    shown_second: str
+    gold: str
+    choice: str | None
+    correct: int | None
+    acceptability: str | None
+    acceptable: int | None
+    comment: str | None
+    skipped: int
+    seconds: float
+    session_id: int | None
+    created_at: str
+    first_shown_at: str | None
+    answered_at: str | None
+    updated_at: str | None
+    fingerprint: str | None
+
+
+class HistoryRow(TypedDict):
+    """One ``annotation_history`` row: an answer field's earlier value."""
+
+    id: int
+    task_id: int
+    annotator: str
+    field: str
+    old: str | None
+    new: str | None
+    changed_at: str

@@ -46,8 +46,9 @@ import asyncio
 import concurrent.futures
 import re
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypedDict, cast
+from typing import TYPE_CHECKING, Any, TypeAlias, TypedDict, cast
 
 import sqlite_utils
 
@@ -59,6 +60,7 @@ from fbagent.store.rows import LexiconRow
 
 if TYPE_CHECKING:  # LangGraph is imported when the graph is built (module doc)
     from langgraph.graph import StateGraph
+    from langgraph.graph.state import CompiledStateGraph
     from langgraph.runtime import Runtime
 
     from fbagent.llm.client import CallResult, LLMClient
@@ -71,7 +73,7 @@ class SelectionState(TypedDict, total=False):
     lexicon: LexiconRow
     options: dict[str, Any]            # pair_steps.SelectionOptions fields
     selection_id: int | None
-    drawn: Any                         # pair_steps.Drawn
+    drawn: pair_steps.Drawn
     counts: dict[str, Any]
     pairs: list[dict[str, Any]]        # selected pairs (frame_pairs rows, or dicts in a dry run)
     screened: dict[int, dict[str, Any]]   # frame_pairs.id -> PairScreening fields (+ error)
@@ -85,11 +87,15 @@ class SelectionContext:
 
     db: sqlite_utils.Database
     save: bool = True
-    screen_client: LLMClient | None = None          # LLMClient or None (no screening)
-    prompts: Prompts | None = None                # fbagent.prompting.messages.Prompts
+    screen_client: LLMClient | None = None   # None: no screening
+    prompts: Prompts | None = None
     run_id: int | None = None
     seed: int | None = None
     started: ScreenRound | None = None   # the first screening round, started before the graph (screen_pairs)
+
+
+#: the compiled selection graph (:func:`build_selection_graph`, compiled)
+SelectionGraph: TypeAlias = "CompiledStateGraph[SelectionState, SelectionContext, SelectionState, SelectionState]"
 
 
 @dataclass
@@ -136,7 +142,7 @@ def start_screen_round(state: SelectionState, ctx: SelectionContext) -> ScreenRo
 # --------------------------------------------------------------------------- nodes
 
 
-async def draw_node(state: SelectionState, runtime: Runtime[SelectionContext]) -> dict[str, Any]:
+async def draw_node(state: SelectionState, runtime: Runtime[SelectionContext]) -> SelectionState:
     """Draw the selection by its protocol (:func:`fbagent.pairs.select.draw_selection`); nothing stored."""
     opts = pair_steps.SelectionOptions.from_json(state["options"])
     drawn = pair_steps.draw_selection(runtime.context.db, state["lexicon"], opts)
@@ -144,7 +150,7 @@ async def draw_node(state: SelectionState, runtime: Runtime[SelectionContext]) -
     return {"drawn": drawn, "counts": drawn.counts, "pairs": pairs}
 
 
-async def save_node(state: SelectionState, runtime: Runtime[SelectionContext]) -> dict[str, Any]:
+async def save_node(state: SelectionState, runtime: Runtime[SelectionContext]) -> SelectionState:
     """Store the selection (``selections``, ``frame_pairs``) in one transaction."""
     opts = pair_steps.SelectionOptions.from_json(state["options"])
     db, drawn = runtime.context.db, state["drawn"]
@@ -155,7 +161,7 @@ async def save_node(state: SelectionState, runtime: Runtime[SelectionContext]) -
     return {"selection_id": selection_id, "pairs": pair_store.selection_pairs(db, selection_id)}
 
 
-async def screen_node(state: SelectionState, runtime: Runtime[SelectionContext]) -> dict[str, Any]:
+async def screen_node(state: SelectionState, runtime: Runtime[SelectionContext]) -> SelectionState:
     """Ask the LLM about every selected pair not yet screened; replace rejected ones from the reserve.
 
     The first visit of a graph started on a stored selection takes the round :func:`screen_pairs`
@@ -259,7 +265,7 @@ def after_screen(state: SelectionState) -> str:   # "screen" | END
     return "screen" if state.get("promoted") else END
 
 
-def build_selection_graph() -> StateGraph[Any, Any, Any, Any]:
+def build_selection_graph() -> StateGraph[SelectionState, SelectionContext, SelectionState, SelectionState]:
     """The (uncompiled) selection :class:`~langgraph.graph.StateGraph` (imports LangGraph)."""
     global Runtime   # LangGraph reads the nodes' and edges' type hints: ``Runtime`` must resolve from now on
     from langgraph.graph import END, START, StateGraph
@@ -315,14 +321,14 @@ async def screen_pairs(db: sqlite_utils.Database, lexicon: LexiconRow, options: 
     }
 
 
-async def _compiled_graph(*, loading_behind: list[asyncio.Future[Any]]) -> Any:
+async def _compiled_graph(*, loading_behind: Sequence[asyncio.Future[CallResult]]) -> SelectionGraph:
     """The compiled selection graph. With calls ``loading_behind`` (started, in flight), LangGraph loads in a
     daemon thread once the loop has run them up to their first wait (their requests' own imports done), so
     that the event loop sends them and takes their answers meanwhile; without, it loads here and now."""
     if not loading_behind:
         return build_selection_graph().compile()
     await asyncio.sleep(0)
-    compiled: concurrent.futures.Future[Any] = concurrent.futures.Future()
+    compiled: concurrent.futures.Future[SelectionGraph] = concurrent.futures.Future()
 
     def load() -> None:
         # a future cancelled before the thread got to it (the session was cancelled) takes no result; once

@@ -51,6 +51,7 @@ from fbagent.store import annotations as ann
 from fbagent.store.adjudications import Adjudication
 from fbagent.store.items import ANNOTATED_STATUSES
 from fbagent.store.revisions import effective_texts, unfixable_ids
+from fbagent.store.rows import AnnotationTaskRow, JudgmentRow
 from fbagent.validation.adjudication import CONVENTION as ADJUDICATION_CONVENTION
 from fbagent.validation.adjudication import OUTCOMES, apply_adjudications
 from fbagent.validation.assignment import AUXILIARY_PAIRS, SCORED_PAIRS, selected_fields
@@ -143,7 +144,7 @@ class EntryScore:
         return "current" if self.count("current") == sum(len(p) for p in self.states.values()) else "pending"
 
 
-def _judgment(task: dict[str, Any], j: dict[str, Any]) -> PairJudgment:
+def _judgment(task: AnnotationTaskRow, j: JudgmentRow) -> PairJudgment:
     return PairJudgment(
         annotator=task["annotator"],
         pair=task["pair"],
