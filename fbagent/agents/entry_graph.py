@@ -67,6 +67,7 @@ from fbagent.verifier.verify import (
     SENTENCE_KEYS,
     BatchEncoder,
     ReferenceBank,
+    VerifierResult,
     verifier_reasons,
     verify_item,
 )
@@ -122,7 +123,7 @@ class EntryState(TypedDict, total=False):
     extend_attempts: int
     extended: dict[str, dict[str, Any]]   # sentence_a_prime / sentence_b_prime -> sentence, verb_form, check
     # step 3
-    verifier: dict[str, Any] | None
+    verifier: VerifierResult | None
     # outcome
     error: str | None
     status: str | None

@@ -21,7 +21,7 @@ import concurrent.futures
 import sys
 import threading
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
 
@@ -98,7 +98,7 @@ def relay_swallowed_interrupts() -> None:
     sys.unraisablehook = hook
 
 
-class Deferred:
+class Deferred(Generic[T]):
     """``fn(*args)`` run once in a new daemon thread, from :meth:`start` on; its result or exception lands in
     :attr:`future` (a ``concurrent.futures.Future``).
 

@@ -34,7 +34,7 @@ from typing import Any, cast
 import numpy as np
 
 from fbagent.verifier.encoder import unit_float32
-from fbagent.verifier.encoder_check import mark_target
+from fbagent.verifier.encoder_check import Span, TargetEncoder, mark_target
 
 WINDOW_S = 0.01        # the collection window after an idle spell (seconds)
 CACHE_SIZE = 4096      # rows kept by text
@@ -57,7 +57,7 @@ class BatchEncoder:
     Call :meth:`close` at the end.
     """
 
-    def __init__(self, encoder: Any, max_batch: int = MAX_BATCH, window_s: float = WINDOW_S,
+    def __init__(self, encoder: TargetEncoder, max_batch: int = MAX_BATCH, window_s: float = WINDOW_S,
                  cache_size: int = CACHE_SIZE) -> None:
         self.encoder = encoder
         self.max_batch = max_batch
@@ -75,7 +75,7 @@ class BatchEncoder:
         """Embeddings of ``texts``: float32, shape (len(texts), dim), L2-normalised rows."""
         return await self._submit([(t, None) for t in texts])
 
-    async def encode_targets(self, texts: list[str], spans: list[Any]) -> np.ndarray:
+    async def encode_targets(self, texts: list[str], spans: list[Span]) -> np.ndarray:
         """Target vectors of ``texts`` (``spans[i]``: ``(start, end)`` characters of the target, or
         ``None``): float32, shape (len(texts), dim), L2-normalised rows."""
         return await self._submit([(t, ("target", tuple(s) if s else None)) for t, s in zip(texts, spans, strict=True)])
@@ -163,7 +163,7 @@ class BatchEncoder:
         while len(self._rows) > self.cache_size:
             self._rows.popitem(last=False)
 
-    def _encode_targets(self, texts: list[str], spans: list[Any]) -> np.ndarray:
+    def _encode_targets(self, texts: list[str], spans: list[Span]) -> np.ndarray:
         if hasattr(self.encoder, "encode_targets"):
             return self.encoder.encode_targets(texts, spans)
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import sqlite_utils
@@ -42,6 +42,16 @@ CONTEXT_CHARS = 100
 LAYER_FRACTION = 2 / 3
 
 Span = tuple[int, int] | list[int] | None
+
+
+class TargetEncoder(Protocol):
+    """A sentence encoder as the verifier uses it (:class:`fbagent.verifier.verify.SentenceEncoder`, an encoder in its
+    own process, one still loading): sentence embeddings and target vectors, L2-normalised float32 rows of shape
+    (len(texts), dim)."""
+
+    def encode(self, texts: list[str]) -> np.ndarray: ...
+
+    def encode_targets(self, texts: list[str], spans: list[Span]) -> np.ndarray: ...
 
 
 def mark_target(text: str, span: Span, open_: str = "[", close: str = "]") -> str:

@@ -32,12 +32,16 @@ import sys
 import threading
 import time
 import weakref
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from fbagent import crash
 from fbagent.errors import FbagentError
 from fbagent.verifier.encoder import DEFAULT_ENCODER, ENCODER_FIX
+from fbagent.verifier.encoder_check import Span
 from fbagent.verifier.verify import SentenceEncoder
+
+if TYPE_CHECKING:
+    from numpy import ndarray
 
 _HEADER = struct.Struct("!I")   # frame length, bytes
 
@@ -101,11 +105,11 @@ class EncoderProcess:
         self.load_cpu_s = self.cpu_s = reply[1]
         return self
 
-    def encode(self, texts: list[str]) -> Any:
+    def encode(self, texts: list[str]) -> ndarray:
         """L2-normalised float32 embeddings, shape (len(texts), dim)."""
         return self._ask(("encode", list(texts)))
 
-    def encode_targets(self, texts: list[str], spans: list[Any]) -> Any:
+    def encode_targets(self, texts: list[str], spans: list[Span]) -> ndarray:
         """Target vectors of the verifier's encoder check, shape (len(texts), dim)
         (:meth:`fbagent.verifier.verify.SentenceEncoder.encode_targets`)."""
         return self._ask(("targets", list(texts), [tuple(s) if s else None for s in spans]))

@@ -53,11 +53,14 @@ from fbagent.llm import make_client
 from fbagent.providers import redact
 from fbagent.providers.cancel import Deferred
 from fbagent.verifier.encoder import DEFAULT_ENCODER, ENCODER_FIX, resolve_encoder
+from fbagent.verifier.encoder_check import Span, TargetEncoder
 from fbagent.verifier.encoder_process import EncoderProcess, stop_loading
 from fbagent.verifier.run_models import RunModels, prompt_style_of
 from fbagent.verifier.verify import SentenceEncoder
 
 if TYPE_CHECKING:
+    from numpy import ndarray
+
     from fbagent.llm.client import LLMClient
 
 T = TypeVar("T")
@@ -75,11 +78,11 @@ class BackgroundEncoder:
     for a model that cannot load).
     """
 
-    def __init__(self, name: str | None, load: Callable[[str | None], Any],
-                 after: concurrent.futures.Future[Any] | None = None) -> None:
+    def __init__(self, name: str | None, load: Callable[[str | None], TargetEncoder],
+                 after: concurrent.futures.Future[object] | None = None) -> None:
         self.name = name or DEFAULT_ENCODER
 
-        def load_after() -> Any:
+        def load_after() -> TargetEncoder:
             if after is not None:
                 with contextlib.suppress(BaseException):
                     after.result()
@@ -90,22 +93,22 @@ class BackgroundEncoder:
 
         self._load = Deferred(load_after, name="fbagent-encoder-load")
         self._closed = threading.Event()
-        self.loaded: concurrent.futures.Future[Any] = self._load.future
+        self.loaded: concurrent.futures.Future[TargetEncoder] = self._load.future
 
     def start(self) -> None:
         """Start loading (no-op once started)."""
         self._load.start()
 
-    def encode(self, texts: list[str]) -> Any:
+    def encode(self, texts: list[str]) -> ndarray:
         """L2-normalised float32 embeddings, shape (len(texts), dim); waits for the model first."""
         return self._model().encode(texts)
 
-    def encode_targets(self, texts: list[str], spans: list[Any]) -> Any:
+    def encode_targets(self, texts: list[str], spans: list[Span]) -> ndarray:
         """Target vectors of the verifier's encoder check (:meth:`fbagent.verifier.verify.SentenceEncoder.encode_targets`),
         shape (len(texts), dim); waits for the model first."""
         return self._model().encode_targets(texts, spans)
 
-    def _model(self) -> Any:
+    def _model(self) -> TargetEncoder:
         """The loaded encoder, once its load is done. Raises the load's error, and ``RuntimeError`` when
         :meth:`close` comes first (a run that stops while the model loads does not wait for it)."""
         self.start()
@@ -116,7 +119,7 @@ class BackgroundEncoder:
                 if self._closed.is_set():
                     raise RuntimeError("the sentence encoder was closed while its model loaded") from None
 
-    def wait(self) -> asyncio.Future[Any]:
+    def wait(self) -> asyncio.Future[TargetEncoder]:
         """An asyncio future of the running loop that resolves to the loaded encoder (or its load error)."""
         return asyncio.wrap_future(self.loaded)
 
@@ -140,9 +143,9 @@ class Backends:
     (a ready :class:`fbagent.verifier.verify.TextEncoder` or a :class:`BackgroundEncoder` still loading) and the
     lemma-table :class:`Warmup` (``None`` when nothing is warmed up)."""
 
-    generator: LLMClient          # fbagent.llm.client.LLMClient
+    generator: LLMClient
     verifier: LLMClient
-    encoder: Any            # fbagent.verifier.verify.TextEncoder
+    encoder: TargetEncoder
     warmup: Warmup | None = field(default=None)
     timer: asyncio.TimerHandle | None = field(default=None, repr=False)
 
@@ -154,7 +157,7 @@ class Backends:
             self.encoder.start()
 
     @property
-    def clients(self) -> list[Any]:
+    def clients(self) -> list[LLMClient]:
         """The distinct LLM clients (one or two)."""
         return [self.generator] if self.verifier is self.generator else [self.generator, self.verifier]
 
@@ -284,7 +287,7 @@ def encoder_in_child() -> bool:
                        "to load it in the command's own process")
 
 
-def load_encoder(name: str | None) -> Any:
+def load_encoder(name: str | None) -> TargetEncoder:
     """The sentence encoder ``name`` (``None``: the offline default), loaded without progress bars (runs in the
     background thread of :class:`BackgroundEncoder`): an :class:`~fbagent.verifier.encoder_process.EncoderProcess`
     once its child has loaded the model (:func:`encoder_in_child`), else a
@@ -297,7 +300,7 @@ def load_encoder(name: str | None) -> Any:
     return SentenceEncoder(name)  # quiet: fbagent.verifier.encoder.load_encoder hides the bars
 
 
-async def watch_encoder(work: Awaitable[T], encoder: Any) -> T:
+async def watch_encoder(work: Awaitable[T], encoder: TargetEncoder | None) -> T:
     """Await ``work``; if ``encoder`` is a :class:`BackgroundEncoder` whose load fails first, cancel ``work``
     (entries in flight keep their checkpoints) and raise the load's error (an :class:`FbagentError`).
 
@@ -306,7 +309,7 @@ async def watch_encoder(work: Awaitable[T], encoder: Any) -> T:
     if not isinstance(encoder, BackgroundEncoder) or encoder.loaded.done() and encoder.loaded.exception() is None:
         return await work
     task = asyncio.ensure_future(work)
-    loading = encoder.wait()
+    loading: asyncio.Future[Any] = encoder.wait()   # awaited beside work (any result type)
     try:
         await asyncio.wait({task, loading}, return_when=asyncio.FIRST_COMPLETED)
         if not task.done() and (failure := loading.exception()) is not None:

@@ -32,24 +32,68 @@ collection window), identical texts encoded once.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Callable, Coroutine, Mapping
+from typing import TYPE_CHECKING, Protocol, TypedDict, cast
 
 import numpy as np
 
 from fbagent.schemas import Definition, FourChoiceAnswer
 from fbagent.verifier.encoder import DEFAULT_ENCODER, load_encoder, resolve_encoder, unit_float32
 from fbagent.verifier.encoder_batch import BatchEncoder
-from fbagent.verifier.encoder_check import mark_target, target_embeddings
+from fbagent.verifier.encoder_check import ExemplarBank, Span, mark_target, target_embeddings
 from fbagent.verifier.margin import DEFAULT_MARGIN
 from fbagent.verifier.roundtrip import score
 from fbagent.verifier.settings import DEFAULT_SIGNAL, SIGNALS
 
 if TYPE_CHECKING:
-    from fbagent.llm.client import LLMClient
+    from fbagent.llm.client import CallResult, LLMClient
     from fbagent.prompting.messages import Prompts
 
 SENTENCE_KEYS = ("sentence_a", "sentence_b", "sentence_a_prime", "sentence_b_prime")
+
+
+class Similarities(TypedDict):
+    """The encoder check's cosines of a sentence's target to its own frame's and the other frame's exemplars."""
+
+    sim_own: float
+    sim_other: float
+
+
+#: one sentence's row of :func:`verify_item` (``encoder_check`` only with signals encoder and both)
+SentenceVerdict = TypedDict("SentenceVerdict", {
+    "frame": str, "definition": str | None, "sim_own": float | None, "sim_other": float | None,
+    "encoder_check": Similarities, "pass": bool, "call_id": int | None}, total=False)
+
+
+class JudgeRow(TypedDict):
+    """One four-choice judge question of :func:`verify_item`: the pair, its order, the answer and whether it is right."""
+
+    pair: str
+    order: str
+    answer: str
+    gold: str
+    correct: bool
+    call_id: int
+
+
+class VerifierResult(TypedDict, total=False):
+    """What :func:`verify_item` returns (stored as the ``verifier`` JSON of an entry)."""
+
+    encoder: str | None
+    margin: float
+    error: str | None
+    signal: str
+    sentences: dict[str, SentenceVerdict]
+    judge: list[JudgeRow]
+    passed: bool
+
+
+class _Ask(TypedDict):
+    """Stored with each verifier call."""
+
+    run_id: int | None
+    item_id: str | None
+    seed: int | None
 #: frame side of each sentence: "a" sentences evoke frame A, "b" sentences frame B
 SIDE = {"sentence_a": "a", "sentence_b": "b", "sentence_a_prime": "a", "sentence_b_prime": "b"}
 
@@ -85,7 +129,7 @@ class SentenceEncoder:
         return unit_float32(self.model.encode(texts, normalize_embeddings=True, convert_to_numpy=True,
                                               show_progress_bar=False, batch_size=64))
 
-    def encode_targets(self, texts: list[str], spans: list[Any]) -> np.ndarray:
+    def encode_targets(self, texts: list[str], spans: list[Span]) -> np.ndarray:
         """L2-normalised float32 target vectors (the verb in context), shape (len(texts), dim): see
         :func:`fbagent.verifier.encoder_check.target_embeddings`. A model without a Hugging Face transformer as
         its first module embeds the sentences with the target bracketed instead."""
@@ -146,9 +190,9 @@ async def verify_item(
     seed: int | None = None,
     encoder_name: str | None = None,
     signal: str = DEFAULT_SIGNAL,
-    exemplars: Any = None,
-    spans: dict[str, Any] | None = None,
-) -> dict[str, Any]:
+    exemplars: ExemplarBank | None = None,
+    spans: Mapping[str, Span] | None = None,
+) -> VerifierResult:
     """Verify the four sentences of one item with ``signal`` (module doc: roundtrip, encoder, both).
 
     ``client``: an :class:`fbagent.llm.client.LLMClient` (the verifier; unused with signal
@@ -182,11 +226,11 @@ async def verify_item(
     calls = _llm_calls(client, prompts, verb, [sentences[k] for k in define_keys], question_four_choice or "",
                        judge_specs, {"run_id": run_id, "item_id": item_id, "seed": seed})
     # signal encoder or both: the caller passes the exemplars
-    checks = [exemplars.score(sentences[k], (spans or {}).get(k), own[SIDE[k]], other[SIDE[k]], verb)  # type: ignore[union-attr]
-              for k in keys] if signal != "roundtrip" else []
+    checks = [exemplars.score(sentences[k], (spans or {}).get(k), own[SIDE[k]], other[SIDE[k]], verb)
+              for k in keys] if exemplars is not None and signal != "roundtrip" else []
     results = await _answers(calls, checks)
     define_results, judge_results = results[: len(define_keys)], results[len(define_keys):]
-    out: dict[str, Any] = {"encoder": encoder_name, "margin": margin, "error": None, "sentences": {}}
+    out: VerifierResult = {"encoder": encoder_name, "margin": margin, "error": None, "sentences": {}}
     if signal != "roundtrip":
         out["signal"] = signal
     errors = [f"{'define' if i < len(define_keys) else 'judge'}: {r.error}" for i, r in enumerate(results) if r.error]
@@ -208,7 +252,8 @@ async def verify_item(
     return out
 
 
-async def _answers(calls: list[Any], checks: list[Any]) -> list[Any]:
+async def _answers(calls: list[Coroutine[object, None, CallResult]],
+                   checks: list[Coroutine[object, None, tuple[float, float]]]) -> list[CallResult]:
     """The results of the LLM ``calls`` (coroutines), in order; when they are cancelled (Ctrl-C, a
     calibration that stops) the encoder ``checks`` (coroutines not yet awaited) are closed unrun."""
     try:
@@ -220,7 +265,7 @@ async def _answers(calls: list[Any], checks: list[Any]) -> list[Any]:
 
 
 def _llm_calls(client: LLMClient | None, prompts: Prompts, verb: str, define_texts: list[str], question: str,
-               judge_specs: list[tuple[str, str, str, str, str]], ask: dict[str, Any]) -> list[Any]:
+               judge_specs: list[tuple[str, str, str, str, str]], ask: _Ask) -> list[Coroutine[object, None, CallResult]]:
     """The verifier LLM's requests (not yet awaited): one definition per text, then one answer per judge
     question. ``ask``: run_id, item_id and seed, stored with each call (``client`` is ``None`` only when there is
     nothing to ask: the encoder signal without a judge)."""
@@ -246,17 +291,17 @@ def _llm_calls(client: LLMClient | None, prompts: Prompts, verb: str, define_tex
 
 async def _sentence_rows(
     sides: list[tuple[str, str, str]], verb: str, encoder: BatchEncoder, references: ReferenceBank, margin: float,
-    define_results: list[Any] | None, encoder_sims: list[tuple[float, float]] | None,
-) -> tuple[dict[str, dict[str, Any]], bool]:
+    define_results: list[CallResult] | None, encoder_sims: list[tuple[float, float]] | None,
+) -> tuple[dict[str, SentenceVerdict], bool]:
     """The ``sentences`` block of :func:`verify_item` and whether every sentence passes.
 
     ``sides``: (sentence key, own frame, other frame) per sentence; ``define_results``: the verifier's
     definitions, in the same order (None with signal ``encoder``); ``encoder_sims``: the encoder check's
     (sim_own, sim_other) per sentence (None with signal ``roundtrip``).
     """
-    definitions = [r.value.definition for r in define_results or []]
+    definitions = [cast(Definition, r.value).definition for r in define_results or []]   # no error: Definitions
     embs = await encoder.encode(definitions) if definitions else np.zeros((0, 1))
-    rows: dict[str, dict[str, Any]] = {}
+    rows: dict[str, SentenceVerdict] = {}
     passed = True
     for i, (key, frame, other_frame) in enumerate(sides):
         roundtrip = (definitions[i], embs[i], define_results[i].call_id) if define_results is not None else None
@@ -282,44 +327,45 @@ def _judge_specs(sentences: dict[str, str], question: str | None) -> list[tuple[
 async def _sentence_row(
     frame: str, other_frame: str, verb: str, references: ReferenceBank, margin: float, *,
     roundtrip: tuple[str, np.ndarray, int] | None, encoder_sims: tuple[float, float] | None,
-) -> tuple[dict[str, Any], bool]:
+) -> tuple[SentenceVerdict, bool]:
     """One sentence's row of :func:`verify_item` and its verdict at ``margin``.
 
     ``roundtrip``: (definition, its embedding, call id) unless the signal is ``encoder``;
     ``encoder_sims``: the encoder check's (sim_own, sim_other) unless the signal is ``roundtrip``.
     With both, the sentence passes when both differences exceed the margin.
     """
-    row: dict[str, Any] = {"frame": frame, "definition": None, "sim_own": None, "sim_other": None}
+    row: SentenceVerdict = {"frame": frame, "definition": None, "sim_own": None, "sim_other": None}
     diffs = []
     if roundtrip is not None:
         definition, emb, _ = roundtrip
         own_refs = await references.get(frame, verb)
         other_refs = await references.get(other_frame, verb)
         s = score(emb, own_refs, other_refs, margin)
-        row.update(definition=definition, sim_own=round(s.sim_own, 6), sim_other=round(s.sim_other, 6))
+        row["definition"], row["sim_own"], row["sim_other"] = definition, round(s.sim_own, 6), round(s.sim_other, 6)
         diffs.append(s.sim_own - s.sim_other)
     if encoder_sims is not None:
         e_own, e_other = encoder_sims
         row["encoder_check"] = {"sim_own": round(e_own, 6), "sim_other": round(e_other, 6)}
         diffs.append(e_own - e_other)
     ok = min(diffs) > margin
-    row.update({"pass": bool(ok), "call_id": roundtrip[2] if roundtrip is not None else None})
+    row["pass"], row["call_id"] = bool(ok), roundtrip[2] if roundtrip is not None else None
     return row, bool(ok)
 
 
-def _judge_rows(specs: list[tuple[str, str, str, str, str]], results: list[Any]) -> tuple[list[dict[str, Any]], bool]:
+def _judge_rows(specs: list[tuple[str, str, str, str, str]], results: list[CallResult]) -> tuple[list[JudgeRow], bool]:
     """The judge block of :func:`verify_item` (one row per question) and whether every answer is right."""
-    rows = []
+    rows: list[JudgeRow] = []
     right = True
     for (pair, order, _, _, gold), r in zip(specs, results, strict=True):
-        correct = r.value.answer == gold
+        answer = cast(FourChoiceAnswer, r.value).answer   # no error: a FourChoiceAnswer
+        correct = answer == gold
         right &= correct
-        rows.append({"pair": pair, "order": order, "answer": r.value.answer, "gold": gold,
+        rows.append({"pair": pair, "order": order, "answer": answer, "gold": gold,
                      "correct": correct, "call_id": r.call_id})
     return rows, right
 
 
-def verifier_reasons(result: dict[str, Any]) -> list[str]:
+def verifier_reasons(result: VerifierResult) -> list[str]:
     """Human-readable reasons for every failed round trip, encoder check or judge answer of
     :func:`verify_item` output (a sentence failing with signal ``both`` names each failing part)."""
     reasons = []
@@ -328,9 +374,10 @@ def verifier_reasons(result: dict[str, Any]) -> list[str]:
             continue
         margin = result.get("margin", 0)
         check = s.get("encoder_check")
-        encoder_failed = bool(check) and not check["sim_own"] - check["sim_other"] > margin
+        encoder_failed = check is not None and bool(check) and not check["sim_own"] - check["sim_other"] > margin
+        own, other = s.get("sim_own"), s.get("sim_other")
         # the round trip's line unless only the encoder check failed (every failed sentence gets a line)
-        if s.get("sim_own") is not None and not (encoder_failed and s["sim_own"] - s["sim_other"] > margin):
+        if own is not None and not (encoder_failed and own - (other or 0.0) > margin):
             reasons.append(
                 f"{key}: the verifier's definition ({s['definition']!r}) is not closer to frame {s['frame']} "
                 f"(sim_own {s['sim_own']:.3f}, sim_other {s['sim_other']:.3f}, margin {margin})"
