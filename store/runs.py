@@ -174,7 +174,8 @@ def recover_stale_sessions(db: sqlite_utils.Database, run_id: int) -> list[RunSe
                 " failures = ?, input_tokens = ?, output_tokens = ? WHERE id = ? AND status = 'running'",
                 (counts["ended_at"], counts["entries_done"], counts["calls"], counts["failures"],
                  counts["input_tokens"], counts["output_tokens"], s["id"]))
-        marked.append(RunSessionRow(**{**s, **counts}, status="interrupted"))
+        recovered: RunSessionRow = {**s, **counts, "status": "interrupted"}
+        marked.append(recovered)
     if marked and not any(s["status"] == "running" and session_alive(s) is not False for s in sessions(db, run_id)):
         run = get_run(db, run_id)
         if run is not None and run.get("status") == "running":
@@ -207,7 +208,7 @@ def sessions(db: sqlite_utils.Database, run_id: int, *, as_recovered: bool = Fal
     if as_recovered:
         for i, s in enumerate(rows):
             if s["status"] == "running" and session_alive(s) is False:
-                rows[i] = RunSessionRow(**{**s, **stale_session_counts(db, s)}, status="interrupted", killed=True)
+                rows[i] = {**s, **stale_session_counts(db, s), "status": "interrupted", "killed": True}
     return rows
 
 
