@@ -7,18 +7,20 @@ holds out as stand-ins for generated sentences. This module knows no encoder and
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import sqlite_utils
 
+from fbagent.store.rows import ExemplarRow
 
-def lu_exemplars(db: sqlite_utils.Database, lexicon_id: int, frame: str, verb: str) -> list[dict[str, Any]]:
+
+def lu_exemplars(db: sqlite_utils.Database, lexicon_id: int, frame: str, verb: str) -> list[ExemplarRow]:
     """The exemplars of ``verb``'s verb LU(s) (POS ``V``, lemma ``verb``) in ``frame``, in import order.
 
     Returns ``[{"id", "text", "target_start", "target_end"}]`` (character span of the target, end
     exclusive, or ``None``); ``[]`` when the frame or the LU is not in the lexicon.
     """
-    return [dict(r) for r in db.query(
+    return [cast("ExemplarRow", dict(r)) for r in db.query(
         """SELECT x.id AS id, x.text AS text, x.target_start AS target_start, x.target_end AS target_end
            FROM exemplars x JOIN lexical_units lu ON lu.id = x.lu_pk JOIN frames f ON f.id = lu.frame_pk
            WHERE f.lexicon_id = ? AND f.name = ? AND lu.lemma = ? AND lu.pos = 'V'
@@ -47,15 +49,15 @@ def frame_definition(db: sqlite_utils.Database, lexicon_id: int, frame: str) -> 
     return (row[0] or "") if row else ""
 
 
-def lu_frame_exemplars(db: sqlite_utils.Database, lexicon_id: int, lu_name: str, frame: str) -> list[dict[str, Any]]:
+def lu_frame_exemplars(db: sqlite_utils.Database, lexicon_id: int, lu_name: str, frame: str) -> list[ExemplarRow]:
     """The exemplars of LU ``lu_name`` (e.g. ``leave.v``) in ``frame``: ``{"id", "text", "target_start",
     "target_end"}`` rows in id order (offsets in characters; ``None`` when the exemplar has no target span)."""
-    return list(db.query(
+    return cast("list[ExemplarRow]", list(db.query(
         """SELECT e.id, e.text, e.target_start, e.target_end FROM exemplars e
            JOIN lexical_units lu ON lu.id = e.lu_pk JOIN frames f ON f.id = lu.frame_pk
            WHERE lu.lexicon_id = ? AND lu.name = ? AND f.name = ? ORDER BY e.id""",
         [lexicon_id, lu_name, frame],
-    ))
+    )))
 
 
 def verb_lus_with_exemplars(db: sqlite_utils.Database, lexicon_id: int) -> list[dict[str, Any]]:

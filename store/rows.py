@@ -278,3 +278,13 @@ class HistoryRow(TypedDict):
     old: str | None
     new: str | None
     changed_at: str
+
+
+class ExemplarRow(TypedDict):
+    """An annotated exemplar sentence of an LU (:func:`fbagent.store.exemplars.lu_exemplars`): the character span of
+    its target, end exclusive, or ``None`` where the exemplar has none."""
+
+    id: int
+    text: str
+    target_start: int | None
+    target_end: int | None

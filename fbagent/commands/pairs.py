@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import replace
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -23,6 +23,11 @@ from fbagent.pairs.shared import parse_names, shared_pairs
 from fbagent.store.db import open_db
 from fbagent.store.lexicon import lexicon_by_name, lexicon_row
 from fbagent.store.pairs import get_selection, list_selections, selection_pairs
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    import sqlite_utils
 
 app = typer.Typer(
     help="Frame pairs: select (verb, frame A, frame B) pairs from a lexicon (fbagent's stratified protocol or the "
@@ -72,7 +77,7 @@ def select_cmd(
     _print_selection(result, lex["name"], options, show=show, where=db_path(db), seconds=seconds)
 
 
-def _print_selection(result: dict[str, Any], lexicon: str, options: Any, *, show: int, where: Any,
+def _print_selection(result: dict[str, Any], lexicon: str, options: SelectionOptions, *, show: int, where: Path,
                      seconds: float) -> None:
     """The tables of `pairs select`: Table 1, the selection steps, the first ``show`` pairs
     (fitted to the terminal: :func:`fbagent.commands.tables.print_table`)."""
@@ -118,7 +123,7 @@ def shared_line(lexicon: str, c: dict[str, Any]) -> str:
             f"(with each alone: {each}); the candidates above are drawn from them.")
 
 
-def table1_table(counts: dict[str, Any], per_pair: int) -> tuple[list[Any], list[list[str]]]:
+def table1_table(counts: dict[str, Any], per_pair: int) -> tuple[list[Col], list[list[str]]]:
     """The columns and the one row of Table 1 (Yano and Sasano 2026, Table 1): # frame pairs, # unique LUs
     (LU names, the paper's convention), # unique verbs, entries per pair, entries."""
     names = counts.get("unique_lu_names", counts["unique_lus"])
@@ -141,7 +146,7 @@ def _framebench_rows(c: dict[str, Any]) -> list[list[str]]:
             ["rest of the shuffled pool (reserve)", f"{c['reserve']:,}"]]
 
 
-def _eligibility_rows(c: dict[str, Any], options: Any) -> list[list[str]]:
+def _eligibility_rows(c: dict[str, Any], options: SelectionOptions) -> list[list[str]]:
     """The rows of the eligibility table: candidates, each filter's exclusions, eligible, selected, reserve."""
     rows = [["candidate pairs (2-combinations of a verb's frames)", f"{c['candidates']:,}"]]
     active = {"missing_definition": options.require_definition, "missing_core_fe": options.require_core_fe,
@@ -190,7 +195,7 @@ def list_cmd(db: ExistingDbOption = DEFAULT_DB, wide: WideOption = False) -> Non
                 caption="options: P pairs asked, M most per verb, K entries per pair, N least exemplars per frame")
 
 
-def _other_verbs(database: Any, sel: dict[str, Any], names: tuple[str, ...],
+def _other_verbs(database: sqlite_utils.Database, sel: dict[str, Any], names: tuple[str, ...],
                  shown: list[dict[str, Any]]) -> dict[str, str]:
     """Add to each shown pair its ``frame_pair`` key and ``verbs``: ``{lexicon: the verbs evoking both frames
     there}`` (:mod:`fbagent.pairs.shared`); returns ``{lexicon name: language}`` of the named lexicons."""

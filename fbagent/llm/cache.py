@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import json
 from functools import lru_cache
-from typing import Any
 
 from pydantic import BaseModel
 
@@ -29,7 +28,7 @@ def cache_key(
     *,
     backend: str,
     model: str,
-    messages: list[dict[str, Any]],
+    messages: list[dict[str, str]],
     response_model: type[BaseModel],
     temperature: float,
     max_tokens: int,

@@ -158,7 +158,7 @@ class LLMClient:
         self,
         *,
         task: str,
-        messages: list[dict[str, Any]],
+        messages: list[dict[str, str]],
         response_model: type[BaseModel],
         run_id: int | None = None,
         item_id: str | None = None,
@@ -267,7 +267,7 @@ class LLMClient:
         return providers.endpoint(providers.provider(self.backend), getattr(self._adapter, "base_url", None))
 
     async def _call(
-        self, *, key: str, task: str, messages: list[dict[str, Any]], response_model: type[BaseModel],
+        self, *, key: str, task: str, messages: list[dict[str, str]], response_model: type[BaseModel],
         run_id: int | None, item_id: str | None, prompt_version: str | None, temperature: float,
         max_tokens: int, seed: int | None, started: float,
     ) -> CallResult:
@@ -366,7 +366,7 @@ class _Exchange:
             "error": redact(one_line(str(error))),
         })
 
-    def request_record(self, messages: list[dict[str, Any]], response_model: type[BaseModel],
+    def request_record(self, messages: list[dict[str, str]], response_model: type[BaseModel],
                        params: dict[str, Any], transport_errors: list[str], *, failed: bool) -> dict[str, Any]:
         """The ``llm_calls.request`` of the call: messages, model name, params, mode, public base URL,
         re-asks, transport errors and, for a failed call, the last answer unless the last re-ask holds it."""

@@ -107,7 +107,7 @@ class ScreenRound:
     selection_id: int | None
     pairs: list[dict[str, Any]]
     todo: list[dict[str, Any]]
-    requests: list[list[dict[str, Any]]]
+    requests: list[list[dict[str, str]]]
     calls: list[asyncio.Future[CallResult]] = field(default_factory=list)
 
 

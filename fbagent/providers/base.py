@@ -310,7 +310,7 @@ class Backend(ABC):
                              stop: Sequence[str] = ("\n",)) -> list[TextResult]:
         """Free generations, one per prompt, in order, cut at ``stop``."""
 
-    async def create(self, *, response_model: type[BaseModel], messages: list[dict[str, Any]], temperature: float,
+    async def create(self, *, response_model: type[BaseModel], messages: list[dict[str, str]], temperature: float,
                      max_tokens: int, seed: int | None, max_reasks: int, hooks: CallHooks) -> BaseModel:
         """One structured completion of ``messages`` validated as ``response_model`` (re-asked at most
         ``max_reasks`` times with the validation error); ``hooks`` see every raw response. Raises the

@@ -99,7 +99,7 @@ class GeminiBackend(ConcurrentBackend):
         return cls(config.model or "", reasoning=config.reasoning, seed=config.seed, api_key=api_key,
                    base_url=config.base_url, retries=config.retries + 1, timeout_s=config.timeout_s)
 
-    async def create(self, *, response_model: type[BaseModel], messages: list[dict[str, Any]], temperature: float,
+    async def create(self, *, response_model: type[BaseModel], messages: list[dict[str, str]], temperature: float,
                      max_tokens: int, seed: int | None, max_reasks: int, hooks: CallHooks) -> BaseModel:
         """One structured completion (generation) through instructor's ``from_genai`` in ``Mode.JSON``."""
         _raw, client = self._structured.get()

@@ -332,7 +332,7 @@ class LlamaCppBackend(SyncBackend):
     async def _acreate(self, **kwargs: Any) -> Any:
         return await self._gate.call(self._generate, kwargs)
 
-    async def create(self, *, response_model: type[BaseModel], messages: list[dict[str, Any]], temperature: float,
+    async def create(self, *, response_model: type[BaseModel], messages: list[dict[str, str]], temperature: float,
                      max_tokens: int, seed: int | None, max_reasks: int, hooks: CallHooks) -> BaseModel:
         """One structured completion (generation) under the schema's grammar; calls are serialised and run
         in a worker thread, and a cancelled call (Ctrl-C) stops inside llama.cpp within milliseconds."""

@@ -138,7 +138,7 @@ class OpenAIBackend(ConcurrentBackend):
         return cls(model, base_url=url, api_key=key, timeout_s=config.timeout_s, max_retries=config.retries,
                    mode=mode, transport=transport, base_urls=config.base_urls)
 
-    async def create(self, *, response_model: type[BaseModel], messages: list[dict[str, Any]], temperature: float,
+    async def create(self, *, response_model: type[BaseModel], messages: list[dict[str, str]], temperature: float,
                      max_tokens: int, seed: int | None, max_reasks: int, hooks: CallHooks) -> BaseModel:
         """One structured completion (generation): the JSON-schema request over aiohttp, or instructor
         over the SDK for the other modes / ``FBAGENT_OPENAI_TRANSPORT=sdk`` (same request, same rows)."""

@@ -139,7 +139,7 @@ def openai_text(response: Any) -> str:
 
 
 async def instructor_create(client: Any, model: str, response_model: type[BaseModel],
-                            messages: list[dict[str, Any]], temperature: float, max_tokens: int,
+                            messages: list[dict[str, str]], temperature: float, max_tokens: int,
                             seed: int | None, max_reasks: int, hooks: CallHooks) -> BaseModel:
     """One instructor call (OpenAI-style keyword arguments) on an instructor ``client``; ``seed`` is sent
     only when given (:func:`fbagent.seeds.request_seed`: servers and llama.cpp take small seeds; the

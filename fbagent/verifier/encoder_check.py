@@ -34,6 +34,7 @@ import sqlite_utils
 
 from fbagent.seeds import DEFAULT_SEED
 from fbagent.store.exemplars import frame_definition, lu_exemplars
+from fbagent.store.rows import ExemplarRow
 from fbagent.verifier.settings import DEFAULT_MAX_REFERENCES
 
 #: characters of context kept on each side of the target before encoding (speed; the target's context)
@@ -160,7 +161,7 @@ class ExemplarBank:
     (``definition_for(frame, verb)``, encoded as a sentence), so that the check still gives a number.
     """
 
-    def __init__(self, encoder: Any, rows_for: Callable[[str, str], list[dict[str, Any]]],
+    def __init__(self, encoder: Any, rows_for: Callable[[str, str], list[ExemplarRow]],
                  definition_for: Callable[[str, str], str] | None = None) -> None:
         self.encoder = encoder
         self.rows_for = rows_for
@@ -202,7 +203,7 @@ class ExemplarBank:
         return centroid_similarity(target, own), centroid_similarity(target, other)
 
 
-def reference_sample(rows: list[dict[str, Any]], limit: int, seed: int, key: str) -> list[dict[str, Any]]:
+def reference_sample(rows: list[ExemplarRow], limit: int, seed: int, key: str) -> list[ExemplarRow]:
     """The exemplars with a target span, at most ``limit`` of them (``random.Random(f"{seed}|{key}")``
     sample when there are more), in their stored order."""
     usable = [r for r in rows if r.get("target_start") is not None and r.get("target_end") is not None]
@@ -213,11 +214,11 @@ def reference_sample(rows: list[dict[str, Any]], limit: int, seed: int, key: str
 
 
 def generation_references(db: sqlite_utils.Database, lexicon_id: int, *, seed: int = DEFAULT_SEED, limit: int = DEFAULT_MAX_REFERENCES
-                          ) -> tuple[Callable[[str, str], list[dict[str, Any]]], Callable[[str, str], str]]:
+                          ) -> tuple[Callable[[str, str], list[ExemplarRow]], Callable[[str, str], str]]:
     """``(rows_for, definition_for)`` of :class:`ExemplarBank` for a generation run: every exemplar of
     the verb's LU in the frame (:func:`fbagent.store.exemplars.lu_exemplars`), at most ``limit``
     (:func:`reference_sample`, seeded with the run's seed), and the frame's clean definition."""
-    def rows_for(frame: str, verb: str) -> list[dict[str, Any]]:
+    def rows_for(frame: str, verb: str) -> list[ExemplarRow]:
         return reference_sample(lu_exemplars(db, lexicon_id, frame, verb), limit, seed, f"references|{frame}|{verb}")
 
     def definition_for(frame: str, verb: str) -> str:

@@ -41,11 +41,11 @@ from fbagent.store.calibrations import calibration_name_taken
 from fbagent.store.db import open_db
 from fbagent.store.exemplars import frame_definition
 from fbagent.store.lexicon import frame_reference_texts
-from fbagent.store.rows import LexiconRow
+from fbagent.store.rows import ExemplarRow, LexiconRow
 from fbagent.verifier.calibration.metrics import signal_summary
 from fbagent.verifier.calibration.options import CalibrateOptions, validate_calibrate_options
 from fbagent.verifier.calibration.split import CalibrationPairs, choose_pairs, make_splits
-from fbagent.verifier.encoder_check import ExemplarBank
+from fbagent.verifier.encoder_check import ExemplarBank, Span
 from fbagent.verifier.run_models import prompt_style_of
 from fbagent.verifier.startup import check_encoder, load_encoder, start_backends
 from fbagent.verifier.verify import BatchEncoder, ReferenceBank, verify_item
@@ -178,7 +178,7 @@ async def _calibrate_lexicon(db: sqlite_utils.Database, lexicon: LexiconRow, cho
                 frame_b=pair["frame_b"], question_four_choice=None, margin=opts.verifier.margin, run_id=run["id"],
                 item_id=f"{run['name']}:{index}", seed=opts.seed, encoder_name=encoder_name, signal=opts.verifier.signal,
                 exemplars=exemplars if opts.verifier.signal != "roundtrip" else None,
-                spans={k: (r["target_start"], r["target_end"]) for k, r in slots.items()},
+                spans={k: _span(r) for k, r in slots.items()},
             )
         for key, ex in slots.items():
             s = (result.get("sentences") or {}).get(key) or {}
@@ -212,6 +212,12 @@ async def _calibrate_lexicon(db: sqlite_utils.Database, lexicon: LexiconRow, cho
     if failure:
         raise CalibrationFailed(f"calibration '{run['name']}' stopped: {failure}", CALLS_FAILED_FIX)
     return result, rows
+
+
+def _span(row: ExemplarRow) -> Span:
+    """The target span of a held-out exemplar (every one has one: :func:`split_exemplars` holds out no other)."""
+    start, end = row["target_start"], row["target_end"]
+    return (start, end) if start is not None and end is not None else None
 
 
 async def _verify_pairs(work: list[Any], client: LLMClient | None, stats0: dict[str, int]) -> str | None:

@@ -24,7 +24,7 @@ from fbagent.errors import FbagentError
 from fbagent.pairs import select as pair_steps
 from fbagent.store import pairs as pair_store
 from fbagent.store.exemplars import exemplar_counts, lu_exemplars
-from fbagent.store.rows import LexiconRow
+from fbagent.store.rows import ExemplarRow, LexiconRow
 from fbagent.verifier.calibration.options import HOLDOUT, CalibrateOptions
 
 
@@ -33,8 +33,8 @@ class FrameSplit:
     """The held-out exemplars and the references of one (frame, verb): rows ``{"id", "text",
     "target_start", "target_end"}``."""
 
-    held_out: list[dict[str, Any]]
-    references: list[dict[str, Any]]
+    held_out: list[ExemplarRow]
+    references: list[ExemplarRow]
 
 
 @dataclass
@@ -94,7 +94,7 @@ def choose_pairs(db: sqlite_utils.Database, lexicon: LexiconRow, opts: Calibrate
     return CalibrationPairs(pairs=kept, counts=counts, source=source)
 
 
-def split_exemplars(rows: list[dict[str, Any]], *, seed: int, lexicon: str, frame: str, verb: str,
+def split_exemplars(rows: list[ExemplarRow], *, seed: int, lexicon: str, frame: str, verb: str,
                     max_references: int) -> FrameSplit:
     """The seeded held-out split of one (frame, verb)'s exemplars (module doc). Exemplars without a
     target span are neither held out nor references. Raises ``ValueError`` with fewer than
