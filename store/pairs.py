@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, cast
 
 import sqlite_utils
 
@@ -24,10 +24,11 @@ from fbagent.framenet.lu_names import group_lemma
 from fbagent.store.clock import utc_now
 from fbagent.store.db import transaction
 from fbagent.store.lexicon import CORE_TYPES_SQL
+from fbagent.store.rows import AnnotatedVerbLU, FrameFacts, VerbLU
 from fbagent.store.transaction import inserted_id
 
 
-def verb_lexical_units(db: sqlite_utils.Database, lexicon_id: int) -> list[dict[str, Any]]:
+def verb_lexical_units(db: sqlite_utils.Database, lexicon_id: int) -> list[VerbLU]:
     """Verb LUs (POS ``V``) of a lexicon with their exemplar counts.
 
     Returns ``[{"lemma", "lu", "frame", "n_exemplars"}]`` ordered by lemma,
@@ -37,7 +38,7 @@ def verb_lexical_units(db: sqlite_utils.Database, lexicon_id: int) -> list[dict[
     verb; ``lu`` keeps the full LU name.
     """
     rows = [
-        {**r, "lemma": group_lemma(r["lemma"])}
+        VerbLU(lemma=group_lemma(r["lemma"]), lu=r["lu"], frame=r["frame"], n_exemplars=r["n_exemplars"])
         for r in db.query(
             """SELECT lu.lemma AS lemma, lu.name AS lu, f.name AS frame,
                       (SELECT COUNT(*) FROM exemplars x WHERE x.lu_pk = lu.id) AS n_exemplars
@@ -49,19 +50,19 @@ def verb_lexical_units(db: sqlite_utils.Database, lexicon_id: int) -> list[dict[
     return sorted(rows, key=lambda r: (r["lemma"], r["frame"], r["lu"]))
 
 
-def annotated_verb_lexical_units(db: sqlite_utils.Database, lexicon_id: int) -> list[dict[str, Any]]:
+def annotated_verb_lexical_units(db: sqlite_utils.Database, lexicon_id: int) -> list[AnnotatedVerbLU]:
     """Verb LUs (POS ``V``) of a lexicon as the FrameBench authors read them: ``[{"lu", "frame",
     "n_annotated"}]`` (``n_annotated``: the resource's annotated-sentence count), frames sorted by
     name and LUs in import order within a frame (:mod:`fbagent.pairs.framebench`)."""
-    return list(db.query(
+    return cast("list[AnnotatedVerbLU]", list(db.query(
         """SELECT lu.name AS lu, f.name AS frame, lu.n_annotated AS n_annotated
            FROM lexical_units lu JOIN frames f ON f.id = lu.frame_pk
            WHERE lu.lexicon_id = ? AND lu.pos = 'V' ORDER BY f.name, lu.id""",
         [lexicon_id],
-    ))
+    )))
 
 
-def frame_facts(db: sqlite_utils.Database, lexicon_id: int) -> dict[str, dict[str, Any]]:
+def frame_facts(db: sqlite_utils.Database, lexicon_id: int) -> dict[str, FrameFacts]:
     """Per frame: ``{"name", "has_definition", "n_core_fes", "n_examples"}``.
 
     ``has_definition``: the clean definition is not blank; ``n_core_fes``: FEs
@@ -75,7 +76,8 @@ def frame_facts(db: sqlite_utils.Database, lexicon_id: int) -> dict[str, dict[st
            FROM frames f WHERE f.lexicon_id = ?""",
         [lexicon_id],
     )
-    return {r["name"]: {**r, "has_definition": bool(r["has_definition"])} for r in rows}
+    return {r["name"]: FrameFacts(name=r["name"], has_definition=bool(r["has_definition"]), n_core_fes=r["n_core_fes"],
+                                  n_examples=r["n_examples"]) for r in rows}
 
 
 def frame_relations(db: sqlite_utils.Database, lexicon_id: int) -> list[tuple[str, str, str]]:

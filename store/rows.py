@@ -288,3 +288,30 @@ class ExemplarRow(TypedDict):
     text: str
     target_start: int | None
     target_end: int | None
+
+
+class VerbLU(TypedDict):
+    """A verb LU with its exemplar count (:func:`fbagent.store.pairs.verb_lexical_units`); ``lemma`` is the
+    grouping lemma (:func:`fbagent.framenet.lu_names.group_lemma`), ``lu`` the full LU name."""
+
+    lemma: str
+    lu: str
+    frame: str
+    n_exemplars: int
+
+
+class AnnotatedVerbLU(TypedDict):
+    """A verb LU as the FrameBench authors read it (:func:`fbagent.store.pairs.annotated_verb_lexical_units`)."""
+
+    lu: str
+    frame: str
+    n_annotated: int
+
+
+class FrameFacts(TypedDict):
+    """What pair selection's filters ask of a frame (:func:`fbagent.store.pairs.frame_facts`)."""
+
+    name: str
+    has_definition: bool
+    n_core_fes: int
+    n_examples: int

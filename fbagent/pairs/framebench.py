@@ -21,14 +21,14 @@ the authors'; row-for-row equality with their 800 pairs needs their file order (
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Any
 
 import numpy as np
 
 from fbagent.pairs.options import FRAMEBENCH_MAX_SEED as MAX_SEED
+from fbagent.store.rows import AnnotatedVerbLU
 
 #: The authors' default seed (``2_generate_frame_qa.py --seed``).
 FRAMEBENCH_SEED = 42
@@ -54,7 +54,7 @@ def verb_of(lu_name: str) -> str:
     return lu_name.split(".")[0]
 
 
-def pool(verb_lus: Iterable[Mapping[str, Any]]) -> Pool:
+def pool(verb_lus: Iterable[AnnotatedVerbLU]) -> Pool:
     """Steps 1-4 over the verb LUs of a lexicon.
 
     Args:

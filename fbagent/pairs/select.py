@@ -43,7 +43,7 @@ from fbagent.errors import FbagentError
 from fbagent.pairs import framebench, shared
 from fbagent.pairs.options import SelectionOptions
 from fbagent.store import pairs as store
-from fbagent.store.rows import LexiconRow
+from fbagent.store.rows import AnnotatedVerbLU, FrameFacts, LexiconRow, VerbLU
 
 REASONS = ("missing_definition", "missing_core_fe", "too_few_examples", "directly_related")
 REASON_TEXT = {
@@ -83,7 +83,7 @@ class Sample:
     order: list[Candidate] = field(default_factory=list, repr=False)
 
 
-def candidates(verb_lus: Iterable[Mapping[str, Any]]) -> list[Candidate]:
+def candidates(verb_lus: Iterable[VerbLU]) -> list[Candidate]:
     """Every 2-combination of the frames of each verb.
 
     Args:
@@ -105,10 +105,14 @@ def candidates(verb_lus: Iterable[Mapping[str, Any]]) -> list[Candidate]:
     return sorted(out)
 
 
+#: a frame the lexicon does not hold: no definition, no core FE, no example
+_NO_FACTS = FrameFacts(name="", has_definition=False, n_core_fes=0, n_examples=0)
+
+
 def filter_candidates(
     cands: Iterable[Candidate],
-    frames: Mapping[str, Mapping[str, Any]],
-    verb_lus: Iterable[Mapping[str, Any]],
+    frames: Mapping[str, FrameFacts],
+    verb_lus: Iterable[VerbLU],
     relations: Iterable[tuple[str, str, str]],
     options: SelectionOptions,
 ) -> tuple[list[Candidate], dict[str, int]]:
@@ -140,7 +144,7 @@ def filter_candidates(
     excluded = dict.fromkeys(REASONS, 0)
     eligible = []
     for c in cands:
-        fa, fb = frames.get(c.frame_a, {}), frames.get(c.frame_b, {})
+        fa, fb = frames.get(c.frame_a, _NO_FACTS), frames.get(c.frame_b, _NO_FACTS)
         reason = None
         if options.require_definition and not (fa.get("has_definition") and fb.get("has_definition")):
             reason = "missing_definition"
@@ -308,7 +312,7 @@ def _draw_fbagent(db: sqlite_utils.Database, lexicon: LexiconRow, options: Selec
     return Drawn([c.as_dict() for c in sample.selected], [c.as_dict() for c in sample.reserve], counts)
 
 
-def _draw_framebench(verb_lus: list[dict[str, Any]], lexicon: LexiconRow, options: SelectionOptions,
+def _draw_framebench(verb_lus: list[AnnotatedVerbLU], lexicon: LexiconRow, options: SelectionOptions,
                      keep: set[frozenset[str]] | None = None) -> Drawn:
     """The ``framebench`` protocol (:mod:`fbagent.pairs.framebench`); only frame pairs in ``keep`` when given."""
     pool = framebench.pool(verb_lus)

@@ -27,13 +27,23 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sqlite3
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from langgraph.checkpoint.sqlite import SqliteSaver
 
 from fbagent.store.db import sqlite_error
+
+if TYPE_CHECKING:
+    from langchain_core.runnables import RunnableConfig
+    from langgraph.checkpoint.base import (
+        ChannelVersions,
+        Checkpoint,
+        CheckpointMetadata,
+        CheckpointTuple,
+        DeltaChannelHistory,
+    )
 
 FLUSH_AFTER_S = 0.1   # the longest a held statement waits for the next checkpoint's commit
 
@@ -64,7 +74,7 @@ class LoopSqliteSaver(SqliteSaver):
         with super().cursor(transaction=transaction and not self._hold_commit) as cur:
             yield cur
 
-    def _held(self, method: Any, *args: Any) -> None:
+    def _held(self, method: Callable[..., None], *args: object) -> None:
         self._hold_commit = True
         try:
             method(*args)
@@ -88,21 +98,22 @@ class LoopSqliteSaver(SqliteSaver):
             if self.conn.in_transaction:
                 self.conn.commit()
 
-    async def aget_tuple(self, config: Any) -> Any:
+    async def aget_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
         """The thread's latest (or the configured) checkpoint tuple, or ``None``."""
         return self.get_tuple(config)
 
-    async def alist(self, config: Any, *, filter: dict[str, Any] | None = None, before: Any = None,  # noqa: A002
-                    limit: int | None = None) -> AsyncIterator[Any]:
+    async def alist(self, config: RunnableConfig | None, *, filter: dict[str, Any] | None = None,  # noqa: A002
+                    before: RunnableConfig | None = None, limit: int | None = None) -> AsyncIterator[CheckpointTuple]:
         """The checkpoints matching ``config``, newest first (see ``SqliteSaver.list``)."""
         for item in self.list(config, filter=filter, before=before, limit=limit):
             yield item
 
-    async def aput(self, config: Any, checkpoint: Any, metadata: Any, new_versions: Any) -> Any:
+    async def aput(self, config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata,
+                   new_versions: ChannelVersions) -> RunnableConfig:
         """Store one checkpoint, committed with the held statements before it; returns the config that points at it."""
         return self.put(config, checkpoint, metadata, new_versions)
 
-    async def aput_writes(self, config: Any, writes: Sequence[tuple[str, Any]], task_id: str,
+    async def aput_writes(self, config: RunnableConfig, writes: Sequence[tuple[str, Any]], task_id: str,
                           task_path: str = "") -> None:
         """Store the pending writes of one task (committed with the next checkpoint, see the class doc)."""
         self._held(self.put_writes, config, writes, task_id, task_path)
@@ -111,7 +122,8 @@ class LoopSqliteSaver(SqliteSaver):
         """Delete every checkpoint and write of ``thread_id`` (committed with the next checkpoint)."""
         self._held(self.delete_thread, thread_id)
 
-    async def aget_delta_channel_history(self, *, config: Any, channels: Sequence[str]) -> Any:
+    async def aget_delta_channel_history(self, *, config: RunnableConfig,
+                                         channels: Sequence[str]) -> Mapping[str, DeltaChannelHistory]:
         """See ``SqliteSaver.get_delta_channel_history``."""
         return self.get_delta_channel_history(config=config, channels=channels)
 
