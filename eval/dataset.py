@@ -63,7 +63,7 @@ EMPTY_FIX = ("if `fbagent export --validated` wrote it, the human filter kept no
              "--min-acceptable 1); export again with them, or without --validated")
 
 
-def _bool(value: Any) -> bool:
+def _bool(value: object) -> bool:
     if isinstance(value, str):
         return value.strip().lower() in ("1", "true", "yes", "y", "correct")
     if isinstance(value, float) and value != value:  # NaN (a pandas export of a missing cell)

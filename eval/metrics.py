@@ -37,7 +37,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
 import numpy as np
 
@@ -89,6 +89,16 @@ class Scoring:
 
 
 DEFAULT_SCORING = Scoring()
+
+
+class DifficultyScore(TypedDict):
+    """SemBench accuracy on one distractor difficulty: instances, accuracy, its bootstrap 95% interval and the mean
+    cosine margin (own minus other frame)."""
+
+    n: int
+    accuracy: float | None
+    ci95: tuple[float, float] | None
+    margin_mean: float | None
 
 
 def _rate(num: int, den: int) -> float | None:
@@ -307,7 +317,7 @@ def sembench_summary(preds: Sequence[dict], n_boot: int = DEFAULT_N_BOOT, seed: 
     """
     ok = [p for p in preds if p.get("error") is None and p.get("scores")]
     difficulties = [d for d in ("easy", "mid", "hard", "rand") if any(d in p["scores"] for p in ok)]
-    per = {}
+    per: dict[str, DifficultyScore] = {}
     for d in difficulties:
         rows = [p for p in ok if d in p["scores"]]
         c = [int(bool(p["scores"][d]["correct"])) for p in rows]
@@ -318,7 +328,7 @@ def sembench_summary(preds: Sequence[dict], n_boot: int = DEFAULT_N_BOOT, seed: 
             "margin_mean": float(np.mean([p["scores"][d]["sim_own"] - p["scores"][d]["sim_other"] for p in rows]))
             if rows else None,
         }
-    all_acc: list[Any] = [per[d]["accuracy"] for d in difficulties if per[d]["accuracy"] is not None]
+    all_acc = [acc for d in difficulties if (acc := per[d]["accuracy"]) is not None]
     return {
         "task": "sembench",
         "n_predictions": len(preds), "n_scored": len(ok), "n_failed": len(preds) - len(ok),

@@ -39,7 +39,7 @@ from collections import Counter
 from collections.abc import Callable, Coroutine, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from fbagent.errors import FbagentError
 from fbagent.files import write_atomic
@@ -72,7 +72,7 @@ def base_versions() -> dict[str, str | None]:
     }
 
 
-def run_on_loop(backend: Backend, coro: Coroutine[Any, Any, T]) -> T:
+def run_on_loop(backend: Backend, coro: Coroutine[object, None, T]) -> T:
     """``asyncio.run(coro)`` under the command's circuit breaker (:mod:`fbagent.providers.breaker`: a
     service that stopped answering raises its :class:`~fbagent.providers.breaker.ServiceDown`, exit 1),
     closing the backend's per-loop resources (API clients) before the loop ends."""
@@ -95,7 +95,7 @@ def stop_if_down() -> None:
         breaker.check()
 
 
-async def gather_or_cancel(*coros: Coroutine[Any, Any, Any]) -> list[Any]:
+async def gather_or_cancel(*coros: Coroutine[object, None, object]) -> list[object]:
     """``asyncio.gather`` that cancels the others when one raises (a tripped breaker, Ctrl-C), then re-raises."""
     tasks = [asyncio.ensure_future(c) for c in coros]
     try:

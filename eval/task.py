@@ -16,7 +16,6 @@ from __future__ import annotations
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from fbagent.eval.runner import ChoiceJob, ResultWriter, latest, run_choice_jobs, run_on_loop
 from fbagent.progress.events import Finished, OnEvent, Progress, Started, Stopped, ignore
@@ -26,7 +25,7 @@ from fbagent.providers.prices import CostCapReached, CostMeter
 
 #: ``solve(backend, writer, advance)``: answer what ``writer.done`` lacks, ``writer.write`` the predictions,
 #: ``advance(n)`` after every ``n`` units finished
-Solver = Callable[[Backend, ResultWriter, Callable[[int], None]], Coroutine[Any, Any, Any]]
+Solver = Callable[[Backend, ResultWriter, Callable[[int], None]], Coroutine[object, None, object]]
 
 
 @dataclass

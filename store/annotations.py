@@ -358,7 +358,7 @@ def save_answer(
     seconds: float | None = None,
     shown_at: str | None = None,
     fingerprint: str | None = None,
-    **changes: Any,
+    **changes: str | int | None,
 ) -> list[str]:
     """Write changed answer fields of ``task`` now (one short transaction) and update ``task`` in place.
 
@@ -391,8 +391,8 @@ def save_answer(
     if plan is None:
         return []
     _write_answer(db, task, plan, changes, annotator=annotator, fingerprint=fingerprint, ts=ts)
-    if "seconds" in plan.sets:
-        task.seconds = plan.sets["seconds"]
+    if isinstance(shown_s := plan.sets.get("seconds"), float):   # set (rounded) when seconds were given
+        task.seconds = shown_s
     return plan.changed + [f for f, _ in plan.reset if f not in plan.changed]
 
 
@@ -403,15 +403,15 @@ class _AnswerPlan:
     is appended (``judged``)."""
 
     changed: list[str]
-    reset: list[tuple[str, Any]]
-    sets: dict[str, Any]
+    reset: list[tuple[str, str | int | None]]
+    sets: dict[str, str | int | float | None]
     judged: bool
 
 
-def _plan_answer(task: Task, changes: dict[str, Any], *, judging: bool, fingerprint: str | None,
+def _plan_answer(task: Task, changes: dict[str, str | int | None], *, judging: bool, fingerprint: str | None,
                  seconds: float | None, shown_at: str | None, ts: str) -> _AnswerPlan | None:
     """Apply ``changes`` to ``task`` in memory and say what to write; None when nothing changes."""
-    reset: list[tuple[str, Any]] = []
+    reset: list[tuple[str, str | int | None]] = []
     if judging and task.fingerprint not in (None, fingerprint):
         # the earlier answer was given on another text: it goes to the history, the new one starts empty
         reset = [(f, getattr(task, f)) for f in ("choice", "acceptability") if getattr(task, f) is not None]
@@ -419,7 +419,7 @@ def _plan_answer(task: Task, changes: dict[str, Any], *, judging: bool, fingerpr
     changed = [f for f, v in changes.items() if getattr(task, f) != v]
     if not changed and seconds is None and not reset:
         return None
-    sets: dict[str, Any] = {f: changes[f] for f in changed}
+    sets: dict[str, str | int | float | None] = {f: changes[f] for f in changed}
     if reset:
         for f in ("choice", "correct", "acceptability", "acceptable"):
             sets.setdefault(f, None)
@@ -449,7 +449,7 @@ def _plan_answer(task: Task, changes: dict[str, Any], *, judging: bool, fingerpr
     return _AnswerPlan(changed, reset, sets, judged)
 
 
-def _write_answer(db: sqlite_utils.Database, task: Task, plan: _AnswerPlan, changes: dict[str, Any], *,
+def _write_answer(db: sqlite_utils.Database, task: Task, plan: _AnswerPlan, changes: dict[str, str | int | None], *,
                   annotator: str, fingerprint: str | None, ts: str) -> None:
     """One transaction: history rows for the replaced values, the task row, and the judgment row."""
     changed, reset, sets = plan.changed, plan.reset, plan.sets

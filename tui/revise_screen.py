@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, TypeAlias
 
 from textual import events
 from textual.app import ComposeResult
@@ -35,6 +35,9 @@ from fbagent.tui.session import ReviseSession
 from fbagent.tui.validate_screen import highlight
 from fbagent.validation.assignment import PAIRS, selected_fields
 
+if TYPE_CHECKING:
+    from fbagent.validation.aggregate import EntryScore
+
 #: key -> (item field, label)
 FIELDS = {
     "1": ("question", "Question (two-choice)"),
@@ -44,10 +47,12 @@ FIELDS = {
     "5": ("sentence_a_prime", "S_A' (frame A)"),
     "6": ("sentence_b_prime", "S_B' (frame B)"),
 }
+#: a piece of styled text: plain, (text, style) or Textual content
+Part: TypeAlias = "Content | str | tuple[str, str]"
 SHORT = {"sentence_a": "S_A", "sentence_b": "S_B", "sentence_a_prime": "S_A'", "sentence_b_prime": "S_B'"}
 
 
-def _verifier_line(verifier: Any, field: str) -> str:
+def _verifier_line(verifier: object, field: str) -> str:
     """One line of verifier results for ``field``: pass/FAIL, sim_own, sim_other, the definition.
 
     Reads the generation verifier's ``{"sentences": {field: {...}}}`` layout
@@ -74,13 +79,13 @@ def choice_text(choice: str, shown_first: str, shown_second: str) -> str:
     return " + ".join(SHORT[f] for f in sorted(fields, key=list(SHORT).index)) if fields else "neither"
 
 
-def judgment_lines(review: Any, language: str | None) -> list[Any]:
+def judgment_lines(review: EntryScore, language: str | None) -> list[Part]:
     """Content parts of the judgments block: a summary line, then per pair one line per annotator.
 
     ``review`` is the entry's :class:`fbagent.validation.aggregate.EntryScore`.
     """
     scale = scale_for(language)
-    parts: list[Any] = []
+    parts: list[Part] = []
     n = len(review.scores)
     total = sum(len(p) for p in review.states.values())
     score = (f"{review.n_correct}/{n} correct · {review.n_acceptable}/{n} acceptable" if n
@@ -182,7 +187,7 @@ class ReviseScreen(Screen):
         """Draw the entry on screen."""
         s = self.session
         item = s.item()
-        chunks: list[Any] = [s.annotator, "revise", f"entry {s.index + 1}/{s.total}", str(item.get("id")),
+        chunks: list[Part] = [s.annotator, "revise", f"entry {s.index + 1}/{s.total}", str(item.get("id")),
                              f"status {item.get('status')}"]
         if s.order != "stable":
             chunks.append(f"order {s.order}")
@@ -203,7 +208,7 @@ class ReviseScreen(Screen):
             except ValueError:
                 verifier = None
         revised = set(item.get("revised_fields") or [])
-        parts: list[Any] = []
+        parts: list[Part] = []
         for key, (field, label) in FIELDS.items():
             tag = " (revised)" if field in revised else ""
             parts.append((f"{key} {label}{tag}: ", "bold"))

@@ -263,7 +263,7 @@ class ValidateSession:
 
     # ------------------------------------------------------------------ answers (each one committed)
 
-    def _save(self, **changes: Any) -> list[str]:
+    def _save(self, **changes: str | int | None) -> list[str]:
         task = self.current
         if task is None:
             return []
