@@ -12,14 +12,14 @@ left out of the flag (a coin that happens to land right says nothing about the e
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import NotRequired, TypedDict
 
 import numpy as np
 
 from fbagent.audit import stats
-from fbagent.audit.baselines import BASELINES, Context
+from fbagent.audit.baselines import BASELINES, Context, Embed
 from fbagent.audit.text import lemma_note, lemma_set
 from fbagent.eval.entry import Entry
 from fbagent.eval.problems import ORDERS, Problem, build_problems
@@ -43,9 +43,76 @@ class AuditOptions:
     encoder: str | None = None
 
 
+class BaselineRow(TypedDict, total=False):
+    """One baseline of an audit: its rule, whether it could run, and (when it ran) its accuracy with the 95% interval
+    over entries and whether that interval lies above chance (shares in [0, 1])."""
+
+    name: str
+    rule: str
+    needs: str
+    available: bool
+    chance: float
+    accuracy: float
+    low: float
+    high: float
+    beats_chance: bool
+
+
+class EntryShortcuts(TypedDict):
+    """One entry of an audit: the share of its problems each baseline got right, and the shortcut flag."""
+
+    id: str
+    verb: str
+    shortcut: bool
+    gold_picked: dict[str, float]
+
+
+class NearDuplicate(TypedDict):
+    """Two entries of one verb whose texts are more similar than the threshold."""
+
+    a: str
+    b: str
+    verb: str
+    similarity: float
+
+
+class NearDuplicates(TypedDict):
+    """The near-duplicate pairs, the threshold and the similarity used."""
+
+    threshold: float
+    method: str
+    pairs: list[NearDuplicate]
+
+
+class AuditOptionsUsed(TypedDict):
+    """The options an audit ran with (``encoder`` only when an encoder embedded the texts)."""
+
+    seed: int
+    resamples: int
+    orders: list[str]
+    near_duplicate: float
+    encoder: str | None
+
+
+class AuditResult(TypedDict):
+    """What :func:`run_audit` returns (shares and accuracies in [0, 1])."""
+
+    entries: int
+    problems: int
+    options: AuditOptionsUsed
+    convention: str
+    lemmas: list[str]
+    baselines: list[BaselineRow]
+    per_entry: list[EntryShortcuts]
+    flagged: list[str]
+    near_duplicates: NearDuplicates
+    distributions: dict[str, dict[str, int]]
+    source: NotRequired[str]        # what was audited (the command adds it: a dataset folder, a run)
+
+
 def run_audit(entries: Sequence[Entry], options: AuditOptions, *, definitions: dict[str, str] | None = None,
               relations: Sequence[tuple[str, str, str]] | None = None,
-              embed: Callable[[list[str]], Any] | None = None) -> dict[str, Any]:
+              embed: Embed | None = None) -> AuditResult:
     """Audit ``entries``.
 
     Args:
@@ -72,15 +139,17 @@ def run_audit(entries: Sequence[Entry], options: AuditOptions, *, definitions: d
     ctx = Context(entries={e.id: e for e in entries}, definitions=dict(definitions or {}), embed=embed)
     gold = [p.correct_position for p in problems]
     groups = [p.entry_id for p in problems]
-    rows, picks_by = [], {}
+    rows: list[BaselineRow] = []
+    picks_by: dict[str, list[int]] = {}
     for b in BASELINES:
         picks = b.pick(problems, ctx)
-        row: dict[str, Any] = {"name": b.name, "rule": b.rule, "needs": b.needs, "available": picks is not None,
-                               "chance": CHANCE}
+        row: BaselineRow = {"name": b.name, "rule": b.rule, "needs": b.needs, "available": picks is not None,
+                            "chance": CHANCE}
         if picks is not None:
             picks_by[b.name] = picks
-            row.update(stats.accuracy_with_interval(stats.problem_scores(picks, gold), groups, seed=options.seed,
-                                                    resamples=options.resamples))
+            interval = stats.accuracy_with_interval(stats.problem_scores(picks, gold), groups, seed=options.seed,
+                                                    resamples=options.resamples)
+            row["accuracy"], row["low"], row["high"] = interval["accuracy"], interval["low"], interval["high"]
             row["beats_chance"] = row["low"] > CHANCE
         rows.append(row)
     per_entry = _per_entry(entries, problems, picks_by, {r["name"] for r in rows if r.get("beats_chance")})
@@ -97,14 +166,14 @@ def run_audit(entries: Sequence[Entry], options: AuditOptions, *, definitions: d
 
 
 def _per_entry(entries: Sequence[Entry], problems: Sequence[Problem], picks_by: dict[str, list[int]],
-               above: set[str]) -> list[dict[str, Any]]:
+               above: set[str]) -> list[EntryShortcuts]:
     """Per entry: the share of its problems each baseline got right (ties count 0), and the flag."""
     right: dict[str, Counter[str]] = defaultdict(Counter)
     asked: Counter[str] = Counter(p.entry_id for p in problems)
     for name, picks in picks_by.items():
         for p, pick in zip(problems, picks, strict=True):
             right[p.entry_id][name] += int(pick == p.correct_position)
-    out = []
+    out: list[EntryShortcuts] = []
     for e in entries:
         shares = {name: right[e.id][name] / asked[e.id] for name in picks_by} if asked[e.id] else {}
         flag = bool(above) and all(shares.get(name) == 1.0 for name in above)
@@ -113,7 +182,7 @@ def _per_entry(entries: Sequence[Entry], problems: Sequence[Problem], picks_by: 
 
 
 def near_duplicates(entries: Sequence[Entry], threshold: float,
-                    embed: Callable[[list[str]], Any] | None) -> dict[str, Any]:
+                    embed: Embed | None) -> NearDuplicates:
     """Pairs of entries of the same verb whose texts (question and four sentences, joined) are more
     similar than ``threshold``: ``{"threshold", "method", "pairs": [{"a", "b", "verb", "similarity"}]}``."""
     by_verb: dict[str, list[Entry]] = defaultdict(list)
@@ -127,7 +196,7 @@ def near_duplicates(entries: Sequence[Entry], threshold: float,
         ids = [e.id for group in many for e in group]
         vectors = embed([text[i] for i in ids])
         rows = {i: vectors[k] for k, i in enumerate(ids)}
-    pairs = []
+    pairs: list[NearDuplicate] = []
     for group in many:
         for i, a in enumerate(group):
             for b in group[i + 1:]:

@@ -23,13 +23,20 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, TypeAlias
 
 from fbagent.audit.text import lemma_set, overlap, tokens
 from fbagent.eval.entry import Entry
 from fbagent.eval.problems import Problem
 
 Picks = list[int]   # per problem: 1 (first shown), 2 (second shown), 0 (tie)
+
+
+if TYPE_CHECKING:
+    import numpy as np
+
+#: texts -> unit-length float rows, shape (len(texts), dim): the sentence encoder of the encoder baseline
+Embed: TypeAlias = "Callable[[list[str]], np.ndarray]"
 
 
 @dataclass
@@ -39,7 +46,7 @@ class Context:
 
     entries: dict[str, Entry]
     definitions: dict[str, str] = field(default_factory=dict)
-    embed: Callable[[list[str]], Any] | None = None
+    embed: Embed | None = None
 
 
 @dataclass(frozen=True)

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from fbagent.audit.audit import AuditResult
 
 
-def write_plots(result: dict[str, Any], folder: Path) -> list[Path]:
+def write_plots(result: AuditResult, folder: Path) -> list[Path]:
     """Write ``baselines.png`` (accuracy per baseline, 95% interval bars, the chance line) and
     ``distributions.png`` (entries per verb histogram, frame relations, gold positions) into ``folder``
     (created). Returns the paths written."""

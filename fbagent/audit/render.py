@@ -9,7 +9,8 @@ from __future__ import annotations
 import csv
 import io
 import json
-from typing import Any
+
+from fbagent.audit.audit import AuditResult, BaselineRow
 
 BASELINE_FIELDS = ("name", "rule", "available", "accuracy", "low", "high", "chance", "beats_chance", "needs")
 
@@ -19,7 +20,7 @@ def pct(v: float | None) -> str:
     return "n/a" if v is None else f"{100 * v:.1f}"
 
 
-def baseline_cells(row: dict[str, Any]) -> list[str]:
+def baseline_cells(row: BaselineRow) -> list[str]:
     """One baseline as table cells: name, accuracy %, 95% interval, chance %, verdict."""
     if not row["available"]:
         return [row["name"], "n/a", "", pct(row["chance"]), f"needs {row['needs']}"]
@@ -33,7 +34,7 @@ def count(n: int, word: str, plural: str | None = None) -> str:
     return f"{n:,} {word if n == 1 else plural or word + 's'}"
 
 
-def summary_lines(result: dict[str, Any]) -> list[str]:
+def summary_lines(result: AuditResult) -> list[str]:
     """Plain lines under the table: convention, lemmas, flags, near-duplicates, gold positions."""
     nd = result["near_duplicates"]
     dist = result["distributions"]
@@ -50,7 +51,7 @@ def summary_lines(result: dict[str, Any]) -> list[str]:
     ]
 
 
-def markdown(result: dict[str, Any], title: str = "Shortcut audit") -> str:
+def markdown(result: AuditResult, title: str = "Shortcut audit") -> str:
     """The whole result as Markdown: baselines table, summary lines, top verbs and frames."""
     lines = [f"## {title}", "", f"{count(result['entries'], 'entry', 'entries')}, "
              f"{count(result['problems'], 'problem')}.", "",
@@ -66,7 +67,7 @@ def markdown(result: dict[str, Any], title: str = "Shortcut audit") -> str:
     return "\n".join(lines)
 
 
-def csv_text(result: dict[str, Any]) -> str:
+def csv_text(result: AuditResult) -> str:
     """One CSV row per baseline (:data:`BASELINE_FIELDS`; accuracies in [0, 1]) with the convention column."""
     buf = io.StringIO()
     writer = csv.DictWriter(buf, fieldnames=[*BASELINE_FIELDS, "convention"], extrasaction="ignore")
@@ -76,12 +77,12 @@ def csv_text(result: dict[str, Any]) -> str:
     return buf.getvalue()
 
 
-def json_text(result: dict[str, Any]) -> str:
+def json_text(result: AuditResult) -> str:
     """The whole result as indented JSON."""
     return json.dumps(result, ensure_ascii=False, indent=2)
 
 
-def known_shortcuts_section(result: dict[str, Any] | None) -> str:
+def known_shortcuts_section(result: AuditResult | None) -> str:
     """The dataset card's "Known shortcuts" section (Markdown) from an audit result; ``None`` says the audit
     could not run. Names every baseline with accuracy, interval, chance and convention."""
     head = "## Known shortcuts\n\n"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -18,6 +18,9 @@ from fbagent.errors import FbagentError
 from fbagent.eval.choices import DEFAULT_ORDERS, ORDER_CHOICES
 from fbagent.seeds import DEFAULT_SEED
 from fbagent.store.db import open_db
+
+if TYPE_CHECKING:
+    from fbagent.audit.audit import AuditResult
 
 FORMATS = ("table", "md", "json", "csv")
 
@@ -99,14 +102,14 @@ def encoder_embed(name: str | None) -> tuple[Any, str]:
     return run, name or verifier.DEFAULT_ENCODER
 
 
-def _plots(result: dict[str, Any], folder: Path | None) -> list[Path]:
+def _plots(result: AuditResult, folder: Path | None) -> list[Path]:
     if folder is None:
         return []
 
     return write_plots(result, folder)
 
 
-def _render(result: dict[str, Any], fmt: str, *, show: int, wide: bool, plots: list[str]) -> None:
+def _render(result: AuditResult, fmt: str, *, show: int, wide: bool, plots: list[str]) -> None:
     """Print ``result`` in ``fmt``; the table form fits the terminal (:func:`fbagent.commands.tables.print_table`)."""
     if fmt != "table":
         echo({"md": render.markdown, "json": render.json_text, "csv": render.csv_text}[fmt](result).rstrip("\n"))

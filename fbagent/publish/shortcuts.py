@@ -5,7 +5,7 @@ ids ``export --exclude-shortcut`` leaves out, and the dataset card's "Known shor
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import sqlite_utils
 
@@ -17,6 +17,10 @@ from fbagent.publish.jsonl import export_records
 from fbagent.store.items import ANNOTATED_STATUSES
 from fbagent.store.lexicon import get_lexicon
 from fbagent.store.runs import get_run
+
+if TYPE_CHECKING:
+    from fbagent.audit.audit import AuditResult
+    from fbagent.audit.baselines import Embed
 
 
 def run_entries(db: sqlite_utils.Database, run: str, statuses: Sequence[str] | None = None) -> AuditInput:
@@ -39,8 +43,8 @@ def records_facts(db: sqlite_utils.Database, records: Sequence[dict[str, Any]]) 
     return lexicon_facts(db, row["id"]) if row else ({}, None)
 
 
-def shortcut_ids(db: sqlite_utils.Database, export_options: dict[str, Any], *, embed: Any = None,
-                 encoder: str | None = None) -> tuple[list[str], dict[str, Any]]:
+def shortcut_ids(db: sqlite_utils.Database, export_options: dict[str, Any], *, embed: Embed | None = None,
+                 encoder: str | None = None) -> tuple[list[str], AuditResult]:
     """The ids of the entries the audit flags ``shortcut`` among those an export with ``export_options``
     (:meth:`fbagent.publish.options.Scope.export_options`) would write, and the audit result (run with
     ``embed``, as ``fbagent audit`` runs by default)."""
