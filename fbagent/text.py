@@ -16,7 +16,7 @@ import unicodedata
 from collections.abc import Iterator
 from typing import Any
 
-from rich.console import Console, ConsoleOptions, RenderHook
+from rich.console import Console, ConsoleOptions, ConsoleRenderable, RenderableType, RenderHook
 from rich.segment import Segment
 
 from fbagent.errors import FbagentError
@@ -38,7 +38,7 @@ def _escape(match: re.Match[str]) -> str:
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
-def shown(text: Any, *, one_line: bool = False) -> str:
+def shown(text: object, *, one_line: bool = False) -> str:
     """``text`` (any value, ``str()``-ed) safe for a terminal: every control character but tab and
     newline, every line separator and bidi control replaced by a visible escape (``"\\x1b"``,
     ``"\\u202e"``); with ``one_line`` tab and newline too (``"\\n"``). Printable text is unchanged.
@@ -116,7 +116,7 @@ def safe_console(**kwargs: Any) -> Console:
     (cells, prints, markup text) through :func:`shown`, through Rich's public render-hook API; the
     console's own control codes (colours, live-display cursor moves) are kept."""
     class _Shown:
-        def __init__(self, renderable: Any) -> None:
+        def __init__(self, renderable: RenderableType) -> None:
             self.renderable = renderable
 
         def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterator[Segment]:
@@ -127,7 +127,7 @@ def safe_console(**kwargs: Any) -> Console:
                     yield Segment(shown(segment.text), segment.style, segment.control)
 
     class _Hook(RenderHook):
-        def process_renderables(self, renderables: list[Any]) -> list[Any]:
+        def process_renderables(self, renderables: list[ConsoleRenderable]) -> list[ConsoleRenderable]:
             return [_Shown(r) for r in renderables]
 
     console = Console(**kwargs)

@@ -17,13 +17,13 @@ import time
 import weakref
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 from urllib.parse import quote
 
 import sqlite_utils
 
 from fbagent.errors import FbagentError
 from fbagent.files import check_regular
+from fbagent.store.migrations import Upgrade
 from fbagent.store.schema import SCHEMA_VERSION, ensure_schema, newer_error, schema_version
 from fbagent.store.sqlite_errors import BUSY_TIMEOUT_MS, read_only_error, sqlite_error
 from fbagent.store.transaction import transaction
@@ -69,7 +69,7 @@ def open_db(
     *,
     create: bool = True,
     read_only: bool = False,
-    on_upgrade: Callable[[dict[str, Any]], None] | None = None,
+    on_upgrade: Callable[[Upgrade], None] | None = None,
 ) -> sqlite_utils.Database:
     """Open (and create/upgrade) the database at ``path``.
 
@@ -173,7 +173,7 @@ def open_db_copy(path: str | Path) -> sqlite_utils.Database:
 
 
 def _prepared(conn: sqlite3.Connection, path: Path, *, memory: bool,
-              on_upgrade: Callable[[dict[str, Any]], None] | None,
+              on_upgrade: Callable[[Upgrade], None] | None,
               before: frozenset[str] | None = None) -> sqlite_utils.Database:
     """``conn`` (of the file ``path``, or of memory) set up as :func:`open_db` describes: settings, the
     fbagent-file and newer-schema checks, the schema created or upgraded, registered for :func:`close_all`.
@@ -326,7 +326,7 @@ def _connect_read_only(path: Path, immutable: bool = False) -> sqlite3.Connectio
     return conn
 
 
-def _open_read_only(path: Path, on_upgrade: Callable[[dict[str, Any]], None] | None = None) -> sqlite_utils.Database:
+def _open_read_only(path: Path, on_upgrade: Callable[[Upgrade], None] | None = None) -> sqlite_utils.Database:
     """The read-only open of :func:`open_db` (``mode=ro``; ``immutable=1`` when the WAL index cannot be created).
 
     Never writes: a file of an earlier schema is refused with one line naming ``fbagent db upgrade``

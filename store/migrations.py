@@ -63,7 +63,7 @@ import sqlite3
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from fbagent.errors import FbagentError
 from fbagent.store.clock import as_instant, utc_now
@@ -471,7 +471,11 @@ def _backup(path: Path, dest: Path) -> None:
         src.close()
 
 
-def upgrade(conn: sqlite3.Connection, path: Path | None, target: int) -> dict | None:
+#: what an upgrade did (:func:`upgrade`): the versions before and after, and the copy taken before (None: in memory)
+Upgrade = TypedDict("Upgrade", {"from": int, "to": int, "backup": "Path | None"})
+
+
+def upgrade(conn: sqlite3.Connection, path: Path | None, target: int) -> Upgrade | None:
     """Upgrade the database on ``conn`` (file ``path``; None for ``:memory:``) to schema ``target``.
 
     Returns ``{"from": old, "to": target, "backup": path or None}``, or None

@@ -41,12 +41,15 @@ idempotent) and change the script here so that new files match upgraded ones
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import sqlite_utils
 
 from fbagent.errors import FbagentError
-from fbagent.store.migrations import run_script, upgrade  # the steps load only for an old file
+from fbagent.store.migrations import (  # the steps load only for an old file
+    Upgrade,
+    run_script,
+    upgrade,
+)
 from fbagent.store.transaction import transaction
 
 SCHEMA_VERSION = 12
@@ -435,7 +438,7 @@ def newer_error(path: Path | str, version: int) -> FbagentError:
     )
 
 
-def ensure_schema(db: sqlite_utils.Database, path: Path | str | None = None) -> dict[str, Any] | None:
+def ensure_schema(db: sqlite_utils.Database, path: Path | str | None = None) -> Upgrade | None:
     """Bring the database to :data:`SCHEMA_VERSION`; cheap when it is current.
 
     - current version: creates any table that is missing (idempotent scripts);

@@ -22,18 +22,20 @@ from fbagent.text import safe_console, shown
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from fbagent.store.migrations import Upgrade
 
-def echo(message: Any = "", **kwargs: Any) -> None:
+
+def echo(message: object = "", **kwargs: Any) -> None:
     """``typer.echo`` of ``shown(message)`` (newlines and tabs kept; other controls made visible)."""
     typer.echo(_fitted(shown(message), kwargs.get("err", False)), **kwargs)
 
 
-def secho(message: Any = "", **kwargs: Any) -> None:
+def secho(message: object = "", **kwargs: Any) -> None:
     """``typer.secho`` of ``shown(message)``: the style is typer's, the text is safe."""
     typer.secho(_fitted(shown(message), kwargs.get("err", False)), **kwargs)
 
 
-def _fitted(text: Any, err: bool) -> Any:
+def _fitted(text: str, err: bool) -> str:
     """``text`` with each line longer than the terminal wrapped at spaces (never inside a word); as it
     is when the stream is not a terminal, or the text is not a string or is JSON."""
     stream = sys.stderr if err else sys.stdout
@@ -69,7 +71,7 @@ def new_console(**kwargs: Any) -> Console:
     return safe_console(**kwargs)
 
 
-def upgrade_note(info: dict) -> None:
+def upgrade_note(info: Upgrade) -> None:
     """Say on stderr that the database was upgraded to a new schema, and where the copy taken before is."""
     echo(
         f"note: upgraded the database from schema version {info['from']} to {info['to']}"
