@@ -26,7 +26,7 @@ from fbagent.serve.throttle import WrongTokens
 #: Events: listening, joined, refused (any 401/403/429/503, at most a burst a minute), refused_summary (the rest,
 #: counted), app_started, app_stopped, app_crashed (exit code, traceback), ended (revoked/expired), taken_over,
 #: bad_message, watch_error.
-Event = Callable[[str, dict[str, Any]], None]
+Event = Callable[[str, dict[str, object]], None]
 
 
 @dataclass

@@ -20,7 +20,7 @@ HEIGHT_RANGE = (10, 200)
 MAX_STDIN = 65_536
 
 
-def _size(data: Any) -> tuple[int, int] | None:
+def _size(data: object) -> tuple[int, int] | None:
     if not isinstance(data, dict):
         return None
     width, height = data.get("width"), data.get("height")

@@ -45,7 +45,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import aiohttp_jinja2
 import jinja2
@@ -62,6 +62,9 @@ from fbagent.serve.throttle import RefusalLog, WrongTokens, client_address, cros
 from fbagent.serve.tokens import token_hash
 from fbagent.serve.warm import InflectionFile, item_verbs
 from fbagent.store import invites, open_db
+
+if TYPE_CHECKING:
+    from sqlite_utils import Database
 
 HERE = Path(__file__).parent
 INDEX_TEMPLATE = "app_index.html"
@@ -99,7 +102,7 @@ class AnnotateServer(JoinRoutes, AppRoutes, Server):
         self.inflections = InflectionFile()
         self.temp_folder = self.inflections.folder
         self._warming: asyncio.Future | None = None
-        self._db: Any = None
+        self._db: Database | None = None
         self._touched: dict[int, float] = {}
         self._watcher: asyncio.Task | None = None
 

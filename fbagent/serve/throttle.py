@@ -30,8 +30,8 @@ minute one by one, the rest as one count per minute.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
+from typing import TypedDict
 
 from limits import parse, storage, strategies
 
@@ -51,7 +51,16 @@ def client_address(remote: str | None, forwarded_for: str | None, trusted_proxie
     return address
 
 
-def cross_site(headers: Any, origin: str) -> bool:
+class Refusal(TypedDict):
+    """A refused request as the log shows it: the HTTP status, the path, why, and the client's address."""
+
+    status: int
+    path: str
+    reason: str
+    remote: str
+
+
+def cross_site(headers: Mapping[str, str], origin: str) -> bool:
     """True when the browser says the request was started by another site.
 
     ``headers``: the request headers. Fetch metadata first (``Sec-Fetch-Site``
@@ -133,7 +142,7 @@ class RefusalLog:
     (:meth:`flush`, called by the server's watcher and at shutdown).
     """
 
-    def __init__(self, emit: Callable[[str, dict[str, Any]], None], burst: int = 10, period_s: float = 60.0,
+    def __init__(self, emit: Callable[[str, dict[str, object]], None], burst: int = 10, period_s: float = 60.0,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.emit = emit
         self.burst = burst
@@ -143,12 +152,12 @@ class RefusalLog:
         self._shown = 0
         self._held: dict[int, int] = {}
 
-    def refused(self, fields: dict[str, Any]) -> None:
-        """One refusal (``fields`` has ``status``)."""
+    def refused(self, fields: Refusal) -> None:
+        """One refusal."""
         self.flush()
         if self._shown < self.burst:
             self._shown += 1
-            self.emit("refused", fields)
+            self.emit("refused", dict(fields))
         else:
             self._held[fields["status"]] = self._held.get(fields["status"], 0) + 1
 
