@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -20,7 +20,11 @@ from fbagent.seeds import DEFAULT_SEED
 from fbagent.store.db import open_db
 
 if TYPE_CHECKING:
+    from numpy import ndarray
+
     from fbagent.audit.audit import AuditResult
+    from fbagent.audit.baselines import Embed
+    from fbagent.audit.sources import AuditInput
 
 FORMATS = ("table", "md", "json", "csv")
 
@@ -75,7 +79,7 @@ def register(app: typer.Typer) -> None:
         _render(result, fmt, show=show, wide=wide, plots=written)
 
 
-def load_source(run: str | None, dataset: Path | None, *, lexicon: str | None, lang: str, db: Path | None) -> Any:
+def load_source(run: str | None, dataset: Path | None, *, lexicon: str | None, lang: str, db: Path | None) -> AuditInput:
     """The :class:`fbagent.audit.sources.AuditInput` of ``--run`` (the database, read-only) or ``--dataset``."""
     if (run is None) == (dataset is None):
         raise FbagentError("pass exactly one of --run and --dataset",
@@ -92,11 +96,11 @@ def load_source(run: str | None, dataset: Path | None, *, lexicon: str | None, l
     return sources.dataset_entries(dataset, lang=lang, db=database, lexicon=lexicon)
 
 
-def encoder_embed(name: str | None) -> tuple[Any, str]:
+def encoder_embed(name: str | None) -> tuple[Embed, str]:
     """``(texts -> unit rows, encoder name)`` of the sentence encoder (loaded offline; :class:`FbagentError` if absent)."""
     verifier.load_encoder(name)   # fail now, with the fix, rather than mid-audit
 
-    def run(texts: list[str]) -> Any:
+    def run(texts: list[str]) -> ndarray:
         return verifier.embed(texts, name)
 
     return run, name or verifier.DEFAULT_ENCODER

@@ -8,9 +8,12 @@ issue 9: 1st and 2nd, then Base and Ext., then the 95% CI) and which headers it 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from fbagent.commands.tables import Col, print_table
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 MODEL_MIN = 12  # the model column is never narrower (its name wraps after / - _ .)
 
@@ -21,7 +24,7 @@ SHORT = {"Other frame": "Other", "Neither": "Nei.", "Problems/s": "/s", "Problem
          "Inst./s": "/s", "Entries": "n"}
 
 
-def print_report(console: Any, tabs: list, wide: bool = False) -> None:
+def print_report(console: Console, tabs: list, wide: bool = False) -> None:
     """Print each report table (``Table``: title, headers, rows, caption) on ``console``: the model
     column at the left (at least :data:`MODEL_MIN` wide), the numbers right-aligned; a cell with a
     space (``45.0 [40.0, 50.0]``) may wrap there. ``wide``: every column at its full width."""

@@ -27,7 +27,7 @@ import io
 import os
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Literal, cast
 
 import click
 import typer
@@ -138,7 +138,7 @@ def render_help(command: ClickCommand, ctx: ClickContext, width: int | None = No
     width = width or (int(asked) if asked.isdigit() else min(probe.width, MAX_WIDTH))
     out = io.StringIO()
     console = Console(file=out, width=width, force_terminal=probe.is_terminal,
-                      color_system=cast(Any, probe.color_system), highlight=False, soft_wrap=False)
+                      color_system=cast("Literal['auto', 'standard', '256', 'truecolor', 'windows'] | None", probe.color_system), highlight=False, soft_wrap=False)
     # Typer 0.29 writes an argument as {path}: shown as click does, PATH ({a|b} choice sets stay)
     pieces = re.sub(r"\{([a-z_]+)\}", lambda m: m.group(1).upper(), " ".join(command.collect_usage_pieces(ctx)))
     console.print(Padding(Text.assemble(("Usage: ", "yellow"), (f"{ctx.command_path} {pieces}", "bold")), (1, 1, 0, 1)))

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.markup import escape
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
 from fbagent import checks
 from fbagent import lexicon as lexicon_room
@@ -172,7 +172,7 @@ def _import(database: sqlite_utils.Database, err: Console, path: Path, *, lang: 
     """Run the import with a progress bar on a terminal; the other JSONL problems go to stderr on one line."""
     with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
                   TimeElapsedColumn(), console=err, transient=True, disable=not err.is_terminal) as bar:
-        tasks: dict[str, Any] = {}
+        tasks: dict[str, TaskID] = {}
 
         def progress(stage: str, done: int, total: int) -> None:
             if not err.is_terminal:

@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich import box as boxes
@@ -37,6 +37,9 @@ from rich.text import Text
 
 from fbagent.commands.output import new_console
 from fbagent.text import shown
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 WideOption = Annotated[bool, typer.Option(
     "--wide", help="Show every column at its full width, even when the terminal is narrower.")]
@@ -256,7 +259,7 @@ def _share(nat: list[int], low: list[int], room: int) -> list[int]:
     return widths
 
 
-def print_table(console: Any, cols: Sequence[Col], rows: Sequence[Sequence[Any]], *, title: str | None = None,
+def print_table(console: Console, cols: Sequence[Col], rows: Sequence[Sequence[object]], *, title: str | None = None,
                 caption: str | None = None, wide: bool = False, show_header: bool = True,
                 row_styles: Sequence[str | None] | None = None) -> Fit:
     """Print a table of ``cols`` and ``rows`` (values ``str()``-ed, made safe by :func:`fbagent.text.shown`)
@@ -292,7 +295,7 @@ def print_table(console: Any, cols: Sequence[Col], rows: Sequence[Sequence[Any]]
     return chosen
 
 
-def _print_stacked(console: Any, cols: Sequence[Col], rows: Sequence[Sequence[str]], title: str | None,
+def _print_stacked(console: Console, cols: Sequence[Col], rows: Sequence[Sequence[str]], title: str | None,
                    caption: str | None) -> None:
     """Print ``rows`` as blocks (a table too wide for ``console`` even without its secondary columns):
     per row, one line per column, the header then the value wrapped at words; a value with a word too

@@ -203,7 +203,7 @@ def _num(v: float | None) -> str:
     return "none" if v is None else f"{v:g}"
 
 
-def _json_ready(value: Any) -> Any:
+def _json_ready(value: object) -> object:
     """``value`` with tuples as lists and paths as strings (``json.dumps`` of the result)."""
     if isinstance(value, dict):
         return {str(k): _json_ready(v) for k, v in value.items()}
