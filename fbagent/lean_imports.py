@@ -30,7 +30,7 @@ import importlib.abc
 import importlib.machinery
 import sys
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from types import ModuleType
 from typing import Any
 
@@ -47,7 +47,7 @@ class ColumnTypes(dict):
     ``"REAL"``, ``pandas.Timestamp`` -> ``"TEXT"``, as sqlite-utils maps them when it imports both. Any other
     unknown type raises ``KeyError`` (as the plain dict did)."""
 
-    def __missing__(self, key: Any) -> str:
+    def __missing__(self, key: object) -> str:
         module = getattr(key, "__module__", "") or ""
         numpy = sys.modules.get("numpy")
         if numpy is not None and module.split(".")[0] == "numpy" and isinstance(key, type):
@@ -63,7 +63,7 @@ class ColumnTypes(dict):
 class _HidingLoader(importlib.abc.Loader):
     """The loader of ``sqlite_utils.db``, run with :data:`HIDDEN` hidden from this thread."""
 
-    def __init__(self, loader: Any) -> None:
+    def __init__(self, loader: importlib.abc.Loader) -> None:
         self._loader = loader
 
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType | None:
@@ -87,7 +87,7 @@ class LeanFinder(importlib.abc.MetaPathFinder):
     """Finds ``sqlite_utils.db`` as the other finders do, with :class:`_HidingLoader` around its loader; while
     that module runs (in its thread) answers "no module named ..." for :data:`HIDDEN` packages."""
 
-    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> importlib.machinery.ModuleSpec | None:
+    def find_spec(self, fullname: str, path: Sequence[str] | None = None, target: ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
         if getattr(_state, "hiding", False) and fullname.split(".")[0] in HIDDEN:
             raise ModuleNotFoundError(f"No module named {fullname!r} (hidden while sqlite-utils loads)", name=fullname)
         if fullname != TARGET:

@@ -35,6 +35,7 @@ import importlib.abc
 import sys
 import threading
 import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -353,7 +354,7 @@ def lemminflect_module() -> ModuleType:
 class _HideSpacy(importlib.abc.MetaPathFinder):
     """An import finder for which spaCy is not installed (see :func:`lemminflect_module`)."""
 
-    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> None:
+    def find_spec(self, fullname: str, path: Sequence[str] | None = None, target: ModuleType | None = None) -> None:
         if fullname == "spacy" or fullname.startswith("spacy."):
             raise ModuleNotFoundError(f"No module named {fullname!r}", name=fullname)
         return None

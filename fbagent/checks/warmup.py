@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-from typing import Any
 
 from fbagent.checks import self_check as checks
 from fbagent.providers.cancel import Deferred
@@ -27,7 +26,7 @@ class Warmup:
     def __init__(self, lang: str) -> None:
         self.lang = lang
         self.load = Deferred(warm_checks, lang, name="fbagent-warmup")
-        self.done: concurrent.futures.Future[Any] = self.load.future
+        self.done: concurrent.futures.Future[None] = self.load.future
 
     def start(self) -> None:
         """Start loading (no-op once started)."""

@@ -31,9 +31,9 @@ import contextlib
 import logging
 import time
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Awaitable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 import sqlite_utils
 from pydantic import BaseModel, ValidationError
@@ -53,6 +53,9 @@ from fbagent.providers.config import (
 )
 from fbagent.providers.hooks import CallHooks
 from fbagent.store import llm_calls
+
+if TYPE_CHECKING:
+    from fbagent.providers.base import Backend
 
 _MAX_OUTPUT_CHARS = 4000
 
@@ -125,7 +128,7 @@ class LLMClient:
 
     def __init__(
         self,
-        adapter: Any,
+        adapter: Backend,
         *,
         db: sqlite_utils.Database,
         concurrency: int = DEFAULT_CONCURRENCY,
@@ -138,7 +141,7 @@ class LLMClient:
             raise FbagentError(f"concurrency must be at least 1, got {concurrency}", "pass --concurrency 1 or more")
         if max_retries < 0:
             raise FbagentError(f"max retries must be 0 or more, got {max_retries}", "pass --max-retries 0 or more")
-        self._adapter = adapter
+        self._adapter: Backend | None = adapter
         self.backend: str = adapter.name
         self.model: str = adapter.model
         self.db = db
@@ -281,7 +284,7 @@ class LLMClient:
         transport_errors: list[str] = []
         policy = providers.RetryPolicy(self.max_retries, self.backoff_s, self.max_backoff_s)
 
-        def create() -> Any:
+        def create() -> Awaitable[BaseModel]:
             return adapter.create(
                 response_model=response_model, messages=messages, temperature=temperature,
                 max_tokens=max_tokens, seed=seed, max_reasks=self.max_retries, hooks=hooks,
@@ -333,18 +336,26 @@ class LLMClient:
             self.stats.errors[error] += 1
 
 
+class Reask(TypedDict):
+    """One re-ask of a structured call: the attempt, the model's (redacted) answer and the validation error."""
+
+    attempt: int
+    output: str
+    error: str
+
+
 class _Exchange:
     """What the hooks of one :meth:`LLMClient._call` see: HTTP attempts, tokens summed over them,
     the last answer's text and each re-ask (attempt number, redacted answer, validation error)."""
 
-    def __init__(self, adapter: Any) -> None:
+    def __init__(self, adapter: Backend) -> None:
         self.adapter = adapter
         self.attempts = 0
         self.input_tokens = 0
         self.output_tokens = 0
         self.last_text = ""
         self.seen: set[int] = set()  # ids of the responses the hooks saw
-        self.reasks: list[dict[str, Any]] = []
+        self.reasks: list[Reask] = []
 
     def hooks(self) -> CallHooks:
         return CallHooks(attempt=self.on_attempt, response=self.on_response, parse_error=self.on_parse_error)
@@ -367,11 +378,12 @@ class _Exchange:
         })
 
     def request_record(self, messages: list[dict[str, str]], response_model: type[BaseModel],
-                       params: dict[str, Any], transport_errors: list[str], *, failed: bool) -> dict[str, Any]:
+                       params: dict[str, float | int | None], transport_errors: list[str], *,
+                       failed: bool) -> dict[str, object]:
         """The ``llm_calls.request`` of the call: messages, model name, params, mode, public base URL,
         re-asks, transport errors and, for a failed call, the last answer unless the last re-ask holds it."""
         adapter = self.adapter
-        request: dict[str, Any] = {
+        request: dict[str, object] = {
             "messages": messages,
             "response_model": response_model.__name__,
             "params": params,

@@ -79,7 +79,7 @@ class BackgroundEncoder:
     """
 
     def __init__(self, name: str | None, load: Callable[[str | None], TargetEncoder],
-                 after: concurrent.futures.Future[object] | None = None) -> None:
+                 after: concurrent.futures.Future[None] | None = None) -> None:
         self.name = name or DEFAULT_ENCODER
 
         def load_after() -> TargetEncoder:
