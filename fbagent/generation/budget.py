@@ -11,12 +11,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 import sqlite_utils
 
 from fbagent.providers.prices import CostCapReached, Price, PriceTable, check_cap, usd
 from fbagent.store.runs import usage_by_model
+
+if TYPE_CHECKING:
+    from fbagent.llm.client import LLMClient
 
 
 @dataclass
@@ -26,7 +29,7 @@ class RunBudget:
 
     cap: float
     before: float
-    clients: list[tuple[Any, Price]]
+    clients: list[tuple[LLMClient, Price]]
     date: str = ""
 
     def spent(self) -> float:
@@ -43,7 +46,7 @@ class RunBudget:
                               "run the same command with a higher --max-cost to go on (nothing stored is asked again)")
 
 
-def run_budget(db: sqlite_utils.Database, run_id: int, clients: Sequence[Any], cap: float | None, prices: PriceTable) -> RunBudget | None:
+def run_budget(db: sqlite_utils.Database, run_id: int, clients: Sequence[LLMClient], cap: float | None, prices: PriceTable) -> RunBudget | None:
     """The :class:`RunBudget` of run ``run_id`` (``None`` without a cap). Raises :class:`FbagentError` when the
     price table has no price for a model the run used or uses (:func:`fbagent.providers.prices.check_cap`)."""
     if cap is None:
@@ -54,7 +57,7 @@ def run_budget(db: sqlite_utils.Database, run_id: int, clients: Sequence[Any], c
         check_cap(cap, price, f"{m['backend']}:{m['model']}")
         assert price is not None
         before += price.cost(m["input_tokens"], m["output_tokens"])
-    priced: list[tuple[Any, Price]] = []
+    priced: list[tuple[LLMClient, Price]] = []
     for client in {id(c): c for c in clients}.values():
         price = prices.lookup(client.backend, client.model)
         check_cap(cap, price, f"{client.backend}:{client.model}")

@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, cast
 
 import sqlite_utils
 
@@ -54,7 +54,14 @@ from fbagent.generation.options import (
 )
 from fbagent.generation.plan import build_plan, missing_key_warnings, missing_package_warnings
 from fbagent.generation.selection import choose_selection, prepare_selection, screening_done
-from fbagent.generation.workers import EntryPool, FrameInfoCache, entry_list, lent_slots, pending
+from fbagent.generation.workers import (
+    Entry,
+    EntryPool,
+    FrameInfoCache,
+    entry_list,
+    lent_slots,
+    pending,
+)
 from fbagent.lexicon.importer import resolve_lexicon
 from fbagent.llm.client import most_common_error
 from fbagent.pairs.screening import load_run_pairs
@@ -69,7 +76,7 @@ from fbagent.store.db import open_db, open_db_copy, sqlite_error
 from fbagent.store.lexicon import frame_reference_texts
 from fbagent.store.rows import LexiconRow, RunRow
 from fbagent.store.runs import usage as run_usage
-from fbagent.verifier.encoder_check import ExemplarBank, generation_references
+from fbagent.verifier.encoder_check import ExemplarBank, TargetEncoder, generation_references
 from fbagent.verifier.margin import auto_margin  # not the package: it imports generation
 from fbagent.verifier.run_models import prompt_styles
 from fbagent.verifier.startup import Backends, encoder_in_child, start_backends, watch_encoder
@@ -78,12 +85,13 @@ from fbagent.verifier.verify import BatchEncoder, ReferenceBank
 if TYPE_CHECKING:
     import sqlite_utils
 
+    from fbagent.llm.client import LLMClient
     from fbagent.prompting.messages import Prompts
 
 SESSION_FAILED_FIX = "check --base-url / the server / the API key; rerun the same command to retry the failed entries"
 
 
-async def generate(db_path: str | Path, opts: GenerateOptions, *, encoder: Any = None, command: str | None = None,
+async def generate(db_path: str | Path, opts: GenerateOptions, *, encoder: TargetEncoder | None = None, command: str | None = None,
                    on_event: OnEvent | None = None) -> GenerationSummary:
     """Run (or resume, or plan with ``opts.run.dry_run``) one generation run; see :mod:`fbagent.generation`.
 
@@ -201,7 +209,7 @@ async def _dry_run(db: sqlite_utils.Database, lexicon: LexiconRow, prompts: Prom
     return summary
 
 
-def _entries_if_all_finished(db: sqlite_utils.Database, run: RunRow, opts: GenerateOptions) -> list[Any] | None:
+def _entries_if_all_finished(db: sqlite_utils.Database, run: RunRow, opts: GenerateOptions) -> list[Entry] | None:
     """The run's entries when it has its selection (screened, if it screens) and every entry is finished;
     ``None`` when there is work left."""
     selection_id = run["selection_id"]
@@ -407,7 +415,7 @@ async def _close_backends(backends: Backends, emit: OnEvent) -> None:
         emit(RunWarning(problem))
 
 
-def session_failure(summary: GenerationSummary, clients: list[Any], item_errors: Counter[str]) -> str | None:
+def session_failure(summary: GenerationSummary, clients: list[LLMClient], item_errors: Counter[str]) -> str | None:
     """One line when the session achieved nothing: every new LLM call failed (``calls > 0``) or every
     entry finished in it is ``failed``; names the most common error and the fix. ``None`` otherwise."""
     calls_failed = summary.calls > 0 and summary.failures == summary.calls

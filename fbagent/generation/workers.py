@@ -17,7 +17,7 @@ import json
 import os
 import sqlite3
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any, cast
 
@@ -47,6 +47,8 @@ from fbagent.verifier.encoder_batch import ON_LOAD_WAIT
 if TYPE_CHECKING:
     from langchain_core.runnables import RunnableConfig
     from langgraph.checkpoint.base import BaseCheckpointSaver
+
+    from fbagent.llm.client import LLMClient
 
 Entry = tuple[dict[str, Any], int]     # (frame_pairs row, k)
 
@@ -175,7 +177,7 @@ class EntryPool:
     run: RunRow
     lexicon: LexiconRow
     frame_infos: FrameInfoCache
-    clients: list[Any]
+    clients: list[LLMClient]
     emit: OnEvent
     durability: Durability = DEFAULT_DURABILITY
     #: ``--max-cost`` (:class:`fbagent.generation.budget.RunBudget`): once spent, no new entry starts
@@ -290,7 +292,7 @@ def young_generation_threshold(threshold: int = YOUNG_GC_THRESHOLD) -> Iterator[
         gc.set_threshold(*before)
 
 
-async def _tick(refresh: Any, every_s: float = 0.5) -> None:
+async def _tick(refresh: Callable[[], None], every_s: float = 0.5) -> None:
     while True:
         await asyncio.sleep(every_s)
         refresh()

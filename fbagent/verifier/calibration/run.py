@@ -45,7 +45,7 @@ from fbagent.store.rows import ExemplarRow, LexiconRow
 from fbagent.verifier.calibration.metrics import signal_summary
 from fbagent.verifier.calibration.options import CalibrateOptions, validate_calibrate_options
 from fbagent.verifier.calibration.split import CalibrationPairs, choose_pairs, make_splits
-from fbagent.verifier.encoder_check import ExemplarBank, Span
+from fbagent.verifier.encoder_check import ExemplarBank, Span, TargetEncoder
 from fbagent.verifier.run_models import prompt_style_of
 from fbagent.verifier.startup import check_encoder, load_encoder, start_backends
 from fbagent.verifier.verify import BatchEncoder, ReferenceBank, verify_item
@@ -62,7 +62,7 @@ CalibrationEvent = Started | Progress | Message | Finished
 OnCalibrationEvent = OnEvent
 
 
-async def calibrate(db_path: str | Path, opts: CalibrateOptions, *, encoder: Any = None, command: str | None = None,
+async def calibrate(db_path: str | Path, opts: CalibrateOptions, *, encoder: TargetEncoder | None = None, command: str | None = None,
                     on_event: OnCalibrationEvent | None = None) -> dict[str, Any]:
     """Calibrate the verifier on held-out exemplars of each lexicon of ``opts``; store and return the result.
 
