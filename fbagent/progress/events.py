@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, ClassVar, TypeAlias
+from typing import ClassVar, TypeAlias
 
 
 @dataclass(frozen=True)
@@ -80,7 +80,7 @@ class Summary:
     Subclasses are frozen dataclasses naming their own field; :class:`Finished` is the plain one."""
 
     @property
-    def data(self) -> Any:
+    def data(self) -> object:
         raise NotImplementedError
 
 
@@ -88,10 +88,10 @@ class Summary:
 class Finished(Summary):
     """The call ended with ``result``."""
 
-    result: Any
+    result: object
 
     @property
-    def data(self) -> Any:
+    def data(self) -> object:
         return self.result
 
 

@@ -123,7 +123,7 @@ def _pair_passed(verifier: Any, pair: str) -> bool | None:
     return all(bool(s["pass"]) for s in got if s is not None)
 
 
-def _decoded(verifier: Any) -> dict[str, Any]:
+def _decoded(verifier: object) -> dict[str, Any]:
     if isinstance(verifier, str):
         try:
             verifier = json.loads(verifier)
@@ -132,7 +132,7 @@ def _decoded(verifier: Any) -> dict[str, Any]:
     return verifier if isinstance(verifier, dict) else {}
 
 
-def signal_scores(verifier: Any, signal: str) -> list[float] | None:
+def signal_scores(verifier: object, signal: str) -> list[float] | None:
     """Per sentence of an entry, ``sim_own - sim_other`` of ``signal`` (``roundtrip``: the round trip's
     cosines; ``encoder``: the encoder check's); None unless all four sentences have the signal's scores."""
     sentences = _decoded(verifier).get("sentences") or {}
@@ -146,7 +146,7 @@ def signal_scores(verifier: Any, signal: str) -> list[float] | None:
     return out
 
 
-def signal_passed(verifier: Any, signal: str, margin: float | None = None) -> bool | None:
+def signal_passed(verifier: object, signal: str, margin: float | None = None) -> bool | None:
     """Whether every sentence of an entry passes ``signal`` alone: ``sim_own - sim_other > margin`` (the
     margin stored with the entry when ``margin`` is None); None without the signal's scores."""
     diffs = signal_scores(verifier, signal)

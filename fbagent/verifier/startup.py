@@ -176,7 +176,7 @@ class Backends:
         return problems
 
 
-async def start_backends(db: sqlite_utils.Database, models: RunModels, encoder: Any = None, *, lang: str | None = None,
+async def start_backends(db: sqlite_utils.Database, models: RunModels, encoder: TargetEncoder | None = None, *, lang: str | None = None,
                          verifier_only: bool = False) -> Backends:
     """Build the clients of ``models`` (the models group of a :class:`~fbagent.generation.GenerateOptions` or a
     :class:`~fbagent.verifier.calibration.CalibrateOptions`; each client's
@@ -206,11 +206,11 @@ async def start_backends(db: sqlite_utils.Database, models: RunModels, encoder: 
     in_child = encoder is None and encoder_in_child()
     if encoder is None:
         # looked up at load time, so that tests and benchmarks can replace load_encoder
-        encoder = BackgroundEncoder(models.encoder, lambda name: load_encoder(name),
-                                    after=warmup.done if warmup and not in_child else None)
+        encoder = background = BackgroundEncoder(models.encoder, lambda name: load_encoder(name),
+                                                 after=warmup.done if warmup and not in_child else None)
+        if in_child:   # a process of its own shares no GIL with the requests: its load starts now, beside them
+            background.start()
     backends = Backends(generator=gen_client, verifier=ver_client, encoder=encoder, warmup=warmup)
-    if in_child:   # a process of its own shares no GIL with the requests: its load starts now, beside them
-        encoder.start()
     # The loads compete with the main thread for the GIL: they start once the first LLM call is back
     # (the imports its request needed are done, the main thread mostly waits on the network from then on),
     # START_LOADS_AFTER_S at the latest, or when a node needs them.

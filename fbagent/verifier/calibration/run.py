@@ -141,7 +141,7 @@ def _metrics(rows: list[dict[str, Any]], opts: CalibrateOptions) -> dict[str, An
 
 
 async def _calibrate_lexicon(db: sqlite_utils.Database, lexicon: LexiconRow, chosen: CalibrationPairs, prompts: Prompts,
-                             opts: CalibrateOptions, text_encoder: Any, client: LLMClient | None, command: str | None,
+                             opts: CalibrateOptions, text_encoder: TargetEncoder, client: LLMClient | None, command: str | None,
                              emit: OnCalibrationEvent) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     started = time.perf_counter()
     encoder_name = getattr(text_encoder, "name", None) or opts.models.encoder
