@@ -9,8 +9,11 @@ from __future__ import annotations
 import csv
 import io
 import json
+from typing import TYPE_CHECKING
 
-from fbagent.audit.audit import AuditResult, BaselineRow
+if TYPE_CHECKING:
+    from fbagent.audit.audit import AuditResult, BaselineRow
+
 
 BASELINE_FIELDS = ("name", "rule", "available", "accuracy", "low", "high", "chance", "beats_chance", "needs")
 
