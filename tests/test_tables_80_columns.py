@@ -129,6 +129,8 @@ def test_the_tables_the_issue_names_read_whole_at_80_columns(store):
     assert "Not shown at this width: judgments saved (--wide shows every column)." in " ".join(report.split())
     assert next(ln for ln in lines if ln.startswith("all entries")).split()[-2:] == ["40.0%", "-0.154"]
     assert next(ln for ln in lines if ln.startswith("model ")).split()[:3] == ["model", "scripted-test-model", "5"]
+    # the Entries table's filter cell on one line (it wrapped over 4: ">= 2" / "correct" / "and >= 2" / ...)
+    assert next(ln for ln in lines if ln.startswith("entries ")).endswith(">= 2 correct, >= 2 acceptable")
     assert any(ln.split()[:1] == ["annotator"] for ln in lines)  # the annotators table: a whole header
     lexicons = cli(["lexicon", "list", "--db", str(path)], 80)
     head = next(ln for ln in lexicons.splitlines() if ln.startswith("name"))
