@@ -6,7 +6,8 @@ and transformers + llguidance (wheels only), on the same few-shot BasePair promp
     python benchmarks/bench_local_engines.py --prompts 2 --rebuild   # first load: dequantise the GGUF again
 
 Prints per engine: model load (s; for transformers each step of it), per prompt the prompt/answer tokens
-and seconds, answer tokens/s (including prompt processing, as a run sees it), and the ratio transformers /
+and seconds, answer tokens/s (including prompt processing, as a run sees it), the process CPU seconds per prompt (all threads: what a
+quiet machine's wall time approaches, times the threads' share), and the ratio transformers /
 llama.cpp; the machine's load (``os.getloadavg``) before and after each engine. The transformers engine
 loads the same Gemma 3 270M GGUF, dequantised once to float32 and cached as a Hugging Face checkpoint
 beside the GGUF (:func:`cached_checkpoint`: ``hf-<sha256[:16]>-float32/``, model.safetensors and the
@@ -58,12 +59,12 @@ def bench_llamacpp(texts: list[str], threads: int) -> dict[str, Any]:
     schema = BasePair.model_json_schema()
     rows = []
     for text in texts:
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         out = b._complete_text({"messages": [{"role": "user", "content": text}], "max_tokens": 512,
                                 "temperature": 0.0, "seed": 0}, schema)
-        dt = time.perf_counter() - t
+        dt, cpu = time.perf_counter() - t, time.process_time() - c
         rows.append((out["usage"]["prompt_tokens"], out["usage"]["completion_tokens"], dt,
-                     out["choices"][0]["message"]["content"]))
+                     out["choices"][0]["message"]["content"], cpu))
     b.close()
     return {"load_s": load, "rows": rows}
 
@@ -172,13 +173,13 @@ def bench_transformers(texts: list[str], threads: int, dtype: str = "float32") -
     rows = []
     for text in texts:
         ids = torch.tensor([tok.encode(text).ids])
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         with torch.inference_mode():
             out = model.generate(ids, attention_mask=torch.ones_like(ids), max_new_tokens=512, do_sample=False,
                                  eos_token_id=eos, logits_processor=LogitsProcessorList([Mask()]))
-        dt = time.perf_counter() - t
+        dt, cpu = time.perf_counter() - t, time.process_time() - c
         n_in = ids.shape[1]
-        rows.append((n_in, out.shape[1] - n_in, dt, tok.decode(out[0, n_in:].tolist(), skip_special_tokens=True)))
+        rows.append((n_in, out.shape[1] - n_in, dt, tok.decode(out[0, n_in:].tolist(), skip_special_tokens=True), cpu))
     return {"load_s": load, "steps": steps, "rows": rows}
 
 
@@ -188,8 +189,8 @@ def report(name: str, res: dict[str, Any], before: float, after: float) -> float
     secs = sum(r[2] for r in rows)
     extra = " (" + ", ".join(f"{k} {v:.1f} s" for k, v in res["steps"].items()) + ")" if "steps" in res else ""
     print(f"{name}: load {res['load_s']:.1f} s{extra}; load average {before:.2f} -> {after:.2f}")
-    for n_in, n_out, dt, text in rows:
-        print(f"  {n_in} prompt + {n_out} answer tokens in {dt:.1f} s  {text[:100]!r}")
+    for n_in, n_out, dt, text, cpu in rows:
+        print(f"  {n_in} prompt + {n_out} answer tokens in {dt:.1f} s (CPU {cpu:.1f} s, all threads)  {text[:100]!r}")
     print(f"  {answer / secs:.2f} answer tokens/s (incl. prompt processing), {secs:.1f} s for {len(rows)} prompts")
     return answer / secs
 
