@@ -22,7 +22,7 @@ from fbagent.store.db import holds_rows, open_db
 from fbagent.store.lexicon import lexicon_by_name, lexicon_provenance, lexicon_stats, list_lexicons
 
 #: the --format values (the readers' names; fbagent.lexicon.FORMATS is the same list, loaded with the readers)
-FORMAT_HELP = "auto | nltk | jsonl | kfn | conll2009 | starlang | lu-list"
+FORMAT_HELP = "auto | nltk | jsonl | kfn | conll2009 | starlang | swefn | lu-list"
 #: below this many frame pairs an import warns (FrameBench draws 800)
 FEW_PAIRS = 100
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from fbagent.errors import FbagentError
 from fbagent.framenet.model import LexiconData
-from fbagent.lexicon import conll2009_reader, kfn_reader, lu_list_reader, starlang_reader
+from fbagent.lexicon import conll2009_reader, kfn_reader, lu_list_reader, starlang_reader, swefn_reader
 
 Progress = Callable[[str, int, int], None]
 
@@ -54,6 +54,9 @@ READERS: tuple[Reader, ...] = (
     Reader(starlang_reader.NAME, "Starlang's Turkish FrameNet XML (LUs as KeNet synsets)",
            starlang_reader.detect, starlang_reader.source_hash,
            lambda p, o: starlang_reader.read_starlang(p, progress=o.progress)),
+    Reader(swefn_reader.NAME, "the Swedish FrameNet's LMF (swefn.xml; parts of speech from SALDO's saldo.xml beside it)",
+           swefn_reader.detect, swefn_reader.source_hash,
+           lambda p, o: swefn_reader.read_swefn(p, progress=o.progress), lacks="frame element core types or relations"),
     Reader(conll2009_reader.NAME, "CoNLL-2009 FrameNet annotation (FILLPRED/PRED columns; the Latvian FrameNet)",
            conll2009_reader.detect, conll2009_reader.source_hash,
            lambda p, o: conll2009_reader.read_conll2009(p, strict=o.strict, progress=o.progress)),

@@ -6,7 +6,10 @@ Licences are SPDX ids where the source names a version, else the source's own wo
 README says "CC BY-NC-SA" and links the 2.0 deed; no version is stated in words, so the words are kept).
 Citations are the papers the projects publish for these releases (the Korean and Latvian READMEs name none:
 the Korean FrameNet's LREC papers and the FullStack/Latvian FrameNet papers are given, with FrameNet 1.7
-whose frames they use; the Turkish README's own BibTeX entry is kept as written).
+whose frames they use, one text with the card's: :data:`fbagent.framenet.releases.RUPPENHOFER_2016`; the Turkish
+README's own BibTeX entry is kept as written). SweFN (Språkbanken Text's resource page: CC BY 4.0) is cited with
+the SweFN++ paper (Borin et al. 2010), the SweFN paper (Friberg Heppin and Toporowska Gronostaj 2012) and the data
+set as its page asks.
 """
 
 from __future__ import annotations
@@ -14,15 +17,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from fbagent.framenet.model import Provenance
-
-FRAMENET_17_BIBTEX = """@misc{ruppenhofer2016framenet,
-  title = {{FrameNet II}: Extended Theory and Practice},
-  author = {Ruppenhofer, Josef and Ellsworth, Michael and Petruck, Miriam R. L. and Johnson, Christopher R. and Baker, Collin F. and Scheffczyk, Jan},
-  year = {2016},
-  publisher = {International Computer Science Institute},
-  address = {Berkeley, California},
-  note = {FrameNet release 1.7}
-}"""
+from fbagent.framenet.releases import RUPPENHOFER_2016
 
 KOREAN_BIBTEX = """@inproceedings{hahm2020crowdsourcing,
   title = {Crowdsourcing in the Development of a Multilingual {FrameNet}: A Case Study of {Korean FrameNet}},
@@ -38,7 +33,7 @@ KOREAN_BIBTEX = """@inproceedings{hahm2020crowdsourcing,
   year = {2018},
   publisher = {European Language Resources Association}
 }
-""" + FRAMENET_17_BIBTEX
+""" + RUPPENHOFER_2016
 
 LATVIAN_BIBTEX = """@inproceedings{nespore2018latvian,
   title = {{Latvian FrameNet}: Cross-Lingual Issues},
@@ -57,13 +52,38 @@ LATVIAN_BIBTEX = """@inproceedings{nespore2018latvian,
   year = {2018},
   publisher = {European Language Resources Association}
 }
-""" + FRAMENET_17_BIBTEX
+""" + RUPPENHOFER_2016
 
 TURKISH_BIBTEX = """@inproceedings{marsan20,
   title = {{B}uilding the {T}urkish {F}rame{N}et},
   year = {2021},
   author = {B. Marsan and N. Kara and M. Ozcelik and B. N. Arican and N. Cesur and A. Kuzgun and E. Saniyar and O. Kuyrukcu and O. T. Y{\\i}ld{\\i}z},
   booktitle = {Proceedings of GWC 2021}
+}"""
+
+SWEFN_BIBTEX = """@inproceedings{borin-etal-2010-past,
+  title = {The Past Meets the Present in {Swedish FrameNet++}},
+  author = {Borin, Lars and Dann{\\'e}lls, Dana and Forsberg, Markus and Toporowska Gronostaj, Maria and Kokkinakis, Dimitrios},
+  booktitle = {Proceedings of the 14th EURALEX International Congress},
+  pages = {269--281},
+  address = {Leeuwarden},
+  year = {2010}
+}
+@inproceedings{friberg-heppin-toporowska-gronostaj-2012-rocky,
+  title = {The Rocky Road towards a {Swedish FrameNet} -- Creating {SweFN}},
+  author = {Friberg Heppin, Karin and Toporowska Gronostaj, Maria},
+  booktitle = {Proceedings of the Eighth International Conference on Language Resources and Evaluation (LREC'12)},
+  pages = {256--261},
+  address = {Istanbul, Turkey},
+  publisher = {European Language Resources Association},
+  year = {2012}
+}
+@misc{sprakbanken-2021-swefn,
+  title = {Swedish {FrameNet} ({SweFN})},
+  author = {{Spr{\\aa}kbanken Text}},
+  year = {2021},
+  note = {Data set, version of 2021-12-21},
+  url = {https://spraakbanken.gu.se/resurser/swefn}
 }"""
 
 #: release key -> its provenance (``reader`` is set by :func:`known`)
@@ -80,6 +100,10 @@ RELEASES: dict[str, Provenance] = {
         license="GPL-3.0-only", license_source="known release: Turkish FrameNet (its repository's LICENSE: GNU GPL "
         "version 3); lemmas, POS and examples from KeNet (nlptoolkit-wordnet, GPL-3.0)",
         citation=TURKISH_BIBTEX, url="https://github.com/StarlangSoftware/TurkishFrameNet", name="Turkish FrameNet"),
+    "swefn": Provenance(
+        license="CC-BY-4.0", license_source="known release: Swedish FrameNet (SweFN; its resource page at "
+        "Språkbanken Text: CC BY 4.0); parts of speech from SALDO (CC BY 4.0) where saldo.xml lay beside it",
+        citation=SWEFN_BIBTEX, url="https://spraakbanken.gu.se/resurser/swefn", name="Swedish FrameNet (SweFN)"),
 }
 
 
