@@ -98,3 +98,33 @@ def test_not_swefn_is_refused(tmp_path):
     other.write_text("<LexicalResource><Lexicon/></LexicalResource>", "utf-8")
     with pytest.raises(FbagentError, match="no Swedish FrameNet LMF"):
         read_swefn(other)
+
+
+def test_short_licence():
+    from fbagent.commands.lexicon import short_licence
+
+    assert short_licence("CC-BY-NC-SA-4.0") == "CC-BY-NC-SA-4.0"          # 16 characters: whole
+    assert short_licence(None) == "unknown"
+    assert short_licence("CC BY-NC-SA") == "CC BY-NC-SA"
+    assert short_licence("LGPL-LR (Sequoia part); free for research use") == "LGPL-LR (Sequoi\u2026"
+    assert short_licence("free for research use only") == "free for\u2026"  # cut where a word ends
+    assert len(short_licence("x" * 40)) == 16
+
+
+def test_lexicon_list_licence_column_at_80_columns(tmp_path):
+    db = tmp_path / "l.db"
+    env = {**__import__("os").environ, "COLUMNS": "80"}
+    run = lambda *a: subprocess.run([sys.executable, "-m", "fbagent.cli", *a, "--db", str(db)],  # noqa: E731
+                                    capture_output=True, text=True, timeout=300, env=env)
+    long = "LGPL-LR (Sequoia part); free for research use (French Treebank part)"
+    assert run("lexicon", "add", str(embedded_path()), "--lang", "en", "--name", "fn", "--license", long).returncode == 0
+    assert run("lexicon", "add", str(DATA / "swefn.xml"), "--lang", "sv").returncode == 0
+    listed = run("lexicon", "list")
+    assert listed.returncode == 0, listed.stderr
+    lines = listed.stdout.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    assert "licence" in lines[1]
+    fn_row = next(line for line in lines if line.startswith("fn "))
+    swefn_row = next(line for line in lines if line.startswith("swefn "))
+    assert "LGPL-LR (Sequoi\u2026" in fn_row and "CC-BY-4.0" in swefn_row
+    assert "the full terms with fbagent lexicon show fn" in listed.stdout
