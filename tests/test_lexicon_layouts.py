@@ -74,7 +74,7 @@ def test_kfn_reads_lus_frames_sentences_and_provenance(tmp_path):
     assert ex.text == "그는 아침에 집을 떠났다." and (ex.target_start, ex.target_end) == (10, 14)
     assert ex.text[10:14] == "떠났다."
     assert data.n_polysemous_verbs == 1
-    assert data.provenance.license == "CC BY-NC-SA" and data.provenance.name == "Korean FrameNet 1.2"
+    assert data.provenance.license == "CC BY-NC-SA (https://creativecommons.org/licenses/by-nc-sa/2.0/)" and data.provenance.name == "Korean FrameNet 1.2"
     assert "hahm2020crowdsourcing" in data.provenance.citation and "ruppenhofer-etal-2016-framenet" in data.provenance.citation
     assert data.provenance.reader == "kfn" and "koreanframenet" in data.provenance.url
 

@@ -3,7 +3,8 @@
 A reader that recognises one of these releases fills :attr:`fbagent.framenet.model.LexiconData.provenance`
 with :func:`known`; any other resource read by the same reader gets ``license="unknown"`` and the reader's name.
 Licences are SPDX ids where the source names a version, else the source's own words (the Korean FrameNet's
-README says "CC BY-NC-SA" and links the 2.0 deed; no version is stated in words, so the words are kept).
+README says "CC BY-NC-SA" and links the 2.0 deed; no version is stated in words, so the words are kept with the
+link: ``CC BY-NC-SA (https://creativecommons.org/licenses/by-nc-sa/2.0/)``, whose Hub id is ``cc-by-nc-sa-2.0``).
 Citations are the papers the projects publish for these releases (the Korean and Latvian READMEs name none:
 the Korean FrameNet's LREC papers and the FullStack/Latvian FrameNet papers are given, with FrameNet 1.7
 whose frames they use, one text with the card's: :data:`fbagent.framenet.releases.RUPPENHOFER_2016`; the Turkish
@@ -86,11 +87,14 @@ SWEFN_BIBTEX = """@inproceedings{borin-etal-2010-past,
   url = {https://spraakbanken.gu.se/resurser/swefn}
 }"""
 
+#: the deed the Korean FrameNet's README links from its words "CC BY-NC-SA" (kept with them: the Hub id follows it)
+KOREAN_LICENSE_LINK = "https://creativecommons.org/licenses/by-nc-sa/2.0/"
+
 #: release key -> its provenance (``reader`` is set by :func:`known`)
 RELEASES: dict[str, Provenance] = {
     "korean-framenet": Provenance(
-        license="CC BY-NC-SA", license_source="known release: Korean FrameNet (its README: CC BY-NC-SA, "
-        "Attribution-NonCommercial-ShareAlike, linking the 2.0 deed)",
+        license=f"CC BY-NC-SA ({KOREAN_LICENSE_LINK})", license_source="known release: Korean FrameNet (its README: "
+        "`CC BY-NC-SA` Attribution-NonCommercial-ShareAlike, linking the 2.0 deed)",
         citation=KOREAN_BIBTEX, url="https://github.com/machinereading/koreanframenet", name="Korean FrameNet"),
     "latvian-framenet": Provenance(
         license="CC-BY-SA-4.0", license_source="known release: Latvian FrameNet (FullStack corpus, CC BY-SA 4.0)",
