@@ -24,7 +24,7 @@ from fbagent.store.lexicon import lexicon_by_name, lexicon_provenance, lexicon_s
 #: the --format values (the readers' names; fbagent.lexicon.FORMATS is the same list, loaded with the readers)
 #: the widest licence `lexicon list` shows whole (CC-BY-NC-SA-4.0); longer words are cut with an ellipsis
 LICENCE_WIDTH = 16
-FORMAT_HELP = "auto | nltk | jsonl | kfn | conll2009 | starlang | swefn | lu-list"
+FORMAT_HELP = "auto | nltk | jsonl | kfn | conll2009 | starlang | swefn | odfn | lu-list"
 #: below this many frame pairs an import warns (FrameBench draws 800)
 FEW_PAIRS = 100
 

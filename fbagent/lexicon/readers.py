@@ -13,7 +13,14 @@ from pathlib import Path
 
 from fbagent.errors import FbagentError
 from fbagent.framenet.model import LexiconData
-from fbagent.lexicon import conll2009_reader, kfn_reader, lu_list_reader, starlang_reader, swefn_reader
+from fbagent.lexicon import (
+    conll2009_reader,
+    kfn_reader,
+    lu_list_reader,
+    odfn_reader,
+    starlang_reader,
+    swefn_reader,
+)
 
 Progress = Callable[[str, int, int], None]
 
@@ -60,6 +67,9 @@ READERS: tuple[Reader, ...] = (
     Reader(conll2009_reader.NAME, "CoNLL-2009 FrameNet annotation (FILLPRED/PRED columns; the Latvian FrameNet)",
            conll2009_reader.detect, conll2009_reader.source_hash,
            lambda p, o: conll2009_reader.read_conll2009(p, strict=o.strict, progress=o.progress)),
+    Reader(odfn_reader.NAME, "the Open Dutch FrameNet Lexicon's JSON (\"lemma:POS\" entries, fn17-FRAME keys)",
+           odfn_reader.detect, odfn_reader.source_hash,
+           lambda p, o: odfn_reader.read_odfn(p, progress=o.progress)),
     Reader(lu_list_reader.NAME, "an LU list naming Berkeley frames (CSV, TSV or JSON)",
            lu_list_reader.detect, lu_list_reader.source_hash, _lu_list),
 )

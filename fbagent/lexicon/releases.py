@@ -8,7 +8,9 @@ link: ``CC BY-NC-SA (https://creativecommons.org/licenses/by-nc-sa/2.0/)``, whos
 Citations are the papers the projects publish for these releases (the Korean and Latvian READMEs name none:
 the Korean FrameNet's LREC papers and the FullStack/Latvian FrameNet papers are given, with FrameNet 1.7
 whose frames they use, one text with the card's: :data:`fbagent.framenet.releases.RUPPENHOFER_2016`; the Turkish
-README's own BibTeX entry is kept as written). SweFN (Språkbanken Text's resource page: CC BY 4.0) is cited with
+README's own BibTeX entry is kept as written; the Open Dutch FrameNet Lexicon's README gives its three papers'
+BibTeX, kept, and says MIT where its LICENSE file is Apache-2.0: the README's words are stored and the LICENSE named
+in the licence source). SweFN (Språkbanken Text's resource page: CC BY 4.0) is cited with
 the SweFN++ paper (Borin et al. 2010), the SweFN paper (Friberg Heppin and Toporowska Gronostaj 2012) and the data
 set as its page asks.
 """
@@ -87,6 +89,33 @@ SWEFN_BIBTEX = """@inproceedings{borin-etal-2010-past,
   url = {https://spraakbanken.gu.se/resurser/swefn}
 }"""
 
+ODFN_BIBTEX = """@inproceedings{Vos:Fok:Mak:Son:18,
+  address = {Miyazaki, Japan},
+  author = {Piek Vossen and Antske Fokkens and Isa Maks and Chantal Van Son},
+  booktitle = {{Proceedings of the International FrameNet Workshop}},
+  title = {{Open Dutch FrameNet}},
+  url = {http://lrec-conf.org/workshops/lrec2018/W5/pdf/6_W5.pdf},
+  year = {2018}
+}
+@inproceedings{postma-etal-2020-combining,
+  address = {Marseille, France},
+  author = {Postma, Marten and Remijnse, Levi and Ilievski, Filip and Fokkens, Antske and Titarsolej, Sam and Vossen, Piek},
+  booktitle = {Proceedings of the International FrameNet Workshop 2020: Towards a Global, Multilingual FrameNet},
+  pages = {31--40},
+  publisher = {European Language Resources Association},
+  title = {Combining Conceptual and Referential Annotation to Study Variation in Framing},
+  url = {https://www.aclweb.org/anthology/2020.framenet-1.5},
+  year = {2020}
+}
+@inproceedings{dfn-lrec2022,
+  author = {Levi Remijnse and Piek Vossen and Antske Fokkens and Sam Titarsolej},
+  booktitle = {Proceedings of the 13th Language Resources and Evaluation Conference, Marseille, June, 2022},
+  title = {Introducing Frege to Fillmore: A FrameNet Dataset that Captures both Sense and Reference},
+  url = {http://www.lrec-conf.org/proceedings/lrec2022/pdf/2022.lrec-1.5.pdf},
+  year = {2022}
+}
+""" + RUPPENHOFER_2016
+
 #: the deed the Korean FrameNet's README links from its words "CC BY-NC-SA" (kept with them: the Hub id follows it)
 KOREAN_LICENSE_LINK = "https://creativecommons.org/licenses/by-nc-sa/2.0/"
 
@@ -104,6 +133,11 @@ RELEASES: dict[str, Provenance] = {
         license="GPL-3.0-only", license_source="known release: Turkish FrameNet (its repository's LICENSE: GNU GPL "
         "version 3); lemmas, POS and examples from KeNet (nlptoolkit-wordnet, GPL-3.0)",
         citation=TURKISH_BIBTEX, url="https://github.com/StarlangSoftware/TurkishFrameNet", name="Turkish FrameNet"),
+    "odfn": Provenance(
+        license="MIT", license_source="known release: Open Dutch FrameNet Lexicon (its README: \"licensed under the "
+        "MIT open source license\"; the repository's LICENSE file is the Apache License 2.0)",
+        citation=ODFN_BIBTEX, url="https://github.com/cltl/OpenDutchFrameNetLexicon",
+        name="Open Dutch FrameNet Lexicon"),
     "swefn": Provenance(
         license="CC-BY-4.0", license_source="known release: Swedish FrameNet (SweFN; its resource page at "
         "Språkbanken Text: CC BY 4.0); parts of speech from SALDO (CC BY 4.0) where saldo.xml lay beside it",

@@ -42,15 +42,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import simplemma
+
 from fbagent.errors import FbagentError
 from fbagent.framenet.model import Example, Frame, FrameElement, LexicalUnit, LexiconData
 from fbagent.lexicon.releases import known
 from fbagent.lexicon.source_files import damaged, fingerprint, line_of
-
-try:
-    import simplemma
-except ImportError:  # pragma: no cover - simplemma is a core dependency; the reader works without it
-    simplemma = None
 
 NAME = "swefn"
 LAYOUT = "Swedish FrameNet (swefn.xml)"
@@ -216,8 +213,6 @@ def pos_tag(saldo: str) -> tuple[str, str]:
 
 
 def _lemma_of(word: str) -> str:
-    if simplemma is None:
-        return word
     return str(simplemma.lemmatize(word, lang="sv")).casefold()
 
 
