@@ -78,3 +78,27 @@ def test_import_with_frames_from_and_case(tmp_db, tmp_path):
     names = [r[0] for r in tmp_db.execute("SELECT name FROM frames WHERE lexicon_id = ?", [other.lexicon_id])]
     assert names == ["Departing"]
     assert any("1 in other letter case" in n for n in other.notes)
+
+
+# -- the Arabic FrameNet's layer-2 CSV (an LU list whose frames are FrameNet 1.7 ids) ----------------------------
+
+
+def test_arabic_lus_csv_imports_without_columns_and_takes_frame_names_by_id(tmp_db):
+    from fbagent.lexicon.lu_list_reader import read_lu_list
+
+    path = Path(__file__).parent / "data" / "arabic" / "lus_ar.csv"   # hand-written rows in the release's columns
+    data = read_lu_list(path)
+    assert [(f.name, f.frame_id) for f in data.frames] == [("frame #57", 57), ("frame #1402", 1402)]
+    assert [(lu.name, lu.pos) for lu in data.lexical_units] == [
+        ("غَادَرَ.v", "V"), ("رَحَلَ.v", "V"), ("مُغَادَرَة.n", "N"), ("غَادَرَ.v", "V"), ("اِسْتَقَالَ.v", "V"),
+        ("مُسْتَقِيل.a", "A")]
+    assert data.lexical_units[0].definition == "ترك المكان ومضى عنه."
+    assert (data.provenance.name, data.provenance.license) == ("Arabic FrameNet", "unknown")
+    assert "to be declared by the owner" in data.provenance.license_source
+    import_lexicon(tmp_db, embedded_path(), lang="en", name="fn", fmt="nltk")
+    result = import_lexicon(tmp_db, path, lang="ar", name="afn", options=ImportOptions(frames_from="fn"))
+    assert result.format == "lu-list"
+    names = sorted(r[0] for r in tmp_db.execute("SELECT name FROM frames WHERE lexicon_id = ?", [result.lexicon_id]))
+    assert names == ["Departing", "Quitting"]
+    stats = lexicon_stats(tmp_db, result.lexicon_id)
+    assert (stats["lexical_units"], stats["polysemous_verbs"], stats["candidate_pairs"]) == (6, 1, 1)

@@ -5,7 +5,8 @@ definitions, frame elements with core types, and frame relations of an imported 
 A frame is found in the reference by its id where both have ids (frame ids are stable across Berkeley releases),
 else by name, else by the name it had or has in the other release (:mod:`fbagent.framenet.renames`: FrameNet 1.5
 <-> 1.7, 46 renames), else by its name in other letter case (the Open Dutch FrameNet Lexicon writes
-``fn17-cause_harm``): such a frame and its LUs take the reference's spelling. What a found frame gets:
+``fn17-cause_harm``): such a frame and its LUs take the reference's spelling, as does a frame an LU list names
+only by id (``frame #262``, :mod:`fbagent.lexicon.frame_ids`). What a found frame gets:
 
 - its definition (clean text, markup, ``<ex>`` examples) when it has none;
 - its frame id when it has none;
@@ -24,6 +25,7 @@ from dataclasses import dataclass, field, replace
 
 from fbagent.framenet.model import Frame, FrameElement, FrameRelation, LexiconData
 from fbagent.framenet.renames import other_names
+from fbagent.lexicon.frame_ids import is_id_name
 from fbagent.store.frame_text import FrameText
 
 SHOWN_MISSING = 5
@@ -126,6 +128,8 @@ def borrow_frame_text(data: LexiconData, ref: FrameText, reference: str) -> Borr
         if how == "case" and found.name not in own:
             _rename(data, frame, found.name)
             done.by_case += 1
+        elif how == "id" and is_id_name(frame.name) and found.name not in own:
+            _rename(data, frame, found.name)
         done.matched += 1
         done.by_id += how == "id"
         done.by_rename += how == "rename"

@@ -138,6 +138,10 @@ RELEASES: dict[str, Provenance] = {
         "MIT open source license\"; the repository's LICENSE file is the Apache License 2.0)",
         citation=ODFN_BIBTEX, url="https://github.com/cltl/OpenDutchFrameNetLexicon",
         name="Open Dutch FrameNet Lexicon"),
+    "arabic-framenet": Provenance(
+        license="unknown", license_source="known release: Arabic FrameNet layer 2 (its README: the licence of the "
+        "Arabic additions is \"to be declared by the owner\"; its FrameNet 1.7 parts are used under CC BY 3.0)",
+        citation=RUPPENHOFER_2016, url="https://github.com/hhiyassat/arabic-framenet", name="Arabic FrameNet"),
     "swefn": Provenance(
         license="CC-BY-4.0", license_source="known release: Swedish FrameNet (SweFN; its resource page at "
         "Språkbanken Text: CC BY 4.0); parts of speech from SALDO (CC BY 4.0) where saldo.xml lay beside it",
