@@ -173,7 +173,7 @@ def test_kenet_path_names_the_extra_when_absent(monkeypatch):
 def test_lu_list_csv_with_columns_and_frames_from(sample_db, tmp_path):
     csv_path = tmp_path / "arabic.csv"
     csv_path.write_text(LU_CSV + "commencer,verb,Activity_start,\ncommencer,verb,Process_start,\n", "utf-8")
-    with pytest.raises(FbagentError, match="no frame column"):
+    with pytest.raises(FbagentError, match=r"no frame \(or frame_id\) column"):
         read_lu_list(csv_path)
     data = read_lu_list(csv_path, "lemma=Word,pos=Tag,frame=FN_frame,exemplar=Sentence")
     lus = lu_map(data)
