@@ -31,8 +31,6 @@ added to :func:`_analyse` is cached there with no code of its own. Below it, Han
 (the morphological analysis of a word form, its lemma for a tag) are memoised per tagger
 (:func:`memoise_words`): a generated sentence is new, its words mostly are not, and those two steps are
 three quarters of HanTa's time (``benchmarks/bench_generate.py``: 0.60 -> 0.19 ms of CPU a sentence).
-The sentence's Viterbi search itself is fbagent's :mod:`fbagent.checks.hanta_viterbi` (HanTa's tags, about
-four times faster: 0.28 -> 0.07 ms a sentence of the benchmark's).
 The segmenters that answer in their own units rather than one reading per word (:func:`jieba_words`,
 :func:`kiwi_morphemes`, and HanTa's compound parts :func:`hanta_compound_parts` for the similarity check)
 are cached by text beside it, with the same size, and emptied by :func:`clear_caches` with it.
@@ -48,7 +46,6 @@ from functools import lru_cache
 from types import ModuleType
 from typing import TYPE_CHECKING, TypeVar
 
-from fbagent.checks import hanta_viterbi
 from fbagent.checks.morphology import SPACY_IMPORT_LOCK
 from fbagent.errors import FbagentError
 from fbagent.languages import base_lang
@@ -114,14 +111,14 @@ def tagger_name(lang: str) -> str | None:
 @lru_cache(maxsize=4)
 def hanta_tagger(code: str) -> HanoverTagger.HanoverTagger:
     """The HanTa tagger of ``code`` (``de``, ``nl``, ``en``), loaded once (about 0.2 s / 1.3 s / 0.5 s), with
-    its word steps memoised and its sentence search :class:`fbagent.checks.hanta_viterbi.SentenceViterbi`.
+    its word steps memoised.
 
     Raises :class:`FbagentError` when HanTa (a dependency) is not installed.
     """
     if HanoverTagger is None:
         raise FbagentError("HanTa is not installed (Dutch, German and English lemmas and parts of speech in context)",
                            "reinstall fbagent with its dependencies: pip install -e . (or pip install HanTa)")
-    return hanta_viterbi.install(memoise_words(HanoverTagger.HanoverTagger(HANTA_MODELS[code])))
+    return memoise_words(HanoverTagger.HanoverTagger(HANTA_MODELS[code]))
 
 
 def memoise_words(tagger: T) -> T:
