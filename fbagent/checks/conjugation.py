@@ -66,7 +66,8 @@ def _stems(stem: str, m: Morphology) -> set[str]:
 
 def _spellings(stem: str, ending: str, code: str) -> set[str]:
     """``stem + ending`` and its spelling before a front vowel (es/pt: c->qu, g->gu, z/ç->c; it: c->ch, g->gh)
-    and before a back vowel (es/pt: g->j, c->z / ç, gu->g: escojo, venzo, conheço, sigo)."""
+    and before a back vowel (es/pt: g->j, c->z / ç, gu->g: escojo, venzo, conheço, sigo); Portuguese writes
+    a stressed ``i`` after a stem vowel with an accent (construído, saímos, caía)."""
     raw = stem + ending
     if not ending or not stem:
         return {raw}
@@ -75,6 +76,8 @@ def _spellings(stem: str, ending: str, code: str) -> set[str]:
         swap = {"c": "qu", "g": "gu", "z": "c", "ç": "c"}.get(stem[-1])
         if swap:
             return {raw, stem[:-1] + swap + ending}
+    if code == "pt" and ending[0] == "i" and stem[-1] in "aou":  # hiatus: construído, saímos, caía
+        return {raw, stem + "í" + ending[1:]}
     if code in ("es", "pt") and ending[0] in "aáoó":  # escojo, dirijo; venzo, conheço; sigo, distingo
         if stem.endswith("gu"):
             return {raw, stem[:-1] + ending}
@@ -292,3 +295,42 @@ def _dictionary_verb(word: str, verb: str, m: Morphology, lemmatize: Callable[[s
     if other == verb or not other.endswith(endings) or any(word in listed for v, listed in m.irregular if v == verb):
         return ""
     return other if word in paradigm(other, m.lang) else ""
+
+
+def nonfinite_form(token: str, lemma: str, lang: str) -> bool:
+    """Whether ``token`` (lower case), or it without its attached clitics ("decírselo" -> "decír"), is a
+    non-finite form of the verb ``lemma``: the infinitive, a form with one of the language's
+    ``nonfinite_endings`` (gerund, participle: "corriendo", "construída", "inställt") or one of the lemma's
+    strong participles ("hecho", "aperti"). A finite form is what a copula, a degree adverb, a preposition
+    or another finite verb of the clause rules out (:meth:`fbagent.checks.verb_context.SentenceContext.finite_blocker`)."""
+    m = morphology(lang)
+    verb = verb_lemma(lemma, lang)
+    participles = _strong_participles(verb, m)
+    for word in (token, *clitic_hosts(token, lang)):
+        if word == verb or word == lemma or word in participles \
+                or (m.nonfinite_endings and word.endswith(m.nonfinite_endings)) \
+                or (m.nonfinite_prefixes and word.startswith(m.nonfinite_prefixes)):
+            return True
+    return False
+
+
+def shared_form_owner(token: str, lemma: str, lang: str, following: str | None) -> str | None:
+    """The other verb that owns ``token`` here, where ``token`` is a listed irregular form of both ``lemma`` and
+    another verb and the language's ``shared_forms`` entry decides between them by the next word of the clause
+    (``following``; None at the clause's end): Spanish and Portuguese "fue" / "foi" is ``ir`` before a word of
+    motion ("fue a la farmacia", "foi ao mercado") or at the clause's end ("se fue."), ``ser`` otherwise ("fui
+    muy feliz", "foi uma excelente professora"). None when the form is ``lemma``'s here or not shared."""
+    m = morphology(lang)
+    verb = verb_lemma(lemma, lang)
+    owners = [v for v, listed in m.irregular if token in listed]
+    if verb not in owners or len(owners) < 2:
+        return None
+    for decided, words in m.shared_forms:
+        if decided not in owners:
+            continue
+        is_decided = following is None or following in words
+        if verb == decided and not is_decided:
+            return next(v for v in owners if v != decided)
+        if verb != decided and is_decided:
+            return decided
+    return None

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from fbagent.checks.analysers import Reading, readings
-from fbagent.checks.conjugation import table_method
+from fbagent.checks.conjugation import nonfinite_form, shared_form_owner, table_method, verb_lemma
 from fbagent.checks.lemmas import (
     SOURCES,
     LemmaSource,
@@ -172,7 +172,8 @@ class SentenceContext:
             return i - 4   # determiner, adjective, link, adjective: "un bello y triste canto"
         j, passed = i - 1, False
         while j > 0 and clause[j - 1] == clause[i]:
-            if toks[j].text in m.prenominal:
+            if toks[j].text in m.prenominal or (m.adjective_endings and toks[j].text.endswith(m.adjective_endings)
+                                                and toks[j - 1].text in m.determiners):
                 j, passed = j - 1, True
             elif passed and toks[j].text in m.adjective_links and toks[j - 1].text in m.prenominal:
                 j -= 1
@@ -197,12 +198,92 @@ class SentenceContext:
             return None
         text = toks[j].text
         if text in m.determiners:
+            if text in m.optional_words and j == i - 1 and j > 0 and toks[j - 1].text in m.verb_context:
+                return None  # Portuguese "nós nos mudamos": the reflexive pronoun, not em + os
             return text
         if text in m.clitic_articles and (j == 0 or self.clause[j - 1] != self.clause[j]
-                                          or toks[j - 1].text in m.prepositions):
+                                          or toks[j - 1].text in m.prepositions or self.finite_other(j - 1)):
             if j == i - 1 and (j == 0 or self.clause[j - 1] != self.clause[j]) and self.clitic_pronoun(j, i):
                 return None
             return text
+        return None
+
+    def finite_other(self, k: int) -> bool:
+        """Whether token ``k`` is a form of some verb other than itself by the dictionary (its lemma ends as the
+        language's ``infinitive_endings`` and is not the word: "subimos" -> subir, "meklējām" -> meklēt), so that
+        a ``clitic_articles`` word after it is an article ("Subimos la cuesta"), not the next verb's pronoun."""
+        if k < 0 or not self.m.infinitive_endings or self.clause[k] != self.clause[k + 1]:
+            return False
+        return self._dictionary_verb(k)
+
+    def _dictionary_verb(self, k: int) -> bool:
+        """Whether token ``k`` is a form of a verb by the dictionary (see :meth:`finite_other`)."""
+        m, text = self.m, self.tokens[k].text
+        if text in m.determiners or text in m.prepositions or text in m.function_homographs:
+            return False
+        return any(x != text and x.endswith(m.infinitive_endings) for x in self.lemmas[k])
+
+    def _dictionary_finite(self, k: int) -> bool:
+        """:meth:`_dictionary_verb`, and the word does not end as a non-finite form does."""
+        text = self.tokens[k].text
+        return not (self.m.nonfinite_endings and text.endswith(self.m.nonfinite_endings)) and self._dictionary_verb(k)
+
+    def finite_blocker(self, i: int, lemma: str) -> str | None:
+        """Why token ``i``, a form of ``lemma``, is no finite verb where it stands, for a language without a
+        tagger (each rule runs only where the language has its data): right after a ``no_finite_after`` word
+        (a preposition: "in porto", "med låg röst"), a ``degree_adverbs`` word ("muy corto", "mycket känd"; a
+        participle after the adverb is a verb after a ``perfect_auxiliaries`` word: "ho molto apprezzato"), a
+        ``modifier_suffixes`` word or a ``prenominal`` adjective where ``prenominal_alone`` (Turkish "sevdiğim
+        yazar", "kırmızı gül"); a finite-looking form after a ``copulas`` word with only ``light_adverbs``
+        between ("está libre", "è già sveglio"; a participle or gerund there is a verb: "foi construída");
+        with ``clause_links``, a finite-looking form in a clause that has another verb's finite form and no
+        link word between (Latvian "Mēs meklējām pareizo ceļu"). Returns the note's reason or None."""
+        m, toks, clause = self.m, self.tokens, self.clause
+        if self.readings is not None or i == 0 and not m.clause_links:
+            return None
+        text = toks[i].text
+        nonfinite = nonfinite_form(text, lemma, self.code)
+        prev = toks[i - 1].text if i > 0 and clause[i - 1] == clause[i] else None
+        if prev is not None and prev in m.no_finite_after and not nonfinite:
+            return f"follows the preposition '{prev}'"
+        if prev is not None and prev in m.degree_adverbs and (not nonfinite or i < 2 or clause[i - 2] != clause[i]
+                                                              or toks[i - 2].text not in m.perfect_auxiliaries):
+            return f"follows the degree adverb '{prev}' and is read as an adjective"
+        if prev is not None and (m.prenominal_alone and prev in m.prenominal
+                                 or m.modifier_suffixes and prev.endswith(m.modifier_suffixes)):
+            return f"follows the modifier '{prev}' and is read as a noun"
+        if nonfinite:
+            return None
+        j = i - 1
+        while j >= 0 and clause[j] == clause[i] and toks[j].text in m.light_adverbs and j > i - 3:
+            j -= 1
+        if j >= 0 and clause[j] == clause[i] and toks[j].text in m.copulas:
+            return f"follows the copula '{toks[j].text}' and is read as an adjective"
+        if m.clause_links:
+            return self._other_finite(i, verb_lemma(lemma, self.code))
+        return None
+
+    def _other_finite(self, i: int, lemma: str) -> str | None:
+        """The note for a finite-looking token ``i`` that follows a word ending as a noun's modifier does
+        (``modifier_endings``: an adjective or a genitive, itself no verb form) in a clause that already has
+        another verb's finite form before it (:meth:`_dictionary_finite`) and no ``clause_links`` word
+        between: "Mēs meklējām pareizo ceļu"; None otherwise."""
+        m, toks, clause = self.m, self.tokens, self.clause
+        if i == 0 or clause[i - 1] != clause[i] or not toks[i - 1].text.endswith(m.modifier_endings or ("\0",)) \
+                or self._dictionary_verb(i - 1) or toks[i - 1].text in m.verb_context or toks[i - 1].text in m.light_adverbs:
+            return None
+        j = i - 1
+        while j > 0 and i - j <= 2 and clause[j - 1] == clause[i] and (toks[j].text.endswith(m.modifier_endings)
+                                                                      or toks[j].text.endswith(m.adjective_endings)):
+            j -= 1
+        # a determiner and modifiers before it, a finite verb after it: the noun of the subject ("Šī mazā sala ir")
+        ahead = range(i + 1, len(toks)) if toks[j].text in m.determiners and j < i - 1 else range(0)
+        for side in (range(i - 2, -1, -1), ahead):
+            for k in side:
+                if clause[k] != clause[i] or toks[k].text in m.clause_links:
+                    break
+                if lemma not in self.lemmas[k] and self._dictionary_finite(k):
+                    return f"its clause already has the verb '{toks[k].text}', so it is read as a noun"
         return None
 
     def clitic_pronoun(self, j: int, i: int) -> bool:
@@ -314,11 +395,20 @@ class SentenceContext:
         if verb is False and self.determiner_before(i) is None and self.imperative(i):
             verb = True
         if verb is False or self.other_verb(i, lemma, method) is not None or self.hyphen_compound(i) is not None \
-                or self.function_word(i):
+                or self.function_word(i) or self.shared_owner(i, lemma) is not None \
+                or (self.m.tables and self.finite_blocker(i, lemma) is not None):
             return None
         if method in ("inflection", "stem") and verb is not True and not (method == "inflection" and self.known[i]):
             return None  # a generated form the analyser does not read as a verb and no lexicon knows
         return method
+
+    def shared_owner(self, i: int, lemma: str) -> str | None:
+        """The other verb whose form token ``i`` is here, by the next word
+        (:func:`fbagent.checks.conjugation.shared_form_owner`: "fue a la farmacia" is ir's); None otherwise."""
+        if not self.m.shared_forms:
+            return None
+        nxt = self.tokens[i + 1].text if i + 1 < len(self.tokens) and self.clause[i + 1] == self.clause[i] else None
+        return shared_form_owner(self.tokens[i].text, lemma, self.code, nxt)
 
     def other_verb(self, i: int, lemma: str, method: str) -> str | None:
         """The other verb the analyser reads token ``i`` as, in context, where that outranks a spelling

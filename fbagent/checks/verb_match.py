@@ -183,6 +183,10 @@ def _refusal_note(ctx: SentenceContext, word: str | None, splits: list[tuple[str
                 return f"'{surface}' is read as a function word here (no subject or negation before it), not as a form of '{word}'"
             if ctx.config.pos and (compound := ctx.hyphen_compound(i)) is not None:
                 return f"'{surface}' is part of the compound '{compound}', not a form of '{word}' on its own"
+            if ctx.config.pos and (other := ctx.shared_owner(i, verb)):
+                return f"'{surface}' is read as a form of '{other}' here (by the word after it), not of '{word}'"
+            if ctx.config.pos and ctx.m.tables and (why := ctx.finite_blocker(i, verb)):
+                return f"'{surface}' {why}, not as a form of '{word}'"
             if ctx.config.pos and (other := ctx.other_verb(i, verb, ctx._spelling_method(t.text, verb, i) or "")):
                 return f"'{surface}' is read as a form of '{other}' here, not of '{word}'"
             if ctx.config.pos and ctx.verb_reading(i) is False:
