@@ -104,6 +104,7 @@ class Morphology:
     shared_forms: tuple[tuple[str, frozenset[str]], ...] = ()
     modifier_endings: tuple[str, ...] = ()
     nonfinite_prefixes: tuple[str, ...] = ()
+    finite_endings: tuple[str, ...] = ()
 
     @property
     def tables(self) -> bool:
@@ -204,6 +205,7 @@ def _context_fields(entry: dict[str, Any], low: Any) -> dict[str, Any]:
         shared_forms=tuple((str(k).lower(), frozenset(low(v))) for k, v in entry.get("shared_forms", {}).items()),
         modifier_endings=tuple(low(entry.get("modifier_endings", []))),
         nonfinite_prefixes=tuple(low(entry.get("nonfinite_prefixes", []))),
+        finite_endings=tuple(low(entry.get("finite_endings", []))),
     )
 
 

@@ -224,9 +224,14 @@ class SentenceContext:
         return any(x != text and x.endswith(m.infinitive_endings) for x in self.lemmas[k])
 
     def _dictionary_finite(self, k: int) -> bool:
-        """:meth:`_dictionary_verb`, and the word does not end as a non-finite form does."""
-        text = self.tokens[k].text
-        return not (self.m.nonfinite_endings and text.endswith(self.m.nonfinite_endings)) and self._dictionary_verb(k)
+        """:meth:`_dictionary_verb` or a ``finite_endings`` word the dictionary does not know (Latvian past
+        "-āja", "-ēju": "uzbūvēja"; a known word such as "skolotāja" is a noun), and the word does not end as a
+        non-finite form does."""
+        text, m = self.tokens[k].text, self.m
+        if m.nonfinite_endings and text.endswith(m.nonfinite_endings):
+            return False
+        return self._dictionary_verb(k) or bool(m.finite_endings and text.endswith(m.finite_endings)
+                                                 and not self.known[k] and text not in m.determiners)
 
     def finite_blocker(self, i: int, lemma: str) -> str | None:
         """Why token ``i``, a form of ``lemma``, is no finite verb where it stands, for a language without a
