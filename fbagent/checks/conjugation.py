@@ -247,6 +247,8 @@ def table_method(token: str, lemma: str, lang: str, lemmatize: Callable[[str], s
                 return how if how != "conjugation" else "conjugation:dictionary"
     if m.paradigm_rules == "lv":
         return _latvian_root(token, verb, m, lemmatize)
+    if m.swedish_weak and _deponent_past(token, verb, lemmatize):
+        return "conjugation:dictionary"
     return None
 
 
@@ -294,7 +296,30 @@ def _dictionary_verb(word: str, verb: str, m: Morphology, lemmatize: Callable[[s
     other = lemmatize(word)
     if other == verb or not other.endswith(endings) or any(word in listed for v, listed in m.irregular if v == verb):
         return ""
+    if word in _unchanged_stem_forms(verb, m):
+        return ""  # a regular form with only a spelling change ("empecemos": z -> c) stays the target's
     return other if word in paradigm(other, m.lang) else ""
+
+
+@lru_cache(maxsize=4096)
+def _unchanged_stem_forms(verb: str, m: Morphology) -> frozenset[str]:
+    """The forms of ``verb`` from its ``conjugation`` endings with the stem as written (spelling changes
+    before a vowel included, stem-vowel changes not): "empecemos" is empezar's whatever else the dictionary
+    says, while "siento" (e -> ie) may be sentir's."""
+    for ending, endings in sorted(m.conjugation, key=lambda r: len(r[0]), reverse=True):
+        if verb.endswith(ending) and len(verb) > len(ending) + 1:
+            stem = verb[: -len(ending)]
+            return frozenset(f for e in endings for f in _spellings(stem, e, m.lang))
+    return frozenset()
+
+
+def _deponent_past(token: str, verb: str, lemmatize: Callable[[str], str]) -> bool:
+    """Swedish verbs in -s (deponent, reciprocal: slåss, hoppas, träffas): the token minus its -s is a form the
+    dictionary gives to the verb without its -s ("slogs" -> "slog" -> slå: slåss's strong past)."""
+    if not (verb.endswith("s") and token.endswith("s") and len(token) > 3):
+        return False
+    base = verb[:-2] if verb.endswith("ss") else verb[:-1]
+    return lemmatize(token[:-1]) == base
 
 
 def nonfinite_form(token: str, lemma: str, lang: str) -> bool:
