@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import lru_cache
 
-from fbagent.checks.conjugation_lv import lv_classes, lv_forms, lv_root_pattern
+from fbagent.checks.conjugation_lv import lv_classes, lv_forms, lv_participle, lv_root_pattern
 from fbagent.checks.conjugation_tr import tr_form_of, tr_normalise, tr_other_lemma
 from fbagent.checks.lemmas import _simplemma_knows, _simplemma_word
 from fbagent.checks.morphology import Morphology, morphology
@@ -246,6 +246,8 @@ def table_method(token: str, lemma: str, lang: str, lemmatize: Callable[[str], s
             if probe in forms or lemmatize(probe) == verb:
                 return how if how != "conjugation" else "conjugation:dictionary"
     if m.paradigm_rules == "lv":
+        if any(lv_participle(word, forms) for word, _ in words):
+            return "conjugation"
         return _latvian_root(token, verb, m, lemmatize)
     if m.swedish_weak and _deponent_past(token, verb, lemmatize):
         return "conjugation:dictionary"
