@@ -29,8 +29,9 @@ def test_issue41c_dev_set_floors() -> None:
     for lang in ("es", "pt", "it", "sv", "lv", "tr"):
         assert score[(lang, True)][0] == score[(lang, True)][1], (lang, score[(lang, True)])
     # refused: all but Latvian accusatives after a genitive or a past the rules do not know as a verb
-    # (iesniedza, publicēja, atcēla: simplemma does not know them) and Swedish "fråga angående"
-    floors = {"es": 21, "pt": 12, "it": 10, "sv": 6, "lv": 3, "tr": 8}
+    # (iesniedza, atcēla: no finite ending the rule lists, simplemma does not know them) and Swedish
+    # "fråga angående" (a preposition after a noun, read as the verb as "el niño nada" is)
+    floors = {"es": 21, "pt": 12, "it": 13, "sv": 10, "lv": 6, "tr": 8}
     for lang, floor in floors.items():
         assert score[(lang, False)][0] >= floor, (lang, score[(lang, False)])
 
@@ -57,6 +58,12 @@ def test_issue41c_dev_set_floors() -> None:
     ("Hon är en mycket känd författare.", "känna", "sv", False, "degree adverb 'mycket'"),
     ("Jag känner mig lite trött i dag.", "känna sig", "sv", True, ""),
     ("Pojkarna slogs på skolgården.", "slåss", "sv", True, ""),
+    ("Var ligger närmaste apotek?", "vara", "sv", False, "verb second"),
+    ("Var det kallt i Kiruna?", "vara", "sv", True, ""),
+    ("Ci siamo conosciuti tre anni fa a Roma.", "fare", "it", False, "follows 'anni'"),
+    ("Che tempo fa oggi a Roma?", "fare", "it", True, ""),
+    ("Mežā mēs dzirdējām dziedošu putnu.", "dziedāt", "lv", True, ""),
+    ("Nokritušās lapas mēs sagrābām kaudzē.", "nokrist", "lv", True, ""),
     ("Mēs ilgi meklējām pareizo ceļu.", "celt", "lv", False, "already has the verb 'meklējām'"),
     ("Šī mazā sala ir ļoti skaista.", "salt", "lv", False, "already has the verb 'ir'"),
     ("Es sēžu un rakstu vēstuli.", "rakstīt", "lv", True, ""),

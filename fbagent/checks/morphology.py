@@ -105,6 +105,9 @@ class Morphology:
     modifier_endings: tuple[str, ...] = ()
     nonfinite_prefixes: tuple[str, ...] = ()
     finite_endings: tuple[str, ...] = ()
+    verb_second: bool = False
+    infinitives: frozenset[str] = frozenset()
+    function_after: tuple[tuple[str, frozenset[str]], ...] = ()
 
     @property
     def tables(self) -> bool:
@@ -206,6 +209,9 @@ def _context_fields(entry: dict[str, Any], low: Any) -> dict[str, Any]:
         modifier_endings=tuple(low(entry.get("modifier_endings", []))),
         nonfinite_prefixes=tuple(low(entry.get("nonfinite_prefixes", []))),
         finite_endings=tuple(low(entry.get("finite_endings", []))),
+        verb_second=bool(entry.get("verb_second", False)),
+        infinitives=frozenset(low(entry.get("infinitives", []))),
+        function_after=tuple((str(k).lower(), frozenset(low(v))) for k, v in entry.get("function_after", {}).items()),
     )
 
 

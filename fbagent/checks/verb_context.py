@@ -221,14 +221,16 @@ class SentenceContext:
         m, text = self.m, self.tokens[k].text
         if text in m.determiners or text in m.prepositions or text in m.function_homographs:
             return False
-        return any(x != text and x.endswith(m.infinitive_endings) for x in self.lemmas[k])
+        return any(x != text and (x.endswith(m.infinitive_endings) or x in m.infinitives) for x in self.lemmas[k])
 
     def _dictionary_finite(self, k: int) -> bool:
         """:meth:`_dictionary_verb` or a ``finite_endings`` word the dictionary does not know (Latvian past
         "-āja", "-ēju": "uzbūvēja"; a known word such as "skolotāja" is a noun), and the word does not end as a
-        non-finite form does."""
+        non-finite form does, unless it is a dictionary verb form with a ``finite_endings`` ending too (Swedish
+        "hittade": a past, though "-ade" is also a plural participle)."""
         text, m = self.tokens[k].text, self.m
-        if m.nonfinite_endings and text.endswith(m.nonfinite_endings):
+        if m.nonfinite_endings and text.endswith(m.nonfinite_endings) \
+                and not (m.finite_endings and text.endswith(m.finite_endings) and self._dictionary_verb(k)):
             return False
         return self._dictionary_verb(k) or bool(m.finite_endings and text.endswith(m.finite_endings)
                                                  and not self.known[k] and text not in m.determiners)
@@ -241,10 +243,14 @@ class SentenceContext:
         ``modifier_suffixes`` word or a ``prenominal`` adjective where ``prenominal_alone`` (Turkish "sevdiğim
         yazar", "kırmızı gül"); a finite-looking form after a ``copulas`` word with only ``light_adverbs``
         between ("está libre", "è già sveglio"; a participle or gerund there is a verb: "foi construída");
+        a form other than the infinitive that opens its clause right before another verb's finite form where
+        ``verb_second`` (Swedish "Var ligger apoteket?": the clause has one finite verb, in second place; a next
+        word with a definite noun ending, "resan", is no verb: the present's -r is, "bor"); a
+        ``function_after`` word after one of its listed words (Italian "tre anni fa": ago);
         with ``clause_links``, a finite-looking form in a clause that has another verb's finite form and no
         link word between (Latvian "Mēs meklējām pareizo ceļu"). Returns the note's reason or None."""
         m, toks, clause = self.m, self.tokens, self.clause
-        if self.readings is not None or i == 0 and not m.clause_links:
+        if self.readings is not None:
             return None
         text = toks[i].text
         nonfinite = nonfinite_form(text, lemma, self.code)
@@ -257,8 +263,14 @@ class SentenceContext:
         if prev is not None and (m.prenominal_alone and prev in m.prenominal
                                  or m.modifier_suffixes and prev.endswith(m.modifier_suffixes)):
             return f"follows the modifier '{prev}' and is read as a noun"
+        if m.verb_second and (i == 0 or clause[i - 1] != clause[i]) and i + 1 < len(toks) and text != lemma \
+                and clause[i + 1] == clause[i] and self._dictionary_finite(i + 1) \
+                and not toks[i + 1].text.endswith(tuple(x for x in m.noun_suffixes if not x.endswith("r")) or ("\0",)):
+            return f"opens its clause before the verb '{toks[i + 1].text}' (verb second), so it is not the verb"
         if nonfinite:
             return None
+        if prev is not None and any(text == word and prev in before for word, before in m.function_after):
+            return f"follows '{prev}' and is read as a function word"
         j = i - 1
         while j >= 0 and clause[j] == clause[i] and toks[j].text in m.light_adverbs and j > i - 3:
             j -= 1
