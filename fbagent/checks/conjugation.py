@@ -196,7 +196,8 @@ def _unstressed(word: str) -> str:
 
 def clitic_hosts(token: str, lang: str) -> list[str]:
     """``token`` without its attached clitic pronouns, longest strip last: ``dámelo`` -> ``[dáme, dame, dá, da]``;
-    Italian doubled consonants after a one-syllable imperative: ``dimmi`` -> ``[dim, di]``. Empty when none."""
+    Italian doubled consonants after a one-syllable imperative: ``dimmi`` -> ``[dim, di]``; an Italian infinitive
+    cut before its clitic gets its ending back: ``distrarmi`` -> ``[distrar, distrare, distrarre]``. Empty when none."""
     m = morphology(lang)
     out: list[str] = []
     word = token
@@ -208,6 +209,8 @@ def clitic_hosts(token: str, lang: str) -> list[str]:
         out += [word, _unstressed(word)]
         if m.lang == "it" and len(word) >= 3 and word[-1] == clitic[0] and word[-1] not in _VOWELS:
             out.append(word[:-1])  # the consonant doubled after a one-syllable imperative: dimmi -> di, fallo -> fa
+        if m.lang == "it" and word.endswith("r"):
+            out += [word + "e", word + "re"]  # the infinitive cut before a clitic: mangiarlo, distrarmi, porlo
     return list(dict.fromkeys(out))
 
 

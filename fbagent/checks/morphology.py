@@ -107,6 +107,9 @@ class Morphology:
     finite_endings: tuple[str, ...] = ()
     verb_second: bool = False
     infinitives: frozenset[str] = frozenset()
+    mesoclitic_endings: frozenset[str] = frozenset()
+    fused_particles: frozenset[str] = frozenset()
+    particle_spellings: tuple[tuple[str, tuple[str, ...]], ...] = ()
     function_after: tuple[tuple[str, frozenset[str]], ...] = ()
 
     @property
@@ -211,6 +214,9 @@ def _context_fields(entry: dict[str, Any], low: Any) -> dict[str, Any]:
         finite_endings=tuple(low(entry.get("finite_endings", []))),
         verb_second=bool(entry.get("verb_second", False)),
         infinitives=frozenset(low(entry.get("infinitives", []))),
+        mesoclitic_endings=frozenset(low(entry.get("mesoclitic_endings", []))),
+        fused_particles=frozenset(low(entry.get("fused_particles", []))),
+        particle_spellings=tuple((str(k).lower(), tuple(low(v))) for k, v in entry.get("particle_spellings", {}).items()),
         function_after=tuple((str(k).lower(), frozenset(low(v))) for k, v in entry.get("function_after", {}).items()),
     )
 

@@ -448,6 +448,8 @@ class SentenceContext:
         if text == lemma:
             return "exact"
         if self.m.tables and self.config.inflections:
+            if i is not None and self.m.mesoclitic_endings and (joined := self._mesoclisis(i)):
+                text = joined
             return table_method(text, lemma, self.code, lambda w: _simplemma_word(w, self.code))
         lemmas = self.lemmas[i] if i is not None else self._lemmas_of(text)
         if lemma in lemmas:
@@ -461,6 +463,22 @@ class SentenceContext:
                 and _plausible_form(text, lemma)):
             return "verb_form"
         return None
+
+    def _mesoclisis(self, i: int) -> str | None:
+        """Portuguese mesoclisis: token ``i`` joined by hyphens to an ``enclitics`` pronoun and a
+        ``mesoclitic_endings`` ending ("Dir-te-ei", "dar-lhe-ia", "comprá-lo-emos") is the future or
+        conditional written whole ("direi", "daria", "compraremos": an accented stem vowel takes its ``r``
+        back); None otherwise."""
+        toks, text, m = self.tokens, self.sentence, self.m
+        if i + 2 >= len(toks) or toks[i + 2].text not in m.mesoclitic_endings or toks[i + 1].text not in m.enclitics:
+            return None
+        if not (toks[i + 1].start == toks[i].end + 1 and text[toks[i].end] == "-"
+                and toks[i + 2].start == toks[i + 1].end + 1 and text[toks[i + 1].end] == "-"):
+            return None
+        stem = toks[i].text
+        if stem[-1:] in ("á", "ê", "í", "ô"):
+            stem = stem[:-1] + {"á": "a", "ê": "e", "í": "i", "ô": "o"}[stem[-1]] + "r"
+        return stem + toks[i + 2].text
 
     def _lemmas_of(self, word: str) -> frozenset[str]:
         out: set[str] = set()

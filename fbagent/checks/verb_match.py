@@ -90,6 +90,7 @@ from fbagent.checks.verb_match_ja import find_verb_ja
 from fbagent.checks.verb_match_zh import find_verb_ko, find_verb_zh
 from fbagent.checks.verb_parts import (
     effective_parts,
+    fused_particle_candidates,
     other_separable,
     parts_in_order,
     reflexive_at,
@@ -154,6 +155,8 @@ def find_verb(
             candidates += separable_candidates(ctx, particle, base)
     if reflexive:
         candidates = [(c[0], c[1] + [r], c[2]) for c in candidates if (r := reflexive_at(ctx, c[0])) is not None]
+    if not candidates and m.fused_particles:
+        candidates = fused_particle_candidates(ctx, required)
     if candidates:
         candidates.sort(key=lambda c: c[0])
         form = [w.lower() for w in WORD_RE.findall(verb_form or "")]
