@@ -256,7 +256,7 @@ class SentenceContext:
         nonfinite = nonfinite_form(text, lemma, self.code)
         prev = toks[i - 1].text if i > 0 and clause[i - 1] == clause[i] else None
         if prev is not None and prev in m.no_finite_after and not nonfinite:
-            return f"follows the preposition '{prev}'"
+            return f"follows the preposition '{prev}' and is read as a noun"
         if prev is not None and prev in m.degree_adverbs and (not nonfinite or i < 2 or clause[i - 2] != clause[i]
                                                               or toks[i - 2].text not in m.perfect_auxiliaries):
             return f"follows the degree adverb '{prev}' and is read as an adjective"
@@ -266,7 +266,7 @@ class SentenceContext:
         if m.verb_second and (i == 0 or clause[i - 1] != clause[i]) and i + 1 < len(toks) and text != lemma \
                 and clause[i + 1] == clause[i] and self._dictionary_finite(i + 1) \
                 and not toks[i + 1].text.endswith(tuple(x for x in m.noun_suffixes if not x.endswith("r")) or ("\0",)):
-            return f"opens its clause before the verb '{toks[i + 1].text}' (verb second), so it is not the verb"
+            return f"opens its clause before the verb '{toks[i + 1].text}' (verb second) and is read as another word"
         if nonfinite:
             return None
         if prev is not None and any(text == word and prev in before for word, before in m.function_after):
@@ -300,7 +300,7 @@ class SentenceContext:
                 if clause[k] != clause[i] or toks[k].text in m.clause_links:
                     break
                 if lemma not in self.lemmas[k] and self._dictionary_finite(k):
-                    return f"its clause already has the verb '{toks[k].text}', so it is read as a noun"
+                    return f"is read as a noun (its clause already has the verb '{toks[k].text}')"
         return None
 
     def clitic_pronoun(self, j: int, i: int) -> bool:
