@@ -344,21 +344,25 @@ def nonfinite_form(token: str, lemma: str, lang: str) -> bool:
     return False
 
 
-def shared_form_owner(token: str, lemma: str, lang: str, following: str | None) -> str | None:
+def shared_form_owner(token: str, lemma: str, lang: str, following: str | None, before: str | None = None) -> str | None:
     """The other verb that owns ``token`` here, where ``token`` is a listed irregular form of both ``lemma`` and
     another verb and the language's ``shared_forms`` entry decides between them by the next word of the clause
-    (``following``; None at the clause's end): Spanish and Portuguese "fue" / "foi" is ``ir`` before a word of
+    or the next two (``following``: "a", or "en tren"; None at the clause's end): Spanish and Portuguese "fue" / "foi" is ``ir`` before a word of
     motion ("fue a la farmacia", "foi ao mercado") or at the clause's end ("se fue."), ``ser`` otherwise ("fui
-    muy feliz", "foi uma excelente professora"). None when the form is ``lemma``'s here or not shared."""
+    muy feliz", "foi uma excelente professora"); first, a ``shared_forms_after`` word before it (``before``) makes
+    it that verb's ("se fue"). None when the form is ``lemma``'s here or not shared."""
     m = morphology(lang)
     verb = verb_lemma(lemma, lang)
     owners = [v for v, listed in m.irregular if token in listed]
     if verb not in owners or len(owners) < 2:
         return None
+    for decided, words in m.shared_forms_after:  # the word before decides first: "se fue" is irse
+        if decided in owners and before is not None and before in words:
+            return None if decided == verb else decided
     for decided, words in m.shared_forms:
         if decided not in owners:
             continue
-        is_decided = following is None or following in words
+        is_decided = following is None or following.split(" ")[0] in words or following in words
         if verb == decided and not is_decided:
             return next(v for v in owners if v != decided)
         if verb != decided and is_decided:

@@ -110,6 +110,8 @@ class Morphology:
     mesoclitic_endings: frozenset[str] = frozenset()
     fused_particles: frozenset[str] = frozenset()
     particle_spellings: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    initial_verb_endings: tuple[str, ...] = ()
+    shared_forms_after: tuple[tuple[str, frozenset[str]], ...] = ()
     function_after: tuple[tuple[str, frozenset[str]], ...] = ()
 
     @property
@@ -217,6 +219,9 @@ def _context_fields(entry: dict[str, Any], low: Any) -> dict[str, Any]:
         mesoclitic_endings=frozenset(low(entry.get("mesoclitic_endings", []))),
         fused_particles=frozenset(low(entry.get("fused_particles", []))),
         particle_spellings=tuple((str(k).lower(), tuple(low(v))) for k, v in entry.get("particle_spellings", {}).items()),
+        initial_verb_endings=tuple(low(entry.get("initial_verb_endings", []))),
+        shared_forms_after=tuple((str(k).lower(), frozenset(low(v)))
+                                 for k, v in entry.get("shared_forms_after", {}).items()),
         function_after=tuple((str(k).lower(), frozenset(low(v))) for k, v in entry.get("function_after", {}).items()),
     )
 

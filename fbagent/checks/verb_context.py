@@ -211,9 +211,14 @@ class SentenceContext:
     def finite_other(self, k: int) -> bool:
         """Whether token ``k`` is a form of some verb other than itself by the dictionary (its lemma ends as the
         language's ``infinitive_endings`` and is not the word: "subimos" -> subir, "meklējām" -> meklēt), so that
-        a ``clitic_articles`` word after it is an article ("Subimos la cuesta"), not the next verb's pronoun."""
+        a ``clitic_articles`` word after it is an article ("Subimos la cuesta"), not the next verb's pronoun.
+        A capitalised word is taken for a name ("Marco la chiama": marcare's 1st person too), unless it opens
+        the sentence with one of the ``initial_verb_endings`` (a person ending no name has: "Subimos")."""
         if k < 0 or not self.m.infinitive_endings or self.clause[k] != self.clause[k + 1]:
             return False
+        word = self.sentence[self.tokens[k].start:self.tokens[k].end]
+        if word[:1].isupper() and (k > 0 or not word.lower().endswith(self.m.initial_verb_endings or ("\0",))):
+            return False  # a name ("Marco la chiama", "Lucía la llama"), unless a person ending no name has ("Subimos")
         return self._dictionary_verb(k)
 
     def _dictionary_verb(self, k: int) -> bool:
@@ -420,12 +425,17 @@ class SentenceContext:
         return method
 
     def shared_owner(self, i: int, lemma: str) -> str | None:
-        """The other verb whose form token ``i`` is here, by the next word
-        (:func:`fbagent.checks.conjugation.shared_form_owner`: "fue a la farmacia" is ir's); None otherwise."""
+        """The other verb whose form token ``i`` is here, by the word before it and the next words
+        (:func:`fbagent.checks.conjugation.shared_form_owner`: "fue a la farmacia", "se fue" are ir's); None otherwise."""
         if not self.m.shared_forms:
             return None
-        nxt = self.tokens[i + 1].text if i + 1 < len(self.tokens) and self.clause[i + 1] == self.clause[i] else None
-        return shared_form_owner(self.tokens[i].text, lemma, self.code, nxt)
+        toks, clause = self.tokens, self.clause
+        nxt = toks[i + 1].text if i + 1 < len(toks) and clause[i + 1] == clause[i] else None
+        if nxt is not None and i + 2 < len(toks) and clause[i + 2] == clause[i]:
+            nxt += " " + toks[i + 2].text
+        prev = toks[i - 1].text if i > 0 and clause[i - 1] == clause[i] else None
+        owner = shared_form_owner(toks[i].text, lemma, self.code, nxt, prev)
+        return owner
 
     def other_verb(self, i: int, lemma: str, method: str) -> str | None:
         """The other verb the analyser reads token ``i`` as, in context, where that outranks a spelling
