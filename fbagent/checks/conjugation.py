@@ -368,3 +368,16 @@ def shared_form_owner(token: str, lemma: str, lang: str, following: str | None, 
         if verb != decided and is_decided:
             return decided
     return None
+
+
+def first_singular(token: str, lemma: str, lang: str) -> bool:
+    """Whether ``token`` is the regular 1st person singular present of ``lemma`` (the first ending after the
+    infinitive in its ``conjugation`` row: es/pt/it "-o": "corto", "cego", "calmo"; stem changes and spelling
+    changes included). A noun phrase before it is its subject or object, and neither goes with a 1st person
+    without a pronoun or clitic between: "el pelo corto", "o senhor cego" are adjectives."""
+    m = morphology(lang)
+    verb = verb_lemma(lemma, lang)
+    for ending, endings in sorted(m.conjugation, key=lambda r: len(r[0]), reverse=True):
+        if verb.endswith(ending) and len(verb) > len(ending) + 1 and len(endings) > 1:
+            return any(token in _spellings(stem, endings[1], m.lang) for stem in _stems(verb[: -len(ending)], m))
+    return False

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from fbagent.checks.analysers import Reading, readings
-from fbagent.checks.conjugation import nonfinite_form, shared_form_owner, table_method, verb_lemma
+from fbagent.checks.conjugation import first_singular, nonfinite_form, shared_form_owner, table_method, verb_lemma
 from fbagent.checks.lemmas import (
     SOURCES,
     LemmaSource,
@@ -29,6 +29,8 @@ from fbagent.checks.morphology import Morphology, inflections, morphology
 from fbagent.languages import base_lang, written_without_spaces
 
 WORD_RE = re.compile(r"\w+", re.UNICODE)
+_DOTTED_I = ("tr", "az")
+_TURKISH_UPPER = str.maketrans({"İ": "i", "I": "ı"})
 _CLAUSE_END = re.compile(r"[,;:.!?¿¡…،؛。、！？]")
 
 @dataclass(frozen=True)
@@ -43,7 +45,8 @@ class Token:
 def tokenize(sentence: str, lang: str) -> list[Token]:
     """Split ``sentence`` into units: lower-cased words, or characters for no-space languages.
 
-    Punctuation and whitespace are dropped in both cases.
+    Punctuation and whitespace are dropped in both cases; Turkish and Azerbaijani lower "İ" to "i" and "I" to
+    "ı" (Python's ``str.lower`` gives "i̇" and "i").
     """
     if written_without_spaces(lang):
         return [
@@ -51,6 +54,8 @@ def tokenize(sentence: str, lang: str) -> list[Token]:
             for i, ch in enumerate(sentence)
             if not ch.isspace() and not unicodedata.category(ch).startswith(("P", "S"))
         ]
+    if base_lang(lang) in _DOTTED_I:  # Turkish casing: İ -> i, I -> ı ("İki" is "iki", not "i̇ki")
+        return [Token(m.group().translate(_TURKISH_UPPER).lower(), m.start(), m.end()) for m in WORD_RE.finditer(sentence)]
     return [Token(m.group().lower(), m.start(), m.end()) for m in WORD_RE.finditer(sentence)]
 
 
@@ -251,7 +256,9 @@ class SentenceContext:
         a form other than the infinitive that opens its clause right before another verb's finite form where
         ``verb_second`` (Swedish "Var ligger apoteket?": the clause has one finite verb, in second place; a next
         word with a definite noun ending, "resan", is no verb: the present's -r is, "bor"); a
-        ``function_after`` word after one of its listed words (Italian "tre anni fa": ago);
+        ``function_after`` word after one of its listed words (Italian "tre anni fa": ago); a regular 1st person
+        singular right after a determiner and a noun ("el pelo corto", "o senhor cego": no 1st person follows
+        a noun phrase without a pronoun between);
         with ``clause_links``, a finite-looking form in a clause that has another verb's finite form and no
         link word between (Latvian "Mēs meklējām pareizo ceļu"). Returns the note's reason or None."""
         m, toks, clause = self.m, self.tokens, self.clause
@@ -276,6 +283,8 @@ class SentenceContext:
             return None
         if prev is not None and any(text == word and prev in before for word, before in m.function_after):
             return f"follows '{prev}' and is read as a function word"
+        if self._object_noun_phrase(i) and first_singular(text, lemma, self.code):
+            return f"follows the noun phrase '{toks[i - 2].text} {prev}' and is read as an adjective"
         j = i - 1
         while j >= 0 and clause[j] == clause[i] and toks[j].text in m.light_adverbs and j > i - 3:
             j -= 1
@@ -284,6 +293,19 @@ class SentenceContext:
         if m.clause_links:
             return self._other_finite(i, verb_lemma(lemma, self.code))
         return None
+
+    def _object_noun_phrase(self, i: int) -> bool:
+        """Whether a determiner (or an article after a verb form or a preposition) and a noun stand right before
+        token ``i`` inside its clause, after a word that is neither a preposition nor a ``verb_context`` word
+        (a clause-initial "Cada día venzo", "por la tarde salgo", "yo este año viajo" are adverbials before a
+        verb; "lleva el pelo corto", "ajuda o senhor cego" are not)."""
+        m, toks, clause = self.m, self.tokens, self.clause
+        if not (m.infinitive_endings and m.conjugation) or i < 3 or clause[i - 3] != clause[i]:
+            return False
+        det, noun, before = toks[i - 2].text, toks[i - 1].text, toks[i - 3].text
+        if noun in m.determiners or noun in m.prepositions or before in m.prepositions or before in m.verb_context:
+            return False
+        return det in m.determiners or (det in m.clitic_articles and self.finite_other(i - 3))
 
     def _other_finite(self, i: int, lemma: str) -> str | None:
         """The note for a finite-looking token ``i`` that follows a word ending as a noun's modifier does
