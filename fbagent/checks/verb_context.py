@@ -16,7 +16,13 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from fbagent.checks.analysers import Reading, readings
-from fbagent.checks.conjugation import first_singular, nonfinite_form, shared_form_owner, table_method, verb_lemma
+from fbagent.checks.conjugation import (
+    first_singular,
+    nonfinite_form,
+    shared_form_owner,
+    table_method,
+    verb_lemma,
+)
 from fbagent.checks.lemmas import (
     SOURCES,
     LemmaSource,
