@@ -261,7 +261,7 @@ class SentenceContext:
         between ("está libre", "è già sveglio"; a participle or gerund there is a verb: "foi construída");
         a form other than the infinitive that opens its clause right before another verb's finite form where
         ``verb_second`` (Swedish "Var ligger apoteket?": the clause has one finite verb, in second place; a next
-        word with a definite noun ending, "resan", is no verb: the present's -r is, "bor"); a
+        word with a noun ending, "resan", "blommor", is no verb: :meth:`_noun_form`); a
         ``function_after`` word after one of its listed words (Italian "tre anni fa": ago); a regular 1st person
         singular right after a determiner and a noun ("el pelo corto", "o senhor cego": no 1st person follows
         a noun phrase without a pronoun between);
@@ -282,8 +282,7 @@ class SentenceContext:
                                  or m.modifier_suffixes and prev.endswith(m.modifier_suffixes)):
             return f"follows the modifier '{prev}' and is read as a noun"
         if m.verb_second and (i == 0 or clause[i - 1] != clause[i]) and i + 1 < len(toks) and text != lemma \
-                and clause[i + 1] == clause[i] and self._dictionary_finite(i + 1) \
-                and not toks[i + 1].text.endswith(tuple(x for x in m.noun_suffixes if not x.endswith("r")) or ("\0",)):
+                and clause[i + 1] == clause[i] and self._dictionary_finite(i + 1) and not self._noun_form(i + 1):
             return f"opens its clause before the verb '{toks[i + 1].text}' (verb second) and is read as another word"
         if nonfinite:
             return None
@@ -299,6 +298,14 @@ class SentenceContext:
         if m.clause_links:
             return self._other_finite(i, verb_lemma(lemma, self.code))
         return None
+
+    def _noun_form(self, k: int) -> bool:
+        """Whether token ``k`` ends as a noun form does (``noun_suffixes``: "resan", "blommor", "veckor"), where
+        the dictionary's verb for it is no short verb (``infinitives``: "bor", "tror" are presents) and the
+        ending is not also a present's ("-ar", "-er": "ligger", "hoppar")."""
+        text, m = self.tokens[k].text, self.m
+        suffixes = tuple(x for x in m.noun_suffixes if not x.endswith(("ar", "er")))
+        return bool(suffixes) and text.endswith(suffixes) and not (self.lemmas[k] & m.infinitives)
 
     def _object_noun_phrase(self, i: int) -> bool:
         """Whether a determiner (or an article after a verb form or a preposition) and a noun stand right before
