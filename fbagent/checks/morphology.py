@@ -91,6 +91,9 @@ class Morphology:
     inversion_subjects: frozenset[str] = frozenset()
     negative_prefixes: tuple[str, ...] = ()
     verb_prefixes: tuple[str, ...] = ()
+    singular_subjects: frozenset[str] = frozenset()
+    participle_auxiliaries: frozenset[str] = frozenset()
+    reflexive_persons: tuple[tuple[str, frozenset[str]], ...] = ()
 
     @property
     def tables(self) -> bool:
@@ -171,6 +174,9 @@ def _table_fields(entry: dict[str, Any], low: Any) -> dict[str, Any]:
         inversion_subjects=frozenset(low(entry.get("inversion_subjects", []))),
         negative_prefixes=tuple(sorted(low(entry.get("negative_prefixes", [])), key=len, reverse=True)),
         verb_prefixes=tuple(low(entry.get("verb_prefixes", []))),
+        singular_subjects=frozenset(low(entry.get("singular_subjects", []))),
+        participle_auxiliaries=frozenset(low(entry.get("participle_auxiliaries", []))),
+        reflexive_persons=tuple((str(k).lower(), frozenset(low(v))) for k, v in entry.get("reflexive_persons", {}).items()),
     )
 
 

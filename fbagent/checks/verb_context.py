@@ -122,7 +122,7 @@ def _plausible_form(form: str, lemma: str) -> bool:
     return form[0] == lemma[0] or any(lemma[i:i + 3] in form for i in range(len(lemma) - 2))
 
 
-_NOT_VERB = frozenset({"noun", "adposition", "conjunction"})
+_NOT_VERB = frozenset({"noun", "adposition", "conjunction", "numeral"})
 
 
 @dataclass
@@ -147,7 +147,7 @@ class SentenceContext:
 
     def verb_reading(self, i: int) -> bool | None:
         """Whether token ``i`` is read as a verb: True (the analyser says verb, or a French auxiliary,
-        subject-pronoun or hyphen construction), False (a noun, adposition or conjunction, or right after a
+        subject-pronoun or hyphen construction), False (a noun, adposition, conjunction or numeral, or right after a
         determiner), None (no analyser, or another class)."""
         reading = self.readings[i] if self.readings is not None else None
         if reading is None:
@@ -158,7 +158,17 @@ class SentenceContext:
             return False
         if reading.verb or self._construction(i):
             return True
+        if reading.pos == "numeral" and not self._counts(i):
+            return None  # "Wir sieben das Mehl": a number word before an article counts nothing
         return False if reading.pos in _NOT_VERB else None
+
+    def _counts(self, i: int) -> bool:
+        """Whether token ``i``, read as a number word, counts something: a noun or adjective follows it in its
+        clause ("sieben Jahre", "sieben neue Bücher"), or it ends the clause ("Sie ist sieben.")."""
+        if i + 1 >= len(self.tokens) or self.clause[i + 1] != self.clause[i]:
+            return True
+        nxt = self.readings[i + 1] if self.readings is not None else None
+        return nxt is not None and nxt.pos in ("noun", "adjective")
 
     def _adjectives_before(self, i: int) -> int:
         """The index of the word before the adjectives that precede token ``i`` in its clause: ``prenominal``
@@ -311,14 +321,55 @@ class SentenceContext:
         if method is None or i is None or not self.config.pos:
             return method
         verb = self.verb_reading(i)
-        if verb is False and self.determiner_before(i) is None and self.imperative(i):
+        if verb is False and self.determiner_before(i) is None and self.imperative(i) and self._noun_or_unread(i):
             verb = True
         if verb is False or self.other_verb(i, lemma, method) is not None or self.hyphen_compound(i) is not None \
-                or self.function_word(i):
+                or self.function_word(i) or self.degree_modified(i) is not None \
+                or self.past_of_other(i, lemma, method) is not None:
             return None
         if method in ("inflection", "stem") and verb is not True and not (method == "inflection" and self.known[i]):
             return None  # a generated form the analyser does not read as a verb and no lexicon knows
         return method
+
+    def _noun_or_unread(self, i: int) -> bool:
+        """Whether the analyser reads token ``i`` as a noun or not at all: only such a reading of a sentence-initial
+        word may be an imperative the tagger missed ("Ruf deinen Bruder!"), never an adposition ("Durant l'hiver")."""
+        reading = self.readings[i] if self.readings is not None else None
+        return reading is None or reading.pos == "noun"
+
+    def degree_modified(self, i: int) -> str | None:
+        """The adverb of degree (``degree_adverbs``) right before token ``i`` in its clause when the analyser reads
+        the token as an adjective: "very tired", "sehr verlegen", "ganz weiß", "erg moe" are adjectives, not verb
+        forms (a degree adverb modifies an adjective or adverb, not a verb form). None otherwise."""
+        if i == 0 or self.clause[i - 1] != self.clause[i] or self.tokens[i - 1].text not in self.m.degree_adverbs:
+            return None
+        reading = self.readings[i] if self.readings is not None else None
+        return self.tokens[i - 1].text if reading is not None and reading.pos == "adjective" else None
+
+    def past_of_other(self, i: int, lemma: str, method: str) -> tuple[str, str] | None:
+        """English: token ``i`` is spelled as ``lemma`` itself (``method`` ``exact``), the analyser reads it as a
+        form of another verb ("found" of find, "fell" of fall, "lay" of lie), and the words before it exclude the
+        base form: a singular subject (``singular_subjects``, or a noun the analyser reads as singular: the
+        present would end in -s, "she founds") or a perfect or passive auxiliary (``participle_auxiliaries``:
+        the participle would be "founded"), with only adverbs between. Returns (other verb, the word that
+        excludes the base form), else None."""
+        m = self.m
+        reading = self.readings[i] if self.readings is not None else None
+        if method != "exact" or not (m.singular_subjects or m.participle_auxiliaries) or reading is None \
+                or not reading.verb or not reading.lemma.isalpha() or reading.lemma in (lemma, self.tokens[i].text):
+            return None
+        for j in range(i - 1, -1, -1):
+            if self.clause[j] != self.clause[i]:
+                return None
+            before = self.readings[j]
+            text = self.tokens[j].text
+            if text in m.participle_auxiliaries or text in m.singular_subjects:
+                return reading.lemma, text
+            if before is not None and before.pos == "noun":
+                return (reading.lemma, text) if before.number == "sg" and reading.finite else None
+            if before is None or before.pos != "adverb":
+                return None
+        return None
 
     def other_verb(self, i: int, lemma: str, method: str) -> str | None:
         """The other verb the analyser reads token ``i`` as, in context, where that outranks a spelling

@@ -39,6 +39,8 @@ def find_verb_zh(sentence: str, lemma: str) -> tuple[int, int, str, str] | None:
     """
     words = jieba_words(sentence)
     forms = {lemma, lemma + lemma, lemma + "一" + lemma, lemma + "了" + lemma}
+    if len(lemma) == 2:   # a verb-object word reduplicates its verb only (散散步, 聊聊天, 洗了洗澡)
+        forms |= {lemma[0] + lemma, lemma[0] + "一" + lemma, lemma[0] + "了" + lemma}
     inside: list[str] = []
     for k, (start, end, word, flag) in enumerate(words):
         prev = words[k - 1] if k > 0 else None
@@ -47,12 +49,14 @@ def find_verb_zh(sentence: str, lemma: str) -> tuple[int, int, str, str] | None:
                 inside.append(f"'{word}' follows '{noun}' and is read as a noun")
                 continue
             return start, end, word, ""
-        if word.startswith(lemma) and (_complement(word[len(lemma):]) or _verb_object(lemma, word, flag, prev)):
+        if word.startswith(lemma) and _noun_marker(words, k) is None and not _adjectival(prev) \
+                and (_complement(word[len(lemma):]) or _verb_object(lemma, word, flag, prev)):
             return start, start + len(lemma), lemma, ""
         if (hit := _after_adverb(lemma, word, flag)) is not None:
             return start + hit, start + hit + len(lemma), lemma, ""
         if (split := _separated(words, k, lemma)) is not None:
-            return start, split, sentence[start:split], ""
+            skip = 1 if not words[k][2].startswith(lemma[:1]) else 0
+            return start + skip, split, sentence[start + skip:split], ""
         if lemma in word:
             inside.append(f"'{word}'({flag})")
     if not inside:
@@ -74,15 +78,26 @@ ZH_PREVERBAL = frozenset("多少不没别再快常先也都就还又才刚")
 ZH_COMPLEMENTS = frozenset({
     "到", "走", "上", "下", "进", "出", "回", "过", "起", "开", "来", "去", "完", "好", "住", "掉", "成", "懂", "见", "会",
     "清", "破", "倒", "满", "错", "对", "在", "给", "跑", "光", "够", "透", "死", "坏", "醒", "着", "了",
+    "碎", "断", "伤", "翻", "湿", "脏", "饱", "醉", "累", "哭", "亮", "穿", "紧", "松", "直", "弯", "歪", "齐", "遍",
+    "熟", "烂", "丢", "晕", "胖", "瘦", "红", "黑", "疯", "通",
     "进来", "出来", "上来", "下来", "回来", "过来", "起来", "进去", "出去", "上去", "下去", "回去", "过去", "开来",
     "清楚", "干净", "明白", "完了", "好了", "到了", "走了", "上了", "下了", "出了", "进了", "过了", "起了",
 })
+#: adverbs of degree before an adjective: a verb-object word after one is an adjective (很开心, 非常生气)
+ZH_DEGREE_BEFORE_ADJECTIVE = frozenset({"很", "非常", "太", "真", "特别", "十分", "挺", "最", "更", "比较", "有点", "有点儿",
+                                        "相当", "极其", "格外", "越来越", "那么", "这么", "多么"})
+#: the copula: a noun-tagged word after it is its predicate noun (都是活鱼), not a verb with its object
+ZH_COPULA = frozenset({"是", "叫", "像", "成为"})
+#: one-character words jieba glues before a verb (去理了个发, 想请两天假): motion verbs and modals
+ZH_GLUED_BEFORE = frozenset("去来想要会能可该敢肯")
+#: quantity words that may stand inside a separable verb-object word (操了不少心, 费了很多劲)
+ZH_INFIX_WORDS = frozenset({"不少", "很多", "好多", "太多", "许多", "一点", "一点儿", "点儿", "一会儿", "半天", "大", "什么"})
 #: what may stand inside a separable verb-object word (睡了一个好觉, 帮我一个忙, 生我的气, 散一会儿步):
 #: aspect markers, numerals and measure words, pronouns with 的, adjectives (jieba flags)
 ZH_INFIX_FLAGS = ("ul", "ug", "uz", "uj", "u", "m", "q", "mq", "r", "a", "t", "n", "ud")
 ZH_MAX_INFIX = 5
 #: jieba flags of what may follow a verb inside one segmented word: its object or a preposition (打篮球, 开门, 坐在)
-ZH_OBJECT_FLAGS = ("n", "nr", "ns", "nz", "p", "f", "s")
+ZH_OBJECT_FLAGS = ("n", "nr", "ns", "nz", "p", "f", "s", "q")
 _NUMERALS = "0123456789０１２３４５６７８９一二三四五六七八九十两几半百千万零"
 
 
@@ -99,6 +114,11 @@ def _noun_marker(words: tuple[tuple[int, int, str, str], ...], k: int) -> str | 
         if flag != "a":   # only adjectives stand between a numeral phrase and its noun
             return None
     return None
+
+
+def _adjectival(prev: tuple[int, int, str, str] | None) -> bool:
+    """Whether the word before is an adverb of degree (很, 非常): what follows it is an adjective (很开心)."""
+    return prev is not None and prev[2] in ZH_DEGREE_BEFORE_ADJECTIVE
 
 
 def _numeral_phrase(word: str) -> bool:
@@ -122,7 +142,7 @@ def _after_adverb(lemma: str, word: str, flag: str) -> int | None:
         return None
     rest = word[1 + len(lemma):]
     tags = jieba_posseg().dt.word_tag_tab
-    return 1 if not rest or _complement(rest) or tags.get(rest, "") in ZH_OBJECT_FLAGS else None
+    return 1 if not rest or _complement(rest) or tags.get(rest, "") in ZH_OBJECT_FLAGS or _numeral_phrase(rest) else None
 
 
 def _separated(words: tuple[tuple[int, int, str, str], ...], k: int, lemma: str) -> int | None:
@@ -130,22 +150,24 @@ def _separated(words: tuple[tuple[int, int, str, str], ...], k: int, lemma: str)
     character begins word ``k`` (睡, 洗完, 结了婚) and its object character ends a word in the same clause,
     with only aspect markers, numerals, measure words, pronouns, 的 and adjectives between (睡了一个好觉,
     帮我一个忙, 生了我的气, 散了一会儿步); None otherwise."""
-    if len(lemma) != 2:
+    if len(lemma) not in (2, 3):
         return None
-    verb, obj = lemma[0], lemma[1]
+    verb, obj = lemma[0], lemma[1:]
     word = words[k][2]
+    if len(word) >= 2 and word[0] in ZH_GLUED_BEFORE and word[1] == verb:
+        word = word[1:]   # 去理了个发, 想请两天假: a motion verb or modal glued before the verb
     if not word.startswith(verb):
         return None
-    if len(word) > 2 and word.endswith(obj) and all(ch in "了过着完好个一" for ch in word[1:-1]):
+    if len(word) > len(lemma) and word.endswith(obj) and all(ch in "了过着完好个一" for ch in word[1:-len(obj)]):
         return words[k][1]   # 结了婚, 见过面 as one word
     if len(word) > 1 and not _complement(word[1:]):
         return None
     for j in range(k + 1, min(len(words), k + 2 + ZH_MAX_INFIX)):
         w, flag = words[j][2], words[j][3]
-        separated = j > k + 1 or len(word) > 1 or _complement(w[:-1]) or all(ch in "了过着" for ch in w[:-1])
-        if w.endswith(obj) and (separated or w == obj) and len(w) <= ZH_MAX_INFIX:
+        separated = j > k + 1 or len(word) > 1 or _complement(w[:-len(obj)]) or all(ch in "了过着" for ch in w[:-len(obj)])
+        if w.endswith(obj) and (separated or w == obj) and len(w) <= ZH_MAX_INFIX + len(obj) - 1:
             return words[j][1]
-        if flag == "x" or not (flag in ZH_INFIX_FLAGS or _complement(w)):
+        if flag == "x" or not (flag in ZH_INFIX_FLAGS or _complement(w) or w in ZH_INFIX_WORDS):
             return None
     return None
 
@@ -159,10 +181,15 @@ def _verb_object(lemma: str, word: str, flag: str, prev: tuple[int, int, str, st
     abbreviation), 打算 and 开关 (rest a verb), 走廊 and 读者 (a one-character bound rest) are not the verb."""
     tags = jieba_posseg().dt.word_tag_tab
     rest = word[len(lemma):]
-    if not rest or not tags.get(lemma, "").startswith("v") or tags.get(rest, "") not in ZH_OBJECT_FLAGS:
+    rest_tag = tags.get(rest, "")
+    if flag == "v" and len(word) == 2 and rest_tag == "zg":
+        rest_tag = "n"   # 开车: jieba's dictionary calls the verb-object word a verb and the bound object "zg"
+    if not rest or not tags.get(lemma, "").startswith("v") or rest_tag not in ZH_OBJECT_FLAGS:
         return False
     if flag.startswith("v"):
         return True
+    if prev is not None and prev[2] in ZH_COPULA:
+        return False   # 都是活鱼: the copula's predicate noun
     if prev is not None and prev[2] in ZH_DEGREE_ADVERBS:
         return True
     return prev is not None and prev[3] not in (*ZH_NOUN_BEFORE, "x") and not prev[3].startswith("n") \

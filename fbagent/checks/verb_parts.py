@@ -219,7 +219,7 @@ def reflexive_at(ctx: SentenceContext, i: int) -> int | None:
         text = toks[j].text
         if text in m.reflexive_clitics:
             if text not in ("nous", "vous"):
-                return j
+                return None if _other_person_subject(ctx, j) else j
             subject_only = j == 0 or toks[j - 1].text != text
             reading = ctx.readings[i] if ctx.readings is not None else None
             finite = reading is not None and reading.finite
@@ -228,6 +228,24 @@ def reflexive_at(ctx: SentenceContext, i: int) -> int | None:
         if text not in m.between_auxiliary and text not in m.auxiliaries:
             return None
     return None
+
+
+def _other_person_subject(ctx: SentenceContext, j: int) -> bool:
+    """Whether the clitic at token ``j`` follows a subject pronoun of another person (``reflexive_persons``,
+    only ``between_auxiliary`` words between): then it is an object pronoun, not a reflexive ("Il m'a rendu
+    mon livre" is not "se rendre"; "Je me rends" is)."""
+    persons = dict(ctx.m.reflexive_persons).get(ctx.tokens[j].text)
+    if not persons:
+        return False
+    for k in range(j - 1, -1, -1):
+        text = ctx.tokens[k].text
+        if ctx.clause[k] != ctx.clause[j]:
+            return False
+        if text in ctx.m.subject_pronouns:
+            return text not in persons
+        if text not in ctx.m.between_auxiliary:
+            return False
+    return False
 
 
 def single_word(parts: Sequence[LemmaPart]) -> str | None:
