@@ -321,7 +321,8 @@ class SentenceContext:
         if method is None or i is None or not self.config.pos:
             return method
         verb = self.verb_reading(i)
-        if verb is False and self.determiner_before(i) is None and self.imperative(i) and self._noun_or_unread(i):
+        if verb is False and self.determiner_before(i) is None and self._noun_or_unread(i) \
+                and (self.imperative(i) or (method == "exact" and self.final_infinitive(i))):
             verb = True
         if verb is False or self.other_verb(i, lemma, method) is not None or self.hyphen_compound(i) is not None \
                 or self.function_word(i) or self.degree_modified(i) is not None \
@@ -336,6 +337,14 @@ class SentenceContext:
         word may be an imperative the tagger missed ("Ruf deinen Bruder!"), never an adposition ("Durant l'hiver")."""
         reading = self.readings[i] if self.readings is not None else None
         return reading is None or reading.pos == "noun"
+
+    def final_infinitive(self, i: int) -> bool:
+        """Dutch and German word order: token ``i`` ends its clause and a ``cluster_words`` word (a modal,
+        an auxiliary, te / zu) stands earlier in it with no determiner right before ``i``: the infinitive of
+        the verb cluster, even where the tagger reads a noun ("We moeten ons haasten")."""
+        last = i + 1 >= len(self.tokens) or self.clause[i + 1] != self.clause[i]
+        return last and any(self.tokens[j].text in self.m.cluster_words and self.clause[j] == self.clause[i]
+                            for j in range(max(0, i - self.window), i - 1))
 
     def degree_modified(self, i: int) -> str | None:
         """The adverb of degree (``degree_adverbs``) right before token ``i`` in its clause when the analyser reads
@@ -377,12 +386,21 @@ class SentenceContext:
         token is a verb form the analyser lemmatises to a different verb, and only a form generated from
         ``lemma``'s paradigm (``method`` ``inflection`` or ``stem``) ties it to ``lemma``. None otherwise."""
         reading = self.readings[i] if self.readings is not None else None
-        if method not in ("inflection", "stem") or reading is None or not reading.verb or not reading.lemma.isalpha():
+        if reading is None or not reading.verb or not reading.lemma.isalpha():
             return None
         other = reading.lemma
         if other == lemma or other == self.tokens[i].text or other in self.lemmas_for_lemma(lemma):
             return None
-        return other
+        if method == "lemma" and reading.finite and self._prefixed_finite(self.tokens[i].text, lemma, other):
+            return other
+        return other if method in ("inflection", "stem") else None
+
+    def _prefixed_finite(self, text: str, lemma: str, other: str) -> bool:
+        """Whether finite ``text`` begins with an ``inseparable_prefixes`` prefix that ``lemma`` lacks and the
+        analyser's verb ``other`` has: a participle is never finite, so "Wem gehört der Schirm?" is gehören,
+        not a participle of hören."""
+        return any(text.startswith(p) and other.startswith(p) and not lemma.startswith(p)
+                   for p in self.m.inseparable_prefixes)
 
     def lemmas_for_lemma(self, lemma: str) -> frozenset[str]:
         """Spellings of ``lemma`` an analyser may give as its lemma (a German verb without its ``sich``)."""

@@ -224,6 +224,8 @@ def find_verb_ko(sentence: str, lemma: str) -> tuple[int, int, str, str] | None:
                 joined = "".join(m[2] for m in morphemes[k:j])
                 if joined + form == stem or (hada and joined == stem[:-1]):
                     return _word(sentence, morphemes[k][0])
+        if base in KO_VERB_TAGS and (_auxiliary_compound(form, stem) or _l_dropped(morphemes, j, stem)):
+            return _word(sentence, start)
         if base in KO_VERB_TAGS and len(stem) >= 2 and _contracted_auxiliary(morphemes, j) \
                 and _word(sentence, start)[2].startswith(stem) and _word(sentence, start)[0] == start:
             return _word(sentence, start)   # an auxiliary contracted with its verb: 해보았지만 (하 + 어 + 보)
@@ -231,6 +233,40 @@ def find_verb_ko(sentence: str, lemma: str) -> tuple[int, int, str, str] | None:
     if not seen:
         return None
     return -1, -1, "", f"no verb with the stem '{stem}': Kiwi reads " + ", ".join(seen[:3])
+
+
+#: auxiliary verbs Kiwi may read as one verb with the connective form before them (도와주다 = 돕 + 아 + 주다)
+KO_AUXILIARY_STEMS = ("주", "드리", "보", "버리", "놓", "두", "내", "가", "오", "있")
+#: endings before which a stem's final ㄹ drops (살 + 는 -> 사는, 만들 + 세요 -> 만드세요), as Kiwi's tags and forms
+KO_L_DROPPING = ("ETM", "는", "니", "세", "시", "ㅂ", "ㄴ", "오")
+
+
+def _auxiliary_compound(form: str, stem: str) -> bool:
+    """Whether the verb morpheme ``form`` is the connective form of ``stem`` with an auxiliary verb after it,
+    which Kiwi reads as one verb (도와주 for 돕 + 아 + 주, 구워주 for 굽 + 어 + 주): the part before the
+    auxiliary, analysed alone, is ``stem`` with a connective ending (irregular stems included)."""
+    for aux in KO_AUXILIARY_STEMS:
+        head = form[:-len(aux)]
+        if form.endswith(aux) and head and head != stem and not form.startswith(stem + aux):
+            parts = kiwi_morphemes(head)
+            if parts and parts[0][2] == stem and parts[0][3].split("-")[0] in KO_VERB_TAGS \
+                    and all(p[3] in ("EC", "EF") for p in parts[1:]):
+                return True
+    return False
+
+
+def _l_dropped(morphemes: tuple[tuple[int, int, str, str], ...], j: int, stem: str) -> bool:
+    """Whether verb morpheme ``j`` is ``stem`` (ending in ㄹ: 살, 만들) with its ㄹ dropped before an ending that
+    drops it (사는, 만드세요), which Kiwi may read as another verb (사다); not after an object particle (빵을 사는)."""
+    last = stem[-1:]
+    if not last or not "\uac00" <= last <= "\ud7a3" or (ord(last) - 0xAC00) % 28 != 8:
+        return False   # the stem does not end in the final consonant ㄹ
+    if morphemes[j][2] != stem[:-1] + chr(ord(last) - 8) or j + 1 >= len(morphemes):
+        return False
+    nxt = morphemes[j + 1]
+    if not (nxt[3] == "ETM" and nxt[2] in ("는", "ㄴ") or nxt[2].startswith(KO_L_DROPPING[1:])):
+        return False
+    return j == 0 or morphemes[j - 1][3] != "JKO"
 
 
 def _contracted_auxiliary(morphemes: tuple[tuple[int, int, str, str], ...], j: int) -> bool:

@@ -82,8 +82,9 @@ def _is_particle(ctx: SentenceContext, j: int, after: frozenset[str], r: Reading
             and r is not None and r.pos in ("adjective", "adverb"):
         return False  # "sprang so hoch", "schreien viel zu laut": an adverb of degree modifies an adjective, never a particle
     nxt = ctx.readings[j + 1] if ctx.readings is not None and not last else None
-    if toks[j].text in ctx.m.degree_adverbs and nxt is not None and nxt.pos in ("adjective", "adverb"):
-        return False  # "hängt zu tief": "zu" is the adverb of degree of the adjective after it
+    if toks[j].text in ctx.m.degree_adverbs and nxt is not None and (nxt.pos in ("adjective", "adverb")
+                                                                     or toks[j + 1].text in ctx.m.degree_adverbs):
+        return False  # "hängt zu tief", "arbeitet zu viel": "zu" is the adverb of degree of the word after it
     if r is None:
         return last or toks[j + 1].text in after
     if last:  # no article or verb ends a clause after its verb: HanTa, seeing no final punctuation, may say so
