@@ -94,6 +94,7 @@ class Morphology:
     singular_subjects: frozenset[str] = frozenset()
     participle_auxiliaries: frozenset[str] = frozenset()
     reflexive_persons: tuple[tuple[str, frozenset[str]], ...] = ()
+    verbal_auxiliaries: frozenset[str] = frozenset()
 
     @property
     def tables(self) -> bool:
@@ -176,6 +177,7 @@ def _table_fields(entry: dict[str, Any], low: Any) -> dict[str, Any]:
         verb_prefixes=tuple(low(entry.get("verb_prefixes", []))),
         singular_subjects=frozenset(low(entry.get("singular_subjects", []))),
         participle_auxiliaries=frozenset(low(entry.get("participle_auxiliaries", []))),
+        verbal_auxiliaries=frozenset(low(entry.get("verbal_auxiliaries", []))),
         reflexive_persons=tuple((str(k).lower(), frozenset(low(v))) for k, v in entry.get("reflexive_persons", {}).items()),
     )
 

@@ -348,12 +348,20 @@ class SentenceContext:
 
     def degree_modified(self, i: int) -> str | None:
         """The adverb of degree (``degree_adverbs``) right before token ``i`` in its clause when the analyser reads
-        the token as an adjective: "very tired", "sehr verlegen", "ganz weiß", "erg moe" are adjectives, not verb
-        forms (a degree adverb modifies an adjective or adverb, not a verb form). None otherwise."""
+        the token as an adjective, or as a non-finite verb form with no ``verbal_auxiliaries`` word (have, a
+        modal, werden) earlier in the clause: "very tired", "so bored", "sehr verlegen", "war sehr überrascht",
+        "heel verbaasd" are adjectives, not verb forms; "hat mich sehr überrascht" is the verb. None otherwise."""
         if i == 0 or self.clause[i - 1] != self.clause[i] or self.tokens[i - 1].text not in self.m.degree_adverbs:
             return None
         reading = self.readings[i] if self.readings is not None else None
-        return self.tokens[i - 1].text if reading is not None and reading.pos == "adjective" else None
+        if reading is None or not (reading.pos == "adjective" or (reading.verb and not reading.finite)):
+            return None
+        if reading.verb and self.tokens[i - 1].text == self.m.infinitive_marker:
+            return None   # "te schamen", "zu verlegen": the infinitive marker, not the degree adverb
+        if reading.verb and any(self.tokens[j].text in self.m.verbal_auxiliaries and self.clause[j] == self.clause[i]
+                                for j in range(i - 1)):
+            return None
+        return self.tokens[i - 1].text
 
     def past_of_other(self, i: int, lemma: str, method: str) -> tuple[str, str] | None:
         """English: token ``i`` is spelled as ``lemma`` itself (``method`` ``exact``), the analyser reads it as a

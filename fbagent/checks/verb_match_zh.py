@@ -229,6 +229,8 @@ def find_verb_ko(sentence: str, lemma: str) -> tuple[int, int, str, str] | None:
         if base in KO_VERB_TAGS and len(stem) >= 2 and _contracted_auxiliary(morphemes, j) \
                 and _word(sentence, start)[2].startswith(stem) and _word(sentence, start)[0] == start:
             return _word(sentence, start)   # an auxiliary contracted with its verb: 해보았지만 (하 + 어 + 보)
+    if (start := _l_dropped_word(sentence, morphemes, stem)) is not None:
+        return _word(sentence, start)
     seen = [f"'{m[2]}' ({m[3]})" for m in morphemes if stem[:1] and m[2].startswith(stem[:1]) and len(m[2]) >= 1]
     if not seen:
         return None
@@ -264,9 +266,36 @@ def _l_dropped(morphemes: tuple[tuple[int, int, str, str], ...], j: int, stem: s
     if morphemes[j][2] != stem[:-1] + chr(ord(last) - 8) or j + 1 >= len(morphemes):
         return False
     nxt = morphemes[j + 1]
-    if not (nxt[3] == "ETM" and nxt[2] in ("는", "ㄴ") or nxt[2].startswith(KO_L_DROPPING[1:])):
-        return False
-    return j == 0 or morphemes[j - 1][3] != "JKO"
+    return nxt[3] == "ETM" and nxt[2] in ("는", "ㄴ") or nxt[2].startswith(KO_L_DROPPING[1:])
+
+
+def _l_dropped_word(sentence: str, morphemes: tuple[tuple[int, int, str, str], ...], stem: str) -> int | None:
+    """The start of a space-separated word that spells ``stem`` (ending in ㄹ) with its ㄹ dropped before
+    -는 + a noun, -니까, -세요, -십니다 or -ㅂ니다 (아는 사람, 여세요, 만듭니다), where Kiwi read the word as a
+    noun or pronoun with a particle (아 + 는); None otherwise."""
+    last = stem[-1:]
+    if not last or not "\uac00" <= last <= "\ud7a3" or (ord(last) - 0xAC00) % 28 != 8:
+        return None
+    open_syllable = chr(ord(last) - 8)
+    dropped = stem[:-1] + open_syllable
+    polite = stem[:-1] + chr(ord(open_syllable) + 17) + "니"   # + final ㅂ: 압니다, 만듭니다
+    pos = 0
+    for word in sentence.split():
+        start = sentence.find(word, pos)
+        pos = start + len(word)
+        core = word.rstrip(".,!?;:\"'")
+        if core.startswith((dropped + "니까", dropped + "세요", dropped + "셨", dropped + "십", polite)):
+            return start
+        if core == dropped + "는" and any(m[0] > start + len(core) and m[3].startswith("N") for m in morphemes) \
+                and _next_is_noun(morphemes, start + len(core)):
+            return start
+    return None
+
+
+def _next_is_noun(morphemes: tuple[tuple[int, int, str, str], ...], end: int) -> bool:
+    """Whether the first morpheme after character ``end`` is a noun (the head of an adnominal -는)."""
+    after = [m for m in morphemes if m[0] > end]
+    return bool(after) and after[0][3].startswith(("NNG", "NNP", "NNB", "NP"))
 
 
 def _contracted_auxiliary(morphemes: tuple[tuple[int, int, str, str], ...], j: int) -> bool:

@@ -29,7 +29,8 @@ def separable_candidates(ctx: SentenceContext, particle: str, base: str) -> list
             rests = [rest] + ([rest[len(marker):]] if marker and rest.startswith(marker) else [])
             verb = ctx.verb_reading(i) if ctx.config.pos else None
             real = verb is True or ctx.known[i] or ctx.readings is None or not ctx.config.pos
-            if verb is not False and real and any(ctx.word_method(r, base, None, stem=False) for r in rests):
+            adjective = ctx.config.pos and ctx.degree_modified(i) is not None   # "war sehr aufgeregt"
+            if verb is not False and real and not adjective and any(ctx.word_method(r, base, None, stem=False) for r in rests):
                 out.append((i, [i], "separable:joined"))
                 continue
         if not ctx.word_method(t.text, base, i, stem=False):
