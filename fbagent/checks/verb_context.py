@@ -371,14 +371,16 @@ class SentenceContext:
         the participle would be "founded"), with only adverbs between. Returns (other verb, the word that
         excludes the base form), else None."""
         m = self.m
-        reading = self.readings[i] if self.readings is not None else None
-        if method != "exact" or not (m.singular_subjects or m.participle_auxiliaries) or reading is None \
-                or not reading.verb or not reading.lemma.isalpha() or reading.lemma in (lemma, self.tokens[i].text):
+        readings = self.readings
+        reading = readings[i] if readings is not None else None
+        if readings is None or method != "exact" or not (m.singular_subjects or m.participle_auxiliaries) \
+                or reading is None or not reading.verb or not reading.lemma.isalpha() \
+                or reading.lemma in (lemma, self.tokens[i].text):
             return None
         for j in range(i - 1, -1, -1):
             if self.clause[j] != self.clause[i]:
                 return None
-            before = self.readings[j]
+            before = readings[j]
             text = self.tokens[j].text
             if text in m.participle_auxiliaries or text in m.singular_subjects:
                 return reading.lemma, text

@@ -229,8 +229,8 @@ def find_verb_ko(sentence: str, lemma: str) -> tuple[int, int, str, str] | None:
         if base in KO_VERB_TAGS and len(stem) >= 2 and _contracted_auxiliary(morphemes, j) \
                 and _word(sentence, start)[2].startswith(stem) and _word(sentence, start)[0] == start:
             return _word(sentence, start)   # an auxiliary contracted with its verb: 해보았지만 (하 + 어 + 보)
-    if (start := _l_dropped_word(sentence, morphemes, stem)) is not None:
-        return _word(sentence, start)
+    if (dropped := _l_dropped_word(sentence, morphemes, stem)) is not None:
+        return _word(sentence, dropped)
     seen = [f"'{m[2]}' ({m[3]})" for m in morphemes if stem[:1] and m[2].startswith(stem[:1]) and len(m[2]) >= 1]
     if not seen:
         return None
