@@ -95,6 +95,8 @@ class Morphology:
     participle_auxiliaries: frozenset[str] = frozenset()
     reflexive_persons: tuple[tuple[str, frozenset[str]], ...] = ()
     verbal_auxiliaries: frozenset[str] = frozenset()
+    past_time_words: frozenset[str] = frozenset()
+    no_verb_after_adposition: bool = False
 
     @property
     def tables(self) -> bool:
@@ -178,6 +180,8 @@ def _table_fields(entry: dict[str, Any], low: Any) -> dict[str, Any]:
         singular_subjects=frozenset(low(entry.get("singular_subjects", []))),
         participle_auxiliaries=frozenset(low(entry.get("participle_auxiliaries", []))),
         verbal_auxiliaries=frozenset(low(entry.get("verbal_auxiliaries", []))),
+        past_time_words=frozenset(low(entry.get("past_time_words", []))),
+        no_verb_after_adposition=bool(entry.get("no_verb_after_adposition", False)),
         reflexive_persons=tuple((str(k).lower(), frozenset(low(v))) for k, v in entry.get("reflexive_persons", {}).items()),
     )
 

@@ -158,6 +158,10 @@ class SentenceContext:
             return False
         if reading.verb or self._construction(i):
             return True
+        if self.m.no_verb_after_adposition and i > 0 and self.clause[i - 1] == self.clause[i] \
+                and (before := self.readings[i - 1]) is not None and before.pos == "adposition" \
+                and self.tokens[i].text != self.m.infinitive_marker:
+            return False  # "met zijn hond", "für sein Kind": after a preposition a possessive or a noun, no verb form
         if reading.pos == "numeral" and not self._counts(i):
             return None  # "Wir sieben das Mehl": a number word before an article counts nothing
         return False if reading.pos in _NOT_VERB else None
@@ -368,7 +372,8 @@ class SentenceContext:
         form of another verb ("found" of find, "fell" of fall, "lay" of lie), and the words before it exclude the
         base form: a singular subject (``singular_subjects``, or a noun the analyser reads as singular: the
         present would end in -s, "she founds") or a perfect or passive auxiliary (``participle_auxiliaries``:
-        the participle would be "founded"), with only adverbs between. Returns (other verb, the word that
+        the participle would be "founded"), with only adverbs between, or any subject with a word of past time
+        in the clause (``past_time_words``: "I saw your brother yesterday"). Returns (other verb, the word that
         excludes the base form), else None."""
         m = self.m
         readings = self.readings
@@ -384,8 +389,12 @@ class SentenceContext:
             text = self.tokens[j].text
             if text in m.participle_auxiliaries or text in m.singular_subjects:
                 return reading.lemma, text
-            if before is not None and before.pos == "noun":
-                return (reading.lemma, text) if before.number == "sg" and reading.finite else None
+            if before is not None and before.pos == "noun" and before.number == "sg" and reading.finite:
+                return reading.lemma, text
+            if reading.finite and (text in m.subject_pronouns or before is not None and before.pos == "noun"):
+                past = next((t.text for t, c in zip(self.tokens, self.clause, strict=True)
+                             if c == self.clause[i] and t.text in m.past_time_words), None)
+                return (reading.lemma, past) if past is not None else None   # "I saw him yesterday"
             if before is None or before.pos != "adverb":
                 return None
         return None
