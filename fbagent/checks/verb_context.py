@@ -158,9 +158,9 @@ class SentenceContext:
             return False
         if reading.verb or self._construction(i):
             return True
-        if self.m.no_verb_after_adposition and i > 0 and self.clause[i - 1] == self.clause[i] \
-                and (before := self.readings[i - 1]) is not None and before.pos == "adposition" \
-                and self.tokens[i].text != self.m.infinitive_marker:
+        before = self.readings[i - 1] if self.readings is not None and i > 0 else None
+        if self.m.no_verb_after_adposition and before is not None and before.pos == "adposition" \
+                and self.clause[i - 1] == self.clause[i] and self.tokens[i].text != self.m.infinitive_marker:
             return False  # "met zijn hond", "für sein Kind": after a preposition a possessive or a noun, no verb form
         if reading.pos == "numeral" and not self._counts(i):
             return None  # "Wir sieben das Mehl": a number word before an article counts nothing
