@@ -1,5 +1,5 @@
 """The verb gate on issue 41's second pass for en, de, nl, fr, zh, ja, ko (tests/data/verb_sentences_issue41d_dev.jsonl:
-214 sentences written for the kinds, 10 or more per kind, not for any other set's sentences): each kind with the
+249 sentences written for the kinds, 10 or more per kind, not for any other set's sentences): each kind with the
 reason a refusal names, and the dev set's per-language floor (tuned on: a floor against regressions)."""
 
 from __future__ import annotations
@@ -33,6 +33,10 @@ def _installed(lang: str) -> bool:
     ("We saw a great film last night.", "saw", "en", False, "with 'last'"),
     ("They will fell the dead oak tomorrow.", "fell", "en", True, ""),
     ("Carpenters saw the boards to the right length.", "saw", "en", True, ""),
+    ("The museum is open on Sundays.", "open", "en", False, "follows 'is'"),
+    ("The cake was cut into eight pieces.", "cut", "en", True, ""),
+    ("Their run ended at the lake.", "run", "en", False, "follows 'their'"),
+    ("They often bike to school.", "bike", "en", True, ""),
     # an adjective or participle after a degree adverb (not after have, a modal, werden, te/zu)
     ("She looked very tired after the long flight.", "tire", "en", False, "degree adverb 'very'"),
     ("Wir waren sehr überrascht über das Ergebnis.", "überraschen", "de", False, "degree adverb 'sehr'"),
@@ -84,9 +88,10 @@ def test_each_kind_and_the_reason_named(sentence: str, lemma: str, lang: str, pr
 
 
 #: (found, refused) per language, measured at the end of issue 41d (benchmarks/bench_verbs.py --data
-#: tests/data/verb_sentences_issue41d_dev.jsonl); the three refusals missed: "somewhat confused" (HanTa reads a
-#: finite past), "Sie geraten in Streit" (HanTa's lemma is raten), "是活虾" (jieba splits 活 / 虾)
-FLOORS = {"de": (5, 32), "en": (15, 32), "fr": (5, 13), "ja": (20, 0), "ko": (20, 0), "nl": (13, 25), "zh": (22, 9)}
+#: tests/data/verb_sentences_issue41d_dev.jsonl); the four refusals missed: "somewhat confused" (HanTa reads a
+#: finite past), "Are your socks dry" (the auxiliary inverted), "Sie geraten in Streit" (HanTa's lemma is raten),
+#: "是活虾" (jieba splits 活 / 虾)
+FLOORS = {"de": (5, 32), "en": (30, 51), "fr": (5, 13), "ja": (20, 0), "ko": (20, 0), "nl": (13, 25), "zh": (22, 9)}
 
 
 @pytest.mark.parametrize("lang", sorted(FLOORS))

@@ -378,6 +378,15 @@ def _english_forms(lemma: str) -> set[str]:
 
 
 @lru_cache(maxsize=16384)
+def english_participles(lemma: str) -> frozenset[str]:
+    """The past participles of the English verb ``lemma`` (lemminflect, tag VBN): ``cut`` -> {"cut"},
+    ``open`` -> {"opened"}. Raises :class:`FbagentError` when lemminflect is missing."""
+    lemminflect = lemminflect_module()
+    found = lemminflect.getAllInflections(lemma, upos="VERB") or lemminflect.getAllInflectionsOOV(lemma, upos="VERB")
+    return frozenset(f.lower() for f in found.get("VBN", ()))
+
+
+@lru_cache(maxsize=16384)
 def inflections(lemma: str, lang: str) -> frozenset[str]:
     """Generated forms of a one-word verb ``lemma`` (lower case), the lemma included.
 

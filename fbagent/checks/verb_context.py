@@ -25,7 +25,7 @@ from fbagent.checks.lemmas import (
     lemma_sources,
     register_dependent_cache,
 )
-from fbagent.checks.morphology import Morphology, inflections, morphology
+from fbagent.checks.morphology import Morphology, english_participles, inflections, morphology
 from fbagent.languages import base_lang, written_without_spaces
 
 WORD_RE = re.compile(r"\w+", re.UNICODE)
@@ -122,6 +122,8 @@ def _plausible_form(form: str, lemma: str) -> bool:
     return form[0] == lemma[0] or any(lemma[i:i + 3] in form for i in range(len(lemma) - 2))
 
 
+#: English adverbs that may stand between an auxiliary and what follows it ("is still warm", "was not open")
+_BETWEEN_AUXILIARY_EN = frozenset({"not", "never", "still", "already", "always", "also", "just", "now", "all", "t"})
 _NOT_VERB = frozenset({"noun", "adposition", "conjunction", "numeral"})
 
 
@@ -330,7 +332,7 @@ class SentenceContext:
             verb = True
         if verb is False or self.other_verb(i, lemma, method) is not None or self.hyphen_compound(i) is not None \
                 or self.function_word(i) or self.degree_modified(i) is not None \
-                or self.past_of_other(i, lemma, method) is not None:
+                or self.past_of_other(i, lemma, method) is not None or self.base_after_auxiliary(i, lemma, method):
             return None
         if method in ("inflection", "stem") and verb is not True and not (method == "inflection" and self.known[i]):
             return None  # a generated form the analyser does not read as a verb and no lexicon knows
@@ -366,6 +368,23 @@ class SentenceContext:
                                 for j in range(i - 1)):
             return None
         return self.tokens[i - 1].text
+
+    def base_after_auxiliary(self, i: int, lemma: str, method: str) -> str | None:
+        """English: the ``participle_auxiliaries`` word (be, have, get) right before token ``i``, which is spelled
+        as ``lemma`` itself (``method`` ``exact``), only adverbs (-ly, degree, "not", "still") between, where
+        ``lemma``'s past participle is spelled otherwise: "The door was open", "The shop is close to the
+        station" are adjectives ("was opened" would be the verb; "was cut" is). None otherwise."""
+        m = self.m
+        if method != "exact" or not m.participle_auxiliaries:
+            return None
+        j = i - 1
+        while j >= 0 and self.clause[j] == self.clause[i] and (self.tokens[j].text in _BETWEEN_AUXILIARY_EN
+                                                                or self.tokens[j].text in m.degree_adverbs
+                                                                or self.tokens[j].text.endswith("ly")):
+            j -= 1
+        if j < 0 or self.clause[j] != self.clause[i] or self.tokens[j].text not in m.participle_auxiliaries:
+            return None
+        return None if lemma in english_participles(lemma) else self.tokens[j].text
 
     def past_of_other(self, i: int, lemma: str, method: str) -> tuple[str, str] | None:
         """English: token ``i`` is spelled as ``lemma`` itself (``method`` ``exact``), the analyser reads it as a

@@ -193,6 +193,9 @@ def _refusal_note(ctx: SentenceContext, word: str | None, splits: list[tuple[str
             if ctx.config.pos and (past := ctx.past_of_other(i, verb, ctx._spelling_method(t.text, verb, i) or "")):
                 return (f"'{surface}' is read as a form of '{past[0]}' here: with '{past[1]}' in its clause a form "
                         f"of '{word}' would not be spelled '{surface}'")
+            if ctx.config.pos and (aux := ctx.base_after_auxiliary(i, verb, ctx._spelling_method(t.text, verb, i) or "")):
+                return (f"'{surface}' follows '{aux}' and is read as an adjective or noun: a form of '{word}' there "
+                        f"would be its participle")
             if ctx.config.pos and (degree := ctx.degree_modified(i)) is not None:
                 return f"'{surface}' is an adjective after the degree adverb '{degree}' here, not a form of '{word}'"
             if ctx.config.pos and ctx.verb_reading(i) is False:
