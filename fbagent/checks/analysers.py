@@ -19,7 +19,7 @@ does not pass. One analyser serves each language (:func:`tagger_name`):
 A :class:`Reading` per word: ``pos`` is one of ``verb`` (any verb form, auxiliaries included),
 ``particle`` (a separated verb particle: ``PTKVZ``, ``VZ(fin)``, ``AVP``), ``adposition``,
 ``conjunction`` (relative and interrogative pronouns included: they open a clause), ``noun`` (common or
-proper), ``determiner`` (articles, possessive and demonstrative determiners), ``adverb``, ``adjective``,
+proper), ``numeral`` (a cardinal number: "sieben Jahre"), ``determiner`` (articles, possessive and demonstrative determiners), ``adverb``, ``adjective``,
 ``other``; ``finite`` for a finite verb or an
 imperative; ``lemma``: the analyser's lemma in context (lower case, "" when it gives none).
 A missing package raises :class:`fbagent.errors.FbagentError` naming it (HanTa and spaCy are
@@ -86,6 +86,7 @@ class Reading:
     pos: str
     finite: bool = False
     lemma: str = ""
+    number: str = ""   # "sg" / "pl" for an English noun (CLAWS NN1/NP0 vs NN2), "" otherwise
 
     @property
     def verb(self) -> bool:
@@ -169,7 +170,7 @@ def hanta_reading(tag: str, lemma: str, code: str) -> Reading:
             return Reading("verb", "(FIN)" in tag or "(IMP)" in tag, low)
         pos = {"PTKVZ": "particle", "KON": "conjunction", "KOUS": "conjunction", "PRELS": "conjunction",
                "PRELAT": "conjunction", "PWAV": "conjunction", "ART": "determiner", "PPOSAT": "determiner",
-               "PDAT": "determiner", "PIAT": "determiner", "ADV": "adverb"}.get(tag)
+               "PDAT": "determiner", "PIAT": "determiner", "ADV": "adverb", "CARD": "numeral"}.get(tag)
         if pos is None:
             pos = ("noun" if tag.startswith(("NN", "NE")) else "adposition" if tag.startswith("APP") else
                    "adjective" if tag.startswith("ADJ") else "other")
@@ -184,14 +185,16 @@ def hanta_reading(tag: str, lemma: str, code: str) -> Reading:
         pos = ("noun" if tag.startswith(("N(", "SPEC(deeleigen")) else
                "conjunction" if tag.startswith(("VG", "VNW(betr", "VNW(vb")) else
                "determiner" if tag.startswith("LID") or (tag.startswith("VNW(") and ",det," in tag) else
-               "adverb" if tag.startswith("BW") else "adjective" if tag.startswith("ADJ") else "other")
+               "adverb" if tag.startswith("BW") else "adjective" if tag.startswith("ADJ") else
+               "numeral" if tag.startswith("TW(hoofd") else "other")
         return Reading(pos, False, low)
     if tag.startswith("V"):
         return Reading("verb", tag in _EN_FINITE, low)
     pos = {"AVP": "particle", "PRP": "adposition", "CJC": "conjunction", "CJS": "conjunction", "AT0": "determiner",
-           "DPS": "determiner", "AV0": "adverb"}.get(tag)
-    return Reading(pos or ("noun" if tag.startswith(("NN", "NP")) else "adjective" if tag.startswith("AJ") else "other"),
-                   False, low)
+           "DPS": "determiner", "AV0": "adverb", "CRD": "numeral"}.get(tag)
+    if pos is None and tag.startswith(("NN", "NP")):
+        return Reading("noun", False, low, "sg" if tag in ("NN1", "NP0") else "pl" if tag == "NN2" else "")
+    return Reading(pos or ("adjective" if tag.startswith("AJ") else "other"), False, low)
 
 
 # --------------------------------------------------------------------------- spaCy (French)
@@ -218,7 +221,8 @@ def spacy_pipeline(code: str) -> spacy.language.Language:
 
 
 _UPOS = {"VERB": "verb", "AUX": "verb", "NOUN": "noun", "PROPN": "noun", "ADP": "adposition",
-         "CCONJ": "conjunction", "SCONJ": "conjunction", "DET": "determiner", "ADV": "adverb", "ADJ": "adjective"}
+         "CCONJ": "conjunction", "SCONJ": "conjunction", "DET": "determiner", "ADV": "adverb", "ADJ": "adjective",
+         "NUM": "numeral"}
 
 
 def spacy_sentence(sentence: str, code: str) -> tuple[tuple[int, int, Reading], ...]:

@@ -114,6 +114,12 @@ class Morphology:
     initial_verb_endings: tuple[str, ...] = ()
     shared_forms_after: tuple[tuple[str, frozenset[str]], ...] = ()
     function_after: tuple[tuple[str, frozenset[str]], ...] = ()
+    singular_subjects: frozenset[str] = frozenset()
+    participle_auxiliaries: frozenset[str] = frozenset()
+    reflexive_persons: tuple[tuple[str, frozenset[str]], ...] = ()
+    verbal_auxiliaries: frozenset[str] = frozenset()
+    past_time_words: frozenset[str] = frozenset()
+    no_verb_after_adposition: bool = False
 
     @property
     def tables(self) -> bool:
@@ -194,6 +200,12 @@ def _table_fields(entry: dict[str, Any], low: Any) -> dict[str, Any]:
         inversion_subjects=frozenset(low(entry.get("inversion_subjects", []))),
         negative_prefixes=tuple(sorted(low(entry.get("negative_prefixes", [])), key=len, reverse=True)),
         verb_prefixes=tuple(low(entry.get("verb_prefixes", []))),
+        singular_subjects=frozenset(low(entry.get("singular_subjects", []))),
+        participle_auxiliaries=frozenset(low(entry.get("participle_auxiliaries", []))),
+        verbal_auxiliaries=frozenset(low(entry.get("verbal_auxiliaries", []))),
+        past_time_words=frozenset(low(entry.get("past_time_words", []))),
+        no_verb_after_adposition=bool(entry.get("no_verb_after_adposition", False)),
+        reflexive_persons=tuple((str(k).lower(), frozenset(low(v))) for k, v in entry.get("reflexive_persons", {}).items()),
         **_context_fields(entry, low),
     )
 
@@ -416,6 +428,15 @@ def _english_forms(lemma: str) -> set[str]:
     lemminflect = lemminflect_module()
     found = lemminflect.getAllInflections(lemma, upos="VERB") or lemminflect.getAllInflectionsOOV(lemma, upos="VERB")
     return {f.lower() for forms in found.values() for f in forms}
+
+
+@lru_cache(maxsize=16384)
+def english_participles(lemma: str) -> frozenset[str]:
+    """The past participles of the English verb ``lemma`` (lemminflect, tag VBN): ``cut`` -> {"cut"},
+    ``open`` -> {"opened"}. Raises :class:`FbagentError` when lemminflect is missing."""
+    lemminflect = lemminflect_module()
+    found = lemminflect.getAllInflections(lemma, upos="VERB") or lemminflect.getAllInflectionsOOV(lemma, upos="VERB")
+    return frozenset(f.lower() for f in found.get("VBN", ()))
 
 
 @lru_cache(maxsize=16384)

@@ -31,7 +31,7 @@ from fbagent.checks.lemmas import (
     lemma_sources,
     register_dependent_cache,
 )
-from fbagent.checks.morphology import Morphology, inflections, morphology
+from fbagent.checks.morphology import Morphology, english_participles, inflections, morphology
 from fbagent.languages import base_lang, written_without_spaces
 
 WORD_RE = re.compile(r"\w+", re.UNICODE)
@@ -133,7 +133,9 @@ def _plausible_form(form: str, lemma: str) -> bool:
     return form[0] == lemma[0] or any(lemma[i:i + 3] in form for i in range(len(lemma) - 2))
 
 
-_NOT_VERB = frozenset({"noun", "adposition", "conjunction"})
+#: English adverbs that may stand between an auxiliary and what follows it ("is still warm", "was not open")
+_BETWEEN_AUXILIARY_EN = frozenset({"not", "never", "still", "already", "always", "also", "just", "now", "all", "t"})
+_NOT_VERB = frozenset({"noun", "adposition", "conjunction", "numeral"})
 
 
 @dataclass
@@ -158,7 +160,7 @@ class SentenceContext:
 
     def verb_reading(self, i: int) -> bool | None:
         """Whether token ``i`` is read as a verb: True (the analyser says verb, or a French auxiliary,
-        subject-pronoun or hyphen construction), False (a noun, adposition or conjunction, or right after a
+        subject-pronoun or hyphen construction), False (a noun, adposition, conjunction or numeral, or right after a
         determiner), None (no analyser, or another class)."""
         reading = self.readings[i] if self.readings is not None else None
         if reading is None:
@@ -169,7 +171,21 @@ class SentenceContext:
             return False
         if reading.verb or self._construction(i):
             return True
+        before = self.readings[i - 1] if self.readings is not None and i > 0 else None
+        if self.m.no_verb_after_adposition and before is not None and before.pos == "adposition" \
+                and self.clause[i - 1] == self.clause[i] and self.tokens[i].text != self.m.infinitive_marker:
+            return False  # "met zijn hond", "für sein Kind": after a preposition a possessive or a noun, no verb form
+        if reading.pos == "numeral" and not self._counts(i):
+            return None  # "Wir sieben das Mehl": a number word before an article counts nothing
         return False if reading.pos in _NOT_VERB else None
+
+    def _counts(self, i: int) -> bool:
+        """Whether token ``i``, read as a number word, counts something: a noun or adjective follows it in its
+        clause ("sieben Jahre", "sieben neue Bücher"), or it ends the clause ("Sie ist sieben.")."""
+        if i + 1 >= len(self.tokens) or self.clause[i + 1] != self.clause[i]:
+            return True
+        nxt = self.readings[i + 1] if self.readings is not None else None
+        return nxt is not None and nxt.pos in ("noun", "adjective")
 
     def _adjectives_before(self, i: int) -> int:
         """The index of the word before the adjectives that precede token ``i`` in its clause: ``prenominal``
@@ -449,11 +465,14 @@ class SentenceContext:
         if method is None or i is None or not self.config.pos:
             return method
         verb = self.verb_reading(i)
-        if verb is False and self.determiner_before(i) is None and self.imperative(i):
+        if verb is False and self.determiner_before(i) is None and self._noun_or_unread(i) \
+                and (self.imperative(i) or (method == "exact" and self.final_infinitive(i))):
             verb = True
         if verb is False or self.other_verb(i, lemma, method) is not None or self.hyphen_compound(i) is not None \
                 or self.function_word(i) or self.shared_owner(i, lemma) is not None \
-                or (self.m.tables and self.finite_blocker(i, lemma) is not None):
+                or (self.m.tables and self.finite_blocker(i, lemma) is not None) \
+                or self.degree_modified(i) is not None \
+                or self.past_of_other(i, lemma, method) is not None or self.base_after_auxiliary(i, lemma, method):
             return None
         if method in ("inflection", "stem") and verb is not True and not (method == "inflection" and self.known[i]):
             return None  # a generated form the analyser does not read as a verb and no lexicon knows
@@ -472,18 +491,107 @@ class SentenceContext:
         owner = shared_form_owner(toks[i].text, lemma, self.code, nxt, prev)
         return owner
 
+    def _noun_or_unread(self, i: int) -> bool:
+        """Whether the analyser reads token ``i`` as a noun or not at all: only such a reading of a sentence-initial
+        word may be an imperative the tagger missed ("Ruf deinen Bruder!"), never an adposition ("Durant l'hiver")."""
+        reading = self.readings[i] if self.readings is not None else None
+        return reading is None or reading.pos == "noun"
+
+    def final_infinitive(self, i: int) -> bool:
+        """Dutch and German word order: token ``i`` ends its clause and a ``cluster_words`` word (a modal,
+        an auxiliary, te / zu) stands earlier in it with no determiner right before ``i``: the infinitive of
+        the verb cluster, even where the tagger reads a noun ("We moeten ons haasten")."""
+        last = i + 1 >= len(self.tokens) or self.clause[i + 1] != self.clause[i]
+        return last and any(self.tokens[j].text in self.m.cluster_words and self.clause[j] == self.clause[i]
+                            for j in range(max(0, i - self.window), i - 1))
+
+    def degree_modified(self, i: int) -> str | None:
+        """The adverb of degree (``degree_adverbs``) right before token ``i`` in its clause when the analyser reads
+        the token as an adjective, or as a non-finite verb form with no ``verbal_auxiliaries`` word (have, a
+        modal, werden) earlier in the clause: "very tired", "so bored", "sehr verlegen", "war sehr überrascht",
+        "heel verbaasd" are adjectives, not verb forms; "hat mich sehr überrascht" is the verb. None otherwise."""
+        if i == 0 or self.clause[i - 1] != self.clause[i] or self.tokens[i - 1].text not in self.m.degree_adverbs:
+            return None
+        reading = self.readings[i] if self.readings is not None else None
+        if reading is None or not (reading.pos == "adjective" or (reading.verb and not reading.finite)):
+            return None
+        if reading.verb and self.tokens[i - 1].text == self.m.infinitive_marker:
+            return None   # "te schamen", "zu verlegen": the infinitive marker, not the degree adverb
+        if reading.verb and any(self.tokens[j].text in self.m.verbal_auxiliaries and self.clause[j] == self.clause[i]
+                                for j in range(i - 1)):
+            return None
+        return self.tokens[i - 1].text
+
+    def base_after_auxiliary(self, i: int, lemma: str, method: str) -> str | None:
+        """English: the ``participle_auxiliaries`` word (be, have, get) right before token ``i``, which is spelled
+        as ``lemma`` itself (``method`` ``exact``), only adverbs (-ly, degree, "not", "still") between, where
+        ``lemma``'s past participle is spelled otherwise: "The door was open", "The shop is close to the
+        station" are adjectives ("was opened" would be the verb; "was cut" is). None otherwise."""
+        m = self.m
+        if method != "exact" or not m.participle_auxiliaries:
+            return None
+        j = i - 1
+        while j >= 0 and self.clause[j] == self.clause[i] and (self.tokens[j].text in _BETWEEN_AUXILIARY_EN
+                                                                or self.tokens[j].text in m.degree_adverbs
+                                                                or self.tokens[j].text.endswith("ly")):
+            j -= 1
+        if j < 0 or self.clause[j] != self.clause[i] or self.tokens[j].text not in m.participle_auxiliaries:
+            return None
+        return None if lemma in english_participles(lemma) else self.tokens[j].text
+
+    def past_of_other(self, i: int, lemma: str, method: str) -> tuple[str, str] | None:
+        """English: token ``i`` is spelled as ``lemma`` itself (``method`` ``exact``), the analyser reads it as a
+        form of another verb ("found" of find, "fell" of fall, "lay" of lie), and the words before it exclude the
+        base form: a singular subject (``singular_subjects``, or a noun the analyser reads as singular: the
+        present would end in -s, "she founds") or a perfect or passive auxiliary (``participle_auxiliaries``:
+        the participle would be "founded"), with only adverbs between, or any subject with a word of past time
+        in the clause (``past_time_words``: "I saw your brother yesterday"). Returns (other verb, the word that
+        excludes the base form), else None."""
+        m = self.m
+        readings = self.readings
+        reading = readings[i] if readings is not None else None
+        if readings is None or method != "exact" or not (m.singular_subjects or m.participle_auxiliaries) \
+                or reading is None or not reading.verb or not reading.lemma.isalpha() \
+                or reading.lemma in (lemma, self.tokens[i].text):
+            return None
+        for j in range(i - 1, -1, -1):
+            if self.clause[j] != self.clause[i]:
+                return None
+            before = readings[j]
+            text = self.tokens[j].text
+            if text in m.participle_auxiliaries or text in m.singular_subjects:
+                return reading.lemma, text
+            if before is not None and before.pos == "noun" and before.number == "sg" and reading.finite:
+                return reading.lemma, text
+            if reading.finite and (text in m.subject_pronouns or before is not None and before.pos == "noun"):
+                past = next((t.text for t, c in zip(self.tokens, self.clause, strict=True)
+                             if c == self.clause[i] and t.text in m.past_time_words), None)
+                return (reading.lemma, past) if past is not None else None   # "I saw him yesterday"
+            if before is None or before.pos != "adverb":
+                return None
+        return None
+
     def other_verb(self, i: int, lemma: str, method: str) -> str | None:
         """The other verb the analyser reads token ``i`` as, in context, where that outranks a spelling
         match of ``lemma`` (Dutch "was" of zijn, not of wassen; French "suis" of être, not of suivre): the
         token is a verb form the analyser lemmatises to a different verb, and only a form generated from
         ``lemma``'s paradigm (``method`` ``inflection`` or ``stem``) ties it to ``lemma``. None otherwise."""
         reading = self.readings[i] if self.readings is not None else None
-        if method not in ("inflection", "stem") or reading is None or not reading.verb or not reading.lemma.isalpha():
+        if reading is None or not reading.verb or not reading.lemma.isalpha():
             return None
         other = reading.lemma
         if other == lemma or other == self.tokens[i].text or other in self.lemmas_for_lemma(lemma):
             return None
-        return other
+        if method == "lemma" and reading.finite and self._prefixed_finite(self.tokens[i].text, lemma, other):
+            return other
+        return other if method in ("inflection", "stem") else None
+
+    def _prefixed_finite(self, text: str, lemma: str, other: str) -> bool:
+        """Whether finite ``text`` begins with an ``inseparable_prefixes`` prefix that ``lemma`` lacks and the
+        analyser's verb ``other`` has: a participle is never finite, so "Wem gehört der Schirm?" is gehören,
+        not a participle of hören."""
+        return any(text.startswith(p) and other.startswith(p) and not lemma.startswith(p)
+                   for p in self.m.inseparable_prefixes)
 
     def lemmas_for_lemma(self, lemma: str) -> frozenset[str]:
         """Spellings of ``lemma`` an analyser may give as its lemma (a German verb without its ``sich``)."""

@@ -153,10 +153,15 @@ def find_verb(
     if config.separable:
         for particle, base in splits:
             candidates += separable_candidates(ctx, particle, base)
+    unreflexive = candidates[0][0] if reflexive and candidates else None
     if reflexive:
         candidates = [(c[0], c[1] + [r], c[2]) for c in candidates if (r := reflexive_at(ctx, c[0])) is not None]
     if not candidates and m.fused_particles:
         candidates = fused_particle_candidates(ctx, required)
+    if unreflexive is not None and not candidates:
+        t = ctx.tokens[unreflexive]
+        return VerbMatch(False, method="reflexive-missing", note=(
+            f"'{sentence[t.start:t.end]}' has no reflexive pronoun agreeing with its subject, so it is not '{lemma}'"))
     if candidates:
         candidates.sort(key=lambda c: c[0])
         form = [w.lower() for w in WORD_RE.findall(verb_form or "")]
@@ -192,6 +197,14 @@ def _refusal_note(ctx: SentenceContext, word: str | None, splits: list[tuple[str
                 return f"'{surface}' {why}, not as a form of '{word}'"
             if ctx.config.pos and (other := ctx.other_verb(i, verb, ctx._spelling_method(t.text, verb, i) or "")):
                 return f"'{surface}' is read as a form of '{other}' here, not of '{word}'"
+            if ctx.config.pos and (past := ctx.past_of_other(i, verb, ctx._spelling_method(t.text, verb, i) or "")):
+                return (f"'{surface}' is read as a form of '{past[0]}' here: with '{past[1]}' in its clause a form "
+                        f"of '{word}' would not be spelled '{surface}'")
+            if ctx.config.pos and (aux := ctx.base_after_auxiliary(i, verb, ctx._spelling_method(t.text, verb, i) or "")):
+                return (f"'{surface}' follows '{aux}' and is read as an adjective or noun: a form of '{word}' there "
+                        f"would be its participle")
+            if ctx.config.pos and (degree := ctx.degree_modified(i)) is not None:
+                return f"'{surface}' is an adjective after the degree adverb '{degree}' here, not a form of '{word}'"
             if ctx.config.pos and ctx.verb_reading(i) is False:
                 reading = ctx.readings[i] if ctx.readings is not None else None
                 pos = reading.pos if reading is not None else "noun"

@@ -53,6 +53,30 @@ def causative_base(form: str) -> str:
     return ""
 
 
+#: second verbs of V-stem + V compounds (Kageyama 1993, *Bunpō to gokeisei*, ch. 3: syntactic and lexical
+#: compound verbs): 押し込む, 書き直す, 食べ過ぎる; UniDic reads many of them as one verb
+JA_COMPOUND_SECONDS = ("込む", "こむ", "出す", "だす", "始める", "はじめる", "続ける", "つづける", "終わる", "おわる",
+                       "終える", "おえる", "合う", "あう", "直す", "なおす", "返す", "かえす", "切る", "きる", "過ぎる",
+                       "すぎる", "上げる", "あげる", "回る", "まわる", "付ける", "つける", "取る", "とる", "抜く", "ぬく",
+                       "忘れる", "わすれる", "損なう", "そこなう", "かける", "掛ける")
+#: the u-row kana of a godan verb's dictionary form -> its i-row continuative (押す -> 押し)
+_U_TO_I = dict(zip("うくぐすつぬぶむる", "いきぎしちにびみり", strict=True))
+
+
+def compound_head(form: str, lemma: str) -> str:
+    """``lemma`` when ``form`` is a compound verb made of ``lemma``'s continuative stem and one of
+    :data:`JA_COMPOUND_SECONDS` (``押し込む`` for ``押す``, ``食べ過ぎる`` for ``食べる``); "" otherwise."""
+    if len(lemma) < 2 or form == lemma:
+        return ""
+    stems = {lemma[:-1] + _U_TO_I[lemma[-1]]} if lemma[-1] in _U_TO_I else set()
+    if lemma.endswith("る"):
+        stems.add(lemma[:-1])   # an ichidan verb: 食べる -> 食べ
+    for second in JA_COMPOUND_SECONDS:
+        if form.endswith(second) and form[:-len(second)] in stems:
+            return lemma
+    return ""
+
+
 def _field(feature: Any, name: str) -> str:
     value = getattr(feature, name, None)
     if not value or value == "*":
@@ -86,6 +110,11 @@ def find_verb_ja(sentence: str, lemma: str, tagger: Any) -> tuple[int, int, str]
         reading = {to_hiragana(_field(feature, f)) for f in ("kanaBase", "lForm")} - {""}
         spellings |= {b for x in spellings if (b := causative_base(x))}
         reading |= {b for x in reading if (b := causative_base(x))}
+        if "出来る" in spellings:   # 運転できる: the potential of a noun + する verb is the noun + できる
+            spellings.add("する")
+            reading.add("する")
+        spellings |= {b for x in spellings if (b := compound_head(x, lemma))}
+        reading |= {b for x in reading if kana_lemma and (b := compound_head(x, lemma_reading))}
         for k in range(j, max(-1, j - MAX_PREFIX_WORDS - 1), -1):
             before = "".join(w[2] for w in words[k:j])
             before_reading = "".join(to_hiragana(_field(w[3], "kana") or w[2]) for w in words[k:j])

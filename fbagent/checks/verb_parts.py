@@ -29,7 +29,8 @@ def separable_candidates(ctx: SentenceContext, particle: str, base: str) -> list
             rests = [rest] + ([rest[len(marker):]] if marker and rest.startswith(marker) else [])
             verb = ctx.verb_reading(i) if ctx.config.pos else None
             real = verb is True or ctx.known[i] or ctx.readings is None or not ctx.config.pos
-            if verb is not False and real and any(ctx.word_method(r, base, None, stem=False) for r in rests):
+            adjective = ctx.config.pos and ctx.degree_modified(i) is not None   # "war sehr aufgeregt"
+            if verb is not False and real and not adjective and any(ctx.word_method(r, base, None, stem=False) for r in rests):
                 out.append((i, [i], "separable:joined"))
                 continue
         if not ctx.word_method(t.text, base, i, stem=False):
@@ -82,8 +83,9 @@ def _is_particle(ctx: SentenceContext, j: int, after: frozenset[str], r: Reading
             and r is not None and r.pos in ("adjective", "adverb"):
         return False  # "sprang so hoch", "schreien viel zu laut": an adverb of degree modifies an adjective, never a particle
     nxt = ctx.readings[j + 1] if ctx.readings is not None and not last else None
-    if toks[j].text in ctx.m.degree_adverbs and nxt is not None and nxt.pos in ("adjective", "adverb"):
-        return False  # "hängt zu tief": "zu" is the adverb of degree of the adjective after it
+    if toks[j].text in ctx.m.degree_adverbs and nxt is not None and (nxt.pos in ("adjective", "adverb")
+                                                                     or toks[j + 1].text in ctx.m.degree_adverbs):
+        return False  # "hängt zu tief", "arbeitet zu viel": "zu" is the adverb of degree of the word after it
     if r is None:
         return last or toks[j + 1].text in after
     if last:  # no article or verb ends a clause after its verb: HanTa, seeing no final punctuation, may say so
@@ -219,7 +221,7 @@ def reflexive_at(ctx: SentenceContext, i: int) -> int | None:
         text = toks[j].text
         if text in m.reflexive_clitics:
             if text not in ("nous", "vous"):
-                return j
+                return None if _other_person_subject(ctx, j) else j
             subject_only = j == 0 or toks[j - 1].text != text
             reading = ctx.readings[i] if ctx.readings is not None else None
             finite = reading is not None and reading.finite
@@ -228,6 +230,24 @@ def reflexive_at(ctx: SentenceContext, i: int) -> int | None:
         if text not in m.between_auxiliary and text not in m.auxiliaries:
             return None
     return None
+
+
+def _other_person_subject(ctx: SentenceContext, j: int) -> bool:
+    """Whether the clitic at token ``j`` follows a subject pronoun of another person (``reflexive_persons``,
+    only ``between_auxiliary`` words between): then it is an object pronoun, not a reflexive ("Il m'a rendu
+    mon livre" is not "se rendre"; "Je me rends" is)."""
+    persons = dict(ctx.m.reflexive_persons).get(ctx.tokens[j].text)
+    if not persons:
+        return False
+    for k in range(j - 1, -1, -1):
+        text = ctx.tokens[k].text
+        if ctx.clause[k] != ctx.clause[j]:
+            return False
+        if text in ctx.m.subject_pronouns:
+            return text not in persons
+        if text not in ctx.m.between_auxiliary:
+            return False
+    return False
 
 
 def single_word(parts: Sequence[LemmaPart]) -> str | None:
