@@ -214,9 +214,11 @@ def _watch_pipe(fd: int, child: int, signum: int, grace_s: float, child_gone: Ca
 
 
 def enable_in_child() -> None:
-    """In a supervised child: die with the supervisor (its lifeline); write fault tracebacks of every thread
-    to the log the parent named."""
+    """In a supervised child: die with the supervisor (its lifeline); stop on SIGTERM as on Ctrl-C (``timeout``,
+    ``kill PID``, a service manager: the run is recorded ``interrupted`` and the same command resumes it); write
+    fault tracebacks of every thread to the log the parent named."""
     die_with_parent()
+    signal.signal(signal.SIGTERM, _term_as_interrupt)
     path = os.environ.get(CHILD_ENV)
     if not path:
         return
@@ -227,6 +229,12 @@ def enable_in_child() -> None:
     except OSError:
         return
     faulthandler.enable(file=fd, all_threads=True)
+
+
+def _term_as_interrupt(signum: int, frame: object) -> None:
+    """SIGTERM handler of a supervised child: raise SIGINT in this process, so that asyncio's runner cancels the
+    command's task (or Python raises KeyboardInterrupt) exactly as for Ctrl-C."""
+    os.kill(os.getpid(), signal.SIGINT)
 
 
 def supervise(argv: list[str], child: list[str] | None = None) -> int | None:
@@ -260,13 +268,13 @@ def supervise(argv: list[str], child: list[str] | None = None) -> int | None:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {*_FORWARDED, signal.SIGCHLD})
         return None
     grace_s = interrupt_grace_s()
-    interrupted_at: float | None = None   # the first Ctrl-C (or kill -INT), monotonic seconds
+    interrupted_at: float | None = None   # the first Ctrl-C (or kill -INT / -TERM), monotonic seconds
     stopped = False                       # the child outlived the grace after Ctrl-C and was killed
     while proc.poll() is None:
         info = signal.sigtimedwait({*_FORWARDED, signal.SIGCHLD}, 0.5 if interrupted_at is None else 0.05)
         if info is not None and info.si_signo != signal.SIGCHLD and info.si_code <= 0 and proc.poll() is None:
             os.kill(proc.pid, info.si_signo)  # sent to this process alone (kill, not a terminal key)
-        if info is not None and info.si_signo == signal.SIGINT and interrupted_at is None:
+        if info is not None and info.si_signo in (signal.SIGINT, signal.SIGTERM) and interrupted_at is None:
             interrupted_at = time.monotonic()
         if interrupted_at is not None and time.monotonic() - interrupted_at > grace_s and proc.poll() is None:
             proc.kill()  # stored work is committed (SQLite) or fsync'd (predictions): a kill loses nothing stored

@@ -18,6 +18,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from factories import generate_options  # noqa: E402
@@ -155,7 +157,10 @@ def test_kill_9_mid_run_then_rerun_loses_nothing_and_repeats_no_finished_work(tm
     assert "was killed before it finished; marked interrupted" in done.stdout + done.stderr
 
 
-def test_ctrl_c_stops_cleanly_and_records_the_interruption(tmp_path):
+@pytest.mark.parametrize("signum", ["SIGINT", "SIGTERM"])
+def test_ctrl_c_stops_cleanly_and_records_the_interruption(tmp_path, signum):
+    """Ctrl-C, and SIGTERM as `timeout` or `kill PID` send it, stop the run the same way: one line, exit 130,
+    the run and its session recorded interrupted (SIGTERM left the run `running` before)."""
     import signal
 
     db_path = tmp_path / "fb.db"
@@ -168,7 +173,7 @@ def test_ctrl_c_stops_cleanly_and_records_the_interruption(tmp_path):
         deadline = time.time() + 180
         while _item_count(db_path) < 1 and time.time() < deadline and proc.poll() is None:
             time.sleep(0.05)
-        proc.send_signal(signal.SIGINT)
+        proc.send_signal(getattr(signal, signum))
         out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, out[-2000:] + err[-2000:]
     diag = out[-3000:] + "\n--- stderr ---\n" + err[-3000:]
@@ -205,12 +210,17 @@ def test_a_killed_session_is_shown_and_then_marked_interrupted(tmp_path):
                                  "cache_key": f"k{i}", "request": "{}", "input_tokens": 10, "output_tokens": 2,
                                  "latency_ms": 1.0, "attempts": 1, "error": None if i else "HTTP 500",
                                  "created_at": "2026-01-01T00:00:00+00:00"} for i in range(5)])
+    db["runs"].update(run_id, {"status": "running"})   # as a killed generate leaves its run
     db.conn.commit()
     shown = sp.run([sys.executable, "-m", "fbagent.cli", "runs", "show", "run1", "--db", str(tmp_path / "k.db")],
                    capture_output=True, text=True, timeout=120, env={**os.environ, "COLUMNS": "200"})
     assert shown.returncode == 0, shown.stderr
     assert "interrupted (killed)" in shown.stdout, shown.stdout
-    assert sessions(db, run_id)[0]["status"] == "running"  # `runs show` wrote nothing
+    listed = sp.run([sys.executable, "-m", "fbagent.cli", "runs", "list", "--db", str(tmp_path / "k.db")],
+                    capture_output=True, text=True, timeout=120, env={**os.environ, "COLUMNS": "200"})
+    assert listed.returncode == 0 and "interrupted (killed)" in listed.stdout, listed.stdout + listed.stderr
+    assert "running" not in listed.stdout, listed.stdout
+    assert sessions(db, run_id)[0]["status"] == "running"  # `runs show` and `runs list` wrote nothing
     [marked] = recover_stale_sessions(db, run_id)
     # make_db's items were updated at 2026-01-01: all 3 in the session's window; 5 calls, 1 failed
     assert (marked["entries_done"], marked["calls"], marked["failures"]) == (3, 5, 1)

@@ -33,7 +33,8 @@ app = typer.Typer(help="Generation runs: list them, show one (options, counts by
 @app.command("list")
 def list_cmd(db: ExistingDbOption = DEFAULT_DB, wide: WideOption = False) -> None:
     """List every run, newest first: status, items by status, LLM calls, cache hits, tokens."""
-    runs = list_runs(open_db(db_path(db), read_only=True))
+    database = open_db(db_path(db), read_only=True)
+    runs = list_runs(database)
     console = new_console()
     if not runs:
         console.print("No runs yet. Start one with: fbagent generate --pairs 3 --generator local")
@@ -43,7 +44,8 @@ def list_cmd(db: ExistingDbOption = DEFAULT_DB, wide: WideOption = False) -> Non
     rows = []
     for run in runs:
         items, usage = run["items"], run["usage"]
-        rows.append([run["name"], run["status"], f"{run['generator'] or ''}:{run['model'] or ''}",
+        rows.append([run["name"], shown_status(database, run["id"], run["status"]),
+                     f"{run['generator'] or ''}:{run['model'] or ''}",
                      "/".join(str(items[s]) for s in STATUSES),
                      str(usage["calls"]), str(usage["cache_hits"]), f"{usage['input_tokens'] + usage['output_tokens']:,}"])
     print_table(console, cols, rows, title=f"Runs in {db_path(db)}", caption="items: verified/flagged/rejected/failed",
@@ -51,6 +53,16 @@ def list_cmd(db: ExistingDbOption = DEFAULT_DB, wide: WideOption = False) -> Non
 
 
 ENTRY_STATUSES = ("rejected", "failed")
+
+
+def shown_status(database: sqlite_utils.Database, run_id: int, status: str) -> str:
+    """A run's status as a reader should see it: ``running`` only while a session's process still runs; a run
+    whose every running session is gone (killed, stopped by a signal, crashed) reads ``interrupted (killed)``,
+    as ``runs show`` gives its sessions and the next ``generate`` records it. Writes nothing."""
+    if status != "running":
+        return status
+    live = [s for s in sessions(database, run_id, as_recovered=True) if s["status"] == "running"]
+    return status if live else "interrupted (killed)"
 
 
 def problem_entries(database: sqlite_utils.Database, run_id: int, statuses: tuple[str, ...] = ENTRY_STATUSES) -> list[dict]:
