@@ -279,6 +279,8 @@ CASES = [
        "--db", "{db}", says=("x.bib does not exist",)),
     _c("pairs-select-shared-with-unknown", "pairs", "select", "--pairs", "2", "--shared-with", "nosuch", "--db", "{db}",
        says=("unknown lexicon 'nosuch'",)),
+    _c("pairs-select-shared-with-empty", "pairs", "select", "--pairs", "2", "--shared-with", "", "--db", "{db}",
+       says=("--shared-with '' names no lexicon",)),
 ]
 
 

@@ -79,6 +79,10 @@ class SelectionOptions:
         if not isinstance(self.shared_with, tuple):   # "ko,lv" or None from the command line, a list from JSON
             given: Any = self.shared_with or ""
             items = given.split(",") if isinstance(given, str) else list(given)
+            if isinstance(self.shared_with, str) and not any(p.strip() for p in items):
+                raise FbagentError(f"--shared-with {self.shared_with!r} names no lexicon",
+                                   "pass lexicon names or ids separated by commas (fbagent lexicon list shows them), "
+                                   "or leave the option out")
             object.__setattr__(self, "shared_with", tuple(dict.fromkeys(p.strip() for p in items if p.strip())))
 
     def applied(self) -> SelectionOptions:
