@@ -29,6 +29,8 @@ from fbagent.verifier.run_models import RunModels, prompt_styles
 from fbagent.verifier.settings import DEFAULT_SIGNAL, VerifierOptions
 
 # The options that change what is generated, in the order they are stored with a run.
+#: generators whose provider has a batch API (``generate --batch``)
+BATCH_BACKENDS = ("openai",)
 RESULT_KEYS = ("pairs", "per_pair", "seed", "generator", "model", "verifier_generator", "verifier_model", "encoder",
                "max_retries", "similarity_threshold", "near_copy_threshold", "margin", "max_per_verb", "screen",
                "judge", "variant_temperature", "max_tokens")
@@ -89,6 +91,9 @@ class RunOptions:
     max_tokens: int = GENERATION_MAX_TOKENS
     #: ``--max-cost``: US dollars the run may spend in all (:mod:`fbagent.generation.budget`); ``None``: no cap
     max_cost: float | None = None
+    #: ``--batch``: each wave of the entry graph's requests as one provider batch job (:mod:`fbagent.generation.batch`);
+    #: how the requests travel, not what they ask: not a result option (the run's name does not change)
+    batch: bool = False
 
 
 def _generate_selection() -> SelectionOptions:
@@ -182,6 +187,9 @@ def validate_options(opts: GenerateOptions) -> GenerateOptions:
                            "pass a value such as 0.7")
     if run.durability not in DURABILITIES:
         raise FbagentError(f"unknown checkpoint durability {run.durability!r}", "use sync, async or exit")
+    if run.batch and models.generator.backend not in BATCH_BACKENDS:
+        raise FbagentError(f"--batch needs a generator with a batch API, not --generator {models.generator.backend}",
+                           f"use --generator {' or '.join(BATCH_BACKENDS)}, or drop --batch")
     return replace(opts, models=models)
 
 
