@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import sqlite_utils
 
@@ -55,8 +55,8 @@ class BatchJob:
         """Seconds since the job was submitted (``now``: default the current UTC time)."""
         start = datetime.fromisoformat(self.submitted_at.replace("Z", "+00:00"))
         if start.tzinfo is None:
-            start = start.replace(tzinfo=timezone.utc)
-        return max(0.0, ((now or datetime.now(timezone.utc)) - start).total_seconds())
+            start = start.replace(tzinfo=UTC)
+        return max(0.0, ((now or datetime.now(UTC)) - start).total_seconds())
 
 
 def _row(r: tuple) -> BatchJob:

@@ -236,12 +236,6 @@ class SessionEnded(protocol.Summary):
         return self.summary
 
 
-GenerationEvent = (LexiconNote | SelectionChosen | ScreeningDone | Resuming | NothingToDo | EntriesStarted | Progress
-                   | EntryError | EntriesStopped | PlanMade | RunWarning | SessionEnded)
-OnEvent = Callable[[GenerationEvent], None]
-ignore = protocol.ignore   # the default ``on_event``: drop every event
-
-
 @dataclass(frozen=True)
 class BatchJobs(protocol.Note):
     """The run's batch jobs after one was submitted or changed state: one line per job that is still
@@ -272,3 +266,9 @@ def age_text(seconds: float) -> str:
     if seconds < 90 * 60:
         return f"{seconds / 60:.0f} min"
     return f"{seconds / 3600:.1f} h"
+
+
+GenerationEvent = (LexiconNote | SelectionChosen | ScreeningDone | Resuming | NothingToDo | EntriesStarted | Progress
+                   | EntryError | EntriesStopped | PlanMade | RunWarning | SessionEnded | BatchJobs)
+OnEvent = Callable[[GenerationEvent], None]
+ignore = protocol.ignore   # the default ``on_event``: drop every event

@@ -27,7 +27,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from pydantic import BaseModel, ValidationError
 
@@ -37,8 +37,21 @@ from fbagent.providers.structured import reask_messages, validate_content
 from fbagent.store import batch_jobs as jobs_store
 from fbagent.store import llm_calls
 
-if TYPE_CHECKING:
-    from fbagent.llm.client import CallResult, LLMClient
+
+class BatchClient(Protocol):
+    """What collect mode needs of an :class:`fbagent.llm.client.LLMClient` (named here, not imported: the
+    client imports this module)."""
+
+    db: Any
+    backend: str
+    model: str
+    max_retries: int
+    stats: Any          # fbagent.llm.client.UsageStats
+
+    @property
+    def provider(self) -> Any: ...
+
+    def describe(self, exc: BaseException) -> str: ...
 
 #: submissions of one wave: the first, then the lines that failed, were not answered or are re-asked
 ROUNDS = 4
@@ -76,7 +89,7 @@ class BatchCollector:
     """Collect mode of one client (module docstring): ``lines`` recorded in this pass (cache key -> line),
     ``failed`` (cache key -> ``(llm_calls id, error)``) lines that ended failed in this session."""
 
-    def __init__(self, client: LLMClient, api: BatchAPI) -> None:
+    def __init__(self, client: BatchClient, api: BatchAPI) -> None:
         self.client = client
         self.api = api
         self.lines: dict[str, BatchLine] = {}
@@ -84,15 +97,11 @@ class BatchCollector:
 
     def miss(self, key: str, *, task: str, messages: list[dict[str, Any]], response_model: type[BaseModel],
              temperature: float, max_tokens: int, seed: int | None, run_id: int | None, item_id: str | None,
-             prompt_version: str | None) -> CallResult:
-        """A request the cache does not hold: its failure when its line failed in this session, else record
-        it and raise :class:`BatchPending`."""
-        from fbagent.llm.client import CallResult
-
+             prompt_version: str | None) -> tuple[int, str]:
+        """A request the cache does not hold: ``(llm_calls id, error)`` when its line failed in this session
+        (the caller returns that failure), else record it and raise :class:`BatchPending`."""
         if key in self.failed:
-            call_id, error = self.failed[key]
-            return CallResult(value=None, error=error, cached=False, input_tokens=0, output_tokens=0,
-                              latency_ms=0.0, attempts=0, call_id=call_id)
+            return self.failed[key]
         if key not in self.lines:
             body = self.client.provider.batch_body(response_model=response_model, messages=messages,
                                                    temperature=temperature, max_tokens=max_tokens, seed=seed)

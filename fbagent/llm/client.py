@@ -209,9 +209,11 @@ class LLMClient:
                 if hit is not None:
                     return hit
             if self.batch is not None:   # collect mode: the request joins the next batch; the entry waits
-                return self.batch.miss(key, task=task, messages=messages, response_model=response_model,
-                                       temperature=temperature, max_tokens=max_tokens, seed=seed, run_id=run_id,
-                                       item_id=item_id, prompt_version=prompt_version)
+                call_id, error = self.batch.miss(
+                    key, task=task, messages=messages, response_model=response_model, temperature=temperature,
+                    max_tokens=max_tokens, seed=seed, run_id=run_id, item_id=item_id, prompt_version=prompt_version)
+                return CallResult(value=None, error=error, cached=False, input_tokens=0, output_tokens=0,
+                                  latency_ms=0.0, attempts=0, call_id=call_id)   # its batch line failed
         done: asyncio.Event | None = None
         if use_cache and key not in self._inflight:
             done = self._inflight[key] = asyncio.Event()
