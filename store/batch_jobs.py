@@ -95,3 +95,12 @@ def run_jobs(db: sqlite_utils.Database, run_id: int, *, open_only: bool = False)
     rows = db.execute(f"SELECT {_COLUMNS} FROM batch_jobs WHERE run_id = ? ORDER BY id", [run_id]).fetchall()
     jobs = [_row(r) for r in rows]
     return [j for j in jobs if j.open] if open_only else jobs
+
+
+def age_text(seconds: float) -> str:
+    """``12 s``, ``3 min``, ``5.2 h``: a job's age (:meth:`BatchJob.age_s`) for people."""
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 90 * 60:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"

@@ -214,6 +214,10 @@ def test_kill_9_between_submit_and_completion_polls_the_same_job(tmp_path):
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
         assert batches.created == ["batch_1"] and _stored_jobs(db_path) == [("batch_1", "in_progress")]
+        shown = _runs_show(db_path)   # the pending job: id, provider, wave, lines, state, age
+        assert "Batch jobs (1 pending; the same `fbagent generate` command polls them)" in shown
+        (row,) = [ln.split() for ln in shown.splitlines() if ln.lstrip().startswith("batch_1")]
+        assert row[:5] == ["batch_1", "openai:stub-model", "1", "2", "in_progress"] and row[-1] == "s", shown
         batches.polls = 0
         again = subprocess.run(_cli(db_path, stub), env=_env(), capture_output=True, text=True, timeout=300)
         assert again.returncode == 0, again.stderr
@@ -222,6 +226,19 @@ def test_kill_9_between_submit_and_completion_polls_the_same_job(tmp_path):
     assert [s for _, s in _stored_jobs(db_path)] == ["completed"] * 3
     assert open_db(db_path).execute("SELECT COUNT(*) FROM items WHERE status = 'verified'").fetchone()[0] == 2
     assert "waiting for 1 batch job: batch_1 (openai stub-model, wave 1, 2 lines)" in again.stdout + again.stderr
+    shown = json.loads(_runs_show(db_path, "--json"))
+    assert [(j["job_id"], j["wave"], j["lines"], j["status"], j["open"]) for j in shown["batch_jobs"]] == [
+        ("batch_1", 1, 2, "completed", False), ("batch_2", 2, 4, "completed", False),
+        ("batch_3", 3, 8, "completed", False)]
+    # every call went through a batch: the cost rows are the batch ones (billed at the batch discount)
+    assert [(m["model"], m["batch"], m["calls"]) for m in shown["cost"]["models"]] == [("stub-model", True, 14)]
+
+
+def _runs_show(db_path: Path, *extra: str) -> str:
+    proc = subprocess.run([sys.executable, "-m", "fbagent.cli", "runs", "show", "r", "--db", str(db_path), *extra],
+                          env=_env(), capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
 
 
 def test_ctrl_c_cancels_the_open_job_and_the_rerun_finishes(tmp_path):
@@ -249,3 +266,36 @@ def test_batch_with_a_provider_without_a_batch_api_is_refused(tmp_path):
     with pytest.raises(FbagentError, match="--batch needs a generator with a batch API, not --generator local"):
         asyncio.run(generate(tmp_path / "fb.db", opts))
     assert not (tmp_path / "fb.db").exists()
+
+
+async def test_a_dry_run_with_batch_prices_the_entries_at_half_and_the_screening_in_full(tmp_path, monkeypatch):
+    """$1 in / $2 out per 1M tokens, batch discount 0.5: the entry calls (generator and verifier) at half,
+    the screening (asked directly with --batch too) in full; the plan table names the --batch run's cost."""
+    import io
+
+    from rich.console import Console
+
+    from fbagent.commands.generate_view import GenerateView
+    from fbagent.lexicon.importer import import_embedded
+    from fbagent.providers.prices import usd
+
+    prices = tmp_path / "prices.toml"
+    prices.write_text('[openai]\nbatch_discount = 0.5\n[openai.models]\n"stub-model" = { input = 1.0, output = 2.0 }\n')
+    monkeypatch.setenv("FBAGENT_PRICES", str(prices))
+    import_embedded(open_db(tmp_path / "fb.db"))
+    out = io.StringIO()
+    with OpenAIStub(FrameResponder()) as stub:
+        opts = generate_options(generator="openai", base_url=stub.base_url, model="stub-model", pairs=3,
+                                screen=True, dry_run=True, batch=True, run="r")
+        summary = await generate(tmp_path / "fb.db", opts, on_event=GenerateView(Console(file=out, width=200)))
+        assert stub.request_count == 0
+    plan = summary.plan
+    (gi, go), (vi, vo), (si, so) = (plan["tokens_by_role"][r] for r in ("generator", "verifier", "screening"))
+    assert si > 0 and plan["batch"] is True
+    expected = ((gi + vi) * 1.0 + (go + vo) * 2.0) / 1e6 / 2 + (si * 1.0 + so * 2.0) / 1e6
+    assert plan["cost_usd_batch"] == pytest.approx(expected)
+    assert plan["cost_usd"] == pytest.approx(((gi + vi + si) * 1.0 + (go + vo + so) * 2.0) / 1e6)
+    text = out.getvalue()
+    assert "cost of this --batch run, US$ (no retries; screening at standard prices)" in text
+    assert usd(expected) in text
+    assert not open_db(tmp_path / "fb.db")["batch_jobs"].count

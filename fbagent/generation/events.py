@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from fbagent.progress import events as protocol
-from fbagent.store.batch_jobs import BatchJob
+from fbagent.store.batch_jobs import BatchJob, age_text
 from fbagent.store.items import STATUSES
 
 
@@ -257,15 +257,6 @@ def job_line(job: BatchJob) -> str:
     """``batch_1 (openai gpt-4o-mini, wave 2, 24 lines): in_progress, 3 min`` for one job."""
     return (f"{job.job_id} ({job.provider} {job.model}, wave {job.wave}, {job.lines} lines): {job.status}, "
             f"{age_text(job.age_s())}")
-
-
-def age_text(seconds: float) -> str:
-    """``12 s``, ``3 min``, ``5.2 h``: an age for people."""
-    if seconds < 90:
-        return f"{seconds:.0f} s"
-    if seconds < 90 * 60:
-        return f"{seconds / 60:.0f} min"
-    return f"{seconds / 3600:.1f} h"
 
 
 GenerationEvent = (LexiconNote | SelectionChosen | ScreeningDone | Resuming | NothingToDo | EntriesStarted | Progress
