@@ -30,7 +30,7 @@ from fbagent.verifier.settings import DEFAULT_SIGNAL, VerifierOptions
 
 # The options that change what is generated, in the order they are stored with a run.
 #: generators whose provider has a batch API (``generate --batch``)
-BATCH_BACKENDS = ("openai",)
+BATCH_BACKENDS = ("openai", "gemini")
 RESULT_KEYS = ("pairs", "per_pair", "seed", "generator", "model", "verifier_generator", "verifier_model", "encoder",
                "max_retries", "similarity_threshold", "near_copy_threshold", "margin", "max_per_verb", "screen",
                "judge", "variant_temperature", "max_tokens")

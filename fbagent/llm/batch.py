@@ -11,7 +11,7 @@ provider's batch API (:class:`fbagent.providers.batch_api.BatchAPI`), stores the
 :func:`fbagent.providers.structured.validate_content`), so the next pass of the entries finds it in the cache.
 
 Per line, as the direct call: a truncated answer is a failure; an answer that fails validation is re-asked
-(its body gets the re-ask messages of :func:`fbagent.providers.structured.reask_messages`) in the next
+(its body gets the provider's re-ask: ``batch_reask``, the messages the direct path appends) in the next
 round, at most ``client.max_retries`` times. A line that failed at the provider, or that an expired or
 cancelled job did not answer, is submitted again; after :data:`ROUNDS` rounds it is stored as a failed call
 and the entry's next pass gets that failure (the same command asks it again later, as a failed direct call).
@@ -33,7 +33,7 @@ from pydantic import BaseModel, ValidationError
 
 from fbagent.providers import one_line, redact
 from fbagent.providers.batch_api import BatchAPI, BatchStatus, poll_seconds
-from fbagent.providers.structured import reask_messages, validate_content
+from fbagent.providers.structured import validate_content
 from fbagent.store import batch_jobs as jobs_store
 from fbagent.store import llm_calls
 
@@ -217,7 +217,7 @@ def _collect(collector: BatchCollector, job: _Job, status: BatchStatus, answers:
             if len(line.reasks) > collector.client.max_retries:
                 _store(collector, lines.pop(key), None, collector.client.describe(exc))
             else:   # re-asked in the next round, as instructor re-asks
-                line.body = {**line.body, "messages": [*line.body["messages"], *reask_messages(text, exc)]}
+                line.body = provider.batch_reask(line.body, text, exc)
             continue
         _store(collector, lines.pop(key), value, None)
         ok += 1

@@ -63,6 +63,7 @@ from fbagent.providers.structured import (
     instructor_create,
     openai_text,
     openai_usage,
+    reask_messages,
     response_format,
 )
 from fbagent.seeds import DEFAULT_SEED, request_seed
@@ -186,6 +187,12 @@ class OpenAIBackend(ConcurrentBackend):
         whether it stopped at its token limit (``finish_reason == "length"``)."""
         answer = answer_of(response)
         return answer.content or "", answer.finish_reason == "length"
+
+    @staticmethod
+    def batch_reask(body: dict[str, Any], text: str, error: Exception) -> dict[str, Any]:
+        """``body`` with the re-ask messages appended for an answer ``text`` that failed validation with
+        ``error`` (:func:`fbagent.providers.structured.reask_messages`, as :meth:`create` re-asks)."""
+        return {**body, "messages": [*body["messages"], *reask_messages(text, error)]}
 
     @staticmethod
     def truncated_error(response: dict[str, Any]) -> Exception:
