@@ -273,6 +273,11 @@ CASES = [
        "--db", "{db}", says=("x.bib does not exist",)),
     _c("pairs-select-shared-with-unknown", "pairs", "select", "--pairs", "2", "--shared-with", "nosuch", "--db", "{db}",
        says=("unknown lexicon 'nosuch'",)),
+    # --- issue 46: --batch needs a provider with a batch API
+    _c("generate-batch-local", "generate", "--pairs", "1", "--generator", "local", "--batch", "--db", "{db}",
+       says=("--batch needs a generator with a batch API, not --generator local",)),
+    _c("eval-batch-local", "eval", "run", "--dataset", "{entries}", "--backend", "local", "--batch",
+       "--out", "{tmp}/r", says=("--batch needs the openai or gemini backend",)),
 ]
 
 

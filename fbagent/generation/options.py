@@ -174,6 +174,9 @@ def validate_options(opts: GenerateOptions) -> GenerateOptions:
     run's name and options never depend on the spelling. Returns a new object (``opts`` is frozen).
     """
     models = opts.models.checked()   # backend names, base URLs, concurrency, LLM retries, timeout, prompt style
+    if opts.run.batch and models.generator.backend not in BATCH_BACKENDS:
+        raise FbagentError(f"--batch needs a generator with a batch API, not --generator {models.generator.backend}",
+                           f"use --generator {' or '.join(BATCH_BACKENDS)}, or drop --batch")
     opts.verifier.check()   # margin, signal, target precision
     models.check_model_files()   # a --model-path that is not there: before the lexicon is read
     opts.selection.check()   # seed, pairs, per-pair, max-per-verb, min-examples
@@ -187,9 +190,6 @@ def validate_options(opts: GenerateOptions) -> GenerateOptions:
                            "pass a value such as 0.7")
     if run.durability not in DURABILITIES:
         raise FbagentError(f"unknown checkpoint durability {run.durability!r}", "use sync, async or exit")
-    if run.batch and models.generator.backend not in BATCH_BACKENDS:
-        raise FbagentError(f"--batch needs a generator with a batch API, not --generator {models.generator.backend}",
-                           f"use --generator {' or '.join(BATCH_BACKENDS)}, or drop --batch")
     return replace(opts, models=models)
 
 
