@@ -23,6 +23,7 @@ from fbagent.providers.config import (
     DEFAULT_PROMPT_STYLE,
     GENERATION_MAX_TOKENS,
     GENERATION_VARIANT_TEMPERATURE,
+    ModelConfig,
 )
 from fbagent.store.db import tidy_wal
 from fbagent.verifier.run_models import RunModels, prompt_styles
@@ -177,6 +178,8 @@ def validate_options(opts: GenerateOptions) -> GenerateOptions:
     if opts.run.batch and models.generator.backend not in BATCH_BACKENDS:
         raise FbagentError(f"--batch needs a generator with a batch API, not --generator {models.generator.backend}",
                            f"use --generator {' or '.join(BATCH_BACKENDS)}, or drop --batch")
+    if opts.run.batch:
+        check_batch_transport(models.generator)
     opts.verifier.check()   # margin, signal, target precision
     models.check_model_files()   # a --model-path that is not there: before the lexicon is read
     opts.selection.check()   # seed, pairs, per-pair, max-per-verb, min-examples
@@ -191,6 +194,22 @@ def validate_options(opts: GenerateOptions) -> GenerateOptions:
     if run.durability not in DURABILITIES:
         raise FbagentError(f"unknown checkpoint durability {run.durability!r}", "use sync, async or exit")
     return replace(opts, models=models)
+
+
+def check_batch_transport(config: ModelConfig) -> None:
+    """Raise :class:`FbagentError` where an OpenAI generator's batch lines could not be its direct requests:
+    several ``--base-url`` (a batch goes to one server), or ``FBAGENT_OPENAI_MODE`` /
+    ``FBAGENT_OPENAI_TRANSPORT`` other than the default JSON-schema mode over the direct transport."""
+    if config.backend != "openai":
+        return
+    if len(config.base_urls) > 1:
+        raise FbagentError(f"--batch sends each wave to one server, and {len(config.base_urls)} --base-url are given",
+                           "pass one --base-url with --batch")
+    mode = (os.environ.get("FBAGENT_OPENAI_MODE") or "json_schema").strip().lower()
+    transport = (os.environ.get("FBAGENT_OPENAI_TRANSPORT") or "direct").strip().lower()
+    if (mode, transport) != ("json_schema", "direct"):
+        raise FbagentError(f"--batch sends JSON-schema requests, not FBAGENT_OPENAI_MODE={mode} / "
+                           f"FBAGENT_OPENAI_TRANSPORT={transport}", "unset both variables, or drop --batch")
 
 
 def default_run_name(lexicon: str, opts: GenerateOptions) -> str:
