@@ -1,0 +1,237 @@
+"""Matchers of the verb check over a :class:`fbagent.checks.verb_context.SentenceContext`: the parts of a
+multi-word LU in order, separable verbs (particle far after the base, before it, glued to it), another
+separable verb's particle, and reflexive pronouns (see :mod:`fbagent.checks.verb_match` for the rules).
+
+A candidate is ``(head token, masked tokens, method)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+
+from fbagent.checks.analysers import Reading
+from fbagent.checks.lemmas import _simplemma_knows, _simplemma_word
+from fbagent.checks.morphology import Morphology, morphology, separable_splits
+from fbagent.checks.verb_context import SentenceContext
+from fbagent.framenet.lu_names import LemmaPart, lemma_parts
+
+Candidate = tuple[int, list[int], str]  # (head token, masked tokens, method)
+
+
+def separable_candidates(ctx: SentenceContext, particle: str, base: str) -> list[Candidate]:
+    m = ctx.m
+    out: list[Candidate] = []
+    marker = m.infinitive_marker
+    for i, t in enumerate(ctx.tokens):
+        if t.text.startswith(particle) and len(t.text) > len(particle):
+            rest = t.text[len(particle):]
+            rests = [rest] + ([rest[len(marker):]] if marker and rest.startswith(marker) else [])
+            verb = ctx.verb_reading(i) if ctx.config.pos else None
+            real = verb is True or ctx.known[i] or ctx.readings is None or not ctx.config.pos
+            if verb is not False and real and any(ctx.word_method(r, base, None, stem=False) for r in rests):
+                out.append((i, [i], "separable:joined"))
+                continue
+        if not ctx.word_method(t.text, base, i, stem=False):
+            continue
+        j = _particle_after(ctx, i, particle, m.after_particle)
+        if j is None:
+            j = _particle_before(ctx, i, particle, m.cluster_words | {marker})
+        if j is not None:
+            out.append((i, [i, j], "separable"))
+    return out
+
+
+def _particle_after(ctx: SentenceContext, i: int, particle: str, after: frozenset[str]) -> int | None:
+    """The separated particle later in token ``i``'s clause ("Hij vat het verhaal samen."): clause-final,
+    before a word of ``after``, or read as a particle by the analyser; an occurrence that is none of these
+    (a preposition: "op de krant") is passed over. With an analyser the clause ends at a conjunction or
+    relative pronoun followed by a finite verb; without one the particle must be within the window."""
+    toks = ctx.tokens
+    readings = ctx.readings if ctx.readings is not None and ctx.config.pos else None
+    tagged = readings is not None
+    opened = False  # a conjunction or relative pronoun since token i: its finite verb starts another clause
+    for j in range(i + 1, len(toks)):
+        if ctx.clause[j] != ctx.clause[i] or (not tagged and j - i > ctx.window):
+            return None
+        r = readings[j] if readings is not None else None
+        if r is not None and r.pos == "conjunction":
+            opened = True
+        elif r is not None and opened and r.verb and r.finite:
+            return None
+        if toks[j].text == particle and _is_particle(ctx, j, after, r):
+            return j
+    return None
+
+
+#: parts of speech a separated particle never has: "Er nahm ein Stück", "over de weg", "ging weg" (a verb)
+_NEVER_PARTICLE = frozenset({"determiner", "noun", "verb", "conjunction"})
+
+
+def _is_particle(ctx: SentenceContext, j: int, after: frozenset[str], r: Reading | None) -> bool:
+    """Whether token ``j``, spelled like a particle, is the separated particle (see :func:`_particle_after`).
+
+    With an analyser: at the clause end any word but a conjunction or the noun of a noun phrase
+    ("over de weg"); before it never an article, noun, verb or conjunction ("Er nahm ein Stück"),
+    an adverb or adjective neither ("spielt wieder Fußball", "dat de deur open was"), a particle by
+    part of speech always, another word before a word of ``after`` or before an adposition ("belde
+    haar op vanuit Parijs"). Without one: the clause end or before a word of ``after``."""
+    toks = ctx.tokens
+    last = j + 1 >= len(toks) or ctx.clause[j + 1] != ctx.clause[j]
+    if j > 0 and toks[j - 1].text in ctx.m.degree_adverbs and ctx.clause[j - 1] == ctx.clause[j] \
+            and r is not None and r.pos in ("adjective", "adverb"):
+        return False  # "sprang so hoch", "schreien viel zu laut": an adverb of degree modifies an adjective, never a particle
+    nxt = ctx.readings[j + 1] if ctx.readings is not None and not last else None
+    if toks[j].text in ctx.m.degree_adverbs and nxt is not None and nxt.pos in ("adjective", "adverb"):
+        return False  # "hängt zu tief": "zu" is the adverb of degree of the adjective after it
+    if r is None:
+        return last or toks[j + 1].text in after
+    if last:  # no article or verb ends a clause after its verb: HanTa, seeing no final punctuation, may say so
+        before = ctx.readings[j - 1] if ctx.readings is not None and j > 0 else None
+        noun_phrase = r.pos == "noun" and (ctx.determiner_before(j) is not None or (
+            before is not None and before.pos in ("determiner", "adjective", "adposition")))
+        return not noun_phrase and r.pos != "conjunction"  # "over de weg" is a noun phrase
+    if r.pos in _NEVER_PARTICLE:
+        return False
+    if r.pos == "particle":
+        return True
+    if r.pos in ("adverb", "adjective"):
+        return False
+    nxt = ctx.readings[j + 1] if ctx.readings is not None else None
+    return toks[j + 1].text in after or r.pos == "other" or (nxt is not None and nxt.pos == "adposition")
+
+
+def _particle_before(ctx: SentenceContext, i: int, particle: str, between: frozenset[str]) -> int | None:
+    """The particle just before the base, only cluster words between ("samen te vatten", "samen wil vatten")."""
+    for j in ctx.near(i, back=True):
+        if ctx.clause[j] != ctx.clause[i] or i - j > 3:
+            return None
+        if ctx.tokens[j].text == particle:
+            return j
+        if ctx.tokens[j].text not in between:
+            return None
+    return None
+
+
+def other_separable(ctx: SentenceContext, i: int, lemma: str, particles: tuple[str, ...], after: frozenset[str]) -> bool:
+    """True when token ``i`` has a separated particle of its own ("Er zog die Jacke an." is anziehen, not ziehen)."""
+    own = {p for p, _ in separable_splits(lemma, ctx.code)}
+    return any(p not in own and _particle_after(ctx, i, p, after) is not None and _real_verb(ctx, i, p)
+               for p in particles if p in {t.text for t in ctx.tokens[i + 1:]})
+
+
+def _real_verb(ctx: SentenceContext, i: int, particle: str) -> bool:
+    """Whether ``particle`` + a lemma of token ``i`` is a verb of the language (simplemma's lexicon knows it
+    as its own lemma): "anziehen" for "zog ... an"; "wiederspielen" for "spielt ... wieder" is none."""
+    for lemma in ctx.lemmas[i]:
+        verb = particle + lemma
+        if verb.endswith("n") and _simplemma_knows(verb, ctx.code) \
+                and _simplemma_word(verb, ctx.code).replace("_", "") == verb:
+            return True
+    return False
+
+
+def _alt_at(ctx: SentenceContext, j: int, alt: tuple[str, ...], head: bool) -> tuple[list[int], str] | None:
+    """Token indices of alternative ``alt`` starting at token ``j`` and how its first word matched, or None."""
+    idx = list(range(j, j + len(alt)))
+    if idx[-1] >= len(ctx.tokens) or any(ctx.clause[k] != ctx.clause[j] for k in idx):
+        return None
+    method = "exact"
+    for k, word in zip(idx, alt, strict=True):
+        tok = ctx.tokens[k].text
+        if head and k == j:
+            found = ctx.word_method(tok, word, k)
+            if not found:
+                return None
+            method = found
+        elif tok != word and word not in ctx.lemmas[k] and not (ctx.m.tables and ctx.word_method(tok, word, k, stem=False)):
+            return None  # a later part may be the verb itself where the verb comes last (Turkish "izin vermek")
+    return idx, method
+
+
+def parts_in_order(ctx: SentenceContext, parts: Sequence[LemmaPart]) -> tuple[list[Candidate], int | None]:
+    """Occurrences of all required parts in order (optional ones masked when near); and a head without its parts."""
+    first = next(k for k, p in enumerate(parts) if not p.optional)
+    head_part, rest = parts[first], parts[first + 1:]
+    several = sum(not p.optional for p in parts) > 1
+    found: list[Candidate] = []
+    partial = None
+    for i in range(len(ctx.tokens)):
+        for alt in head_part.alternatives:
+            head = _alt_at(ctx, i, alt, head=True)
+            if head is None:
+                continue
+            mask, pos, ok = list(head[0]), head[0][-1], True
+            for part in rest:
+                hit = None
+                for j in ctx.near(pos):
+                    if ctx.clause[j] != ctx.clause[i] or ctx.finite_verb_between(pos, j):
+                        break
+                    hit = next((h for a in part.alternatives if (h := _alt_at(ctx, j, a, head=False))), None)
+                    if hit:
+                        break
+                if hit:
+                    mask += hit[0]
+                    if not part.optional:
+                        pos = hit[0][-1]
+                elif not part.optional:
+                    ok = False
+                    break
+            if ok:
+                found.append((i, mask, "multiword" if several else head[1]))
+                break
+            if partial is None:
+                partial = i
+    return found, partial
+
+
+@lru_cache(maxsize=4096)
+def effective_parts(lemma: str, code: str) -> tuple[LemmaPart, ...]:
+    m = morphology(code)
+    parts = lemma_parts(lemma)
+    out = [
+        LemmaPart(p.alternatives, p.optional or all(len(a) == 1 and a[0] in m.optional_words for a in p.alternatives))
+        for p in parts
+    ]
+    if out and all(p.optional for p in out):  # "(x)" alone, or only optional words: keep them required
+        out = [LemmaPart(p.alternatives, False) for p in parts]
+    return tuple(out)
+
+
+def reflexive_part(parts: Sequence[LemmaPart], m: Morphology) -> bool:
+    """True when the LU starts with a reflexive pronoun that the language requires (French ``se souvenir``)."""
+    return (bool(m.reflexive_clitics) and len(parts) > 1 and not parts[0].optional
+            and all(len(a) == 1 and a[0] in m.reflexive_clitics for a in parts[0].alternatives))
+
+
+def reflexive_at(ctx: SentenceContext, i: int) -> int | None:
+    """The reflexive pronoun of the verb at token ``i``: before it with only ``between_auxiliary`` words and
+    auxiliaries between ("nous nous sommes souvenus", "ne s'en souvient"), or joined after it by a hyphen
+    ("Réveille-toi"). A ``nous`` / ``vous`` just before a finite verb is its subject, not a reflexive, unless
+    another ``nous`` / ``vous`` precedes it."""
+    m, toks = ctx.m, ctx.tokens
+    if i + 1 < len(toks) and toks[i + 1].text in m.reflexive_clitics and toks[i + 1].start == toks[i].end + 1 \
+            and ctx.sentence[toks[i].end] in "-\u2011":
+        return i + 1
+    for j in range(i - 1, max(-1, i - 6), -1):
+        if ctx.clause[j] != ctx.clause[i]:
+            return None
+        text = toks[j].text
+        if text in m.reflexive_clitics:
+            if text not in ("nous", "vous"):
+                return j
+            subject_only = j == 0 or toks[j - 1].text != text
+            reading = ctx.readings[i] if ctx.readings is not None else None
+            finite = reading is not None and reading.finite
+            if not (subject_only and finite and j == i - 1):
+                return j
+        if text not in m.between_auxiliary and text not in m.auxiliaries:
+            return None
+    return None
+
+
+def single_word(parts: Sequence[LemmaPart]) -> str | None:
+    required = [p for p in parts if not p.optional]
+    if len(required) == 1 and len(required[0].alternatives) == 1 and len(required[0].alternatives[0]) == 1:
+        return required[0].alternatives[0][0]
+    return None
