@@ -299,3 +299,36 @@ async def test_a_dry_run_with_batch_prices_the_entries_at_half_and_the_screening
     assert "cost of this --batch run, US$ (no retries; screening at standard prices)" in text
     assert usd(expected) in text
     assert not open_db(tmp_path / "fb.db")["batch_jobs"].count
+
+
+async def test_the_llm_verb_check_joins_the_waves_and_the_items_equal_the_direct_run(tmp_path):
+    """--verb-check llm: the verifier's verb checks (two per base pair, gathered in one node) are a wave of
+    their own between the base pairs and the extensions; the extensions' checks follow theirs."""
+    import re
+
+    from openai_stub import by_schema, request_text
+
+    def verb_use(request: dict[str, Any]) -> dict[str, Any]:
+        verb = re.search(r"Target verb \(dictionary form\): (\S+)", request_text(request)).group(1)
+        return {"used_as_verb": True, "form": verb}
+
+    def responder() -> Any:
+        return by_schema({"VerbUse": verb_use}, default=FrameResponder())
+
+    direct = await _direct(tmp_path, responder(), pairs=2, verb_check="llm")
+    with OpenAIStub(responder()) as stub:
+        BatchStub(stub).install()
+        summary = await generate(tmp_path / "b.db", _options(stub, pairs=2, verb_check="llm", batch=True),
+                                 encoder=BagOfWords(), command="t")
+        assert stub.request_count == 0
+    assert _items(tmp_path / "b.db") == direct and summary.counts["verified"] == 2
+    db = open_db(tmp_path / "b.db")
+    waves = [(r["wave"], r["lines"]) for r in db.query("SELECT wave, lines FROM batch_jobs ORDER BY id")]
+    tasks = dict(db.execute("SELECT task, COUNT(*) FROM llm_calls GROUP BY task").fetchall())
+    # base pairs (2), their verb checks (4), extensions (4), then the extensions' checks one side at a time
+    # (the node checks side a before side b), then the definitions (8)
+    assert waves[:3] == [(1, 2), (2, 4), (3, 4)] and waves[-1] == (len(waves), 8)
+    assert tasks == {"generate_base": 2, "verb_check": 8, "extend": 4, "define": 8}
+    direct_tasks = dict(open_db(tmp_path / "direct.db").execute(
+        "SELECT task, COUNT(*) FROM llm_calls GROUP BY task").fetchall())
+    assert tasks == direct_tasks
