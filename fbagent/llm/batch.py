@@ -174,7 +174,8 @@ async def _wait(api: BatchAPI, job: _Job, db: Any, tell: Callable[[], None]) -> 
     pause = poll_seconds()
     while True:
         status = await asyncio.to_thread(api.poll, job.job_id)
-        if status.final:   # recorded with its counts once collected
+        if status.final:   # recorded with its counts once collected (and not cancelled on Ctrl-C)
+            job.status = status.status
             return status
         if status.status != job.status:
             job.status = status.status
