@@ -17,6 +17,7 @@ as without ``--batch``. ``--max-cost`` is checked before each wave (standard pri
 
 from __future__ import annotations
 
+import asyncio
 from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -61,6 +62,5 @@ async def run_in_waves(pool: EntryPool, todo: Callable[[], list[Entry]], found: 
         if budget is not None and budget.over():
             raise budget.stop(len(todo()))
         wave += 1
-        for collector in asked:
-            await settle(collector, run_id=pool.run["id"], wave=wave,
-                         report=lambda jobs: pool.emit(BatchJobs(tuple(jobs))))
+        await asyncio.gather(*(settle(c, run_id=pool.run["id"], wave=wave, report=lambda jobs: pool.emit(
+            BatchJobs(tuple(jobs)))) for c in asked))   # a generator's and another verifier's jobs side by side
