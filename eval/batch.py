@@ -1,7 +1,9 @@
-"""``eval run --batch``: the questions of a run as OpenAI Batch API jobs (half the price, within 24 hours).
+"""``eval run --batch``: the questions of a run as provider batch jobs (OpenAI Batch, Gemini batch mode: half the
+price, within 24 hours; :class:`fbagent.providers.batch_api.BatchAPI`).
 
-The requests are the ones the direct run sends (:meth:`fbagent.providers.openai.OpenAIBackend.choice_body`),
-and each answer is read the same way (:meth:`~fbagent.providers.openai.OpenAIBackend.choice_of`), so the
+The requests are the ones the direct run sends (the backend's ``choice_body``:
+:meth:`fbagent.providers.openai.OpenAIBackend.choice_body`, :meth:`fbagent.providers.gemini.GeminiBackend.choice_body`),
+and each answer is read the same way (the backend's ``choice_of``), so the
 predictions equal a direct run's. Each round submits every question the result folder lacks and no job
 holds yet, stores the job id in ``OUT/batch_jobs.json`` **before** waiting for it, polls it every
 ``FBAGENT_BATCH_POLL_S`` seconds (default 30) until it ends, and appends its answers. Lines that failed
@@ -18,29 +20,21 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from fbagent.errors import FbagentError
 from fbagent.eval.runner import ChoiceJob, ResultWriter, write_json_atomic
 from fbagent.eval.task import EvalTask, choice_task
 from fbagent.providers.base import Backend, ChoiceResult
-from fbagent.providers.openai_batch import BatchStatus, OpenAIBatch
+from fbagent.providers.batch_api import ENV_POLL, POLL_S, BatchAPI, BatchStatus, poll_seconds
+
+__all__ = ["ENV_POLL", "POLL_S", "ROUNDS", "batch_choice_task", "poll_seconds", "read_jobs", "run_batches"]
 
 JOBS_FILE = "batch_jobs.json"
-ENV_POLL = "FBAGENT_BATCH_POLL_S"
-POLL_S = 30.0
 #: submissions per session: the first, then resubmissions of failed or unanswered lines
 ROUNDS = 3
-
-
-def poll_seconds() -> float:
-    """Seconds between status reads: ``FBAGENT_BATCH_POLL_S`` (default :data:`POLL_S`)."""
-    try:
-        return max(0.0, float(os.environ.get(ENV_POLL) or POLL_S))
-    except ValueError:
-        return POLL_S
 
 
 def read_jobs(out_dir: Path) -> list[dict[str, Any]]:
@@ -50,9 +44,9 @@ def read_jobs(out_dir: Path) -> list[dict[str, Any]]:
 
 
 def batch_choice_task(name: str, manifest: dict, jobs: Sequence[ChoiceJob], score: Callable[[list[dict]], dict],
-                      client: Callable[[Backend], OpenAIBatch] | None = None) -> EvalTask:
-    """:func:`fbagent.eval.task.choice_task` whose questions go through Batch API jobs (see the module
-    docstring). ``client(backend)``: the batch client (default: :class:`OpenAIBatch` at the backend's URL)."""
+                      client: Callable[[Backend], BatchAPI] | None = None) -> EvalTask:
+    """:func:`fbagent.eval.task.choice_task` whose questions go through batch jobs (see the module
+    docstring). ``client(backend)``: the batch client (default: the backend's ``batch_api()``)."""
     task = choice_task(name, manifest, jobs, score)
 
     def solve(backend: Backend, writer: ResultWriter, advance: Callable[[int], None]) -> Any:
@@ -63,12 +57,18 @@ def batch_choice_task(name: str, manifest: dict, jobs: Sequence[ChoiceJob], scor
     return task
 
 
-def _client(backend: Backend) -> OpenAIBatch:
-    return OpenAIBatch(getattr(backend, "base_url", None), getattr(backend, "api_key", None),
-                       getattr(backend, "timeout_s", 60.0))
+def _client(backend: Backend) -> BatchAPI:
+    """The backend's batch API (``batch_api()``). Raises :class:`FbagentError` when it has none here."""
+    make = getattr(backend, "batch_api", None)
+    api = make() if make is not None else None
+    if api is None:
+        raise FbagentError(f"--batch: the {backend.name} backend has no batch API here (several --base-url, or "
+                           "FBAGENT_OPENAI_MODE / FBAGENT_OPENAI_TRANSPORT set)",
+                           "leave --batch out, or use one --base-url and the default transport")
+    return api
 
 
-async def run_batches(backend: Any, batches: OpenAIBatch, jobs: Sequence[ChoiceJob], writer: ResultWriter,
+async def run_batches(backend: Any, batches: BatchAPI, jobs: Sequence[ChoiceJob], writer: ResultWriter,
                       advance: Callable[[int], None]) -> int:
     """Rounds of submit, store the id, poll, collect (module docstring); returns the predictions written."""
     by_key = {j.key: j for j in jobs}
@@ -114,7 +114,7 @@ async def run_batches(backend: Any, batches: OpenAIBatch, jobs: Sequence[ChoiceJ
     return written + len(left)
 
 
-async def _wait(batches: OpenAIBatch, batch_id: str) -> BatchStatus:
+async def _wait(batches: BatchAPI, batch_id: str) -> BatchStatus:
     pause = poll_seconds()
     while True:
         status = await asyncio.to_thread(batches.poll, batch_id)
@@ -127,7 +127,7 @@ def _save(out_dir: Path, state: list[dict[str, Any]]) -> None:
     write_json_atomic(Path(out_dir) / JOBS_FILE, {"jobs": state})
 
 
-def _cancel_open(batches: OpenAIBatch, state: list[dict[str, Any]], out_dir: Path) -> None:
+def _cancel_open(batches: BatchAPI, state: list[dict[str, Any]], out_dir: Path) -> None:
     """Ctrl-C: ask the provider to cancel every open job (answered lines are collected on resume)."""
     for entry in state:
         if entry["status"] in ("submitted", "in_progress", "validating", "finalizing"):

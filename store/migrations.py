@@ -49,6 +49,8 @@ Steps (``MIGRATIONS[n]`` turns version ``n - 1`` into ``n``):
     which the dataset card states as such.
 12. ``adjudications``: the lead's decision (keep, drop, second round) and reason on a disputed entry
     (``annotate --mode adjudicate``, :mod:`fbagent.store.adjudications`); no row is changed.
+13. ``batch_jobs``: the provider batch jobs of ``generate --batch`` (:mod:`fbagent.store.batch_jobs`);
+    no row is changed.
 
 Steps never use today's ``CREATE TABLE`` scripts (those describe the newest
 schema); each step's SQL is frozen here. Every step is idempotent (an older
@@ -426,9 +428,14 @@ def _step12(conn: sqlite3.Connection) -> None:
     run_script(conn, V12_SQL)
 
 
+def _step13(conn: sqlite3.Connection) -> None:
+    run_script(conn, V13_SQL)
+
+
 MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {2: _step2, 3: _step3, 4: _step4, 5: _step5, 6: _step6,
                                                                7: _step7, 8: _step8, 9: _step9, 10: _step10,
-                                                               11: _step11, 12: _step12}
+                                                               11: _step11, 12: _step12,
+                                                               13: _step13}
 
 
 V12_SQL = """
@@ -514,3 +521,23 @@ def upgrade(conn: sqlite3.Connection, path: Path | None, target: int) -> Upgrade
             ) from err
         raise
     return {"from": current, "to": target, "backup": backup}
+
+
+V13_SQL = """
+CREATE TABLE IF NOT EXISTS batch_jobs (
+    id INTEGER PRIMARY KEY,
+    run_id INTEGER REFERENCES runs(id) ON DELETE CASCADE,
+    provider TEXT NOT NULL,            -- openai | gemini
+    model TEXT NOT NULL,
+    job_id TEXT NOT NULL,              -- the provider's id (batch_..., batches/...)
+    wave INTEGER NOT NULL,             -- 1, 2, ...: the pass of the entry graph that asked its lines
+    keys TEXT NOT NULL,                -- JSON list: the llm_calls cache keys of its lines (custom ids)
+    lines INTEGER NOT NULL,
+    status TEXT NOT NULL,              -- submitted | in_progress | ... | completed | expired | failed | cancelled
+    answered INTEGER NOT NULL DEFAULT 0,
+    failed INTEGER NOT NULL DEFAULT 0,
+    submitted_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS batch_jobs_run ON batch_jobs (run_id, status);
+"""

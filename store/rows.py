@@ -170,10 +170,12 @@ class RunListing(RunRow):
 
 
 class ModelUsage(TypedDict):
-    """Tokens of a run's requests to one model (:func:`fbagent.store.runs.usage_by_model`)."""
+    """Tokens of a run's requests to one model (:func:`fbagent.store.runs.usage_by_model`); ``batch``: answered by a
+    provider batch job (priced at the batch discount), one row each way."""
 
     backend: str
     model: str
+    batch: bool
     calls: int
     input_tokens: int
     output_tokens: int

@@ -243,12 +243,16 @@ def usage(db: sqlite_utils.Database, run_id: int) -> RunUsage:
 
 def usage_by_model(db: sqlite_utils.Database, run_id: int) -> list[ModelUsage]:
     """Tokens a run's requests used per model, from ``llm_calls`` (failed requests too: a provider bills
-    what it answered): ``[{"backend", "model", "calls", "input_tokens", "output_tokens"}]`` by backend, model."""
+    what it answered): ``[{"backend", "model", "batch", "calls", "input_tokens", "output_tokens"}]`` by backend,
+    model and ``batch`` (whether the requests went through a provider batch job, ``generate --batch``: billed
+    at the batch discount; their request record has a ``batch`` key)."""
     rows = db.execute(
-        "SELECT backend, model, COUNT(*), COALESCE(SUM(input_tokens), 0), COALESCE(SUM(output_tokens), 0)"
-        " FROM llm_calls WHERE run_id = ? GROUP BY backend, model ORDER BY backend, model", [run_id]).fetchall()
-    return [ModelUsage(backend=b, model=m, calls=int(n), input_tokens=int(i), output_tokens=int(o))
-            for b, m, n, i, o in rows]
+        "SELECT backend, model, json_extract(request, '$.batch') IS NOT NULL AS batch, COUNT(*),"
+        " COALESCE(SUM(input_tokens), 0), COALESCE(SUM(output_tokens), 0)"
+        " FROM llm_calls WHERE run_id = ? GROUP BY backend, model, batch ORDER BY backend, model, batch",
+        [run_id]).fetchall()
+    return [ModelUsage(backend=b, model=m, batch=bool(batch), calls=int(n), input_tokens=int(i), output_tokens=int(o))
+            for b, m, batch, n, i, o in rows]
 
 
 def list_runs(db: sqlite_utils.Database) -> list[RunListing]:

@@ -27,6 +27,8 @@ Tables (field terms as in FrameNet / FrameBench):
   each language, as the annotator stated it; queried by :mod:`fbagent.store.competence`.
 - ``adjudications`` (schema 12, :data:`ADJUDICATION_SQL`): the lead's decision (keep, drop, second round) and
   reason on a disputed entry; queried by :mod:`fbagent.store.adjudications`.
+- ``batch_jobs`` (schema 13, :data:`BATCH_SQL`): the provider batch jobs of ``generate --batch`` (job id, provider,
+  model, the cache keys of its lines, state); queried by :mod:`fbagent.store.batch_jobs`.
 - ``schema_migrations``: one row per upgrade of this file (from, to, when, backup copy).
 
 ``PRAGMA user_version`` records :data:`SCHEMA_VERSION`. A new file gets the
@@ -52,7 +54,7 @@ from fbagent.store.migrations import (  # the steps load only for an old file
 )
 from fbagent.store.transaction import transaction
 
-SCHEMA_VERSION = 12
+SCHEMA_VERSION = 13
 
 LEXICON_SQL = """
 CREATE TABLE IF NOT EXISTS lexicons (
@@ -418,10 +420,32 @@ CREATE INDEX IF NOT EXISTS adjudications_item ON adjudications (item_id, id);
 """
 
 
+#: Provider batch jobs of ``generate --batch`` (schema 13, :mod:`fbagent.store.batch_jobs`): one row per job,
+#: written before the job is waited for, so that a killed command polls it instead of paying twice.
+BATCH_SQL = """
+CREATE TABLE IF NOT EXISTS batch_jobs (
+    id INTEGER PRIMARY KEY,
+    run_id INTEGER REFERENCES runs(id) ON DELETE CASCADE,
+    provider TEXT NOT NULL,            -- openai | gemini
+    model TEXT NOT NULL,
+    job_id TEXT NOT NULL,              -- the provider's id (batch_..., batches/...)
+    wave INTEGER NOT NULL,             -- 1, 2, ...: the pass of the entry graph that asked its lines
+    keys TEXT NOT NULL,                -- JSON list: the llm_calls cache keys of its lines (custom ids)
+    lines INTEGER NOT NULL,
+    status TEXT NOT NULL,              -- submitted | in_progress | ... | completed | expired | failed | cancelled
+    answered INTEGER NOT NULL DEFAULT 0,
+    failed INTEGER NOT NULL DEFAULT 0,
+    submitted_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS batch_jobs_run ON batch_jobs (run_id, status);
+"""
+
+
 def scripts() -> list[str]:
     """The SQL scripts of the current schema, in order (core, then annotation and invite tables)."""
     return [LEXICON_SQL, PAIRS_SQL, GENERATION_SQL, MIGRATIONS_SQL, ANNOTATION_SQL, INVITE_SQL, COMPETENCE_SQL, BASELINE_SQL,
-            ADJUDICATION_SQL]
+            ADJUDICATION_SQL, BATCH_SQL]
 
 
 def schema_version(db: sqlite_utils.Database) -> int:

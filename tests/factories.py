@@ -184,7 +184,8 @@ _SELECTION_KEYS = ("pairs", "per_pair", "seed", "max_per_verb", "min_examples", 
 _RUN_KEYS = {"lexicon": "lexicon", "run": "name", "dry_run": "dry_run", "durability": "durability",
              "max_retries": "max_retries", "similarity_threshold": "similarity_threshold",
              "near_copy_threshold": "near_copy_threshold", "screen": "screen",
-             "variant_temperature": "variant_temperature", "max_tokens": "max_tokens", "max_cost": "max_cost"}
+             "variant_temperature": "variant_temperature", "max_tokens": "max_tokens", "max_cost": "max_cost",
+             "batch": "batch"}
 
 
 def _take(flat: dict[str, Any], names: Any) -> dict[str, Any]:

@@ -281,6 +281,14 @@ CASES = [
        says=("unknown lexicon 'nosuch'",)),
     _c("pairs-select-shared-with-empty", "pairs", "select", "--pairs", "2", "--shared-with", "", "--db", "{db}",
        says=("--shared-with '' names no lexicon",)),
+    # --- issue 46: --batch needs a provider with a batch API
+    _c("generate-batch-local", "generate", "--pairs", "1", "--generator", "local", "--batch", "--db", "{db}",
+       says=("--batch needs a generator with a batch API, not --generator local",)),
+    _c("generate-batch-two-servers", "generate", "--pairs", "1", "--generator", "openai", "--model", "m", "--batch",
+       "--base-url", "http://127.0.0.1:9/v1", "--base-url", "http://127.0.0.1:10/v1", "--db", "{db}",
+       says=("--batch sends each wave to one server",)),
+    _c("eval-batch-local", "eval", "run", "--dataset", "{entries}", "--backend", "local", "--batch",
+       "--out", "{tmp}/r", says=("--batch needs the openai or gemini backend",)),
 ]
 
 

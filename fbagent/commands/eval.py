@@ -82,9 +82,11 @@ PricesOpt = Annotated[Path | None, typer.Option(
 DryRunOpt = Annotated[bool, typer.Option(
         "--dry-run", rich_help_panel="Money", help="Print each model's requests, tokens and dollars still to "
         "spend (with and without retries, at batch prices), then stop: nothing is loaded, asked or stored.")]
+#: backends whose provider has a batch API (``--batch``)
+BATCH_BACKENDS = ("openai", "gemini")
 BatchOpt = Annotated[bool, typer.Option(
-        "--batch", rich_help_panel="Money", help="Ask through the OpenAI Batch API (half the price, answers within "
-        "24 h; openai backend): job ids in OUT/batch_jobs.json, the same command resumes, polls and resubmits "
+        "--batch", rich_help_panel="Money", help="Ask through the provider's batch API (OpenAI Batch, Gemini batch "
+        "mode: half the price, answers within 24 h; openai and gemini backends): job ids in OUT/batch_jobs.json, the same command resumes, polls and resubmits "
         "failed or expired lines; Ctrl-C cancels the open jobs.")]
 
 
@@ -317,11 +319,12 @@ def run_cmd(
 
 
 def _check_money(models: list[ModelRun], settings: evaluation.RunSettings) -> None:
-    """Before anything loads: ``--batch`` only for openai models; ``--max-cost`` only for models with a price."""
-    not_openai = [m.folder for m in models if m.config.backend != "openai"]
-    if settings.batch and not_openai:
-        raise FbagentError(f"--batch needs the openai backend ({', '.join(not_openai)} is not)",
-                           "leave --batch out for that model (Gemini batch mode is not supported yet)")
+    """Before anything loads: ``--batch`` only for models of a provider with a batch API (openai, gemini);
+    ``--max-cost`` only for models with a price."""
+    no_batch = [m.folder for m in models if m.config.backend not in BATCH_BACKENDS]
+    if settings.batch and no_batch:
+        raise FbagentError(f"--batch needs the openai or gemini backend ({', '.join(no_batch)} has no batch API)",
+                           "leave --batch out for that model")
     assert settings.prices is not None
     for model in models:
         c = model.config

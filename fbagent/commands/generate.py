@@ -88,6 +88,11 @@ def generate_cmd(
         "--max-cost", min=0.0, rich_help_panel="Run", help="Stop starting entries once the run has spent this many "
         "US dollars (its recorded tokens at the price table's prices: fbagent/data/prices.toml, env FBAGENT_PRICES); "
         "entries in flight finish and are stored; rerun with a higher cap to go on.")] = RunOptions.max_cost,
+    batch: Annotated[bool, typer.Option(
+        "--batch", rich_help_panel="Run", help="Send each wave of requests (base pairs, verb checks, extensions, "
+        "definitions) as one provider batch job (OpenAI Batch: half the price, answered within 24 hours); the "
+        "job ids are stored, so the same command resumes and polls them. Requests the stored calls hold cost "
+        "nothing.")] = RunOptions.batch,
     db: DbOption = DEFAULT_DB,
     llm: ModelConfig | None = None,              # built by @model_options
     verifier_llm: VerifierFlags | None = None,   # built by @verifier_options
@@ -106,7 +111,7 @@ def generate_cmd(
         selection_own={"pairs": pairs, "per_pair": per_pair, "seed": seed},
         run={"lexicon": lexicon, "name": run, "dry_run": dry_run, "max_retries": max_retries,
              "similarity_threshold": similarity_threshold, "near_copy_threshold": near_copy_threshold,
-             "screen": screen, "max_cost": max_cost})
+             "screen": screen, "max_cost": max_cost, "batch": batch})
     run_generation(db_path(db), opts)
 
 

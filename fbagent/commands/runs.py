@@ -15,6 +15,7 @@ from fbagent.commands.output import echo, new_console
 from fbagent.commands.tables import Col, WideOption, print_table, wrap_text
 from fbagent.errors import FbagentError
 from fbagent.providers.prices import PriceTable, load_prices, usd
+from fbagent.store.batch_jobs import BatchJob, age_text, run_jobs
 from fbagent.store.db import open_db
 from fbagent.store.items import STATUSES, run_items
 from fbagent.store.pairs import run_protocols
@@ -104,9 +105,10 @@ def show_cmd(
     sess = sessions(database, row["id"], as_recovered=True)  # killed sessions shown as interrupted
     entries = problem_entries(database, row["id"], (entry_status,) if entry_status else ENTRY_STATUSES)
     cost = run_cost(usage_by_model(database, row["id"]), load_prices(prices_file))
+    jobs = run_jobs(database, row["id"])
     if as_json:
-        echo(json.dumps({"run": row, "items": counts, "usage": use, "cost": cost, "sessions": sess, "entries": entries},
-                              ensure_ascii=False, indent=2, default=str))
+        echo(json.dumps({"run": row, "items": counts, "usage": use, "cost": cost, "sessions": sess, "entries": entries,
+                         "batch_jobs": [_job_json(j) for j in jobs]}, ensure_ascii=False, indent=2, default=str))
         return
 
     console = new_console()
@@ -129,6 +131,7 @@ def show_cmd(
                 row_styles=[None] * (len(calls) - 1) + ["bold"])
     console.print(f"cache hits: {use['cache_hits']}   wall time over {len(sess)} session(s): {use['wall_s']:.1f} s")
     _print_cost(console, cost)
+    _print_jobs(console, jobs)
     if sess:
         st = []
         for i, s in enumerate(sess, 1):
@@ -148,7 +151,7 @@ def run_cost(by_model: Sequence[ModelUsage], prices: PriceTable) -> dict:
     models, total = [], 0.0
     for m in by_model:
         price = prices.lookup(m["backend"], m["model"])
-        dollars = None if price is None else price.cost(m["input_tokens"], m["output_tokens"])
+        dollars = None if price is None else price.cost(m["input_tokens"], m["output_tokens"], batch=m["batch"])
         models.append({**m, "price": None if price is None else price.key, "usd": dollars})
         total += dollars or 0.0
     unknown = any(m["usd"] is None for m in models)
@@ -158,7 +161,7 @@ def run_cost(by_model: Sequence[ModelUsage], prices: PriceTable) -> dict:
 
 def _print_cost(console: Console, cost: dict) -> None:
     """The cost table of :func:`run_cost` (nothing without recorded usage)."""
-    rows = [[f"{m['backend']}:{m['model']}", f"{m['calls']:,}", f"{m['input_tokens']:,}", f"{m['output_tokens']:,}",
+    rows = [[f"{m['backend']}:{m['model']}{' (batch)' if m.get('batch') else ''}", f"{m['calls']:,}", f"{m['input_tokens']:,}", f"{m['output_tokens']:,}",
              m["price"] or "no price: --prices FILE", usd(m["usd"])] for m in cost["models"]]
     if not rows:
         return
@@ -168,6 +171,27 @@ def _print_cost(console: Console, cost: dict) -> None:
                           Col("price of", wrap="words"), Col("US$", "right")], rows,
                 title=f"Cost from the recorded usage (prices of {cost['date']}; cache hits cost nothing)",
                 row_styles=[None] * (len(rows) - 1) + ["bold"])
+
+
+def _job_json(job: BatchJob) -> dict:
+    """One batch job as ``runs show --json`` gives it (its lines' cache keys left out: ``lines`` counts them)."""
+    return {"job_id": job.job_id, "provider": job.provider, "model": job.model, "wave": job.wave, "lines": job.lines,
+            "status": job.status, "open": job.open, "answered": job.answered, "failed": job.failed,
+            "submitted_at": job.submitted_at, "updated_at": job.updated_at, "age_s": round(job.age_s(), 1)}
+
+
+def _print_jobs(console: Console, jobs: list[BatchJob]) -> None:
+    """The run's provider batch jobs (``generate --batch``), pending ones first; nothing without any."""
+    if not jobs:
+        return
+    ordered = [j for j in jobs if j.open] + [j for j in jobs if not j.open]
+    rows = [[j.job_id, f"{j.provider}:{j.model}", str(j.wave), str(j.lines), j.status,
+             "" if j.open else f"{j.answered}/{j.failed}", age_text(j.age_s())] for j in ordered]
+    pending = sum(1 for j in jobs if j.open)
+    print_table(console, [Col("job", wrap="path"), Col("model", wrap="path"), Col("wave", "right"),
+                          Col("lines", "right"), Col("state", wrap="words"), Col("answered/failed", "right"),
+                          Col("age", "right")], rows,
+                title=f"Batch jobs ({pending} pending; the same `fbagent generate` command polls them)")
 
 
 def _print_entries(console: Console, entries: list[dict], status: str | None, limit: int, run_name: str,

@@ -56,7 +56,7 @@ def run_budget(db: sqlite_utils.Database, run_id: int, clients: Sequence[LLMClie
         price = prices.lookup(m["backend"], m["model"])
         check_cap(cap, price, f"{m['backend']}:{m['model']}")
         assert price is not None
-        before += price.cost(m["input_tokens"], m["output_tokens"])
+        before += price.cost(m["input_tokens"], m["output_tokens"], batch=m["batch"])
     priced: list[tuple[LLMClient, Price]] = []
     for client in {id(c): c for c in clients}.values():
         price = prices.lookup(client.backend, client.model)

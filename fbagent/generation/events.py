@@ -5,13 +5,14 @@ The library prints nothing. A caller passes ``on_event`` (one callable taking an
 them with the CLI's one renderer (``fbagent/commands/progress_view.py``, set up by
 ``fbagent/commands/generate_view.py``). Every event is one of the four kinds of
 :mod:`fbagent.progress.events`: the notes (``LexiconNote``, ``SelectionChosen``,
-``ScreeningDone``, ``Resuming``, ``NothingToDo``, ``EntryError``, ``RunWarning``) carry
+``ScreeningDone``, ``Resuming``, ``NothingToDo``, ``EntryError``, ``RunWarning``, ``BatchJobs``) carry
 their own lines (``lines()``), ``EntriesStarted`` / :class:`Progress` / ``EntriesStopped``
 are the entry phase, ``PlanMade`` and ``SessionEnded`` are summaries. Events arrive in this order:
 ``LexiconNote``*, then either ``PlanMade`` + ``RunWarning``* (dry run) or
 [``SelectionChosen``] [``ScreeningDone``] [``Resuming`` | ``NothingToDo``]
 [``EntriesStarted`` (``Progress`` | ``EntryError``)* ``EntriesStopped``] ``SessionEnded``;
-``RunWarning`` may come at any point. ``SessionEnded`` also comes after an
+``RunWarning`` may come at any point; with ``--batch`` the entry phase repeats once per wave, each followed
+by ``BatchJobs`` notes while its jobs run. ``SessionEnded`` also comes after an
 interruption (Ctrl-C), when :func:`generate` re-raises instead of returning.
 """
 
@@ -22,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from fbagent.progress import events as protocol
+from fbagent.store.batch_jobs import BatchJob, age_text
 from fbagent.store.items import STATUSES
 
 
@@ -60,6 +62,7 @@ class GenerationSummary:
     # set when every new LLM call of the session failed, or every entry of the session failed: one line
     # naming the most common error and the fix (the CLI prints it and exits 1; stored data stays)
     session_failed: str | None = None
+    batch_waves: int = 0              # --batch: waves of batch jobs this session sent or waited for
 
 
 @dataclass(frozen=True)
@@ -233,7 +236,30 @@ class SessionEnded(protocol.Summary):
         return self.summary
 
 
+@dataclass(frozen=True)
+class BatchJobs(protocol.Note):
+    """The run's batch jobs after one was submitted or changed state: one line per job that is still
+    open (job id, provider, lines, state, age), and the wave it belongs to."""
+
+    jobs: tuple[BatchJob, ...]
+
+    def lines(self) -> list[str]:
+        open_jobs = [j for j in self.jobs if j.open]
+        if not open_jobs:
+            done = self.jobs[-1] if self.jobs else None
+            return [f"batch job {done.job_id}: {done.status}, {done.answered} of {done.lines} lines answered"
+                    if done else "no batch job"]
+        return [f"waiting for {len(open_jobs)} batch job{'s' if len(open_jobs) != 1 else ''}: "
+                + "; ".join(job_line(j) for j in open_jobs)]
+
+
+def job_line(job: BatchJob) -> str:
+    """``batch_1 (openai gpt-4o-mini, wave 2, 24 lines): in_progress, 3 min`` for one job."""
+    return (f"{job.job_id} ({job.provider} {job.model}, wave {job.wave}, {job.lines} lines): {job.status}, "
+            f"{age_text(job.age_s())}")
+
+
 GenerationEvent = (LexiconNote | SelectionChosen | ScreeningDone | Resuming | NothingToDo | EntriesStarted | Progress
-                   | EntryError | EntriesStopped | PlanMade | RunWarning | SessionEnded)
+                   | EntryError | EntriesStopped | PlanMade | RunWarning | SessionEnded | BatchJobs)
 OnEvent = Callable[[GenerationEvent], None]
 ignore = protocol.ignore   # the default ``on_event``: drop every event

@@ -23,6 +23,7 @@ from fbagent.providers.config import (
     DEFAULT_PROMPT_STYLE,
     GENERATION_MAX_TOKENS,
     GENERATION_VARIANT_TEMPERATURE,
+    ModelConfig,
 )
 from fbagent.store.db import tidy_wal
 from fbagent.store.rows import LexiconRow, RunRow
@@ -30,6 +31,8 @@ from fbagent.verifier.run_models import RunModels, prompt_styles
 from fbagent.verifier.settings import DEFAULT_SIGNAL, VerifierOptions
 
 # The options that change what is generated, in the order they are stored with a run.
+#: generators whose provider has a batch API (``generate --batch``)
+BATCH_BACKENDS = ("openai", "gemini")
 RESULT_KEYS = ("pairs", "per_pair", "seed", "generator", "model", "verifier_generator", "verifier_model", "encoder",
                "max_retries", "similarity_threshold", "near_copy_threshold", "margin", "max_per_verb", "screen",
                "judge", "variant_temperature", "max_tokens")
@@ -91,6 +94,9 @@ class RunOptions:
     max_tokens: int = GENERATION_MAX_TOKENS
     #: ``--max-cost``: US dollars the run may spend in all (:mod:`fbagent.generation.budget`); ``None``: no cap
     max_cost: float | None = None
+    #: ``--batch``: each wave of the entry graph's requests as one provider batch job (:mod:`fbagent.generation.batch`);
+    #: how the requests travel, not what they ask: not a result option (the run's name does not change)
+    batch: bool = False
 
 
 def _generate_selection() -> SelectionOptions:
@@ -171,6 +177,11 @@ def validate_options(opts: GenerateOptions) -> GenerateOptions:
     run's name and options never depend on the spelling. Returns a new object (``opts`` is frozen).
     """
     models = opts.models.checked()   # backend names, base URLs, concurrency, LLM retries, timeout, prompt style
+    if opts.run.batch and models.generator.backend not in BATCH_BACKENDS:
+        raise FbagentError(f"--batch needs a generator with a batch API, not --generator {models.generator.backend}",
+                           f"use --generator {' or '.join(BATCH_BACKENDS)}, or drop --batch")
+    if opts.run.batch:
+        check_batch_transport(models.generator)
     opts.verifier.check()   # margin, signal, target precision
     models.check_model_files()   # a --model-path that is not there: before the lexicon is read
     opts.selection.check()   # seed, pairs, per-pair, max-per-verb, min-examples
@@ -185,6 +196,22 @@ def validate_options(opts: GenerateOptions) -> GenerateOptions:
     if run.durability not in DURABILITIES:
         raise FbagentError(f"unknown checkpoint durability {run.durability!r}", "use sync, async or exit")
     return replace(opts, models=models)
+
+
+def check_batch_transport(config: ModelConfig) -> None:
+    """Raise :class:`FbagentError` where an OpenAI generator's batch lines could not be its direct requests:
+    several ``--base-url`` (a batch goes to one server), or ``FBAGENT_OPENAI_MODE`` /
+    ``FBAGENT_OPENAI_TRANSPORT`` other than the default JSON-schema mode over the direct transport."""
+    if config.backend != "openai":
+        return
+    if len(config.base_urls) > 1:
+        raise FbagentError(f"--batch sends each wave to one server, and {len(config.base_urls)} --base-url are given",
+                           "pass one --base-url with --batch")
+    mode = (os.environ.get("FBAGENT_OPENAI_MODE") or "json_schema").strip().lower()
+    transport = (os.environ.get("FBAGENT_OPENAI_TRANSPORT") or "direct").strip().lower()
+    if (mode, transport) != ("json_schema", "direct"):
+        raise FbagentError(f"--batch sends JSON-schema requests, not FBAGENT_OPENAI_MODE={mode} / "
+                           f"FBAGENT_OPENAI_TRANSPORT={transport}", "unset both variables, or drop --batch")
 
 
 def default_run_name(lexicon: str, opts: GenerateOptions) -> str:

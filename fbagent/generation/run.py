@@ -30,6 +30,7 @@ from fbagent.checks.lemmas import require_verb_analyser
 from fbagent.crash import crash_note, invocation_pid
 from fbagent.errors import FbagentError
 from fbagent.generation import checkpoints
+from fbagent.generation.batch import collectors, run_in_waves
 from fbagent.generation.budget import run_budget
 from fbagent.generation.events import (
     GenerationSummary,
@@ -335,8 +336,15 @@ class _Session:
                          emit=self.emit, durability=opts.run.durability,
                          budget=run_budget(db, run["id"], backends.clients, opts.run.max_cost, load_prices()))
         entries_started = time.perf_counter()
+        workers = 2 * opts.models.generator.concurrency
         with frozen_heap():   # the garbage collector skips the start-up heap (imports, models) from here on
-            await pool.run_all(todo, workers=2 * opts.models.generator.concurrency, summary=summary, item_errors=self.item_errors)
+            if opts.run.batch:   # waves of provider batch jobs (fbagent.generation.batch)
+                summary.batch_waves = await run_in_waves(
+                    pool, lambda: pending(entries, run["name"], items_store.finished_ids(db, run["id"])),
+                    collectors(backends.clients, self.emit), workers=workers, summary=summary,
+                    item_errors=self.item_errors, budget=pool.budget)
+            else:
+                await pool.run_all(todo, workers=workers, summary=summary, item_errors=self.item_errors)
         summary.entries_wall_s = time.perf_counter() - entries_started
 
     def nothing_to_do(self, run: RunRow, total: int) -> GenerationSummary:

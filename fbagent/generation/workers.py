@@ -36,6 +36,7 @@ from fbagent.generation.events import (
     RunWarning,
 )
 from fbagent.generation.options import DEFAULT_DURABILITY, Durability
+from fbagent.llm.batch import BatchPending
 from fbagent.providers import redact
 from fbagent.store import items as items_store
 from fbagent.store.db import checkpoint
@@ -253,6 +254,8 @@ class EntryPool:
             item = await run_entry(self.graph, self.saver, self.ctx, state, self.durability)
         except (asyncio.CancelledError, FbagentError):
             raise
+        except BatchPending:   # --batch: the entry waits for its request's batch; its checkpoint stays
+            return
         except Exception as err:  # noqa: BLE001 - a bug in one entry must not stop the run; it is recorded
             state["error"] = error = redact(f"internal error: {type(err).__name__}: {err}")
             item = build_item(state, generator_model=getattr(self.ctx.generator, "model", None))

@@ -55,6 +55,7 @@ from fbagent.providers.hooks import CallHooks
 from fbagent.store import llm_calls
 
 if TYPE_CHECKING:
+    from fbagent.llm.batch import BatchCollector
     from fbagent.providers.base import Backend
 
 _MAX_OUTPUT_CHARS = 4000
@@ -155,6 +156,8 @@ class LLMClient:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._inflight: dict[str, asyncio.Event] = {}
         self.in_flight = 0   # requests sent (holding the concurrency semaphore) and not answered yet
+        #: ``generate --batch``: cache misses are recorded for a provider batch, not sent (fbagent.llm.batch)
+        self.batch: BatchCollector | None = None
 
     # -- public ---------------------------------------------------------------
     async def complete(
@@ -184,6 +187,7 @@ class LLMClient:
         Every LLM/server problem (HTTP errors, timeouts, invalid answers, llama.cpp
         errors) is a failed :class:`CallResult` and a row with ``error`` set. Raises
         only ``asyncio.CancelledError`` (Ctrl-C: nothing is recorded for the call),
+        :class:`fbagent.llm.batch.BatchPending` (collect mode, :attr:`batch`: the request joins a batch),
         :class:`fbagent.providers.breaker.ServiceDown` (the command's circuit breaker
         tripped: the service is down; nothing is recorded for the call),
         ``sqlite3.Error`` when the database itself fails, ``TypeError`` for messages
@@ -205,6 +209,12 @@ class LLMClient:
                 hit = self._from_cache(key, response_model, started)
                 if hit is not None:
                     return hit
+            if self.batch is not None:   # collect mode: the request joins the next batch; the entry waits
+                call_id, error = self.batch.miss(
+                    key, task=task, messages=messages, response_model=response_model, temperature=temperature,
+                    max_tokens=max_tokens, seed=seed, run_id=run_id, item_id=item_id, prompt_version=prompt_version)
+                return CallResult(value=None, error=error, cached=False, input_tokens=0, output_tokens=0,
+                                  latency_ms=0.0, attempts=0, call_id=call_id)   # its batch line failed
         done: asyncio.Event | None = None
         if use_cache and key not in self._inflight:
             done = self._inflight[key] = asyncio.Event()
@@ -220,6 +230,11 @@ class LLMClient:
             if done is not None:
                 self._inflight.pop(key, None)
                 done.set()
+
+    @property
+    def provider(self) -> Any:
+        """The provider object the requests go to (:mod:`fbagent.providers`), e.g. for its batch API."""
+        return self._adapter
 
     async def aclose(self) -> None:
         """Close the backend's HTTP client (or free the local model). Safe to call twice."""

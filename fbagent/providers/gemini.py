@@ -40,9 +40,11 @@ from fbagent.providers.base import (
     parse_json_answer,
 )
 from fbagent.providers.config import EVAL_RETRIES, EVAL_TIMEOUT_S, GENERATION, ModelConfig
+from fbagent.providers.fastpath import instructor_model
+from fbagent.providers.gemini_batch import GeminiBatch
 from fbagent.providers.hooks import CallHooks
 from fbagent.providers.structured import instructor_create
-from fbagent.seeds import DEFAULT_SEED
+from fbagent.seeds import DEFAULT_SEED, request_seed
 
 if TYPE_CHECKING:
     from google.genai import types
@@ -75,6 +77,7 @@ class GeminiBackend(ConcurrentBackend):
         from google.genai import types
 
         self.types = types
+        self.api_key = key   # the batch client (fbagent.providers.gemini_batch) uses it too
         self.base_url = base_url
         self.endpoint = providers.endpoint(p, base_url)
         self.timeout_s = timeout_s
@@ -82,6 +85,7 @@ class GeminiBackend(ConcurrentBackend):
 
         self._clients = providers.LoopClients(lambda: gemini_client(key, base_url, timeout_s), close_gemini_client)
         # generation's instructor clients: their own google-genai clients, whose MAX_TOKENS answers raise
+        self._schema_client: Any = None   # batch_body's schema conversion (a sync client, made on first use)
         self._structured = providers.LoopClients(lambda: _structured_client(key, base_url, timeout_s),
                                                  _close_structured)
 
@@ -108,7 +112,12 @@ class GeminiBackend(ConcurrentBackend):
 
     @staticmethod
     def usage(response: Any) -> tuple[int, int]:
-        """``(prompt tokens, candidates + thoughts tokens)`` of a google-genai response (0 when absent)."""
+        """``(prompt tokens, candidates + thoughts tokens)`` of a google-genai response, or of its JSON (a batch
+        answer) (0 when absent)."""
+        if isinstance(response, dict):
+            meta_json = response.get("usage_metadata") or {}
+            return (int(meta_json.get("prompt_token_count") or 0),
+                    int(meta_json.get("candidates_token_count") or 0) + int(meta_json.get("thoughts_token_count") or 0))
         meta = getattr(response, "usage_metadata", None)
         if meta is None:
             return 0, 0
@@ -122,6 +131,81 @@ class GeminiBackend(ConcurrentBackend):
             return str(response.text or "")
         except Exception:  # noqa: BLE001 - a response without text parts
             return ""
+
+    # -- provider batches (generate --batch, eval run --batch): fbagent.providers.gemini_batch ----------------
+    def batch_api(self) -> GeminiBatch:
+        """Gemini batch mode for this model, at this backend's endpoint."""
+        return GeminiBatch(self.model, gemini_client(self.api_key, self.base_url, self.timeout_s))
+
+    def batch_body(self, *, response_model: type[BaseModel], messages: list[dict[str, str]], temperature: float,
+                   max_tokens: int, seed: int | None) -> dict[str, Any]:
+        """One generation line: the request :meth:`create` sends first, as instructor's ``from_genai``
+        ``Mode.JSON`` handler prepares it (system instruction, contents, JSON mime type, the model's schema as
+        google-genai converts it), as JSON: ``{"contents", "config"}``."""
+        from google.genai import _transformers
+        from instructor import Mode
+        from instructor.v2.providers.genai.handlers import GenAIStructuredOutputsHandler
+
+        params: dict[str, Any] = {"model": self.model, "messages": messages, "temperature": temperature,
+                                  "max_tokens": max_tokens}
+        if seed is not None:
+            params["seed"] = request_seed(seed)
+        prepared, kwargs = GenAIStructuredOutputsHandler(Mode.JSON).prepare_request(
+            instructor_model(response_model), params)
+        config = kwargs["config"]
+        schema = _transformers.t_schema(self.batch_client_api(), prepared)
+        config = config.model_copy(update={"response_schema": schema})
+        return {"contents": [c.model_dump(mode="json", exclude_none=True) for c in kwargs["contents"]],
+                "config": config.model_dump(mode="json", exclude_none=True)}
+
+    def batch_client_api(self) -> Any:
+        """The google-genai API client (Gemini Developer API, not Vertex) the schema conversion reads."""
+        if self._schema_client is None:
+            self._schema_client = gemini_client(self.api_key, self.base_url, self.timeout_s)
+        return self._schema_client._api_client
+
+    def batch_answer(self, response: dict[str, Any]) -> tuple[str, bool]:
+        """``(text, truncated)`` of one batch answer (a ``GenerateContentResponse`` as JSON)."""
+        text, _thought, finish = self._split(self._response(response))
+        return text, finish == "MAX_TOKENS"
+
+    def truncated_error(self, response: dict[str, Any]) -> Exception:
+        """The exception the direct path raises for a ``MAX_TOKENS`` answer (:func:`_final_on_max_tokens`)."""
+        from instructor.core.exceptions import IncompleteOutputException
+
+        return IncompleteOutputException(last_completion=self._response(response))
+
+    @staticmethod
+    def batch_reask(body: dict[str, Any], text: str, error: Exception) -> dict[str, Any]:
+        """``body`` with instructor's ``Mode.JSON`` re-ask for an answer ``text`` that failed with ``error``
+        appended (a model turn naming the validation error), as the direct path re-asks."""
+        turn = {"role": "model", "parts": [{"text": f"Validation Error found:\n{error}\nRecall the function "
+                                                    f"correctly, fix the errors in the following attempt:\n{text}"}]}
+        return {**body, "contents": [*body["contents"], turn]}
+
+    def _response(self, response: Any) -> types.GenerateContentResponse:
+        """A google-genai response from its JSON (a batch answer) or as it is."""
+        if isinstance(response, dict):
+            return self.types.GenerateContentResponse.model_validate(response)
+        return response
+
+    def choice_body(self, prompt: str, choices: Sequence[str]) -> dict[str, Any]:
+        """The request of one constrained question (:meth:`choose_one`'s) as a batch line's JSON."""
+        config = self._config(ANSWER_TOKENS, response_mime_type="application/json",
+                              response_json_schema=answer_json_schema(choices))
+        return {"contents": [{"role": "user", "parts": [{"text": prompt}]}],
+                "config": config.model_dump(mode="json", exclude_none=True)}
+
+    def choice_of(self, response: Any, choices: Sequence[str]) -> ChoiceResult:
+        """The :class:`ChoiceResult` of an answer (a response, or a batch answer's JSON), as :meth:`choose_one`
+        reads it."""
+        resp = self._response(response)
+        raw, thought, finish = self._split(resp)
+        choice, error = parse_json_answer(raw, choices)
+        n_in, n_out, n_think = self._usage(resp)
+        return ChoiceResult(raw=raw, choice=choice, error=error, input_tokens=n_in, output_tokens=n_out,
+                            thinking=thought, thinking_tokens=n_think,
+                            budget_exhausted=self.reasoning.enabled and finish == "MAX_TOKENS")
 
     async def aclose(self) -> None:
         """Close the running loop's clients and any left by earlier loops (generation's end)."""
@@ -186,12 +270,7 @@ class GeminiBackend(ConcurrentBackend):
             )
         except Exception as err:  # noqa: BLE001 - API errors after the retries become a recorded failure
             return ChoiceResult(raw=None, choice=None, error=self._error(err))
-        raw, thought, finish = self._split(resp)
-        choice, error = parse_json_answer(raw, choices)
-        n_in, n_out, n_think = self._usage(resp)
-        return ChoiceResult(raw=raw, choice=choice, error=error, input_tokens=n_in, output_tokens=n_out,
-                            thinking=thought, thinking_tokens=n_think,
-                            budget_exhausted=self.reasoning.enabled and finish == "MAX_TOKENS")
+        return self.choice_of(resp, choices)
 
     async def generate_one(self, prompt: str, max_new_tokens: int, stop: Sequence[str]) -> TextResult:
         """One free generation, cut at ``stop``."""

@@ -57,11 +57,14 @@ from fbagent.providers.config import EVAL_RETRIES, EVAL_TIMEOUT_S, GENERATION, M
 from fbagent.providers.endpoints import EndpointPool
 from fbagent.providers.fastpath import direct_chat_create
 from fbagent.providers.hooks import CallHooks
+from fbagent.providers.openai_batch import OpenAIBatch
 from fbagent.providers.structured import (
     create_json_schema,
     instructor_create,
     openai_text,
     openai_usage,
+    reask_messages,
+    response_format,
 )
 from fbagent.seeds import DEFAULT_SEED, request_seed
 
@@ -143,10 +146,7 @@ class OpenAIBackend(ConcurrentBackend):
         """One structured completion (generation): the JSON-schema request over aiohttp, or instructor
         over the SDK for the other modes / ``FBAGENT_OPENAI_TRANSPORT=sdk`` (same request, same rows)."""
         if self._sdk is None:
-            request: dict[str, Any] = {"model": self.model, "messages": messages, "temperature": temperature,
-                                       "max_tokens": max_tokens}
-            if seed is not None:
-                request["seed"] = request_seed(seed)  # as instructor_create sends it
+            request = self._structured_request(messages, temperature, max_tokens, seed)
             return await create_json_schema(self._http.create, request=request, response_model=response_model,
                                             max_reasks=max_reasks, hooks=hooks)
         _raw, client = self._sdk.get()
@@ -155,6 +155,52 @@ class OpenAIBackend(ConcurrentBackend):
 
     usage = staticmethod(openai_usage)
     text = staticmethod(openai_text)
+
+    def _structured_request(self, messages: list[dict[str, Any]], temperature: float, max_tokens: int,
+                            seed: int | None) -> dict[str, Any]:
+        """The direct transport's request of :meth:`create`, before its response format."""
+        request: dict[str, Any] = {"model": self.model, "messages": messages, "temperature": temperature,
+                                   "max_tokens": max_tokens}
+        if seed is not None:
+            request["seed"] = request_seed(seed)  # as instructor_create sends it
+        return request
+
+    # -- provider batches (generate --batch, eval run --batch) ------------------------------------------------
+    def batch_api(self) -> OpenAIBatch | None:
+        """The OpenAI Batch API at this backend's server (:mod:`fbagent.providers.openai_batch`); ``None`` where a
+        batch line could not be the direct request: the SDK transport or another structured-output mode
+        (``FBAGENT_OPENAI_MODE``/``FBAGENT_OPENAI_TRANSPORT``), or several ``--base-url``."""
+        if self._sdk is not None or self.pool is not None:
+            return None
+        return OpenAIBatch(self.base_url, self.api_key, self.timeout_s)
+
+    def batch_body(self, *, response_model: type[BaseModel], messages: list[dict[str, Any]], temperature: float,
+                   max_tokens: int, seed: int | None) -> dict[str, Any]:
+        """The body of one generation line of a batch: exactly the request :meth:`create` sends first (its
+        JSON-schema response format included), so that a batch answers what the direct run asks."""
+        return {**self._structured_request(list(messages), temperature, max_tokens, seed),
+                "response_format": response_format(response_model)}
+
+    @staticmethod
+    def batch_answer(response: dict[str, Any]) -> tuple[str, bool]:
+        """``(text, truncated)`` of one batch line's answer (a chat completion as JSON): the content, and
+        whether it stopped at its token limit (``finish_reason == "length"``)."""
+        answer = answer_of(response)
+        return answer.content or "", answer.finish_reason == "length"
+
+    @staticmethod
+    def batch_reask(body: dict[str, Any], text: str, error: Exception) -> dict[str, Any]:
+        """``body`` with the re-ask messages appended for an answer ``text`` that failed validation with
+        ``error`` (:func:`fbagent.providers.structured.reask_messages`, as :meth:`create` re-asks)."""
+        return {**body, "messages": [*body["messages"], *reask_messages(text, error)]}
+
+    @staticmethod
+    def truncated_error(response: dict[str, Any]) -> Exception:
+        """The exception the direct path raises for a truncated answer ``response`` (instructor's
+        ``IncompleteOutputException``), so that both paths store the same error line."""
+        from instructor.core.exceptions import IncompleteOutputException
+
+        return IncompleteOutputException(last_completion=response)
 
     async def aclose(self) -> None:
         """Close the running loop's HTTP clients and any left by earlier loops (generation's end)."""

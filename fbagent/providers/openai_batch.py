@@ -12,34 +12,21 @@ from __future__ import annotations
 
 import io
 import json
-from dataclasses import dataclass
 from typing import Any, Literal
 
-#: statuses after which a batch changes no more
-FINAL = ("completed", "expired", "failed", "cancelled")
+from fbagent.providers.batch_api import FINAL, BatchStatus
+
+__all__ = ["FINAL", "BatchStatus", "OpenAIBatch"]
+
 ENDPOINT: Literal["/v1/chat/completions"] = "/v1/chat/completions"
 WINDOW: Literal["24h"] = "24h"
 
 
-@dataclass(frozen=True)
-class BatchStatus:
-    """One status read: ``id``, ``status`` (``validating``, ``in_progress``, ``finalizing``, one of
-    :data:`FINAL`, ``cancelling``), the output and error file ids (``None`` until there are some), counts."""
-
-    id: str
-    status: str
-    output_file_id: str | None
-    error_file_id: str | None
-    completed: int = 0
-    failed: int = 0
-
-    @property
-    def final(self) -> bool:
-        return self.status in FINAL
-
-
 class OpenAIBatch:
-    """Batch jobs at ``base_url`` (``None``: OpenAI's) with ``api_key``; ``timeout_s`` per HTTP call."""
+    """Batch jobs at ``base_url`` (``None``: OpenAI's) with ``api_key``; ``timeout_s`` per HTTP call
+    (:class:`fbagent.providers.batch_api.BatchAPI`)."""
+
+    provider = "openai"
 
     def __init__(self, base_url: str | None, api_key: str | None, timeout_s: float = 60.0) -> None:
         import openai

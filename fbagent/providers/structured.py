@@ -71,6 +71,19 @@ def unwrap_json(content: str) -> str | None:
     return out if out and out != content else None
 
 
+def validate_content(content: str, response_model: type[BaseModel]) -> BaseModel:
+    """``content`` (an answer's text) as a ``response_model`` instance: validated as JSON, else the JSON object
+    inside it (:func:`unwrap_json`) when it is not bare JSON (step 3 of the module doc). Raises the
+    ``pydantic.ValidationError`` to send back in a re-ask (:func:`reask_messages`)."""
+    try:
+        return response_model.model_validate_json(content)
+    except ValidationError as exc:
+        unwrapped = unwrap_json(content) if _invalid_json(exc) else None
+        if unwrapped is None:
+            raise
+        return response_model.model_validate_json(unwrapped)
+
+
 async def create_json_schema(
     send: Callable[[dict[str, Any]], Awaitable[dict[str, Any]]], *, request: dict[str, Any],
     response_model: type[BaseModel], max_reasks: int, hooks: CallHooks,
@@ -97,14 +110,8 @@ async def create_json_schema(
 
             raise IncompleteOutputException(last_completion=completion)
         try:
-            return response_model.model_validate_json(content)
+            return validate_content(content, response_model)
         except ValidationError as exc:
-            unwrapped = unwrap_json(content) if _invalid_json(exc) else None
-            if unwrapped is not None:
-                try:
-                    return response_model.model_validate_json(unwrapped)
-                except ValidationError as inner:
-                    exc = inner
             hooks.parse_error(exc)
             if attempt == max_reasks:
                 raise
