@@ -39,6 +39,7 @@ from fbagent.errors import FbagentError
 from fbagent.files import write_atomic
 from fbagent.framenet.pair_keys import canonical_names, frame_pair_key
 from fbagent.limits import check_count
+from fbagent.publish.annotators import anonymise_records, published
 from fbagent.publish.formats import JSONL_NAMES, check_format
 from fbagent.store import annotations as ann
 from fbagent.store.items import ANNOTATED_STATUSES
@@ -170,7 +171,8 @@ def export_records(
     exclude: Collection[str] = (),
 ) -> list[dict[str, Any]]:
     """The records to export, in stable entry order; entries whose id is in ``exclude`` are left out
-    (``export --exclude-shortcut``: the audit's flagged entries).
+    (``export --exclude-shortcut``: the audit's flagged entries). The records carry annotator names: a
+    writer publishes them through :mod:`fbagent.publish.annotators` (:func:`export`, the HF rows).
 
     Raises :class:`FbagentError` for an unknown format or run, a threshold out of range, when no entry
     matches, or when ``validated`` is asked and no entry has human judgments.
@@ -225,10 +227,16 @@ def write_text(text: str, out: Path) -> None:
 def export(
     db: sqlite_utils.Database,
     out: Path,
+    annotator_names: bool = False,
     **options: Any,
 ) -> int:
-    """Build the records (:func:`export_records` options) and write them to ``out``; returns how many."""
+    """Build the records (:func:`export_records` options) and write them to ``out``; returns how many.
+    Annotators are published as ``annotator_1..n`` (:mod:`fbagent.publish.annotators`: one numbering per
+    database, the mapping never written), or by name with ``annotator_names``; the framebench format
+    numbers annotators per entry and carries no name either way."""
     records = export_records(db, **options)
+    if options.get("fmt", "fbagent") == "fbagent":
+        records = anonymise_records(records, published(db, annotator_names))
     write_jsonl(records, out)
     return len(records)
 
