@@ -19,8 +19,8 @@ from fbagent.publish.export import export_entries
 from fbagent.publish.jsonl import export_records
 from fbagent.publish.options import HfOptions, Scope
 from fbagent.store import adjudications
-from fbagent.tui.session import Selection, ValidateSession
 from fbagent.tui.scales import THREE_LEVEL
+from fbagent.tui.session import Selection, ValidateSession
 from fbagent.validation.aggregate import report_with_entries
 from fbagent.validation.reliability import ANSWERS, reliability_report
 

@@ -143,10 +143,9 @@ def annotations_section(facts: dict) -> str:
     h = v["human_accuracy"]
     n = len(v["annotators"])
     return ("### Annotations\n\n"
-            f"{plural(n, 'annotator')} (published as {_aliases(facts)}; "
-            "language competence as stated: see Languages) judged, per entry, the base pair, the extended pair and "
-            "two attention-check pairs (both correct, neither correct), choosing Sentence A / Sentence B / Both / "
-            f"Neither and rating acceptability. Filter: {_rule(s)}.\n\n"
+            f"{plural(n, 'annotator')}, published as {_aliases(facts)}, judged, per entry, the base pair, the "
+            "extended pair and two attention-check pairs (both correct, neither correct), choosing Sentence A / Sentence B / Both / "
+            f"Neither and rating acceptability (language competence as stated: see Languages). Filter: {_rule(s)}.\n\n"
             f"Entries in scope: {e['in_scope']:,}; judged: {e['judged']:,}; kept: {e['kept']:,}; dropped by the "
             f"filter: {e['judged'] - e['kept']:,}; marked \"cannot be fixed\": {e['unfixable']:,}; exported here: "
             f"{facts['exported']['entries']:,}.\n\n"

@@ -123,7 +123,7 @@ def _write(db: sqlite_utils.Database, tmp: Path, records: list[dict],
     scope, facts, lic = decided
     facts = dict(facts)
     aliases, numbers = facts.pop("aliases"), facts.pop("numbers")
-    n_annotators = max(FRAMEBENCH_MIN_ANNOTATORS, *numbers.values())
+    n_annotators = max([FRAMEBENCH_MIN_ANNOTATORS, *numbers.values()])
     feats = features(n_annotators)
     languages = sorted({r["language"] for r in records})
     configs = configs_for(languages)
