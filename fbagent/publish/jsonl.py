@@ -72,7 +72,8 @@ def human_block(e: EntryScore, min_correct: int, min_acceptable: int) -> dict[st
     """The ``human`` block of one entry (fbagent format): the votes, the filter's thresholds, ``kept`` (the
     outcome), ``vote_kept`` (the vote filter alone), ``outcome`` (which rule decided:
     :data:`fbagent.validation.adjudication.OUTCOMES`), the lead's ``adjudication`` (decision, reason,
-    second-round annotators; null when none) and every pair judgment per annotator."""
+    second-round annotators; null when none), ``adjudication_set_aside`` (a decision a later revision set
+    aside: decision, reason, revised fields, why; null when none) and every pair judgment per annotator."""
     pairs: dict[str, dict[str, Any]] = {}
     for name in sorted(e.pairs):
         for pair, j in sorted(e.pairs[name].items()):
@@ -90,6 +91,8 @@ def human_block(e: EntryScore, min_correct: int, min_acceptable: int) -> dict[st
         "adjudication": None if e.adjudication is None else {
             "decision": e.adjudication["decision"], "reason": e.adjudication["reason"],
             "second_round": list(e.second_round)},
+        "adjudication_set_aside": None if e.set_aside is None else {
+            k: e.set_aside[k] for k in ("decision", "reason", "revised", "why")},
         "pairs": {p: pairs[p] for p in ("base", "extended", "both_correct", "neither_correct") if p in pairs},
     }
 

@@ -80,6 +80,8 @@ FIELDS: dict[str, tuple[FieldSpec, str]] = {
     "human": ({"annotators": ["string"], "n_correct": "int32", "n_acceptable": "int32", "min_correct": "int32",
                "min_acceptable": "int32", "kept": "bool", "vote_kept": "bool", "outcome": "string",
                "adjudication": {"decision": "string", "reason": "string", "second_round": ["string"]},
+               "adjudication_set_aside": {"decision": "string", "reason": "string", "revised": ["string"],
+                                          "why": "string"},
                "judgments": [{"annotator": "string", "pair": "string", "choice": "string", "selected": ["string"],
                               "shown": ["string"], "correct": "bool", "acceptability": "string",
                               "acceptable": "bool"}]},
@@ -87,7 +89,9 @@ FIELDS: dict[str, tuple[FieldSpec, str]] = {
               "correct / acceptable (entry score = min over base and extended pair), the filter thresholds, "
               "whether it passed (`kept`: the outcome; `vote_kept`: the vote filter alone; `outcome`: which rule "
               "decided, votes or the lead's adjudication; `adjudication`: decision keep / drop / second_round, "
-              "reason, second-round annotators, null when none), and every pair judgment (pair: base, extended, both_correct, neither_correct; "
+              "reason, second-round annotators, null when none; `adjudication_set_aside`: a decision that no "
+              "longer applies because the entry was revised after it, with the revised fields and why, null when "
+              "none), and every pair judgment (pair: base, extended, both_correct, neither_correct; "
               "choice in the labels shown: A, B, both, neither)."),
 }
 
@@ -179,7 +183,8 @@ def hf_row(rec: dict, aliases: dict[str, str], n_annotators: int,
                   "n_acceptable": h["n_acceptable"], "min_correct": h["min_correct"],
                   "min_acceptable": h["min_acceptable"], "kept": h["kept"],
                   "vote_kept": h.get("vote_kept", h["kept"]), "outcome": h.get("outcome", "votes"),
-                  "adjudication": _adjudication(h.get("adjudication"), aliases, number), "judgments": judgments},
+                  "adjudication": _adjudication(h.get("adjudication"), aliases, number),
+                  "adjudication_set_aside": h.get("adjudication_set_aside"), "judgments": judgments},
     }
     cols = dict.fromkeys(annotator_columns(n_annotators), False)
     for pair, suffix in (("base", "ab"), ("extended", "prime")):
