@@ -299,3 +299,7 @@ def test_nothing_disputed_and_bad_options(tmp_path):
     res = subprocess.run([sys.executable, "-m", "fbagent.cli", "annotate", "--mode", "revise", "--annotator", "x",
                           "--second-round", "--db", str(path)], capture_output=True, text=True, timeout=120)
     assert res.returncode == 2 and "--second-round" in res.stderr and len(res.stderr.strip().splitlines()) == 1
+    # the browser's adjudicate mode is refused before the server starts when nothing is disputed
+    res = subprocess.run([sys.executable, "-m", "fbagent.cli", "annotate", "--mode", "adjudicate", "--serve",
+                          "--db", str(path)], capture_output=True, text=True, timeout=120)
+    assert res.returncode == 2 and "no disputed entry" in res.stderr and len(res.stderr.strip().splitlines()) == 1
