@@ -135,7 +135,7 @@ def test_one_entry_one_annotator_plurals_and_berkeley_citation(tmp_path):
     scripted_answers(db, "alice")
     text = card_of(db, tmp_path / "hf")
     assert "1 entry in English (`en`: 1 entry)" in text and "1 entries" not in text
-    assert "1 annotator (published" in text and "1 annotators" not in text
+    assert "1 annotator, published" in text and "1 annotators" not in text
     assert "1 annotator appears only" in text and "1 entry gives 4 problems per template" in text
     assert "at least 2 annotators judged it correct" in text
     assert "| fn-test | en | Berkeley FrameNet | nltk | framenet_v17 |" in text

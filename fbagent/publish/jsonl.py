@@ -16,7 +16,8 @@ Formats (field tables in docs/annotate.md, JSON Schema in
 - ``framebench``: exactly ``original_qa_id``, ``lex_unit_name``, ``question``
   (the four-choice form, which the authors' script puts in its prompt),
   ``sentence_a``, ``sentence_b``, ``sentence_a_prime``, ``sentence_b_prime``
-  and, for annotators i = 1..3 (sorted by name), ``match_answer_annotator{i}_ab``,
+  and, for annotators i = 1..3 (the entry's first three in the database's numbering,
+  :mod:`fbagent.publish.annotators`; no names), ``match_answer_annotator{i}_ab``,
   ``match_answer_annotator{i}_prime``, ``quality_annotator{i}_ab``,
   ``quality_annotator{i}_prime`` as JSON booleans (never null: a missing
   annotator is ``false``), since that script sums ``int(value)``.
@@ -141,8 +142,10 @@ def fbagent_record(item: dict[str, Any], run_name: str, e: EntryScore, min_corre
     }
 
 
-def framebench_record(item: dict[str, Any], e: EntryScore) -> dict[str, Any]:
-    """One entry with the FrameBench authors' column names (see the module docstring)."""
+def framebench_record(item: dict[str, Any], e: EntryScore, number: dict[str, int] | None = None) -> dict[str, Any]:
+    """One entry with the FrameBench authors' column names (see the module docstring); annotator i is the i-th
+    of the entry's annotators in ``number`` order (the database's numbering, :mod:`fbagent.publish.annotators`;
+    None: name order)."""
     rec: dict[str, Any] = {
         "original_qa_id": item["id"],
         "lex_unit_name": item["lu_a"],
@@ -152,7 +155,7 @@ def framebench_record(item: dict[str, Any], e: EntryScore) -> dict[str, Any]:
         "sentence_a_prime": item["sentence_a_prime"],
         "sentence_b_prime": item["sentence_b_prime"],
     }
-    names = e.annotators[:FRAMEBENCH_ANNOTATORS]
+    names = sorted(e.annotators, key=lambda n: (number or {}).get(n, 1 << 30))[:FRAMEBENCH_ANNOTATORS]
     for i in range(1, FRAMEBENCH_ANNOTATORS + 1):
         pairs = e.pairs[names[i - 1]] if i <= len(names) else {}
         rec[f"match_answer_annotator{i}_ab"] = bool(pairs and pairs["base"].correct)
@@ -196,6 +199,7 @@ def export_records(
     revisions = revisions_by_item(db, ids)
     run_names = stored_run_names(db)
     canonical = {name: lexicon_canonical_names(db, name) for name in sorted({str(i["lexicon"]) for i in items})}
+    number = published(db).numbers
     out = []
     for item in items:
         eff = apply_revisions(item, revisions.get(item["id"], []))
@@ -206,7 +210,7 @@ def export_records(
             out.append(fbagent_record(eff, run_names.get(item["run_id"], str(item["run_id"])), e, min_correct,
                                       min_acceptable, canonical[str(item["lexicon"])]))
         else:
-            out.append(framebench_record(eff, e))
+            out.append(framebench_record(eff, e, number))
     return out
 
 
