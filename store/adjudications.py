@@ -120,15 +120,16 @@ def set_aside(db: sqlite_utils.Database, decisions: dict[str, Adjudication]) -> 
 
 def second_round_for(db: sqlite_utils.Database, annotator: str) -> list[str]:
     """Entries whose latest decision is ``second_round`` (and still applies: :func:`set_aside`) and that
-    ``annotator`` had not seen when it was taken (no task of theirs on the entry created before it): the
-    entries a second round gives them."""
+    ``annotator`` had not seen when it was taken (no task of theirs on the entry created strictly before it: one
+    created in the decision's millisecond counts as after, as ``second_round_annotators`` of
+    :mod:`fbagent.validation.adjudication` counts it): the entries a second round gives them."""
     out = []
     decisions = latest(db)
     aside = set_aside(db, {i: d for i, d in decisions.items() if d["decision"] == "second_round"})
     for item_id, d in decisions.items():
         if d["decision"] != "second_round" or item_id in aside:
             continue
-        seen = db.execute("SELECT 1 FROM annotation_tasks WHERE annotator = ? AND item_id = ? AND created_at <= ?",
+        seen = db.execute("SELECT 1 FROM annotation_tasks WHERE annotator = ? AND item_id = ? AND created_at < ?",
                           [annotator, item_id, d["decided_at"]]).fetchone()
         if seen is None:
             out.append(item_id)

@@ -121,3 +121,19 @@ def test_schema_12_decisions_upgrade_tied_to_the_text_of_their_time(tmp_path):
     entries = score_entries(db, E)
     assert entries[E[2]].set_aside is not None and entries[E[2]].set_aside["revised"] == ["sentence_a_prime"]
     assert entries[E[1]].set_aside is None and entries[E[1]].outcome == "adjudicated drop"
+
+
+def test_a_second_round_task_in_the_decisions_millisecond_counts_as_after(tmp_path):
+    """Timestamps have milliseconds: dave's task created in the same millisecond as the decision is his second
+    round (handed out and counted; before, it was handed out but not counted: a flaky full-suite failure)."""
+    from test_export_anonymised import judge_correct
+
+    db = three(tmp_path / "v.db")
+    adjudications.record(db, E[4], "lead", "second_round", "split vote", {})
+    judge_correct(db, "dave", (E[4],))
+    created = next(db.query("SELECT MIN(created_at) AS t FROM annotation_tasks WHERE annotator = 'dave'"))["t"]
+    db.execute("UPDATE adjudications SET decided_at = ?", [created])
+    db.conn.commit()
+    e5 = score_entries(db, E)[E[4]]
+    assert (e5.second_round, e5.outcome, e5.kept) == (["dave"], "second round", True)
+    assert adjudications.second_round_for(db, "dave") == [E[4]] and adjudications.second_round_for(db, "alice") == []

@@ -63,8 +63,11 @@ def disputed(e: EntryScore, min_correct: int, min_acceptable: int) -> bool:
 
 
 def second_round_annotators(e: EntryScore, decision: Adjudication) -> list[str]:
-    """Annotators with an entry score whose first task on the entry was created after ``decision``."""
-    return sorted(n for n in e.scores if (e.first_task_at.get(n) or "") > decision["decided_at"])
+    """Annotators with an entry score whose first task on the entry was created after ``decision`` (in its
+    millisecond or later)."""
+    # timestamps have milliseconds: a task created in the decision's millisecond counts as after it, as
+    # second_round_for hands it out (only tasks created strictly before the decision were seen)
+    return sorted(n for n in e.scores if (e.first_task_at.get(n) or "") >= decision["decided_at"])
 
 
 def set_aside_note(d: Adjudication, revised: list[str]) -> dict[str, Any]:
