@@ -50,6 +50,10 @@ Per configuration (latency 0 and 100 ms x concurrency 1, 16, 64):
   a steady state only where the ``2c`` entries in flight are few next to the
   run's entries, i.e. not at c64 with 200 entries);
   ``cpu_total_ms_per_entry``: the whole process's CPU per entry;
+  ``cpu_ms_per_entry_by_thread``: the entry phase's CPU per entry by thread name
+  (``MainThread`` is the event loop; Linux ``/proc/self/task``, clock ticks of
+  10 ms, so a thread's share is exact to 10 ms over the run; ``ended``: threads
+  that ended inside the phase);
   ``peak_rss_mb``.
 
 Then ``fbagent eval run --backend openai`` against the same stub: 400 requests
@@ -264,6 +268,12 @@ def run_config(cfg: Config, stub: Stub, template: Path, folder: Path, pairs: int
         row["encoder_process"] = child["encoder_process"]
         row["cpu_with_encoder_ms_per_entry"] = round(
             row["cpu_ms_per_entry"] + 1000 * child["encoder_process"]["encode_cpu_s"] / entries, 2)
+    if child.get("threads_stopped"):   # the entry phase's CPU by thread (threads that ended in it: "ended")
+        before, after = child.get("threads_started") or {}, child["threads_stopped"]
+        per = {name: 1000 * (cpu - before.get(name, 0.0)) / entries for name, cpu in after.items()}
+        per["ended"] = row["cpu_ms_per_entry"] - sum(per.values())
+        row["cpu_ms_per_entry_by_thread"] = {k: round(v, 2) for k, v in sorted(per.items(), key=lambda kv: -kv[1])
+                                             if abs(v) >= 0.01}
     if "checkpointer" in child:
         row["checkpointer"] = {k: {"per_entry": round(v["calls"] / entries, 2),
                                    "awaited_ms_per_call": round(1000 * v["awaited_s"] / max(1, v["calls"]), 3)}

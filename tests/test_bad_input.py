@@ -107,6 +107,12 @@ CASES = [
        setup="bad_conll", says=("a.conll2009:2: 11 tab-separated column(s)",)),
     _c("lexicon-add-tr-malformed-xml", "lexicon", "add", "{tmp}/framenet.xml", "--lang", "tr", "--db", "{db}",
        setup="bad_tr_xml", says=("framenet.xml:2: malformed XML",)),
+    _c("lexicon-add-swefn-truncated", "lexicon", "add", "{tmp}/swefn.xml", "--lang", "sv", "--db", "{db}",
+       setup="truncated_swefn", says=("swefn.xml:6: malformed XML",)),
+    _c("lexicon-add-swefn-bad-lu", "lexicon", "add", "{tmp}/swefn.xml", "--lang", "sv", "--db", "{db}",
+       setup="bad_swefn_lu", says=("swefn.xml:5: LU 'lämna' of swefn--Departing is not a SALDO sense id",)),
+    _c("lexicon-add-odfn-truncated", "lexicon", "add", "{tmp}/odfn.json", "--lang", "nl", "--db", "{db}",
+       setup="truncated_odfn", says=("odfn.json:3: not valid JSON",)),
     _c("lexicon-add-lu-tsv-bad-columns", "lexicon", "add", "{tmp}/lus.tsv", "--lang", "ar", "--db", "{db}",
        setup="bad_lu_tsv", says=("lus.tsv:3: 1 column(s), the header has 2",)),
     _c("lexicon-add-frames-from-unknown", "lexicon", "add", "{tmp}/lus.tsv", "--lang", "ar", "--frames-from", "nosuch",
@@ -457,6 +463,14 @@ def _setup(name: str | None, tmp: Path) -> None:
         (tmp / "a.conll2009").write_text("# text = Iet.\n" + "\t".join(row[:11]) + "\n\n")
     elif name == "bad_tr_xml":
         (tmp / "framenet.xml").write_text('<FRAMENET>\n<FRAME NAME="Motion"></FRAMENET>\n')
+    elif name in ("truncated_swefn", "bad_swefn_lu"):
+        lu = "lämna..1" if name == "truncated_swefn" else "lämna"
+        text = (f'<LexicalResource>\n<Lexicon>\n<LexicalEntry>\n<Sense id="swefn--Departing">\n<feat att="LU" val="{lu}"/>\n'
+                '</Sense>\n</LexicalEntry>\n</Lexicon>\n</LexicalResource>\n')
+        (tmp / "swefn.xml").write_text(text.replace("</Sense>\n", "") if name == "truncated_swefn" else text, "utf-8")
+    elif name == "truncated_odfn":
+        (tmp / "odfn.json").write_text('{\n  "gaan:VERB": {"lemma": "gaan", "pos": "VERB", "frames": {\n'
+                                        '    "fn17-motion": {"annotations": [{"status": "man', "utf-8")
     elif name == "bad_lu_tsv":
         (tmp / "lus.tsv").write_text("lu\tframe\ngo.v\tMotion\nrun.v\n")
     elif name == "jsonl_missing_field":

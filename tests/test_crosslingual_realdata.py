@@ -69,13 +69,16 @@ def test_korean_export_card_is_cc_by_nc_sa(three, tmp_path):
     res = cli("export", str(out), "--format", "hf", "--db", str(path))
     assert res.returncode == 0, res.stderr
     text = (out / "README.md").read_text(encoding="utf-8")
-    assert "\nlicense: cc-by-nc-sa-4.0\n" in text.split("---", 2)[1]
-    assert "`cc-by-nc-sa-4.0` (from the terms of its sources: non-commercial, share-alike carried over)" in text
-    assert "| `kfn` | Korean FrameNet 1.2 | CC BY-NC-SA | known release: Korean FrameNet 1.2" in text
+    # the README says "CC BY-NC-SA" and links the 2.0 deed: the Hub id follows the link, the table keeps the words
+    assert "\nlicense: cc-by-nc-sa-2.0\n" in text.split("---", 2)[1]
+    assert "`cc-by-nc-sa-2.0` (from the terms of its sources: non-commercial, share-alike carried over" in text
+    assert ("| `kfn` | Korean FrameNet 1.2 | CC BY-NC-SA (https://creativecommons.org/licenses/by-nc-sa/2.0/) | "
+            "known release: Korean FrameNet 1.2") in text
     bib = text.split("```bibtex\n", 1)[1].split("```", 1)[0]
     assert "Crowdsourcing in the Development of a Multilingual" in bib      # the Korean FrameNet
     assert "{FrameNet II}: Extended Theory and Practice" in bib               # FrameNet 1.7
     refused = cli("export", str(tmp_path / "hf2"), "--format", "hf", "--license", "cc-by-4.0", "--db", str(path))
     assert refused.returncode == 2 and len(refused.stderr.strip().splitlines()) == 1
-    assert "lexicon kfn is CC BY-NC-SA (non-commercial, share-alike)" in refused.stderr
+    assert "lexicon kfn is CC BY-NC-SA (https://creativecommons.org/licenses/by-nc-sa/2.0/) (non-commercial, " \
+        "share-alike)" in refused.stderr
     assert not (tmp_path / "hf2").exists()

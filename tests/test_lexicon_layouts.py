@@ -74,8 +74,8 @@ def test_kfn_reads_lus_frames_sentences_and_provenance(tmp_path):
     assert ex.text == "그는 아침에 집을 떠났다." and (ex.target_start, ex.target_end) == (10, 14)
     assert ex.text[10:14] == "떠났다."
     assert data.n_polysemous_verbs == 1
-    assert data.provenance.license == "CC BY-NC-SA" and data.provenance.name == "Korean FrameNet 1.2"
-    assert "hahm2020crowdsourcing" in data.provenance.citation and "ruppenhofer2016framenet" in data.provenance.citation
+    assert data.provenance.license == "CC BY-NC-SA (https://creativecommons.org/licenses/by-nc-sa/2.0/)" and data.provenance.name == "Korean FrameNet 1.2"
+    assert "hahm2020crowdsourcing" in data.provenance.citation and "ruppenhofer-etal-2016-framenet" in data.provenance.citation
     assert data.provenance.reader == "kfn" and "koreanframenet" in data.provenance.url
 
 
@@ -173,7 +173,7 @@ def test_kenet_path_names_the_extra_when_absent(monkeypatch):
 def test_lu_list_csv_with_columns_and_frames_from(sample_db, tmp_path):
     csv_path = tmp_path / "arabic.csv"
     csv_path.write_text(LU_CSV + "commencer,verb,Activity_start,\ncommencer,verb,Process_start,\n", "utf-8")
-    with pytest.raises(FbagentError, match="no frame column"):
+    with pytest.raises(FbagentError, match=r"no frame \(or frame_id\) column"):
         read_lu_list(csv_path)
     data = read_lu_list(csv_path, "lemma=Word,pos=Tag,frame=FN_frame,exemplar=Sentence")
     lus = lu_map(data)

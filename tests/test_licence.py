@@ -211,6 +211,31 @@ def test_card_of_a_cc_by_nc_sa_source_is_cc_by_nc_sa_and_cites_it(tmp_path):
     assert "@inproceedings{hahm2020crowdsourcing," in bib and "@book{ruppenhofer-etal-2016-framenet," in bib
 
 
+def test_korean_release_card_follows_the_linked_deed_and_keeps_the_words(tmp_path):
+    """The Korean FrameNet's README says "CC BY-NC-SA" and links the 2.0 deed: the Hub metadata is the Hub id of
+    what it links (cc-by-nc-sa-2.0, in the Hub's licence list), the card's table keeps the source's words."""
+    from fbagent.lexicon.releases import known
+
+    release = known("korean-framenet", "kfn", "1.2")
+    assert release.license == "CC BY-NC-SA (https://creativecommons.org/licenses/by-nc-sa/2.0/)"
+    assert licences.hub_id(release.license) == "cc-by-nc-sa-2.0"
+    path = tmp_path / "ko.db"
+    make_db(path, n=2, language="ko", lexicon="kfn").close()
+    _set(path, release)
+    text = _card(path, tmp_path / "hf")
+    assert "\nlicense: cc-by-nc-sa-2.0\n" in text.split("---", 2)[1]
+    assert ("`cc-by-nc-sa-2.0` (from the terms of its sources: non-commercial, share-alike carried over (version "
+            "2.0, the one its share-alike source states or links))") in text
+    assert "| `kfn` | Korean FrameNet 1.2 | CC BY-NC-SA (https://creativecommons.org/licenses/by-nc-sa/2.0/) |" in text
+    assert "its README: `CC BY-NC-SA` Attribution-NonCommercial-ShareAlike, linking the 2.0 deed" in text
+    res = cli("export", str(tmp_path / "hf2"), "--format", "hf", "--license", "cc-by-4.0", "--db", str(path))
+    assert res.returncode == 2 and res.stderr.count("\n") == 1
+    assert "or with --license cc-by-nc-sa-2.0;" in res.stderr
+    # a later version of the same elements keeps the terms (CC BY-NC-SA 2.0, section 4.b)
+    assert licences.dropped_terms("cc-by-nc-sa-4.0", release.license) == []
+    assert licences.combined_licence({"fn": "CC-BY-4.0", "kfn": release.license}).licence == "cc-by-nc-sa-2.0"
+
+
 def test_license_that_drops_nc_sa_is_refused_in_one_line_unless_forced(tmp_path):
     path = tmp_path / "ko.db"
     make_db(path, n=2, language="ko", lexicon="kfn").close()

@@ -218,3 +218,14 @@ def test_wrapping_never_breaks_inside_a_suggested_command():
     assert any("fbagent annotate --db x.db" in ln for ln in lines)
     assert "fbagent export out.jsonl --validated --min-correct 1 --min-acceptable 1." in lines
     assert " ".join(lines) == line
+
+
+def test_wrapping_keeps_an_option_with_its_value_and_indents_the_next_lines():
+    """issue 42: the hint line wrapped at 80 columns; ``--min-correct 1`` never split over two lines."""
+    from fbagent.commands.output import fit_line
+
+    line = "hint: the filter keeps 0 of 5 judged entries: --min-correct 1 --min-acceptable 1 keeps 2"
+    lines = fit_line(line, 30, indent="      ").splitlines()
+    assert lines == ["hint: the filter keeps 0 of 5", "      judged entries:", "      --min-correct 1",
+                     "      --min-acceptable 1 keeps", "      2"]
+    assert fit_line(line, 200, indent="  ") == line   # fits: as it is

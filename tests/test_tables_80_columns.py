@@ -122,9 +122,15 @@ def test_the_tables_the_issue_names_read_whole_at_80_columns(store):
     report = cli(["validate", "report", "--db", str(path)], 80)
     lines = report.splitlines()
     head = next(ln for ln in lines if ln.startswith("scope"))
-    assert head.split() == ["scope", "n", "V+K", "V+D", "F+K", "F+D", "prec.", "rec.", "agr.", "kappa", "saved"]
-    assert "V+K = verified+kept;" in report and "kappa = Cohen's kappa;" in report
-    assert next(ln for ln in lines if ln.startswith("all entries")).split()[-2:] == ["-0.154", "9"]
+    # the row label "model scripted-test-model" stays on one line (issue 42: split as "model" over
+    # "scripted-test-model", its second line read as a row of its own); "saved" is given up for it, and named
+    assert head.split() == ["scope", "n", "V+K", "V+D", "F+K", "F+D", "prec.", "rec.", "agr.", "kappa"]
+    assert "V+K = verified+kept;" in report and "kappa = Cohen's kappa" in report
+    assert "Not shown at this width: judgments saved (--wide shows every column)." in " ".join(report.split())
+    assert next(ln for ln in lines if ln.startswith("all entries")).split()[-2:] == ["40.0%", "-0.154"]
+    assert next(ln for ln in lines if ln.startswith("model ")).split()[:3] == ["model", "scripted-test-model", "5"]
+    # the Entries table's filter cell on one line (it wrapped over 4: ">= 2" / "correct" / "and >= 2" / ...)
+    assert next(ln for ln in lines if ln.startswith("entries ")).endswith(">= 2 correct, >= 2 acceptable")
     assert any(ln.split()[:1] == ["annotator"] for ln in lines)  # the annotators table: a whole header
     lexicons = cli(["lexicon", "list", "--db", str(path)], 80)
     head = next(ln for ln in lexicons.splitlines() if ln.startswith("name"))
@@ -139,6 +145,38 @@ def test_the_tables_the_issue_names_read_whole_at_80_columns(store):
     assert "sel. = selected; res. = reserve; out = screened out;" in " ".join(pairs.split())
     assert "created" in head.split()
     assert "options: P pairs asked" in " ".join(pairs.split())
+
+
+def test_a_long_model_name_wraps_inside_its_cell_not_into_a_row_of_its_own(tmp_path):
+    """issue 42: at 80 columns a model name wider than the first column went on a line of its own at the
+    left edge, which read as a row; its next lines are now indented under the label, every word whole."""
+    path = tmp_path / "v.db"
+    db = make_db(path, n=6, statuses=("verified", "flagged", "verified", "flagged", "verified", "rejected"))
+    for name in ("alice", "bob", "carol"):
+        scripted_answers(db, name)
+    db.execute("UPDATE items SET generator_model = 'meta-llama/Meta-Llama-3.1-70B-Instruct'")
+    db.conn.commit()
+    db.conn.close()
+    out = cli(["validate", "report", "--db", str(path)], 80)
+    lines = out.splitlines()
+    assert max(cell_len(line) for line in lines) <= 80
+    for k, line in enumerate(lines):
+        if line.startswith("model meta-llama/"):
+            assert line.split()[2:4] == ["5", "1"] or line.split()[2] == "33.3%"  # the numbers on the label's line
+            assert lines[k + 1].startswith("  Meta-Llama-3.1-70B-Instruct") and not lines[k + 1][2:].split()[1:]
+    assert sum(line.startswith("model meta-llama/") for line in lines) == 2   # both verifier tables
+    assert not any(line.startswith("Meta-Llama") for line in lines)
+
+
+def test_wrapped_row_labels_hang_and_keep_their_words():
+    from fbagent.commands.tables import label_lines
+
+    assert label_lines("model meta-llama/Meta-Llama-3.1-70B", 20, "words") == ["model meta-llama/", "  Meta-Llama-3.1-70B"]
+    assert label_lines("language en", 20, "words") == ["language en"]
+    # a piece that could not stand indented whole: wrapped as before, nothing cut
+    assert label_lines("model scripted-test-model", 19, "words") == ["model", "scripted-test-model"]
+    cols = [Col("scope", wrap="words"), Col("n", "right")]
+    assert fit(cols, [["model scripted-test-model", "5"]], 24).widths == [21, 1]   # room for the indent
 
 
 def test_wide_shows_every_column_on_a_narrow_terminal(store):

@@ -276,11 +276,15 @@ def test_one_annotator_gets_a_hint_naming_the_filter_and_the_thresholds_that_fit
                          capture_output=True, text=True, timeout=120)
     assert rep.returncode == 0, rep.stderr
     assert f"hint: {expected}" in " ".join(rep.stderr.split())
+    hint = rep.stderr[rep.stderr.index("hint:"):].splitlines()   # a pipe: wrapped at 80 columns (issue 42)
+    assert len(hint) == 4 and max(len(line) for line in hint) <= 80 and all(ln.startswith("      ") for ln in hint[1:])
+    assert "--min-correct 2 --min-acceptable 2" in rep.stderr and "--min-correct 1 --min-acceptable 1" in rep.stderr
     out = tmp_path / "v.jsonl"
     exp = subprocess.run([sys.executable, "-m", "fbagent.cli", "export", "--validated", str(out), "--db", str(path)],
                          capture_output=True, text=True, timeout=120)
     assert exp.returncode == 0 and "wrote 0 validated entries" in exp.stdout, exp.stderr
     assert f"hint: {expected}" in " ".join(exp.stderr.split())
+    assert max(len(line) for line in exp.stderr.splitlines()) <= 80
     fitted = subprocess.run([sys.executable, "-m", "fbagent.cli", "export", "--validated", str(out), "--db", str(path),
                              "--min-correct", "1", "--min-acceptable", "1"], capture_output=True, text=True, timeout=120)
     assert "wrote 2 validated entries" in fitted.stdout and "hint" not in fitted.stderr

@@ -294,22 +294,35 @@ async def _extend(state: EntryState, runtime: Runtime[EntryContext]) -> dict[str
         ))
     results = await asyncio.gather(*calls)
     await ctx.checks_loaded()
-    for (key, base_key, _, _), result in zip(todo, results, strict=True):
-        if result.error:
-            return {"extend_attempts": attempts, "extended": extended, "error": f"extend: {result.error}"}
-        value = result.value
+    first_error = next((n for n, r in enumerate(results) if r.error), len(results))   # sides after it: not checked
+    answered = [(side[0], side[1], r.value) for side, r in zip(todo[:first_error], results[:first_error], strict=True)]
+    if ctx.options.verifier.effective_verb_check == "llm":
+        for key, base_key, value in answered:
+            match = await _llm_verb(state, ctx, value.sentence)
+            await off_loop(_check_extensions, extended, [(key, base_key, value, match)], base, state, ctx.options)
+    elif answered:   # every side in one hand-off to the checks' thread
+        await off_loop(_check_extensions, extended, [(k, b, v, None) for k, b, v in answered], base, state, ctx.options)
+    if first_error < len(results):
+        return {"extend_attempts": attempts, "extended": extended, "error": f"extend: {results[first_error].error}"}
+    return {"extend_attempts": attempts, "extended": extended}
+
+
+def _check_extensions(extended: dict[str, dict[str, Any]], sides: list[tuple[str, str, ExtendedSentence, VerbMatch | None]],
+                      base: dict[str, Any], state: EntryState, opts: EntryOptions) -> None:
+    """Check each answered side ``(key, base key, answer, verb match or None)`` in order with
+    :func:`fbagent.checks.self_check.extension_check` and store it in ``extended`` (a side checked later
+    sees the sentences of those before it among the others)."""
+    for key, base_key, value, match in sides:
         others = [base.get("sentence_a", ""), base.get("sentence_b", "")] + [
             v["sentence"] for k, v in extended.items() if k != key and v.get("sentence")
         ]
-        check = await off_loop(
-            checks.extension_check, value.sentence, base[base_key], key=key, lemma=state["verb"], lang=state["lang"],
-            verb_form=value.verb_form, near_copy_threshold=ctx.options.near_copy_threshold,
-            others=[o for o in others if o != base[base_key]],
-            verb_match=await _llm_verb(state, ctx, value.sentence) if ctx.options.verifier.effective_verb_check == "llm" else None,
+        check = checks.extension_check(
+            value.sentence, base[base_key], key=key, lemma=state["verb"], lang=state["lang"],
+            verb_form=value.verb_form, near_copy_threshold=opts.near_copy_threshold,
+            others=[o for o in others if o != base[base_key]], verb_match=match,
         )
         extended[key] = {"sentence": value.sentence, "verb_form": value.verb_form, "check": check,
                          "attempts": int((extended.get(key) or {}).get("attempts", 0)) + 1}
-    return {"extend_attempts": attempts, "extended": extended}
 
 
 async def verify(state: EntryState, runtime: Runtime[EntryContext]) -> dict[str, Any]:

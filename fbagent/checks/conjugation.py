@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import lru_cache
 
-from fbagent.checks.conjugation_lv import lv_classes, lv_forms, lv_root_pattern
+from fbagent.checks.conjugation_lv import lv_classes, lv_forms, lv_participle, lv_root_pattern
 from fbagent.checks.conjugation_tr import tr_form_of, tr_normalise, tr_other_lemma
 from fbagent.checks.lemmas import _simplemma_knows, _simplemma_word
 from fbagent.checks.morphology import Morphology, morphology
@@ -66,7 +66,8 @@ def _stems(stem: str, m: Morphology) -> set[str]:
 
 def _spellings(stem: str, ending: str, code: str) -> set[str]:
     """``stem + ending`` and its spelling before a front vowel (es/pt: c->qu, g->gu, z/ç->c; it: c->ch, g->gh)
-    and before a back vowel (es/pt: g->j, c->z / ç, gu->g: escojo, venzo, conheço, sigo)."""
+    and before a back vowel (es/pt: g->j, c->z / ç, gu->g: escojo, venzo, conheço, sigo); Portuguese writes
+    a stressed ``i`` after a stem vowel with an accent (construído, saímos, caía)."""
     raw = stem + ending
     if not ending or not stem:
         return {raw}
@@ -75,6 +76,8 @@ def _spellings(stem: str, ending: str, code: str) -> set[str]:
         swap = {"c": "qu", "g": "gu", "z": "c", "ç": "c"}.get(stem[-1])
         if swap:
             return {raw, stem[:-1] + swap + ending}
+    if code == "pt" and ending[0] == "i" and stem[-1] in "aou":  # hiatus: construído, saímos, caía
+        return {raw, stem + "í" + ending[1:]}
     if code in ("es", "pt") and ending[0] in "aáoó":  # escojo, dirijo; venzo, conheço; sigo, distingo
         if stem.endswith("gu"):
             return {raw, stem[:-1] + ending}
@@ -193,7 +196,8 @@ def _unstressed(word: str) -> str:
 
 def clitic_hosts(token: str, lang: str) -> list[str]:
     """``token`` without its attached clitic pronouns, longest strip last: ``dámelo`` -> ``[dáme, dame, dá, da]``;
-    Italian doubled consonants after a one-syllable imperative: ``dimmi`` -> ``[dim, di]``. Empty when none."""
+    Italian doubled consonants after a one-syllable imperative: ``dimmi`` -> ``[dim, di]``; an Italian infinitive
+    cut before its clitic gets its ending back: ``distrarmi`` -> ``[distrar, distrare, distrarre]``. Empty when none."""
     m = morphology(lang)
     out: list[str] = []
     word = token
@@ -205,6 +209,8 @@ def clitic_hosts(token: str, lang: str) -> list[str]:
         out += [word, _unstressed(word)]
         if m.lang == "it" and len(word) >= 3 and word[-1] == clitic[0] and word[-1] not in _VOWELS:
             out.append(word[:-1])  # the consonant doubled after a one-syllable imperative: dimmi -> di, fallo -> fa
+        if m.lang == "it" and word.endswith("r"):
+            out += [word + "e", word + "re"]  # the infinitive cut before a clitic: mangiarlo, distrarmi, porlo
     return list(dict.fromkeys(out))
 
 
@@ -243,7 +249,11 @@ def table_method(token: str, lemma: str, lang: str, lemmatize: Callable[[str], s
             if probe in forms or lemmatize(probe) == verb:
                 return how if how != "conjugation" else "conjugation:dictionary"
     if m.paradigm_rules == "lv":
+        if any(lv_participle(word, forms) for word, _ in words):
+            return "conjugation"
         return _latvian_root(token, verb, m, lemmatize)
+    if m.swedish_weak and _deponent_past(token, verb, lemmatize):
+        return "conjugation:dictionary"
     return None
 
 
@@ -291,4 +301,83 @@ def _dictionary_verb(word: str, verb: str, m: Morphology, lemmatize: Callable[[s
     other = lemmatize(word)
     if other == verb or not other.endswith(endings) or any(word in listed for v, listed in m.irregular if v == verb):
         return ""
+    if word in _unchanged_stem_forms(verb, m):
+        return ""  # a regular form with only a spelling change ("empecemos": z -> c) stays the target's
     return other if word in paradigm(other, m.lang) else ""
+
+
+@lru_cache(maxsize=4096)
+def _unchanged_stem_forms(verb: str, m: Morphology) -> frozenset[str]:
+    """The forms of ``verb`` from its ``conjugation`` endings with the stem as written (spelling changes
+    before a vowel included, stem-vowel changes not): "empecemos" is empezar's whatever else the dictionary
+    says, while "siento" (e -> ie) may be sentir's."""
+    for ending, endings in sorted(m.conjugation, key=lambda r: len(r[0]), reverse=True):
+        if verb.endswith(ending) and len(verb) > len(ending) + 1:
+            stem = verb[: -len(ending)]
+            return frozenset(f for e in endings for f in _spellings(stem, e, m.lang))
+    return frozenset()
+
+
+def _deponent_past(token: str, verb: str, lemmatize: Callable[[str], str]) -> bool:
+    """Swedish verbs in -s (deponent, reciprocal: slåss, hoppas, träffas): the token minus its -s is a form the
+    dictionary gives to the verb without its -s ("slogs" -> "slog" -> slå: slåss's strong past)."""
+    if not (verb.endswith("s") and token.endswith("s") and len(token) > 3):
+        return False
+    base = verb[:-2] if verb.endswith("ss") else verb[:-1]
+    return lemmatize(token[:-1]) == base
+
+
+def nonfinite_form(token: str, lemma: str, lang: str) -> bool:
+    """Whether ``token`` (lower case), or it without its attached clitics ("decírselo" -> "decír"), is a
+    non-finite form of the verb ``lemma``: the infinitive, a form with one of the language's
+    ``nonfinite_endings`` (gerund, participle: "corriendo", "construída", "inställt") or one of the lemma's
+    strong participles ("hecho", "aperti"). A finite form is what a copula, a degree adverb, a preposition
+    or another finite verb of the clause rules out (:meth:`fbagent.checks.verb_context.SentenceContext.finite_blocker`)."""
+    m = morphology(lang)
+    verb = verb_lemma(lemma, lang)
+    participles = _strong_participles(verb, m)
+    for word in (token, *clitic_hosts(token, lang)):
+        if word == verb or word == lemma or word in participles \
+                or (m.nonfinite_endings and word.endswith(m.nonfinite_endings)) \
+                or (m.nonfinite_prefixes and word.startswith(m.nonfinite_prefixes)):
+            return True
+    return False
+
+
+def shared_form_owner(token: str, lemma: str, lang: str, following: str | None, before: str | None = None) -> str | None:
+    """The other verb that owns ``token`` here, where ``token`` is a listed irregular form of both ``lemma`` and
+    another verb and the language's ``shared_forms`` entry decides between them by the next word of the clause
+    or the next two (``following``: "a", or "en tren"; None at the clause's end): Spanish and Portuguese "fue" / "foi" is ``ir`` before a word of
+    motion ("fue a la farmacia", "foi ao mercado") or at the clause's end ("se fue."), ``ser`` otherwise ("fui
+    muy feliz", "foi uma excelente professora"); first, a ``shared_forms_after`` word before it (``before``) makes
+    it that verb's ("se fue"). None when the form is ``lemma``'s here or not shared."""
+    m = morphology(lang)
+    verb = verb_lemma(lemma, lang)
+    owners = [v for v, listed in m.irregular if token in listed]
+    if verb not in owners or len(owners) < 2:
+        return None
+    for decided, words in m.shared_forms_after:  # the word before decides first: "se fue" is irse
+        if decided in owners and before is not None and before in words:
+            return None if decided == verb else decided
+    for decided, words in m.shared_forms:
+        if decided not in owners:
+            continue
+        is_decided = following is None or following.split(" ")[0] in words or following in words
+        if verb == decided and not is_decided:
+            return next(v for v in owners if v != decided)
+        if verb != decided and is_decided:
+            return decided
+    return None
+
+
+def first_singular(token: str, lemma: str, lang: str) -> bool:
+    """Whether ``token`` is the regular 1st person singular present of ``lemma`` (the first ending after the
+    infinitive in its ``conjugation`` row: es/pt/it "-o": "corto", "cego", "calmo"; stem changes and spelling
+    changes included). A noun phrase before it is its subject or object, and neither goes with a 1st person
+    without a pronoun or clitic between: "el pelo corto", "o senhor cego" are adjectives."""
+    m = morphology(lang)
+    verb = verb_lemma(lemma, lang)
+    for ending, endings in sorted(m.conjugation, key=lambda r: len(r[0]), reverse=True):
+        if verb.endswith(ending) and len(verb) > len(ending) + 1 and len(endings) > 1:
+            return any(token in _spellings(stem, endings[1], m.lang) for stem in _stems(verb[: -len(ending)], m))
+    return False

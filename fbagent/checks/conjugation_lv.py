@@ -142,3 +142,21 @@ def lv_root_pattern(lemma: str) -> re.Pattern[str] | None:
     tail_re = "".join(_ALTERNATE.get(ch, re.escape(ch)) for ch in tail)
     endings = "|".join(re.escape(e) for e in _ENDINGS)
     return re.compile(f"{re.escape(head)}{tail_re}(?:st|j)?(?:{endings})?")
+
+
+#: active participles declined as adjectives: present -oš- (dziedošs, dziedošu), past -uš- (nokritušās)
+_PARTICIPLE = re.compile(r"^(.{2,}?)(oš|uš)(s|a|u|o|ie|as|ās|ais|ā|am|ai|iem|ām|ajā|ajam|ajai|ajiem|ajām|os|ajos|i|ajās)$")
+
+
+def lv_participle(token: str, forms: set[str] | frozenset[str]) -> bool:
+    """Whether ``token`` is a declined active participle of the verb whose forms are ``forms``: the present
+    participle is the 3rd-person present plus ``-oš-`` and an adjective ending (dzied -> dziedošu, dziedošās),
+    the past participle the past stem plus ``-uš-`` (nokrita -> nokritušās, nokritušo); Latvian grammar
+    (Nītiņa & Grigorjevs 2013, *Latviešu valodas gramatika*, participles, §§ on -ošs and -is/-usi)."""
+    m = _PARTICIPLE.match(token)
+    if m is None:
+        return False
+    stem, kind = m.group(1), m.group(2)
+    if kind == "oš":
+        return stem in forms
+    return stem + "a" in forms or stem + "is" in forms or stem + "usi" in forms

@@ -91,6 +91,28 @@ class Morphology:
     inversion_subjects: frozenset[str] = frozenset()
     negative_prefixes: tuple[str, ...] = ()
     verb_prefixes: tuple[str, ...] = ()
+    copulas: frozenset[str] = frozenset()
+    light_adverbs: frozenset[str] = frozenset()
+    nonfinite_endings: tuple[str, ...] = ()
+    no_finite_after: frozenset[str] = frozenset()
+    perfect_auxiliaries: frozenset[str] = frozenset()
+    adjective_endings: tuple[str, ...] = ()
+    infinitive_endings: tuple[str, ...] = ()
+    clause_links: frozenset[str] = frozenset()
+    modifier_suffixes: tuple[str, ...] = ()
+    prenominal_alone: bool = False
+    shared_forms: tuple[tuple[str, frozenset[str]], ...] = ()
+    modifier_endings: tuple[str, ...] = ()
+    nonfinite_prefixes: tuple[str, ...] = ()
+    finite_endings: tuple[str, ...] = ()
+    verb_second: bool = False
+    infinitives: frozenset[str] = frozenset()
+    mesoclitic_endings: frozenset[str] = frozenset()
+    fused_particles: frozenset[str] = frozenset()
+    particle_spellings: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    initial_verb_endings: tuple[str, ...] = ()
+    shared_forms_after: tuple[tuple[str, frozenset[str]], ...] = ()
+    function_after: tuple[tuple[str, frozenset[str]], ...] = ()
 
     @property
     def tables(self) -> bool:
@@ -171,6 +193,36 @@ def _table_fields(entry: dict[str, Any], low: Any) -> dict[str, Any]:
         inversion_subjects=frozenset(low(entry.get("inversion_subjects", []))),
         negative_prefixes=tuple(sorted(low(entry.get("negative_prefixes", [])), key=len, reverse=True)),
         verb_prefixes=tuple(low(entry.get("verb_prefixes", []))),
+        **_context_fields(entry, low),
+    )
+
+
+def _context_fields(entry: dict[str, Any], low: Any) -> dict[str, Any]:
+    """The finite-verb context fields of one language entry (languages without a tagger; see ``morphology.toml``)."""
+    return dict(
+        copulas=frozenset(low(entry.get("copulas", []))),
+        light_adverbs=frozenset(low(entry.get("light_adverbs", []))),
+        nonfinite_endings=tuple(low(entry.get("nonfinite_endings", []))),
+        no_finite_after=frozenset(low(entry.get("no_finite_after", []))),
+        perfect_auxiliaries=frozenset(low(entry.get("perfect_auxiliaries", []))),
+        adjective_endings=tuple(low(entry.get("adjective_endings", []))),
+        infinitive_endings=tuple(low(entry.get("infinitive_endings", []))),
+        clause_links=frozenset(low(entry.get("clause_links", []))),
+        modifier_suffixes=tuple(low(entry.get("modifier_suffixes", []))),
+        prenominal_alone=bool(entry.get("prenominal_alone", False)),
+        shared_forms=tuple((str(k).lower(), frozenset(low(v))) for k, v in entry.get("shared_forms", {}).items()),
+        modifier_endings=tuple(low(entry.get("modifier_endings", []))),
+        nonfinite_prefixes=tuple(low(entry.get("nonfinite_prefixes", []))),
+        finite_endings=tuple(low(entry.get("finite_endings", []))),
+        verb_second=bool(entry.get("verb_second", False)),
+        infinitives=frozenset(low(entry.get("infinitives", []))),
+        mesoclitic_endings=frozenset(low(entry.get("mesoclitic_endings", []))),
+        fused_particles=frozenset(low(entry.get("fused_particles", []))),
+        particle_spellings=tuple((str(k).lower(), tuple(low(v))) for k, v in entry.get("particle_spellings", {}).items()),
+        initial_verb_endings=tuple(low(entry.get("initial_verb_endings", []))),
+        shared_forms_after=tuple((str(k).lower(), frozenset(low(v)))
+                                 for k, v in entry.get("shared_forms_after", {}).items()),
+        function_after=tuple((str(k).lower(), frozenset(low(v))) for k, v in entry.get("function_after", {}).items()),
     )
 
 

@@ -16,7 +16,13 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from fbagent.checks.analysers import Reading, readings
-from fbagent.checks.conjugation import table_method
+from fbagent.checks.conjugation import (
+    first_singular,
+    nonfinite_form,
+    shared_form_owner,
+    table_method,
+    verb_lemma,
+)
 from fbagent.checks.lemmas import (
     SOURCES,
     LemmaSource,
@@ -29,6 +35,8 @@ from fbagent.checks.morphology import Morphology, inflections, morphology
 from fbagent.languages import base_lang, written_without_spaces
 
 WORD_RE = re.compile(r"\w+", re.UNICODE)
+_DOTTED_I = ("tr", "az")
+_TURKISH_UPPER = str.maketrans({"İ": "i", "I": "ı"})
 _CLAUSE_END = re.compile(r"[,;:.!?¿¡…،؛。、！？]")
 
 @dataclass(frozen=True)
@@ -43,7 +51,8 @@ class Token:
 def tokenize(sentence: str, lang: str) -> list[Token]:
     """Split ``sentence`` into units: lower-cased words, or characters for no-space languages.
 
-    Punctuation and whitespace are dropped in both cases.
+    Punctuation and whitespace are dropped in both cases; Turkish and Azerbaijani lower "İ" to "i" and "I" to
+    "ı" (Python's ``str.lower`` gives "i̇" and "i").
     """
     if written_without_spaces(lang):
         return [
@@ -51,6 +60,8 @@ def tokenize(sentence: str, lang: str) -> list[Token]:
             for i, ch in enumerate(sentence)
             if not ch.isspace() and not unicodedata.category(ch).startswith(("P", "S"))
         ]
+    if base_lang(lang) in _DOTTED_I:  # Turkish casing: İ -> i, I -> ı ("İki" is "iki", not "i̇ki")
+        return [Token(m.group().translate(_TURKISH_UPPER).lower(), m.start(), m.end()) for m in WORD_RE.finditer(sentence)]
     return [Token(m.group().lower(), m.start(), m.end()) for m in WORD_RE.finditer(sentence)]
 
 
@@ -172,7 +183,8 @@ class SentenceContext:
             return i - 4   # determiner, adjective, link, adjective: "un bello y triste canto"
         j, passed = i - 1, False
         while j > 0 and clause[j - 1] == clause[i]:
-            if toks[j].text in m.prenominal:
+            if toks[j].text in m.prenominal or (m.adjective_endings and toks[j].text.endswith(m.adjective_endings)
+                                                and toks[j - 1].text in m.determiners):
                 j, passed = j - 1, True
             elif passed and toks[j].text in m.adjective_links and toks[j - 1].text in m.prenominal:
                 j -= 1
@@ -197,12 +209,138 @@ class SentenceContext:
             return None
         text = toks[j].text
         if text in m.determiners:
+            if text in m.optional_words and j == i - 1 and j > 0 and toks[j - 1].text in m.verb_context:
+                return None  # Portuguese "nós nos mudamos": the reflexive pronoun, not em + os
             return text
         if text in m.clitic_articles and (j == 0 or self.clause[j - 1] != self.clause[j]
-                                          or toks[j - 1].text in m.prepositions):
+                                          or toks[j - 1].text in m.prepositions or self.finite_other(j - 1)):
             if j == i - 1 and (j == 0 or self.clause[j - 1] != self.clause[j]) and self.clitic_pronoun(j, i):
                 return None
             return text
+        return None
+
+    def finite_other(self, k: int) -> bool:
+        """Whether token ``k`` is a form of some verb other than itself by the dictionary (its lemma ends as the
+        language's ``infinitive_endings`` and is not the word: "subimos" -> subir, "meklējām" -> meklēt), so that
+        a ``clitic_articles`` word after it is an article ("Subimos la cuesta"), not the next verb's pronoun.
+        A capitalised word is taken for a name ("Marco la chiama": marcare's 1st person too), unless it opens
+        the sentence with one of the ``initial_verb_endings`` (a person ending no name has: "Subimos")."""
+        if k < 0 or not self.m.infinitive_endings or self.clause[k] != self.clause[k + 1]:
+            return False
+        word = self.sentence[self.tokens[k].start:self.tokens[k].end]
+        if word[:1].isupper() and (k > 0 or not word.lower().endswith(self.m.initial_verb_endings or ("\0",))):
+            return False  # a name ("Marco la chiama", "Lucía la llama"), unless a person ending no name has ("Subimos")
+        return self._dictionary_verb(k)
+
+    def _dictionary_verb(self, k: int) -> bool:
+        """Whether token ``k`` is a form of a verb by the dictionary (see :meth:`finite_other`)."""
+        m, text = self.m, self.tokens[k].text
+        if text in m.determiners or text in m.prepositions or text in m.function_homographs:
+            return False
+        return any(x != text and (x.endswith(m.infinitive_endings) or x in m.infinitives) for x in self.lemmas[k])
+
+    def _dictionary_finite(self, k: int) -> bool:
+        """:meth:`_dictionary_verb` or a ``finite_endings`` word the dictionary does not know (Latvian past
+        "-āja", "-ēju": "uzbūvēja"; a known word such as "skolotāja" is a noun), and the word does not end as a
+        non-finite form does, unless it is a dictionary verb form with a ``finite_endings`` ending too (Swedish
+        "hittade": a past, though "-ade" is also a plural participle)."""
+        text, m = self.tokens[k].text, self.m
+        if m.nonfinite_endings and text.endswith(m.nonfinite_endings) \
+                and not (m.finite_endings and text.endswith(m.finite_endings) and self._dictionary_verb(k)):
+            return False
+        return self._dictionary_verb(k) or bool(m.finite_endings and text.endswith(m.finite_endings)
+                                                 and not self.known[k] and text not in m.determiners)
+
+    def finite_blocker(self, i: int, lemma: str) -> str | None:
+        """Why token ``i``, a form of ``lemma``, is no finite verb where it stands, for a language without a
+        tagger (each rule runs only where the language has its data): right after a ``no_finite_after`` word
+        (a preposition: "in porto", "med låg röst"), a ``degree_adverbs`` word ("muy corto", "mycket känd"; a
+        participle after the adverb is a verb after a ``perfect_auxiliaries`` word: "ho molto apprezzato"), a
+        ``modifier_suffixes`` word or a ``prenominal`` adjective where ``prenominal_alone`` (Turkish "sevdiğim
+        yazar", "kırmızı gül"); a finite-looking form after a ``copulas`` word with only ``light_adverbs``
+        between ("está libre", "è già sveglio"; a participle or gerund there is a verb: "foi construída");
+        a form other than the infinitive that opens its clause right before another verb's finite form where
+        ``verb_second`` (Swedish "Var ligger apoteket?": the clause has one finite verb, in second place; a next
+        word with a noun ending, "resan", "blommor", is no verb: :meth:`_noun_form`); a
+        ``function_after`` word after one of its listed words (Italian "tre anni fa": ago); a regular 1st person
+        singular right after a determiner and a noun ("el pelo corto", "o senhor cego": no 1st person follows
+        a noun phrase without a pronoun between);
+        with ``clause_links``, a finite-looking form in a clause that has another verb's finite form and no
+        link word between (Latvian "Mēs meklējām pareizo ceļu"). Returns the note's reason or None."""
+        m, toks, clause = self.m, self.tokens, self.clause
+        if self.readings is not None:
+            return None
+        text = toks[i].text
+        nonfinite = nonfinite_form(text, lemma, self.code)
+        prev = toks[i - 1].text if i > 0 and clause[i - 1] == clause[i] else None
+        if prev is not None and prev in m.no_finite_after and not nonfinite:
+            return f"follows the preposition '{prev}' and is read as a noun"
+        if prev is not None and prev in m.degree_adverbs and (not nonfinite or i < 2 or clause[i - 2] != clause[i]
+                                                              or toks[i - 2].text not in m.perfect_auxiliaries):
+            return f"follows the degree adverb '{prev}' and is read as an adjective"
+        if prev is not None and (m.prenominal_alone and prev in m.prenominal
+                                 or m.modifier_suffixes and prev.endswith(m.modifier_suffixes)):
+            return f"follows the modifier '{prev}' and is read as a noun"
+        if m.verb_second and (i == 0 or clause[i - 1] != clause[i]) and i + 1 < len(toks) and text != lemma \
+                and clause[i + 1] == clause[i] and self._dictionary_finite(i + 1) and not self._noun_form(i + 1):
+            return f"opens its clause before the verb '{toks[i + 1].text}' (verb second) and is read as another word"
+        if nonfinite:
+            return None
+        if prev is not None and any(text == word and prev in before for word, before in m.function_after):
+            return f"follows '{prev}' and is read as a function word"
+        if self._object_noun_phrase(i) and first_singular(text, lemma, self.code):
+            return f"follows the noun phrase '{toks[i - 2].text} {prev}' and is read as an adjective"
+        j = i - 1
+        while j >= 0 and clause[j] == clause[i] and toks[j].text in m.light_adverbs and j > i - 3:
+            j -= 1
+        if j >= 0 and clause[j] == clause[i] and toks[j].text in m.copulas:
+            return f"follows the copula '{toks[j].text}' and is read as an adjective"
+        if m.clause_links:
+            return self._other_finite(i, verb_lemma(lemma, self.code))
+        return None
+
+    def _noun_form(self, k: int) -> bool:
+        """Whether token ``k`` ends as a noun form does (``noun_suffixes``: "resan", "blommor", "veckor"), where
+        the dictionary's verb for it is no short verb (``infinitives``: "bor", "tror" are presents) and the
+        ending is not also a present's ("-ar", "-er": "ligger", "hoppar")."""
+        text, m = self.tokens[k].text, self.m
+        suffixes = tuple(x for x in m.noun_suffixes if not x.endswith(("ar", "er")))
+        return bool(suffixes) and text.endswith(suffixes) and not (self.lemmas[k] & m.infinitives)
+
+    def _object_noun_phrase(self, i: int) -> bool:
+        """Whether a determiner (or an article after a verb form or a preposition) and a noun stand right before
+        token ``i`` inside its clause, after a word that is neither a preposition nor a ``verb_context`` word
+        (a clause-initial "Cada día venzo", "por la tarde salgo", "yo este año viajo" are adverbials before a
+        verb; "lleva el pelo corto", "ajuda o senhor cego" are not)."""
+        m, toks, clause = self.m, self.tokens, self.clause
+        if not (m.infinitive_endings and m.conjugation) or i < 3 or clause[i - 3] != clause[i]:
+            return False
+        det, noun, before = toks[i - 2].text, toks[i - 1].text, toks[i - 3].text
+        if noun in m.determiners or noun in m.prepositions or before in m.prepositions or before in m.verb_context:
+            return False
+        return det in m.determiners or (det in m.clitic_articles and self.finite_other(i - 3))
+
+    def _other_finite(self, i: int, lemma: str) -> str | None:
+        """The note for a finite-looking token ``i`` that follows a word ending as a noun's modifier does
+        (``modifier_endings``: an adjective or a genitive, itself no verb form) in a clause that already has
+        another verb's finite form before it (:meth:`_dictionary_finite`) and no ``clause_links`` word
+        between: "Mēs meklējām pareizo ceļu"; None otherwise."""
+        m, toks, clause = self.m, self.tokens, self.clause
+        if i == 0 or clause[i - 1] != clause[i] or not toks[i - 1].text.endswith(m.modifier_endings or ("\0",)) \
+                or self._dictionary_verb(i - 1) or toks[i - 1].text in m.verb_context or toks[i - 1].text in m.light_adverbs:
+            return None
+        j = i - 1
+        while j > 0 and i - j <= 2 and clause[j - 1] == clause[i] and (toks[j].text.endswith(m.modifier_endings)
+                                                                      or toks[j].text.endswith(m.adjective_endings)):
+            j -= 1
+        # a determiner and modifiers before it, a finite verb after it: the noun of the subject ("Šī mazā sala ir")
+        ahead = range(i + 1, len(toks)) if toks[j].text in m.determiners and j < i - 1 else range(0)
+        for side in (range(i - 2, -1, -1), ahead):
+            for k in side:
+                if clause[k] != clause[i] or toks[k].text in m.clause_links:
+                    break
+                if lemma not in self.lemmas[k] and self._dictionary_finite(k):
+                    return f"is read as a noun (its clause already has the verb '{toks[k].text}')"
         return None
 
     def clitic_pronoun(self, j: int, i: int) -> bool:
@@ -314,11 +452,25 @@ class SentenceContext:
         if verb is False and self.determiner_before(i) is None and self.imperative(i):
             verb = True
         if verb is False or self.other_verb(i, lemma, method) is not None or self.hyphen_compound(i) is not None \
-                or self.function_word(i):
+                or self.function_word(i) or self.shared_owner(i, lemma) is not None \
+                or (self.m.tables and self.finite_blocker(i, lemma) is not None):
             return None
         if method in ("inflection", "stem") and verb is not True and not (method == "inflection" and self.known[i]):
             return None  # a generated form the analyser does not read as a verb and no lexicon knows
         return method
+
+    def shared_owner(self, i: int, lemma: str) -> str | None:
+        """The other verb whose form token ``i`` is here, by the word before it and the next words
+        (:func:`fbagent.checks.conjugation.shared_form_owner`: "fue a la farmacia", "se fue" are ir's); None otherwise."""
+        if not self.m.shared_forms:
+            return None
+        toks, clause = self.tokens, self.clause
+        nxt = toks[i + 1].text if i + 1 < len(toks) and clause[i + 1] == clause[i] else None
+        if nxt is not None and i + 2 < len(toks) and clause[i + 2] == clause[i]:
+            nxt += " " + toks[i + 2].text
+        prev = toks[i - 1].text if i > 0 and clause[i - 1] == clause[i] else None
+        owner = shared_form_owner(toks[i].text, lemma, self.code, nxt, prev)
+        return owner
 
     def other_verb(self, i: int, lemma: str, method: str) -> str | None:
         """The other verb the analyser reads token ``i`` as, in context, where that outranks a spelling
@@ -341,6 +493,8 @@ class SentenceContext:
         if text == lemma:
             return "exact"
         if self.m.tables and self.config.inflections:
+            if i is not None and self.m.mesoclitic_endings and (joined := self._mesoclisis(i)):
+                text = joined
             return table_method(text, lemma, self.code, lambda w: _simplemma_word(w, self.code))
         lemmas = self.lemmas[i] if i is not None else self._lemmas_of(text)
         if lemma in lemmas:
@@ -354,6 +508,22 @@ class SentenceContext:
                 and _plausible_form(text, lemma)):
             return "verb_form"
         return None
+
+    def _mesoclisis(self, i: int) -> str | None:
+        """Portuguese mesoclisis: token ``i`` joined by hyphens to an ``enclitics`` pronoun and a
+        ``mesoclitic_endings`` ending ("Dir-te-ei", "dar-lhe-ia", "comprá-lo-emos") is the future or
+        conditional written whole ("direi", "daria", "compraremos": an accented stem vowel takes its ``r``
+        back); None otherwise."""
+        toks, text, m = self.tokens, self.sentence, self.m
+        if i + 2 >= len(toks) or toks[i + 2].text not in m.mesoclitic_endings or toks[i + 1].text not in m.enclitics:
+            return None
+        if not (toks[i + 1].start == toks[i].end + 1 and text[toks[i].end] == "-"
+                and toks[i + 2].start == toks[i + 1].end + 1 and text[toks[i + 1].end] == "-"):
+            return None
+        stem = toks[i].text
+        if stem[-1:] in ("á", "ê", "í", "ô"):
+            stem = stem[:-1] + {"á": "a", "ê": "e", "í": "i", "ô": "o"}[stem[-1]] + "r"
+        return stem + toks[i + 2].text
 
     def _lemmas_of(self, word: str) -> frozenset[str]:
         out: set[str] = set()

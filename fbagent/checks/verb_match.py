@@ -90,6 +90,7 @@ from fbagent.checks.verb_match_ja import find_verb_ja
 from fbagent.checks.verb_match_zh import find_verb_ko, find_verb_zh
 from fbagent.checks.verb_parts import (
     effective_parts,
+    fused_particle_candidates,
     other_separable,
     parts_in_order,
     reflexive_at,
@@ -154,6 +155,8 @@ def find_verb(
             candidates += separable_candidates(ctx, particle, base)
     if reflexive:
         candidates = [(c[0], c[1] + [r], c[2]) for c in candidates if (r := reflexive_at(ctx, c[0])) is not None]
+    if not candidates and m.fused_particles:
+        candidates = fused_particle_candidates(ctx, required)
     if candidates:
         candidates.sort(key=lambda c: c[0])
         form = [w.lower() for w in WORD_RE.findall(verb_form or "")]
@@ -183,6 +186,10 @@ def _refusal_note(ctx: SentenceContext, word: str | None, splits: list[tuple[str
                 return f"'{surface}' is read as a function word here (no subject or negation before it), not as a form of '{word}'"
             if ctx.config.pos and (compound := ctx.hyphen_compound(i)) is not None:
                 return f"'{surface}' is part of the compound '{compound}', not a form of '{word}' on its own"
+            if ctx.config.pos and (other := ctx.shared_owner(i, verb)):
+                return f"'{surface}' is read as a form of '{other}' here (by the word after it), not of '{word}'"
+            if ctx.config.pos and ctx.m.tables and (why := ctx.finite_blocker(i, verb)):
+                return f"'{surface}' {why}, not as a form of '{word}'"
             if ctx.config.pos and (other := ctx.other_verb(i, verb, ctx._spelling_method(t.text, verb, i) or "")):
                 return f"'{surface}' is read as a form of '{other}' here, not of '{word}'"
             if ctx.config.pos and ctx.verb_reading(i) is False:

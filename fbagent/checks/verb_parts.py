@@ -235,3 +235,27 @@ def single_word(parts: Sequence[LemmaPart]) -> str | None:
     if len(required) == 1 and len(required[0].alternatives) == 1 and len(required[0].alternatives[0]) == 1:
         return required[0].alternatives[0][0]
     return None
+
+
+def fused_particle_candidates(ctx: SentenceContext, required: Sequence[LemmaPart]) -> list[Candidate]:
+    """Swedish particle verbs written as one word (``fused_particles`` in ``morphology.toml``): the LU "ställa in"
+    as a token that is the particle followed by a form of the verb ("Mötet blev inställt", "inställdes": the
+    participles and the s-passive of a particle verb take the particle in front, in its written form where
+    ``particle_spellings`` lists one: "lägga ner" -> "nedlagd"; Holmes & Hinchliffe 2013,
+    *Swedish: A Comprehensive Grammar*, § 9.4). ``required``: the LU's required parts, the verb then the
+    particle; [] for any other shape."""
+    if not ctx.m.fused_particles or len(required) != 2 \
+            or any(len(p.alternatives) != 1 or len(p.alternatives[0]) != 1 for p in required):
+        return []
+    verb, particle = required[0].alternatives[0][0], required[1].alternatives[0][0]
+    if particle not in ctx.m.fused_particles:
+        return []
+    spellings = (particle, *dict(ctx.m.particle_spellings).get(particle, ()))
+    out: list[Candidate] = []
+    for i, t in enumerate(ctx.tokens):
+        for written in spellings:
+            rest = t.text[len(written):]
+            if t.text.startswith(written) and len(rest) >= 3 and (method := ctx.word_method(rest, verb, None)):
+                out.append((i, [i], f"fused-particle:{method}"))
+                break
+    return out

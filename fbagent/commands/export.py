@@ -19,6 +19,7 @@ from fbagent.commands.options import (
     parse_statuses,
 )
 from fbagent.commands.output import echo, secho, upgrade_note
+from fbagent.commands.output import hint as output_hint
 from fbagent.errors import FbagentError
 from fbagent.files import is_stream
 from fbagent.publish import formats
@@ -98,7 +99,7 @@ def register(app: typer.Typer) -> None:
             hint = validated_hint(database, run=run, min_correct=min_correct, min_acceptable=min_acceptable,
                                   statuses=parse_statuses(status))
             if hint:
-                secho(f"hint: {hint}", err=True)
+                output_hint(hint)
 
 
 def shortcut_exclusions(database: sqlite_utils.Database, scope: Scope) -> tuple[str, ...]:

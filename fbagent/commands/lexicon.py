@@ -22,7 +22,9 @@ from fbagent.store.db import holds_rows, open_db
 from fbagent.store.lexicon import lexicon_by_name, lexicon_provenance, lexicon_stats, list_lexicons
 
 #: the --format values (the readers' names; fbagent.lexicon.FORMATS is the same list, loaded with the readers)
-FORMAT_HELP = "auto | nltk | jsonl | kfn | conll2009 | starlang | lu-list"
+#: the widest licence `lexicon list` shows whole (CC-BY-NC-SA-4.0); longer words are cut with an ellipsis
+LICENCE_WIDTH = 16
+FORMAT_HELP = "auto | nltk | jsonl | kfn | conll2009 | starlang | swefn | odfn | lu-list"
 #: below this many frame pairs an import warns (FrameBench draws 800)
 FEW_PAIRS = 100
 
@@ -195,7 +197,7 @@ def _import(database: sqlite_utils.Database, err: Console, path: Path, *, lang: 
 
 @app.command("list")
 def list_cmd(db: ExistingDbOption = DEFAULT_DB, wide: WideOption = False) -> None:
-    """List the lexicons in the database: name, language, format, counts, import time, source."""
+    """List the lexicons in the database: name, language, format, counts, licence, import time, source."""
     rows = list_lexicons(open_db(db_path(db), read_only=True))
     console = new_console()
     if not rows:
@@ -204,12 +206,30 @@ def list_cmd(db: ExistingDbOption = DEFAULT_DB, wide: WideOption = False) -> Non
         return
     cols = [Col("name", wrap="path", min_width=16), Col("lang"), Col("format", short="fmt"), Col("frames", "right"),
             Col("LUs", "right"), Col("exemplars", "right", short="ex."), Col("relations", "right", short="rel."),
-            Col("imported", wrap="words", drop=2), Col("source", wrap="path", drop=1)]
+            Col("licence"), Col("imported", wrap="words", drop=2), Col("source", wrap="path", drop=1)]
     print_table(console, cols, [
         [r["name"], r["lang"], r["format"], f"{r['n_frames'] or 0:,}", f"{r['n_lexical_units'] or 0:,}",
-         f"{r['n_exemplars'] or 0:,}", f"{r['n_frame_relations'] or 0:,}",
+         f"{r['n_exemplars'] or 0:,}", f"{r['n_frame_relations'] or 0:,}", short_licence(r.get("license")),
          (r["imported_at"] or "")[:19].replace("T", " "), r["source_path"] or ""] for r in rows],
-        title=f"Lexicons in {db_path(db)}", wide=wide)
+        title=f"Lexicons in {db_path(db)}", caption=_licence_caption(rows), wide=wide)
+
+
+def short_licence(text: str | None, width: int = LICENCE_WIDTH) -> str:
+    """A licence as `lexicon list` shows it: an SPDX id (at most 16 characters: ``CC-BY-NC-SA-4.0``) as it is; a
+    source's own words longer than ``width`` cut at a word where one ends in time, with an ellipsis (``LGPL-LR
+    (Sequoia…``); none stored: ``unknown``."""
+    text = " ".join((text or "unknown").split())
+    if len(text) <= width:
+        return text
+    cut = text[:width - 1]
+    space = cut.rfind(" ")
+    return (cut[:space] if space >= width // 2 else cut).rstrip(" ,;(") + "\u2026"
+
+
+def _licence_caption(rows: list[dict[str, Any]]) -> str | None:
+    """A line pointing to `lexicon show` when a licence was cut."""
+    cut = [r["name"] for r in rows if short_licence(r.get("license")) != " ".join((r.get("license") or "unknown").split())]
+    return f"licence cut (\u2026): the full terms with fbagent lexicon show {cut[0]}" if cut else None
 
 
 def _show_note(message: str) -> None:

@@ -52,15 +52,31 @@ _COMMAND = re.compile(r"(?<![\w/.-])fbagent(?: [^\s`'\"(),;]+)+")
 _GLUE = "\x00"   # a space inside a command while the line is wrapped (shown() leaves no NUL in text)
 
 
-def fit_line(line: str, width: int) -> str:
-    """``line`` (no newline) wrapped at spaces to ``width`` columns, never inside a word nor inside a
+def fit_line(line: str, width: int, indent: str = "") -> str:
+    """``line`` (no newline) wrapped at spaces to ``width`` columns (``indent`` before each next line), never
+    inside a word, between an option and its value, nor inside a
     suggested command (one longer than the width gets a line of its own, and the terminal folds it without a
     line break, so that a copy of it stays one command); as it is when it fits. Print the result on a
     Rich console with ``soft_wrap=True`` (Rich's own wrapping would break the command again)."""
     if len(line) <= width:
         return line
     glued = _COMMAND.sub(lambda m: m.group(0).replace(" ", _GLUE), line)
-    return textwrap.fill(glued, width, break_long_words=False, break_on_hyphens=False).replace(_GLUE, " ")
+    glued = _OPTION.sub(lambda m: m.group(0).replace(" ", _GLUE), glued)
+    return textwrap.fill(glued, width, subsequent_indent=indent, break_long_words=False,
+                         break_on_hyphens=False).replace(_GLUE, " ")
+
+
+#: an option with its value (``--min-correct 1``): never broken between the two
+_OPTION = re.compile(r"(?<!\S)--[A-Za-z][\w-]* [\w.]+")
+HINT_WIDTH = 80   # a hint's width in a file or pipe: it is read by a person, as on an 80-column terminal
+
+
+def hint(text: str) -> None:
+    """``hint: text`` on stderr for a person to read, wrapped at words (never inside a suggested command or
+    between an option and its value) to the terminal's width, :data:`HINT_WIDTH` in a file or pipe; the
+    next lines indented under the text."""
+    width = shutil.get_terminal_size().columns if sys.stderr.isatty() else HINT_WIDTH
+    typer.echo(fit_line(f"hint: {shown(text)}", max(width, 20), indent=" " * 6), err=True)
 
 
 def new_console(**kwargs: Any) -> Console:

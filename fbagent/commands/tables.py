@@ -211,7 +211,8 @@ def fit(cols: Sequence[Col], rows: Sequence[Sequence[str]], width: int, *, wide:
         c, head = cols[i], head_word(i)
         if c.wrap == "none":
             return max([head, *(_longest_piece(r[i], "none") for r in rows)])
-        return min(natural(i), max([head, c.min_width, *(_longest_piece(r[i], c.wrap) for r in rows)]))
+        hang = HANG if hangs(c, i == shown_ix[0]) else 0   # a wrapped row label's next lines are indented
+        return min(natural(i), max([head, c.min_width, *(_longest_piece(r[i], c.wrap) + hang for r in rows)]))
 
     def overhead() -> int:
         return _overhead(len(shown_ix))
@@ -243,6 +244,29 @@ def fit(cols: Sequence[Col], rows: Sequence[Sequence[str]], width: int, *, wide:
     dropped = [cols[i].header for i in range(len(cols)) if i not in shown_ix]
     abbreviated = [(cols[i].short, cols[i].header) for i in shown_ix if short and cols[i].short]
     return Fit(shown_ix, widths, [header(i) for i in shown_ix], abbreviated, dropped)
+
+
+HANG = 2   # the indent of a wrapped row label's continuation lines (:func:`label_lines`)
+
+
+def hangs(col: Col, first: bool) -> bool:
+    """Whether ``col``'s wrapped cells get a hanging indent: the first column shown, left-aligned and
+    wrappable (it names the row: a second line starting at the left edge would read as a row of its own)."""
+    return first and col.justify == "left" and col.wrap != "none"
+
+
+def label_lines(text: str, width: int, wrap: str) -> list[str]:
+    """A row label's lines at ``width`` cells: as :func:`wrap_text`, but when it takes more than one line
+    the next lines are indented by :data:`HANG` (``model meta-llama/`` then ``  Meta-Llama-3.1-70B``), so
+    that a continuation never reads as the label of another row (:func:`fit` keeps room for it). Without
+    the indent for a label of several lines of its own, or one whose longest piece could not stand on an
+    indented line whole."""
+    lines = wrap_text(text, width, wrap)
+    if (len(lines) <= 1 or width <= HANG or "\n" in text or not text.startswith(lines[0])
+            or _longest_piece(text, wrap) > width - HANG):
+        return lines
+    rest = text[len(lines[0]):].lstrip()
+    return [lines[0], *(" " * HANG + line for line in wrap_text(rest, width - HANG, wrap))]
 
 
 def _share(nat: list[int], low: list[int], room: int) -> list[int]:
@@ -283,8 +307,10 @@ def print_table(console: Any, cols: Sequence[Col], rows: Sequence[Sequence[Any]]
         table.add_column(Text("\n".join(wrap_text(head, w, "words"))), justify=c.justify, no_wrap=True,  # type: ignore[arg-type]
                          width=w, style=c.style, overflow="crop")
     for k, r in enumerate(text_rows):
-        cells_shown = [Text("\n".join(wrap_text(r[i], w, cols[i].wrap if not wide else "none")))
-                       for i, w in zip(chosen.shown, chosen.widths, strict=True)]
+        cells_shown = [Text("\n".join(
+            label_lines(r[i], w, cols[i].wrap) if not wide and hangs(cols[i], i == chosen.shown[0])
+            else wrap_text(r[i], w, cols[i].wrap if not wide else "none")))
+            for i, w in zip(chosen.shown, chosen.widths, strict=True)]
         table.add_row(*cells_shown, style=(row_styles[k] if row_styles else None))
     console.print(table)
     for line in (wrap_text(shown(caption), console.width, "words") if caption else []) + chosen.legend(console.width):

@@ -16,7 +16,7 @@ from fbagent.commands.options import (
     name_check,
     parse_statuses,
 )
-from fbagent.commands.output import echo, new_console, secho, upgrade_note
+from fbagent.commands.output import echo, hint, new_console, upgrade_note
 from fbagent.commands.tables import Col, WideOption, print_table
 from fbagent.errors import FbagentError
 from fbagent.files import write_atomic
@@ -115,4 +115,4 @@ def print_report(console: Console, rep: dict, wide: bool = False) -> None:
 def _hint(rep: dict) -> None:
     """The filter hint (one annotator, or a filter that keeps nothing: which thresholds fit), on stderr."""
     if rep.get("filter_hint"):
-        secho(f"hint: {rep['filter_hint']}", err=True)
+        hint(rep["filter_hint"])

@@ -19,6 +19,7 @@ This is a reading of licence names, not legal advice; the card names each source
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 UNKNOWN = "unknown"
@@ -108,8 +109,7 @@ def hub_id(text: str | None) -> str:
     if t.copyleft_id:
         return t.copyleft_id
     if t.family == "cc":
-        version = re.search(r"(\d\.\d)", t.text)
-        return "cc-" + "-".join(t.cc_elements) + f"-{version.group(1) if version else CC_VERSION}"
+        return "cc-" + "-".join(t.cc_elements) + f"-{cc_version(t.text) or CC_VERSION}"
     if t.family == "public-domain":
         return "cc0-1.0" if t.text.upper().startswith("CC0") else "other"
     spdx = re.fullmatch(r"[A-Za-z0-9.\-]+", t.text)
@@ -159,10 +159,28 @@ def combined_licence(sources: dict[str, str]) -> Combination:
         what = ", ".join(f"{n} ({known[n].text})" for n in sa_clash)
         return Combination("other", f"share-alike sources ask for their own terms and the others add terms: {what}",
                            True, unknown)
-    licence = "cc-" + "-".join(elements) + f"-{CC_VERSION}"
+    version = sa_version(cc.values())
+    licence = "cc-" + "-".join(elements) + f"-{version or CC_VERSION}"
     kept = sorted({o for t in known.values() for o in t.obligations()})
     why = (", ".join(kept) + " carried over") if kept else "attribution only"
+    if version:
+        why += f" (version {version}, the one its share-alike source states or links)"
     return Combination(licence, why, unknown=unknown)
+
+
+def cc_version(text: str) -> str | None:
+    """The Creative Commons version a licence text states or links (``CC-BY-NC-SA-2.0``, ``CC BY-NC-SA
+    (https://creativecommons.org/licenses/by-nc-sa/2.0/)`` -> ``"2.0"``), or ``None``."""
+    found = re.search(r"(?<![\d.])(\d\.\d)(?![\d.]*\d)", text)
+    return found.group(1) if found else None
+
+
+def sa_version(sources: Iterable[Terms]) -> str | None:
+    """The version a combination of Creative Commons sources is written in when a share-alike source states or
+    links one (the Korean FrameNet's README links the BY-NC-SA 2.0 deed: the card says ``cc-by-nc-sa-2.0``, the
+    Hub id of what the source links); the latest when several do; ``None`` (use :data:`CC_VERSION`) otherwise."""
+    versions = {v for t in sources if t.share_alike and (v := cc_version(t.text))}
+    return max(versions, key=lambda v: tuple(int(p) for p in v.split("."))) if versions else None
 
 
 def dropped_terms(chosen: str, source: str) -> list[str]:

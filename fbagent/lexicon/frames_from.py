@@ -4,7 +4,9 @@ definitions, frame elements with core types, and frame relations of an imported 
 
 A frame is found in the reference by its id where both have ids (frame ids are stable across Berkeley releases),
 else by name, else by the name it had or has in the other release (:mod:`fbagent.framenet.renames`: FrameNet 1.5
-<-> 1.7, 46 renames). What a found frame gets:
+<-> 1.7, 46 renames), else by its name in other letter case (the Open Dutch FrameNet Lexicon writes
+``fn17-cause_harm``): such a frame and its LUs take the reference's spelling, as does a frame an LU list names
+only by id (``frame #262``, :mod:`fbagent.lexicon.frame_ids`). What a found frame gets:
 
 - its definition (clean text, markup, ``<ex>`` examples) when it has none;
 - its frame id when it has none;
@@ -23,6 +25,7 @@ from dataclasses import dataclass, field, replace
 
 from fbagent.framenet.model import Frame, FrameElement, FrameRelation, LexiconData
 from fbagent.framenet.renames import other_names
+from fbagent.lexicon.frame_ids import is_id_name
 from fbagent.store.frame_text import FrameText
 
 SHOWN_MISSING = 5
@@ -38,6 +41,7 @@ class Borrowed:
     matched: int = 0
     by_id: int = 0
     by_rename: int = 0
+    by_case: int = 0
     definitions: int = 0
     fe_lists: int = 0
     relations: int = 0
@@ -46,7 +50,9 @@ class Borrowed:
     def line(self) -> str:
         """One line of what was borrowed."""
         return (f"frame text from lexicon {self.reference}: {self.matched:,} of {self.frames:,} frames found "
-               f"({self.by_id:,} by frame id, {self.by_rename:,} under their FrameNet 1.5/1.7 name); "
+               f"({self.by_id:,} by frame id, {self.by_rename:,} under their FrameNet 1.5/1.7 name"
+               + (f", {self.by_case:,} in other letter case, renamed as the reference spells them" if self.by_case else "")
+               + "); "
                f"{self.definitions:,} definitions, {self.fe_lists:,} frame-element lists, "
                f"{self.relations:,} frame relations taken")
 
@@ -65,8 +71,9 @@ def combined_hash(source_hash: str, reference_hash: str) -> str:
     return hashlib.sha256(f"{source_hash}\0frames-from\0{reference_hash}".encode()).hexdigest()
 
 
-def _find(frame: Frame, ref: FrameText) -> tuple[Frame | None, str]:
-    """The reference frame for ``frame`` and how it was found (``"id"``, ``"name"``, ``"rename"``)."""
+def _find(frame: Frame, ref: FrameText, folded: dict[str, str]) -> tuple[Frame | None, str]:
+    """The reference frame for ``frame`` and how it was found (``"id"``, ``"name"``, ``"rename"``, ``"case"``: the
+    name in other letter case, ``folded`` mapping casefolded reference names to theirs)."""
     if frame.frame_id is not None and frame.frame_id in ref.by_id:
         return ref.frames[ref.by_id[frame.frame_id]], "id"
     if frame.name in ref.frames:
@@ -74,7 +81,17 @@ def _find(frame: Frame, ref: FrameText) -> tuple[Frame | None, str]:
     for other in other_names(frame.name):
         if other in ref.frames:
             return ref.frames[other], "rename"
+    if (name := folded.get(frame.name.casefold())) is not None:
+        return ref.frames[name], "case"
     return None, ""
+
+
+def _rename(data: LexiconData, frame: Frame, name: str) -> None:
+    """Give ``frame`` and its LUs the reference's spelling ``name`` (a frame found in other letter case)."""
+    for lu in data.lexical_units:
+        if lu.frame == frame.name:
+            lu.frame = name
+    frame.name = name
 
 
 def _fill(frame: Frame, found: Frame, done: Borrowed) -> None:
@@ -101,11 +118,18 @@ def borrow_frame_text(data: LexiconData, ref: FrameText, reference: str) -> Borr
     """
     done = Borrowed(reference, frames=len(data.frames))
     names_of: dict[str, list[str]] = {}   # reference frame name -> the lexicon's frame names found there
+    folded = {name.casefold(): name for name in ref.frames}
+    own = {f.name for f in data.frames}
     for frame in data.frames:
-        found, how = _find(frame, ref)
+        found, how = _find(frame, ref, folded)
         if found is None:
             done.missing.append(frame.name)
             continue
+        if how == "case" and found.name not in own:
+            _rename(data, frame, found.name)
+            done.by_case += 1
+        elif how == "id" and is_id_name(frame.name) and found.name not in own:
+            _rename(data, frame, found.name)
         done.matched += 1
         done.by_id += how == "id"
         done.by_rename += how == "rename"

@@ -127,7 +127,8 @@ def detect_format(path: str | Path) -> str:
         return reader.name
     raise FbagentError(
         f"{p}: no FrameNet layout fbagent reads (NLTK XML with frameIndex.xml, JSONL with frames.jsonl, Korean "
-        "FrameNet resource/V/KFN_lus.json, Turkish framenet.xml, *.conll2009 files, a CSV/TSV/JSON LU list)",
+        "FrameNet resource/V/KFN_lus.json, Turkish framenet.xml, SweFN swefn.xml, *.conll2009 files, a CSV/TSV/JSON LU "
+        "list)",
         f"point PATH at the lexicon's root folder or file, or pass --format {'|'.join(FORMATS[1:])}",
     )
 

@@ -9,12 +9,13 @@ under ``lexical_units``/``lus``/``entries``, or an object of objects keyed by LU
 field           default columns (the first present, any case)         meaning
 ==============  ===================================================  =====================================
 ``lu``          lu, lexical_unit, lu_name                            ``leave.v`` (lemma and POS from it)
-``lemma``       lemma, lexeme, word                                  with ``pos`` when there is no ``lu``
-``pos``         pos, part_of_speech                                  ``v``, ``verb``, ``VERB``...
-``frame``       frame, frame_name                                    a Berkeley frame name (required)
-``frame_id``    frame_id, fid                                        a Berkeley frame id (optional)
-``lu_id``       lu_id, id                                            optional
-``definition``  definition, gloss                                    optional
+``lemma``       lemma, lexeme, word, lemma_ar                        with ``pos`` when there is no ``lu``
+``pos``         pos, part_of_speech, pos_ar                          ``v``, ``verb``, ``VERB``, ``فعل``...
+``frame``       frame, frame_name                                    a Berkeley frame name
+``frame_id``    frame_id, fid                                        a Berkeley frame id (a frame or an id
+                                                                     is required)
+``lu_id``       lu_id, id, ar_lu_id                                  optional (kept when a number)
+``definition``  definition, gloss, definition_ar                     optional
 ``exemplar``    exemplar, sentence, example                          ``<t>target</t>`` marks the target
 ``n_annotated`` n_annotated, annotated                               optional count
 ==============  ===================================================  =====================================
@@ -22,7 +23,10 @@ field           default columns (the first present, any case)         meaning
 ``--columns lemma=Word,pos=Tag,frame=FN_frame`` maps fields to other columns. A row without a frame, or without
 an LU name or a lemma, is damage (``FILE:LINE``), as is a CSV/TSV row whose column count differs from the header's
 and a JSON syntax error. The frames are the names the rows give, without text: ``--frames-from`` borrows
-Berkeley's definitions, frame elements and relations (by ``frame_id`` where given, else by name).
+Berkeley's definitions, frame elements and relations (by ``frame_id`` where given, else by name). A row with a
+``frame_id`` and no frame name (the Arabic FrameNet's ``release/layer2_vN/lus_ar.csv``: ``ar_lu_id, lemma_ar,
+pos_ar, frame_id, ...``, which these defaults read without ``--columns``) is in the frame ``frame #ID`` until
+``--frames-from`` finds that id and gives it the reference's name.
 """
 
 from __future__ import annotations
@@ -36,7 +40,8 @@ from typing import Any
 from fbagent.errors import FbagentError
 from fbagent.framenet.markup import parse_example
 from fbagent.framenet.model import Frame, LexicalUnit, LexiconData, split_lu_name
-from fbagent.lexicon.releases import unknown
+from fbagent.lexicon.frame_ids import id_name, is_id_name
+from fbagent.lexicon.releases import known, unknown
 from fbagent.lexicon.source_files import damaged, fingerprint, read_json, read_text
 
 NAME = "lu-list"
@@ -45,12 +50,12 @@ PARSER_VERSION = "lu-list-reader/1"
 SUFFIXES = (".csv", ".tsv", ".tab", ".json")
 FIELDS: dict[str, tuple[str, ...]] = {
     "lu": ("lu", "lexical_unit", "lu_name"),
-    "lemma": ("lemma", "lexeme", "word"),
-    "pos": ("pos", "part_of_speech"),
+    "lemma": ("lemma", "lexeme", "word", "lemma_ar"),
+    "pos": ("pos", "part_of_speech", "pos_ar"),
     "frame": ("frame", "frame_name"),
     "frame_id": ("frame_id", "fid"),
-    "lu_id": ("lu_id", "id"),
-    "definition": ("definition", "gloss"),
+    "lu_id": ("lu_id", "id", "ar_lu_id"),
+    "definition": ("definition", "gloss", "definition_ar"),
     "exemplar": ("exemplar", "sentence", "example"),
     "n_annotated": ("n_annotated", "annotated"),
 }
@@ -63,7 +68,18 @@ POS_SUFFIX = {
                      "صفة"), "a"),
     **dict.fromkeys(("adverb", "adverbe", "adverbio", "avverbio", "bijwoord", "zarf", "ظرف"), "adv"),
     **dict.fromkeys(("preposition", "adp", "préposition", "preposición", "voorzetsel", "حرف جر"), "prep"),
+    # the Arabic FrameNet's closed list of 16 (release/layer2_v4/pos_ar_closed.txt): verbal nouns and the nouns of
+    # instance, place and instrument are nouns; participles, intensive and relative (nisba) forms adjectives, as its
+    # pos_glossary.tsv pairs them with FrameNet's N and A
+    **dict.fromkeys(("فعل",), "v"),
+    **dict.fromkeys(("مصدر", "اسم مصدر", "اسم مرة", "اسم جامد", "اسم آلة", "اسم مكان"), "n"),
+    **dict.fromkeys(("اسم فاعل", "اسم مفعول", "صفة مشبهة", "صيغة مبالغة", "اسم منسوب"), "a"),
+    **dict.fromkeys(("حرف",), "part"),
+    **dict.fromkeys(("تركيب",), "mwe"),
+    **dict.fromkeys(("مبني",), "pron"),
 }
+#: the header of the Arabic FrameNet's layer-2 release (release/layer2_vN/lus_ar.csv): frames by FrameNet 1.7 id
+ARABIC_COLUMNS = frozenset({"ar_lu_id", "lemma_ar", "pos_ar", "frame_id"})
 
 
 def detect(path: Path) -> bool:
@@ -106,8 +122,8 @@ def _resolve(keys: list[str], mapping: dict[str, str], path: Path) -> dict[str, 
         found = next((lower[n] for n in names if n in lower), None)
         if found is not None:
             out[field] = found
-    if "frame" not in out or ("lu" not in out and "lemma" not in out):
-        raise FbagentError(f"{path}: no frame column, or neither an LU nor a lemma column (columns: "
+    if ("frame" not in out and "frame_id" not in out) or ("lu" not in out and "lemma" not in out):
+        raise FbagentError(f"{path}: no frame (or frame_id) column, or neither an LU nor a lemma column (columns: "
                            f"{', '.join(keys[:12])})", "name them with --columns lu=COL,frame=COL (or lemma=, pos=)")
     return out
 
@@ -173,14 +189,14 @@ def read_lu_list(path: str | Path, columns: str | None = None) -> LexiconData:
         def get(field: str, record: dict[str, Any] = record) -> str:
             return str(record.get(fields[field], "") if field in fields else "").strip()
 
-        frame, name = get("frame"), get("lu")
+        fid = get("frame_id")
+        frame, name = get("frame") or (id_name(int(fid)) if fid.isdigit() else ""), get("lu")
         if not name and get("lemma"):
             pos = get("pos")
             name = f"{get('lemma')}.{POS_SUFFIX.get(pos.lower(), pos.lower())}" if pos else get("lemma")
         if not frame or not name:
             what = f"entry {n}" if where is None else "row"
             raise damaged(file, where, f"{what} has no {'frame' if not frame else 'LU name or lemma'}", LAYOUT)
-        fid = get("frame_id")
         frames.setdefault(frame, Frame(frame, int(fid) if fid.isdigit() else None, "", ""))
         lemma, pos = split_lu_name(name)
         lu_id = get("lu_id")
@@ -195,5 +211,9 @@ def read_lu_list(path: str | Path, columns: str | None = None) -> LexiconData:
         raise FbagentError(f"{file}: holds no lexical unit", "add one LU a row (a header line first)")
     for lu in lus.values():
         lu.n_annotated = max(lu.n_annotated, len(lu.exemplars))
-    return LexiconData(list(frames.values()), list(lus.values()), [], fingerprint(PARSER_VERSION, [file]),
-                       provenance=unknown(NAME))
+    by_id = [f for f in frames.values() if is_id_name(f.name)]
+    notes = [f"{len(by_id):,} frame(s) named in the file only by their FrameNet id ({by_id[0].name} ...): "
+             "--frames-from names each after the reference's frame of that id"] if by_id else []
+    arabic = ARABIC_COLUMNS <= set(keys)
+    return LexiconData(list(frames.values()), list(lus.values()), [], fingerprint(PARSER_VERSION, [file]), [], notes,
+                       provenance=known("arabic-framenet", NAME) if arabic else unknown(NAME))

@@ -13,7 +13,14 @@ from pathlib import Path
 
 from fbagent.errors import FbagentError
 from fbagent.framenet.model import LexiconData
-from fbagent.lexicon import conll2009_reader, kfn_reader, lu_list_reader, starlang_reader
+from fbagent.lexicon import (
+    conll2009_reader,
+    kfn_reader,
+    lu_list_reader,
+    odfn_reader,
+    starlang_reader,
+    swefn_reader,
+)
 
 Progress = Callable[[str, int, int], None]
 
@@ -54,9 +61,15 @@ READERS: tuple[Reader, ...] = (
     Reader(starlang_reader.NAME, "Starlang's Turkish FrameNet XML (LUs as KeNet synsets)",
            starlang_reader.detect, starlang_reader.source_hash,
            lambda p, o: starlang_reader.read_starlang(p, progress=o.progress)),
+    Reader(swefn_reader.NAME, "the Swedish FrameNet's LMF (swefn.xml; parts of speech from SALDO's saldo.xml beside it)",
+           swefn_reader.detect, swefn_reader.source_hash,
+           lambda p, o: swefn_reader.read_swefn(p, progress=o.progress), lacks="frame element core types or relations"),
     Reader(conll2009_reader.NAME, "CoNLL-2009 FrameNet annotation (FILLPRED/PRED columns; the Latvian FrameNet)",
            conll2009_reader.detect, conll2009_reader.source_hash,
            lambda p, o: conll2009_reader.read_conll2009(p, strict=o.strict, progress=o.progress)),
+    Reader(odfn_reader.NAME, "the Open Dutch FrameNet Lexicon's JSON (\"lemma:POS\" entries, fn17-FRAME keys)",
+           odfn_reader.detect, odfn_reader.source_hash,
+           lambda p, o: odfn_reader.read_odfn(p, progress=o.progress)),
     Reader(lu_list_reader.NAME, "an LU list naming Berkeley frames (CSV, TSV or JSON)",
            lu_list_reader.detect, lu_list_reader.source_hash, _lu_list),
 )

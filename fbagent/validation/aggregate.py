@@ -494,7 +494,7 @@ def tables(rep: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:
             "entries", str(e["in_scope"]), str(e["judged"]),
             ", ".join(f"{k}: {v}" for k, v in e["annotators_per_entry"].items()) or "-",
             str(e["kept"]), str(e["unfixable"]),
-            f">= {s['min_correct']} correct and >= {s['min_acceptable']} acceptable",
+            f">= {s['min_correct']} correct, >= {s['min_acceptable']} acceptable",
         ]],
     ))
     j = rep.get("judgments")
