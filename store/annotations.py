@@ -585,6 +585,16 @@ def previous_position(db: sqlite_utils.Database, annotator: str, mode: str, befo
     return None if row is None else int(row[0])
 
 
+def annotators_by_first_task(db: sqlite_utils.Database) -> list[str]:
+    """Every annotator with a pair task, in the order of their first task (smallest ``annotation_tasks.id``;
+    ties, impossible in one table, by name). A later annotator only adds to the end, so positions in this
+    list never change as the database grows (the exports' ``annotator_i`` numbers)."""
+    if not db["annotation_tasks"].exists():
+        return []
+    return [r[0] for r in db.execute("SELECT annotator FROM annotation_tasks GROUP BY annotator"
+                                     " ORDER BY MIN(id), annotator")]
+
+
 def tasks_of_items(db: sqlite_utils.Database, item_ids: Iterable[str]) -> list[AnnotationTaskRow]:
     """Every ``annotation_tasks`` row of ``item_ids`` (all annotators), ordered by item, annotator, pair."""
     return cast("list[AnnotationTaskRow]", list(_rows_of_items(db, "annotation_tasks", item_ids, "item_id, annotator, pair")))

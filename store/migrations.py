@@ -51,6 +51,9 @@ Steps (``MIGRATIONS[n]`` turns version ``n - 1`` into ``n``):
     (``annotate --mode adjudicate``, :mod:`fbagent.store.adjudications`); no row is changed.
 13. ``batch_jobs``: the provider batch jobs of ``generate --batch`` (:mod:`fbagent.store.batch_jobs`);
     no row is changed.
+14. ``adjudications.fingerprint``: a decision belongs to the entry's text it was taken on (a revision after
+    it sets it aside, :mod:`fbagent.validation.adjudication`); a stored decision gets the fingerprint of the
+    entry's text at its ``decided_at``.
 
 Steps never use today's ``CREATE TABLE`` scripts (those describe the newest
 schema); each step's SQL is frozen here. Every step is idempotent (an older
@@ -62,7 +65,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from pathlib import Path
 from typing import Any, TypedDict
@@ -432,10 +435,37 @@ def _step13(conn: sqlite3.Connection) -> None:
     run_script(conn, V13_SQL)
 
 
+def _step14(conn: sqlite3.Connection) -> None:
+    """``adjudications.fingerprint``: each decision belongs to the text it was taken on (issue 45). Rows stored
+    before get the fingerprint of the entry's text at their ``decided_at`` (revisions created strictly before)."""
+    _add_column(conn, "adjudications", "fingerprint", "TEXT")
+    conn.row_factory = sqlite3.Row
+    try:
+        rows = conn.execute("SELECT id, item_id, decided_at FROM adjudications WHERE fingerprint IS NULL").fetchall()
+        cols = ", ".join(V4_REVISABLE_FIELDS)
+        for r in rows:
+            item = conn.execute(f"SELECT {cols} FROM items WHERE id = ?", [r["item_id"]]).fetchone()
+            if item is None:
+                continue
+            revs = [dict(x) for x in conn.execute(
+                "SELECT field, new, created_at FROM item_revisions WHERE item_id = ? ORDER BY id", [r["item_id"]])]
+            texts = _v4_texts_at(dict(item), revs, r["decided_at"])
+            conn.execute("UPDATE adjudications SET fingerprint = ? WHERE id = ?",
+                         [_v14_entry_fingerprint(texts), r["id"]])
+    finally:
+        conn.row_factory = None
+
+
+def _v14_entry_fingerprint(texts: Mapping[str, object]) -> str:
+    """32 hex digits of sha256 over the six revisable texts in schema-4 order (JSON), as schema 14 defines it
+    (equal to fbagent.store.adjudications.entry_fingerprint)."""
+    blob = json.dumps([texts.get(f) for f in V4_REVISABLE_FIELDS], ensure_ascii=False)
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:32]
+
+
 MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {2: _step2, 3: _step3, 4: _step4, 5: _step5, 6: _step6,
                                                                7: _step7, 8: _step8, 9: _step9, 10: _step10,
-                                                               11: _step11, 12: _step12,
-                                                               13: _step13}
+                                                               11: _step11, 12: _step12, 13: _step13, 14: _step14}
 
 
 V12_SQL = """

@@ -54,7 +54,7 @@ from fbagent.store.migrations import (  # the steps load only for an old file
 )
 from fbagent.store.transaction import transaction
 
-SCHEMA_VERSION = 13
+SCHEMA_VERSION = 14
 
 LEXICON_SQL = """
 CREATE TABLE IF NOT EXISTS lexicons (
@@ -405,7 +405,8 @@ CREATE INDEX IF NOT EXISTS baseline_tasks_annotator ON baseline_tasks (annotator
 
 
 #: The lead's decisions on disputed entries (schema 12, ``annotate --mode adjudicate``,
-#: :mod:`fbagent.store.adjudications`): appended, never changed; an entry's latest row counts.
+#: :mod:`fbagent.store.adjudications`): appended, never changed; an entry's latest row counts while the
+#: entry's text is the one decided on (schema 14: ``fingerprint``).
 ADJUDICATION_SQL = """
 CREATE TABLE IF NOT EXISTS adjudications (
     id INTEGER PRIMARY KEY,
@@ -414,7 +415,8 @@ CREATE TABLE IF NOT EXISTS adjudications (
     decision TEXT NOT NULL,            -- keep | drop | second_round
     reason TEXT NOT NULL,
     seen TEXT NOT NULL,                -- JSON: the votes the decision saw (n_correct, n_acceptable, annotators)
-    decided_at TEXT NOT NULL
+    decided_at TEXT NOT NULL,
+    fingerprint TEXT                   -- schema 14: entry_fingerprint of the text decided on (NULL: not known)
 );
 CREATE INDEX IF NOT EXISTS adjudications_item ON adjudications (item_id, id);
 """

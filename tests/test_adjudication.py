@@ -1,23 +1,29 @@
-"""Done-when of issue 45: three annotators judge with planted disagreements, the lead adjudicates in the
-real Textual screen (pilot: keys and a typed reason), one entry goes to a second round that a fourth
-annotator judges; `validate report` and the HF export's judgments give the numbers computed here."""
+"""Done-when of issue 45: three annotators validate in the real Textual app (pilot key presses) with planted
+disagreements, the lead adjudicates in the adjudicate screen (keys and a typed reason), one entry goes to a
+second round that a fourth annotator judges (keys); `validate report` and the exports' judgments (fbagent JSONL,
+HF folder) give the numbers computed here from what the test planted."""
 
 from __future__ import annotations
 
 import json
+import math
 import subprocess
 import sys
 
 import pytest
 from factories import make_db
 from test_reliability import nominal_alpha
-from test_validation import PAIRS, E, label, scripted_answers
+from test_validation import AUX_WRONG, PAIRS, SCRIPT, E, label, scripted_answers
 from textual.widgets import Static
+from typer.testing import CliRunner
 
+from fbagent.cli import app as cli_app
 from fbagent.errors import FbagentError
+from fbagent.publish.export import export_entries
 from fbagent.store import adjudications
 from fbagent.tui.adjudicate_session import AdjudicateSession
 from fbagent.tui.app import AnnotateApp
+from fbagent.tui.help_screen import HelpScreen
 from fbagent.tui.scales import THREE_LEVEL
 from fbagent.tui.session import Selection, ValidateSession
 from fbagent.validation.aggregate import score_entries
@@ -58,8 +64,82 @@ def test_no_adjudication_gives_the_vote_filter(three):
     assert all(entries[e].outcome == "votes" and entries[e].kept == entries[e].vote_kept for e in E)
 
 
-async def test_pilot_adjudication_second_round_report_and_export(three, tmp_path):
-    db, path = three
+KEYS = {"A": "1", "B": "2", "both": "3", "neither": "4"}
+#: the pilot's statuses: E2 verified but dropped by the lead, E3 flagged but kept by the lead (E6 rejected: out of scope)
+PILOT_STATUSES = ("verified", "verified", "flagged", "flagged", "verified", "rejected")
+
+
+def planted(annotator: str, task) -> tuple[str, bool]:
+    """The shown label ``annotator`` means to choose on ``task`` and whether they rate it Natural (English:
+    only Natural is acceptable; Acceptable is not), as test_validation's SCRIPT and AUX_WRONG plant them."""
+    if task.pair in ("base", "extended"):
+        bc, ba, xc, xa = SCRIPT[task.item_id][annotator] if annotator in SCRIPT[task.item_id] else (1, 1, 1, 1)
+        ok, natural = (bc, ba) if task.pair == "base" else (xc, xa)
+        wrong = {"sentence_b"} if task.pair == "base" else {"sentence_b_prime"}
+        return label(task, set(PAIRS[task.pair][2]) if ok else wrong), bool(natural)
+    if (annotator, task.item_id, task.pair) in AUX_WRONG:
+        return ("both" if task.pair == "neither_correct" else "A"), True
+    return label(task, set(PAIRS[task.pair][2])), True
+
+
+async def validate_with_keys(db, annotator: str, only: tuple[str, ...] = ()) -> int:
+    """``annotator`` opens the validate screen (as `fbagent annotate --annotator NAME [--second-round]`) and answers
+    every task with key presses: 1-4 for the answer, n (Natural) or a (Acceptable), Enter. Returns the tasks answered."""
+    session = ValidateSession.open(db, annotator, Selection(only=only) if only else Selection())
+    app = AnnotateApp(session)
+    answered = 0
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        if isinstance(app.screen, HelpScreen):
+            await pilot.press("escape")
+        while not session.finished and answered < session.total:
+            choice, natural = planted(annotator, session.current)
+            await pilot.press(KEYS[choice], "n" if natural else "a", "enter")
+            answered += 1
+        assert session.finished and f"All {session.total} tasks are answered" in " ".join(
+            text(app, "#question").split())
+        await pilot.press("q")
+    return answered
+
+
+def planted_code(annotator: str, item: str, pair: str) -> float:
+    """The canonical answer code (reliability.ANSWERS) the test planted, from the selected sentences alone."""
+    bc, _, xc, _ = SCRIPT[item][annotator] if annotator in SCRIPT[item] else (1, 1, 1, 1)
+    ok = bc if pair == "base" else xc
+    sel = set(PAIRS[pair][2]) if ok else ({"sentence_b"} if pair == "base" else {"sentence_b_prime"})
+    first, second = PAIRS[pair][:2]
+    return float(("neither", "first", "second", "both").index(
+        "both" if {first, second} <= sel else "first" if first in sel else "second" if second in sel else "neither"))
+
+
+def cohen(x: list[float], y: list[float]) -> float:
+    """Unweighted Cohen's kappa by its definition: (p_o - p_e) / (1 - p_e)."""
+    n = len(x)
+    p_o = sum(a == b for a, b in zip(x, y, strict=True)) / n
+    p_e = sum((x.count(c) / n) * (y.count(c) / n) for c in set(x) | set(y))
+    return (p_o - p_e) / (1 - p_e)
+
+
+def majority(names: list[str], data: dict[str, list[float]], who: str) -> float:
+    """Share of ``who``'s units whose answer equals the strict majority of the others' (ties, none: skipped)."""
+    hits = []
+    for u, mine in enumerate(data[who]):
+        others = [data[n][u] for n in names if n != who and not math.isnan(data[n][u])]
+        if math.isnan(mine) or not others:
+            continue
+        top = max(set(others), key=others.count)
+        if sum(1 for o in set(others) if others.count(o) == others.count(top)) > 1:
+            continue
+        hits.append(mine == top)
+    return sum(hits) / len(hits)
+
+
+async def test_pilot_adjudication_second_round_report_and_export(tmp_path):
+    """Done-when of issue 45, every person through the real Textual app pressing keys (80x24)."""
+    path = tmp_path / "pilot.db"
+    db = make_db(path, n=6, statuses=PILOT_STATUSES)
+    for name in ("alice", "bob", "carol"):     # 5 entries x 4 pair tasks each, disagreements planted (SCRIPT)
+        assert await validate_with_keys(db, name) == 20
     session = AdjudicateSession.open(db, "lead", Selection())
     # disputed: E2 (2/2: one vote from failing), E3 and E5 (disagreeing); E1 and E4 are unanimous and clear
     assert session.item_ids == [E[1], E[2], E[4]]
@@ -81,83 +161,105 @@ async def test_pilot_adjudication_second_round_report_and_export(three, tmp_path
     assert {e: (d["decision"], d["reason"]) for e, d in decided.items()} == {
         E[1]: ("drop", "weak S_A'"), E[2]: ("keep", "fine"), E[4]: ("second_round", "split vote")}
 
-    # the second round: only dave, who has not seen E5, gets it; he judges it correct and natural
-    assert adjudications.second_round_for(db, "alice") == [] and adjudications.second_round_for(db, "dave") == [E[4]]
-    judge_all_correct(db, "dave", (E[4],))
+    # the second round: only dave, who has not seen E5, gets it (as `annotate --second-round` selects); he
+    # judges its four pairs correct and Natural with keys
+    assert adjudications.second_round_for(db, "alice") == []
+    second = tuple(adjudications.second_round_for(db, "dave"))
+    assert second == (E[4],) and await validate_with_keys(db, "dave", second) == 4
 
-    res = subprocess.run([sys.executable, "-m", "fbagent.cli", "validate", "report", "--db", str(path), "--format",
-                          "json", "--resamples", "200"], capture_output=True, text=True, timeout=300)
-    assert res.returncode == 0, res.stderr
+    res = CliRunner().invoke(cli_app, ["validate", "report", "--db", str(path), "--format", "json",
+                                       "--resamples", "200"])
+    assert res.exit_code == 0, res.output
     rep = json.loads(res.stdout)
-    # outcomes: E1 votes (kept), E2 adjudicated drop, E3 adjudicated keep, E4 votes (dropped), E5 second round
-    # (dave alone: correct and acceptable -> kept)
-    assert rep["entries"]["kept"] == 3
-    assert rep["adjudication"]["outcomes"]["second round"] == 1
+    # outcomes: E1 votes (3/3 kept), E2 adjudicated drop, E3 adjudicated keep, E4 votes (0 acceptable: dropped),
+    # E5 second round (dave alone: correct and acceptable -> kept)
+    kept = {E[0]: True, E[1]: False, E[2]: True, E[3]: False, E[4]: True}
+    assert rep["entries"]["kept"] == sum(kept.values()) == 3
     assert [(r["entry"], r["kept"], r["outcome"]) for r in rep["adjudication"]["entries"]] == [
         (E[1], False, "adjudicated drop"), (E[2], True, "adjudicated keep"), (E[4], True, "second round")]
-    # verifier vs humans: verified E1, E3, E5 are all kept (tp 3, fp 0); flagged E2, E4 dropped (tn 2)
+
+    # the verifier against the humans, computed here from the statuses and the outcomes
+    verified = {e: s == "verified" for e, s in zip(E, PILOT_STATUSES, strict=False)}
+    tp = sum(verified[e] and kept[e] for e in E)
+    fp = sum(verified[e] and not kept[e] for e in E)
+    fn = sum(kept[e] and not verified[e] for e in E)
+    tn = sum(not kept[e] and not verified[e] for e in E)
     everything = rep["verifier_vs_human"]["rows"][0]
-    assert (everything["tp"], everything["fp"], everything["fn"], everything["tn"]) == (3, 0, 0, 2)
-    assert everything["precision"] == 1.0 and everything["recall"] == 1.0
+    assert (everything["tp"], everything["fp"], everything["fn"], everything["tn"]) == (tp, fp, fn, tn) == (2, 1, 1, 1)
+    assert everything["precision"] == pytest.approx(tp / (tp + fp)) == pytest.approx(2 / 3)
+    assert everything["recall"] == pytest.approx(tp / (tp + fn)) == pytest.approx(2 / 3)
 
-    # alpha of the answers, computed here: units = (entry, base|extended); dave answered E5 only
-    entries = score_entries(db, E[:5])
-    from fbagent.validation.reliability import ANSWERS, canonical_answer
-
+    # alpha, kappa and per-annotator lines computed here from what the test planted (not from the database)
     names = ["alice", "bob", "carol", "dave"]
     units = [(e, p) for e in E[:5] for p in ("base", "extended")]
-    data = [[float(ANSWERS.index(canonical_answer(p, entries[e].pairs[n][p]))) if n in entries[e].pairs
-             else float("nan") for e, p in units] for n in names]
+    data = {n: [planted_code(n, e, p) if n != "dave" or e == E[4] else math.nan for e, p in units] for n in names}
     alpha = {r["judgment"]: r["value"] for r in rep["reliability"]["alpha"]}
-    assert alpha["answer (4 choices)"] == pytest.approx(nominal_alpha(data))
-    assert [k["annotators"] for k in rep["reliability"]["kappa"]][:3] == [["alice", "bob"], ["alice", "carol"],
-                                                                           ["alice", "dave"]]
+    assert alpha["answer (4 choices)"] == pytest.approx(nominal_alpha([data[n] for n in names]))
+    kappas = {tuple(k["annotators"]): k["answer"]["value"] for k in rep["reliability"]["kappa"]}
+    assert list(kappas)[:3] == [("alice", "bob"), ("alice", "carol"), ("alice", "dave")] and len(kappas) == 6
+    for a, b in (("alice", "bob"), ("alice", "carol"), ("bob", "carol")):
+        assert kappas[(a, b)] == pytest.approx(cohen(data[a], data[b]))
     per = {a["annotator"]: a for a in rep["reliability"]["annotators"]}
-    assert per["dave"]["judgments"] == 4 and per["dave"]["attention_accuracy"] == 1.0
-    assert per["alice"]["attention_accuracy"] == 0.9   # misses neither_correct on E5 (test_validation)
+    # attention checks (10 per first-round annotator): alice misses 1, carol 2, bob none; dave 2 of 2
+    assert {n: (per[n]["judgments"], per[n]["attention_accuracy"]) for n in names} == {
+        "alice": (20, 0.9), "bob": (20, 1.0), "carol": (20, 0.8), "dave": (4, 1.0)}
+    for n in names:
+        assert per[n]["majority_agreement"] == pytest.approx(majority(names, data, n))
 
-    # the terminal report shows the new tables within 80 columns
-    table = subprocess.run([sys.executable, "-m", "fbagent.cli", "validate", "report", "--db", str(path),
-                            "--resamples", "50"], capture_output=True, text=True, timeout=300,
-                           env={**__import__("os").environ, "COLUMNS": "80"})
-    assert "Krippendorff's alpha" in table.stdout and "Cohen's kappa per pair" in table.stdout
-    assert "Adjudicated entries" in table.stdout
+    # the terminal report shows the tables within 80 columns
+    table = CliRunner().invoke(cli_app, ["validate", "report", "--db", str(path), "--resamples", "50"],
+                               terminal_width=80, env={"COLUMNS": "80"})
+    assert table.exit_code == 0, table.output
+    for heading in ("Krippendorff's alpha", "Cohen's kappa per pair", "Adjudicated entries"):
+        assert heading in table.stdout
     assert max(len(line) for line in table.stdout.splitlines()) <= 80
 
-    # the HF export reproduces alpha and the filter from its own rows (the real datasets library)
-    datasets = pytest.importorskip("datasets")
-    from fbagent.publish.hf import export_hf
+    # the exports reproduce alpha and the filter from their own judgments: the fbagent JSONL and the HF folder
+    export_entries(db, tmp_path / "e.jsonl", "fbagent")
+    records = [json.loads(x) for x in (tmp_path / "e.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert "alice" not in (tmp_path / "e.jsonl").read_text(encoding="utf-8")
+    from_jsonl: dict[str, dict[tuple[str, str], float]] = {}
+    for r in records:
+        for p in ("base", "extended"):
+            for a, j in r["human"]["pairs"].get(p, {}).items():
+                from_jsonl.setdefault(a, {})[(r["id"], p)] = code_of(p, j["selected"])
+    assert nominal_alpha([[from_jsonl[a].get(u, math.nan) for u in units] for a in sorted(from_jsonl)]) == \
+        pytest.approx(alpha["answer (4 choices)"])
+    assert {r["id"]: r["human"]["kept"] for r in records} == kept
 
+    datasets = pytest.importorskip("datasets")
     out = tmp_path / "hf"
-    export_hf(db, out)
+    export_entries(db, out, "hf")
     rows = list(datasets.load_dataset(str(out), split="test"))
     by_alias: dict[str, dict[tuple[str, str], float]] = {}
     for row in rows:
         for j in row["human"]["judgments"]:
             if j["pair"] in ("base", "extended"):
-                first, second = PAIRS[j["pair"]][:2]
-                sel = set(j["selected"])
-                code = "both" if {first, second} <= sel else "first" if first in sel else (
-                    "second" if second in sel else "neither")
-                by_alias.setdefault(j["annotator"], {})[(row["id"], j["pair"])] = float(ANSWERS.index(code))
-    published = [[by_alias[a].get(u, float("nan")) for u in units] for a in sorted(by_alias)]
+                by_alias.setdefault(j["annotator"], {})[(row["id"], j["pair"])] = code_of(j["pair"], j["selected"])
+    published = [[by_alias[a].get(u, math.nan) for u in units] for a in sorted(by_alias)]
     assert nominal_alpha(published) == pytest.approx(alpha["answer (4 choices)"])
     for row in rows:
         h = row["human"]
-        votes = sum(1 for a in h["annotators"] for j in h["judgments"] if j["annotator"] == a) > 0
         a = h["adjudication"]
         if a is None:
             assert h["kept"] == (h["n_correct"] >= h["min_correct"] and h["n_acceptable"] >= h["min_acceptable"])
         elif a["decision"] == "second_round":
-            second = [j for j in h["judgments"] if j["annotator"] in a["second_round"] and j["pair"] in ("base", "extended")]
-            ok = all(j["correct"] and j["acceptable"] for j in second)
-            assert votes and a["second_round"] == ["annotator_4"] and h["kept"] == ok
+            second_j = [j for j in h["judgments"] if j["annotator"] in a["second_round"] and j["pair"] in ("base", "extended")]
+            assert a["second_round"] == ["annotator_4"] and h["kept"] == all(j["correct"] and j["acceptable"]
+                                                                              for j in second_j)
         else:
             assert h["kept"] == (a["decision"] == "keep")
-    assert {r["id"]: r["human"]["kept"] for r in rows} == {E[0]: True, E[1]: False, E[2]: True, E[3]: False,
-                                                          E[4]: True}
+    assert {r["id"]: r["human"]["kept"] for r in rows} == kept
     card = (out / "README.md").read_text(encoding="utf-8")
     assert "## Human filter, adjudication and agreement" in card and "| second round | 1 | 1 |" in card
+
+
+def code_of(pair: str, selected: list[str]) -> float:
+    """The canonical answer code of an exported judgment's ``selected`` sentences."""
+    first, second = PAIRS[pair][:2]
+    sel = set(selected)
+    return float(("neither", "first", "second", "both").index(
+        "both" if {first, second} <= sel else "first" if first in sel else "second" if second in sel else "neither"))
 
 
 def test_team_status_and_the_lead_line(three):
@@ -173,9 +275,9 @@ def test_team_status_and_the_lead_line(three):
         5, 5, 3, 1, 1)
     assert status_line(team) == ("status: alice 20/20, bob 20/20, carol 20/20 pair tasks judged; 5/5 entries judged "
                                  "(5 by 3); 1/3 disputed decided; 1 waiting for a second round")
-    res = subprocess.run([sys.executable, "-m", "fbagent.cli", "annotators", "status", "--db", str(path)],
-                         capture_output=True, text=True, timeout=300, env={**__import__("os").environ, "COLUMNS": "80"})
-    assert res.returncode == 0, res.stderr
+    res = CliRunner().invoke(cli_app, ["annotators", "status", "--db", str(path)], terminal_width=80,
+                             env={"COLUMNS": "80"})
+    assert res.exit_code == 0, res.output
     lines = res.stdout.splitlines()
     assert max(len(x) for x in lines) <= 80
     # majority agreement of alice: 6 of 7 units with a strict majority of bob and carol (see test_reliability)
@@ -197,6 +299,7 @@ def test_nothing_disputed_and_bad_options(tmp_path):
     res = subprocess.run([sys.executable, "-m", "fbagent.cli", "annotate", "--mode", "revise", "--annotator", "x",
                           "--second-round", "--db", str(path)], capture_output=True, text=True, timeout=120)
     assert res.returncode == 2 and "--second-round" in res.stderr and len(res.stderr.strip().splitlines()) == 1
+    # the browser's adjudicate mode is refused before the server starts when nothing is disputed
     res = subprocess.run([sys.executable, "-m", "fbagent.cli", "annotate", "--mode", "adjudicate", "--serve",
                           "--db", str(path)], capture_output=True, text=True, timeout=120)
-    assert res.returncode == 2 and "adjudicate" in res.stderr
+    assert res.returncode == 2 and "no disputed entry" in res.stderr and len(res.stderr.strip().splitlines()) == 1

@@ -54,7 +54,7 @@ def test_deterministic_bytes_and_schema(db_path, tmp_path):
     assert r["verifier"]["sentences"]["sentence_b_prime"]["pass"] is False and r["status"] == "flagged"
     assert r["human"] == {"annotators": [], "entry_scores": {}, "n_correct": 0, "n_acceptable": 0,
                           "min_correct": 2, "min_acceptable": 2, "kept": False, "vote_kept": False,
-                          "outcome": "votes", "adjudication": None, "pairs": {}}
+                          "outcome": "votes", "adjudication": None, "adjudication_set_aside": None, "pairs": {}}
     s, e = r["target_spans"]["sentence_b_prime"]
     assert r["sentence_b_prime"][s:e] == "runs"
     # no leftover temp files

@@ -135,7 +135,7 @@ def test_one_entry_one_annotator_plurals_and_berkeley_citation(tmp_path):
     scripted_answers(db, "alice")
     text = card_of(db, tmp_path / "hf")
     assert "1 entry in English (`en`: 1 entry)" in text and "1 entries" not in text
-    assert "1 annotator (published" in text and "1 annotators" not in text
+    assert "1 annotator, published" in text and "1 annotators" not in text
     assert "1 annotator appears only" in text and "1 entry gives 4 problems per template" in text
     assert "at least 2 annotators judged it correct" in text
     assert "| fn-test | en | Berkeley FrameNet | nltk | framenet_v17 |" in text
@@ -314,9 +314,17 @@ def test_known_shortcuts_say_their_inputs_and_how_to_reproduce(annotated, tmp_pa
 def test_one_annotator_reads_as_one():
     from fbagent.publish.card_creation import _aliases, personal_section
 
-    assert [_aliases(n) for n in (1, 2, 3)] == ["`annotator_1`", "`annotator_1` and `annotator_2`", "`annotator_1..3`"]
+    def facts(*aliases: str, names: bool = False) -> dict:
+        return {"runs": [], "competence": {a: {} for a in aliases}, "annotator_names": names}
+
+    assert [_aliases(facts(*[f"annotator_{i}" for i in range(1, n + 1)])).split(" (")[0] for n in (1, 2, 3)] == [
+        "`annotator_1`", "`annotator_1` and `annotator_2`", "`annotator_1..3`"]
+    # one run of a larger team keeps the database's numbers
+    assert _aliases(facts("annotator_2", "annotator_4", "annotator_5")).startswith(
+        "`annotator_2`, `annotator_4` and `annotator_5` (numbered once per database")
+    assert "`fbagent export --annotator-names`" in _aliases(facts("alice", names=True))
     one = personal_section({"runs": [], "competence": {"annotator_1": {"en": "native"}}})
-    assert "1 annotator appears only as `annotator_1` (or by the name the exporter chose to publish); the free-text" in one
-    assert "annotator_1..n" not in one
+    assert "1 annotator appears only as `annotator_1` (numbered once per database" in one
+    assert "annotator_1..n" not in one and "the free-text comments" in one
     three = personal_section({"runs": [], "competence": {f"annotator_{i}": {} for i in (1, 2, 3)}})
-    assert "3 annotators appear only as `annotator_1..3` (or by the names" in three and "each stated" in three
+    assert "3 annotators appear only as `annotator_1..3` (numbered" in three and "each stated" in three

@@ -188,3 +188,44 @@ def test_a_phone_answers_20_tasks_by_taps_only(tmp_path):
         assert page.evaluate("[window.__keydowns, window.__taps]") == [0, 61]  # taps only: 1 + 20 x 3
         phone.close()
     assert answers(db_path, "pia") == given
+
+
+def test_the_lead_adjudicates_in_the_browser(tmp_path):
+    """`annotate --serve --mode adjudicate` (issue 45): the invited lead gets the adjudicate screen in Chromium, the
+    disputed entries only with the annotators anonymised, and decides with keys; every decision is in SQLite."""
+    from test_validation import E, scripted_answers
+
+    from fbagent.store import adjudications
+
+    db_path = tmp_path / "bench.db"
+    db = make_db(db_path, n=6, statuses=("verified", "flagged", "verified", "flagged", "verified", "rejected"))
+    for name in ("alice", "bob", "carol"):
+        scripted_answers(db, name)   # test_validation's SCRIPT: E2, E3, E5 disputed
+    db.conn.close()
+    with ServeProcess(db_path, "--mode", "adjudicate") as server, chromium() as pw:
+        lead = Browser(pw)
+        tab = lead.tab().open(server.invite("lead"))
+        tab.wait_text("entry 1/3 · decided 0/3", since_key=False)
+        assert "annotator 1" in tab.screen_text() and "alice" not in tab.screen_text()
+        for decision, reason, after in (("d", "weak", "entry 2/3"), ("k", "fine", "entry 3/3"),
+                                        ("r", "split", "decided 3/3")):
+            tab.press(decision)
+            for ch in reason:
+                tab.press(ch)
+            tab.press("Enter")
+            tab.wait_text(after)
+
+        def decided() -> dict:
+            db = open_db(db_path)
+            try:
+                return {e: (d["decision"], d["reason"], d["adjudicator"]) for e, d in adjudications.latest(db).items()}
+            finally:
+                db.conn.close()
+
+        assert wait_until(lambda: len(decided()) == 3)
+        assert decided() == {E[1]: ("drop", "weak", "lead"), E[2]: ("keep", "fine", "lead"),
+                             E[4]: ("second_round", "split", "lead")}
+        tab.page.close()
+        assert wait_until(lambda: not server.app_pids() and "lead: app ended (closed, exit 0" in server.log.read_text())
+        lead.close()
+    assert server.proc.returncode == 0

@@ -120,13 +120,13 @@ def test_schema_v3_fixture_upgrades_in_place_and_every_row_survives(tmp_path):
     }
     notes: list[dict] = []
     db = open_db(path, on_upgrade=notes.append)
-    assert SCHEMA_VERSION == 13 and db.execute("PRAGMA user_version").fetchone()[0] == 13
+    assert SCHEMA_VERSION == 14 and db.execute("PRAGMA user_version").fetchone()[0] == 14
     backup = tmp_path / "old.db.v3.bak"
-    assert notes == [{"from": 3, "to": 13, "backup": backup}]
+    assert notes == [{"from": 3, "to": 14, "backup": backup}]
     # the copy beside the file is the version-3 database as it was
     assert _version(backup) == 3 and _dump(backup) == before
     assert [(r["from_version"], r["to_version"], r["backup"]) for r in db.query("SELECT * FROM schema_migrations")] == [
-        (3, 13, str(backup))
+        (3, 14, str(backup))
     ]
 
     # every row survives with every old column unchanged; the only rewrite: binary-scale level names
@@ -198,8 +198,8 @@ def test_older_versions_upgrade_through_every_step(tmp_path):
     conn.commit()
     conn.close()
     db = open_db(path)
-    assert db.execute("PRAGMA user_version").fetchone()[0] == 13
-    assert next(db.query("SELECT note FROM schema_migrations"))["note"] == "steps 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13"
+    assert db.execute("PRAGMA user_version").fetchone()[0] == 14
+    assert next(db.query("SELECT note FROM schema_migrations"))["note"] == "steps 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14"
     open_db(tmp_path / "new.db").conn.close()
     assert _layout(path) == _layout(tmp_path / "new.db")
     assert (tmp_path / "v1.db.v1.bak").exists()
@@ -219,7 +219,7 @@ def test_a_failed_step_changes_nothing(tmp_path, monkeypatch):
     monkeypatch.setitem(migrations.MIGRATIONS, 4, broken)
     with pytest.raises(FbagentError) as err:
         open_db(path)
-    assert "from schema version 3 to 13 failed (no such table: no_such_table); nothing was changed" in str(err.value)
+    assert "from schema version 3 to 14 failed (no such table: no_such_table); nothing was changed" in str(err.value)
     assert "\n" not in str(err.value)
     assert _version(path) == 3 and _dump(path) == before  # one transaction: no new column, no renamed level
 
@@ -236,7 +236,7 @@ def test_a_database_newer_than_the_code_is_refused_in_one_line(tmp_path):
         with pytest.raises(FbagentError) as err:
             open_db(path, **kwargs)
         assert str(err.value) == (
-            f"{path} has schema version 99, newer than this fbagent understands (13); it was left unchanged. "
+            f"{path} has schema version 99, newer than this fbagent understands (14); it was left unchanged. "
             "Fix: upgrade fbagent (pip install -U fbagent) or use the version that wrote it"
         )
     assert hashlib.sha256(path.read_bytes()).hexdigest() == digest
@@ -267,7 +267,7 @@ def test_two_processes_opening_an_old_file_upgrade_it_once(tmp_path):
     assert errors == []
     assert sorted(len(r) for r in results) == [0, 0, 1]
     assert sorted(p.name for p in tmp_path.iterdir() if ".bak" in p.name) == ["old.db.v3.bak"]
-    assert _version(path) == 13
+    assert _version(path) == 14
 
 
 # --------------------------------------------------------------------------- read-only databases (issue 10)
@@ -396,7 +396,9 @@ def test_read_commands_never_upgrade_and_db_upgrade_does(tmp_path):
     assert res.stdout.strip() == f"{old} has schema version {SCHEMA_VERSION} already: nothing to do"
     res = _cli("validate", "report", "--format", "json", "--db", str(old))
     assert res.returncode == 0, res.stderr
-    assert res.stderr.startswith("hint: the filter wants >= 2") and res.stderr.count("\n") == 1
+    # one hint, wrapped at 80 columns with its continuation lines indented (issue 42)
+    hint = res.stderr.splitlines()
+    assert hint[0].startswith("hint: the filter wants >= 2") and all(x.startswith("      ") for x in hint[1:])
     rep = json.loads(res.stdout)
     per = {r["entry"]: r for r in rep["judgments"]["per_entry"]}
     assert (per["run1:1:0"]["current"], per["run1:1:0"]["stale"], per["run1:1:0"]["pending"]) == (6, 2, 4)

@@ -101,6 +101,9 @@ class AdjudicateScreen(Screen):
         d = e.adjudication
         decided = ("not decided yet" if d is None else
                    f"decided: {DECISION_LABELS[d['decision']]} ({d['reason']}) -> {'kept' if e.kept else 'dropped'}")
+        if d is None and e.set_aside is not None:
+            decided = (f"earlier {DECISION_LABELS[e.set_aside['decision']]} set aside: revised "
+                       f"{', '.join(e.set_aside['revised']) or 'since'}; not decided for this text")
         picked = f" · picked: {DECISION_LABELS[self.pending]}, type the reason" if self.pending else ""
         self.query_one("#decision", Static).update(decided + picked)
 

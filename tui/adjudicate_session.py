@@ -13,6 +13,7 @@ import sqlite_utils
 
 from fbagent.errors import FbagentError
 from fbagent.store import adjudications
+from fbagent.store import annotations as ann
 from fbagent.store import revisions as rev
 from fbagent.tui.session import Selection, assigned_entries
 from fbagent.validation.adjudication import disputed
@@ -50,9 +51,11 @@ class AdjudicateSession:
         self.item_ids = item_ids
         self.min_correct, self.min_acceptable = min_correct, min_acceptable
         self.entries = score_entries(db, item_ids, min_correct=min_correct, min_acceptable=min_acceptable)
-        names = sorted({n for e in self.entries.values() for n in e.pairs})
-        #: annotator name -> the label the lead sees (stable for the session: name order)
-        self.aliases = {n: f"annotator {i}" for i, n in enumerate(names, start=1)}
+        names = {n for e in self.entries.values() for n in e.pairs}
+        order = {n: i for i, n in enumerate(ann.annotators_by_first_task(db), start=1)}
+        #: annotator name -> the label the lead sees: the number the exports give (annotator_i, one numbering
+        #: per database: fbagent.publish.annotators)
+        self.aliases = {n: f"annotator {order.setdefault(n, len(order) + 1)}" for n in sorted(names, key=lambda n: order.get(n, 1 << 30))}
         self.index = next((i for i, x in enumerate(item_ids) if self.entries[x].adjudication is None), 0)
 
     @classmethod
@@ -62,7 +65,8 @@ class AdjudicateSession:
         for bad input (unknown run, nothing selected) or when no entry is disputed."""
         ids = [r["id"] for r in assigned_entries(db, selection)]
         scored = score_entries(db, ids, min_correct=min_correct, min_acceptable=min_acceptable)
-        picked = [i for i in ids if disputed(scored[i], min_correct, min_acceptable) or scored[i].adjudication]
+        picked = [i for i in ids if disputed(scored[i], min_correct, min_acceptable) or scored[i].adjudication
+                  or scored[i].set_aside]
         if not picked:
             judged = sum(1 for e in scored.values() if e.scores)
             raise FbagentError(f"no disputed entry among the {len(ids)} selected ({judged} judged): every judged entry "
@@ -94,7 +98,7 @@ class AdjudicateSession:
         the canonical sentences selected (``S_A``, ``S_B'``, ... or ``none``)."""
         e = self.entry
         out: list[JudgmentLine] = []
-        for name in sorted(e.scores, key=lambda n: self.aliases[n]):
+        for name in sorted(e.scores, key=lambda n: int(self.aliases[n].split()[-1])):
             answers = {}
             for pair in SCORED_PAIRS:
                 j = e.pairs[name][pair]

@@ -94,6 +94,8 @@ def register(app: typer.Typer) -> None:
         if second_round:
             selection = replace(selection, only=tuple(adjudications.second_round_for(database, annotator or "")))
         entries = assigned_entries(database, selection)  # bad --run/--lang/--range first (read only)
+        if serve and mode == "adjudicate":   # nothing disputed: refused here, as in the terminal
+            tui.AdjudicateSession.open(database, "", selection)
         if serve:
             database.conn.close()
             launch = AppLaunch(db=db.resolve(), mode=mode, run=run, lang=lang, statuses=tuple(selection.statuses),
@@ -134,8 +136,6 @@ def _check_options(*, mode: str, order: str, seed: int | None, serve: bool, anno
     """Raise :class:`fbagent.errors.FbagentError` for the first impossible combination of `annotate` options."""
     if mode not in ("validate", "revise", "baseline", "adjudicate"):
         raise FbagentError(f"--mode {mode!r} is not a mode", "pass --mode validate, revise, baseline or adjudicate")
-    if mode == "adjudicate" and serve:
-        raise FbagentError("--mode adjudicate is the lead's pass in this terminal, not with --serve", "drop --serve")
     if mode == "baseline" and serve:
         raise FbagentError("--mode baseline runs in this terminal, not with --serve", "drop --serve")
     if mode == "baseline" and any(v is not None for v in (share, overlap)):

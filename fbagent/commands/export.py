@@ -48,7 +48,8 @@ def register(app: typer.Typer) -> None:
         min_acceptable: Annotated[int, typer.Option("--min-acceptable", help="Filter: at least this many annotators judged it acceptable.")] = 2,
         status: Annotated[str, typer.Option("--status", help="Item statuses to export, comma list or 'all'.")] = DEFAULT_STATUS,
         annotator_names: Annotated[bool, typer.Option(
-            "--annotator-names", help="hf: publish annotator names (default: anonymised annotator_1..n).")] = False,
+            "--annotator-names", help="fbagent and hf: publish annotator names (default: annotator_1..n, one "
+            "numbering per database; the card says which).")] = False,
         license: Annotated[str | None, typer.Option("--license", help="hf: the card's licence (a Hugging Face licence id). "
                                                     "Default: the terms of the exported lexicons (CC BY from Berkeley "
                                                     "FrameNet; non-commercial and share-alike terms carried over). A "

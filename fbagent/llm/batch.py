@@ -40,8 +40,6 @@ from fbagent.store import llm_calls
 if TYPE_CHECKING:
     import sqlite_utils
 
-    from fbagent.llm.client import UsageStats
-
 
 class BatchClient(Protocol):
     """What collect mode needs of an :class:`fbagent.llm.client.LLMClient` (named here, not imported: the
@@ -51,7 +49,7 @@ class BatchClient(Protocol):
     backend: str
     model: str
     max_retries: int
-    stats: UsageStats
+    stats: Any          # fbagent.llm.client.UsageStats (named, not imported: the client imports this module)
 
     @property
     def provider(self) -> Any: ...
@@ -238,7 +236,7 @@ def _store(collector: BatchCollector, line: BatchLine, value: BaseModel | None, 
     client's counters; a failure is remembered in ``collector.failed``."""
     client = collector.client
     provider = client.provider
-    request: dict[str, Any] = {"messages": line.messages, "response_model": line.response_model.__name__,
+    request: dict[str, object] = {"messages": line.messages, "response_model": line.response_model.__name__,
                                "params": line.params, "mode": provider.mode,
                                "batch": {"provider": collector.api.provider, "jobs": line.jobs}}
     if line.reasks:

@@ -36,13 +36,17 @@ def adjudication_section(db: sqlite_utils.Database, records: list[dict[str, Any]
     alpha = [[a["judgment"], a["level"], a["units"], "n/a" if a["value"] is None else f"{a['value']:.3f}",
               "n/a" if a["low"] is None else f"[{a['low']:.3f}, {a['high']:.3f}]"] for a in rel["alpha"]]
     verifier = _verifier_lines(db, entries, [r["id"] for r in judged], s)
+    aside = [r for r in judged if r["human"].get("adjudication_set_aside")]
+    aside_line = (f"{len(aside)} exported {'entry was' if len(aside) == 1 else 'entries were'} revised after the "
+                  "lead's decision: that decision is set aside (`human.adjudication_set_aside` gives it, the revised "
+                  "fields and why) and the judgments of the revised text decide.\n\n") if aside else ""
     return ("## Human filter, adjudication and agreement\n\n"
             f"Filter: an entry is kept when at least {s['min_correct']} annotators judged it correct and at least "
             f"{s['min_acceptable']} acceptable (FrameBench 3.2), unless the lead adjudicated it; {CONVENTION}. "
             "Each row's `human.outcome` names the rule that decided, `human.vote_kept` the vote filter alone, "
             "`human.adjudication` the decision and its reason.\n\n"
-            + table(["outcome", "judged entries exported", "kept"], rows) + "\n\n"
-            f"Krippendorff's alpha of the exported entries' judgments ({RELIABILITY_CONVENTION}; "
+            + table(["outcome", "judged entries exported", "kept"], rows) + "\n\n" + aside_line
+            + f"Krippendorff's alpha of the exported entries' judgments ({RELIABILITY_CONVENTION}; "
             f"{rel['resamples']} resamples, seed {rel['seed']}):\n\n"
             + table(["judgment", "level", "units", "alpha", "95% interval"], alpha) + "\n" + verifier)
 

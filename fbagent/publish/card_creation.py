@@ -143,10 +143,9 @@ def annotations_section(facts: dict) -> str:
     h = v["human_accuracy"]
     n = len(v["annotators"])
     return ("### Annotations\n\n"
-            f"{plural(n, 'annotator')} (published as {_aliases(n)} unless the exporter chose to publish names; "
-            "language competence as stated: see Languages) judged, per entry, the base pair, the extended pair and "
-            "two attention-check pairs (both correct, neither correct), choosing Sentence A / Sentence B / Both / "
-            f"Neither and rating acceptability. Filter: {_rule(s)}.\n\n"
+            f"{plural(n, 'annotator')}, published as {_aliases(facts)}, judged, per entry, the base pair, the "
+            "extended pair and two attention-check pairs (both correct, neither correct), choosing Sentence A / Sentence B / Both / "
+            f"Neither and rating acceptability (language competence as stated: see Languages). Filter: {_rule(s)}.\n\n"
             f"Entries in scope: {e['in_scope']:,}; judged: {e['judged']:,}; kept: {e['kept']:,}; dropped by the "
             f"filter: {e['judged'] - e['kept']:,}; marked \"cannot be fixed\": {e['unfixable']:,}; exported here: "
             f"{facts['exported']['entries']:,}.\n\n"
@@ -162,18 +161,27 @@ def annotations_section(facts: dict) -> str:
             "share of correctly answered base and extended pairs (the \"Human\" row of FrameBench Tables 3 and 4).\n")
 
 
-def _aliases(n: int) -> str:
-    """How ``n`` published annotators are named: ``annotator_1``, ``annotator_1`` and ``annotator_2``, ``annotator_1..n``."""
-    if n <= 1:
-        return "`annotator_1`"
-    return "`annotator_1` and `annotator_2`" if n == 2 else f"`annotator_1..{n}`"
+def _aliases(facts: dict) -> str:
+    """How the card's annotators are published: ``annotator_1..n`` (or the numbers in use, e.g. ``annotator_2``
+    and ``annotator_4`` for one run of a larger team) with what the numbers mean, or by name when the exporter
+    passed ``--annotator-names``."""
+    published = list(facts.get("competence") or {})
+    if facts.get("annotator_names"):
+        return "their names (the exporter chose to publish names: `fbagent export --annotator-names`)"
+    nums = [int(a.removeprefix("annotator_")) for a in published if a.removeprefix("annotator_").isdigit()]
+    if nums and nums == list(range(1, len(nums) + 1)) and len(nums) > 2:
+        shown = f"`annotator_1..{len(nums)}`"
+    else:
+        quoted = [f"`{a}`" for a in published] or ["`annotator_1`"]
+        shown = quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
+    return (f"{shown} (numbered once per database in the order the annotators started, so one number is one "
+            "person in every export of it; the mapping to people is not published)")
 
 
 def personal_section(facts: dict) -> str:
     models = sorted({f"`{r['model']}`" for r in facts["runs"] if r.get("model")})
     n = len(facts.get("competence") or {})
-    who = (f"{plural(n, 'annotator')} {'appears' if n == 1 else 'appear'} only as {_aliases(n)} (or by the "
-           f"{'name' if n == 1 else 'names'} the exporter chose to publish); "
+    who = (f"{plural(n, 'annotator')} {'appears' if n == 1 else 'appear'} only as {_aliases(facts)}; "
            f"{'their' if n > 1 else 'the'} free-text comments are not published, and the only fact about "
            f"{'them' if n > 1 else 'this annotator'} here is the language competence "
            f"{'each' if n > 1 else 'they'} stated" if n else "No annotator judged these entries")

@@ -22,7 +22,7 @@ from fbagent.publish.options import HfOptions, LmEvalOptions, Scope
 
 def _jsonl(fmt: str) -> Callable[..., dict[str, Any]]:
     def write(db: sqlite_utils.Database, out: Path, scope: Scope, hf: HfOptions, lmeval: LmEvalOptions) -> dict:
-        return {"entries": jsonl.export(db, out, fmt=fmt, **scope.export_options())}
+        return {"entries": jsonl.export(db, out, hf.annotator_names, fmt=fmt, **scope.export_options())}
     return write
 
 

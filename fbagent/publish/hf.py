@@ -122,8 +122,8 @@ def _write(db: sqlite_utils.Database, tmp: Path, records: list[dict],
     export folder named ``folder``; ``decided``: the scope, the card's facts and its licence)."""
     scope, facts, lic = decided
     facts = dict(facts)
-    aliases = facts.pop("aliases")
-    n_annotators = max(FRAMEBENCH_MIN_ANNOTATORS, len(aliases))
+    aliases, numbers = facts.pop("aliases"), facts.pop("numbers")
+    n_annotators = max([FRAMEBENCH_MIN_ANNOTATORS, *numbers.values()])
     feats = features(n_annotators)
     languages = sorted({r["language"] for r in records})
     configs = configs_for(languages)
@@ -135,7 +135,7 @@ def _write(db: sqlite_utils.Database, tmp: Path, records: list[dict],
     from datasets import Dataset
 
     files = []
-    rows_by_lang = {lang: [hf_row(r, aliases, n_annotators) for r in records if r["language"] == lang]
+    rows_by_lang = {lang: [hf_row(r, aliases, n_annotators, numbers) for r in records if r["language"] == lang]
                     for lang in languages}
     for lang in languages:
         rel = DATA_FILE.format(lang=lang)

@@ -16,7 +16,8 @@ Formats (field tables in docs/annotate.md, JSON Schema in
 - ``framebench``: exactly ``original_qa_id``, ``lex_unit_name``, ``question``
   (the four-choice form, which the authors' script puts in its prompt),
   ``sentence_a``, ``sentence_b``, ``sentence_a_prime``, ``sentence_b_prime``
-  and, for annotators i = 1..3 (sorted by name), ``match_answer_annotator{i}_ab``,
+  and, for annotators i = 1..3 (the entry's first three in the database's numbering,
+  :mod:`fbagent.publish.annotators`; no names), ``match_answer_annotator{i}_ab``,
   ``match_answer_annotator{i}_prime``, ``quality_annotator{i}_ab``,
   ``quality_annotator{i}_prime`` as JSON booleans (never null: a missing
   annotator is ``false``), since that script sums ``int(value)``.
@@ -39,6 +40,7 @@ from fbagent.errors import FbagentError
 from fbagent.files import write_atomic
 from fbagent.framenet.pair_keys import canonical_names, frame_pair_key
 from fbagent.limits import check_count
+from fbagent.publish.annotators import anonymise_records, published
 from fbagent.publish.formats import JSONL_NAMES, check_format
 from fbagent.store import annotations as ann
 from fbagent.store.items import ANNOTATED_STATUSES
@@ -71,7 +73,8 @@ def human_block(e: EntryScore, min_correct: int, min_acceptable: int) -> dict[st
     """The ``human`` block of one entry (fbagent format): the votes, the filter's thresholds, ``kept`` (the
     outcome), ``vote_kept`` (the vote filter alone), ``outcome`` (which rule decided:
     :data:`fbagent.validation.adjudication.OUTCOMES`), the lead's ``adjudication`` (decision, reason,
-    second-round annotators; null when none) and every pair judgment per annotator."""
+    second-round annotators; null when none), ``adjudication_set_aside`` (a decision a later revision set
+    aside: decision, reason, revised fields, why; null when none) and every pair judgment per annotator."""
     pairs: dict[str, dict[str, Any]] = {}
     for name in sorted(e.pairs):
         for pair, j in sorted(e.pairs[name].items()):
@@ -89,6 +92,8 @@ def human_block(e: EntryScore, min_correct: int, min_acceptable: int) -> dict[st
         "adjudication": None if e.adjudication is None else {
             "decision": e.adjudication["decision"], "reason": e.adjudication["reason"],
             "second_round": list(e.second_round)},
+        "adjudication_set_aside": None if e.set_aside is None else {
+            k: e.set_aside[k] for k in ("decision", "reason", "revised", "why")},
         "pairs": {p: pairs[p] for p in ("base", "extended", "both_correct", "neither_correct") if p in pairs},
     }
 
@@ -137,8 +142,10 @@ def fbagent_record(item: dict[str, Any], run_name: str, e: EntryScore, min_corre
     }
 
 
-def framebench_record(item: dict[str, Any], e: EntryScore) -> dict[str, Any]:
-    """One entry with the FrameBench authors' column names (see the module docstring)."""
+def framebench_record(item: dict[str, Any], e: EntryScore, number: dict[str, int] | None = None) -> dict[str, Any]:
+    """One entry with the FrameBench authors' column names (see the module docstring); annotator i is the i-th
+    of the entry's annotators in ``number`` order (the database's numbering, :mod:`fbagent.publish.annotators`;
+    None: name order)."""
     rec: dict[str, Any] = {
         "original_qa_id": item["id"],
         "lex_unit_name": item["lu_a"],
@@ -148,7 +155,7 @@ def framebench_record(item: dict[str, Any], e: EntryScore) -> dict[str, Any]:
         "sentence_a_prime": item["sentence_a_prime"],
         "sentence_b_prime": item["sentence_b_prime"],
     }
-    names = e.annotators[:FRAMEBENCH_ANNOTATORS]
+    names = sorted(e.annotators, key=lambda n: (number or {}).get(n, 1 << 30))[:FRAMEBENCH_ANNOTATORS]
     for i in range(1, FRAMEBENCH_ANNOTATORS + 1):
         pairs = e.pairs[names[i - 1]] if i <= len(names) else {}
         rec[f"match_answer_annotator{i}_ab"] = bool(pairs and pairs["base"].correct)
@@ -170,7 +177,8 @@ def export_records(
     exclude: Collection[str] = (),
 ) -> list[dict[str, Any]]:
     """The records to export, in stable entry order; entries whose id is in ``exclude`` are left out
-    (``export --exclude-shortcut``: the audit's flagged entries).
+    (``export --exclude-shortcut``: the audit's flagged entries). The records carry annotator names: a
+    writer publishes them through :mod:`fbagent.publish.annotators` (:func:`export`, the HF rows).
 
     Raises :class:`FbagentError` for an unknown format or run, a threshold out of range, when no entry
     matches, or when ``validated`` is asked and no entry has human judgments.
@@ -191,6 +199,7 @@ def export_records(
     revisions = revisions_by_item(db, ids)
     run_names = stored_run_names(db)
     canonical = {name: lexicon_canonical_names(db, name) for name in sorted({str(i["lexicon"]) for i in items})}
+    number = published(db).numbers
     out = []
     for item in items:
         eff = apply_revisions(item, revisions.get(item["id"], []))
@@ -201,7 +210,7 @@ def export_records(
             out.append(fbagent_record(eff, run_names.get(item["run_id"], str(item["run_id"])), e, min_correct,
                                       min_acceptable, canonical[str(item["lexicon"])]))
         else:
-            out.append(framebench_record(eff, e))
+            out.append(framebench_record(eff, e, number))
     return out
 
 
@@ -225,10 +234,16 @@ def write_text(text: str, out: Path) -> None:
 def export(
     db: sqlite_utils.Database,
     out: Path,
+    annotator_names: bool = False,
     **options: Any,
 ) -> int:
-    """Build the records (:func:`export_records` options) and write them to ``out``; returns how many."""
+    """Build the records (:func:`export_records` options) and write them to ``out``; returns how many.
+    Annotators are published as ``annotator_1..n`` (:mod:`fbagent.publish.annotators`: one numbering per
+    database, the mapping never written), or by name with ``annotator_names``; the framebench format
+    numbers annotators per entry and carries no name either way."""
     records = export_records(db, **options)
+    if options.get("fmt", "fbagent") == "fbagent":
+        records = anonymise_records(records, published(db, annotator_names))
     write_jsonl(records, out)
     return len(records)
 

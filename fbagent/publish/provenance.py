@@ -19,6 +19,7 @@ from typing import Any
 import sqlite_utils
 
 from fbagent.providers.redact import redact_value
+from fbagent.publish.annotators import published
 from fbagent.publish.options import Scope
 from fbagent.store.competence import competence
 from fbagent.store.lexicon import lexicon_row
@@ -108,8 +109,8 @@ def verifier_settings(records: list[dict]) -> list[dict[str, Any]]:
 
 def anonymised_report(rep: dict[str, Any], aliases: dict[str, str]) -> dict[str, Any]:
     """The validation report (:func:`fbagent.validation.aggregate.report`) with annotator names replaced by
-    their aliases and the per-entry list dropped."""
-    out = {k: v for k, v in rep.items() if k not in ("judgments", "verifier_vs_human")}
+    their aliases, the per-entry list and the filter hint (which names annotators) dropped."""
+    out = {k: v for k, v in rep.items() if k not in ("judgments", "verifier_vs_human", "filter_hint")}
     out["annotators"] = [{**a, "annotator": aliases.get(a["annotator"], a["annotator"])} for a in rep["annotators"]]
     h = rep["human_accuracy"]
     out["human_accuracy"] = {**h, "per_annotator": {aliases.get(n, n): v for n, v in h["per_annotator"].items()}}
@@ -123,16 +124,18 @@ def anonymised_report(rep: dict[str, Any], aliases: dict[str, str]) -> dict[str,
 def provenance(db: sqlite_utils.Database, records: list[dict], scope: Scope, annotator_names: bool) -> dict[str, Any]:
     """Facts for the card: ``runs`` (:func:`run_facts`), ``verifier`` (:func:`verifier_settings`),
     ``validation`` (anonymised report, or None when nobody judged), ``aliases`` (annotator -> published
-    name, name order), ``competence`` (published name -> ``{lang: level}`` as each annotator stated it,
+    name, :mod:`fbagent.publish.annotators`), ``numbers`` (annotator -> number, the ``i`` of the authors'
+    annotator columns), ``annotator_names`` (whether names are published), ``competence`` (published name -> ``{lang: level}`` as each annotator stated it,
     :mod:`fbagent.store.competence`; ``{}`` for an unstated one), ``exported`` (entries per language and
     status, distinct verbs per language) and the ``scope``."""
     rep = report(db, run=scope.run, statuses=scope.statuses, min_correct=scope.min_correct,
                  min_acceptable=scope.min_acceptable)
-    names = sorted({a["annotator"] for a in rep["annotators"]}
-                   | {n for r in records for p in r["human"]["pairs"].values() for n in p})
-    aliases = {n: (n if annotator_names else f"annotator_{i}") for i, n in enumerate(names, start=1)}
+    pub = published(db, annotator_names)
+    aliases = pub.aliases({a["annotator"] for a in rep["annotators"]}
+                          | {n for r in records for p in r["human"]["pairs"].values() for n in p})
     stated = competence(db)
     facts = {
+        "annotator_names": annotator_names,
         "scope": {"run": scope.run, "validated": scope.validated, "min_correct": scope.min_correct,
                   "min_acceptable": scope.min_acceptable, "statuses": list(scope.statuses)},
         "runs": [run_facts(db, name) for name in sorted({r["run"] for r in records})],
@@ -148,4 +151,4 @@ def provenance(db: sqlite_utils.Database, records: list[dict], scope: Scope, ann
                       for lang in sorted({r["language"] for r in records})},
         },
     }
-    return {**redact_value(facts), "aliases": aliases}
+    return {**redact_value(facts), "aliases": aliases, "numbers": {n: pub.number(n) for n in aliases}}

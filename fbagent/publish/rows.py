@@ -8,9 +8,9 @@ A row is built from one fbagent-format export record (:func:`fbagent.publish.jso
   in their own columns;
 - ``original_qa_id`` and ``lex_unit_name`` repeat ``id`` and ``lu`` under the authors' names;
 - ``match_answer_annotator{i}_ab|_prime`` and ``quality_annotator{i}_ab|_prime`` (i = 1..n, at least
-  3 as the authors' script expects) are the judgments of the i-th annotator of the whole export
-  (annotators sorted by name, so ``annotator_i`` is one person in every row); a missing judgment is
-  ``false``, as in the authors' format;
+  3 as the authors' script expects) are the judgments of annotator i (numbered once per database in the
+  order of their first task, :mod:`fbagent.publish.annotators`, so ``annotator_i`` is one person in every
+  row and every export); a missing judgment is ``false``, as in the authors' format;
 - ``human`` holds the aggregated judgments with annotators as ``annotator_1..n`` (or their names
   with ``annotator_names``); free-text comments are not published;
 - nested values whose shape varies (``verifier``) are reduced to fixed fields.
@@ -80,6 +80,8 @@ FIELDS: dict[str, tuple[FieldSpec, str]] = {
     "human": ({"annotators": ["string"], "n_correct": "int32", "n_acceptable": "int32", "min_correct": "int32",
                "min_acceptable": "int32", "kept": "bool", "vote_kept": "bool", "outcome": "string",
                "adjudication": {"decision": "string", "reason": "string", "second_round": ["string"]},
+               "adjudication_set_aside": {"decision": "string", "reason": "string", "revised": ["string"],
+                                          "why": "string"},
                "judgments": [{"annotator": "string", "pair": "string", "choice": "string", "selected": ["string"],
                               "shown": ["string"], "correct": "bool", "acceptability": "string",
                               "acceptable": "bool"}]},
@@ -87,7 +89,9 @@ FIELDS: dict[str, tuple[FieldSpec, str]] = {
               "correct / acceptable (entry score = min over base and extended pair), the filter thresholds, "
               "whether it passed (`kept`: the outcome; `vote_kept`: the vote filter alone; `outcome`: which rule "
               "decided, votes or the lead's adjudication; `adjudication`: decision keep / drop / second_round, "
-              "reason, second-round annotators, null when none), and every pair judgment (pair: base, extended, both_correct, neither_correct; "
+              "reason, second-round annotators, null when none; `adjudication_set_aside`: a decision that no "
+              "longer applies because the entry was revised after it, with the revised fields and why, null when "
+              "none), and every pair judgment (pair: base, extended, both_correct, neither_correct; "
               "choice in the labels shown: A, B, both, neither)."),
 }
 
@@ -123,13 +127,6 @@ def features(n_annotators: int) -> datasets.Features:
     return Features(feats)
 
 
-def annotator_aliases(records: list[dict], names: bool) -> dict[str, str]:
-    """Annotator name -> published name, in name order: ``annotator_1..n``, or the name itself
-    (``names``). The position in this dict is the ``i`` of the authors' annotator columns."""
-    all_names = sorted({n for r in records for p in r["human"]["pairs"].values() for n in p})
-    return {n: (n if names else f"annotator_{i}") for i, n in enumerate(all_names, start=1)}
-
-
 def _verifier(v: Any) -> dict | None:
     if not isinstance(v, dict):
         return None
@@ -142,19 +139,25 @@ def _verifier(v: Any) -> dict | None:
     return out
 
 
-def _adjudication(a: dict[str, Any] | None, aliases: dict[str, str]) -> dict[str, Any] | None:
-    """The adjudication of an export record with its second-round annotators under their published names."""
+def _adjudication(a: dict[str, Any] | None, aliases: dict[str, str], number: dict[str, int]) -> dict[str, Any] | None:
+    """The adjudication of an export record with its second-round annotators under their published names
+    (in number order)."""
     if a is None:
         return None
-    return {"decision": a["decision"], "reason": a["reason"], "second_round": [aliases[n] for n in a["second_round"]]}
+    return {"decision": a["decision"], "reason": a["reason"],
+            "second_round": [aliases[n] for n in sorted(a["second_round"], key=number.__getitem__)]}
 
 
-def hf_row(rec: dict, aliases: dict[str, str], n_annotators: int) -> dict[str, Any]:
-    """One dataset row from an fbagent-format export record (``aliases``: :func:`annotator_aliases`)."""
+def hf_row(rec: dict, aliases: dict[str, str], n_annotators: int,
+           numbers: dict[str, int] | None = None) -> dict[str, Any]:
+    """One dataset row from an fbagent-format export record with annotator names (``aliases``: name -> published
+    name; ``numbers``: name -> the ``i`` of the annotator columns, :mod:`fbagent.publish.annotators`; None: the
+    position in ``aliases``)."""
     h = rec["human"]
+    number = numbers or {name: i for i, name in enumerate(aliases, start=1)}
     judgments = []
     for pair in PAIRS:
-        for name, j in sorted(h["pairs"].get(pair, {}).items(), key=lambda kv: aliases[kv[0]]):
+        for name, j in sorted(h["pairs"].get(pair, {}).items(), key=lambda kv: number[kv[0]]):
             judgments.append({"annotator": aliases[name], "pair": pair, "choice": j["choice"],
                               "selected": list(j["selected"]), "shown": list(j["shown"]), "correct": j["correct"],
                               "acceptability": j["acceptability"], "acceptable": j["acceptable"]})
@@ -175,13 +178,14 @@ def hf_row(rec: dict, aliases: dict[str, str], n_annotators: int) -> dict[str, A
         "run": rec["run"],
         "revised": rec["revised"], "revised_fields": list(rec["revised_fields"]),
         "original": {f: (rec["original"] or {}).get(f) for f in REVISABLE},
-        "human": {"annotators": sorted(aliases[n] for n in h["annotators"]), "n_correct": h["n_correct"],
+        "human": {"annotators": [aliases[n] for n in sorted(h["annotators"], key=number.__getitem__)],
+                  "n_correct": h["n_correct"],
                   "n_acceptable": h["n_acceptable"], "min_correct": h["min_correct"],
                   "min_acceptable": h["min_acceptable"], "kept": h["kept"],
                   "vote_kept": h.get("vote_kept", h["kept"]), "outcome": h.get("outcome", "votes"),
-                  "adjudication": _adjudication(h.get("adjudication"), aliases), "judgments": judgments},
+                  "adjudication": _adjudication(h.get("adjudication"), aliases, number),
+                  "adjudication_set_aside": h.get("adjudication_set_aside"), "judgments": judgments},
     }
-    number = {name: i for i, name in enumerate(aliases, start=1)}  # aliases are in name order
     cols = dict.fromkeys(annotator_columns(n_annotators), False)
     for pair, suffix in (("base", "ab"), ("extended", "prime")):
         for name, j in h["pairs"].get(pair, {}).items():

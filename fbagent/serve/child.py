@@ -7,7 +7,8 @@ the database, mode, selection and the annotator of the browser's session (the
 server puts it there; nothing the browser sends reaches this argument).
 
 The session is the terminal app's (:class:`~fbagent.tui.session.ValidateSession`
-/ :class:`~fbagent.tui.session.ReviseSession`): every answer is written when
+/ :class:`~fbagent.tui.session.ReviseSession` / the lead's
+:class:`~fbagent.tui.adjudicate_session.AdjudicateSession`): every answer is written when
 given; however the app ends (``q``, a closed tab: the server sends quit; a
 revoked session; SIGTERM) :meth:`close` records the time on the current
 task and the position, so reopening the link resumes there.
@@ -27,6 +28,7 @@ from fbagent import crash, tui
 from fbagent.errors import FbagentError
 from fbagent.serve.warm import load_inflections
 from fbagent.store import open_db
+from fbagent.tui.adjudicate_session import AdjudicateSession
 from fbagent.tui.session import ReviseSession, Selection, ValidateSession
 from fbagent.validation.assignment import Split
 
@@ -63,13 +65,16 @@ def _stderr_to(log: str | None) -> None:
     os.close(fd)
 
 
-def open_session(args: dict) -> ReviseSession | ValidateSession:
-    """The validate or revise session of ``args`` (see :meth:`AppLaunch.as_json`). Raises FbagentError on bad input."""
+def open_session(args: dict) -> ReviseSession | ValidateSession | AdjudicateSession:
+    """The validate, revise or adjudicate session of ``args`` (see :meth:`AppLaunch.as_json`). Raises
+    FbagentError on bad input (in adjudicate mode also when no entry is disputed)."""
     rng = args.get("range")
     selection = Selection(run=args.get("run"), language=args.get("lang"), statuses=tuple(args["statuses"]),
                           split=Split(range=None if rng is None else (rng[0], rng[1])))
     load_inflections(args.get("inflections"))  # the server's table: no lemminflect in this process
     db = open_db(args["db"], create=False)
+    if args.get("mode") == "adjudicate":   # the lead's pass: whoever the server invited to it
+        return AdjudicateSession.open(db, args["annotator"], selection)
     if args.get("mode", "validate") == "revise":
         return ReviseSession.open(db, args["annotator"], selection, None, order=args.get("order", "stable"))
     return ValidateSession.open(db, args["annotator"], selection, None)

@@ -67,7 +67,8 @@ class ServeOptions:
 class AppLaunch:
     """What every app process annotates (the annotator comes from each browser's session, never from here).
 
-    ``db``: the database file. ``mode``: validate | revise. ``run``, ``lang``,
+    ``db``: the database file. ``mode``: validate | revise | adjudicate (serve that only to leads: every
+    invited browser gets the mode). ``run``, ``lang``,
     ``statuses``, ``range``: the selection (as ``fbagent annotate`` takes it;
     ``range`` is (start, stop) or None). ``order``: revise-mode order.
     """

@@ -11,6 +11,9 @@ The outcome of an entry (``EntryScore.kept``), in this order:
 
 - "cannot be fixed" (revise mode): dropped, whatever was decided;
 - no adjudication: the vote filter, exactly as before adjudication existed;
+- an adjudication taken on a text the entry no longer has (revised afterwards in revise mode; FrameBench 3.3:
+  a revised entry is judged again) is set aside: the vote filter on the judgments of the new text decides,
+  and the report and the exports say which decision was set aside and why, until the lead decides again;
 - ``keep`` / ``drop``: kept / dropped;
 - ``second_round``: decided by the second-round annotators alone (their answers override the first round,
   as the FrameBench authors' ``merge_eval_rounds.py`` does): those whose tasks on the entry were created
@@ -60,17 +63,35 @@ def disputed(e: EntryScore, min_correct: int, min_acceptable: int) -> bool:
 
 
 def second_round_annotators(e: EntryScore, decision: Adjudication) -> list[str]:
-    """Annotators with an entry score whose first task on the entry was created after ``decision``."""
-    return sorted(n for n in e.scores if (e.first_task_at.get(n) or "") > decision["decided_at"])
+    """Annotators with an entry score whose first task on the entry was created after ``decision`` (in its
+    millisecond or later)."""
+    # timestamps have milliseconds: a task created in the decision's millisecond counts as after it, as
+    # second_round_for hands it out (only tasks created strictly before the decision were seen)
+    return sorted(n for n in e.scores if (e.first_task_at.get(n) or "") >= decision["decided_at"])
+
+
+def set_aside_note(d: Adjudication, revised: list[str]) -> dict[str, Any]:
+    """What the report and the exports say about a decision a revision set aside: decision, reason, when,
+    the revised fields and ``why`` in words."""
+    what = ", ".join(revised) or "its text"
+    return {"decision": d["decision"], "reason": d["reason"], "decided_at": d["decided_at"], "revised": revised,
+            "why": f"the entry was revised after the decision ({what}); the judgments of the new text decide "
+                   "until the lead decides again"}
 
 
 def apply_adjudications(entries: Iterable[EntryScore], decisions: dict[str, Adjudication], min_correct: int,
-                        min_acceptable: int) -> None:
-    """Set ``kept``, ``vote_kept``, ``outcome``, ``adjudication`` and ``second_round`` of every entry in place
-    (module docstring for the rules); entries without a decision keep the vote filter's result."""
+                        min_acceptable: int, aside: dict[str, list[str]] | None = None) -> None:
+    """Set ``kept``, ``vote_kept``, ``outcome``, ``adjudication``, ``second_round`` and ``set_aside`` of every
+    entry in place (module docstring for the rules); entries without a decision keep the vote filter's
+    result. ``aside``: item id -> revised fields, for the decisions taken on a text the entry no longer has
+    (:func:`fbagent.store.adjudications.set_aside`): they do not apply, as if there were none."""
+    aside = aside or {}
     for e in entries:
         e.vote_kept = vote_kept(e, min_correct, min_acceptable)
         d = decisions.get(e.item_id)
+        e.set_aside = None
+        if d is not None and e.item_id in aside:
+            e.set_aside, d = set_aside_note(d, aside[e.item_id]), None
         e.adjudication, e.second_round = d, []
         if e.unfixable:
             e.kept, e.outcome = False, "unfixable"

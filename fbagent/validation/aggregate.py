@@ -80,7 +80,7 @@ class PairJudgment:
     fingerprint: str | None = None
     judged_at: str | None = None
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> dict[str, object]:
         """Export form: choice in shown labels, the item fields it selects, shown order, both judgments."""
         return {
             "choice": self.choice,
@@ -126,6 +126,9 @@ class EntryScore:
     adjudication: Adjudication | None = None
     #: second-round annotators (judged the entry after it was sent to a second round)
     second_round: list[str] = field(default_factory=list)
+    #: the latest adjudication when a revision of the entry set it aside (:func:`fbagent.store.adjudications.set_aside`):
+    #: ``{"decision", "reason", "decided_at", "revised": [fields], "why"}``; None when none was set aside
+    set_aside: dict[str, Any] | None = None
 
     @property
     def annotators(self) -> list[str]:
@@ -202,13 +205,14 @@ def collect(db: sqlite_utils.Database, item_ids: Sequence[str]) -> dict[str, Ent
 
 
 def apply_filter(entries: dict[str, EntryScore], min_correct: int, min_acceptable: int, unfixable: set[str],
-                 decisions: dict[str, Adjudication] | None = None) -> None:
+                 decisions: dict[str, Adjudication] | None = None, aside: dict[str, list[str]] | None = None) -> None:
     """Set ``kept`` in place: >= min_correct correct, >= min_acceptable acceptable, not unfixable, unless the
-    lead adjudicated the entry (``decisions``: :func:`fbagent.store.adjudications.latest`; the rules:
+    lead adjudicated the entry (``decisions``: :func:`fbagent.store.adjudications.latest`; ``aside``: the
+    decisions a later revision set aside, :func:`fbagent.store.adjudications.set_aside`; the rules:
     :mod:`fbagent.validation.adjudication`)."""
     for e in entries.values():
         e.unfixable = e.item_id in unfixable
-    apply_adjudications(entries.values(), decisions or {}, min_correct, min_acceptable)
+    apply_adjudications(entries.values(), decisions or {}, min_correct, min_acceptable, aside)
 
 
 def score_entries(
@@ -221,7 +225,9 @@ def score_entries(
     """:func:`collect` then :func:`apply_filter` with the database's "cannot be fixed" marks and the lead's
     adjudications (the outcome of an adjudicated entry is the adjudication's)."""
     entries = collect(db, item_ids)
-    apply_filter(entries, min_correct, min_acceptable, unfixable_ids(db), adjudications.latest(db, item_ids))
+    decisions = adjudications.latest(db, item_ids)
+    apply_filter(entries, min_correct, min_acceptable, unfixable_ids(db), decisions,
+                 adjudications.set_aside(db, decisions))
     return entries
 
 
@@ -311,6 +317,9 @@ def _adjudication_block(entries: dict[str, EntryScore]) -> dict[str, Any]:
                      "adjudicator": e.adjudication["adjudicator"], "vote_kept": e.vote_kept, "kept": e.kept,
                      "outcome": e.outcome, "second_round": e.second_round} for e in decided
                     if e.adjudication is not None],
+        "set_aside": [{"entry": e.item_id, "decision": e.set_aside["decision"], "reason": e.set_aside["reason"],
+                       "revised": e.set_aside["revised"], "why": e.set_aside["why"], "kept": e.kept,
+                       "outcome": e.outcome} for e in entries.values() if e.set_aside is not None],
         "convention": ADJUDICATION_CONVENTION,
     }
 
@@ -550,14 +559,23 @@ def _adjudication_tables(rep: dict[str, Any]) -> list[tuple[str, list[str], list
     """The "Adjudicated entries" table, only when the lead decided an entry (else nothing: the report of a
     database without adjudications is what it was)."""
     adj = rep.get("adjudication") or {}
-    if not adj.get("entries"):
-        return []
-    return [(
-        "Adjudicated entries (the filter uses the adjudicated outcome: " + adj["convention"] + ")",
-        ["entry", "decision", "votes", "outcome", "reason"],
-        [[r["entry"], r["decision"].replace("_", " "), "kept" if r["vote_kept"] else "dropped",
-          f"{'kept' if r['kept'] else 'dropped'} ({r['outcome']})", r["reason"]] for r in adj["entries"]],
-    )]
+    out = []
+    if adj.get("entries"):
+        out.append((
+            "Adjudicated entries (the filter uses the adjudicated outcome: " + adj["convention"] + ")",
+            ["entry", "decision", "votes", "outcome", "reason"],
+            [[r["entry"], r["decision"].replace("_", " "), "kept" if r["vote_kept"] else "dropped",
+              f"{'kept' if r['kept'] else 'dropped'} ({r['outcome']})", r["reason"]] for r in adj["entries"]],
+        ))
+    if adj.get("set_aside"):
+        out.append((
+            "Adjudications set aside (the entry was revised after the decision: judgments of the new text "
+            "decide until the lead decides again)",
+            ["entry", "decision", "revised", "outcome now"],
+            [[r["entry"], r["decision"].replace("_", " "), ", ".join(r["revised"]) or "text changed",
+              f"{'kept' if r['kept'] else 'dropped'} ({r['outcome']})"] for r in adj["set_aside"]],
+        ))
+    return out
 
 
 def _verifier_tables(rep: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:
