@@ -207,7 +207,7 @@ def list_cmd(db: ExistingDbOption = DEFAULT_DB, wide: WideOption = False) -> Non
         return
     cols = [Col("name", wrap="path", min_width=16), Col("lang"), Col("format", short="fmt"), Col("frames", "right"),
             Col("LUs", "right"), Col("exemplars", "right", short="ex."), Col("relations", "right", short="rel."),
-            Col("licence"), Col("imported", wrap="words", drop=2), Col("source", wrap="path", drop=1)]
+            Col("licence", drop=1), Col("imported", wrap="words", drop=3), Col("source", wrap="path", drop=2)]
     print_table(console, cols, [
         [r["name"], r["lang"], r["format"], f"{r['n_frames'] or 0:,}", f"{r['n_lexical_units'] or 0:,}",
          f"{r['n_exemplars'] or 0:,}", f"{r['n_frame_relations'] or 0:,}", short_licence(r.get("license")),
