@@ -431,6 +431,23 @@ CASES += [
        setup="newer_format", says=("newer.jsonl:1", "fbagent-export/999")),
 ]
 
+# --- the new user's trial (session 12): other tools' files given to `lexicon add`, an NLTK folder missing its index
+CASES += [
+    _c(f"lexicon-add-{name}", "lexicon", "add", f"{{tmp}}/{file}", "--lang", "en", "--db", "{db}", setup="foreign_files",
+       says=(f"{file} is {what}", "not a FrameNet lexicon", "Fix: pass a FrameNet"))
+    for name, file, what in (
+        ("prodigy-jsonl", "prodigy.jsonl", "a Prodigy annotation export"),
+        ("argilla-jsonl", "argilla.jsonl", "an Argilla dataset export"),
+        ("lm-eval-results", "results.json", "an lm-evaluation-harness results file"),
+        ("lm-eval-samples", "samples.jsonl", "an lm-evaluation-harness samples file"),
+        ("fbagent-export", "bench.jsonl", "a benchmark of entries written by fbagent export"),
+        ("conllu", "treebank.conllu", "a CoNLL-U treebank file without frame annotation"),
+        ("conllu-as-txt", "treebank.txt", "a CoNLL-U treebank file without frame annotation"))
+] + [
+    _c("lexicon-add-nltk-folder-without-frameindex", "lexicon", "add", "{tmp}/noindex", "--lang", "en", "--db", "{db}",
+       setup="no_frameindex", says=("an NLTK-layout FrameNet folder without frameIndex.xml", "luIndex.xml, frame")),
+]
+
 
 # --------------------------------------------------------------------------- set-ups
 
@@ -555,6 +572,8 @@ def _setup(name: str | None, tmp: Path) -> None:
         frame.write_text(text.replace("<definition>", "<definition>" + ref, 1), encoding="utf-8")
     elif name in SETUPS_43:
         SETUPS_43[name](tmp)
+    elif name in SETUPS_NU:
+        SETUPS_NU[name](tmp)
     else:  # pragma: no cover - a typo in CASES
         raise AssertionError(f"unknown setup {name}")
 
@@ -661,6 +680,32 @@ SETUPS_43 = {
     "fifo_frameindex": _fifo_frameindex,
     "newer_format": _newer_format,
 }
+
+
+CONLLU = ("# sent_id = 1\n# text = She held the cup.\n1\tShe\tshe\tPRON\tPRP\t_\t2\tnsubj\t_\t_\n"
+          "2\theld\thold\tVERB\tVBD\t_\t0\troot\t_\t_\n3\tthe\tthe\tDET\tDT\t_\t4\tdet\t_\t_\n"
+          "4\tcup\tcup\tNOUN\tNN\t_\t2\tobj\t_\tSpaceAfter=No\n5\t.\t.\tPUNCT\t.\t_\t2\tpunct\t_\t_\n\n")
+
+
+def _foreign_files(tmp: Path) -> None:
+    """Files of other tools, as they write them (a line or two each)."""
+    _rows(tmp / "prodigy.jsonl", {"text": "She held the cup.", "label": "Manipulation", "answer": "accept",
+                                  "_input_hash": 12, "_task_hash": 34})
+    _rows(tmp / "argilla.jsonl", {"id": "1", "fields": {"text": "She held the cup."},
+                                  "responses": {"label": [{"value": "Manipulation", "user_id": "u1"}]}})
+    (tmp / "results.json").write_text(json.dumps({"results": {"hellaswag": {"acc,none": 0.5}}, "versions":
+                                                  {"hellaswag": 1}, "config": {"model": "hf"}}, indent=2))
+    _rows(tmp / "samples.jsonl", {"doc_id": 0, "doc": {"q": "x"}, "target": "1", "resps": [["1"]]})
+    _rows(tmp / "bench.jsonl", *(json.loads(line) for line in ENTRIES.read_text(encoding="utf-8").splitlines()[:2]))
+    (tmp / "treebank.conllu").write_text(CONLLU, encoding="utf-8")
+    (tmp / "treebank.txt").write_text(CONLLU * 3, encoding="utf-8")
+
+
+def _no_frameindex(tmp: Path) -> None:
+    (_sample_copy(tmp, "noindex") / "frameIndex.xml").unlink()
+
+
+SETUPS_NU = {"foreign_files": _foreign_files, "no_frameindex": _no_frameindex}
 
 
 def _dump(path: Path) -> list[str] | None:
