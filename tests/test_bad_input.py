@@ -444,6 +444,10 @@ CASES += [
         ("conllu", "treebank.conllu", "a CoNLL-U treebank file without frame annotation"),
         ("conllu-as-txt", "treebank.txt", "a CoNLL-U treebank file without frame annotation"))
 ] + [
+    _c("eval-report-lm-eval-results-file", "eval", "report", "{tmp}/results.json", setup="foreign_files",
+       says=("results.json is an lm-evaluation-harness results file", "--backend transformers --no-chat")),
+    _c("eval-report-lm-eval-output-folder", "eval", "report", "{tmp}/lm", setup="foreign_files",
+       says=("lm holds lm-evaluation-harness results (results_2026-12-07T09-00-00.json)", "fbagent eval run")),
     _c("lexicon-add-nltk-folder-without-frameindex", "lexicon", "add", "{tmp}/noindex", "--lang", "en", "--db", "{db}",
        setup="no_frameindex", says=("an NLTK-layout FrameNet folder without frameIndex.xml", "luIndex.xml, frame")),
 ]
@@ -697,6 +701,8 @@ def _foreign_files(tmp: Path) -> None:
                                                   {"hellaswag": 1}, "config": {"model": "hf"}}, indent=2))
     _rows(tmp / "samples.jsonl", {"doc_id": 0, "doc": {"q": "x"}, "target": "1", "resps": [["1"]]})
     _rows(tmp / "bench.jsonl", *(json.loads(line) for line in ENTRIES.read_text(encoding="utf-8").splitlines()[:2]))
+    (tmp / "lm" / "gpt2").mkdir(parents=True)
+    shutil.copy(tmp / "results.json", tmp / "lm" / "gpt2" / "results_2026-12-07T09-00-00.json")
     (tmp / "treebank.conllu").write_text(CONLLU, encoding="utf-8")
     (tmp / "treebank.txt").write_text(CONLLU * 3, encoding="utf-8")
 

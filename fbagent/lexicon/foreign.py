@@ -99,3 +99,10 @@ def foreign_error(path: Path) -> FbagentError | None:
                             "pass a FrameNet: for CoNLL data, the Latvian FrameNet's *.conll2009 files (--format "
                             "conll2009); docs/lexicon.md lists the layouts")
     return None
+
+
+def is_lm_eval_results(path: Path) -> bool:
+    """Whether the file ``path`` is an lm-evaluation-harness ``results*.json`` (``results`` with ``versions``,
+    ``configs`` or ``n-shot``); `eval report` names it instead of "has no manifest.json"."""
+    layout = _json_layout(_first_json(path)) if path.is_file() else None
+    return layout is not None and layout[0] == "an lm-evaluation-harness results file"
