@@ -448,6 +448,8 @@ CASES += [
        says=("results.json is an lm-evaluation-harness results file", "--backend transformers --no-chat")),
     _c("eval-report-lm-eval-output-folder", "eval", "report", "{tmp}/lm", setup="foreign_files",
        says=("lm holds lm-evaluation-harness results (results_2026-12-07T09-00-00.json)", "fbagent eval run")),
+    _c("eval-run-lm-eval-task-folder", "eval", "run", "--dataset", "{tmp}/tasks", *EVAL_LOCAL, setup="foreign_files",
+       says=("tasks is an lm-evaluation-harness task folder", "lm_eval --include_path", "--tasks framebench_en")),
     _c("lexicon-add-nltk-folder-without-frameindex", "lexicon", "add", "{tmp}/noindex", "--lang", "en", "--db", "{db}",
        setup="no_frameindex", says=("an NLTK-layout FrameNet folder without frameIndex.xml", "luIndex.xml, frame")),
 ]
@@ -703,6 +705,10 @@ def _foreign_files(tmp: Path) -> None:
     _rows(tmp / "bench.jsonl", *(json.loads(line) for line in ENTRIES.read_text(encoding="utf-8").splitlines()[:2]))
     (tmp / "lm" / "gpt2").mkdir(parents=True)
     shutil.copy(tmp / "results.json", tmp / "lm" / "gpt2" / "results_2026-12-07T09-00-00.json")
+    (tmp / "tasks" / "data").mkdir(parents=True)   # the layout of `export --format lm-eval`
+    (tmp / "tasks" / "_framebench_en.yaml").write_text("group: framebench_en\ntask:\n  - framebench_en_v1\n")
+    (tmp / "tasks" / "framebench_en_v1.yaml").write_text("task: framebench_en_v1\ndataset_path: json\n")
+    _rows(tmp / "tasks" / "data" / "framebench_en.jsonl", {"query": "Which?", "choices": ["1", "2", "3", "4"]})
     (tmp / "treebank.conllu").write_text(CONLLU, encoding="utf-8")
     (tmp / "treebank.txt").write_text(CONLLU * 3, encoding="utf-8")
 
