@@ -117,7 +117,7 @@ class LazyGroup(HelpGroup):
         self.commands = LazyCommands(self.table)
         self.commands.update(given)
 
-    def invoke(self, ctx: ClickContext) -> Any:
+    def invoke(self, ctx: ClickContext) -> object:
         """Run the command; a ``KeyboardInterrupt`` it does not handle comes out as :class:`Interrupted`
         (a command that reports Ctrl-C itself, such as ``generate``, exits with its own line first)."""
         try:
