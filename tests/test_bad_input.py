@@ -450,6 +450,8 @@ CASES += [
        says=("lm holds lm-evaluation-harness results (results_2026-12-07T09-00-00.json)", "fbagent eval run")),
     _c("eval-run-lm-eval-task-folder", "eval", "run", "--dataset", "{tmp}/tasks", *EVAL_LOCAL, setup="foreign_files",
        says=("tasks is an lm-evaluation-harness task folder", "lm_eval --include_path", "--tasks framebench_en")),
+    _c("eval-run-dataset-conllu", "eval", "run", "--dataset", "{tmp}/treebank.conllu", *EVAL_LOCAL,
+       setup="foreign_files", says=("treebank.conllu:1: not valid JSON", "the first line of this file is not JSON")),
     _c("validate-report-out-is-a-folder", "validate", "report", "--format", "md", "--out", "{tmp}", "--db", "{db}",
        says=("is a folder", "such as", "report.md")),
     _c("lexicon-add-nltk-folder-without-frameindex", "lexicon", "add", "{tmp}/noindex", "--lang", "en", "--db", "{db}",
