@@ -66,16 +66,20 @@ def _json_layout(value: object) -> tuple[str, str] | None:
 
 
 def _conllu(path: Path) -> bool:
-    """Whether ``path`` looks like a CoNLL-U treebank: 10 tab-separated columns, no FrameNet columns."""
+    """Whether ``path`` looks like a CoNLL-U treebank: a ``.conllu`` file, or (not named as a layout fbagent reads)
+    rows of 10 tab-separated columns with a token id first and a head id (or ``_``) in the seventh."""
     if path.suffix.lower() == ".conllu":
         return True
+    if path.suffix.lower() in (".csv", ".tsv", ".conll2009", ".json", ".jsonl", ".xml"):
+        return False   # a layout fbagent reads by that name: its own reader speaks about it
     try:
         with path.open("rb") as f:
             lines = f.read(PEEK_BYTES).decode("utf-8", errors="replace").splitlines()
     except OSError:
         return False
     rows = [ln.split("\t") for ln in lines[:-1] if ln.strip() and not ln.startswith("#")][:20]
-    return bool(rows) and all(len(r) == 10 and TOKEN_ID.fullmatch(r[0]) for r in rows)
+    return bool(rows) and all(len(r) == 10 and TOKEN_ID.fullmatch(r[0]) and (r[6] == "_" or r[6].isdigit())
+                              for r in rows)
 
 
 def foreign_error(path: Path) -> FbagentError | None:
