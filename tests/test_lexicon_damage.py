@@ -4,11 +4,15 @@ for every reader), a damaged zip. Small files written by hand (tests/lexicon_lay
 
 from __future__ import annotations
 
+import gzip
+import zipfile
+
 import pytest
 
 from fbagent.errors import FbagentError
+from fbagent.lexicon.importer import embedded_path, import_lexicon
 from fbagent.lexicon.kfn_reader import read_kfn
-from tests.lexicon_layouts import KFN_TSV, write_kfn
+from tests.lexicon_layouts import KFN_TSV, LU_CSV, write_kfn
 
 # -- a Korean FrameNet TSV cut inside its last sentence block ---------------------------------------------------
 
@@ -36,3 +40,65 @@ def test_kfn_tsv_cut_inside_its_last_block_is_refused(tmp_path, cut, line, says)
 def test_kfn_tsv_complete_last_block_without_blank_line_is_read(tmp_path, ending):
     data = read_kfn(write_kfn(tmp_path / "k", tsv=KFN_TSV.rstrip("\n") + ending))
     assert data.n_exemplars == 2 and not data.warnings
+
+
+# -- a forced --format that meets another layout or kind of file --------------------------------------------------
+
+def _add(db, path, fmt: str) -> str:
+    with pytest.raises(FbagentError) as err:
+        import_lexicon(db, path, lang="en", fmt=fmt)
+    return str(err.value)
+
+
+def test_forced_format_on_a_folder_names_the_files_to_pass(tmp_db, tmp_path):
+    folder = tmp_path / "lists"
+    folder.mkdir()
+    assert _add(tmp_db, folder, "lu-list") == (
+        f"{folder} is a folder, but --format lu-list reads one file (an LU list naming Berkeley frames (CSV, TSV or "
+        "JSON)). Fix: pass the file itself (the folder holds no such file)")
+    (folder / "ar.csv").write_text(LU_CSV, "utf-8")
+    (folder / "notes.md").write_text("# notes\n", "utf-8")
+    assert _add(tmp_db, folder, "lu-list").endswith("Fix: pass the file itself (the folder holds ar.csv)")
+
+
+@pytest.mark.parametrize(("name", "text", "fmt", "says"), [
+    # a CSV named .csv: the reader lexicon add would pick is named
+    ("lus.csv", LU_CSV, "jsonl", "lus.csv holds an LU list naming Berkeley frames (CSV, TSV or JSON), but --format "
+     "jsonl reads fbagent's JSONL lexicon format. Fix: pass --format lu-list, or leave --format out"),
+    # a CSV under another name: told by its content
+    ("lus.txt", LU_CSV, "jsonl", "lus.txt is a CSV file, but --format jsonl reads fbagent's JSONL lexicon format. "
+     "Fix: pass --format lu-list"),
+    ("lus.dat", LU_CSV.replace(",", "\t"), "odfn", "lus.dat is a TSV (tab-separated) file, but --format odfn reads"),
+    ("frames.json", '{"frame": "A"}\n{"frame": "B"}\n', "lu-list", "frames.json is a JSON Lines file, but --format "
+     "lu-list reads an LU list naming Berkeley frames (CSV, TSV or JSON). Fix: pass --format jsonl"),
+    ("fn.xml", "<frameIndex/>\n", "jsonl", "fn.xml is an XML file, but --format jsonl reads"),
+    ("fn.tar.gz", "", "lu-list", "fn.tar.gz is a compressed archive"),
+    ("fn.zip", "", "lu-list", "fn.zip is a zip archive, but --format lu-list reads an LU list naming Berkeley frames "
+     "(CSV, TSV or JSON). Fix: pass --format nltk (a zip of an NLTK-layout release), or unzip it"),
+])
+def test_forced_format_on_another_kind_of_file_says_which(tmp_db, tmp_path, name, text, fmt, says):
+    path = tmp_path / name
+    if name.endswith(".zip"):
+        with zipfile.ZipFile(path, "w") as zf:
+            zf.writestr("lus.csv", LU_CSV)
+    elif name.endswith(".tar.gz"):
+        path.write_bytes(gzip.compress(b"x" * 100))
+    else:
+        path.write_text(text, "utf-8")
+    assert says in _add(tmp_db, path, fmt)
+
+
+def test_forced_format_on_another_layout_names_it(tmp_db, tmp_path):
+    kfn = write_kfn(tmp_path / "kfn")
+    assert _add(tmp_db, kfn, "lu-list") == (
+        f"{kfn} holds the Korean FrameNet repository layout (resource/V/KFN_lus.json, data/V/*.tsv), but --format "
+        "lu-list reads an LU list naming Berkeley frames (CSV, TSV or JSON). Fix: pass --format kfn, or leave "
+        "--format out (lexicon add picks the reader)")
+    assert "holds the NLTK FrameNet XML layout" in _add(tmp_db, embedded_path(), "kfn")
+
+
+def test_forced_format_on_a_damaged_file_of_its_layout_keeps_the_readers_error(tmp_db, tmp_path):
+    path = tmp_path / "bad.csv"
+    path.write_text("lu,frame\ngo.v,Motion\nrun.v\n", "utf-8")
+    assert "bad.csv:3: 1 column(s), the header has 2" in _add(tmp_db, path, "lu-list")
+    assert tmp_db["lexicons"].count == 0

@@ -20,7 +20,8 @@ from __future__ import annotations
 import os
 import time
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -37,6 +38,7 @@ from fbagent.lexicon.locate import locate_resource
 from fbagent.lexicon.nltk_reader import fingerprint, read_nltk, zip_root
 from fbagent.lexicon.provenance import READERS, Overrides, known_provenance, resolve
 from fbagent.lexicon.readers import BY_NAME, ReadOptions, detect_reader, reader_named
+from fbagent.lexicon.sniff import forced_format_error
 from fbagent.store import lexicon as lexstore
 from fbagent.store.frame_text import frame_text
 from fbagent.store.rows import LexiconRow
@@ -131,6 +133,27 @@ def detect_format(path: str | Path) -> str:
         "list)",
         f"point PATH at the lexicon's root folder or file, or pass --format {'|'.join(FORMATS[1:])}",
     )
+
+
+@contextmanager
+def explain_forced(path: str | Path, fmt: str) -> Iterator[None]:
+    """Around a forced reader (``fmt`` not ``auto``): its :class:`FbagentError` becomes "PATH holds X, but --format
+    Y reads Z; pass --format X" when ``path`` holds another layout or kind of file
+    (:func:`fbagent.lexicon.sniff.forced_format_error`); else it stands (a damaged file of that layout)."""
+    try:
+        yield
+    except FbagentError as err:
+        if fmt == "auto":
+            raise
+        p = Path(path).expanduser()
+        try:
+            detected: str | None = detect_format(p)
+        except FbagentError:
+            detected = None
+        better = forced_format_error(p, fmt, detected, FORMAT_LABELS)
+        if better is None:
+            raise
+        raise better from err
 
 
 def _check_options(used: str, exemplars: str | Path | None, columns: str | None) -> None:
@@ -273,7 +296,8 @@ def import_lexicon(
     lang = normalize_lang(lang)
     if fmt not in FORMATS:
         raise FbagentError(f"unknown format {fmt!r}", f"pass --format {' | '.join(FORMATS)}")
-    digest, used = resource_fingerprint(path, fmt, exemplars)
+    with explain_forced(path, fmt):
+        digest, used = resource_fingerprint(path, fmt, exemplars)
     _check_options(used, exemplars, options.columns)
     reference, reference_note = reference_lexicon(db, options.frames_from, used)
     if reference is not None and reference["name"] == name:
@@ -289,8 +313,9 @@ def import_lexicon(
         )
     if existing and existing["source_hash"] == digest and existing["lang"] == lang:
         return _unchanged(db, existing, (format_label or used, lang, path), given or Overrides(), t0)
-    data, used = read_resource(path, used, strict=strict, exemplars=exemplars, progress=progress,
-                               columns=options.columns)
+    with explain_forced(path, fmt):
+        data, used = read_resource(path, used, strict=strict, exemplars=exemplars, progress=progress,
+                                   columns=options.columns)
     data.provenance = _provenance(data, format_label or used, lang, path, given or Overrides(), READERS.get(used, used))
     borrowed = None
     if reference is not None:
