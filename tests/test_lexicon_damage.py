@@ -11,8 +11,9 @@ import pytest
 
 from fbagent.errors import FbagentError
 from fbagent.lexicon.importer import embedded_path, import_lexicon
+from fbagent.lexicon.conll2009_reader import read_conll2009
 from fbagent.lexicon.kfn_reader import read_kfn
-from tests.lexicon_layouts import KFN_TSV, LU_CSV, write_kfn
+from tests.lexicon_layouts import KFN_TSV, LU_CSV, write_conll, write_kfn
 
 # -- a Korean FrameNet TSV cut inside its last sentence block ---------------------------------------------------
 
@@ -102,3 +103,26 @@ def test_forced_format_on_a_damaged_file_of_its_layout_keeps_the_readers_error(t
     path.write_text("lu,frame\ngo.v,Motion\nrun.v\n", "utf-8")
     assert "bad.csv:3: 1 column(s), the header has 2" in _add(tmp_db, path, "lu-list")
     assert tmp_db["lexicons"].count == 0
+
+
+# -- empty CoNLL-2009 files ------------------------------------------------------------------------------------------
+
+def test_conll2009_empty_file_is_named_in_a_warning(tmp_path):
+    folder = write_conll(tmp_path / "lv")
+    (folder / "b.conll2009").write_text("", "utf-8")
+    (folder / "c.conll2009").write_text("\n\n", "utf-8")
+    data = read_conll2009(folder)
+    assert data.n_exemplars == 3
+    assert data.warnings == [f"2 of 3 CoNLL-2009 file(s) are empty and were skipped: {folder / 'b.conll2009'}, "
+                             f"{folder / 'c.conll2009'} (fetch them again if they should hold sentences)"]
+
+
+def test_conll2009_folder_of_empty_files_is_refused(tmp_path):
+    folder = tmp_path / "lv"
+    folder.mkdir()
+    for name in ("a.conll2009", "b.conll09"):
+        (folder / name).write_text("", "utf-8")
+    with pytest.raises(FbagentError) as err:
+        read_conll2009(folder)
+    assert str(err.value) == (f"{folder}: every CoNLL-2009 file is empty (2: a.conll2009, b.conll09). Fix: fetch the "
+                              "data again (a copy or checkout without the files' contents?); nothing was imported")
