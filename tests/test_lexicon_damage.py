@@ -5,15 +5,29 @@ for every reader), a damaged zip. Small files written by hand (tests/lexicon_lay
 from __future__ import annotations
 
 import gzip
+import shutil
 import zipfile
+from pathlib import Path
 
 import pytest
 
 from fbagent.errors import FbagentError
-from fbagent.lexicon.importer import embedded_path, import_lexicon
+from fbagent.lexicon import starlang_reader
 from fbagent.lexicon.conll2009_reader import read_conll2009
+from fbagent.lexicon.importer import embedded_path, import_lexicon
 from fbagent.lexicon.kfn_reader import read_kfn
-from tests.lexicon_layouts import KFN_TSV, LU_CSV, write_conll, write_kfn
+from fbagent.lexicon.lu_list_reader import read_lu_list
+from fbagent.lexicon.starlang_reader import read_starlang
+from tests.lexicon_layouts import (
+    KFN_TSV,
+    LU_CSV,
+    write_conll,
+    write_kenet,
+    write_kfn,
+    write_starlang,
+)
+
+DATA = Path(__file__).parent / "data"
 
 # -- a Korean FrameNet TSV cut inside its last sentence block ---------------------------------------------------
 
@@ -126,3 +140,112 @@ def test_conll2009_folder_of_empty_files_is_refused(tmp_path):
         read_conll2009(folder)
     assert str(err.value) == (f"{folder}: every CoNLL-2009 file is empty (2: a.conll2009, b.conll09). Fix: fetch the "
                               "data again (a copy or checkout without the files' contents?); nothing was imported")
+
+
+# -- text that is not UTF-8: one wording, with the iconv command, in every reader -----------------------------------
+
+def _latin1(path: Path, old: str, new: str = "café") -> None:
+    """Replace the first ``old`` in ``path`` by ``new`` in Latin-1 bytes (0xe9 for é)."""
+    data = path.read_bytes()
+    assert old.encode() in data, (path, old)
+    path.write_bytes(data.replace(old.encode(), new.encode("latin-1"), 1))
+
+
+def _kfn_tsv(tmp: Path) -> tuple[Path, Path, str]:
+    folder = write_kfn(tmp / "kfn")
+    _latin1(folder / "data" / "1.2" / "dev.tsv", "아침에")
+    return folder, folder / "data" / "1.2" / "dev.tsv", "on line 2, column 13"
+
+
+def _kfn_json(tmp: Path) -> tuple[Path, Path, str]:
+    folder = write_kfn(tmp / "kfn")
+    _latin1(folder / "resource" / "1.2" / "KFN_lus.json", "출발")
+    return folder, folder / "resource" / "1.2" / "KFN_lus.json", "on line 31, column 19"
+
+
+def _conll(tmp: Path) -> tuple[Path, Path, str]:
+    folder = write_conll(tmp / "lv")
+    _latin1(folder / "data" / "a.conll2009", "Rīgas")
+    return folder, folder / "data" / "a.conll2009", "on line 2, column 31"
+
+
+def _starlang(tmp: Path) -> tuple[Path, Path, str]:
+    folder = write_starlang(tmp / "tr")
+    _latin1(folder / "framenet.xml", 'NAME="', 'NAME="é')
+    return folder, folder / "framenet.xml", "on line 2, column 18"
+
+
+def _swefn(tmp: Path) -> tuple[Path, Path, str]:
+    folder = tmp / "sv"
+    shutil.copytree(DATA / "swefn", folder)
+    _latin1(folder / "swefn.xml", 'val="', 'val="é')
+    return folder / "swefn.xml", folder / "swefn.xml", "on line 5, column 37"
+
+
+def _odfn(tmp: Path) -> tuple[Path, Path, str]:
+    path = tmp / "lexicon-manual.json"
+    shutil.copy(DATA / "odfn" / "lexicon-manual.json", path)
+    _latin1(path, '"lemma": "', '"lemma": "é')
+    return path, path, "Latin-1 or another encoding?"
+
+
+def _nltk(tmp: Path) -> tuple[Path, Path, str]:
+    folder = tmp / "fn"
+    shutil.copytree(embedded_path(), folder)
+    _latin1(folder / "frame" / "Activity_start.xml", "<definition>", "<definition>é")
+    return folder, folder / "frame" / "Activity_start.xml", "Latin-1 or another encoding?"
+
+
+def _lu_csv(tmp: Path) -> tuple[Path, Path, str]:
+    path = tmp / "lus.csv"
+    path.write_text(LU_CSV, "utf-8")
+    _latin1(path, "départ", "départ")
+    return path, path, "on line 6, column 2"
+
+
+def _jsonl(tmp: Path) -> tuple[Path, Path, str]:
+    path = tmp / "lex.jsonl"
+    path.write_bytes('{"frame": "Café", "definition": "x"}\n'.encode("latin-1"))
+    return path, path, "on line 1, column 15"
+
+
+@pytest.mark.parametrize("layout", [_kfn_tsv, _kfn_json, _conll, _starlang, _swefn, _odfn, _nltk, _lu_csv, _jsonl],
+                         ids=lambda f: f.__name__.strip("_"))
+def test_every_reader_says_not_utf8_in_one_wording_with_iconv(tmp_db, tmp_path, layout, monkeypatch):
+    kenet = write_kenet(tmp_path / "kenet.xml")
+    monkeypatch.setattr(starlang_reader, "kenet_path", lambda: kenet)
+    given, bad, where = layout(tmp_path)
+    with pytest.raises(FbagentError) as err:
+        import_lexicon(tmp_db, given, lang="sv")
+    message = str(err.value)
+    assert f"is not UTF-8 text (byte 0xe9 {where}" in message or (where in message and "byte 0xe9 on line" in message)
+    assert message.split(" is not UTF-8 text")[0].endswith(str(bad.name)), message
+    assert message.endswith(f"Fix: save it as UTF-8 (e.g. iconv -f LATIN1 -t UTF-8 {bad} > {bad}.utf8 && mv {bad}.utf8 "
+                            f"{bad}, LATIN1 being the file's own encoding)"), message
+    assert tmp_db["lexicons"].count == 0
+
+
+def test_utf16_and_a_character_cut_at_the_end_are_named(tmp_path):
+    path = tmp_path / "lus.csv"
+    path.write_bytes(LU_CSV.encode("utf-16"))
+    with pytest.raises(FbagentError) as err:
+        read_lu_list(path)
+    assert str(err.value) == (f"{path} is UTF-16 text; fbagent reads UTF-8. Fix: save it as UTF-8 (e.g. iconv -f "
+                              f"UTF-16 -t UTF-8 {path} > {path}.utf8 && mv {path}.utf8 {path})")
+    folder = write_kfn(tmp_path / "kfn")
+    tsv = folder / "data" / "1.2" / "dev.tsv"
+    data = tsv.read_bytes()
+    tsv.write_bytes(data[:data.index("회사를".encode()) + 1])  # cut inside "회" (3 bytes in UTF-8) on line 9
+    with pytest.raises(FbagentError) as err:
+        read_kfn(folder)
+    assert str(err.value) == (f"{tsv} ends inside a UTF-8 character on line 9 (a truncated copy). Fix: copy or fetch "
+                              "the file again")
+
+
+def test_xml_declaring_latin1_is_read_as_latin1(tmp_path, monkeypatch):
+    kenet = write_kenet(tmp_path / "kenet.xml")
+    monkeypatch.setattr(starlang_reader, "kenet_path", lambda: kenet)
+    folder = write_starlang(tmp_path / "tr")
+    xml = (folder / "framenet.xml").read_text("utf-8")
+    (folder / "framenet.xml").write_bytes(('<?xml version="1.0" encoding="ISO-8859-1"?>\n' + xml).encode("latin-1"))
+    assert read_starlang(folder).frames
