@@ -249,3 +249,58 @@ def test_xml_declaring_latin1_is_read_as_latin1(tmp_path, monkeypatch):
     xml = (folder / "framenet.xml").read_text("utf-8")
     (folder / "framenet.xml").write_bytes(('<?xml version="1.0" encoding="ISO-8859-1"?>\n' + xml).encode("latin-1"))
     assert read_starlang(folder).frames
+
+
+# -- a damaged zip says it is damaged; a sound one without a FrameNet says "unzip it first" ---------------------------
+
+@pytest.fixture
+def sample_zip(tmp_path: Path) -> Path:
+    """The embedded English sample zipped as a release is (sample_en/frameIndex.xml, frame/, lu/)."""
+    path = tmp_path / "sample.zip"
+    root = embedded_path()
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+        for file in sorted(root.rglob("*")):
+            if file.is_file():
+                zf.write(file, f"sample_en/{file.relative_to(root)}")
+    return path
+
+
+@pytest.mark.parametrize("keep", [0.5, 0.99])
+def test_truncated_zip_is_damaged_not_to_unzip(tmp_db, tmp_path, sample_zip, keep):
+    cut = tmp_path / "cut.zip"
+    data = sample_zip.read_bytes()
+    cut.write_bytes(data[:int(len(data) * keep)])
+    with pytest.raises(FbagentError) as err:
+        import_lexicon(tmp_db, cut, lang="en")
+    assert str(err.value) == (f"{cut}: a damaged zip archive (it starts as a zip, but its end, where a zip lists its "
+                              "files, is missing or broken: a truncated download?). Fix: fetch the archive again "
+                              "(`unzip -t FILE` tests a copy); nothing was imported")
+    assert tmp_db["lexicons"].count == 0
+
+
+def test_zip_member_with_bad_crc_is_damaged(tmp_db, tmp_path, sample_zip):
+    with zipfile.ZipFile(sample_zip) as zf:
+        info = zf.getinfo("sample_en/frameIndex.xml")
+    data = bytearray(sample_zip.read_bytes())
+    at = info.header_offset + 30 + len(info.filename) + info.compress_size // 2  # the middle of its deflated bytes
+    data[at:at + 8] = bytes(8)
+    broken = tmp_path / "broken.zip"
+    broken.write_bytes(bytes(data))
+    with pytest.raises(FbagentError) as err:
+        import_lexicon(tmp_db, broken, lang="en")
+    assert f"{broken}!/sample_en/frameIndex.xml: a damaged zip archive: this file cannot be unzipped (" in str(err.value)
+    assert str(err.value).endswith("Fix: fetch the archive again (`unzip -t FILE` tests a copy); nothing was imported")
+
+
+def test_sound_zip_without_framenet_says_unzip_first_and_csv_named_zip_says_what_it_is(tmp_db, tmp_path):
+    notes = tmp_path / "notes.zip"
+    with zipfile.ZipFile(notes, "w") as zf:
+        zf.writestr("readme.txt", "hello")
+    with pytest.raises(FbagentError, match="a zip archive without frameIndex.xml.*Fix: unzip it first"):
+        import_lexicon(tmp_db, notes, lang="en")
+    fake = tmp_path / "lus.zip"
+    fake.write_text(LU_CSV, "utf-8")
+    with pytest.raises(FbagentError) as err:
+        import_lexicon(tmp_db, fake, lang="en")
+    assert str(err.value) == (f"{fake}: not a zip archive (a CSV file named .zip). Fix: pass the FrameNet folder, or "
+                              "the .zip as it was downloaded")
