@@ -304,3 +304,49 @@ def test_sound_zip_without_framenet_says_unzip_first_and_csv_named_zip_says_what
         import_lexicon(tmp_db, fake, lang="en")
     assert str(err.value) == (f"{fake}: not a zip archive (a CSV file named .zip). Fix: pass the FrameNet folder, or "
                               "the .zip as it was downloaded")
+
+
+# -- a path above or below a lexicon (found by a new user on ../shared/data) -----------------------------------------
+
+def test_folder_of_several_lexicons_is_refused_not_read_as_conll(tmp_db, tmp_path):
+    shelf = tmp_path / "shelf"
+    write_kfn(shelf / "data" / "kfn")
+    write_conll(shelf / "data" / "lv")
+    shutil.copytree(embedded_path(), shelf / "data" / "fn")
+    for path in (shelf, shelf / "data"):  # shelf/ holds only data/: looked into
+        with pytest.raises(FbagentError) as err:
+            import_lexicon(tmp_db, path, lang="lv")
+        assert str(err.value) == (
+            f"{shelf / 'data'} holds 3 lexicons in its subfolders (fn (nltk), kfn (kfn), lv (conll2009)); fbagent will "
+            f"not guess which one you mean. Fix: pass one of them, e.g. fbagent lexicon add {shelf / 'data' / 'fn'} "
+            "--lang LANG")
+    assert tmp_db["lexicons"].count == 0
+
+
+def test_conll2009_batches_in_subfolders_are_one_lexicon(tmp_db, tmp_path):
+    folder = tmp_path / "lv"
+    write_conll(folder / "batch1")
+    write_conll(folder / "batch2", readme=False)
+    assert import_lexicon(tmp_db, folder, lang="lv").counts["n_exemplars"] == 6
+
+
+def test_a_part_of_a_lexicon_names_its_root(tmp_db, tmp_path):
+    root = write_kfn(tmp_path / "kfn")
+    for part in (root / "resource", root / "data" / "1.2", root / "resource" / "info"):
+        with pytest.raises(FbagentError) as err:
+            import_lexicon(tmp_db, part, lang="ko")
+        assert str(err.value) == (
+            f"{part} is part of the Korean FrameNet repository layout (resource/V/KFN_lus.json, data/V/*.tsv) at "
+            f"{root}. Fix: pass the lexicon's root folder: fbagent lexicon add {root} --lang LANG")
+    # the sentence file, which its name makes an LU list: what reading it alone gave, and where the lexicon is
+    with pytest.raises(FbagentError) as err:
+        import_lexicon(tmp_db, root / "data" / "1.2" / "dev.tsv", lang="ko")
+    assert "dev.tsv is part of the Korean FrameNet repository layout" in str(err.value)
+    assert "(read alone: " in str(err.value) and f"Fix: pass the lexicon's root folder: fbagent lexicon add {root}" \
+        in str(err.value)
+    # the LU file reads alone as an LU list; a note says what the whole adds
+    result = import_lexicon(tmp_db, root / "resource" / "1.2" / "KFN_lus.json", lang="ko")
+    assert result.counts["n_lexical_units"] == 4 and result.counts["n_exemplars"] == 0
+    assert result.notes[0] == (f"KFN_lus.json is part of the Korean FrameNet repository layout (resource/V/KFN_lus.json, "
+                               f"data/V/*.tsv) at {root}; read alone it gives what this file holds only (`fbagent "
+                               f"lexicon add {root}` reads the whole: sentences, frame text)")
