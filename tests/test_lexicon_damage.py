@@ -350,3 +350,18 @@ def test_a_part_of_a_lexicon_names_its_root(tmp_db, tmp_path):
     assert result.notes[0] == (f"KFN_lus.json is part of the Korean FrameNet repository layout (resource/V/KFN_lus.json, "
                                f"data/V/*.tsv) at {root}; read alone it gives what this file holds only (`fbagent "
                                f"lexicon add {root}` reads the whole: sentences, frame text)")
+
+
+def test_unknown_lexicon_name_suggests_the_one_meant(tmp_db):
+    from fbagent.store.lexicon import lexicon_by_name
+
+    import_lexicon(tmp_db, embedded_path(), lang="en", name="lv")
+    import_lexicon(tmp_db, embedded_path(), lang="en", name="fn15", fmt="nltk")
+    for typed, meant in (("LV", "lv"), ("fn-15", "fn15")):
+        with pytest.raises(FbagentError) as err:
+            lexicon_by_name(tmp_db, typed)
+        assert str(err.value) == (f"unknown lexicon {typed!r} (available: lv, fn15). Fix: did you mean {meant}? Else "
+                                  "pass one of the available names, or import it with: fbagent lexicon add PATH "
+                                  "--lang LANG --name NAME")
+    with pytest.raises(FbagentError, match=r"\(available: lv, fn15\)\. Fix: pass one of"):
+        lexicon_by_name(tmp_db, "korean")
