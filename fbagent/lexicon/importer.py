@@ -350,11 +350,9 @@ def import_lexicon(
         digest = combined_hash(digest, reference["source_hash"] or "")
     existing = lexstore.get_lexicon(db, name)
     if existing and existing["lang"] != lang:
-        raise FbagentError(
-            f"lexicon {name!r} is stored with language {existing['lang']!r}, not {lang!r}; "
-            "nothing was changed",
-            f"pass --lang {existing['lang']} to re-import it, or --name NEW to add it as another lexicon",
-        )
+        raise FbagentError(f"lexicon {name!r} is stored with language {existing['lang']!r}, not {lang!r}; nothing was "
+                           "changed", f"pass --lang {existing['lang']} to re-import it, or --name NEW to add it as "
+                           "another lexicon")
     if existing and existing["source_hash"] == digest and existing["lang"] == lang:
         return _unchanged(db, existing, (format_label or used, lang, path), given or Overrides(), t0)
     with explain_forced(path, fmt):
@@ -368,13 +366,17 @@ def import_lexicon(
     lexicon_id, status = lexstore.store_lexicon(
         db, data, name=name, lang=lang, fmt=format_label or used, source_path=str(Path(path).expanduser().resolve())
     )
-    notes = _notes(located.note, data, reference_note, borrowed)
-    if fmt == "auto" and used == "lu-list" and (above := root_above(Path(path), _root_layout)) is not None:
-        notes.insert(0, part_of_note(Path(path), above[0], above[1], FORMAT_LABELS))
+    notes = [*_part_of(Path(path), fmt, used), *_notes(located.note, data, reference_note, borrowed)]
     missing = borrowed.missing_line() if borrowed is not None else None
     warnings = [*data.warnings, missing] if missing else data.warnings
     return ImportResult(lexicon_id, name, status, format_label or used, lexstore.lexicon_counts(data), warnings,
                         time.perf_counter() - t0, notes, lang, data.provenance)
+
+
+def _part_of(path: Path, fmt: str, used: str) -> list[str]:
+    """The note for a file of a lexicon read alone as an LU list (``KFN_lus.json``), else ``[]``."""
+    above = root_above(path, _root_layout) if fmt == "auto" and used == "lu-list" else None
+    return [part_of_note(path, above[0], above[1], FORMAT_LABELS)] if above is not None else []
 
 
 def _notes(located: str | None, data: LexiconData, reference_note: str | None, borrowed: Borrowed | None) -> list[str]:
