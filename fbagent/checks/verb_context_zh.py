@@ -32,6 +32,8 @@ ZH_OBJECT_PHRASE_FLAGS = ("n", "nr", "ns", "nt", "nz", "ng", "r", "s", "f", "m",
 ZH_CLAUSE_END_FLAGS = ("x", "y", "ul", "e")
 #: demonstratives and quantifiers that take a measure word (这项研究, 每种方法)
 ZH_DEMONSTRATIVES = "这那每各哪某该本"
+#: demonstratives and quantifiers as jieba's words of their own (那 | 项 | 研究)
+ZH_DEMONSTRATIVE_WORDS = frozenset({"这", "那", "每", "各", "哪", "某", "这些", "那些"})
 #: nominal measure words (classifiers of nouns). The verbal ones (次, 回, 趟, 遍, 下) are left out: 这次去 is an
 #: adverbial of the verb
 ZH_NOMINAL_CLASSIFIERS = frozenset(
@@ -71,7 +73,7 @@ def particle_de(words: tuple[Word, ...], k: int, lemma: str) -> str | None:
     if lemma != "得" or words[k][2] != "得" or k == 0:
         return None
     prev_word, prev_flag = words[k - 1][2], words[k - 1][3]
-    if prev_flag.startswith(("v", "a")) or prev_flag in ("l", "i", "z"):
+    if prev_flag.startswith(("v", "a")) or prev_flag in ("l", "i", "z", "b"):
         return f"'得' after '{prev_word}' is the particle of a complement (de), not the verb 得 (dé)"
     return None
 
@@ -83,11 +85,13 @@ def nominal_use(words: tuple[Word, ...], k: int) -> str | None:
     word, flag = words[k][2], words[k][3]
     prev = words[k - 1] if k > 0 else None
     nxt = words[k + 1] if k + 1 < len(words) else None
-    if prev is not None and demonstrative_classifier(prev[2]):
+    if prev is not None and (demonstrative_classifier(prev[2]) or k >= 2 and prev[2] in ZH_NOMINAL_CLASSIFIERS
+                             and words[k - 2][2] in ZH_DEMONSTRATIVE_WORDS):
         return f"'{word}' follows '{prev[2]}' (a demonstrative with its measure word) and is read as a noun"
     if prev is None or nxt is None:
         return None
-    if nxt[2] == "被" and (prev[3].startswith(_NOUN_FLAGS) or prev[3] == "uj"):
+    modifier = prev[3].startswith(_NOUN_FLAGS) or prev[3] == "uj" or (prev[3] == "v" and k >= 2 and words[k - 2][3] == "uj")
+    if nxt[2] == "被" and modifier:
         return f"'{word}' is the subject of the passive '被' after '{prev[2]}' and is read as a noun"
     if prev[2] in ZH_COPULA and flag == "n" and nxt[3].startswith("n"):
         return f"'{word}' modifies the noun '{nxt[2]}' after the copula '{prev[2]}' (jieba reads it as a noun)"

@@ -63,7 +63,8 @@ def _not_a_verb_here(words: tuple[Word, ...], k: int, lemma: str) -> str | None:
     particle 得, a noun by its context (:mod:`fbagent.checks.verb_context_zh`); None when it is the verb."""
     if (noun := _noun_marker(words, k)) is not None:
         return f"'{words[k][2]}' follows '{noun}' and is read as a noun"
-    return coverb_before_predicate(words, k, lemma) or particle_de(words, k, lemma) or nominal_use(words, k)
+    coverb = coverb_before_predicate(words, k, lemma) if words[k][2] == lemma else None
+    return coverb or particle_de(words, k, lemma) or nominal_use(words, k)
 
 
 def _verb_in_word(words: tuple[Word, ...], k: int, lemma: str) -> int | None:
@@ -82,6 +83,8 @@ def _verb_in_word(words: tuple[Word, ...], k: int, lemma: str) -> int | None:
         return 0
     if (hit := _after_adverb(lemma, word, flag)) is not None:
         return hit
+    if word[:1] in ZH_GLUED_UNKNOWN and word[1:] == lemma and word not in tags:
+        return 1   # 请关: jieba's HMM glued 请 (please) to a verb its dictionary does not join it with
     if word.startswith("地" + lemma) and prev is not None and (prev[3] in ("d", "ad", "z", "a") or _reduplicated(prev[2])):
         rest = word[1 + len(lemma):]
         return 1 if not rest or _complement(rest) else None
@@ -109,7 +112,7 @@ def _fused_question_or_potential(sentence: str, words: tuple[Word, ...], lemma: 
     patterns = [lemma + neg + lemma for neg in ZH_NEGATIONS]
     if len(lemma) >= 2:
         patterns += [lemma[0] + neg + lemma for neg in ZH_NEGATIONS]
-        if _complement(lemma[1:]):
+        if _complement(lemma[1:]) or lemma[1:] in ZH_POTENTIAL_ONLY:
             patterns += [lemma[0] + "不" + lemma[1:], lemma[0] + "得" + lemma[1:]]
     starts = {w[0] for w in words}
     for pattern in patterns:
@@ -160,6 +163,13 @@ ZH_COMPLEMENTS = frozenset({
     "进来", "出来", "上来", "下来", "回来", "过来", "起来", "进去", "出去", "上去", "下去", "回去", "过去", "开来",
     "清楚", "干净", "明白", "完了", "好了", "到了", "走了", "上了", "下了", "出了", "进了", "过了", "起了",
 })
+#: complements that occur in the potential form (买不起, 搬不动, 来不及, 吃不惯) and in verb + complement lemmas (搬动)
+ZH_POTENTIAL_ONLY = frozenset({"起", "动", "及", "惯"})
+#: words jieba tags as numerals that are adverbs before a verb (一起唱, 一下子跳, 一直走): no noun marker
+ZH_ADVERBIAL_NUMERALS = frozenset({"一起", "一下子", "一下", "一直", "一边", "一定", "一共", "一块儿", "一再", "一齐",
+                                   "一同", "一向", "一连", "一口气", "一一", "一并", "一道"})
+#: verbal measure phrases after a verb and its aspect marker (咬了一口, 看了一眼, 去过一次): Li & Thompson 1981, ch. 2.2
+ZH_VERBAL_MEASURES = frozenset(n + m for n in "一两几三" for m in ("口", "下", "次", "遍", "眼", "趟", "回", "顿", "声", "脚", "拳"))
 #: adverbs of degree before an adjective: a verb-object word after one is an adjective (很开心, 非常生气)
 ZH_DEGREE_BEFORE_ADJECTIVE = frozenset({"很", "非常", "太", "真", "特别", "十分", "挺", "最", "更", "比较", "有点", "有点儿",
                                         "相当", "极其", "格外", "越来越", "那么", "这么", "多么"})
@@ -167,6 +177,9 @@ ZH_DEGREE_BEFORE_ADJECTIVE = frozenset({"很", "非常", "太", "真", "特别",
 ZH_COPULA = frozenset({"是", "叫", "像", "成为"})
 #: one-character words jieba glues before a verb (去理了个发, 想请两天假): motion verbs and modals
 ZH_GLUED_BEFORE = frozenset("去来想要会能可该敢肯")
+#: one-character verbs jieba's HMM may glue before the verb of an imperative (请关好窗户); only where the
+#: dictionary does not know the whole (请教, 请问 are words of their own)
+ZH_GLUED_UNKNOWN = frozenset("请")
 #: quantity words that may stand inside a separable verb-object word (操了不少心, 费了很多劲)
 ZH_INFIX_WORDS = frozenset({"不少", "很多", "好多", "太多", "许多", "一点", "一点儿", "点儿", "一会儿", "半天", "大", "什么"})
 #: what may stand inside a separable verb-object word (睡了一个好觉, 帮我一个忙, 生我的气, 散一会儿步):
@@ -175,7 +188,7 @@ ZH_INFIX_FLAGS = ("ul", "ug", "uz", "uj", "u", "m", "q", "mq", "r", "a", "t", "n
 ZH_MAX_INFIX = 5
 #: jieba flags of what may follow a verb inside one segmented word: its object or a preposition (打篮球, 开门, 坐在)
 ZH_OBJECT_FLAGS = ("n", "nr", "ns", "nz", "p", "f", "s", "q")
-_NUMERALS = "0123456789０１２３４５６７８９一二三四五六七八九十两几半百千万零"
+_NUMERALS = "0123456789０１２３４５６７８９一二三四五六七八九十两几半百千万零〇"
 
 
 def _noun_marker(words: tuple[Word, ...], k: int) -> str | None:
@@ -184,10 +197,9 @@ def _noun_marker(words: tuple[Word, ...], k: int) -> str | None:
     before a verb are adverbs of degree (多吃), not numerals."""
     for i in range(k - 1, max(-1, k - 4), -1):
         word, flag = words[i][2], words[i][3]
-        if word in ZH_DEGREE_ADVERBS:
+        if word in ZH_DEGREE_ADVERBS or word in ZH_ADVERBIAL_NUMERALS:
             return None
-        joined = words[i - 1][2] + word if i > 0 and word in ("年", "月", "日", "号") else word
-        if _time_point(joined, words[i - 1][2] if i > 0 else ""):
+        if _time_point(_with_numerals_before(words, i), words[i - 1][2] if i > 0 else ""):
             return None   # 一九九八年毕业, 十月出发: a date or clock time is an adverbial of the verb
         if flag in ZH_NOUN_BEFORE or word in ZH_NOUN_WORDS_BEFORE or _numeral_phrase(word):
             return word
@@ -199,6 +211,16 @@ def _noun_marker(words: tuple[Word, ...], k: int) -> str | None:
 def _adjectival(prev: Word | None) -> bool:
     """Whether the word before is an adverb of degree (很, 非常): what follows it is an adjective (很开心)."""
     return prev is not None and prev[2] in ZH_DEGREE_BEFORE_ADJECTIVE
+
+
+def _with_numerals_before(words: tuple[Word, ...], i: int) -> str:
+    """Word ``i`` with the numerals jieba split off before it (二 〇 一 | 五年 -> 二〇一五年, 2019 | 年)."""
+    joined = words[i][2]
+    for j in range(i - 1, max(-1, i - 6), -1):
+        if not words[j][2] or any(ch not in _NUMERALS for ch in words[j][2]):
+            break
+        joined = words[j][2] + joined
+    return joined
 
 
 #: time words before a clock time (下午三点开会)
@@ -222,7 +244,7 @@ def _time_point(word: str, before: str) -> bool:
 
 def _numeral_phrase(word: str) -> bool:
     """A numeral with its measure word written as one jieba word (两封, 三幅, 一把): starts with a numeral."""
-    return len(word) >= 2 and word[0] in _NUMERALS and word not in ZH_DEGREE_ADVERBS
+    return len(word) >= 2 and word[0] in _NUMERALS and word not in ZH_DEGREE_ADVERBS and word not in ZH_ADVERBIAL_NUMERALS
 
 
 def _complement(rest: str) -> bool:
@@ -232,7 +254,9 @@ def _complement(rest: str) -> bool:
         return True
     if len(rest) == 3 and rest[0] == "了" and rest[1:] in ZH_COMPLEMENTS:
         return True   # 笑了起来, 走了出来: the aspect marker between the verb and a compound directional complement
-    return len(rest) >= 2 and rest[0] in "不得" and (rest[1:] in ZH_COMPLEMENTS or rest[1:] in ("起", "动", "及", "惯"))
+    if len(rest) >= 3 and rest[0] in "了过" and rest[1:] in ZH_VERBAL_MEASURES:
+        return True   # 咬了一口, 看过一遍: the aspect marker and a verbal measure (how often, how much)
+    return len(rest) >= 2 and rest[0] in "不得" and (rest[1:] in ZH_COMPLEMENTS or rest[1:] in ZH_POTENTIAL_ONLY)
 
 
 def _after_adverb(lemma: str, word: str, flag: str) -> int | None:
