@@ -44,9 +44,13 @@ def find_verb_ko(sentence: str, lemma: str) -> tuple[int, int, str, str] | None:
     """
     stem = _ko_stem(lemma)
     morphemes = kiwi_morphemes(sentence)
+    notes: list[str] = []
     for j, (start, _, form, tag) in enumerate(morphemes):
         base = tag.split("-")[0]
         if base in KO_VERB_TAGS and form == stem:
+            if (other := _l_homograph(morphemes, j)) is not None:
+                notes.append(other)
+                continue
             return _word(sentence, start)
         if base in KO_SUFFIX_TAGS or base in KO_VERB_TAGS:
             hada = stem.endswith("하") and form in KO_HADA_VOICES and base in KO_SUFFIX_TAGS
@@ -61,6 +65,10 @@ def find_verb_ko(sentence: str, lemma: str) -> tuple[int, int, str, str] | None:
             return _word(sentence, start)   # an auxiliary contracted with its verb: 해보았지만 (하 + 어 + 보)
     if (dropped := _l_dropped_word(sentence, morphemes, stem)) is not None:
         return _word(sentence, dropped)
+    if (honorific := _honorific_si_word(sentence, stem)) is not None:
+        return _word(sentence, honorific)
+    if notes:
+        return -1, -1, "", notes[0]
     seen = [f"'{m[2]}' ({m[3]})" for m in morphemes if stem[:1] and m[2].startswith(stem[:1]) and len(m[2]) >= 1]
     if not seen:
         return None
@@ -97,6 +105,58 @@ def _l_dropped(morphemes: tuple[tuple[int, int, str, str], ...], j: int, stem: s
         return False
     nxt = morphemes[j + 1]
     return nxt[3] == "ETM" and nxt[2] in ("는", "ㄴ") or nxt[2].startswith(KO_L_DROPPING[1:])
+
+
+#: open-syllable stems whose forms before an ㄹ-dropping ending (-는, -ㄴ, -니까, -세요, -ㅂ니다) are also the forms
+#: of an ㄹ stem (사는: 사다 'buy' or 살다 'live'; 나는: 나다 'come out' or 날다 'fly'), with the case particle
+#: of the argument before the verb that only the ㄹ verb takes: 살다 a place with bare 에 (근처에 사는; 사다 takes
+#: 에서), 날다 a path object with 을/를 (하늘을 나는; 나다 takes no object). Sohn 1999, The Korean Language, 8.2
+#: (valency) and 6.2.2 (ㄹ-deletion)
+KO_L_HOMOGRAPHS: dict[str, tuple[str, tuple[tuple[str, str], ...]]] = {
+    "사": ("살", (("JKB", "에"),)),
+    "나": ("날", (("JKO", "을"), ("JKO", "를"))),
+}
+
+
+def _l_homograph(morphemes: tuple[tuple[int, int, str, str], ...], j: int) -> str | None:
+    """Why verb morpheme ``j`` (an open stem of :data:`KO_L_HOMOGRAPHS` before an ㄹ-dropping ending) is the ㄹ
+    verb instead: the particle right before its word is one only the ㄹ verb takes; None otherwise."""
+    form = morphemes[j][2]
+    if form not in KO_L_HOMOGRAPHS or j == 0 or j + 1 >= len(morphemes):
+        return None
+    nxt = morphemes[j + 1]
+    if not (nxt[3] == "ETM" and nxt[2] in ("는", "ㄴ", "ᆫ") or nxt[2].startswith(KO_L_DROPPING[1:])):
+        return None
+    other, cues = KO_L_HOMOGRAPHS[form]
+    before = morphemes[j - 1]
+    if (before[3], before[2]) in cues:
+        return (f"'{form}{nxt[2]}' is a form of '{other}다' here: '{before[2]}' before it is a particle "
+                f"'{form}다' does not take")
+    return None
+
+
+#: the endings that contract with a stem's final 시 (주무시 + 었 -> 주무셨다, 마시 + 어 -> 마셔, 계시 + ㅂ니다 ->
+#: 계십니다), which Kiwi may read as a noun with the copula (주무 + 이 + 셨)
+KO_SI_CONTRACTIONS = ("셨", "십", "셔")
+#: verbs whose final 시 is the honorific -시- (lexical honorifics): only they contract 시 + 어요 to 세요 (주무세요,
+#: 계세요, 드세요); 마시다 makes 마셔요, and 마세요 is 말다's
+KO_HONORIFIC_STEMS = frozenset({"주무시", "계시", "드시", "잡수시", "편찮으시", "돌아가시"})
+
+
+def _honorific_si_word(sentence: str, stem: str) -> int | None:
+    """The start of a space-separated word that is ``stem`` (ending in the honorific 시: 주무시, 계시, 드시) with
+    a contracted ending (주무세요, 계셨어요, 드십시오), where Kiwi did not read a verb; None otherwise."""
+    if len(stem) < 2 or not stem.endswith("시"):
+        return None
+    head = stem[:-1]
+    endings = KO_SI_CONTRACTIONS + (("세요", "세") if stem in KO_HONORIFIC_STEMS else ())
+    pos = 0
+    for word in sentence.split():
+        start = sentence.find(word, pos)
+        pos = start + len(word)
+        if word.startswith(tuple(head + ending for ending in endings)):
+            return start
+    return None
 
 
 def _l_dropped_word(sentence: str, morphemes: tuple[tuple[int, int, str, str], ...], stem: str) -> int | None:
