@@ -19,6 +19,8 @@ Each rule returns None when it does not apply, else the reason (a phrase naming 
 
 from __future__ import annotations
 
+from fbagent.checks.analysers import jieba_posseg
+
 Word = tuple[int, int, str, str]
 
 #: coverbs: verbs that stand before another predicate as prepositions (Li & Thompson 1981, ch. 9). 到, 用, 让, 叫
@@ -64,8 +66,23 @@ def coverb_before_predicate(words: tuple[Word, ...], k: int, lemma: str) -> str 
         if not closed and flag in ZH_OBJECT_PHRASE_FLAGS and not (flag == "m" and word in ("一起", "一直", "一定", "一边")):
             closed = flag == "f"
             continue
+        if not closed and place_with_localiser(word):
+            closed = True   # 操场上 as one word (jieba's HMM may tag it a verb)
+            continue
         return f"'{lemma}' is a preposition here (a coverb): '{word}' after its object is the predicate"
     return None
+
+
+#: localisers that close a place phrase (Li & Thompson 1981, ch. 11: locative particles)
+ZH_LOCALISERS = frozenset("上里中下内外边前后旁")
+
+
+def place_with_localiser(word: str) -> bool:
+    """Whether ``word`` is a noun with a localiser glued on (操场上, 桌子上面 as one word): the noun without its
+    last character is a noun or place word in jieba's dictionary."""
+    if len(word) < 2 or word[-1] not in ZH_LOCALISERS:
+        return False
+    return jieba_posseg().dt.word_tag_tab.get(word[:-1], "").startswith(("n", "s"))
 
 
 def particle_de(words: tuple[Word, ...], k: int, lemma: str) -> str | None:

@@ -35,7 +35,7 @@ def find_verb_zh(sentence: str, lemma: str) -> tuple[int, int, str, str] | None:
     if len(lemma) == 2:   # a verb-object word reduplicates its verb only (散散步, 聊聊天, 洗了洗澡)
         forms |= {lemma[0] + lemma, lemma[0] + "一" + lemma, lemma[0] + "了" + lemma}
     inside: list[str] = []
-    for k, (start, end, word, flag) in enumerate(words):
+    for k, (start, end, word, _flag) in enumerate(words):
         if word in forms:
             if (why := _not_a_verb_here(words, k, lemma)) is not None:
                 inside.append(why)
@@ -50,7 +50,7 @@ def find_verb_zh(sentence: str, lemma: str) -> tuple[int, int, str, str] | None:
             skip = 1 if not words[k][2].startswith(lemma[:1]) else 0
             return start + skip, split, sentence[start + skip:split], ""
         if lemma in word:
-            inside.append(f"'{word}'({flag})")
+            inside.append(_why_inside(words, k, lemma))
     if not inside:
         return None
     return -1, -1, "", f"'{lemma}' is no verb word of its own here: " + ", ".join(
@@ -94,6 +94,17 @@ def _verb_in_word(words: tuple[Word, ...], k: int, lemma: str) -> int | None:
     return None
 
 
+def _why_inside(words: tuple[Word, ...], k: int, lemma: str) -> str:
+    """The note for jieba's word ``k`` that holds ``lemma`` but is not the verb: a suffixed noun (打火机), a noun by its
+    context (在地铁站出口等你), else the word and jieba's flag."""
+    word, flag = words[k][2], words[k][3]
+    if word.startswith(lemma) and _suffixed_noun(word):
+        return f"'{word}' is a noun ('{word[:-1]}' + the suffix '{word[-1]}')"
+    if word.startswith(lemma) and (why := nominal_use(words, k)) is not None:
+        return why
+    return f"'{word}'({flag})"
+
+
 def _reduplicated(word: str) -> bool:
     """Whether ``word`` is a reduplicated adverb or adjective (慢慢, 高高兴兴): the adverbs that take 地."""
     half = len(word) // 2
@@ -130,11 +141,11 @@ ZH_NOMINAL_SUFFIXES = frozenset("机器者员家会馆室厂店站费法具")
 
 
 def _suffixed_noun(word: str) -> bool:
-    """Whether ``word`` is a verb-object word + a nominal suffix (打火机, 开瓶器): jieba's dictionary knows the
-    word without its last character as a verb."""
+    """Whether ``word`` is a verb-object word + a nominal suffix (打火机, 洗衣机): jieba's dictionary knows the
+    word without its last character (打火, 洗衣) as a word of its own (坐飞机 is 坐 + 飞机: 坐飞 is no word)."""
     if len(word) < 3 or word[-1] not in ZH_NOMINAL_SUFFIXES:
         return False
-    return jieba_posseg().dt.word_tag_tab.get(word[:-1], "").startswith("v")
+    return word[:-1] in jieba_posseg().dt.word_tag_tab
 
 
 def _complement_object(rest: str) -> bool:
