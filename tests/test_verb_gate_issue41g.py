@@ -1,4 +1,4 @@
-"""The verb gate on issue 41's third pass for zh, ja, ko (tests/data/verb_sentences_issue41g_dev.jsonl: 192
+"""The verb gate on issue 41's third pass for zh, ja, ko (tests/data/verb_sentences_issue41g_dev.jsonl: 216
 sentences written for the kinds, 10 or more per kind, not for any other set's sentences): each kind with the
 reason a refusal names, and the dev set's per-language floor (tuned on: a floor against regressions)."""
 
@@ -48,6 +48,10 @@ def _installed(lang: str) -> bool:
     ("我们比一比谁跑得快。", "比", "zh", True, "", "比一比"),
     # 得: the particle after a verb or adjective; the verb 得 (dé)
     ("她唱得很好听。", "得", "zh", False, "'得' after '唱' is the particle of a complement (de)", ""),
+    ("我得走了，明天见。", "得", "zh", False, "'得' before '走' is the modal děi (must)", ""),
+    ("我每天跟朋友聊天。", "跟", "zh", False, "preposition here (a coverb): '聊天'", ""),
+    ("今天下雨了。", "下", "zh", True, "", "下"),
+    ("他每天八点上班。", "上", "zh", True, "", "上"),
     ("他高兴得跳了起来。", "得", "zh", False, "particle of a complement", ""),
     ("这次考试她得了满分。", "得", "zh", True, "", "得"),
     # nouns: demonstrative + measure word, subject of 被, place noun + X + 的, suffixed noun, coverb's place phrase
@@ -83,10 +87,10 @@ def test_each_kind_and_the_reason_named(sentence: str, lemma: str, lang: str, pr
 
 
 #: (found, refused) per language, measured at the end of issue 41g (benchmarks/bench_verbs.py --data
-#: tests/data/verb_sentences_issue41g_dev.jsonl; before: zh 46/85 and 24/62, ja 3/15 and 2/2, ko 13/19 and 3/9).
-#: The misses left: 比赛中得了 (jieba's word 中得), 农村生活的 (农村 is tagged a common noun, not a place),
-#: 车站出口见面 (jieba tags 见面 a noun, so no predicate is seen after the place phrase)
-FLOORS = {"ja": (15, 2), "ko": (19, 9), "zh": (84, 60)}
+#: tests/data/verb_sentences_issue41g_dev.jsonl; before: zh 48/97 and 26/74, ja 3/15 and 2/2, ko 13/19 and 3/9).
+#: The misses left: 比赛中得了 (jieba's word 中得), 快上车 (a dictionary noun), 农村生活的 (农村 is tagged a common
+#: noun, not a place), 车站出口见面 (jieba tags 见面 a noun, so no predicate is seen after the place phrase)
+FLOORS = {"ja": (15, 2), "ko": (19, 9), "zh": (95, 72)}
 
 
 @pytest.mark.parametrize("lang", sorted(FLOORS))

@@ -63,10 +63,11 @@ def coverb_before_predicate(words: tuple[Word, ...], k: int, lemma: str) -> str 
         word, flag = words[j][2], words[j][3]
         if flag in ZH_CLAUSE_END_FLAGS or word in ("。", "，", "？", "！", "；", "、"):
             return None
-        if not closed and flag in ZH_OBJECT_PHRASE_FLAGS and not (flag == "m" and word in ("一起", "一直", "一定", "一边")):
+        predicate = closed or (flag == "nz" and verb_object_shape(word))   # 跟朋友聊天: jieba calls 聊天 a noun
+        if not predicate and flag in ZH_OBJECT_PHRASE_FLAGS and not (flag == "m" and word in ("一起", "一直", "一定", "一边")):
             closed = flag == "f"
             continue
-        if not closed and place_with_localiser(word):
+        if not predicate and place_with_localiser(word):
             closed = True   # 操场上 as one word (jieba's HMM may tag it a verb)
             continue
         return f"'{lemma}' is a preposition here (a coverb): '{word}' after its object is the predicate"
@@ -85,13 +86,26 @@ def place_with_localiser(word: str) -> bool:
     return jieba_posseg().dt.word_tag_tab.get(word[:-1], "").startswith(("n", "s"))
 
 
+def verb_object_shape(word: str) -> bool:
+    """Whether ``word`` is a verb + its object by jieba's dictionary (回家, 聊天, 放风筝): two or three characters,
+    the first a verb, the rest a noun, measure word or place word."""
+    tags = jieba_posseg().dt.word_tag_tab
+    return len(word) in (2, 3) and tags.get(word[0], "").startswith("v") \
+        and tags.get(word[1:], "").startswith(("n", "q", "s"))
+
+
 def particle_de(words: tuple[Word, ...], k: int, lemma: str) -> str | None:
-    """Why 得 (word ``k``) is the structural particle de: it follows a verb or an adjective (跑得快, 高兴得跳起来)."""
+    """Why 得 (word ``k``) is not the verb 得 (dé, obtain): the structural particle de after a verb or an adjective
+    (跑得快, 高兴得跳起来), or the modal děi before a verb or adverb (我得走了, 你得早点儿回家)."""
     if lemma != "得" or words[k][2] != "得" or k == 0:
         return None
     prev_word, prev_flag = words[k - 1][2], words[k - 1][3]
     if prev_flag.startswith(("v", "a")) or prev_flag in ("l", "i", "z", "b"):
         return f"'得' after '{prev_word}' is the particle of a complement (de), not the verb 得 (dé)"
+    nxt = words[k + 1] if k + 1 < len(words) else None
+    if nxt is not None and nxt[2] not in ("了", "过", "着", "到") \
+            and (nxt[3].startswith(("v", "d", "p")) or nxt[3] in ("l", "i") or verb_object_shape(nxt[2])):
+        return f"'得' before '{nxt[2]}' is the modal děi (must), not the verb 得 (dé)"
     return None
 
 

@@ -150,8 +150,11 @@ def _suffixed_noun(word: str) -> bool:
 
 def _complement_object(rest: str) -> bool:
     """Whether ``rest`` (what follows the verb in its jieba word) is a complement and then the verb's object (做完作业,
-    写好报告, 吃完饭): a resultative complement and a word jieba's dictionary tags as a noun."""
+    写好报告, 吃完饭): a resultative complement and a word jieba's dictionary tags as a noun; or the object and 来 / 去
+    (上楼去)."""
     tags = jieba_posseg().dt.word_tag_tab
+    if len(rest) >= 2 and rest[-1] in "来去" and tags.get(rest[:-1], "").startswith(("n", "q", "s")):
+        return True   # 上楼去, 回家来: the verb, its object and a simple directional complement
     return any(_complement(rest[:i]) and rest[:i] not in ("了", "着", "过") and tags.get(rest[i:], "").startswith("n")
                for i in (1, 2) if len(rest) > i)
 
@@ -210,7 +213,8 @@ def _noun_marker(words: tuple[Word, ...], k: int) -> str | None:
         word, flag = words[i][2], words[i][3]
         if word in ZH_DEGREE_ADVERBS or word in ZH_ADVERBIAL_NUMERALS:
             return None
-        if _time_point(_with_numerals_before(words, i), words[i - 1][2] if i > 0 else ""):
+        verb_after = jieba_posseg().dt.word_tag_tab.get(words[k][2], "") == "v"
+        if _time_point(_with_numerals_before(words, i), words[i - 1][2] if i > 0 else "", verb_after):
             return None   # 一九九八年毕业, 十月出发: a date or clock time is an adverbial of the verb
         if flag in ZH_NOUN_BEFORE or word in ZH_NOUN_WORDS_BEFORE or _numeral_phrase(word):
             return word
@@ -234,14 +238,18 @@ def _with_numerals_before(words: tuple[Word, ...], i: int) -> str:
     return joined
 
 
-#: time words before a clock time (下午三点开会)
-ZH_TIMES_OF_DAY = frozenset({"早上", "上午", "中午", "下午", "晚上", "凌晨", "傍晚", "夜里", "明天", "今天", "昨天"})
+#: time words before a clock time (下午三点开会, 每天八点上班)
+ZH_TIMES_OF_DAY = frozenset({"早上", "上午", "中午", "下午", "晚上", "凌晨", "傍晚", "夜里", "明天", "今天", "昨天",
+                             "每天", "天天", "平时", "通常", "一般", "早晨", "半夜"})
+#: the directional verbs jieba's dictionary tags as localisers (上, 下): with an object they are verbs (上班, 下雨)
+ZH_DIRECTIONAL_VERBS = frozenset("上下")
 
 
-def _time_point(word: str, before: str) -> bool:
+def _time_point(word: str, before: str, verb_after: bool = False) -> bool:
     """Whether ``word`` (a numeral phrase) names a point in time, not a quantity of a noun: a year of three or
     more digits (一九九八年, 2020年), a month or a day (十月, 五号, 三日), a clock time after a time of day
-    (下午三点) or with 钟/半 (三点钟). 五年计划, 三点建议 stay quantities."""
+    (下午三点), with 钟/半 (三点钟), asked for (几点) or before a word jieba's dictionary calls a verb only
+    (``verb_after``: 七点起床; 三点意见 is a quantity). 五年计划, 三点建议 stay quantities."""
     digits = word.rstrip("年月日号点钟半")
     if not digits or len(digits) == len(word) or any(ch not in _NUMERALS for ch in digits):
         return False
@@ -250,7 +258,8 @@ def _time_point(word: str, before: str) -> bool:
         return len(digits) >= 3
     if unit in ("月", "日", "号"):
         return True
-    return unit in ("点钟", "点半") or (unit == "点" and before in ZH_TIMES_OF_DAY)
+    clock = unit == "点" and (before in ZH_TIMES_OF_DAY or digits == "几" or verb_after and len(digits) <= 2)
+    return unit in ("点钟", "点半") or clock
 
 
 def _numeral_phrase(word: str) -> bool:
@@ -272,12 +281,13 @@ def _complement(rest: str) -> bool:
 
 def _after_adverb(lemma: str, word: str, flag: str) -> int | None:
     """The offset of ``lemma`` in ``word`` when jieba glued a one-character adverb before the verb (不信,
-    多喝水: the adverb, then the verb alone, with a complement or with its object); None otherwise. A word the
-    dictionary knows as a noun (先生) is not an adverb and a verb."""
-    if len(word) <= len(lemma) or word[0] not in ZH_PREVERBAL or not word[1:].startswith(lemma) or flag.startswith("n"):
+    多喝水, 快上车: the adverb, then the verb alone, with a complement or with its object); None otherwise. A word the
+    dictionary knows as a noun (先生) is not an adverb and a verb (a noun jieba's HMM made up may be)."""
+    tags = jieba_posseg().dt.word_tag_tab
+    if len(word) <= len(lemma) or word[0] not in ZH_PREVERBAL or not word[1:].startswith(lemma) \
+            or (flag.startswith("n") and word in tags):
         return None
     rest = word[1 + len(lemma):]
-    tags = jieba_posseg().dt.word_tag_tab
     return 1 if not rest or _complement(rest) or tags.get(rest, "") in ZH_OBJECT_FLAGS or _numeral_phrase(rest) else None
 
 
@@ -310,7 +320,7 @@ def _separated(words: tuple[Word, ...], k: int, lemma: str) -> int | None:
 
 def _verb_object(lemma: str, word: str, flag: str, prev: Word | None) -> bool:
     """Whether ``word`` is the verb ``lemma`` written together with its object or a preposition, as jieba
-    segments verb-object phrases (打篮球, 开门, 写信, 坐在): jieba's dictionary tags the lemma a verb and
+    segments verb-object phrases (打篮球, 开门, 写信, 坐在, 下雨): jieba's dictionary tags the lemma (or the whole) a verb and
     the rest a noun, place word or preposition, and the whole a verb; or the whole a noun (读书, 锁门) that
     stands where a verb stands: after an adverb, a pronoun or another verb (请锁门, 多读书), never first in
     its sentence or after a numeral, a measure word or 的 (打火机在桌上, 他的写字台). 看法 (rest 法: an
@@ -320,7 +330,8 @@ def _verb_object(lemma: str, word: str, flag: str, prev: Word | None) -> bool:
     rest_tag = tags.get(rest, "")
     if flag == "v" and len(word) == 2 and rest_tag == "zg":
         rest_tag = "n"   # 开车: jieba's dictionary calls the verb-object word a verb and the bound object "zg"
-    if not rest or not tags.get(lemma, "").startswith("v") or rest_tag not in ZH_OBJECT_FLAGS:
+    verb = tags.get(lemma, "").startswith("v") or flag == "v" or lemma in ZH_DIRECTIONAL_VERBS
+    if not rest or not verb or rest_tag not in ZH_OBJECT_FLAGS:
         return False
     if flag.startswith("v"):
         return True
