@@ -68,7 +68,7 @@ def test_redact_keys_known_to_the_process(monkeypatch):
 
 
 def test_provider_names_and_aliases():
-    assert providers.provider("llamacpp").name == "local"
+    assert providers.provider("llamacpp").name == "llamacpp" and providers.provider("llama.cpp").name == "llamacpp"
     assert providers.provider("LOCAL", among=providers.EVAL_PROVIDERS).name == "local"
     assert providers.provider("google").name == "gemini"
     with pytest.raises(FbagentError, match="unknown LLM backend 'vllm'") as err:

@@ -56,7 +56,10 @@ SENTENCE_PATTERN = r'^(?:[^"\\.!?\x00-\x1F\x7F]|[.!?][A-Za-z0-9.])*[.!?]?$'
 def constrained_schema(schema: Mapping[str, object]) -> dict[str, object]:
     """A copy of the JSON ``schema`` in which every plain string (``"type": "string"`` without an enum,
     a const or a pattern of its own) is one sentence (:data:`SENTENCE_PATTERN`) of at most
-    :data:`MAX_STRING_CHARS` characters; nested objects, arrays and ``$defs`` are followed."""
+    :data:`MAX_STRING_CHARS` characters, and every object with ``properties`` takes no other keys
+    (``additionalProperties: false`` unless the schema says otherwise: JSON Schema allows any other key by
+    default, and llguidance follows it, so a small model would write keys of its own after the last one;
+    llama.cpp's grammar leaves them out too); nested objects, arrays and ``$defs`` are followed."""
     def walk(node: object) -> object:
         if isinstance(node, list):
             return [walk(x) for x in node]
@@ -66,6 +69,8 @@ def constrained_schema(schema: Mapping[str, object]) -> dict[str, object]:
         if out.get("type") == "string" and not {"enum", "const", "pattern", "format"} & out.keys():
             out["pattern"] = SENTENCE_PATTERN
             out["maxLength"] = min(int(str(out.get("maxLength", MAX_STRING_CHARS))), MAX_STRING_CHARS)
+        if "properties" in out:
+            out.setdefault("additionalProperties", False)
         return out
 
     result = walk(schema)

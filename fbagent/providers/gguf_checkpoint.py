@@ -10,7 +10,7 @@ temporary folder and renamed into place (two processes converting at once both f
 finds the folder there and keeps it). Later loads only hash the file (about 0.5 s for 250 MB) and read
 the folder (about 6 s with the tokenizer and llguidance's token table).
 
-The cache is ``$FBAGENT_MODEL_CACHE`` or ``~/.cache/fbagent/checkpoints``. ``fbagent models prepare``
+The cache is ``$FBAGENT_MODEL_CACHE`` or ``~/.cache/fbagent/checkpoints`` (:func:`cache_root`). ``fbagent models prepare``
 runs the conversion at install time (README command 1), so the first ``generate`` does not pay it.
 """
 
@@ -41,9 +41,13 @@ class CheckpointSource(TypedDict):
 
 
 def cache_root() -> Path:
-    """Folder holding converted checkpoints: ``$FBAGENT_MODEL_CACHE`` or ``~/.cache/fbagent/checkpoints``."""
+    """Folder holding converted checkpoints: ``$FBAGENT_MODEL_CACHE``, else ``$XDG_CACHE_HOME/fbagent/checkpoints``,
+    else ``~/.cache/fbagent/checkpoints``."""
     env = os.environ.get("FBAGENT_MODEL_CACHE")
-    return Path(env).expanduser() if env else Path.home() / ".cache" / "fbagent" / "checkpoints"
+    if env:
+        return Path(env).expanduser()
+    base = os.environ.get("XDG_CACHE_HOME")
+    return (Path(base) if base else Path.home() / ".cache") / "fbagent" / "checkpoints"
 
 
 def file_sha256(path: str | Path) -> str:
