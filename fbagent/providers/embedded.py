@@ -27,7 +27,7 @@ import json
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from fbagent import providers
 from fbagent.errors import FbagentError
@@ -181,7 +181,7 @@ class EmbeddedBackend(TransformersBackend):
             self._lltokenizer = llguidance.hf.from_tokenizer(self.tokenizer)
         return self._lltokenizer
 
-    def _prompt_ids(self, messages: list[dict[str, str]]) -> tuple[list[int], int]:
+    def _prompt_ids(self, messages: list[Mapping[str, object]]) -> tuple[list[int], int]:
         """``(prompt token ids, re-ask number)`` of an OpenAI-style message list: few-shot style completes the
         user messages before the first assistant message (a base model cannot read a validation error)."""
         first = next((i for i, m in enumerate(messages) if m.get("role") == "assistant"), len(messages))
@@ -194,17 +194,23 @@ class EmbeddedBackend(TransformersBackend):
         ids = ids["input_ids"] if isinstance(ids, Mapping) else ids
         return [int(i) for i in ids], 0
 
-    def _generate(self, kwargs: dict[str, Any]) -> object:
+    def _generate(self, kwargs: Mapping[str, object]) -> object:
         """One OpenAI-style chat completion (the ``create`` instructor patches), decoded under the grammar."""
         from openai.types.chat import ChatCompletion
 
-        schema = ((kwargs.get("response_format") or {}).get("json_schema") or {}).get("schema")
-        ids, reasks = self._prompt_ids(kwargs["messages"])
-        temperature = float(kwargs.get("temperature", 0.0))
-        seed = kwargs.get("seed")
+        fmt = kwargs.get("response_format")
+        spec = fmt.get("json_schema") if isinstance(fmt, Mapping) else None
+        schema = spec.get("schema") if isinstance(spec, Mapping) else None
+        messages = kwargs.get("messages")
+        ids, reasks = self._prompt_ids([m for m in messages if isinstance(m, Mapping)]
+                                       if isinstance(messages, list) else [])
+        temperature = float(str(kwargs.get("temperature", 0.0)))
+        raw_seed = kwargs.get("seed")
+        seed = int(str(raw_seed)) if raw_seed is not None else None
         if reasks:
             temperature, seed = max(temperature, self.REASK_TEMPERATURE), (seed or 0) + reasks
-        new, finish = self._decode(ids, self._grammar(schema), int(kwargs.get("max_tokens", 512)), temperature, seed)
+        new, finish = self._decode(ids, self._grammar(schema if isinstance(schema, Mapping) else None),
+                                   int(str(kwargs.get("max_tokens", 512))), temperature, seed)
         text = _json_safe(self.tokenizer.decode(new, skip_special_tokens=True))
         return ChatCompletion.model_validate({
             "id": "completion", "object": "chat.completion", "created": 0, "model": self.model,
@@ -245,7 +251,7 @@ class EmbeddedBackend(TransformersBackend):
             new = new[:-1]
         return new, "stop" if ended or matcher.is_stopped() else "length"
 
-    async def _acreate(self, **kwargs: Any) -> object:
+    async def _acreate(self, **kwargs: object) -> object:
         return await self._gate.call(self._generate, kwargs)
 
     async def create(self, *, response_model: type[BaseModel], messages: list[dict[str, str]], temperature: float,
