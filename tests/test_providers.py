@@ -74,7 +74,7 @@ def test_provider_names_and_aliases():
     with pytest.raises(FbagentError, match="unknown LLM backend 'vllm'") as err:
         providers.provider("vllm", among=providers.GENERATION_PROVIDERS, kind="LLM backend")
     assert "openai, gemini, local" in str(err.value)
-    assert providers.help_names(providers.EVAL_PROVIDERS) == "vllm | transformers | local | openai | gemini"
+    assert providers.help_names(providers.EVAL_PROVIDERS) == "vllm | transformers | local | llamacpp | openai | gemini"
 
 
 def test_api_key_lookup_order_and_base_url(monkeypatch):
