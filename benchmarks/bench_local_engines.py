@@ -9,18 +9,15 @@ Prints per engine: model load (s; for transformers each step of it), per prompt 
 and seconds, answer tokens/s (including prompt processing, as a run sees it), the process CPU seconds per prompt (all threads: what a
 quiet machine's wall time approaches, times the threads' share), and the ratio transformers /
 llama.cpp; the machine's load (``os.getloadavg``) before and after each engine. The transformers engine
-loads the same Gemma 3 270M GGUF, dequantised once to float32 and cached as a Hugging Face checkpoint
-beside the GGUF (:func:`cached_checkpoint`: ``hf-<sha256[:16]>-float32/``, model.safetensors and the
-converted tokenizer.json; later loads hash the GGUF and read that folder), and decodes greedily under
-llguidance's token mask of the same JSON schema with one-sentence strings (the grammar fbagent's llama.cpp
-provider builds: ``providers/local.py``). Needs the ``local`` extra (llama-cpp-python) and transformers,
-accelerate, gguf and llguidance. Measured results and the verdict (issue 42): docs/backends.md.
+is fbagent's offline default itself (``fbagent.providers.embedded``: the same Gemma 3 270M GGUF converted
+once to a float32 checkpoint, ``fbagent models prepare``; greedy decoding under llguidance's mask of the same
+JSON schema with one-sentence strings, as the llama.cpp provider's grammar, ``providers/local.py``). Needs
+the ``local`` extra and, for llama.cpp, the ``llama`` extra. Measured results (issue 42): docs/backends.md.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import time
 from typing import Any
@@ -69,117 +66,39 @@ def bench_llamacpp(texts: list[str], threads: int) -> dict[str, Any]:
     return {"load_s": load, "rows": rows}
 
 
-def gguf_sha256(path: str) -> str:
-    """SHA-256 of the GGUF file (hex), read in 4 MiB blocks."""
-    import hashlib
+def cpu_seconds() -> float:
+    """CPU seconds of this process so far (user + system, all threads)."""
+    import resource
 
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 22), b""):
-            h.update(block)
-    return h.hexdigest()
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
 
 
-def cached_checkpoint(path: str, dtype: str = "float32") -> tuple[str, dict[str, float]]:
-    """The GGUF at ``path`` dequantised once into a Hugging Face folder beside it
-    (``<gguf folder>/hf-<sha256[:16]>-<dtype>/``: model.safetensors, config.json, tokenizer.json, ...),
-    built in a temporary folder and renamed into place; later calls only hash the file.
-    Returns the folder and the seconds of each step (``hash``, and on the first call ``tokenizer``,
-    ``dequantise``, ``save``)."""
-    import shutil
-    import tempfile
+def bench_transformers(texts: list[str], threads: int) -> dict[str, Any]:
+    """The offline default engine as fbagent runs it (:class:`fbagent.providers.embedded.EmbeddedBackend`:
+    the GGUF converted once to a float32 checkpoint, greedy decoding under llguidance's JSON-schema mask)."""
+    import asyncio
 
-    import torch
-    from transformers import AutoModelForCausalLM, AutoTokenizer
+    from fbagent.providers.embedded import EmbeddedBackend
+    from fbagent.providers.hooks import CallHooks
 
-    times: dict[str, float] = {}
-    t = time.perf_counter()
-    key = gguf_sha256(path)
-    times["hash"] = time.perf_counter() - t
-    folder, name = os.path.dirname(path), os.path.basename(path)
-    target = os.path.join(folder, f"hf-{key[:16]}-{dtype}")
-    if os.path.isfile(os.path.join(target, "model.safetensors")):
-        return target, times
-    tmp = tempfile.mkdtemp(prefix=".hf-", dir=folder)
-    try:
-        t = time.perf_counter()
-        tok = AutoTokenizer.from_pretrained(folder, gguf_file=name)
-        times["tokenizer"] = time.perf_counter() - t
-        t = time.perf_counter()
-        model = AutoModelForCausalLM.from_pretrained(folder, gguf_file=name, dtype=getattr(torch, dtype))
-        times["dequantise"] = time.perf_counter() - t
-        t = time.perf_counter()
-        model.hf_quantizer = None     # the GGUF "quantizer" only dequantised at load: the weights are plain tensors
-        if hasattr(model.config, "quantization_config"):
-            del model.config.quantization_config
-        model.save_pretrained(tmp)
-        tok.save_pretrained(tmp)
-        with open(os.path.join(tmp, "source.json"), "w") as f:
-            json.dump({"gguf": name, "sha256": key, "dtype": dtype}, f)
-        os.replace(tmp, target)
-        times["save"] = time.perf_counter() - t
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    return target, times
-
-
-def bench_transformers(texts: list[str], threads: int, dtype: str = "float32") -> dict[str, Any]:
-    import llguidance
-    import llguidance.torch
-    import tokenizers
-    import torch
-    from transformers import AutoModelForCausalLM, LogitsProcessor, LogitsProcessorList
-
-    from fbagent.providers.gguf import default_gguf_path
-
-    torch.set_num_threads(threads)
-    torch.manual_seed(0)
-    path = default_gguf_path()
-    t = time.perf_counter()
-    ckpt, steps = cached_checkpoint(path, dtype)
-    t1 = time.perf_counter()
-    tok = tokenizers.Tokenizer.from_file(os.path.join(ckpt, "tokenizer.json"))   # the same ids as transformers'
-    with open(os.path.join(ckpt, "tokenizer_config.json")) as f:                  # GemmaTokenizer, in half the time
-        eos = tok.token_to_id(json.load(f)["eos_token"])
-    steps["tokenizer (cached)"] = time.perf_counter() - t1
-    t1 = time.perf_counter()
-    model = AutoModelForCausalLM.from_pretrained(ckpt, dtype=getattr(torch, dtype)).eval()
-    steps["model (cached)"] = time.perf_counter() - t1
-    t1 = time.perf_counter()
-    with open(os.path.join(ckpt, "tokenizer.json")) as f:
-        lltok = llguidance.LLTokenizer(f.read(), eos_token=eos)
-    steps["llguidance tokenizer"] = time.perf_counter() - t1
+    t, c = time.perf_counter(), cpu_seconds()
+    b = EmbeddedBackend(threads=threads, prompt_style="fewshot")
+    steps = {"convert": b.conversion_s or 0.0}
+    b.wait_loaded()
+    b._llg_tokenizer()
     load = time.perf_counter() - t
-    schema = BasePair.model_json_schema()
-    for prop in schema["properties"].values():
-        prop.update({"pattern": f"^{SENTENCE}$", "maxLength": 200})
-    grammar = llguidance.LLMatcher.grammar_from_json_schema(json.dumps(schema),
-                                                            defaults={"whitespace_flexible": False})
-
-    class Mask(LogitsProcessor):
-        def __init__(self) -> None:
-            self.matcher = llguidance.LLMatcher(lltok, grammar)
-            self.bits = llguidance.torch.allocate_token_bitmask(1, lltok.vocab_size)
-            self.first = True
-
-        def __call__(self, input_ids: Any, scores: Any) -> Any:
-            if not self.first:
-                self.matcher.consume_token(int(input_ids[0, -1]))
-            self.first = False
-            llguidance.torch.fill_next_token_bitmask(self.matcher, self.bits, 0)
-            llguidance.torch.apply_token_bitmask_inplace(scores, self.bits)
-            return scores
-
+    steps["load CPU"] = cpu_seconds() - c
     rows = []
     for text in texts:
-        ids = torch.tensor([tok.encode(text).ids])
-        t, c = time.perf_counter(), time.process_time()
-        with torch.inference_mode():
-            out = model.generate(ids, attention_mask=torch.ones_like(ids), max_new_tokens=512, do_sample=False,
-                                 eos_token_id=eos, logits_processor=LogitsProcessorList([Mask()]))
-        dt, cpu = time.perf_counter() - t, time.process_time() - c
-        n_in = ids.shape[1]
-        rows.append((n_in, out.shape[1] - n_in, dt, tok.decode(out[0, n_in:].tolist(), skip_special_tokens=True), cpu))
+        t, c = time.perf_counter(), cpu_seconds()
+        raw: list[Any] = []
+        hooks = CallHooks(response=raw.append)
+        pair = asyncio.run(b.create(response_model=BasePair, messages=[{"role": "user", "content": text}],
+                                    temperature=0.0, max_tokens=512, seed=0, max_reasks=0, hooks=hooks))
+        dt, cpu = time.perf_counter() - t, cpu_seconds() - c
+        n_in, n_out = b.usage(raw[-1]) if raw else (0, 0)
+        rows.append((n_in, n_out, dt, pair.model_dump_json(), cpu))
     return {"load_s": load, "steps": steps, "rows": rows}
 
 
@@ -200,22 +119,20 @@ def main() -> None:
     ap.add_argument("--prompts", type=int, default=3)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--engines", default="llamacpp,transformers")
-    ap.add_argument("--dtype", default="float32", help="transformers' weights: float32 | bfloat16")
-    ap.add_argument("--rebuild", action="store_true", help="remove the cached checkpoint first (time the first load)")
+    ap.add_argument("--rebuild", action="store_true", help="remove the converted checkpoint first (time the conversion)")
     args = ap.parse_args()
     texts = prompts(args.prompts)
     if args.rebuild:
-        import glob
         import shutil
 
         from fbagent.providers.gguf import default_gguf_path
+        from fbagent.providers.gguf_checkpoint import checkpoint_folder
 
-        for folder in glob.glob(os.path.join(os.path.dirname(default_gguf_path() or "."), f"hf-*-{args.dtype}")):
-            shutil.rmtree(folder)
+        shutil.rmtree(checkpoint_folder(default_gguf_path() or ""), ignore_errors=True)
     speed = {}
     for engine in args.engines.split(","):
         before = os.getloadavg()[0]
-        res = bench_llamacpp(texts, args.threads) if engine == "llamacpp" else bench_transformers(texts, args.threads, args.dtype)
+        res = bench_llamacpp(texts, args.threads) if engine == "llamacpp" else bench_transformers(texts, args.threads)
         speed[engine] = report(engine, res, before, os.getloadavg()[0])
     if len(speed) == 2:
         print(f"ratio transformers / llama.cpp (answer tokens/s): {speed['transformers'] / speed['llamacpp']:.2f}")

@@ -75,6 +75,9 @@ COMMANDS: dict[str, LazyCommand] = {
     "db": LazyCommand(
         "fbagent.commands.db",
         "The database file: a consistent backup copy, the schema upgrade."),
+    "models": LazyCommand(
+        "fbagent.commands.models",
+        "The offline model: prepare (convert the GGUF once for the wheel-only engine)."),
 }
 
 app = typer.Typer(

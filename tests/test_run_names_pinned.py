@@ -67,7 +67,8 @@ BY_COMMAND = {
                                "--verifier-model", "big"], "sample-en-openai-s0-bcb39ffc"),
     "verifier_model_only": (["--generator", "openai", "--model", "small", "--verifier-model", "big"],
                             "sample-en-openai-s0-f24306da"),
-    "alias": (["--generator", "llamacpp", "--verifier-generator", "llamacpp"], "sample-en-local-s0-925d4f3f"),
+    # llama.cpp is its own provider since issue 42 (`local` is the wheel-only engine): its aliases name it
+    "alias": (["--generator", "llama.cpp", "--verifier-generator", "LLAMA-CPP"], "sample-en-llamacpp-s0-d57cb2c8"),
     "prompt_style": (["--prompt-style", "fewshot"], "sample-en-local-s0-cf8e58c9"),
     "run_knobs": (["-k", "3", "--seed", "7", "--max-retries", "4", "--similarity-threshold", "0.4",
                    "--near-copy-threshold", "0.6", "--no-screen", "-c", "9", "--timeout", "5", "--llm-retries", "1"],

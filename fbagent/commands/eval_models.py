@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from fbagent.providers.config import ModelConfig
 
 #: backends whose engine runs in this process (they need GPUs of their own when run side by side)
-IN_PROCESS = ("vllm", "transformers", "local")
+IN_PROCESS = ("vllm", "transformers", "local", "llamacpp")
 _PR_SET_PDEATHSIG = 1
 
 

@@ -173,7 +173,7 @@ def validate_options(opts: GenerateOptions) -> GenerateOptions:
     for the first impossible option value.
 
     Backend names are checked here, before anything is stored, and aliases become the
-    canonical names of :mod:`fbagent.providers` (``llamacpp`` -> ``local``), so a
+    canonical names of :mod:`fbagent.providers` (``llama.cpp`` -> ``llamacpp``), so a
     run's name and options never depend on the spelling. Returns a new object (``opts`` is frozen).
     """
     models = opts.models.checked()   # backend names, base URLs, concurrency, LLM retries, timeout, prompt style

