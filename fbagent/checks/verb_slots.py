@@ -1,0 +1,235 @@
+"""Syntactic slots that decide a tagged language's reading of a word (English, German, Dutch, French; issue 41).
+
+The analysers (HanTa, spaCy) read each word in context, but a few constructions defeat them in a way the words
+around the target settle whatever the word is. :class:`SlotRules` answers those questions for
+:class:`fbagent.checks.verb_context.SentenceContext`, from the ``[languages.<code>.slots]`` table of
+``prompts/verbs/morphology.toml`` (a language without the table has none of these rules):
+
+Verb uses the tagger reads as another class (:meth:`SlotRules.verb_slot`):
+
+- a present participle, attributive or adverbial ("die spielenden Kinder", "de huilende baby", French gérondif
+  "en courant"): the verb's own form, not a nominalised infinitive (those keep their determiner rule, "het
+  neerhalen van");
+- an infinitive after the infinitive marker ("bereid te getuigen", "om te rellen", "zu schwimmen");
+- a participle that ends its clause after an auxiliary ("heb jij ... gezien?", not the adposition "gezien de");
+- a finite form in a clause with no other finite verb (a headline: "Koenders ontbiedt Russische ambassadeur"),
+  or right after a coordinating conjunction whose first conjunct has a finite verb of the same ending
+  ("plunderden winkels en bekogelden de politie": coordinated verbs share tense and number);
+- English bare infinitive after a causative or perception verb and its object pronoun ("made her cry", "let
+  them go": "her" is the object, not a possessive there).
+
+Forms of the target that are no use of it (:meth:`SlotRules.slot_refusal`):
+
+- English base-form slots (a modal, infinitival "to", do-support, "please"): only a base form stands there, so a
+  form spelled otherwise is another verb's base form or a noun ("will found a company" is found, not find;
+  "Please lay the towels" is lay, not lie);
+- English: an exact base form after an inverted "be" and its subject ("Are your socks dry?": the verb there would
+  be a participle or an -ing form); a word listed after its governing verbs ("turn left": a direction);
+- a word the analyser reads as a determiner ("Sein Bruder", "zijn fiets": the possessive);
+- a finite-looking form read as an adjective after a copula ("Die Wand ist weiß gestrichen"), or read as a
+  finite verb right after a degree adverb where the clause already has its finite verb ("left me somewhat
+  confused", "zag er erg bleek uit": an adjective; a clause has one finite verb).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from fbagent.checks.morphology import _data, english_participles, past_participles
+from fbagent.checks.verb_sentence import SentenceFacts
+from fbagent.languages import base_lang
+
+#: English words that may stand between a base-form slot word and its verb ("will not", "can't", "did never")
+_SLOT_ADVERBS = frozenset({"not", "t", "never", "also", "just", "still", "really", "always", "ever", "soon", "then",
+                           "only", "even", "probably", "certainly", "definitely", "surely", "all", "both"})
+
+_WH_WORDS = frozenset({"what", "where", "when", "why", "how", "who", "which", "whose"})
+
+
+@dataclass(frozen=True)
+class SlotWords:
+    """One language's ``slots`` table (see the module doc); every field empty where the language has none."""
+
+    present_participle: tuple[str, ...] = ()   # endings after infinitive + "d": de "", "e", "en", ...; nl "", "e"
+    gerund_marker: str = ""                    # French "en" (+ the -ant form)
+    base_slot: frozenset[str] = frozenset()    # English words after which only a base form stands
+    causatives: frozenset[str] = frozenset()   # English make/let/see... forms taking object + bare infinitive
+    object_pronouns: frozenset[str] = frozenset()
+    coordinators: frozenset[str] = frozenset()  # "en", "und", "and": coordinated finite verbs
+    copulas: frozenset[str] = frozenset()      # de/nl: a finite-looking form read as adjective after one
+    inverted_copulas: frozenset[str] = frozenset()  # English be-forms that open a question
+    complementizer: str = ""                   # nl "om", de "um": before the infinitive marker, no particle
+    direction_after: tuple[tuple[str, frozenset[str]], ...] = ()  # English "left" after turn/go/keep ...
+    finite_endings: tuple[str, ...] = ()       # nl/de: endings of finite forms (headline / coordination rule)
+
+
+@lru_cache(maxsize=64)
+def slot_words(lang: str) -> SlotWords:
+    """The ``[languages.<code>.slots]`` table of ``prompts/verbs/morphology.toml`` for ``lang``'s base language."""
+    entry = _data().get("languages", {}).get(base_lang(lang), {}).get("slots", {})
+
+    def words(key: str) -> frozenset[str]:
+        return frozenset(str(x).lower() for x in entry.get(key, []))
+
+    return SlotWords(
+        present_participle=tuple(str(x) for x in entry.get("present_participle", [])),
+        gerund_marker=str(entry.get("gerund_marker", "")),
+        base_slot=words("base_slot"),
+        causatives=words("causatives"),
+        object_pronouns=words("object_pronouns"),
+        coordinators=words("coordinators"),
+        copulas=words("copulas"),
+        inverted_copulas=words("inverted_copulas"),
+        complementizer=str(entry.get("complementizer", "")),
+        direction_after=tuple((str(k).lower(), frozenset(str(x).lower() for x in v))
+                              for k, v in entry.get("direction_after", {}).items()),
+        finite_endings=tuple(str(x) for x in entry.get("finite_endings", [])),
+    )
+
+
+@dataclass
+class SlotRules(SentenceFacts):
+    """The slot rules over one sentence (see the module doc); mixed into
+    :class:`fbagent.checks.verb_context.SentenceContext`."""
+
+    @property
+    def slots(self) -> SlotWords:
+        return slot_words(self.code)
+
+    def _same(self, j: int, i: int) -> bool:
+        return 0 <= j < len(self.tokens) and self.clause[j] == self.clause[i]
+
+    def present_participle(self, text: str, lemma: str) -> bool:
+        """Whether ``text`` is the present participle of ``lemma`` (de/nl: infinitive + "d" + an adjective
+        ending: "spielenden", "huilende"; French: the ``nous`` stem + "ant", tested by the caller)."""
+        ends = self.slots.present_participle
+        return bool(ends) and lemma.endswith("n") and text.startswith(lemma + "d") and text[len(lemma) + 1:] in ends
+
+    def participle_method(self, i: int, lemma: str) -> str | None:
+        """``present-participle`` when token ``i`` is ``lemma``'s present participle used as one: not a noun of
+        its own (a determiner before it and no noun or adjective after: "de stervenden"); for French only after
+        the ``gerund_marker`` ("en courant"); None otherwise."""
+        s, text = self.slots, self.tokens[i].text
+        if s.gerund_marker:
+            if i == 0 or self.tokens[i - 1].text != s.gerund_marker or not text.endswith("ant") or len(text) < 6:
+                return None
+            return "present-participle" if self._spelling_method(text[:-3] + "ons", lemma, None, stem=False) else None
+        if not self.present_participle(text, lemma):
+            return None
+        reading = self.readings[i] if self.readings is not None else None
+        if reading is not None and reading.pos in ("adposition", "conjunction"):
+            return None   # "Während der Fahrt", "betreffende uw bestelling"
+        nxt = self.readings[i + 1] if self.readings is not None and self._same(i + 1, i) else None
+        if self.determiner_before(i) is not None and (nxt is None or nxt.pos not in ("noun", "adjective")):
+            return None
+        j = i - 1
+        while self._same(j, i) and self.tokens[j].text in self.m.degree_adverbs:
+            j -= 1
+        if j < i - 1 or (self._same(j, i) and self.tokens[j].text in s.copulas):
+            return None   # "eine äußerst spannende Geschichte", "De les was vervelend": an adjective of its own
+        return "present-participle"
+
+    def verb_slot(self, i: int, lemma: str, method: str) -> bool:
+        """Whether token ``i``, a spelling of ``lemma`` by ``method``, stands where only a verb can (see the
+        module doc): the infinitive marker before the infinitive, a clause-final participle after an
+        auxiliary, a finite form in a clause without another finite verb or coordinated with one, an English
+        bare infinitive after a causative and its object pronoun."""
+        s, toks, text = self.slots, self.tokens, self.tokens[i].text
+        prev = toks[i - 1].text if self._same(i - 1, i) else None
+        if prev is not None and prev == self.m.infinitive_marker and method == "exact" and text.endswith("n"):
+            return True    # "te getuigen", "zu schwimmen"
+        if prev in s.object_pronouns and method == "exact" and self._same(i - 2, i) and toks[i - 2].text in s.causatives:
+            return True    # "made her cry", "let them go"
+        if self._final_participle(i, lemma):
+            return True
+        return bool(s.finite_endings) and self._lone_finite(i, lemma, method)
+
+    def _final_participle(self, i: int, lemma: str) -> bool:
+        """Dutch/German: token ``i`` is ``lemma``'s ge- participle, ends its clause, and a ``verbal_auxiliaries``
+        or ``cluster_words`` word stands earlier in the clause ("Heb jij mijn sleutels ergens gezien?")."""
+        text = self.tokens[i].text
+        if not self.slots.finite_endings or not text.startswith("ge") or text == lemma or self._same(i + 1, i):
+            return False
+        if not (text.endswith(("d", "t", "n")) and self._spelling_method(text, lemma, i, stem=False)):
+            return False
+        words = self.m.verbal_auxiliaries | self.m.cluster_words
+        return any(self.tokens[j].text in words for j in range(i) if self.clause[j] == self.clause[i])
+
+    def _lone_finite(self, i: int, lemma: str, method: str) -> bool:
+        """Dutch/German: token ``i`` is a finite-looking form of ``lemma`` (not the infinitive, not a ge-
+        participle, ending as ``finite_endings``), no determiner before it, and either no other word of its
+        clause is read as a finite verb (a headline) or it follows a coordinating conjunction and a finite
+        verb with the same ending stands earlier in the clause ("plunderden winkels en bekogelden")."""
+        text, s, readings = self.tokens[i].text, self.slots, self.readings
+        if readings is None or method not in ("lemma", "inflection") or text == lemma or text.startswith("ge") \
+                or not text.endswith(s.finite_endings) or self.determiner_before(i) is not None:
+            return False
+        word = self.sentence[self.tokens[i].start:self.tokens[i].end]
+        if self.code == "de" and word[:1].isupper():
+            return False   # a capitalised German word is a noun ("in einem kurzen Schnitt")
+        finite = [j for j in range(len(self.tokens)) if j != i and (r := readings[j]) is not None and r.verb and r.finite]
+        if not finite:
+            return i > 0   # a headline; a sentence-initial word with no verb anywhere is more likely a noun phrase
+        others = [j for j in finite if self.clause[j] == self.clause[i]]
+        prev = self.tokens[i - 1].text if self._same(i - 1, i) else ""
+        return prev in s.coordinators and any(j < i - 1 and self.tokens[j].text[-3:] == text[-3:] for j in others)
+
+    def slot_refusal(self, i: int, lemma: str, method: str) -> str | None:
+        """Why token ``i``, a spelling of ``lemma`` by ``method``, is no use of it where it stands (see the module
+        doc), as the refusal note's reason; None when no slot rule refuses it."""
+        toks, text, s = self.tokens, self.tokens[i].text, self.slots
+        reading = self.readings[i] if self.readings is not None else None
+        if reading is not None and reading.pos == "determiner":
+            return "is read as a determiner (a possessive or article) here"
+        prev = toks[i - 1].text if self._same(i - 1, i) else None
+        for word, before in s.direction_after:
+            if text == word and prev in before:
+                return f"follows '{prev}' and is read as a direction (an adverb)"
+        if s.base_slot and text != lemma and not text.endswith("ing"):
+            j = i - 1
+            while self._same(j, i) and toks[j].text in _SLOT_ADVERBS:
+                j -= 1
+            if self._same(j, i) and toks[j].text in s.base_slot:
+                return f"follows '{toks[j].text}', after which only a base form stands ('{lemma}' would be spelled so)"
+        if method == "exact" and self._inverted_subject(i) and lemma not in english_participles(lemma):
+            return "follows an inverted 'be' and its subject and is read as an adjective"
+        if reading is not None and reading.pos == "adjective" and text != lemma \
+                and text not in past_participles(lemma, self.code) and not text.startswith("ge"):
+            j = i - 1
+            while self._same(j, i) and toks[j].text in self.m.degree_adverbs:
+                j -= 1
+            if self._same(j, i) and toks[j].text in s.copulas:
+                return f"follows the copula '{toks[j].text}' and is read as an adjective"
+        return self._degree_finite(i)
+
+    def _inverted_subject(self, i: int) -> bool:
+        """English: the clause opens with an ``inverted_copulas`` word (after at most a wh-word) and only its
+        subject (pronouns, determiners, nouns, adjectives) stands between it and token ``i``."""
+        if not self.slots.inverted_copulas or self.readings is None:
+            return False
+        j = i - 1
+        while self._same(j, i) and self.tokens[j].text not in self.slots.inverted_copulas:
+            r = self.readings[j]
+            if r is None or r.verb or r.pos not in ("noun", "determiner", "adjective", "other"):
+                return False
+            j -= 1
+        opens = j == 0 or not self._same(j - 1, i) or (self.tokens[j - 1].text in _WH_WORDS
+                                                       and (j == 1 or not self._same(j - 2, i)))
+        return self._same(j, i) and j < i - 1 and opens
+
+    def _degree_finite(self, i: int) -> str | None:
+        """A token read as a finite verb right after a ``degree_adverbs`` word, where another finite verb stands
+        earlier in its clause with no conjunction between: an adjective ("left me somewhat confused")."""
+        reading = self.readings[i] if self.readings is not None else None
+        if reading is None or not (reading.verb and reading.finite) or not self._same(i - 1, i) \
+                or self.tokens[i - 1].text not in self.m.degree_adverbs or not self.slots.coordinators:
+            return None
+        for j in range(i - 2, -1, -1):
+            r = self.readings[j] if self.readings is not None else None
+            if not self._same(j, i) or (r is not None and r.pos == "conjunction"):
+                return None
+            if r is not None and r.verb and r.finite:
+                return f"follows the degree adverb '{self.tokens[i - 1].text}' after the clause's verb " \
+                       f"'{self.tokens[j].text}' and is read as an adjective"
+        return None
