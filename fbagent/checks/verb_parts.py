@@ -86,6 +86,8 @@ def _is_particle(ctx: SentenceContext, j: int, after: frozenset[str], r: Reading
     if toks[j].text in ctx.m.degree_adverbs and nxt is not None and (nxt.pos in ("adjective", "adverb")
                                                                      or toks[j + 1].text in ctx.m.degree_adverbs):
         return False  # "hängt zu tief", "arbeitet zu viel": "zu" is the adverb of degree of the word after it
+    if not last and toks[j].text == ctx.slots.complementizer and toks[j + 1].text == ctx.m.infinitive_marker:
+        return False  # "komen ... om te beginnen", "kam, um zu helfen": the infinitive clause's complementiser
     if r is None:
         return last or toks[j + 1].text in after
     if last:  # no article or verb ends a clause after its verb: HanTa, seeing no final punctuation, may say so
@@ -98,7 +100,8 @@ def _is_particle(ctx: SentenceContext, j: int, after: frozenset[str], r: Reading
     if r.pos == "particle":
         return True
     if r.pos in ("adverb", "adjective"):
-        return False
+        # "zitten nog vast en zullen ...": before a coordinator that starts the next conjunct, the clause ends
+        return toks[j + 1].text in ctx.slots.coordinators and toks[j + 1].text in after
     nxt = ctx.readings[j + 1] if ctx.readings is not None else None
     return toks[j + 1].text in after or r.pos == "other" or (nxt is not None and nxt.pos == "adposition")
 
@@ -172,6 +175,7 @@ def parts_in_order(ctx: SentenceContext, parts: Sequence[LemmaPart]) -> tuple[li
                     hit = next((h for a in part.alternatives if (h := _alt_at(ctx, j, a, head=False))), None)
                     if hit:
                         break
+                hit = hit or _final_particle(ctx, i, pos, part)
                 if hit:
                     mask += hit[0]
                     if not part.optional:
@@ -185,6 +189,19 @@ def parts_in_order(ctx: SentenceContext, parts: Sequence[LemmaPart]) -> tuple[li
             if partial is None:
                 partial = i
     return found, partial
+
+
+def _final_particle(ctx: SentenceContext, i: int, pos: int, part: LemmaPart) -> tuple[list[int], str] | None:
+    """A one-word ``part`` beyond the window that ends head ``i``'s clause and that the analyser reads as a
+    verb particle, with no finite verb between: "Please turn the music in the living room down"."""
+    last = pos
+    while last + 1 < len(ctx.tokens) and ctx.clause[last + 1] == ctx.clause[i]:
+        last += 1
+    reading = ctx.readings[last] if ctx.readings is not None and ctx.config.pos else None
+    if last - pos <= ctx.window or reading is None or reading.pos != "particle" or ctx.finite_verb_between(pos, last):
+        return None
+    words = {a[0] for a in part.alternatives if len(a) == 1}
+    return ([last], "exact") if ctx.tokens[last].text in words else None
 
 
 @lru_cache(maxsize=4096)

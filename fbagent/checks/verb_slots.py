@@ -192,24 +192,32 @@ class SlotRules(SentenceFacts):
                 j -= 1
             if self._same(j, i) and toks[j].text in s.base_slot:
                 return f"follows '{toks[j].text}', after which only a base form stands ('{lemma}' would be spelled so)"
-        if method == "exact" and self._inverted_subject(i) and lemma not in english_participles(lemma):
+        if method == "exact" and self._inverted_subject(i, s.inverted_copulas) and lemma not in english_participles(lemma):
             return "follows an inverted 'be' and its subject and is read as an adjective"
+        if s.base_slot and text != lemma and not text.endswith("ing") and self._inverted_subject(i, s.base_slot):
+            return "follows an inverted auxiliary and its subject, where only a base form stands"
         if reading is not None and reading.pos == "adjective" and text != lemma \
                 and text not in past_participles(lemma, self.code) and not text.startswith("ge"):
             j = i - 1
-            while self._same(j, i) and toks[j].text in self.m.degree_adverbs:
+            while self._same(j, i) and (toks[j].text in self.m.degree_adverbs or self._adverb(j)):
                 j -= 1
             if self._same(j, i) and toks[j].text in s.copulas:
                 return f"follows the copula '{toks[j].text}' and is read as an adjective"
         return self._degree_finite(i)
 
-    def _inverted_subject(self, i: int) -> bool:
-        """English: the clause opens with an ``inverted_copulas`` word (after at most a wh-word) and only its
-        subject (pronouns, determiners, nouns, adjectives) stands between it and token ``i``."""
-        if not self.slots.inverted_copulas or self.readings is None:
+    def _adverb(self, j: int) -> bool:
+        """Whether token ``j`` is read as an adverb (or an adverbial adjective: German "langsam")."""
+        reading = self.readings[j] if self.readings is not None else None
+        return reading is not None and reading.pos in ("adverb", "adjective")
+
+    def _inverted_subject(self, i: int, openers: frozenset[str]) -> bool:
+        """English: the clause opens with an ``openers`` word (an inverted "be", a modal or "do"; after at most a
+        wh-word) and only its subject (pronouns, determiners, nouns, adjectives) stands between it and token ``i``
+        ("Are your socks dry?", "Did the hens lay eggs?")."""
+        if not openers or self.readings is None:
             return False
         j = i - 1
-        while self._same(j, i) and self.tokens[j].text not in self.slots.inverted_copulas:
+        while self._same(j, i) and self.tokens[j].text not in openers:
             r = self.readings[j]
             if r is None or r.verb or r.pos not in ("noun", "determiner", "adjective", "other"):
                 return False
