@@ -197,7 +197,8 @@ class SlotRules(SentenceFacts):
         if s.base_slot and text != lemma and not text.endswith("ing") and self._inverted_subject(i, s.base_slot):
             return "follows an inverted auxiliary and its subject, where only a base form stands"
         if reading is not None and reading.pos == "adjective" and text != lemma \
-                and text not in past_participles(lemma, self.code) and not text.startswith("ge"):
+                and text not in past_participles(lemma, self.code) and not text.startswith("ge") \
+                and not text.endswith(("t", "d", "en")):   # a participle after a copula is verbal ("ist verschlossen")
             j = i - 1
             while self._same(j, i) and (toks[j].text in self.m.degree_adverbs or self._adverb(j)):
                 j -= 1
