@@ -144,8 +144,8 @@ def score(lang: str, samples: list[Sample]) -> tuple[list[int], list[str], float
 
 #: words after which a target is a nominal use (articles, possessives, demonstratives, fused preposition + article)
 NOMINAL_BEFORE = {
-    "nl": {"het", "de", "een", "dit", "dat", "deze", "die", "zijn", "haar", "hun", "ons", "onze", "mijn", "jouw", "elk"},
-    "de": {"der", "die", "das", "dem", "den", "des", "ein", "eine", "einem", "einen", "eines", "beim", "zum", "im",
+    "nl": {"het", "de", "een", "dit", "deze", "zijn", "haar", "hun", "ons", "onze", "mijn", "jouw", "elk"},
+    "de": {"dem", "des", "ein", "eine", "einem", "einen", "eines", "beim", "zum", "im",
            "vom", "am", "ins", "sein", "seine", "ihr", "ihre"},
     "en": {"the", "a", "an", "his", "her", "its", "their", "our", "my", "your"},
     "fr": {"le", "la", "les", "l", "un", "une", "du", "des", "au", "aux", "son", "sa", "ses"},

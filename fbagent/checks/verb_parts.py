@@ -88,6 +88,9 @@ def _is_particle(ctx: SentenceContext, j: int, after: frozenset[str], r: Reading
         return False  # "hängt zu tief", "arbeitet zu viel": "zu" is the adverb of degree of the word after it
     if not last and toks[j].text == ctx.slots.complementizer and toks[j + 1].text == ctx.m.infinitive_marker:
         return False  # "komen ... om te beginnen", "kam, um zu helfen": the infinitive clause's complementiser
+    nxt_reading = ctx.readings[j + 1] if ctx.readings is not None and not last else None
+    if toks[j].text == ctx.m.infinitive_marker and ctx.slots.complementizer and nxt_reading is not None and nxt_reading.verb:
+        return False  # "fährt nach Berlin, um zu arbeiten": "zu" before a verb is the infinitive marker
     if r is None:
         return last or toks[j + 1].text in after
     if last:  # no article or verb ends a clause after its verb: HanTa, seeing no final punctuation, may say so
@@ -100,10 +103,24 @@ def _is_particle(ctx: SentenceContext, j: int, after: frozenset[str], r: Reading
     if r.pos == "particle":
         return True
     if r.pos in ("adverb", "adjective"):
-        # "zitten nog vast en zullen ...": before a coordinator that starts the next conjunct, the clause ends
-        return toks[j + 1].text in ctx.slots.coordinators and toks[j + 1].text in after
+        # "zitten nog vast en zullen ...": before a coordinator whose conjunct opens with its own finite verb the
+        # clause ends ("los en vast zat" joins two adjectives: no particle)
+        return toks[j + 1].text in ctx.slots.coordinators and toks[j + 1].text in after and _own_verb(ctx, j + 1)
     nxt = ctx.readings[j + 1] if ctx.readings is not None else None
     return toks[j + 1].text in after or r.pos == "other" or (nxt is not None and nxt.pos == "adposition")
+
+
+def _own_verb(ctx: SentenceContext, k: int) -> bool:
+    """Whether the conjunct that coordinator ``k`` opens has a finite verb of its own in the clause and does not
+    begin with an adjective or adverb ("vast en we moesten", "dicht en liep"; not "los en vast zat": two adjectives)."""
+    readings = ctx.readings
+    if readings is None or k + 1 >= len(ctx.tokens) or ctx.clause[k + 1] != ctx.clause[k]:
+        return False
+    first = readings[k + 1]
+    if first is not None and first.pos in ("adjective", "adverb"):
+        return False
+    return any((r := readings[x]) is not None and r.verb and r.finite
+               for x in range(k + 1, min(len(ctx.tokens), k + 4)) if ctx.clause[x] == ctx.clause[k])
 
 
 def _particle_before(ctx: SentenceContext, i: int, particle: str, between: frozenset[str]) -> int | None:
@@ -198,8 +215,11 @@ def _final_particle(ctx: SentenceContext, i: int, pos: int, part: LemmaPart) -> 
     while last + 1 < len(ctx.tokens) and ctx.clause[last + 1] == ctx.clause[i]:
         last += 1
     reading = ctx.readings[last] if ctx.readings is not None and ctx.config.pos else None
-    if last - pos <= ctx.window or reading is None or reading.pos != "particle" or ctx.finite_verb_between(pos, last):
+    if last - pos <= ctx.window or reading is None or reading.pos not in ("particle", "adverb", "adposition"):
         return None
+    if any((r := ctx.readings[k]) is not None and r.pos == "conjunction" for k in range(pos + 1, last)) \
+            or any(ctx.tokens[k].text in ctx.slots.coordinators for k in range(pos + 1, last)):
+        return None   # "turned to the people and walked down": the particle is the second verb's
     words = {a[0] for a in part.alternatives if len(a) == 1}
     return ([last], "exact") if ctx.tokens[last].text in words else None
 

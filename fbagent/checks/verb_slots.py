@@ -190,7 +190,9 @@ class SlotRules(SentenceFacts):
             j = i - 1
             while self._same(j, i) and toks[j].text in _SLOT_ADVERBS:
                 j -= 1
-            if self._same(j, i) and toks[j].text in s.base_slot:
+            slot = self.readings[j] if self.readings is not None and self._same(j, i) else None
+            if slot is not None and toks[j].text in s.base_slot and (slot.verb or slot.pos in ("other", "adverb")):
+                # a modal or "do" read as a verb, "to", "please"; not the noun "the will found in his desk"
                 return f"follows '{toks[j].text}', after which only a base form stands ('{lemma}' would be spelled so)"
         if method == "exact" and self._inverted_subject(i, s.inverted_copulas) and lemma not in english_participles(lemma):
             return "follows an inverted 'be' and its subject and is read as an adjective"
