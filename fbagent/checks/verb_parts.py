@@ -209,15 +209,18 @@ def parts_in_order(ctx: SentenceContext, parts: Sequence[LemmaPart]) -> tuple[li
 
 
 def _final_particle(ctx: SentenceContext, i: int, pos: int, part: LemmaPart) -> tuple[list[int], str] | None:
-    """A one-word ``part`` beyond the window that ends head ``i``'s clause and that the analyser reads as a
-    verb particle, with no finite verb between: "Please turn the music in the living room down"."""
+    """A one-word ``part`` beyond the window that ends head ``i``'s clause, read as a particle, adverb or
+    adposition (no object follows it there), with no conjunction or coordinator between (a relative clause may
+    stand between): "Please turn the music in the living room down"."""
     last = pos
     while last + 1 < len(ctx.tokens) and ctx.clause[last + 1] == ctx.clause[i]:
         last += 1
-    reading = ctx.readings[last] if ctx.readings is not None and ctx.config.pos else None
-    if last - pos <= ctx.window or reading is None or reading.pos not in ("particle", "adverb", "adposition"):
+    readings = ctx.readings if ctx.config.pos else None
+    reading = readings[last] if readings is not None else None
+    if readings is None or last - pos <= ctx.window or reading is None \
+            or reading.pos not in ("particle", "adverb", "adposition"):
         return None
-    if any((r := ctx.readings[k]) is not None and r.pos == "conjunction" for k in range(pos + 1, last)) \
+    if any((r := readings[k]) is not None and r.pos == "conjunction" for k in range(pos + 1, last)) \
             or any(ctx.tokens[k].text in ctx.slots.coordinators for k in range(pos + 1, last)):
         return None   # "turned to the people and walked down": the particle is the second verb's
     words = {a[0] for a in part.alternatives if len(a) == 1}
