@@ -56,6 +56,11 @@ DEV = Path(__file__).resolve().parent / "data" / "verb_sentences_issue41f_dev.js
     ("Ihr Haar wird langsam weiß.", "wissen", "de", False, "follows the copula 'wird'"),
     ("De atleet heeft zijn enkel verrekt.", "verrekken", "nl", True, ""),
     ("Wir waren sehr überrascht über das Ergebnis.", "überraschen", "de", False, "degree adverb 'sehr'"),
+    # German ge- verbs equal to the target's participle: the auxiliary and finiteness decide
+    ("Das Buch hat mir sehr gut gefallen.", "fallen", "de", False, "'fallen' forms its perfect with the other auxiliary"),
+    ("Das Glas ist auf den Boden gefallen.", "fallen", "de", True, ""),
+    ("Sie geraten immer wieder in Streit.", "raten", "de", False, "never finite"),
+    ("Er hat mir geraten, früher zu gehen.", "raten", "de", True, ""),
     # separated particles: before a coordinator with its own verb; om + te is no particle
     ("De verdachten zitten nog vast en zullen verder worden verhoord.", "vastzitten", "nl", True, ""),
     ("Weg zijn de mannen die gooiden met alles wat los en vast zat.", "gooien", "nl", True, ""),
@@ -78,7 +83,7 @@ def test_slot_data_read_per_language() -> None:
 #: tests/data/verb_sentences_issue41f_dev.jsonl); missed: two particles after a long object with a relative clause or
 #: a coordination inside ("Turn the lights in the kitchen and the hallway off"), and "Het lange wachten" ("het" is no
 #: listed determiner: it is also the pronoun "it")
-FLOORS = {"de": (26, 12), "en": (36, 35), "fr": (21, 8), "nl": (71, 12)}
+FLOORS = {"de": (36, 22), "en": (36, 35), "fr": (21, 8), "nl": (71, 12)}
 
 
 @pytest.mark.parametrize("lang", sorted(FLOORS))

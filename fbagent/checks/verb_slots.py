@@ -62,6 +62,9 @@ class SlotWords:
     complementizer: str = ""                   # nl "om", de "um": before the infinitive marker, no particle
     direction_after: tuple[tuple[str, frozenset[str]], ...] = ()  # English "left" after turn/go/keep ...
     finite_endings: tuple[str, ...] = ()       # nl/de: endings of finite forms (headline / coordination rule)
+    sein_perfect: frozenset[str] = frozenset()  # de: verbs whose perfect takes sein (fallen: "ist gefallen")
+    perfect_sein: frozenset[str] = frozenset()  # de: finite forms of sein (the perfect auxiliary)
+    perfect_haben: frozenset[str] = frozenset()  # de: finite forms of haben
 
 
 @lru_cache(maxsize=64)
@@ -85,6 +88,9 @@ def slot_words(lang: str) -> SlotWords:
         direction_after=tuple((str(k).lower(), frozenset(str(x).lower() for x in v))
                               for k, v in entry.get("direction_after", {}).items()),
         finite_endings=tuple(str(x) for x in entry.get("finite_endings", [])),
+        sein_perfect=words("sein_perfect"),
+        perfect_sein=words("perfect_sein"),
+        perfect_haben=words("perfect_haben"),
     )
 
 
@@ -182,6 +188,8 @@ class SlotRules(SentenceFacts):
         reading = self.readings[i] if self.readings is not None else None
         if reading is not None and reading.pos == "determiner":
             return "is read as a determiner (a possessive or article) here"
+        if (other := self._ge_verb(i, lemma)) is not None:
+            return other
         prev = toks[i - 1].text if self._same(i - 1, i) else None
         for word, before in s.direction_after:
             if text == word and prev in before:
@@ -207,6 +215,23 @@ class SlotRules(SentenceFacts):
             if self._same(j, i) and toks[j].text in s.copulas:
                 return f"follows the copula '{toks[j].text}' and is read as an adjective"
         return self._degree_finite(i)
+
+    def _ge_verb(self, i: int, lemma: str) -> str | None:
+        """German: token ``i`` is ``lemma``'s participle spelled "ge" + ``lemma`` ("gefallen", "geraten"), which is
+        also a verb of its own ("gefallen": to please; "geraten": to get into). The clause decides: a finite reading
+        with no auxiliary ("Sie geraten in Streit": a participle is never finite), or the perfect auxiliary the
+        target does not take (``sein_perfect``: "hat mir gefallen" is gefallen, fallen takes sein; "ist in Streit
+        geraten" is geraten, raten takes haben) make it the other verb. None otherwise."""
+        s, text = self.slots, self.tokens[i].text
+        if not s.perfect_sein or text != "ge" + lemma or "ge" + lemma not in self.lemmas[i] | {text}:
+            return None
+        words = [self.tokens[j].text for j in range(len(self.tokens)) if j != i and self.clause[j] == self.clause[i]]
+        haben, sein = any(w in s.perfect_haben for w in words), any(w in s.perfect_sein for w in words)
+        reading = self.readings[i] if self.readings is not None else None
+        if reading is not None and reading.finite and not (haben or sein or set(words) & self.m.verbal_auxiliaries):
+            return f"is read as a finite form of '{text}' (a participle of '{lemma}' is never finite)"
+        wrong = haben and not sein if lemma in s.sein_perfect else sein and not haben
+        return f"is read as '{text}': '{lemma}' forms its perfect with the other auxiliary" if wrong else None
 
     def _adverb(self, j: int) -> bool:
         """Whether token ``j`` is read as an adverb (or an adverbial adjective: German "langsam")."""
