@@ -36,6 +36,8 @@ class SentenceContext(SlotRules):
         method = self._spelling_method(text, lemma, i, stem=stem)
         if i is not None and self.config.pos and (participle := self.participle_method(i, lemma)):
             return participle   # "die spielenden Kinder", "en courant" (verb_slots)
+        if method is None and i is not None and self.config.pos and self.irregular_present(text, lemma):
+            method = "inflection"   # French "tu bois", "il part" (verb_slots)
         if method is None or i is None or not self.config.pos:
             return method
         verb = self.verb_reading(i)

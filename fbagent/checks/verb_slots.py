@@ -65,6 +65,8 @@ class SlotWords:
     sein_perfect: frozenset[str] = frozenset()  # de: verbs whose perfect takes sein (fallen: "ist gefallen")
     perfect_sein: frozenset[str] = frozenset()  # de: finite forms of sein (the perfect auxiliary)
     perfect_haben: frozenset[str] = frozenset()  # de: finite forms of haben
+    present_singular: tuple[tuple[str, tuple[str, ...]], ...] = ()  # fr: infinitive ending -> singular endings
+    articles: frozenset[str] = frozenset()     # fr: articles that are also clitic pronouns ("la part": a noun)
 
 
 @lru_cache(maxsize=64)
@@ -91,6 +93,10 @@ def slot_words(lang: str) -> SlotWords:
         sein_perfect=words("sein_perfect"),
         perfect_sein=words("perfect_sein"),
         perfect_haben=words("perfect_haben"),
+        articles=words("articles"),
+        present_singular=tuple(sorted(((str(k), tuple(str(x) for x in v))
+                                       for k, v in entry.get("present_singular", {}).items()),
+                                      key=lambda row: len(row[0]), reverse=True)),
     )
 
 
@@ -111,6 +117,16 @@ class SlotRules(SentenceFacts):
         ending: "spielenden", "huilende"; French: the ``nous`` stem + "ant", tested by the caller)."""
         ends = self.slots.present_participle
         return bool(ends) and lemma.endswith("n") and text.startswith(lemma + "d") and text[len(lemma) + 1:] in ends
+
+    def irregular_present(self, text: str, lemma: str) -> bool:
+        """French third-group verbs: whether ``text`` is a singular present of ``lemma`` by the longest
+        ``present_singular`` ending of the infinitive ("boire" -> "bois", "boit"; "partir" -> "pars", "part";
+        "prendre" -> "prends", "prend"). Generated: it counts, as every generated form, only where the analyser
+        or a construction (a subject pronoun before it: "tu bois") reads a verb or a lexicon knows the word."""
+        for ending, endings in self.slots.present_singular:
+            if lemma.endswith(ending) and len(lemma) > len(ending):
+                return text in {lemma[: len(lemma) - len(ending)] + e for e in endings}
+        return False
 
     def participle_method(self, i: int, lemma: str) -> str | None:
         """``present-participle`` when token ``i`` is ``lemma``'s present participle used as one: not a noun of
@@ -163,20 +179,23 @@ class SlotRules(SentenceFacts):
         return any(self.tokens[j].text in words for j in range(i) if self.clause[j] == self.clause[i])
 
     def _lone_finite(self, i: int, lemma: str, method: str) -> bool:
-        """Dutch/German: token ``i`` is a finite-looking form of ``lemma`` (not the infinitive, not a ge-
-        participle, ending as ``finite_endings``), no determiner before it, and either no other word of its
-        clause is read as a finite verb (a headline) or it follows a coordinating conjunction and a finite
+        """Dutch/German/French: token ``i`` is a finite-looking form of ``lemma`` (not the infinitive, not a
+        participle, ending as ``finite_endings``), no determiner or article before it, and either no other word of the
+        sentence is read as a finite verb and a noun or pronoun (its subject) stands right before it (a headline:
+        "Koenders ontbiedt ambassadeur", "Le train part à huit heures") or it follows a coordinating conjunction and a finite
         verb with the same ending stands earlier in the clause ("plunderden winkels en bekogelden")."""
         text, s, readings = self.tokens[i].text, self.slots, self.readings
         if readings is None or method not in ("lemma", "inflection") or text == lemma or text.startswith("ge") \
-                or not text.endswith(s.finite_endings) or self.determiner_before(i) is not None:
-            return False
+                or not text.endswith(s.finite_endings) or self.determiner_before(i) is not None \
+                or text in past_participles(lemma, self.code) or (i > 0 and self.tokens[i - 1].text in s.articles):
+            return False   # "La part du lion": an article before it
         word = self.sentence[self.tokens[i].start:self.tokens[i].end]
         if self.code == "de" and word[:1].isupper():
             return False   # a capitalised German word is a noun ("in einem kurzen Schnitt")
         finite = [j for j in range(len(self.tokens)) if j != i and (r := readings[j]) is not None and r.verb and r.finite]
-        if not finite:
-            return i > 0   # a headline; a sentence-initial word with no verb anywhere is more likely a noun phrase
+        if not finite:   # a headline: its subject (a noun or pronoun) right before it ("Koenders ontbiedt")
+            before = readings[i - 1] if i > 0 else None
+            return before is not None and before.pos in ("noun", "other") and self._same(i - 1, i)
         others = [j for j in finite if self.clause[j] == self.clause[i]]
         prev = self.tokens[i - 1].text if self._same(i - 1, i) else ""
         return prev in s.coordinators and any(j < i - 1 and self.tokens[j].text[-3:] == text[-3:] for j in others)
