@@ -67,6 +67,9 @@ class SlotWords:
     perfect_haben: frozenset[str] = frozenset()  # de: finite forms of haben
     present_singular: tuple[tuple[str, tuple[str, ...]], ...] = ()  # fr: infinitive ending -> singular endings
     articles: frozenset[str] = frozenset()     # fr: articles that are also clitic pronouns ("la part": a noun)
+    first_person: tuple[tuple[str, str], ...] = ()  # nl: form -> the verb whose 1st person singular it is ("was")
+    first_person_subject: str = ""             # nl "ik"
+    possessives: frozenset[str] = frozenset()  # nl: possessive determiners (an object's: "mijn handen")
 
 
 @lru_cache(maxsize=64)
@@ -94,6 +97,9 @@ def slot_words(lang: str) -> SlotWords:
         perfect_sein=words("perfect_sein"),
         perfect_haben=words("perfect_haben"),
         articles=words("articles"),
+        first_person=tuple((str(k).lower(), str(v).lower()) for k, v in entry.get("first_person", {}).items()),
+        first_person_subject=str(entry.get("first_person_subject", "")),
+        possessives=words("possessives"),
         present_singular=tuple(sorted(((str(k), tuple(str(x) for x in v))
                                        for k, v in entry.get("present_singular", {}).items()),
                                       key=lambda row: len(row[0]), reverse=True)),
@@ -209,6 +215,8 @@ class SlotRules(SentenceFacts):
             return "is read as a determiner (a possessive or article) here"
         if (other := self._ge_verb(i, lemma)) is not None:
             return other
+        if (owner := self.first_person_owner(i)) is not None and owner != lemma:
+            return f"is read as a form of '{owner}' here (by its subject and what follows)"
         prev = toks[i - 1].text if self._same(i - 1, i) else None
         for word, before in s.direction_after:
             if text == word and prev in before:
@@ -251,6 +259,30 @@ class SlotRules(SentenceFacts):
             return f"is read as a finite form of '{text}' (a participle of '{lemma}' is never finite)"
         wrong = haben and not sein if lemma in s.sein_perfect else sein and not haben
         return f"is read as '{text}': '{lemma}' forms its perfect with the other auxiliary" if wrong else None
+
+    def first_person_owner(self, i: int) -> str | None:
+        """Dutch "was" (zijn's past, wassen's 1st person present) after "ik": the verb whose form token ``i`` is.
+        An adjective or a participle later in the clause is zijn's predicate ("Ik was mijn sleutels kwijt", "Ik was
+        het vergeten"); else a possessive not governed by a preposition is wassen's object ("Ik was elke avond mijn
+        handen"; "Ik was met mijn moeder in Parijs" decides nothing). None where the rule does not apply."""
+        s, toks, readings = self.slots, self.tokens, self.readings
+        owner = dict(s.first_person).get(toks[i].text)
+        if owner is None or readings is None or not self._same(i - 1, i) or toks[i - 1].text != s.first_person_subject:
+            return None
+        after: list[int] = []
+        for j in range(i + 1, len(toks)):
+            if self.clause[j] != self.clause[i] or ((r := readings[j]) is not None and r.pos == "conjunction"):
+                break   # "Ik was al thuis toen je belde": the next clause's words decide nothing
+            after.append(j)
+        in_pp = {j for j in after if any((r := readings[k]) is not None and r.pos == "adposition"
+                                         for k in range(max(i + 1, j - 2), j))}
+        if any((r := readings[j]) is not None and (r.pos == "adjective" and j not in in_pp or (r.verb and not r.finite))
+               for j in after):   # a predicate; an adjective inside a prepositional phrase ("met een milde shampoo") is none
+            return next(iter(self.lemmas[i] - {owner, toks[i].text}), None)
+        if any(toks[j].text in s.possessives and (r := readings[j - 1]) is not None and r.pos != "adposition"
+               for j in after):
+            return owner
+        return None
 
     def _adverb(self, j: int) -> bool:
         """Whether token ``j`` is read as an adverb (or an adverbial adjective: German "langsam")."""
