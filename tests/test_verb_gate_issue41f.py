@@ -52,6 +52,8 @@ DEV = Path(__file__).resolve().parent / "data" / "verb_sentences_issue41f_dev.js
     ("Was the grass cut yesterday?", "cut", "en", True, ""),
     ("Turn left at the next traffic light.", "leave", "en", False, "follows 'turn' and is read as a direction"),
     ("She turned and left the room.", "leave", "en", True, ""),
+    ("The train is bound for Edinburgh.", "bind", "en", False, "the adjective 'bound for'"),
+    ("The prisoner was bound to a chair.", "bind", "en", True, ""),
     ("The instructions left me somewhat confused.", "confuse", "en", False, "degree adverb 'somewhat' after"),
     ("Please turn the music in the living room down.", "turn down", "en", True, ""),
     ("He turned to the people in the room and walked down.", "turn down", "en", False, ""),
@@ -94,7 +96,7 @@ def test_slot_data_read_per_language() -> None:
 #: a coordination inside ("Turn the lights in the kitchen and the hallway off"), "Ik was zijn shirts apart" (the
 #: adverb "apart" read as a predicate), and "Het lange wachten" ("het" is no
 #: listed determiner: it is also the pronoun "it")
-FLOORS = {"de": (36, 22), "en": (36, 35), "fr": (32, 18), "nl": (90, 16)}
+FLOORS = {"de": (36, 22), "en": (40, 45), "fr": (32, 18), "nl": (90, 16)}
 
 
 @pytest.mark.parametrize("lang", sorted(FLOORS))

@@ -67,6 +67,7 @@ class SlotWords:
     perfect_haben: frozenset[str] = frozenset()  # de: finite forms of haben
     present_singular: tuple[tuple[str, tuple[str, ...]], ...] = ()  # fr: infinitive ending -> singular endings
     articles: frozenset[str] = frozenset()     # fr: articles that are also clitic pronouns ("la part": a noun)
+    adjective_before: tuple[tuple[str, frozenset[str]], ...] = ()  # en: "bound" before "for" is an adjective
     first_person: tuple[tuple[str, str], ...] = ()  # nl: form -> the verb whose 1st person singular it is ("was")
     first_person_subject: str = ""             # nl "ik"
     possessives: frozenset[str] = frozenset()  # nl: possessive determiners (an object's: "mijn handen")
@@ -97,6 +98,8 @@ def slot_words(lang: str) -> SlotWords:
         perfect_sein=words("perfect_sein"),
         perfect_haben=words("perfect_haben"),
         articles=words("articles"),
+        adjective_before=tuple((str(k).lower(), frozenset(str(x).lower() for x in v))
+                               for k, v in entry.get("adjective_before", {}).items()),
         first_person=tuple((str(k).lower(), str(v).lower()) for k, v in entry.get("first_person", {}).items()),
         first_person_subject=str(entry.get("first_person_subject", "")),
         possessives=words("possessives"),
@@ -221,6 +224,10 @@ class SlotRules(SentenceFacts):
         for word, before in s.direction_after:
             if text == word and prev in before:
                 return f"follows '{prev}' and is read as a direction (an adverb)"
+        nxt = toks[i + 1].text if self._same(i + 1, i) else None
+        for word, after in s.adjective_before:
+            if text == word and nxt in after:
+                return f"before '{nxt}' is the adjective '{word} {nxt}'"
         if s.base_slot and text != lemma and not text.endswith("ing"):
             j = i - 1
             while self._same(j, i) and toks[j].text in _SLOT_ADVERBS:
