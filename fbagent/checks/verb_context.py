@@ -16,7 +16,8 @@ from dataclasses import dataclass
 
 from fbagent.checks.conjugation import first_singular, nonfinite_form, shared_form_owner, verb_lemma
 from fbagent.checks.morphology import english_participles, morphology
-from fbagent.checks.verb_sentence import SentenceFacts, sentence_analysis
+from fbagent.checks.verb_sentence import sentence_analysis
+from fbagent.checks.verb_slots import SlotRules
 from fbagent.checks.verb_tokens import WORD_RE, MatchConfig
 from fbagent.languages import base_lang
 
@@ -25,20 +26,31 @@ _BETWEEN_AUXILIARY_EN = frozenset({"not", "never", "still", "already", "always",
 
 
 @dataclass
-class SentenceContext(SentenceFacts):
-    """A sentence being searched for one target lemma's forms (:class:`SentenceFacts` plus the rules of context)."""
+class SentenceContext(SlotRules):
+    """A sentence being searched for one target lemma's forms (:class:`SentenceFacts` plus the rules of context and
+    the slot rules of :mod:`fbagent.checks.verb_slots`)."""
 
     def word_method(self, text: str, lemma: str, i: int | None, *, stem: bool = True) -> str | None:
         """How ``text`` (token ``i``, or a piece of a word when None) is a form of the one-word ``lemma``,
         given the token's part of speech (see the module doc)."""
         method = self._spelling_method(text, lemma, i, stem=stem)
+        if i is not None and self.config.pos and (participle := self.participle_method(i, lemma)):
+            return participle   # "die spielenden Kinder", "en courant" (verb_slots)
+        if method is None and i is not None and self.config.pos and self.irregular_present(text, lemma):
+            method = "inflection"   # French "tu bois", "il part" (verb_slots)
         if method is None or i is None or not self.config.pos:
             return method
         verb = self.verb_reading(i)
         if verb is False and self.determiner_before(i) is None and self._noun_or_unread(i) \
                 and (self.imperative(i) or (method == "exact" and self.final_infinitive(i))):
             verb = True
-        if verb is False or self.other_verb(i, lemma, method) is not None or self.hyphen_compound(i) is not None \
+        if verb is not True and self.verb_slot(i, lemma, method):
+            verb = True
+        if self.slot_refusal(i, lemma, method) is not None:
+            return None
+        mine = self.first_person_owner(i) == lemma   # "Ik was mijn handen": wassen, whatever the analyser's lemma
+        if verb is False or (self.other_verb(i, lemma, method) is not None and not mine) \
+                or self.hyphen_compound(i) is not None \
                 or self.function_word(i) or self.shared_owner(i, lemma) is not None \
                 or (self.m.tables and self.finite_blocker(i, lemma) is not None) \
                 or self.degree_modified(i) is not None \

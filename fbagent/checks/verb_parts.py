@@ -86,6 +86,11 @@ def _is_particle(ctx: SentenceContext, j: int, after: frozenset[str], r: Reading
     if toks[j].text in ctx.m.degree_adverbs and nxt is not None and (nxt.pos in ("adjective", "adverb")
                                                                      or toks[j + 1].text in ctx.m.degree_adverbs):
         return False  # "hängt zu tief", "arbeitet zu viel": "zu" is the adverb of degree of the word after it
+    if not last and toks[j].text == ctx.slots.complementizer and toks[j + 1].text == ctx.m.infinitive_marker:
+        return False  # "komen ... om te beginnen", "kam, um zu helfen": the infinitive clause's complementiser
+    nxt_reading = ctx.readings[j + 1] if ctx.readings is not None and not last else None
+    if toks[j].text == ctx.m.infinitive_marker and ctx.slots.complementizer and nxt_reading is not None and nxt_reading.verb:
+        return False  # "fährt nach Berlin, um zu arbeiten": "zu" before a verb is the infinitive marker
     if r is None:
         return last or toks[j + 1].text in after
     if last:  # no article or verb ends a clause after its verb: HanTa, seeing no final punctuation, may say so
@@ -98,9 +103,24 @@ def _is_particle(ctx: SentenceContext, j: int, after: frozenset[str], r: Reading
     if r.pos == "particle":
         return True
     if r.pos in ("adverb", "adjective"):
-        return False
+        # "zitten nog vast en zullen ...": before a coordinator whose conjunct opens with its own finite verb the
+        # clause ends ("los en vast zat" joins two adjectives: no particle)
+        return toks[j + 1].text in ctx.slots.coordinators and toks[j + 1].text in after and _own_verb(ctx, j + 1)
     nxt = ctx.readings[j + 1] if ctx.readings is not None else None
     return toks[j + 1].text in after or r.pos == "other" or (nxt is not None and nxt.pos == "adposition")
+
+
+def _own_verb(ctx: SentenceContext, k: int) -> bool:
+    """Whether the conjunct that coordinator ``k`` opens has a finite verb of its own in the clause and does not
+    begin with an adjective or adverb ("vast en we moesten", "dicht en liep"; not "los en vast zat": two adjectives)."""
+    readings = ctx.readings
+    if readings is None or k + 1 >= len(ctx.tokens) or ctx.clause[k + 1] != ctx.clause[k]:
+        return False
+    first = readings[k + 1]
+    if first is not None and first.pos in ("adjective", "adverb"):
+        return False
+    return any((r := readings[x]) is not None and r.verb and r.finite
+               for x in range(k + 1, min(len(ctx.tokens), k + 4)) if ctx.clause[x] == ctx.clause[k])
 
 
 def _particle_before(ctx: SentenceContext, i: int, particle: str, between: frozenset[str]) -> int | None:
@@ -172,6 +192,7 @@ def parts_in_order(ctx: SentenceContext, parts: Sequence[LemmaPart]) -> tuple[li
                     hit = next((h for a in part.alternatives if (h := _alt_at(ctx, j, a, head=False))), None)
                     if hit:
                         break
+                hit = hit or _final_particle(ctx, i, pos, part)
                 if hit:
                     mask += hit[0]
                     if not part.optional:
@@ -185,6 +206,25 @@ def parts_in_order(ctx: SentenceContext, parts: Sequence[LemmaPart]) -> tuple[li
             if partial is None:
                 partial = i
     return found, partial
+
+
+def _final_particle(ctx: SentenceContext, i: int, pos: int, part: LemmaPart) -> tuple[list[int], str] | None:
+    """A one-word ``part`` beyond the window that ends head ``i``'s clause, read as a particle, adverb or
+    adposition (no object follows it there), with no conjunction or coordinator between (a relative clause may
+    stand between): "Please turn the music in the living room down"."""
+    last = pos
+    while last + 1 < len(ctx.tokens) and ctx.clause[last + 1] == ctx.clause[i]:
+        last += 1
+    readings = ctx.readings if ctx.config.pos else None
+    reading = readings[last] if readings is not None else None
+    if readings is None or last - pos <= ctx.window or reading is None \
+            or reading.pos not in ("particle", "adverb", "adposition"):
+        return None
+    if any((r := readings[k]) is not None and r.pos == "conjunction" for k in range(pos + 1, last)) \
+            or any(ctx.tokens[k].text in ctx.slots.coordinators for k in range(pos + 1, last)):
+        return None   # "turned to the people and walked down": the particle is the second verb's
+    words = {a[0] for a in part.alternatives if len(a) == 1}
+    return ([last], "exact") if ctx.tokens[last].text in words else None
 
 
 @lru_cache(maxsize=4096)

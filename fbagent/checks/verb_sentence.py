@@ -179,7 +179,11 @@ class SentenceFacts:
             return False
         if i == 0 or self.clause[i - 1] != self.clause[i]:
             return True
-        if toks[i - 1].text in m.verb_context:
+        k = i - 1   # French "n'a jamais vu": negation and adverbs may stand between the auxiliary and the participle
+        while k > 0 and self.clause[k - 1] == self.clause[i] and toks[k].text in m.between_auxiliary \
+                and toks[k].text not in m.verb_context:
+            k -= 1
+        if toks[k].text in m.verb_context:
             return False
         return not (i >= 2 and self.clause[i - 2] == self.clause[i] and toks[i - 2].text in m.determiners)
 
