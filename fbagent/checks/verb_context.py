@@ -78,6 +78,8 @@ class SentenceContext(SentenceFacts):
         if prev is not None and (m.prenominal_alone and prev in m.prenominal
                                  or m.modifier_suffixes and prev.endswith(m.modifier_suffixes)):
             return f"follows the modifier '{prev}' and is read as a noun"
+        if m.bare_stem_links and (why := self._bare_stem(i, lemma)) is not None:
+            return why
         if m.verb_second and (i == 0 or clause[i - 1] != clause[i]) and i + 1 < len(toks) and text != lemma \
                 and clause[i + 1] == clause[i] and self._dictionary_finite(i + 1) and not self._noun_form(i + 1):
             return f"opens its clause before the verb '{toks[i + 1].text}' (verb second) and is read as another word"
@@ -95,6 +97,21 @@ class SentenceContext(SentenceFacts):
         if m.clause_links:
             return self._other_finite(i, verb_lemma(lemma, self.code))
         return None
+
+    def _bare_stem(self, i: int, lemma: str) -> str | None:
+        """Turkish: why token ``i``, the bare stem of ``lemma`` (``kuru`` of kurumak), is no imperative here: it
+        follows a ``bare_stem_modifiers`` word (a degree adverb or demonstrative: "çok dik", "bu yaz"), or stands
+        inside its clause (not last, nor before a ``bare_stem_links`` word) after its first word: the verb-final
+        imperative ends its clause ("Kutuyu çöpe at."), a noun or adjective does not ("hava çok kuru geçti",
+        "çek olarak aldım"). None where it may be the imperative."""
+        m, toks, clause = self.m, self.tokens, self.clause
+        if not lemma.endswith(("mak", "mek")) or toks[i].text != lemma[:-3]:
+            return None
+        if i > 0 and clause[i - 1] == clause[i] and toks[i - 1].text in m.bare_stem_modifiers:
+            return f"follows '{toks[i - 1].text}' and is read as a noun or adjective (a bare stem)"
+        if i == 0 or i + 1 >= len(toks) or clause[i + 1] != clause[i] or toks[i + 1].text in m.bare_stem_links:
+            return None
+        return "stands inside its clause and is read as a noun or adjective (a bare imperative ends its clause)"
 
     def _dictionary_finite(self, k: int) -> bool:
         """:meth:`_dictionary_verb` or a ``finite_endings`` word the dictionary does not know (Latvian past
