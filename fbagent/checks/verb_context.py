@@ -51,7 +51,8 @@ class SentenceContext(SentenceFacts):
     def finite_blocker(self, i: int, lemma: str) -> str | None:
         """Why token ``i``, a form of ``lemma``, is no finite verb where it stands, for a language without a
         tagger (each rule runs only where the language has its data): right after a ``no_finite_after`` word
-        (a preposition: "in porto", "med låg röst"), a ``degree_adverbs`` word ("muy corto", "mycket känd"; a
+        (a preposition: "in porto", "med låg röst"; where ``verb_second``, the infinitive
+        too: "utom fara", a preposition takes "att" before a verb), a ``degree_adverbs`` word ("muy corto", "mycket känd"; a
         participle after the adverb is a verb after a ``perfect_auxiliaries`` word: "ho molto apprezzato"), a
         ``modifier_suffixes`` word or a ``prenominal`` adjective where ``prenominal_alone`` (Turkish "sevdiğim
         yazar", "kırmızı gül"); a finite-looking form after a ``copulas`` word with only ``light_adverbs``
@@ -70,7 +71,7 @@ class SentenceContext(SentenceFacts):
         text = toks[i].text
         nonfinite = nonfinite_form(text, lemma, self.code)
         prev = toks[i - 1].text if i > 0 and clause[i - 1] == clause[i] else None
-        if prev is not None and prev in m.no_finite_after and not nonfinite:
+        if prev is not None and prev in m.no_finite_after and (not nonfinite or m.verb_second and text == lemma):
             return f"follows the preposition '{prev}' and is read as a noun"
         if prev is not None and prev in m.degree_adverbs and (not nonfinite or i < 2 or clause[i - 2] != clause[i]
                                                               or toks[i - 2].text not in m.perfect_auxiliaries):
@@ -83,6 +84,8 @@ class SentenceContext(SentenceFacts):
         if m.verb_second and (i == 0 or clause[i - 1] != clause[i]) and i + 1 < len(toks) and text != lemma \
                 and clause[i + 1] == clause[i] and self._dictionary_finite(i + 1) and not self._noun_form(i + 1):
             return f"opens its clause before the verb '{toks[i + 1].text}' (verb second) and is read as another word"
+        if m.verb_second and (why := self._swedish_order(i, lemma, nonfinite)) is not None:
+            return why
         if nonfinite:
             return None
         if prev is not None and any(text == word and prev in before for word, before in m.function_after):
@@ -97,6 +100,35 @@ class SentenceContext(SentenceFacts):
         if m.clause_links:
             return self._other_finite(i, verb_lemma(lemma, self.code))
         return None
+
+    def _swedish_order(self, i: int, lemma: str, nonfinite: bool) -> str | None:
+        """Verb-second word order (``verb_second``): why token ``i``, a form of ``lemma``, is no verb here. The
+        infinitive right after a ``perfect_auxiliaries`` word (only ``light_adverbs`` between) would be the
+        supine there ("har bara få gäster": the quantifier, "har fått" is the verb); a finite form right after
+        another verb's finite form is a second finite verb in one clause, which verb-second order does not
+        allow: it is that verb's object ("Vi plockade bär": berries; the clause's first word may be a question word
+        spelled as a verb: "Var bor du?"). None otherwise."""
+        toks, clause, m = self.tokens, self.clause, self.m
+        text = toks[i].text
+        j = i - 1
+        while j >= 0 and clause[j] == clause[i] and toks[j].text in m.light_adverbs and j > i - 3:
+            j -= 1
+        if j < 0 or clause[j] != clause[i]:
+            return None
+        if text == lemma and toks[j].text in m.perfect_auxiliaries:
+            return f"follows '{toks[j].text}', after which the verb would be its supine, and is read as another word"
+        if not nonfinite and j == i - 1 and j > 0 and clause[j - 1] == clause[j] and toks[j].text not in m.copulas and toks[j].text not in m.verb_context \
+                and lemma not in self.lemmas[j] and self._dictionary_finite(j) and not self._noun_form(j):
+            return f"follows the finite verb '{toks[j].text}' (one finite verb a clause) and is read as a noun"
+        return None
+
+    def finite_verb_between(self, start: int, j: int) -> bool:
+        """:meth:`SentenceFacts.finite_verb_between`; where the language has no tagger and ``verb_second`` word
+        order, a dictionary finite verb between (:meth:`_dictionary_finite`, no noun ending): "gav henne en bok
+        och gick upp" is not "ge upp"."""
+        if self.readings is None and self.config.pos and self.m.verb_second:
+            return any(self._dictionary_finite(k) and not self._noun_form(k) for k in range(start + 1, j))
+        return super().finite_verb_between(start, j)
 
     def _bare_stem(self, i: int, lemma: str) -> str | None:
         """Turkish: why token ``i``, the bare stem of ``lemma`` (``kuru`` of kurumak), is no imperative here: it

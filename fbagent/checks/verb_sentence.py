@@ -96,6 +96,9 @@ class SentenceFacts:
         after a determiner ("un bello y triste"): a determiner there makes ``i`` a noun
         (only then is the walk used). ``i - 1`` when no adjective stands before ``i``."""
         m, toks, clause = self.m, self.tokens, self.clause
+        if i >= 3 and toks[i - 2].text in m.degree_adverbs and toks[i - 3].text in m.determiners \
+                and clause[i - 3] == clause[i] and m.tables:
+            return i - 3   # determiner, degree adverb, adjective: "en mycket stark vilja"
         if i >= 4 and toks[i - 2].text in m.adjective_links and toks[i - 4].text in m.determiners \
                 and clause[i - 4] == clause[i]:
             return i - 4   # determiner, adjective, link, adjective: "un bello y triste canto"
