@@ -123,6 +123,7 @@ class Morphology:
     lexical_voice: frozenset[str] = frozenset()
     bare_stem_links: frozenset[str] = frozenset()
     bare_stem_modifiers: frozenset[str] = frozenset()
+    participle_degree: frozenset[str] = frozenset()
 
     @property
     def tables(self) -> bool:
@@ -242,6 +243,7 @@ def _context_fields(entry: dict[str, Any], low: Any) -> dict[str, Any]:
         lexical_voice=frozenset(low(entry.get("lexical_voice", []))),
         bare_stem_links=frozenset(low(entry.get("bare_stem_links", []))),
         bare_stem_modifiers=frozenset(low(entry.get("bare_stem_modifiers", []))),
+        participle_degree=frozenset(low(entry.get("participle_degree", []))),
     )
 
 

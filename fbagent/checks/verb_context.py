@@ -86,6 +86,8 @@ class SentenceContext(SentenceFacts):
             return f"opens its clause before the verb '{toks[i + 1].text}' (verb second) and is read as another word"
         if m.verb_second and (why := self._swedish_order(i, lemma, nonfinite)) is not None:
             return why
+        if m.clause_links and (why := self._latvian_noun(i, nonfinite)) is not None:
+            return why
         if nonfinite:
             return None
         if prev is not None and any(text == word and prev in before for word, before in m.function_after):
@@ -120,6 +122,26 @@ class SentenceContext(SentenceFacts):
         if not nonfinite and j == i - 1 and j > 0 and clause[j - 1] == clause[j] and toks[j].text not in m.copulas and toks[j].text not in m.verb_context \
                 and lemma not in self.lemmas[j] and self._dictionary_finite(j) and not self._noun_form(j):
             return f"follows the finite verb '{toks[j].text}' (one finite verb a clause) and is read as a noun"
+        return None
+
+    def _latvian_noun(self, i: int, nonfinite: bool) -> str | None:
+        """Free word order with one finite verb a clause (``clause_links``): why token ``i`` is a noun or adjective
+        here. A finite-looking form right before a ``copulas`` word is its subject ("Ceļa mala bija slidena",
+        "mazā sēta ir"); one after a preposition and a word ending as a modifier does (``modifier_endings``) is
+        the preposition's noun ("uz mazu salu"); a participle after a copula and a ``participle_degree`` adverb is
+        an adjective ("ir ļoti izglītots"). None otherwise."""
+        toks, clause, m = self.tokens, self.clause, self.m
+        if nonfinite:
+            if i >= 2 and clause[i - 2] == clause[i] and toks[i - 1].text in m.participle_degree \
+                    and toks[i - 2].text in m.copulas:
+                return f"follows '{toks[i - 2].text} {toks[i - 1].text}' and is read as an adjective"
+            return None
+        if i > 0 and i + 1 < len(toks) and clause[i + 1] == clause[i] and clause[i - 1] == clause[i] \
+                and toks[i + 1].text in m.copulas:
+            return f"stands right before the copula '{toks[i + 1].text}' and is read as its subject noun"
+        if i >= 2 and clause[i - 2] == clause[i] and toks[i - 2].text in m.no_finite_after \
+                and toks[i - 1].text.endswith(m.modifier_endings) and not self._dictionary_verb(i - 1):
+            return f"follows the preposition '{toks[i - 2].text}' and a modifier and is read as a noun"
         return None
 
     def finite_verb_between(self, start: int, j: int) -> bool:
