@@ -62,7 +62,8 @@ class SentenceContext(SentenceFacts):
         word with a noun ending, "resan", "blommor", is no verb: :meth:`_noun_form`); a
         ``function_after`` word after one of its listed words (Italian "tre anni fa": ago); a regular 1st person
         singular right after a determiner and a noun ("el pelo corto", "o senhor cego": no 1st person follows
-        a noun phrase without a pronoun between);
+        a noun phrase without a pronoun between); a finite form right after a ``perfect_auxiliaries`` word and
+        a participle ("ho comprato sei uova", "har plockat bär": the perfect's object);
         with ``clause_links``, a finite-looking form in a clause that has another verb's finite form and no
         link word between (Latvian "Mēs meklējām pareizo ceļu"). Returns the note's reason or None."""
         m, toks, clause = self.m, self.tokens, self.clause
@@ -90,6 +91,9 @@ class SentenceContext(SentenceFacts):
             return why
         if nonfinite:
             return None
+        if i >= 2 and m.infinitive_endings and clause[i - 2] == clause[i] and toks[i - 2].text in m.perfect_auxiliaries \
+                and prev is not None and prev.endswith(m.nonfinite_endings) and prev not in m.perfect_auxiliaries:
+            return f"follows the perfect '{toks[i - 2].text} {prev}' and is read as its object"
         if prev is not None and any(text == word and prev in before for word, before in m.function_after):
             return f"follows '{prev}' and is read as a function word"
         if self._object_noun_phrase(i) and first_singular(text, lemma, self.code):
