@@ -222,7 +222,7 @@ def test_issue41b_dev_set_floors() -> None:
         score.setdefault((r["lang"], r["present"]), [0, 0])[0] += ok
         score[(r["lang"], r["present"])][1] += 1
     assert score[("lv", True)] == [18, 18] and score[("lv", False)] == [34, 34]
-    assert score[("tr", True)] == [20, 20] and score[("tr", False)][0] >= 29
+    assert score[("tr", True)] == [21, 21] and score[("tr", False)][0] >= 29   # 41e: yaptırdılar relabelled (voice convention)
     assert score[("sv", True)] == [21, 21] and score[("sv", False)][0] >= 8
     for lang in ("es", "it", "pt", "en"):
         assert score[(lang, True)][0] == score[(lang, True)][1] and score[(lang, False)][0] == score[(lang, False)][1]
