@@ -87,7 +87,7 @@ class SentenceContext(SentenceFacts):
             return f"opens its clause before the verb '{toks[i + 1].text}' (verb second) and is read as another word"
         if m.verb_second and (why := self._swedish_order(i, lemma, nonfinite)) is not None:
             return why
-        if m.clause_links and (why := self._latvian_noun(i, nonfinite)) is not None:
+        if m.clause_links and nonfinite and (why := self._latvian_noun(i, nonfinite)) is not None:
             return why
         if nonfinite:
             return None
@@ -104,7 +104,7 @@ class SentenceContext(SentenceFacts):
         if j >= 0 and clause[j] == clause[i] and toks[j].text in m.copulas:
             return f"follows the copula '{toks[j].text}' and is read as an adjective"
         if m.clause_links:
-            return self._other_finite(i, verb_lemma(lemma, self.code))
+            return self._other_finite(i, verb_lemma(lemma, self.code)) or self._latvian_noun(i, nonfinite)
         return None
 
     def _swedish_order(self, i: int, lemma: str, nonfinite: bool) -> str | None:
