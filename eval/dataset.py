@@ -230,7 +230,10 @@ def read_entries(path: Path, default_lang: str = "en", limit: int | None = None)
         if not line.strip():
             continue
         where = f"{path}:{lineno}"
-        obj = parse_json_line(line, where, "fix that line (one JSON object per line)")
+        # a first line that is not JSON: another kind of file (CoNLL-U, CSV, ...), not a damaged line to fix
+        obj = parse_json_line(line, where, "fix that line (one JSON object per line)" if entries else
+                              "pass --dataset with the JSONL of `fbagent export` or the folder of `fbagent export "
+                              "--format hf` (the first line of this file is not JSON: is it another kind of file?)")
         if not isinstance(obj, dict):
             raise FbagentError(f"{where}: expected a JSON object, got {type(obj).__name__}",
                                "fix that line (one JSON object per line)")

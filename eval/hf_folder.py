@@ -27,6 +27,12 @@ DATA_GLOB = "data/*/test-*.parquet"
 def data_files(folder: Path) -> list[Path]:
     """The Parquet files of ``folder`` in language, then file-name order. Raises :class:`FbagentError` when none."""
     files = sorted(Path(folder).glob(DATA_GLOB))
+    groups = sorted(g.stem.lstrip("_") for g in Path(folder).glob("_framebench_*.yaml"))
+    if not files and groups:  # `export --format lm-eval` wrote it: problems for lm_eval, not entries
+        raise FbagentError(f"folder {folder} is an lm-evaluation-harness task folder (fbagent export --format "
+                           "lm-eval: the problems in lm_eval's layout, not the entries fbagent eval run scores)",
+                           f"run it with `lm_eval --include_path {folder} --tasks {groups[0]}`, or pass --dataset "
+                           "with the folder of `fbagent export --format hf` or a JSONL export")
     if not files:
         raise FbagentError(f"folder {folder} holds no {DATA_GLOB} files",
                            "pass --dataset with a folder written by `fbagent export --format hf`, or a JSONL file")

@@ -17,7 +17,7 @@ import typer
 
 from fbagent import __version__
 from fbagent.commands.help_format import install as install_help
-from fbagent.commands.lazy_group import LazyCommand, lazy_group
+from fbagent.commands.lazy_group import Interrupted, LazyCommand, lazy_group
 from fbagent.commands.output import secho
 from fbagent.commands.supervised import is_supervised
 from fbagent.crash import db_path_of, interrupted_child, supervise
@@ -162,8 +162,9 @@ def main() -> None:
             failed = sqlite_error(err, db_path_of(sys.argv[1:]))   # the file, named
             secho(f"error: {shown(redact(failed.line()), one_line=True)}", fg="red", err=True)
             sys.exit(2)
-        except (typer.Abort, KeyboardInterrupt):
-            secho("interrupted.", err=True)
+        except (typer.Abort, KeyboardInterrupt, Interrupted):
+            secho("interrupted: stopped by Ctrl-C; a database write in progress is rolled back, what was stored "
+                  "before is intact", err=True)
             sys.exit(130)
         sys.exit(code if isinstance(code, int) else 0)
 

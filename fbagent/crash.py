@@ -269,6 +269,7 @@ def supervise(argv: list[str], child: list[str] | None = None) -> int | None:
         return None
     grace_s = interrupt_grace_s()
     interrupted_at: float | None = None   # the first Ctrl-C (or kill -INT / -TERM), monotonic seconds
+    by = "Ctrl-C"                         # what stopped it, as the closing line names it
     stopped = False                       # the child outlived the grace after Ctrl-C and was killed
     while proc.poll() is None:
         info = signal.sigtimedwait({*_FORWARDED, signal.SIGCHLD}, 0.5 if interrupted_at is None else 0.05)
@@ -276,6 +277,7 @@ def supervise(argv: list[str], child: list[str] | None = None) -> int | None:
             os.kill(proc.pid, info.si_signo)  # sent to this process alone (kill, not a terminal key)
         if info is not None and info.si_signo in (signal.SIGINT, signal.SIGTERM) and interrupted_at is None:
             interrupted_at = time.monotonic()
+            by = "Ctrl-C" if info.si_signo == signal.SIGINT else "SIGTERM"
         if interrupted_at is not None and time.monotonic() - interrupted_at > grace_s and proc.poll() is None:
             proc.kill()  # stored work is committed (SQLite) or fsync'd (predictions): a kill loses nothing stored
             proc.wait()
@@ -285,7 +287,7 @@ def supervise(argv: list[str], child: list[str] | None = None) -> int | None:
         checkpoint_after_interrupt(argv)
     if stopped:
         log.unlink(missing_ok=True)
-        sys.stderr.write(f"interrupted: stopped {grace_s:g} s after Ctrl-C; everything finished so far "
+        sys.stderr.write(f"interrupted: stopped {grace_s:g} s after {by}; everything finished so far "
                          "is stored; run the same command again to resume.\n")
         return 130
     if code >= 0 or -code not in CRASH_SIGNALS:

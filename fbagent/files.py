@@ -47,13 +47,15 @@ def _fix(err: OSError) -> str:
     return "free some space or pass an output file on another disk" if err.errno == errno.ENOSPC else _FIX
 
 
-def write_atomic(out: Path | str, chunks: Iterable[str | bytes], *, mode: int = 0o644) -> Path:
+def write_atomic(out: Path | str, chunks: Iterable[str | bytes], *, mode: int = 0o644,
+                 example: str = "out.jsonl") -> Path:
     """Write the text (UTF-8, ``\\n`` line ends) or bytes ``chunks`` to ``out`` (``-``: standard output); returns
     the path written.
 
     A missing or regular ``out`` is replaced atomically (temp file beside it, fsync, rename; file mode
     ``mode``). A character device or FIFO is written in place; a folder, a socket or a block device
-    is refused. Raises :class:`FbagentError` when ``out`` is a folder, its folder is missing, it is a
+    is refused (``example``: the file name the fix suggests inside a folder given as ``out``). Raises
+    :class:`FbagentError` when ``out`` is a folder, its folder is missing, it is a
     socket or block device, or the write fails (no partial file is left and an existing file is
     untouched).
     """
@@ -66,7 +68,7 @@ def write_atomic(out: Path | str, chunks: Iterable[str | bytes], *, mode: int = 
         raise FbagentError(f"cannot write {out} ({_reason(err)})", _FIX) from err
     if st is not None:
         if stat.S_ISDIR(st.st_mode):
-            raise FbagentError(f"{out} is a folder", "pass a file name such as out.jsonl")
+            raise FbagentError(f"{out} is a folder", f"pass a file name such as {out / example}")
         if stat.S_ISCHR(st.st_mode) or stat.S_ISFIFO(st.st_mode):
             return _write_in_place(out, chunks)
         if not stat.S_ISREG(st.st_mode):

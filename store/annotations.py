@@ -171,9 +171,13 @@ def explain_no_items(
         parts.append(f"run {run}")
     if language:
         parts.append(f"language {language}")
+    by_status = ", ".join(f"{n} {st}" for st, n in db.execute(
+        "SELECT status, count(*) FROM items GROUP BY status ORDER BY count(*) DESC, status"))
+    given = [o for o, value in (("--run", run), ("--lang", language)) if value and o in options]
+    widen = "widen --status (e.g. --status verified,flagged,rejected)"
     return FbagentError(
-        f"no entries match {', '.join(parts)} ({total} entries in the database)",
-        f"drop or change {'/'.join(options)}, or widen --status (e.g. --status verified,flagged,rejected)",
+        f"no entries match {', '.join(parts)} ({total} entries in the database: {by_status})",
+        f"drop or change {'/'.join(given)}, or {widen}" if given else widen,
     )
 
 

@@ -159,7 +159,11 @@ def open_db_copy(path: str | Path) -> sqlite_utils.Database:
     check_regular(path, "database", DB_NOT_A_FILE_FIX)
     before = wal_files(path)
     try:
-        source = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_MS / 1000)
+        try:
+            source = _connect_read_only(path)
+        except sqlite3.OperationalError:
+            # a WAL database in a folder we cannot write to, with no -shm file: nobody can be writing it
+            source = _connect_read_only(path, immutable=True)
         try:
             copy = sqlite3.connect(":memory:", check_same_thread=False, factory=Connection)
             source.backup(copy)
@@ -262,14 +266,15 @@ def wal_files(path: Path) -> frozenset[str]:
     return frozenset(s for s in ("-wal", "-shm") if os.path.exists(f"{path}{s}"))
 
 
-def undo_wal_files(path: Path, before: frozenset[str], err: sqlite3.Error) -> None:
+def undo_wal_files(path: Path, before: frozenset[str], err: sqlite3.Error | None) -> None:
     """After an open of ``path`` failed with ``err`` (its connections closed already): when ``err`` says the file
     is not a database or is damaged (SQLite's ``SQLITE_NOTADB``/``SQLITE_CORRUPT``; a WAL-mode header makes SQLite
-    create the ``-wal``/``-shm`` files before it reads the damaged page), remove the ones SQLite created that were
-    not there before (``before``: :func:`wal_files` taken before the open), so the folder is as it was. A ``-wal``
-    that holds anything is never removed (only SQLite's empty one); other errors (a lock, a full disk) leave
-    everything alone: the file may be healthy and in use."""
-    if (getattr(err, "sqlite_errorcode", 0) & 0xFF) not in (_SQLITE_CORRUPT, _SQLITE_NOTADB):
+    create the ``-wal``/``-shm`` files before it reads the damaged page), or is None (fbagent refused the file:
+    another program's WAL-mode database, e.g. generate's ``.checkpoints.db`` given as ``--db``), remove the ones
+    SQLite created that were not there before (``before``: :func:`wal_files` taken before the open), so the folder
+    is as it was. A ``-wal`` that holds anything is never removed (only SQLite's empty one); other errors (a lock,
+    a full disk) leave everything alone: the file may be healthy and in use."""
+    if err is not None and (getattr(err, "sqlite_errorcode", 0) & 0xFF) not in (_SQLITE_CORRUPT, _SQLITE_NOTADB):
         return
     wal = Path(f"{path}-wal")
     if wal.exists() and wal.stat().st_size > 0:
@@ -341,6 +346,9 @@ def _open_read_only(path: Path, on_upgrade: Callable[[Upgrade], None] | None = N
         _refuse_foreign(conn, path)
         version = int(conn.execute("PRAGMA user_version").fetchone()[0])
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    except FbagentError:  # another program's file (closed by the check): leave its folder as it was
+        undo_wal_files(path, before, None)
+        raise
     except sqlite3.DatabaseError as err:
         if conn is not None:
             conn.close()

@@ -431,6 +431,33 @@ CASES += [
        setup="newer_format", says=("newer.jsonl:1", "fbagent-export/999")),
 ]
 
+# --- the new user's trial (session 12): other tools' files given to `lexicon add`, an NLTK folder missing its index
+CASES += [
+    _c(f"lexicon-add-{name}", "lexicon", "add", f"{{tmp}}/{file}", "--lang", "en", "--db", "{db}", setup="foreign_files",
+       says=(f"{file} is {what}", "not a FrameNet lexicon", "Fix: pass a FrameNet"))
+    for name, file, what in (
+        ("prodigy-jsonl", "prodigy.jsonl", "a Prodigy annotation export"),
+        ("argilla-jsonl", "argilla.jsonl", "an Argilla dataset export"),
+        ("lm-eval-results", "results.json", "an lm-evaluation-harness results file"),
+        ("lm-eval-samples", "samples.jsonl", "an lm-evaluation-harness samples file"),
+        ("fbagent-export", "bench.jsonl", "a benchmark of entries written by fbagent export"),
+        ("conllu", "treebank.conllu", "a CoNLL-U treebank file without frame annotation"),
+        ("conllu-as-txt", "treebank.txt", "a CoNLL-U treebank file without frame annotation"))
+] + [
+    _c("eval-report-lm-eval-results-file", "eval", "report", "{tmp}/results.json", setup="foreign_files",
+       says=("results.json is an lm-evaluation-harness results file", "--backend transformers --no-chat")),
+    _c("eval-report-lm-eval-output-folder", "eval", "report", "{tmp}/lm", setup="foreign_files",
+       says=("lm holds lm-evaluation-harness results (results_2026-12-07T09-00-00.json)", "fbagent eval run")),
+    _c("eval-run-lm-eval-task-folder", "eval", "run", "--dataset", "{tmp}/tasks", *EVAL_LOCAL, setup="foreign_files",
+       says=("tasks is an lm-evaluation-harness task folder", "lm_eval --include_path", "--tasks framebench_en")),
+    _c("eval-run-dataset-conllu", "eval", "run", "--dataset", "{tmp}/treebank.conllu", *EVAL_LOCAL,
+       setup="foreign_files", says=("treebank.conllu:1: not valid JSON", "the first line of this file is not JSON")),
+    _c("validate-report-out-is-a-folder", "validate", "report", "--format", "md", "--out", "{tmp}", "--db", "{db}",
+       says=("is a folder", "such as", "report.md")),
+    _c("lexicon-add-nltk-folder-without-frameindex", "lexicon", "add", "{tmp}/noindex", "--lang", "en", "--db", "{db}",
+       setup="no_frameindex", says=("an NLTK-layout FrameNet folder without frameIndex.xml", "luIndex.xml, frame")),
+]
+
 
 # --------------------------------------------------------------------------- set-ups
 
@@ -557,6 +584,8 @@ def _setup(name: str | None, tmp: Path) -> None:
         SETUPS_43[name](tmp)
     elif name in SETUPS_40:
         SETUPS_40[name](tmp)
+    elif name in SETUPS_NU:
+        SETUPS_NU[name](tmp)
     else:  # pragma: no cover - a typo in CASES
         raise AssertionError(f"unknown setup {name}")
 
@@ -720,6 +749,38 @@ CASES += [
     _c("lexicon-add-license-without-version", *LEX_ADD, "{tmp}/lus.csv", "--lang", "en", "--license", "cc-by-nc-sa",
        "--db", "{db}", setup="lus_csv", says=("is not an SPDX licence id (close ones: CC-BY-NC-SA-4.0",)),
 ]
+
+
+CONLLU = ("# sent_id = 1\n# text = She held the cup.\n1\tShe\tshe\tPRON\tPRP\t_\t2\tnsubj\t_\t_\n"
+          "2\theld\thold\tVERB\tVBD\t_\t0\troot\t_\t_\n3\tthe\tthe\tDET\tDT\t_\t4\tdet\t_\t_\n"
+          "4\tcup\tcup\tNOUN\tNN\t_\t2\tobj\t_\tSpaceAfter=No\n5\t.\t.\tPUNCT\t.\t_\t2\tpunct\t_\t_\n\n")
+
+
+def _foreign_files(tmp: Path) -> None:
+    """Files of other tools, as they write them (a line or two each)."""
+    _rows(tmp / "prodigy.jsonl", {"text": "She held the cup.", "label": "Manipulation", "answer": "accept",
+                                  "_input_hash": 12, "_task_hash": 34})
+    _rows(tmp / "argilla.jsonl", {"id": "1", "fields": {"text": "She held the cup."},
+                                  "responses": {"label": [{"value": "Manipulation", "user_id": "u1"}]}})
+    (tmp / "results.json").write_text(json.dumps({"results": {"hellaswag": {"acc,none": 0.5}}, "versions":
+                                                  {"hellaswag": 1}, "config": {"model": "hf"}}, indent=2))
+    _rows(tmp / "samples.jsonl", {"doc_id": 0, "doc": {"q": "x"}, "target": "1", "resps": [["1"]]})
+    _rows(tmp / "bench.jsonl", *(json.loads(line) for line in ENTRIES.read_text(encoding="utf-8").splitlines()[:2]))
+    (tmp / "lm" / "gpt2").mkdir(parents=True)
+    shutil.copy(tmp / "results.json", tmp / "lm" / "gpt2" / "results_2026-12-07T09-00-00.json")
+    (tmp / "tasks" / "data").mkdir(parents=True)   # the layout of `export --format lm-eval`
+    (tmp / "tasks" / "_framebench_en.yaml").write_text("group: framebench_en\ntask:\n  - framebench_en_v1\n")
+    (tmp / "tasks" / "framebench_en_v1.yaml").write_text("task: framebench_en_v1\ndataset_path: json\n")
+    _rows(tmp / "tasks" / "data" / "framebench_en.jsonl", {"query": "Which?", "choices": ["1", "2", "3", "4"]})
+    (tmp / "treebank.conllu").write_text(CONLLU, encoding="utf-8")
+    (tmp / "treebank.txt").write_text(CONLLU * 3, encoding="utf-8")
+
+
+def _no_frameindex(tmp: Path) -> None:
+    (_sample_copy(tmp, "noindex") / "frameIndex.xml").unlink()
+
+
+SETUPS_NU = {"foreign_files": _foreign_files, "no_frameindex": _no_frameindex}
 
 
 def _dump(path: Path) -> list[str] | None:

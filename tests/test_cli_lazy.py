@@ -57,3 +57,35 @@ def test_a_mistyped_command_keeps_clicks_question_mark_in_the_one_line() -> None
                           timeout=120)
     assert done.returncode == 2
     assert done.stderr.strip() == ("error: No such command 'lexicn'. Did you mean 'lexicon'? Fix: see `fbagent --help`")
+
+
+def test_ctrl_c_in_a_command_without_its_own_handling_prints_one_line(tmp_path) -> None:
+    """New user (session 12): Ctrl-C in `lexicon add` exited 130 without a word (Typer 0.29 turns
+    KeyboardInterrupt into a silent Exit(130)). The root group turns it into one line; the database is as before."""
+    import sqlite3
+
+    db = tmp_path / "fb.db"
+    sample = "fbagent/data/sample_en"
+    ok = subprocess.run([sys.executable, "-m", "fbagent.cli", "lexicon", "add", sample, "--lang", "en", "--name", "a",
+                         "--db", str(db)], capture_output=True, text=True, timeout=300)
+    assert ok.returncode == 0, ok.stderr
+
+    def dump() -> list[str]:
+        conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+        try:
+            return list(conn.iterdump())
+        finally:
+            conn.close()
+
+    before = dump()
+    code = ("import sys, fbagent.store.lexicon as store\n"
+            "def interrupted(*args, **kwargs):\n    raise KeyboardInterrupt\n"
+            "store.store_lexicon = interrupted\n"
+            "import fbagent.cli\n"
+            f"sys.argv = ['fbagent', 'lexicon', 'add', {sample!r}, '--lang', 'en', '--name', 'b', '--db', {str(db)!r}]\n"
+            "fbagent.cli.main()\n")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert res.returncode == 130, res.stderr
+    assert res.stderr == ("interrupted: stopped by Ctrl-C; a database write in progress is rolled back, what was "
+                          "stored before is intact\n"), res.stderr
+    assert dump() == before

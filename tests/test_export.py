@@ -139,7 +139,12 @@ def test_no_matching_entries_hint_names_only_export_options(tmp_path):
     make_db(path, n=2, statuses=("rejected",))
     res = run_cli("export", str(tmp_path / "v.jsonl"), "--db", str(path), "--validated")
     assert res.returncode == 2 and res.stderr.count("\n") == 1
-    assert "drop or change --run, or widen --status" in res.stderr and "--lang" not in res.stderr
+    # new user (session 12): the fix names only the options given (none here), and the statuses there are
+    assert "(2 entries in the database: 2 rejected). Fix: widen --status (e.g." in res.stderr, res.stderr
+    assert "--run" not in res.stderr and "--lang" not in res.stderr
+    res = run_cli("export", str(tmp_path / "v.jsonl"), "--db", str(path), "--run", "run1")
+    assert res.returncode == 2 and "run run1 (2 entries" in res.stderr, res.stderr
+    assert "Fix: drop or change --run, or widen --status" in res.stderr, res.stderr
     assert not (tmp_path / "v.jsonl").exists()
 
 

@@ -147,14 +147,18 @@ IGNORE_CTRL_C_IN_CHILD = """
 import os, signal, time
 if os.environ.get("FBAGENT_CRASH_LOG"):          # only in the supervised child: a command that never stops
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     open(os.environ["TEST_CHILD_READY"], "w").close()
     time.sleep(120)
 """
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the supervisor runs on Linux only")
-def test_a_command_that_does_not_stop_after_ctrl_c_is_stopped_by_its_supervisor(tmp_path):
-    """Ctrl-C in a terminal reaches the whole process group; a child that ignores it is killed after the grace."""
+@pytest.mark.parametrize("by", ["Ctrl-C", "SIGTERM"])
+def test_a_command_that_does_not_stop_after_ctrl_c_is_stopped_by_its_supervisor(tmp_path, by):
+    """Ctrl-C in a terminal reaches the whole process group; a child that ignores it is killed after the grace.
+    SIGTERM (`timeout`, `kill PID`: the supervisor alone) likewise, and the line names it (new user, session 12:
+    it said "after Ctrl-C")."""
     site = _site(tmp_path, IGNORE_CTRL_C_IN_CHILD)
     ready = tmp_path / "child-ready"
     db = tmp_path / "fb.db"
@@ -168,13 +172,16 @@ def test_a_command_that_does_not_stop_after_ctrl_c_is_stopped_by_its_supervisor(
             break
         time.sleep(0.05)
     assert ready.exists(), "the supervised child did not start"
-    os.killpg(proc.pid, signal.SIGINT)                 # what the terminal does on Ctrl-C
+    if by == "Ctrl-C":
+        os.killpg(proc.pid, signal.SIGINT)             # what the terminal does on Ctrl-C
+    else:
+        os.kill(proc.pid, signal.SIGTERM)              # what `timeout` and `kill PID` do
     t0 = time.monotonic()
     code = proc.wait(timeout=30)
     waited = time.monotonic() - t0
     err = proc.stderr.read().decode()
     assert code == 130 and waited < 10, (code, waited, err)
-    assert "interrupted: stopped 1 s after Ctrl-C" in err and "resume" in err and "crashed" not in err
+    assert f"interrupted: stopped 1 s after {by};" in err and "resume" in err and "crashed" not in err
     assert not list((tmp_path / "cache" / "fbagent" / "crashes").glob("*.log"))  # no crash log left behind
 
 

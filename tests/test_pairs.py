@@ -16,6 +16,7 @@ from fbagent.pairs.select import (
     Candidate,
     SelectionOptions,
     candidates,
+    check_pool,
     filter_candidates,
     sample_pairs,
     select_pairs,
@@ -45,6 +46,27 @@ def test_candidates_are_all_2_combinations_per_verb():
     assert cands[0].lu_a == "go.v" and cands[0].as_dict()["frame_b"] == "D"
     # duplicate LU rows in one frame do not create a pair
     assert len(candidates([lu("x", "A"), lu("x", "A"), lu("x", "B")])) == 1
+
+
+def test_every_pair_excluded_names_the_options_of_the_filters_that_excluded_them():
+    """New user (session 12): a Latvian FrameNet added before any Berkeley FrameNet has frames without
+    definitions; every pair was excluded and the fix named --no-require-core-fe, --no-exclude-related and
+    --min-examples 0, none of which helps. The fix names the filters that excluded pairs, and for missing
+    definitions first how to give the frames their text."""
+    lex = {"name": "lv"}
+    with pytest.raises(FbagentError) as err:
+        check_pool(lex, 10, 2580, 0, {"missing_definition": 2580, "missing_core_fe": 0, "too_few_examples": 0,
+                                      "directly_related": 0})
+    assert str(err.value) == (
+        "all 2,580 candidate frame pairs of lexicon lv are excluded (a frame has an empty definition: 2,580). "
+        "Fix: give the frames their definitions: import a Berkeley FrameNet (fbagent lexicon add framenet_v17 "
+        "--lang en) and add this lexicon again with --frames-from NAME; or relax the filters that excluded them "
+        "(--no-require-definition)")
+    with pytest.raises(FbagentError) as err:
+        check_pool(lex, 10, 5, 0, {"missing_definition": 0, "missing_core_fe": 2, "too_few_examples": 1,
+                                   "directly_related": 2})
+    assert str(err.value).endswith(
+        "Fix: relax the filters that excluded them (--no-require-core-fe, --min-examples 0, --no-exclude-related)")
 
 
 def test_filters_count_the_first_failing_reason():

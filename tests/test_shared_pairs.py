@@ -108,6 +108,10 @@ def test_pairs_select_shared_with_prints_the_count_and_selects_from_them(three):
                    ("Hearsay|Perception", "hear", ["듣다"], ["dzirdēt"])]
     table = cli("pairs", "show", "1", "--wide", "--db", str(three))
     assert "verbs in ko (ko)" in table.stdout and "verbs in lv (lv)" in table.stdout and "dzirdēt" in table.stdout
+    # new user (session 12): the selection says it was drawn --shared-with, in `pairs show` and `pairs list`
+    assert table.stdout.startswith("Selection 1 (selected: 2 pairs; protocol fbagent, seed 0; shared with ko, lv)")
+    listed = cli("pairs", "list", "--wide", "--db", str(three))
+    assert "S=ko,lv" in listed.stdout and "; S shared with (--shared-with)" in listed.stdout, listed.stdout
     bad = cli("pairs", "select", "--lexicon", "en15", "--shared-with", "nope", "--db", str(three))
     assert bad.returncode == 2 and "unknown lexicon 'nope' (available: en15, ko, lv)" in bad.stderr
 

@@ -426,3 +426,40 @@ def test_read_commands_refuse_an_old_read_only_file(tmp_path):
         if immutable:
             subprocess.run(["chattr", "-i", *map(str, immutable)], check=True)
         os.chmod(folder, 0o755)
+
+
+def test_generate_dry_run_plans_on_a_read_only_wal_file(read_only_db):
+    """New user (session 12): `generate --dry-run` (it writes nothing) on a WAL-mode database in a folder nobody
+    may write said "not a usable fbagent SQLite database (unable to open database file)"; it plans on it as
+    the other read commands do (``immutable=1`` when the ``-shm`` index cannot be created), leaving it as it was."""
+    path, _ = read_only_db
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    res = _cli("generate", "--pairs", "1", "--generator", "openai", "--base-url", "http://127.0.0.1:9/v1",
+               "--model", "m", "--dry-run", "--lexicon", "sample-en", "--db", str(path))
+    assert res.returncode == 0, res.stderr
+    assert "Run without --dry-run to start" in res.stdout, res.stdout[-800:]
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == digest
+    assert sorted(p.name for p in path.parent.iterdir()) == ["copy.db"]
+
+
+@pytest.mark.parametrize("args", [("lexicon", "list"), ("validate", "report"), ("runs", "list")])
+def test_a_read_command_leaves_no_wal_files_beside_another_programs_wal_database(tmp_path, args):
+    """New user (session 12): `--db framebench.checkpoints.db` (LangGraph's WAL-mode file beside the database,
+    one tab-completion away) was refused in one line but left ``-wal`` and ``-shm`` files beside it; a read
+    command now leaves the folder as it found it (and the file's bytes unchanged)."""
+    other = tmp_path / "framebench.checkpoints.db"
+    conn = sqlite3.connect(other)
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("CREATE TABLE checkpoints (thread_id TEXT, checkpoint BLOB)")
+    conn.execute("CREATE TABLE writes (thread_id TEXT, value BLOB)")
+    conn.commit()
+    conn.close()
+    assert sorted(p.name for p in tmp_path.iterdir()) == [other.name]
+    digest = hashlib.sha256(other.read_bytes()).hexdigest()
+    res = _cli(*args, "--db", str(other))
+    assert res.returncode == 2, res.stderr
+    assert res.stderr.startswith(f"error: {other} is an SQLite database of another program (tables: checkpoints, "
+                                 "writes); fbagent leaves it unchanged. Fix:"), res.stderr
+    assert res.stderr.count("\n") == 1, res.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == [other.name]
+    assert hashlib.sha256(other.read_bytes()).hexdigest() == digest

@@ -418,3 +418,24 @@ def test_eval_runs_closing_table_explains_its_columns_at_80(tmp_path, monkeypatc
     for term in ("Think tok. = mean thinking tokens per answer", "Budget hit = answers whose thinking used all of",
                  "Parsed = answers read from free text", "(0: every answer constrained", "Dropped = problems the human"):
         assert term in text, term
+
+
+def test_a_caption_about_a_dropped_column_is_left_out():
+    """New user (session 12): `lexicon list` at 80 columns with long lexicon names gave up the licence column and
+    still printed "licence cut (…): the full terms with fbagent lexicon show ...", about a column not on screen.
+    A caption tied to a column (``caption_of``) goes with it; the legend names the column given up."""
+    from io import StringIO
+
+    from rich.console import Console
+
+    from fbagent.commands.tables import print_table
+
+    cols = [Col("name", min_width=16), Col("frames", "right"), Col("licence", drop=1)]
+    rows = [["framenet-lv-fullstack-and-more", "540", "CC BY-NC-SA\u2026"]]
+    for width, caption_seen in ((40, False), (80, True)):
+        out = StringIO()
+        print_table(Console(file=out, width=width), cols, rows, caption="licence cut (\u2026): see lexicon show",
+                    caption_of=2)
+        text = out.getvalue()
+        assert ("licence cut" in text) is caption_seen, text
+        assert ("Not shown at this width: licence" in text) is not caption_seen, text

@@ -76,7 +76,8 @@ from fbagent.checks.lemmas import (
 from fbagent.checks.morphology import inflections, separable_splits
 from fbagent.checks.verb_context import SentenceContext, sentence_context
 from fbagent.checks.verb_match_ja import find_verb_ja
-from fbagent.checks.verb_match_zh import find_verb_ko, find_verb_zh
+from fbagent.checks.verb_match_ko import find_verb_ko
+from fbagent.checks.verb_match_zh import find_verb_zh
 from fbagent.checks.verb_parts import (
     effective_parts,
     fused_particle_candidates,

@@ -53,6 +53,23 @@ def causative_base(form: str) -> str:
     return ""
 
 
+#: the endings of the doublets of Sino-Japanese verbs (Kaiser et al. 2013, § 7.1.3): the -zuru / -jiru verbs (信ずる
+#: = 信じる, 感ずる = 感じる; UniDic's lemma is the -ずる form) and the -suru / -su verbs (愛する = 愛す, 訳する = 訳す)
+JA_DOUBLET_ENDINGS = (("ずる", "じる"), ("じる", "ずる"), ("する", "す"))
+
+
+def doublet(form: str) -> str:
+    """The other member of a Sino-Japanese verb's doublet: ``信ずる`` -> ``信じる``, ``感じる`` -> ``感ずる``,
+    ``愛する`` -> ``愛す``, ``愛す`` -> ``愛する``; "" for any other form (one kanji or more before the ending, so
+    plain する, ずる and the godan す verbs written in kana are left alone)."""
+    for ending, other in JA_DOUBLET_ENDINGS:
+        if form.endswith(ending) and len(form) > len(ending) and not is_kana(form[:-len(ending)]):
+            return form[:-len(ending)] + other
+    if form.endswith("す") and len(form) == 2 and not is_kana(form[0]):
+        return form + "る"   # 愛す -> 愛する (two characters: 押す -> 押する is no verb, but is never a lemma)
+    return ""
+
+
 #: second verbs of V-stem + V compounds (Kageyama 1993, *Bunpō to gokeisei*, ch. 3: syntactic and lexical
 #: compound verbs): 押し込む, 書き直す, 食べ過ぎる; UniDic reads many of them as one verb
 JA_COMPOUND_SECONDS = ("込む", "こむ", "出す", "だす", "始める", "はじめる", "続ける", "つづける", "終わる", "おわる",
@@ -108,8 +125,8 @@ def find_verb_ja(sentence: str, lemma: str, tagger: Any) -> tuple[int, int, str]
             continue
         spellings = {_field(feature, "orthBase"), _field(feature, "lemma")} - {""}
         reading = {to_hiragana(_field(feature, f)) for f in ("kanaBase", "lForm")} - {""}
-        spellings |= {b for x in spellings if (b := causative_base(x))}
-        reading |= {b for x in reading if (b := causative_base(x))}
+        spellings |= {b for x in spellings if (b := causative_base(x))} | {b for x in spellings if (b := doublet(x))}
+        reading |= {b for x in reading if (b := causative_base(x))} | {b for x in reading if (b := doublet(x))}
         if "出来る" in spellings:   # 運転できる: the potential of a noun + する verb is the noun + できる
             spellings.add("する")
             reading.add("する")

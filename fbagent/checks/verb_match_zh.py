@@ -1,34 +1,25 @@
-"""The Chinese and Korean verb checks: words and morphemes from an analyser, never a substring.
+"""The Chinese verb check: words from an analyser, never a substring (Korean: :mod:`fbagent.checks.verb_match_ko`).
 
 Chinese (jieba ``posseg``, :func:`fbagent.checks.analysers.jieba_words`): the LU lemma (说, 学习)
 is found when it is a word of the segmented sentence, or a reduplication of it (看看, 看一看, 看了看),
 and it does not follow a numeral, a measure word, 的 or a demonstrative (一幅画, 我的画: a noun). A character inside another word never counts: 小说
 (novel) is not 说, 打算 (plan) is not 打, 看法 (opinion) is not 看, 开关 (switch) is not 开.
 
-Korean (Kiwi, :func:`fbagent.checks.analysers.kiwi_morphemes`): the lemma's stem (the dictionary
-form minus 다: 먹다 -> 먹) is found when a morpheme tagged as a verb, auxiliary verb or adjective
-(``VV``, ``VX``, ``VA``, irregular stems ``-I``/``-R`` included) has that form, or when the
-morphemes before a verb suffix spell it (공부 + 하 for 공부하다); the endings that follow inflect it
-(먹었다 = 먹 + 었 + 다, 갔다 = 가 + 었 + 다, 들었어요 = 듣 + 었 + 어요, 만드셨다 = 만들 + 시 + 었 + 다).
-A noun sharing the syllables (먹이, 걸음, 가방) is never a verb morpheme.
-
-Both return ``(start, end, surface, note)``: the character span of the verb's word (the whole
-space-separated word in Korean), or None with ``note`` saying what was seen instead.
+It returns ``(start, end, surface, note)``: the character span of the verb's word, or None with ``note`` saying what was seen instead.
 """
 
 from __future__ import annotations
 
-from fbagent.checks.analysers import jieba_posseg, jieba_words, kiwi_morphemes
+from fbagent.checks.analysers import jieba_posseg, jieba_words
+from fbagent.checks.verb_context_zh import (
+    ZH_COVERBS,
+    coverb_before_predicate,
+    nominal_use,
+    particle_de,
+    passive_agent_glued,
+)
 
-#: Sejong tags of a Korean predicate stem (irregular markers -I / -R are cut off first)
-KO_VERB_TAGS = ("VV", "VX", "VA")
-#: Sejong tags of a verb-deriving suffix (공부 + 하, 깨끗 + 하)
-KO_SUFFIX_TAGS = ("XSV", "XSA")
-#: how many morphemes before a verb suffix may spell the start of the lemma
-KO_MAX_PREFIX = 3
-#: the passive and causative light verbs of a noun + 하다 verb (교체하다: 교체되다, 교체시키다): the Korean
-#: FrameNet annotates them as the 하다 LU (its exemplars of 교체하다, 통제하다, 저장하다 use them)
-KO_HADA_VOICES = ("되", "시키")
+Word = tuple[int, int, str, str]
 
 
 def find_verb_zh(sentence: str, lemma: str) -> tuple[int, int, str, str] | None:
@@ -38,31 +29,134 @@ def find_verb_zh(sentence: str, lemma: str) -> tuple[int, int, str, str] | None:
     occur only inside other words or as a noun; None when they do not occur at all.
     """
     words = jieba_words(sentence)
+    if (fused := _fused_question_or_potential(sentence, words, lemma)) is not None:
+        return fused
     forms = {lemma, lemma + lemma, lemma + "一" + lemma, lemma + "了" + lemma}
     if len(lemma) == 2:   # a verb-object word reduplicates its verb only (散散步, 聊聊天, 洗了洗澡)
         forms |= {lemma[0] + lemma, lemma[0] + "一" + lemma, lemma[0] + "了" + lemma}
     inside: list[str] = []
-    for k, (start, end, word, flag) in enumerate(words):
-        prev = words[k - 1] if k > 0 else None
+    for k, (start, end, word, _flag) in enumerate(words):
         if word in forms:
-            if (noun := _noun_marker(words, k)) is not None:
-                inside.append(f"'{word}' follows '{noun}' and is read as a noun")
+            if (why := _not_a_verb_here(words, k, lemma)) is not None:
+                inside.append(why)
                 continue
             return start, end, word, ""
-        if word.startswith(lemma) and _noun_marker(words, k) is None and not _adjectival(prev) \
-                and (_complement(word[len(lemma):]) or _verb_object(lemma, word, flag, prev)):
-            return start, start + len(lemma), lemma, ""
-        if (hit := _after_adverb(lemma, word, flag)) is not None:
+        if (hit := _verb_in_word(words, k, lemma)) is not None:
+            if (why := coverb_before_predicate(words, k, lemma)) is not None:
+                inside.append(why)
+                continue
             return start + hit, start + hit + len(lemma), lemma, ""
         if (split := _separated(words, k, lemma)) is not None:
             skip = 1 if not words[k][2].startswith(lemma[:1]) else 0
             return start + skip, split, sentence[start + skip:split], ""
         if lemma in word:
-            inside.append(f"'{word}'({flag})")
+            inside.append(_why_inside(words, k, lemma))
     if not inside:
         return None
     return -1, -1, "", f"'{lemma}' is no verb word of its own here: " + ", ".join(
         x if " " in x else f"it is inside {x}" for x in inside[:3])
+
+
+def _not_a_verb_here(words: tuple[Word, ...], k: int, lemma: str) -> str | None:
+    """Why word ``k`` (a form of ``lemma``) is no verb in its context, as a phrase for the refusal's note: after a
+    numeral, measure word, 的 or demonstrative (:func:`_noun_marker`), a coverb before its predicate, the
+    particle 得, a noun by its context (:mod:`fbagent.checks.verb_context_zh`); None when it is the verb."""
+    if (noun := _noun_marker(words, k)) is not None:
+        return f"'{words[k][2]}' follows '{noun}' and is read as a noun"
+    coverb = coverb_before_predicate(words, k, lemma) if words[k][2] == lemma else None
+    return coverb or particle_de(words, k, lemma) or nominal_use(words, k)
+
+
+def _verb_in_word(words: tuple[Word, ...], k: int, lemma: str) -> int | None:
+    """The offset of ``lemma`` inside jieba's word ``k`` when the word is the verb with more glued on: a
+    complement or an object after it (搬到, 打篮球, 做完作业, 在家), a one-character adverb or 地 before it (不信,
+    慢慢地走了), the agent of a passive before it (给雨淋湿); None otherwise."""
+    _, _, word, flag = words[k]
+    prev = words[k - 1] if k > 0 else None
+    tags = jieba_posseg().dt.word_tag_tab
+    if lemma in ZH_COVERBS and word.startswith(lemma) and tags.get(word[len(lemma):], "").startswith(("n", "s", "r", "f", "q")):
+        return 0   # 在家 (吗): the coverb with its object; the caller asks whether a predicate follows
+    if word.startswith(lemma) and _noun_marker(words, k) is None and not _adjectival(prev) \
+            and not _suffixed_noun(word) and nominal_use(words, k) is None \
+            and (_complement(word[len(lemma):]) or _verb_object(lemma, word, flag, prev)
+                 or _complement_object(word[len(lemma):])):
+        return 0
+    if (hit := _after_adverb(lemma, word, flag)) is not None:
+        return hit
+    if word[:1] in ZH_GLUED_UNKNOWN and word[1:] == lemma and word not in tags:
+        return 1   # 请关: jieba's HMM glued 请 (please) to a verb its dictionary does not join it with
+    if word.startswith("地" + lemma) and prev is not None and (prev[3] in ("d", "ad", "z", "a") or _reduplicated(prev[2])):
+        rest = word[1 + len(lemma):]
+        return 1 if not rest or _complement(rest) else None
+    if (p := passive_agent_glued(words, k, lemma, tags)) is not None:
+        rest = word[p + len(lemma):]
+        return p if not rest or _complement(rest) else None
+    return None
+
+
+def _why_inside(words: tuple[Word, ...], k: int, lemma: str) -> str:
+    """The note for jieba's word ``k`` that holds ``lemma`` but is not the verb: a suffixed noun (打火机), a noun by its
+    context (在地铁站出口等你), else the word and jieba's flag."""
+    word, flag = words[k][2], words[k][3]
+    if word.startswith(lemma) and _suffixed_noun(word):
+        return f"'{word}' is a noun ('{word[:-1]}' + the suffix '{word[-1]}')"
+    if word.startswith(lemma) and (why := nominal_use(words, k)) is not None:
+        return why
+    return f"'{word}'({flag})"
+
+
+def _reduplicated(word: str) -> bool:
+    """Whether ``word`` is a reduplicated adverb or adjective (慢慢, 高高兴兴): the adverbs that take 地."""
+    half = len(word) // 2
+    return len(word) in (2, 4) and (word[:half] == word[half:] or (half == 2 and word[0] == word[1] and word[2] == word[3]))
+
+
+#: what makes a potential (V不C, V得C) or an A-not-A question (V不V, A不AB, V没V) of a verb (Li & Thompson 1981,
+#: ch. 3.3.2 and 18.3): 打不开 / 打得开 of 打开, 知不知道 of 知道, 去不去 of 去
+ZH_NEGATIONS = ("不", "没")
+
+
+def _fused_question_or_potential(sentence: str, words: tuple[Word, ...], lemma: str) -> tuple[int, int, str, str] | None:
+    """The span of the A-not-A question (知不知道, 喜欢不喜欢, 去没去) or, for a verb + complement lemma (打开,
+    听懂, 拿出来), the potential form (打不开, 听得懂, 拿不出来), where it begins one of jieba's words (jieba keeps
+    them as one word or splits them); None when there is none."""
+    patterns = [lemma + neg + lemma for neg in ZH_NEGATIONS]
+    if len(lemma) >= 2:
+        patterns += [lemma[0] + neg + lemma for neg in ZH_NEGATIONS]
+        if _complement(lemma[1:]) or lemma[1:] in ZH_POTENTIAL_ONLY:
+            patterns += [lemma[0] + "不" + lemma[1:], lemma[0] + "得" + lemma[1:]]
+    starts = {w[0] for w in words}
+    for pattern in patterns:
+        at = sentence.find(pattern)
+        while at >= 0:
+            if at in starts:
+                return at, at + len(pattern), pattern, ""
+            at = sentence.find(pattern, at + 1)
+    return None
+
+
+#: nominal suffixes of instruments, agents and places made from a verb-object word (打火 + 机, 开瓶 + 器,
+#: 读书 + 会): the whole is a noun
+ZH_NOMINAL_SUFFIXES = frozenset("机器者员家会馆室厂店站费法具")
+
+
+def _suffixed_noun(word: str) -> bool:
+    """Whether ``word`` is a verb-object word + a nominal suffix (打火机, 洗衣机): jieba's dictionary knows the
+    word without its last character (打火, 洗衣) as a word of its own (坐飞机 is 坐 + 飞机: 坐飞 is no word)."""
+    if len(word) < 3 or word[-1] not in ZH_NOMINAL_SUFFIXES:
+        return False
+    return word[:-1] in jieba_posseg().dt.word_tag_tab
+
+
+def _complement_object(rest: str) -> bool:
+    """Whether ``rest`` (what follows the verb in its jieba word) is a complement and then the verb's object (做完作业,
+    写好报告, 吃完饭): a resultative complement and a word jieba's dictionary tags as a noun; or the object and 来 / 去
+    (上楼去)."""
+    tags = jieba_posseg().dt.word_tag_tab
+    if len(rest) >= 2 and rest[-1] in "来去" and tags.get(rest[:-1], "").startswith(("n", "q", "s")):
+        return True   # 上楼去, 回家来: the verb, its object and a simple directional complement
+    return any(_complement(rest[:i]) and rest[:i] not in ("了", "着", "过") and tags.get(rest[i:], "").startswith("n")
+               for i in (1, 2) if len(rest) > i)
 
 
 #: jieba flags after which a word is a noun (numeral, measure word, 的): 一幅画, 我的画. jieba's own flag of a
@@ -83,6 +177,13 @@ ZH_COMPLEMENTS = frozenset({
     "进来", "出来", "上来", "下来", "回来", "过来", "起来", "进去", "出去", "上去", "下去", "回去", "过去", "开来",
     "清楚", "干净", "明白", "完了", "好了", "到了", "走了", "上了", "下了", "出了", "进了", "过了", "起了",
 })
+#: complements that occur in the potential form (买不起, 搬不动, 来不及, 吃不惯) and in verb + complement lemmas (搬动)
+ZH_POTENTIAL_ONLY = frozenset({"起", "动", "及", "惯"})
+#: words jieba tags as numerals that are adverbs before a verb (一起唱, 一下子跳, 一直走): no noun marker
+ZH_ADVERBIAL_NUMERALS = frozenset({"一起", "一下子", "一下", "一直", "一边", "一定", "一共", "一块儿", "一再", "一齐",
+                                   "一同", "一向", "一连", "一口气", "一一", "一并", "一道"})
+#: verbal measure phrases after a verb and its aspect marker (咬了一口, 看了一眼, 去过一次): Li & Thompson 1981, ch. 2.2
+ZH_VERBAL_MEASURES = frozenset(n + m for n in "一两几三" for m in ("口", "下", "次", "遍", "眼", "趟", "回", "顿", "声", "脚", "拳"))
 #: adverbs of degree before an adjective: a verb-object word after one is an adjective (很开心, 非常生气)
 ZH_DEGREE_BEFORE_ADJECTIVE = frozenset({"很", "非常", "太", "真", "特别", "十分", "挺", "最", "更", "比较", "有点", "有点儿",
                                         "相当", "极其", "格外", "越来越", "那么", "这么", "多么"})
@@ -90,6 +191,9 @@ ZH_DEGREE_BEFORE_ADJECTIVE = frozenset({"很", "非常", "太", "真", "特别",
 ZH_COPULA = frozenset({"是", "叫", "像", "成为"})
 #: one-character words jieba glues before a verb (去理了个发, 想请两天假): motion verbs and modals
 ZH_GLUED_BEFORE = frozenset("去来想要会能可该敢肯")
+#: one-character verbs jieba's HMM may glue before the verb of an imperative (请关好窗户); only where the
+#: dictionary does not know the whole (请教, 请问 are words of their own)
+ZH_GLUED_UNKNOWN = frozenset("请")
 #: quantity words that may stand inside a separable verb-object word (操了不少心, 费了很多劲)
 ZH_INFIX_WORDS = frozenset({"不少", "很多", "好多", "太多", "许多", "一点", "一点儿", "点儿", "一会儿", "半天", "大", "什么"})
 #: what may stand inside a separable verb-object word (睡了一个好觉, 帮我一个忙, 生我的气, 散一会儿步):
@@ -98,17 +202,20 @@ ZH_INFIX_FLAGS = ("ul", "ug", "uz", "uj", "u", "m", "q", "mq", "r", "a", "t", "n
 ZH_MAX_INFIX = 5
 #: jieba flags of what may follow a verb inside one segmented word: its object or a preposition (打篮球, 开门, 坐在)
 ZH_OBJECT_FLAGS = ("n", "nr", "ns", "nz", "p", "f", "s", "q")
-_NUMERALS = "0123456789０１２３４５６７８９一二三四五六七八九十两几半百千万零"
+_NUMERALS = "0123456789０１２３４５６７８９一二三四五六七八九十两几半百千万零〇"
 
 
-def _noun_marker(words: tuple[tuple[int, int, str, str], ...], k: int) -> str | None:
+def _noun_marker(words: tuple[Word, ...], k: int) -> str | None:
     """The word that makes word ``k`` a noun: a numeral or measure word (with adjectives or 的 between:
     一把新锁, 一个很好的建议), 的, or a demonstrative just before it; None when there is none. 多 / 少
     before a verb are adverbs of degree (多吃), not numerals."""
     for i in range(k - 1, max(-1, k - 4), -1):
         word, flag = words[i][2], words[i][3]
-        if word in ZH_DEGREE_ADVERBS:
+        if word in ZH_DEGREE_ADVERBS or word in ZH_ADVERBIAL_NUMERALS:
             return None
+        verb_after = jieba_posseg().dt.word_tag_tab.get(words[k][2], "") == "v"
+        if _time_point(_with_numerals_before(words, i), words[i - 1][2] if i > 0 else "", verb_after):
+            return None   # 一九九八年毕业, 十月出发: a date or clock time is an adverbial of the verb
         if flag in ZH_NOUN_BEFORE or word in ZH_NOUN_WORDS_BEFORE or _numeral_phrase(word):
             return word
         if flag != "a":   # only adjectives stand between a numeral phrase and its noun
@@ -116,14 +223,48 @@ def _noun_marker(words: tuple[tuple[int, int, str, str], ...], k: int) -> str | 
     return None
 
 
-def _adjectival(prev: tuple[int, int, str, str] | None) -> bool:
+def _adjectival(prev: Word | None) -> bool:
     """Whether the word before is an adverb of degree (很, 非常): what follows it is an adjective (很开心)."""
     return prev is not None and prev[2] in ZH_DEGREE_BEFORE_ADJECTIVE
 
 
+def _with_numerals_before(words: tuple[Word, ...], i: int) -> str:
+    """Word ``i`` with the numerals jieba split off before it (二 〇 一 | 五年 -> 二〇一五年, 2019 | 年)."""
+    joined = words[i][2]
+    for j in range(i - 1, max(-1, i - 6), -1):
+        if not words[j][2] or any(ch not in _NUMERALS for ch in words[j][2]):
+            break
+        joined = words[j][2] + joined
+    return joined
+
+
+#: time words before a clock time (下午三点开会, 每天八点上班)
+ZH_TIMES_OF_DAY = frozenset({"早上", "上午", "中午", "下午", "晚上", "凌晨", "傍晚", "夜里", "明天", "今天", "昨天",
+                             "每天", "天天", "平时", "通常", "一般", "早晨", "半夜"})
+#: the directional verbs jieba's dictionary tags as localisers (上, 下): with an object they are verbs (上班, 下雨)
+ZH_DIRECTIONAL_VERBS = frozenset("上下")
+
+
+def _time_point(word: str, before: str, verb_after: bool = False) -> bool:
+    """Whether ``word`` (a numeral phrase) names a point in time, not a quantity of a noun: a year of three or
+    more digits (一九九八年, 2020年), a month or a day (十月, 五号, 三日), a clock time after a time of day
+    (下午三点), with 钟/半 (三点钟), asked for (几点) or before a word jieba's dictionary calls a verb only
+    (``verb_after``: 七点起床; 三点意见 is a quantity). 五年计划, 三点建议 stay quantities."""
+    digits = word.rstrip("年月日号点钟半")
+    if not digits or len(digits) == len(word) or any(ch not in _NUMERALS for ch in digits):
+        return False
+    unit = word[len(digits):]
+    if unit == "年":
+        return len(digits) >= 3
+    if unit in ("月", "日", "号"):
+        return True
+    clock = unit == "点" and (before in ZH_TIMES_OF_DAY or digits == "几" or verb_after and len(digits) <= 2)
+    return unit in ("点钟", "点半") or clock
+
+
 def _numeral_phrase(word: str) -> bool:
     """A numeral with its measure word written as one jieba word (两封, 三幅, 一把): starts with a numeral."""
-    return len(word) >= 2 and word[0] in _NUMERALS and word not in ZH_DEGREE_ADVERBS
+    return len(word) >= 2 and word[0] in _NUMERALS and word not in ZH_DEGREE_ADVERBS and word not in ZH_ADVERBIAL_NUMERALS
 
 
 def _complement(rest: str) -> bool:
@@ -131,21 +272,26 @@ def _complement(rest: str) -> bool:
     or the potential form of one (看不清楚, 听得懂, 吃不了, 买不起)."""
     if rest in ZH_COMPLEMENTS:
         return True
-    return len(rest) >= 2 and rest[0] in "不得" and (rest[1:] in ZH_COMPLEMENTS or rest[1:] in ("起", "动", "及", "惯"))
+    if len(rest) == 3 and rest[0] == "了" and rest[1:] in ZH_COMPLEMENTS:
+        return True   # 笑了起来, 走了出来: the aspect marker between the verb and a compound directional complement
+    if len(rest) >= 3 and rest[0] in "了过" and rest[1:] in ZH_VERBAL_MEASURES:
+        return True   # 咬了一口, 看过一遍: the aspect marker and a verbal measure (how often, how much)
+    return len(rest) >= 2 and rest[0] in "不得" and (rest[1:] in ZH_COMPLEMENTS or rest[1:] in ZH_POTENTIAL_ONLY)
 
 
 def _after_adverb(lemma: str, word: str, flag: str) -> int | None:
     """The offset of ``lemma`` in ``word`` when jieba glued a one-character adverb before the verb (不信,
-    多喝水: the adverb, then the verb alone, with a complement or with its object); None otherwise. A word the
-    dictionary knows as a noun (先生) is not an adverb and a verb."""
-    if len(word) <= len(lemma) or word[0] not in ZH_PREVERBAL or not word[1:].startswith(lemma) or flag.startswith("n"):
+    多喝水, 快上车: the adverb, then the verb alone, with a complement or with its object); None otherwise. A word the
+    dictionary knows as a noun (先生) is not an adverb and a verb (a noun jieba's HMM made up may be)."""
+    tags = jieba_posseg().dt.word_tag_tab
+    if len(word) <= len(lemma) or word[0] not in ZH_PREVERBAL or not word[1:].startswith(lemma) \
+            or (flag.startswith("n") and word in tags):
         return None
     rest = word[1 + len(lemma):]
-    tags = jieba_posseg().dt.word_tag_tab
     return 1 if not rest or _complement(rest) or tags.get(rest, "") in ZH_OBJECT_FLAGS or _numeral_phrase(rest) else None
 
 
-def _separated(words: tuple[tuple[int, int, str, str], ...], k: int, lemma: str) -> int | None:
+def _separated(words: tuple[Word, ...], k: int, lemma: str) -> int | None:
     """The end of a separable verb-object word ``lemma`` (睡觉, 帮忙, 洗澡) split around word ``k``: the verb
     character begins word ``k`` (睡, 洗完, 结了婚) and its object character ends a word in the same clause,
     with only aspect markers, numerals, measure words, pronouns, 的 and adjectives between (睡了一个好觉,
@@ -172,9 +318,9 @@ def _separated(words: tuple[tuple[int, int, str, str], ...], k: int, lemma: str)
     return None
 
 
-def _verb_object(lemma: str, word: str, flag: str, prev: tuple[int, int, str, str] | None) -> bool:
+def _verb_object(lemma: str, word: str, flag: str, prev: Word | None) -> bool:
     """Whether ``word`` is the verb ``lemma`` written together with its object or a preposition, as jieba
-    segments verb-object phrases (打篮球, 开门, 写信, 坐在): jieba's dictionary tags the lemma a verb and
+    segments verb-object phrases (打篮球, 开门, 写信, 坐在, 下雨): jieba's dictionary tags the lemma (or the whole) a verb and
     the rest a noun, place word or preposition, and the whole a verb; or the whole a noun (读书, 锁门) that
     stands where a verb stands: after an adverb, a pronoun or another verb (请锁门, 多读书), never first in
     its sentence or after a numeral, a measure word or 的 (打火机在桌上, 他的写字台). 看法 (rest 法: an
@@ -184,7 +330,8 @@ def _verb_object(lemma: str, word: str, flag: str, prev: tuple[int, int, str, st
     rest_tag = tags.get(rest, "")
     if flag == "v" and len(word) == 2 and rest_tag == "zg":
         rest_tag = "n"   # 开车: jieba's dictionary calls the verb-object word a verb and the bound object "zg"
-    if not rest or not tags.get(lemma, "").startswith("v") or rest_tag not in ZH_OBJECT_FLAGS:
+    verb = tags.get(lemma, "").startswith("v") or flag == "v" or lemma in ZH_DIRECTIONAL_VERBS
+    if not rest or not verb or rest_tag not in ZH_OBJECT_FLAGS:
         return False
     if flag.startswith("v"):
         return True
@@ -194,122 +341,3 @@ def _verb_object(lemma: str, word: str, flag: str, prev: tuple[int, int, str, st
         return True
     return prev is not None and prev[3] not in (*ZH_NOUN_BEFORE, "x") and not prev[3].startswith("n") \
         and prev[2] not in ZH_NOUN_WORDS_BEFORE
-
-
-def _ko_stem(lemma: str) -> str:
-    lemma = lemma.replace(" ", "").replace("_", "")
-    return lemma[:-1] if lemma.endswith("다") and len(lemma) > 1 else lemma
-
-
-def find_verb_ko(sentence: str, lemma: str) -> tuple[int, int, str, str] | None:
-    """The first predicate of ``sentence`` whose stem is ``lemma``'s (see the module doc), else a refusal.
-
-    A noun + 하다 lemma is also found as the noun + 되다 (passive) or + 시키다 (causative), as the Korean
-    FrameNet annotates them (:data:`KO_HADA_VOICES`); a multi-word lemma's ``_`` is dropped (손에_넣다); a
-    word that begins with the stem's spelling where Kiwi reads a verb there counts (해보았지만 for 해보다,
-    the 하 + 어 contraction Kiwi splits).
-
-    Returns ``(start, end, surface, "")`` (the whole space-separated word) when found;
-    ``(-1, -1, "", note)`` when the stem is seen only as another part of speech; None otherwise.
-    """
-    stem = _ko_stem(lemma)
-    morphemes = kiwi_morphemes(sentence)
-    for j, (start, _, form, tag) in enumerate(morphemes):
-        base = tag.split("-")[0]
-        if base in KO_VERB_TAGS and form == stem:
-            return _word(sentence, start)
-        if base in KO_SUFFIX_TAGS or base in KO_VERB_TAGS:
-            hada = stem.endswith("하") and form in KO_HADA_VOICES and base in KO_SUFFIX_TAGS
-            for k in range(j - 1, max(-1, j - KO_MAX_PREFIX - 1), -1):
-                joined = "".join(m[2] for m in morphemes[k:j])
-                if joined + form == stem or (hada and joined == stem[:-1]):
-                    return _word(sentence, morphemes[k][0])
-        if base in KO_VERB_TAGS and (_auxiliary_compound(form, stem) or _l_dropped(morphemes, j, stem)):
-            return _word(sentence, start)
-        if base in KO_VERB_TAGS and len(stem) >= 2 and _contracted_auxiliary(morphemes, j) \
-                and _word(sentence, start)[2].startswith(stem) and _word(sentence, start)[0] == start:
-            return _word(sentence, start)   # an auxiliary contracted with its verb: 해보았지만 (하 + 어 + 보)
-    if (dropped := _l_dropped_word(sentence, morphemes, stem)) is not None:
-        return _word(sentence, dropped)
-    seen = [f"'{m[2]}' ({m[3]})" for m in morphemes if stem[:1] and m[2].startswith(stem[:1]) and len(m[2]) >= 1]
-    if not seen:
-        return None
-    return -1, -1, "", f"no verb with the stem '{stem}': Kiwi reads " + ", ".join(seen[:3])
-
-
-#: auxiliary verbs Kiwi may read as one verb with the connective form before them (도와주다 = 돕 + 아 + 주다)
-KO_AUXILIARY_STEMS = ("주", "드리", "보", "버리", "놓", "두", "내", "가", "오", "있")
-#: endings before which a stem's final ㄹ drops (살 + 는 -> 사는, 만들 + 세요 -> 만드세요), as Kiwi's tags and forms
-KO_L_DROPPING = ("ETM", "는", "니", "세", "시", "ㅂ", "ㄴ", "오")
-
-
-def _auxiliary_compound(form: str, stem: str) -> bool:
-    """Whether the verb morpheme ``form`` is the connective form of ``stem`` with an auxiliary verb after it,
-    which Kiwi reads as one verb (도와주 for 돕 + 아 + 주, 구워주 for 굽 + 어 + 주): the part before the
-    auxiliary, analysed alone, is ``stem`` with a connective ending (irregular stems included)."""
-    for aux in KO_AUXILIARY_STEMS:
-        head = form[:-len(aux)]
-        if form.endswith(aux) and head and head != stem and not form.startswith(stem + aux):
-            parts = kiwi_morphemes(head)
-            if parts and parts[0][2] == stem and parts[0][3].split("-")[0] in KO_VERB_TAGS \
-                    and all(p[3] in ("EC", "EF") for p in parts[1:]):
-                return True
-    return False
-
-
-def _l_dropped(morphemes: tuple[tuple[int, int, str, str], ...], j: int, stem: str) -> bool:
-    """Whether verb morpheme ``j`` is ``stem`` (ending in ㄹ: 살, 만들) with its ㄹ dropped before an ending that
-    drops it (사는, 만드세요), which Kiwi may read as another verb (사다); not after an object particle (빵을 사는)."""
-    last = stem[-1:]
-    if not last or not "\uac00" <= last <= "\ud7a3" or (ord(last) - 0xAC00) % 28 != 8:
-        return False   # the stem does not end in the final consonant ㄹ
-    if morphemes[j][2] != stem[:-1] + chr(ord(last) - 8) or j + 1 >= len(morphemes):
-        return False
-    nxt = morphemes[j + 1]
-    return nxt[3] == "ETM" and nxt[2] in ("는", "ㄴ") or nxt[2].startswith(KO_L_DROPPING[1:])
-
-
-def _l_dropped_word(sentence: str, morphemes: tuple[tuple[int, int, str, str], ...], stem: str) -> int | None:
-    """The start of a space-separated word that spells ``stem`` (ending in ㄹ) with its ㄹ dropped before
-    -는 + a noun, -니까, -세요, -십니다 or -ㅂ니다 (아는 사람, 여세요, 만듭니다), where Kiwi read the word as a
-    noun or pronoun with a particle (아 + 는); None otherwise."""
-    last = stem[-1:]
-    if not last or not "\uac00" <= last <= "\ud7a3" or (ord(last) - 0xAC00) % 28 != 8:
-        return None
-    open_syllable = chr(ord(last) - 8)
-    dropped = stem[:-1] + open_syllable
-    polite = stem[:-1] + chr(ord(open_syllable) + 17) + "니"   # + final ㅂ: 압니다, 만듭니다
-    pos = 0
-    for word in sentence.split():
-        start = sentence.find(word, pos)
-        pos = start + len(word)
-        core = word.rstrip(".,!?;:\"'")
-        if core.startswith((dropped + "니까", dropped + "세요", dropped + "셨", dropped + "십", polite)):
-            return start
-        if core == dropped + "는" and any(m[0] > start + len(core) and m[3].startswith("N") for m in morphemes) \
-                and _next_is_noun(morphemes, start + len(core)):
-            return start
-    return None
-
-
-def _next_is_noun(morphemes: tuple[tuple[int, int, str, str], ...], end: int) -> bool:
-    """Whether the first morpheme after character ``end`` is a noun (the head of an adnominal -는)."""
-    after = [m for m in morphemes if m[0] > end]
-    return bool(after) and after[0][3].startswith(("NNG", "NNP", "NNB", "NP"))
-
-
-def _contracted_auxiliary(morphemes: tuple[tuple[int, int, str, str], ...], j: int) -> bool:
-    """Whether verb morpheme ``j`` is followed by a connective ending and an auxiliary verb (하 + 어 + 보:
-    해보다), the only case where the word's spelling, not Kiwi's morphemes, is compared with the stem (a
-    longer verb such as 가르치 for 가르다 has no auxiliary after it and stays refused)."""
-    return j + 2 < len(morphemes) and morphemes[j + 1][3] == "EC" and morphemes[j + 2][3].split("-")[0] == "VX"
-
-
-def _word(sentence: str, start: int) -> tuple[int, int, str, str]:
-    """The space-separated word around character ``start`` (the verb with its endings), minus final punctuation."""
-    left = sentence.rfind(" ", 0, start) + 1
-    right = sentence.find(" ", start)
-    right = len(sentence) if right < 0 else right
-    while right > left and not sentence[right - 1].isalnum():
-        right -= 1
-    return left, right, sentence[left:right], ""

@@ -35,6 +35,7 @@ from fbagent.eval.choices import ALL_TEMPLATES, DEFAULT_ORDERS
 from fbagent.eval.runner import check_result_folder
 from fbagent.eval.schedule import parse_gpus
 from fbagent.eval.sembench_sets import looks_like_instances
+from fbagent.lexicon.foreign import is_lm_eval_results
 from fbagent.limits import DEFAULT_N_BOOT, bounds
 from fbagent.providers import redact
 from fbagent.providers import registry as provider_registry
@@ -348,6 +349,12 @@ def _run_or_plan(models: list[ModelRun], settings: evaluation.RunSettings, plan:
     run_models(models, settings, out_root, gpu_ids, score_one)
 
 
+#: the fix of `eval report` given lm-eval's results: score the model with fbagent (same problems, same prompts)
+LM_EVAL_FIX = ("pass a folder written by `fbagent eval run` (its --out); to report a model next to the others, score "
+               "it with `fbagent eval run --dataset DATASET --backend transformers --no-chat` (the lm-eval export's "
+               "problems and option scoring)")
+
+
 def _result_folders(paths: list[Path]) -> list[Path]:
     """Expand the arguments of ``eval report`` into result folders (those holding ``manifest.json``).
 
@@ -359,10 +366,17 @@ def _result_folders(paths: list[Path]) -> list[Path]:
     for p in paths:
         if not p.exists():
             raise FbagentError(f"result folder {p} does not exist", "pass a folder written by `fbagent eval run` (its --out)")
+        lm_eval = [f for f in ([p] if p.is_file() else sorted(p.rglob("results*.json"))) if is_lm_eval_results(f)]
         if not p.is_dir() or (p / "manifest.json").is_file():
+            if lm_eval:
+                raise FbagentError(f"{p} is an lm-evaluation-harness results file, which eval report does not read "
+                                   "(lm_eval prints its own table)", LM_EVAL_FIX)
             folders.append(p)  # load_result reports a file or a broken folder
             continue
         found = sorted(m.parent for m in p.rglob("manifest.json"))
+        if not found and lm_eval:
+            raise FbagentError(f"{p} holds lm-evaluation-harness results ({lm_eval[0].name}), not fbagent's, and "
+                               "eval report does not read them (lm_eval prints its own table)", LM_EVAL_FIX)
         if not found:
             raise FbagentError(f"{p} has no manifest.json (nor any sub-folder with one)",
                                "pass a folder written by `fbagent eval run` (its --out)")

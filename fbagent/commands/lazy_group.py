@@ -99,6 +99,12 @@ class LazyCommands(MutableMapping[str, "ClickCommand"]):
         return len(self._table) + sum(1 for n in self._loaded if n not in self._table)
 
 
+class Interrupted(Exception):  # noqa: N818 - what the user did, as KeyboardInterrupt names it
+    """Ctrl-C in a command that does not report it itself: Typer 0.29 turns ``KeyboardInterrupt`` into a
+    silent ``Exit(130)``, so :meth:`LazyGroup.invoke` raises this instead and ``fbagent.cli.main`` prints
+    its one line."""
+
+
 class LazyGroup(HelpGroup):
     """A root group whose commands come from :attr:`table` (set by :func:`lazy_group`), each module
     imported when its command is first looked up."""
@@ -110,6 +116,14 @@ class LazyGroup(HelpGroup):
         given = dict(self.commands)
         self.commands = LazyCommands(self.table)
         self.commands.update(given)
+
+    def invoke(self, ctx: ClickContext) -> object:
+        """Run the command; a ``KeyboardInterrupt`` it does not handle comes out as :class:`Interrupted`
+        (a command that reports Ctrl-C itself, such as ``generate``, exits with its own line first)."""
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt as err:
+            raise Interrupted() from err
 
     def list_commands(self, ctx: ClickContext) -> list[str]:
         """The command names in the table's order; nothing is imported."""

@@ -212,7 +212,7 @@ def list_cmd(db: ExistingDbOption = DEFAULT_DB, wide: WideOption = False) -> Non
         [r["name"], r["lang"], r["format"], f"{r['n_frames'] or 0:,}", f"{r['n_lexical_units'] or 0:,}",
          f"{r['n_exemplars'] or 0:,}", f"{r['n_frame_relations'] or 0:,}", short_licence(r.get("license")),
          (r["imported_at"] or "")[:19].replace("T", " "), r["source_path"] or ""] for r in rows],
-        title=f"Lexicons in {db_path(db)}", caption=_licence_caption(rows), wide=wide)
+        title=f"Lexicons in {db_path(db)}", caption=_licence_caption(rows), wide=wide, caption_of=7)
 
 
 def short_licence(text: str | None, width: int = LICENCE_WIDTH) -> str:

@@ -189,11 +189,15 @@ def list_cmd(db: ExistingDbOption = DEFAULT_DB, wide: WideOption = False) -> Non
                 + ("" if o.get("require_core_fe", True) else " no-core-ok"))
         if (r.get("protocol") or "fbagent") == "framebench":   # no caps, no filters: the authors' rules
             opts = f"P={o.get('pairs')} K={o.get('per_pair')}"
+        if o.get("shared_with"):
+            opts += " S=" + ",".join(o["shared_with"])
         cells.append([str(r["id"]), r["lexicon"], str(r["seed"]), str(r["n_selected"]), str(r["n_reserve"]),
                       str(r["n_screened_out"]), str(r["counts"].get("unique_verbs", "")), r.get("protocol") or "fbagent",
                       opts, (r["created_at"] or "")[:19].replace("T", " ")])
     print_table(console, cols, cells, title=f"Frame-pair selections in {db_path(db)}", wide=wide,
-                caption="options: P pairs asked, M most per verb, K entries per pair, N least exemplars per frame")
+                caption="options: P pairs asked, M most per verb, K entries per pair, N least exemplars per frame"
+                        + ("; S shared with (--shared-with)" if any(r["options"].get("shared_with") for r in rows)
+                           else ""), caption_of=8)
 
 
 def _other_verbs(database: sqlite_utils.Database, sel: dict[str, Any], names: tuple[str, ...],
@@ -239,7 +243,9 @@ def show_cmd(
     cols, cells = pair_table(shown, status, others)
     print_table(new_console(), cols, cells, wide=wide,
                 title=f"Selection {selection} ({status}: {len(rows):,} pairs; protocol "
-                      f"{sel.get('protocol') or 'fbagent'}, seed {sel['seed']})")
+                      f"{sel.get('protocol') or 'fbagent'}, seed {sel['seed']}"
+                      + (f"; shared with {', '.join(sel['options']['shared_with'])}"
+                         if sel["options"].get("shared_with") else "") + ")")
 
 
 def pair_table(shown: Sequence[Mapping[str, object]], status: str,

@@ -292,14 +292,17 @@ def _share(nat: list[int], low: list[int], room: int) -> list[int]:
 
 def print_table(console: Console, cols: Sequence[Col], rows: Sequence[Sequence[object]], *, title: str | None = None,
                 caption: str | None = None, wide: bool = False, show_header: bool = True,
-                row_styles: Sequence[str | None] | None = None) -> Fit:
+                row_styles: Sequence[str | None] | None = None, caption_of: int | None = None) -> Fit:
     """Print a table of ``cols`` and ``rows`` (values ``str()``-ed, made safe by :func:`fbagent.text.shown`)
     on ``console`` so that it fits ``console.width`` (:func:`fit`): the title above (wrapped at words),
     the table, then ``caption`` and the legend lines. ``wide``: every column at its natural width, on a
-    console as wide as the table needs. ``row_styles``: a Rich style per row (None: none). Returns the
-    :class:`Fit` used."""
+    console as wide as the table needs. ``row_styles``: a Rich style per row (None: none). ``caption_of``: the
+    index of the column the caption speaks of; the caption is left out when that column is not shown (a
+    narrow terminal dropped it). Returns the :class:`Fit` used."""
     text_rows = [[shown(c) for c in r] for r in rows]
     chosen = fit(cols, text_rows, console.width, wide=wide, show_header=show_header)
+    if caption_of is not None and not chosen.stacked and caption_of not in chosen.shown:
+        caption = None
     if chosen.stacked:
         _print_stacked(console, cols, text_rows, title, caption)
         return chosen

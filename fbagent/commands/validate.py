@@ -85,7 +85,7 @@ def report(
     if out is None:
         echo(text, nl=False)
     else:
-        write_atomic(out, [text])
+        write_atomic(out, [text], example=f"report.{'txt' if fmt == 'table' else fmt}")
         echo(f"wrote {out}")
     _hint(rep)
 

@@ -31,6 +31,7 @@ import sqlite_utils
 from fbagent.errors import FbagentError
 from fbagent.framenet.model import LexiconData, Provenance
 from fbagent.languages import normalize_lang
+from fbagent.lexicon.foreign import foreign_error
 from fbagent.lexicon.frames_from import Borrowed, borrow_frame_text, combined_hash
 from fbagent.lexicon.jsonl_reader import fingerprint as jsonl_fingerprint
 from fbagent.lexicon.jsonl_reader import locate, read_jsonl
@@ -130,6 +131,9 @@ def detect_format(path: str | Path) -> str:
     if p.is_file() and p.name.lower().endswith(ARCHIVES):
         raise FbagentError(f"{p}: an archive fbagent does not read in place",
                            "extract it first (e.g. tar xf FILE) and point PATH at the folder it holds")
+    foreign = foreign_error(p)   # another tool's file (Prodigy, Argilla, lm-eval, CoNLL-U, ...): say what it is
+    if foreign is not None:
+        raise foreign
     fmt = _layout_of(p)
     if fmt is None and (above := root_above(p, _root_layout)) is not None:
         raise part_of_error(p, above[0], above[1], FORMAT_LABELS, "")

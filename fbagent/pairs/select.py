@@ -234,8 +234,25 @@ def check_pool(lexicon: LexiconRow, n_verb_lus: int, n_candidates: int, n_eligib
     if n_eligible == 0:
         why = ", ".join(f"{REASON_TEXT[r]}: {n:,}" for r, n in excluded.items() if n)
         raise FbagentError(f"all {n_candidates:,} candidate frame pairs of lexicon {name} are excluded ({why})",
-                           "relax the eligibility filters (e.g. --no-require-core-fe, --no-exclude-related, "
-                           "--min-examples 0)")
+                           relax_fix(excluded))
+
+
+#: the option that turns off each eligibility filter (:data:`REASONS`)
+RELAX_FLAG = {"missing_definition": "--no-require-definition", "missing_core_fe": "--no-require-core-fe",
+              "too_few_examples": "--min-examples 0", "directly_related": "--no-exclude-related"}
+
+
+def relax_fix(excluded: Mapping[str, int]) -> str:
+    """The fix of "every candidate pair is excluded": the options that turn off the filters that excluded pairs
+    (``excluded``: reason -> count, :data:`REASONS`), in that order; when frames lack definitions (a layout that
+    names Berkeley frames without their text, imported before a Berkeley FrameNet) it first says how to give
+    them their text (``lexicon add ... --frames-from``), since a benchmark needs the frames' definitions."""
+    flags = ", ".join(RELAX_FLAG[r] for r in REASONS if excluded.get(r))
+    text = f"relax the filters that excluded them ({flags or 'see fbagent pairs select --help'})"
+    if excluded.get("missing_definition"):
+        return ("give the frames their definitions: import a Berkeley FrameNet (fbagent lexicon add framenet_v17 "
+                "--lang en) and add this lexicon again with --frames-from NAME; or " + text)
+    return text
 
 
 def check_selectable(db: sqlite_utils.Database, lexicon: LexiconRow, options: SelectionOptions) -> None:
