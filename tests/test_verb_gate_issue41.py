@@ -101,9 +101,13 @@ def test_turkish_suffix_chains_by_hand() -> None:
                          ("kaçırıveririm", "kaçırmak"), ("Gidiyor", "gitmek")]:
         assert tr_form_of(token, lemma), token
     for token, lemma in [("yazı", "yazmak"), ("elma", "almak"), ("okul", "okumak"), ("de", "demek"), ("kalem", "kalmak"),
-                         ("yaptırdı", "yapmak"), ("öldürdü", "ölmek"), ("tanıştık", "tanımak"), ("görünüyor", "görmek"),
-                         ("atlar", "atmak"), ("okuldan", "okumak")]:
-        assert not tr_form_of(token, lemma), token   # causative, reciprocal, reflexive: another verb; -l after a consonant
+                         ("öldürdü", "ölmek"), ("tanıştık", "tanımak"), ("görünüyor", "görmek"), ("çalıştı", "çalmak"),
+                         ("atlar", "atmak"), ("okuldan", "okumak"), ("giriş", "girmek"), ("girişe", "girmek")]:
+        assert not tr_form_of(token, lemma), token   # lexical_voice verbs of their own; the action noun -(y)Iş
+    for token, lemma in [("yaptırdı", "yapmak"), ("yıkattı", "yıkamak"), ("ezberletti", "ezberlemek"),
+                         ("giyiniyor", "giymek"), ("öpüştüler", "öpmek"), ("yaptırıldı", "yapmak"), ("at", "atmak"),
+                         ("oturuver", "oturmak"), ("söyleyişi", "söylemek")]:
+        assert tr_form_of(token, lemma), token   # voice forms (the lead's convention), bare and compound imperatives
     for token, lemma in [("bilmiyordu", "bilmek"), ("yapamıyor", "yapmak")]:
         assert tr_form_of(token, lemma), token   # the negation's vowel follows -Iyor's harmony
     assert find_verb("Yarın okula gidemeyeceğim.", "gitmek", "tr").found
@@ -218,7 +222,7 @@ def test_issue41b_dev_set_floors() -> None:
         score.setdefault((r["lang"], r["present"]), [0, 0])[0] += ok
         score[(r["lang"], r["present"])][1] += 1
     assert score[("lv", True)] == [18, 18] and score[("lv", False)] == [34, 34]
-    assert score[("tr", True)] == [20, 20] and score[("tr", False)][0] >= 29
+    assert score[("tr", True)] == [21, 21] and score[("tr", False)][0] >= 29   # 41e: yaptırdılar relabelled (voice convention)
     assert score[("sv", True)] == [21, 21] and score[("sv", False)][0] >= 8
     for lang in ("es", "it", "pt", "en"):
         assert score[(lang, True)][0] == score[(lang, True)][1] and score[(lang, False)][0] == score[(lang, False)][1]

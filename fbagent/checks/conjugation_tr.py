@@ -19,8 +19,18 @@ dictionary (no Turkish analyser is on PyPI under a licence fbagent can depend on
   before a vowel (``gidiyor``, ``kaybedildi``), and ``demek`` / ``yemek`` raise their vowel (``diyor``,
   ``yiyecek``).
 - The progressive ``-Iyor`` raises a stem-final ``a``/``e`` (``bekle`` -> ``bekliyor``).
-- A stem standing alone (the imperative ``gel!``) counts only for stems of three letters or more: ``de``,
-  ``ye``, ``et`` are also a conjunction, a verb-less word and a noun.
+- Voice (Göksel & Kerslake 2005, § 8.2.1): passive, reflexive (-(I)n), reciprocal (-(I)ş) and causative
+  (-DIr, -t, -Ir, -Ar, -It), one or two of them, then the chain: ``yıkandı``, ``yıkattı``, ``ezberletti``,
+  ``giyiniyor``, ``öpüştüler``, ``yaptırıldı`` are forms of the lemma (fbagent's convention: a native speaker
+  reads them as the verb in another voice). A voice stem listed in ``lexical_voice``
+  (``prompts/verbs/morphology.toml``: ``bulun``, ``görün``, ``tanış``, ``çalış``, ``düşün``, ...) is a verb of its
+  own with its own meaning, so its forms are not the base verb's.
+- A stem standing alone is the 2nd person imperative (``gel!``, ``at!``); the clitic ``de`` ("too") is never
+  demek's. Whether a bare stem is the imperative or a noun or adjective spelled alike (``kuru``, ``kaç``, ``çek``,
+  ``dik``) is decided by its place in the sentence
+  (:meth:`fbagent.checks.verb_context.SentenceContext.finite_blocker`: an imperative ends its clause).
+- The action noun in -(y)Iş without a possessive (``giriş`` "entrance", ``çıkış`` "exit", ``yürüyüş``) is no
+  form of the verb: a word, not a subordinate clause; with one it is a nominalised clause ("şarkıyı söyleyişi").
 
 A token spelled like the lemma's stem plus a noun suffix (``yazı``, ``yazın``: the noun *yaz*,
 summer) passes only where that chain is also a verb form (``yazın`` is the plural imperative);
@@ -33,16 +43,19 @@ import re
 from collections.abc import Callable
 from functools import lru_cache
 
+from fbagent.checks.morphology import morphology
+
 _A, _I, _D = "[ae]", "[ıiuü]", "[dt]"
-#: voice: only the passive is a form of the same verb: -n after a vowel, -In after l, -Il after any other
-#: consonant (Göksel & Kerslake 2005, § 8.2.1.1). The causative (-DIr, -t, -Ir, -Ar, -It), the reciprocal
-#: -(I)ş and the reflexive -In after a consonant other than l make another verb with its own valency and
-#: its own dictionary entry (ölmek -> öldürmek, görmek -> görünmek, tanımak -> tanışmak), so they are refused.
+#: the passive: -n after a vowel, -In after l, -Il after any other consonant (Göksel & Kerslake 2005, § 8.2.1.1)
 _PASSIVE = {"vowel": "n", "l": f"{_I}n", "consonant": f"{_I}l"}
+#: voice, one or two suffixes (§ 8.2.1): causative -DIr / -t / -Ir / -Ar / -It, reciprocal -(I)ş, reflexive and
+#: passive -(I)n, passive -Il; a second one is a causative or a passive (yap-tır-ıl-dı, yıka-t-tır-dı)
+_VOICE = rf"(?:{_D}{_I}r|{_I}r|{_A}r|{_I}t|t|{_I}ş|ş|{_I}n|n|{_I}l)(?:{_D}{_I}r|t|{_I}l|{_I}n|n)?"
+#: compound verbs alone: the imperative of -(y)Iver "suddenly, just" and the others (oturuver!)
+_COMPOUND = rf"(?:y?{_I}ver|y?{_A}yaz|y?{_A}dur|y?{_A}kal|y?{_A}gel|y?{_A}koy)"
 #: compound verbs (-(y)Iver "suddenly", -(y)Adur, -(y)Akal, -(y)Agel, -(y)Ayaz, -(y)Akoy), then negation -mA,
 #: ability -(y)Abil, impossibility -(y)AmA, and their combination (-mAyAbil)
-_MODAL = (rf"(?:y?{_I}ver|y?{_A}yaz|y?{_A}dur|y?{_A}kal|y?{_A}gel|y?{_A}koy)?"
-          rf"(?:m{_A}y{_A}bil|y?{_A}m{_A}|y?{_A}bil|m{_A})?")
+_MODAL = rf"{_COMPOUND}?(?:m{_A}y{_A}bil|y?{_A}m{_A}|y?{_A}bil|m{_A})?"
 #: person after -mIş, -Iyor, -Ar, -AcAk, -mAlI (type 1) and after -DI, -sA (type 2)
 _PERSON1 = rf"(?:y?{_I}m|s{_I}n|y?{_I}z|s{_I}n{_I}z|l{_A}r|{_D}{_I}r)"
 _PERSON2 = rf"(?:m|n|k|n{_I}z|l{_A}r)"
@@ -53,19 +66,28 @@ _TENSE2 = rf"(?:{_D}{_I}|s{_A})"
 #: copula after a tense: past, evidential, conditional, "while", and the generalising -DIr
 _COPULA = rf"(?:y?{_D}{_I}|y?m{_I}ş|y?s{_A}|y?k{_A}n|{_D}{_I}r)"
 #: subordinators: infinitive, verbal nouns, participles, converbs
-_NONFINITE = (rf"(?:m{_A}k(?:t{_A}(?:n|d{_I}r)?|l{_A}|s{_I}z{_I}n|s{_I}z)?|m{_A}|y?{_I}ş|y?{_A}n|{_D}{_I}[kğ]|"
+_NONFINITE = (rf"(?:m{_A}k(?:t{_A}(?:n|d{_I}r)?|l{_A}|s{_I}z{_I}n|s{_I}z)?|m{_A}|y?{_A}n|{_D}{_I}[kğ]|"
               rf"y?{_A}c{_A}[kğ]|y?{_I}p|y?{_A}r{_A}k|y?{_I}nc{_A}|m{_A}d{_A}n|{_D}{_I}kç{_A}|y?{_A}l{_I}|"
               rf"m{_A}ks{_I}z{_I}n|{_A}?r|m{_A}z|m{_I}ş|d{_A}n)")
+#: the action noun -(y)Iş with a possessive is a nominalised clause ("şarkıyı söyleyişi": her singing of the song);
+#: without one it is a noun (giriş, çıkış), and simplemma's headword refuses a lexicalised one with a possessive
+_ACTION = rf"y?{_I}ş(?:l{_A}r)?(?:{_I}m{_I}z|{_I}n{_I}z|{_I}m|{_I}n|{_I}|s{_I}|l{_A}r{_I})(?:n?{_D}{_A}n|n?{_D}{_A}|n?{_I}n|n?{_I}|n?{_A}|yl{_A})?"
 #: what may follow a subordinator: plural, possessive, case (and the copula -DIr)
 _NOMINAL = (rf"(?:l{_A}r)?(?:{_I}m{_I}z|{_I}n{_I}z|{_I}m|{_I}n|s{_I}|{_I}|l{_A}r{_I})?"
             rf"(?:n?{_D}{_A}n|n?{_D}{_A}|n?{_I}n|[ny]?{_I}|[ny]?{_A}|yl{_A}|l{_A}|c{_A}|k{_I}|{_D}{_I}r)?")
-#: imperative and optative endings
-_IMPERATIVE = rf"(?:y?{_I}n{_I}z|y?{_I}n|s{_I}nl{_A}r|s{_I}n|y?{_A}y{_I}m|y?{_A}l{_I}m|y?{_A}s{_I}n|y?{_A})"
+#: imperative and optative endings (the bare optative -(y)A only after a plain stem: after a voice suffix it is
+#: the dative of an action noun, "girişe")
+_IMPERATIVE_VOICED = rf"(?:y?{_I}n{_I}z|y?{_I}n|s{_I}nl{_A}r|s{_I}n|y?{_A}y{_I}m|y?{_A}l{_I}m|y?{_A}s{_I}n)"
+_IMPERATIVE = rf"(?:{_IMPERATIVE_VOICED}|y?{_A})"
 
 _FINITE = rf"(?:{_TENSE1}(?:l{_A}r)?(?:{_COPULA})?(?:{_PERSON1}|{_PERSON2})?|{_TENSE2}(?:{_COPULA})?{_PERSON2}?)"
-_CHAIN = rf"{_MODAL}(?:{_FINITE}|{_NONFINITE}{_NOMINAL}|{_IMPERATIVE})"
+_CHAIN = rf"(?:{_MODAL}(?:{_FINITE}|{_NONFINITE}{_NOMINAL}|{_IMPERATIVE}|{_ACTION})|{_COMPOUND})"
 _FINITE_ONLY = re.compile(rf"{_MODAL}{_FINITE}")
 _CHAINS = {k: re.compile(rf"(?:{v})?{_CHAIN}") for k, v in _PASSIVE.items()}
+_VOICED_CHAIN = re.compile(rf"(?P<voice>{_VOICE}){_MODAL}(?:{_FINITE}|{_NONFINITE}{_NOMINAL}|{_IMPERATIVE_VOICED})")
+_VOICE_ONLY = re.compile(_VOICE)
+#: the clitic de / da ("too", "and") is spelled as demek's stem: never its imperative
+_CLITICS = frozenset({"de", "da"})
 _INFINITIVE = ("mak", "mek")
 _VOWELS = "aeıioöuü"
 
@@ -104,8 +126,8 @@ def tr_form_of(token: str, lemma: str) -> bool:
             continue
         rest = token[len(stem):]
         if not rest:
-            if kind == "stem" and len(stem) >= 3:
-                return True       # the imperative: gel!
+            if kind == "stem" and stem not in _CLITICS:
+                return True       # the imperative: gel! (its place decides: SentenceContext.finite_blocker)
             continue
         if kind == "voiced" and rest[0] not in _VOWELS:
             continue
@@ -115,7 +137,28 @@ def tr_form_of(token: str, lemma: str) -> bool:
         chain = _CHAINS["vowel" if last in _VOWELS else "l" if last == "l" else "consonant"]
         if chain.fullmatch(rest):
             return True
+        if kind in ("stem", "voiced") and (voiced := _VOICED_CHAIN.fullmatch(rest)) \
+                and stem + voiced.group("voice") not in _lexical_voice():
+            return True
     return False
+
+
+def tr_lexical_voice(token: str, lemma: str) -> str:
+    """The ``lexical_voice`` verb stem (a verb of its own, ``prompts/verbs/morphology.toml``) that ``token``, a
+    voice form of ``lemma``'s stem, is a form of (``çalıştı`` of çalmak -> ``çalış``), or ``""``."""
+    token = tr_normalise(token)
+    for stem, kind in tr_stems(lemma):
+        if kind in ("stem", "voiced") and token.startswith(stem) \
+                and (voiced := _VOICED_CHAIN.fullmatch(token[len(stem):])) \
+                and stem + voiced.group("voice") in _lexical_voice():
+            return stem + voiced.group("voice")
+    return ""
+
+
+@lru_cache(maxsize=1)
+def _lexical_voice() -> frozenset[str]:
+    """The ``lexical_voice`` stems of Turkish (``prompts/verbs/morphology.toml``)."""
+    return morphology("tr").lexical_voice
 
 
 def tr_other_lemma(token: str, lemma: str, lemmatize: Callable[[str], str], known: Callable[[str], bool]) -> str:
@@ -125,7 +168,9 @@ def tr_other_lemma(token: str, lemma: str, lemmatize: Callable[[str], str], know
     Where the dictionary knows ``token`` and gives it a lemma longer than the verb's stem that begins with
     it, the word is that lexicalised noun, adjective or longer verb (``girişte`` -> ``giriş``, ``okuldan`` ->
     ``okul``, ``dondurma`` -> ``dondurma``, ``bulunuyor`` -> ``bulun``): this is how fbagent decides when a
-    root + suffix is a separate lemma, consistently: exactly when the dictionary lists it. Kept as the verb:
+    root + suffix is a separate lemma, consistently: exactly when the dictionary lists it. Kept as the verb: a
+    headword that is the lemma's stem plus voice suffixes and not listed in ``lexical_voice`` (``içirdi`` ->
+    ``içir``: the causative of içmek, fbagent's voice convention; ``bulun`` is listed, a verb of its own);
     a lemma that is itself a finite form of the verb (``gelecek``, ``gelir``: future and aorist, also nouns;
     the context is not read).
     """
@@ -136,6 +181,9 @@ def tr_other_lemma(token: str, lemma: str, lemmatize: Callable[[str], str], know
     stems = tr_stems(lemma)
     if other in {stem for stem, _kind in stems}:
         return ""
+    if other != word and other not in _lexical_voice() and any(other.startswith(stem) and _VOICE_ONLY.fullmatch(other[len(stem):])
+                                             for stem, kind in stems if kind in ("stem", "voiced")):
+        return ""   # simplemma's headword is the lemma in another voice (içir, giyin, öpüş): the lemma's form
     for stem, _kind in stems:
         if len(other) > len(stem) and other.startswith(stem) and other != tr_normalise(lemma):
             if other == word and _FINITE_ONLY.fullmatch(other[len(stem):]):

@@ -120,6 +120,10 @@ class Morphology:
     verbal_auxiliaries: frozenset[str] = frozenset()
     past_time_words: frozenset[str] = frozenset()
     no_verb_after_adposition: bool = False
+    lexical_voice: frozenset[str] = frozenset()
+    bare_stem_links: frozenset[str] = frozenset()
+    bare_stem_modifiers: frozenset[str] = frozenset()
+    participle_degree: frozenset[str] = frozenset()
 
     @property
     def tables(self) -> bool:
@@ -236,6 +240,10 @@ def _context_fields(entry: dict[str, Any], low: Any) -> dict[str, Any]:
         shared_forms_after=tuple((str(k).lower(), frozenset(low(v)))
                                  for k, v in entry.get("shared_forms_after", {}).items()),
         function_after=tuple((str(k).lower(), frozenset(low(v))) for k, v in entry.get("function_after", {}).items()),
+        lexical_voice=frozenset(low(entry.get("lexical_voice", []))),
+        bare_stem_links=frozenset(low(entry.get("bare_stem_links", []))),
+        bare_stem_modifiers=frozenset(low(entry.get("bare_stem_modifiers", []))),
+        participle_degree=frozenset(low(entry.get("participle_degree", []))),
     )
 
 

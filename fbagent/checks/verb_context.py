@@ -63,7 +63,8 @@ class SentenceContext(SlotRules):
     def finite_blocker(self, i: int, lemma: str) -> str | None:
         """Why token ``i``, a form of ``lemma``, is no finite verb where it stands, for a language without a
         tagger (each rule runs only where the language has its data): right after a ``no_finite_after`` word
-        (a preposition: "in porto", "med låg röst"), a ``degree_adverbs`` word ("muy corto", "mycket känd"; a
+        (a preposition: "in porto", "med låg röst"; where ``verb_second``, the infinitive
+        too: "utom fara", a preposition takes "att" before a verb), a ``degree_adverbs`` word ("muy corto", "mycket känd"; a
         participle after the adverb is a verb after a ``perfect_auxiliaries`` word: "ho molto apprezzato"), a
         ``modifier_suffixes`` word or a ``prenominal`` adjective where ``prenominal_alone`` (Turkish "sevdiğim
         yazar", "kırmızı gül"); a finite-looking form after a ``copulas`` word with only ``light_adverbs``
@@ -73,7 +74,8 @@ class SentenceContext(SlotRules):
         word with a noun ending, "resan", "blommor", is no verb: :meth:`_noun_form`); a
         ``function_after`` word after one of its listed words (Italian "tre anni fa": ago); a regular 1st person
         singular right after a determiner and a noun ("el pelo corto", "o senhor cego": no 1st person follows
-        a noun phrase without a pronoun between);
+        a noun phrase without a pronoun between); a finite form right after a ``perfect_auxiliaries`` word and
+        a participle ("ho comprato sei uova", "har plockat bär": the perfect's object);
         with ``clause_links``, a finite-looking form in a clause that has another verb's finite form and no
         link word between (Latvian "Mēs meklējām pareizo ceļu"). Returns the note's reason or None."""
         m, toks, clause = self.m, self.tokens, self.clause
@@ -82,7 +84,7 @@ class SentenceContext(SlotRules):
         text = toks[i].text
         nonfinite = nonfinite_form(text, lemma, self.code)
         prev = toks[i - 1].text if i > 0 and clause[i - 1] == clause[i] else None
-        if prev is not None and prev in m.no_finite_after and not nonfinite:
+        if prev is not None and prev in m.no_finite_after and (not nonfinite or m.verb_second and text == lemma):
             return f"follows the preposition '{prev}' and is read as a noun"
         if prev is not None and prev in m.degree_adverbs and (not nonfinite or i < 2 or clause[i - 2] != clause[i]
                                                               or toks[i - 2].text not in m.perfect_auxiliaries):
@@ -90,11 +92,20 @@ class SentenceContext(SlotRules):
         if prev is not None and (m.prenominal_alone and prev in m.prenominal
                                  or m.modifier_suffixes and prev.endswith(m.modifier_suffixes)):
             return f"follows the modifier '{prev}' and is read as a noun"
+        if m.bare_stem_links and (why := self._bare_stem(i, lemma)) is not None:
+            return why
         if m.verb_second and (i == 0 or clause[i - 1] != clause[i]) and i + 1 < len(toks) and text != lemma \
                 and clause[i + 1] == clause[i] and self._dictionary_finite(i + 1) and not self._noun_form(i + 1):
             return f"opens its clause before the verb '{toks[i + 1].text}' (verb second) and is read as another word"
+        if m.verb_second and (why := self._swedish_order(i, lemma, nonfinite)) is not None:
+            return why
+        if m.clause_links and nonfinite and (why := self._latvian_noun(i, nonfinite)) is not None:
+            return why
         if nonfinite:
             return None
+        if i >= 2 and m.infinitive_endings and clause[i - 2] == clause[i] and toks[i - 2].text in m.perfect_auxiliaries \
+                and prev is not None and prev.endswith(m.nonfinite_endings) and prev not in m.perfect_auxiliaries:
+            return f"follows the perfect '{toks[i - 2].text} {prev}' and is read as its object"
         if prev is not None and any(text == word and prev in before for word, before in m.function_after):
             return f"follows '{prev}' and is read as a function word"
         if self._object_noun_phrase(i) and first_singular(text, lemma, self.code):
@@ -105,8 +116,72 @@ class SentenceContext(SlotRules):
         if j >= 0 and clause[j] == clause[i] and toks[j].text in m.copulas:
             return f"follows the copula '{toks[j].text}' and is read as an adjective"
         if m.clause_links:
-            return self._other_finite(i, verb_lemma(lemma, self.code))
+            return self._other_finite(i, verb_lemma(lemma, self.code)) or self._latvian_noun(i, nonfinite)
         return None
+
+    def _swedish_order(self, i: int, lemma: str, nonfinite: bool) -> str | None:
+        """Verb-second word order (``verb_second``): why token ``i``, a form of ``lemma``, is no verb here. The
+        infinitive right after a ``perfect_auxiliaries`` word (only ``light_adverbs`` between) would be the
+        supine there ("har bara få gäster": the quantifier, "har fått" is the verb); a finite form right after
+        another verb's finite form is a second finite verb in one clause, which verb-second order does not
+        allow: it is that verb's object ("Vi plockade bär": berries; the clause's first word may be a question word
+        spelled as a verb: "Var bor du?"). None otherwise."""
+        toks, clause, m = self.tokens, self.clause, self.m
+        text = toks[i].text
+        j = i - 1
+        while j >= 0 and clause[j] == clause[i] and toks[j].text in m.light_adverbs and j > i - 3:
+            j -= 1
+        if j < 0 or clause[j] != clause[i]:
+            return None
+        if text == lemma and toks[j].text in m.perfect_auxiliaries:
+            return f"follows '{toks[j].text}', after which the verb would be its supine, and is read as another word"
+        if not nonfinite and j == i - 1 and j > 0 and clause[j - 1] == clause[j] and toks[j].text not in m.copulas and toks[j].text not in m.verb_context \
+                and lemma not in self.lemmas[j] and self._dictionary_finite(j) and not self._noun_form(j):
+            return f"follows the finite verb '{toks[j].text}' (one finite verb a clause) and is read as a noun"
+        return None
+
+    def _latvian_noun(self, i: int, nonfinite: bool) -> str | None:
+        """Free word order with one finite verb a clause (``clause_links``): why token ``i`` is a noun or adjective
+        here. A finite-looking form right before a ``copulas`` word is its subject ("Ceļa mala bija slidena",
+        "mazā sēta ir"); one after a preposition and a word ending as a modifier does (``modifier_endings``) is
+        the preposition's noun ("uz mazu salu"); a participle after a copula and a ``participle_degree`` adverb is
+        an adjective ("ir ļoti izglītots"). None otherwise."""
+        toks, clause, m = self.tokens, self.clause, self.m
+        if nonfinite:
+            if i >= 2 and clause[i - 2] == clause[i] and toks[i - 1].text in m.participle_degree \
+                    and toks[i - 2].text in m.copulas:
+                return f"follows '{toks[i - 2].text} {toks[i - 1].text}' and is read as an adjective"
+            return None
+        if i > 0 and i + 1 < len(toks) and clause[i + 1] == clause[i] and clause[i - 1] == clause[i] \
+                and toks[i + 1].text in m.copulas:
+            return f"stands right before the copula '{toks[i + 1].text}' and is read as its subject noun"
+        if i >= 2 and clause[i - 2] == clause[i] and toks[i - 2].text in m.no_finite_after \
+                and toks[i - 1].text.endswith(m.modifier_endings) and not self._dictionary_verb(i - 1):
+            return f"follows the preposition '{toks[i - 2].text}' and a modifier and is read as a noun"
+        return None
+
+    def finite_verb_between(self, start: int, j: int) -> bool:
+        """:meth:`SentenceFacts.finite_verb_between`; where the language has no tagger and ``verb_second`` word
+        order, a dictionary finite verb between (:meth:`_dictionary_finite`, no noun ending): "gav henne en bok
+        och gick upp" is not "ge upp"."""
+        if self.readings is None and self.config.pos and self.m.verb_second:
+            return any(self._dictionary_finite(k) and not self._noun_form(k) for k in range(start + 1, j))
+        return super().finite_verb_between(start, j)
+
+    def _bare_stem(self, i: int, lemma: str) -> str | None:
+        """Turkish: why token ``i``, the bare stem of ``lemma`` (``kuru`` of kurumak), is no imperative here: it
+        follows a ``bare_stem_modifiers`` word (a degree adverb or demonstrative: "çok dik", "bu yaz"), or stands
+        inside its clause (not last, nor before a ``bare_stem_links`` word) after its first word: the verb-final
+        imperative ends its clause ("Kutuyu çöpe at."), a noun or adjective does not ("hava çok kuru geçti",
+        "çek olarak aldım"). None where it may be the imperative."""
+        m, toks, clause = self.m, self.tokens, self.clause
+        if not lemma.endswith(("mak", "mek")) or toks[i].text != lemma[:-3]:
+            return None
+        if i > 0 and clause[i - 1] == clause[i] and toks[i - 1].text in m.bare_stem_modifiers:
+            return f"follows '{toks[i - 1].text}' and is read as a noun or adjective (a bare stem)"
+        if i == 0 or i + 1 >= len(toks) or clause[i + 1] != clause[i] or toks[i + 1].text in m.bare_stem_links:
+            return None
+        return "stands inside its clause and is read as a noun or adjective (a bare imperative ends its clause)"
 
     def _dictionary_finite(self, k: int) -> bool:
         """:meth:`_dictionary_verb` or a ``finite_endings`` word the dictionary does not know (Latvian past

@@ -96,6 +96,9 @@ class SentenceFacts:
         after a determiner ("un bello y triste"): a determiner there makes ``i`` a noun
         (only then is the walk used). ``i - 1`` when no adjective stands before ``i``."""
         m, toks, clause = self.m, self.tokens, self.clause
+        if i >= 3 and toks[i - 2].text in m.degree_adverbs and toks[i - 3].text in m.determiners \
+                and clause[i - 3] == clause[i] and m.tables:
+            return i - 3   # determiner, degree adverb, adjective: "en mycket stark vilja"
         if i >= 4 and toks[i - 2].text in m.adjective_links and toks[i - 4].text in m.determiners \
                 and clause[i - 4] == clause[i]:
             return i - 4   # determiner, adjective, link, adjective: "un bello y triste canto"
@@ -131,11 +134,20 @@ class SentenceFacts:
                 return None  # Portuguese "nós nos mudamos": the reflexive pronoun, not em + os
             return text
         if text in m.clitic_articles and (j == 0 or self.clause[j - 1] != self.clause[j]
-                                          or toks[j - 1].text in m.prepositions or self.finite_other(j - 1)):
+                                          or toks[j - 1].text in m.prepositions or self.finite_other(j - 1)
+                                          or self._after_perfect(j)):
             if j == i - 1 and (j == 0 or self.clause[j - 1] != self.clause[j]) and self.clitic_pronoun(j, i):
                 return None
             return text
         return None
+
+    def _after_perfect(self, j: int) -> bool:
+        """Whether token ``j`` follows a participle (``nonfinite_endings``) that follows a ``perfect_auxiliaries``
+        word in its clause: a clitic pronoun never stands there, so a ``clitic_articles`` word is the article
+        ("ha perso l'amo")."""
+        m, toks = self.m, self.tokens
+        return j >= 2 and self.clause[j - 2] == self.clause[j] and toks[j - 2].text in m.perfect_auxiliaries \
+            and toks[j - 1].text.endswith(m.nonfinite_endings or ("\0",))
 
     def finite_other(self, k: int) -> bool:
         """Whether token ``k`` is a form of some verb other than itself by the dictionary (its lemma ends as the
