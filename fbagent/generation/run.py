@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import gc
 import sqlite3
 import time
@@ -77,6 +78,7 @@ from fbagent.store.db import open_db, open_db_copy, sqlite_error
 from fbagent.store.lexicon import frame_reference_texts
 from fbagent.store.rows import LexiconRow, RunRow
 from fbagent.store.runs import usage as run_usage
+from fbagent.store.transaction import commit_held
 from fbagent.verifier.encoder_check import ExemplarBank, TargetEncoder, generation_references
 from fbagent.verifier.margin import auto_margin  # not the package: it imports generation
 from fbagent.verifier.run_models import prompt_styles
@@ -311,6 +313,7 @@ class _Session:
                                calls_before=summary.calls_before))
 
         saver = stack.enter_context(checkpoints.open_checkpointer(checkpoint_path(self.db_path)))
+        saver.before_checkpoint = functools.partial(commit_held, db.conn)   # answers' rows before their checkpoint
         batch_encoder = BatchEncoder(backends.encoder)
         stack.callback(batch_encoder.close)
         ctx = EntryContext(
