@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -57,6 +58,16 @@ def test_batch_equals_direct_and_resubmits_failed_and_expired_lines(tmp_path):
         # 24 questions: the first job answers 19 and fails 5, which the second job answers
         assert [(j["id"], len(j["keys"]), j["status"], j["answered"], j["failed"]) for j in _jobs(tmp_path / "batch")] == [
             ("batch_1", 24, "completed", 19, 5), ("batch_2", 5, "completed", 5, 0)]
+        # the progress view names the pending job as generate --batch does, then what each finished job answered
+        waiting = [ln for ln in batch.stderr.splitlines() if ln.startswith("waiting for")]
+        assert re.fullmatch(r"waiting for 1 batch job: batch_1 \(openai m, wave 1, 24 lines\): submitted, \d+ s",
+                            waiting[0]), batch.stderr
+        assert any(re.fullmatch(r"waiting for 1 batch job: batch_1 \(openai m, wave 1, 24 lines\): in_progress, "
+                                r"\d+ s", ln) for ln in waiting), batch.stderr
+        assert any(ln.startswith("waiting for 1 batch job: batch_2 (openai m, wave 2, 5 lines): ") for ln in waiting)
+        assert "batch job batch_1: completed, 19 of 24 lines answered" in batch.stderr
+        assert "batch job batch_2: completed, 5 of 5 lines answered" in batch.stderr
+        assert "waiting for" not in direct.stderr
         batches.expire_next = True
         expired = _run(stub, tmp_path / "expired", "--batch")
         assert expired.returncode == 0, expired.stderr
