@@ -10,8 +10,8 @@ holds yet, stores the job id in ``OUT/batch_jobs.json`` **before** waiting for i
 or that an expired / cancelled job never answered are submitted again in the next round (at most
 :data:`ROUNDS` rounds; what is still unanswered then is stored as a failed call, asked again on resume).
 
-``--max-cost``: no job is submitted once the stored predictions' tokens reach the cap (counted at the
-standard price: an upper bound of what batches cost). Resume: the same command reads ``batch_jobs.json`` and polls the jobs still open instead of submitting
+``--max-cost``: no job is submitted once the stored predictions' tokens reach the cap (a batch-answered
+prediction, marked ``"batch": true``, counted at the provider's batch price, as it is billed). Resume: the same command reads ``batch_jobs.json`` and polls the jobs still open instead of submitting
 their questions again (after ``kill -9`` between submit and completion nothing is paid twice). Ctrl-C
 cancels the open jobs at the provider (their answered lines are collected on resume) and exits 130.
 """
@@ -103,7 +103,7 @@ async def run_batches(backend: Any, batches: BatchAPI, jobs: Sequence[ChoiceJob]
             for entry in open_jobs:
                 status = await _wait(batches, entry, lambda: (_save(writer.out_dir, state), tell()))
                 answers, errors = await asyncio.to_thread(batches.results, status)
-                records = [by_key[k].make_record(backend.choice_of(answers[k], by_key[k].choices))
+                records = [{**by_key[k].make_record(backend.choice_of(answers[k], by_key[k].choices)), "batch": True}
                            for k in entry["keys"] if k in answers and k in by_key and k not in writer.done]
                 writer.write(records)
                 advance(len(records))

@@ -237,7 +237,7 @@ class ResultWriter:
         self.on_event: OnEvent = on_event or ignore
         if meter is not None:
             for r in self.records:
-                meter.add(r.get("input_tokens"), r.get("output_tokens"))
+                meter.add(r.get("input_tokens"), r.get("output_tokens"), batch=bool(r.get("batch")))
         self.manifest = {**(existing or {}), **manifest,
                          "created_at": (existing or {}).get("created_at", utc_now()),
                          "sessions": list((existing or {}).get("sessions", []))}
@@ -274,7 +274,7 @@ class ResultWriter:
             self._fh.write(line + "\n")
             self.done.add(r["key"])
             if self.meter is not None:
-                self.meter.add(r.get("input_tokens"), r.get("output_tokens"))
+                self.meter.add(r.get("input_tokens"), r.get("output_tokens"), batch=bool(r.get("batch")))
             if r.get("error"):
                 self.failed += 1
                 self.call_errors += is_call_error(r)

@@ -332,3 +332,29 @@ async def test_the_llm_verb_check_joins_the_waves_and_the_items_equal_the_direct
     direct_tasks = dict(open_db(tmp_path / "direct.db").execute(
         "SELECT task, COUNT(*) FROM llm_calls GROUP BY task").fetchall())
     assert tasks == direct_tasks
+
+
+async def test_max_cost_counts_the_calls_a_batch_job_answered_at_the_batch_price(tmp_path, monkeypatch):
+    """Wave 1 (6 base pairs) costs c1 at the standard price, c1 / 2 at the batch price (batch_discount 0.5).
+    With --max-cost 0.75 x c1 the check before wave 2 lets it go (c1 / 2 spent: the batch price, as billed);
+    counted at the standard price it would have stopped there. Wave 2 (12 extensions) then reaches the cap:
+    no wave 3, and the run stops with the cap's error."""
+    from fbagent.providers.prices import CostCapReached
+
+    prices = tmp_path / "prices.toml"
+    prices.write_text('[openai]\nbatch_discount = 0.5\n[openai.models]\n"stub-model" = { input = 1.0, output = 1.0 }\n')
+    monkeypatch.setenv("FBAGENT_PRICES", str(prices))
+    with OpenAIStub(FrameResponder()) as stub:
+        BatchStub(stub).install()
+        await generate(tmp_path / "a.db", _options(stub, pairs=3, per_pair=2, batch=True), encoder=BagOfWords(),
+                       command="test")
+    tokens = open_db(tmp_path / "a.db").execute(
+        "SELECT SUM(input_tokens) + SUM(output_tokens) FROM llm_calls WHERE task = 'generate_base'").fetchone()[0]
+    c1 = tokens / 1e6
+    with OpenAIStub(FrameResponder()) as stub:
+        batches = BatchStub(stub).install()
+        with pytest.raises(CostCapReached, match=r"--max-cost \$.* is spent"):
+            await generate(tmp_path / "b.db", _options(stub, pairs=3, per_pair=2, batch=True, max_cost=0.75 * c1),
+                           encoder=BagOfWords(), command="test")
+    assert batches.created == ["batch_1", "batch_2"]
+    assert _jobs(tmp_path / "b.db") == [("batch_1", 1, 6, "completed", 6, 0), ("batch_2", 2, 12, "completed", 12, 0)]

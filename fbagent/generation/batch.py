@@ -12,7 +12,8 @@ the round-trip definitions (and the judge). An entry ends when a pass takes it t
 as in a direct run, from the same requests and answers, so the items equal the direct run's.
 
 A client whose provider has no batch API (a local verifier beside an OpenAI generator) is asked directly,
-as without ``--batch``. ``--max-cost`` is checked before each wave (standard prices: an upper bound).
+as without ``--batch``. ``--max-cost`` is checked before each wave (batch-answered calls at the batch price, the others at the
+standard price: :func:`fbagent.generation.budget.session_cost`).
 """
 
 from __future__ import annotations

@@ -110,6 +110,9 @@ class UsageStats:
     input_tokens: int = 0
     output_tokens: int = 0
     errors: Counter[str] = field(default_factory=Counter)
+    #: of the tokens above, those of calls answered through a provider batch job (billed at its discount)
+    batch_input_tokens: int = 0
+    batch_output_tokens: int = 0
 
 
 def most_common_error(errors: Mapping[str, int]) -> str:
