@@ -352,7 +352,7 @@ class LLMClient:
         """Run ``insert`` (:func:`fbagent.store.llm_calls.insert_call` of one answered request with
         ``held=True``: its row goes into the database's held group) and return the row's id; the group is
         committed at the start of the event loop's next iteration (group commit: the rows of every answer
-        of one iteration share one commit; docs/generation.md, "Durability"). A write transaction, a checkpoint or closing the database commits them earlier.
+        of one iteration share one commit; docs/generate.md, "Durability"). A write transaction, a checkpoint or closing the database commits them earlier.
 
         Raises ``sqlite3.Error`` when the database fails, also a failed group commit of earlier rows.
         """

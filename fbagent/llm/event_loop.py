@@ -3,7 +3,7 @@
 uvloop (MIT / Apache-2.0, the optional extra ``fast``) is asyncio's event loop written on libuv in Cython:
 the same interface, less CPU per callback, socket read and timer. ``fbagent generate`` spends about a
 quarter of its event loop thread's CPU in the loop itself and in aiohttp's transports
-(``benchmarks/bench_generate.py``, docs/generation.md "CPU per entry"), which uvloop cuts. Set
+(``benchmarks/bench_generate.py``, docs/backends.md "Generation at the concurrency bound"), which uvloop cuts. Set
 ``FBAGENT_EVENT_LOOP=asyncio`` to run on asyncio's own loop (e.g. to compare, or when debugging with
 asyncio's debug mode).
 """
