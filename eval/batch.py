@@ -80,6 +80,10 @@ async def run_batches(backend: Any, batches: BatchAPI, jobs: Sequence[ChoiceJob]
 
     def tell() -> None:   # the progress view's "waiting for 1 batch job: ..." line, as generate --batch prints it
         writer.on_event(BatchJobs(tuple(job_row(batches.provider, backend.model, state, i) for i in range(len(state)))))
+
+    def changed() -> None:   # a job's new state: stored, then shown
+        _save(writer.out_dir, state)
+        tell()
     last_errors: dict[str, str] = {}
     try:
         for _ in range(ROUNDS):
@@ -101,7 +105,7 @@ async def run_batches(backend: Any, batches: BatchAPI, jobs: Sequence[ChoiceJob]
             tell()
             last_errors = {}
             for entry in open_jobs:
-                status = await _wait(batches, entry, lambda: (_save(writer.out_dir, state), tell()))
+                status = await _wait(batches, entry, changed)
                 answers, errors = await asyncio.to_thread(batches.results, status)
                 records = [{**by_key[k].make_record(backend.choice_of(answers[k], by_key[k].choices)), "batch": True}
                            for k in entry["keys"] if k in answers and k in by_key and k not in writer.done]

@@ -1,6 +1,6 @@
-"""The event loop every asynchronous command runs on: uvloop's where it is installed, else asyncio's.
+"""The event loop ``fbagent generate`` runs on: uvloop's where it is installed, else asyncio's.
 
-uvloop (MIT / Apache-2.0, the optional extra ``fast``) is asyncio's event loop written on libuv in Cython:
+uvloop (MIT / Apache-2.0; a dependency except on Windows, which has no build) is asyncio's event loop on libuv, in Cython:
 the same interface, less CPU per callback, socket read and timer. ``fbagent generate`` spends about a
 quarter of its event loop thread's CPU in the loop itself and in aiohttp's transports
 (``benchmarks/bench_generate.py``, docs/backends.md "Generation at the concurrency bound"), which uvloop cuts. Set
