@@ -74,18 +74,7 @@ from fbagent.checks.lemmas import (
     token_lemmas,
 )
 from fbagent.checks.morphology import inflections, separable_splits
-from fbagent.checks.verb_context import (
-    DEFAULT_CONFIG,
-    WORD_RE,
-    MatchConfig,
-    SentenceContext,
-    Token,
-    VerbMatch,
-    sentence_context,
-    sentence_tokens,
-    stem_match,
-    tokenize,
-)
+from fbagent.checks.verb_context import SentenceContext, sentence_context
 from fbagent.checks.verb_match_ja import find_verb_ja
 from fbagent.checks.verb_match_zh import find_verb_ko, find_verb_zh
 from fbagent.checks.verb_parts import (
@@ -97,6 +86,16 @@ from fbagent.checks.verb_parts import (
     reflexive_part,
     separable_candidates,
     single_word,
+)
+from fbagent.checks.verb_tokens import (
+    DEFAULT_CONFIG,
+    WORD_RE,
+    MatchConfig,
+    Token,
+    VerbMatch,
+    sentence_tokens,
+    stem_match,
+    tokenize,
 )
 from fbagent.framenet.lu_names import LemmaPart
 from fbagent.languages import NO_SPACE_LANGS, base_lang, written_without_spaces
