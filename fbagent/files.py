@@ -23,6 +23,7 @@ import fcntl
 import json
 import os
 import re
+import shlex
 import stat
 import tempfile
 from collections.abc import Iterable
@@ -247,7 +248,7 @@ def read_text_input(path: Path | str, what: str, fix: str) -> str:
         data = path.read_bytes()
     except OSError as err:
         raise FbagentError(f"{what} {path} cannot be read ({_reason(err)})", fix) from err
-    return decode_text(data, f"{what} {path}")
+    return decode_text(data, f"{what} {path}", path)
 
 
 def check_regular(path: Path, what: str, fix: str, st: os.stat_result | None = None) -> None:
@@ -266,12 +267,12 @@ def check_regular(path: Path, what: str, fix: str, st: os.stat_result | None = N
         raise FbagentError(f"{what} {path} is {kind}, not a file".lstrip(), fix)
 
 
-def decode_text(data: bytes, where: str) -> str:
+def decode_text(data: bytes, where: str, path: Path | str | None = None) -> str:
     """``data`` decoded as UTF-8 (a byte-order mark dropped); raises :class:`FbagentError` naming UTF-16,
-    binary data or the first byte that is not UTF-8 (``where``: what the bytes are, for the message)."""
+    binary data or the first byte that is not UTF-8 (``where``: what the bytes are, for the message; ``path``: the
+    file, for the iconv command of the fix; :func:`not_utf8`)."""
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        raise FbagentError(f"{where} is UTF-16 text; fbagent reads UTF-8",
-                           "save it as UTF-8 (e.g. iconv -f UTF-16 -t UTF-8 IN > OUT)")
+        raise not_utf8(where, data, None, path)
     head = data[:8192]
     controls = head.translate(None, _TEXT_BYTES)   # what is left: control bytes no text file holds
     if b"\x00" in head or len(controls) > len(head) // 20:
@@ -280,9 +281,53 @@ def decode_text(data: bytes, where: str) -> str:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
+        raise not_utf8(where, data, err, path) from err
+
+
+def not_utf8(where: str, data: bytes, err: UnicodeDecodeError | None, path: Path | str | None = None) -> FbagentError:
+    """The one error every reader gives for text that is not UTF-8 (``where``: the file as the message names it,
+    e.g. ``"dataset x.jsonl"`` or a path; ``err``: the decoding error, ``None`` for UTF-16 with its byte-order mark):
+
+    - UTF-16: ``"WHERE is UTF-16 text; fbagent reads UTF-8"``;
+    - a file cut inside a character (the error at the last bytes): ``"WHERE ends inside a UTF-8 character on line N
+      (a truncated copy)"``, fix: copy or fetch it again;
+    - else ``"WHERE is not UTF-8 text (byte 0xE9 on line N, column C: Latin-1 or another encoding?)"``.
+
+    The fix of the first and last is the iconv command that converts the file in place (``path``, shell-quoted;
+    ``IN > OUT`` without one)."""
+    if err is not None and err.end >= len(data) and "end of data" in err.reason:
         line = data.count(b"\n", 0, err.start) + 1
-        raise FbagentError(f"{where} is not UTF-8 text (byte 0x{data[err.start]:02x} on line {line}: Latin-1 or "
-                           "another encoding?)", "save it as UTF-8 (e.g. iconv -f LATIN1 -t UTF-8 IN > OUT)") from err
+        return FbagentError(f"{where} ends inside a UTF-8 character on line {line} (a truncated copy)",
+                            "copy or fetch the file again")
+    source = "UTF-16" if err is None else "LATIN1"
+    if path is None:
+        command = f"iconv -f {source} -t UTF-8 IN > OUT"
+    else:
+        q, tmp = shlex.quote(str(path)), shlex.quote(f"{path}.utf8")
+        command = f"iconv -f {source} -t UTF-8 {q} > {tmp} && mv {tmp} {q}"
+    fix = f"save it as UTF-8 (e.g. {command}" + (", LATIN1 being the file's own encoding)" if err else ")")
+    if err is None:
+        return FbagentError(f"{where} is UTF-16 text; fbagent reads UTF-8", fix)
+    line = data.count(b"\n", 0, err.start) + 1
+    column = len(data[data.rfind(b"\n", 0, err.start) + 1:err.start].decode("utf-8", "replace")) + 1
+    return FbagentError(f"{where} is not UTF-8 text (byte 0x{data[err.start]:02x} on line {line}, column {column}: "
+                        "Latin-1 or another encoding?)", fix)
+
+
+def xml_not_utf8(path: Path | str, data: bytes) -> FbagentError | None:
+    """:func:`not_utf8`'s error for an XML file whose bytes are not the UTF-8 it declares (no ``encoding=`` in its
+    XML declaration, or UTF-8), for an XML reader to give instead of the parser's "not well-formed (invalid
+    token)"; ``None`` when the bytes are UTF-8 or the file declares another encoding (or has a UTF-16 mark)."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return None
+    declared = re.match(rb"\s*<\?xml[^>]*?encoding\s*=\s*[\"']([A-Za-z0-9._-]+)", data[:200])
+    if declared and declared.group(1).lower().replace(b"_", b"-") not in (b"utf-8", b"utf8"):
+        return None
+    try:
+        data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        return not_utf8(str(path), data, err, path)
+    return None
 
 
 def parse_json_line(line: str, where: str, fix: str) -> object:

@@ -17,6 +17,7 @@ Functions other features use:
 
 from __future__ import annotations
 
+import difflib
 from typing import cast
 
 import sqlite_utils
@@ -66,15 +67,18 @@ def get_lexicon(db: sqlite_utils.Database, name: str) -> LexiconRow | None:
 def lexicon_by_name(db: sqlite_utils.Database, name: str) -> LexiconRow:
     """The ``lexicons`` row named ``name``.
 
-    Raises :class:`FbagentError` naming the available lexicons when there is none.
+    Raises :class:`FbagentError` naming the available lexicons when there is none (and the one meant, for a name
+    that differs in case or by a typo: ``LV`` -> ``lv``).
     """
     row = get_lexicon(db, name)
     if row is None:
         names = [r["name"] for r in list_lexicons(db)]
         available = ", ".join(names) if names else "none"
+        close = [n for n in names if n.casefold() == name.casefold()] or difflib.get_close_matches(name, names, n=1)
         raise FbagentError(
             f"unknown lexicon {name!r} (available: {available})",
-            "pass one of the available names, or import it with: fbagent lexicon add PATH --lang LANG --name NAME",
+            (f"did you mean {close[0]}? Else pass" if close else "pass")
+            + " one of the available names, or import it with: fbagent lexicon add PATH --lang LANG --name NAME",
         )
     return row
 

@@ -555,6 +555,8 @@ def _setup(name: str | None, tmp: Path) -> None:
         frame.write_text(text.replace("<definition>", "<definition>" + ref, 1), encoding="utf-8")
     elif name in SETUPS_43:
         SETUPS_43[name](tmp)
+    elif name in SETUPS_40:
+        SETUPS_40[name](tmp)
     else:  # pragma: no cover - a typo in CASES
         raise AssertionError(f"unknown setup {name}")
 
@@ -661,6 +663,63 @@ SETUPS_43 = {
     "fifo_frameindex": _fifo_frameindex,
     "newer_format": _newer_format,
 }
+
+
+# --- issue 40: damaged or mistaken input to `lexicon add` in every layout (session 12's rough edges)
+def _kfn_cut(tmp: Path) -> None:
+    from tests.lexicon_layouts import KFN_TSV, write_kfn
+
+    write_kfn(tmp / "kfn", tsv=KFN_TSV[:KFN_TSV.index("#anno-id:2") + len("#anno-id:2\n#text:그녀는 회")])
+
+
+def _kfn_latin1(tmp: Path) -> None:
+    from tests.lexicon_layouts import KFN_TSV, write_kfn
+
+    tsv = write_kfn(tmp / "kfn") / "data" / "1.2" / "dev.tsv"
+    tsv.write_bytes(KFN_TSV.replace("아침에", "café").encode("utf-8").replace("é".encode(), b"\xe9"))
+
+
+def _empty_conll(tmp: Path) -> None:
+    (tmp / "lv").mkdir()
+    for name in ("a.conll2009", "b.conll2009"):
+        (tmp / "lv" / name).write_text("", "utf-8")
+
+
+def _cut_zip(tmp: Path) -> None:
+    import zipfile
+
+    from fbagent.lexicon.importer import embedded_path
+
+    with zipfile.ZipFile(tmp / "fn.zip", "w", zipfile.ZIP_DEFLATED) as zf:
+        for file in sorted(embedded_path().rglob("*.xml")):
+            zf.write(file, f"fn/{file.relative_to(embedded_path())}")
+    data = (tmp / "fn.zip").read_bytes()
+    (tmp / "fn.zip").write_bytes(data[: len(data) // 2])
+
+
+SETUPS_40 = {
+    "kfn_cut_last_block": _kfn_cut,
+    "kfn_latin1": _kfn_latin1,
+    "lus_csv": lambda tmp: (tmp / "lus.csv").write_text("lu,frame\ngo.v,Motion\n", "utf-8"),
+    "empty_conll": _empty_conll,
+    "cut_zip": _cut_zip,
+}
+CASES += [
+    _c("lexicon-add-kfn-tsv-cut-in-last-block", *LEX_ADD, "{tmp}/kfn", "--lang", "ko", "--db", "{db}",
+       setup="kfn_cut_last_block", says=("dev.tsv:9: the file ends inside the sentence block of line 8",)),
+    _c("lexicon-add-lu-list-on-a-folder", *LEX_ADD, "{tmp}/empty", "--format", "lu-list", "--lang", "en",
+       "--db", "{db}", setup="empty_dir", says=("is a folder, but --format lu-list reads one file",)),
+    _c("lexicon-add-jsonl-forced-on-csv", *LEX_ADD, "{tmp}/lus.csv", "--format", "jsonl", "--lang", "en",
+       "--db", "{db}", setup="lus_csv", says=("lus.csv holds an LU list", "pass --format lu-list")),
+    _c("lexicon-add-conll-every-file-empty", *LEX_ADD, "{tmp}/lv", "--lang", "lv", "--db", "{db}",
+       setup="empty_conll", says=("every CoNLL-2009 file is empty (2: a.conll2009, b.conll2009)",)),
+    _c("lexicon-add-kfn-latin1", *LEX_ADD, "{tmp}/kfn", "--lang", "ko", "--db", "{db}", setup="kfn_latin1",
+       says=("dev.tsv is not UTF-8 text (byte 0xe9 on line 2", "iconv -f LATIN1 -t UTF-8")),
+    _c("lexicon-add-truncated-zip", *LEX_ADD, "{tmp}/fn.zip", "--lang", "en", "--db", "{db}", setup="cut_zip",
+       says=("fn.zip: a damaged zip archive", "fetch the archive again")),
+    _c("lexicon-add-license-without-version", *LEX_ADD, "{tmp}/lus.csv", "--lang", "en", "--license", "cc-by-nc-sa",
+       "--db", "{db}", setup="lus_csv", says=("is not an SPDX licence id (close ones: CC-BY-NC-SA-4.0",)),
+]
 
 
 def _dump(path: Path) -> list[str] | None:

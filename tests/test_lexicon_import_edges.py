@@ -121,7 +121,7 @@ def test_other_archives_and_foreign_zips_say_unzip_first(tmp_path):
     with pytest.raises(FbagentError, match="extract it first"):
         detect_format(tmp_path / "fn.tar.gz")
     (tmp_path / "fake.zip").write_text("not a zip", "utf-8")
-    with pytest.raises(FbagentError, match="not a readable zip archive"):
+    with pytest.raises(FbagentError, match="fake.zip: not a zip archive"):
         detect_format(tmp_path / "fake.zip")
 
 

@@ -257,7 +257,8 @@ def test_cli_add_says_reader_summary_and_refuses_damage(tmp_path):
     assert "warning: fewer than 100 frame pairs possible (1 under --protocol fbagent, 1 under --protocol framebench)" in err
     assert "note: verb check for 'lv'" in err
     forced = run_cli("lexicon", "add", str(tmp_path / "lv"), "--lang", "lv", "--name", "x", "--format", "kfn", db=db)
-    assert forced.returncode == 2 and "not a Korean FrameNet folder" in forced.stderr
+    assert forced.returncode == 2 and "holds CoNLL-2009 FrameNet annotation" in forced.stderr
+    assert "Fix: pass --format conll2009, or leave --format out" in forced.stderr
     cols = run_cli("lexicon", "add", str(tmp_path / "lv"), "--lang", "lv", "--columns", "lemma=x", db=db)
     assert cols.returncode == 2 and "--columns applies to LU lists" in cols.stderr
 

@@ -22,6 +22,7 @@ from fbagent.commands.output import echo, secho, upgrade_note
 from fbagent.commands.output import hint as output_hint
 from fbagent.errors import FbagentError
 from fbagent.files import is_stream
+from fbagent.framenet.spdx import export_licence
 from fbagent.publish import formats
 from fbagent.publish.jsonl import validated_hint
 from fbagent.publish.options import HfOptions, LmEvalOptions, Scope
@@ -89,7 +90,10 @@ def register(app: typer.Typer) -> None:
                       statuses=parse_statuses(status))
         if exclude_shortcut:
             scope = replace(scope, exclude=shortcut_exclusions(database, scope))
-        hf = HfOptions(annotator_names=annotator_names, license=license, force_license=force_license,
+        chosen = export_licence(license)  # a near miss (cc-by-4) read as its Hub id, said; a wrong id refused
+        if chosen is not None and chosen.note:
+            echo(f"note: {chosen.note}", err=True)
+        hf = HfOptions(annotator_names=annotator_names, license=chosen.text if chosen else None, force_license=force_license,
                        pretty_name=pretty_name, repo_id=repo_id, homepage=homepage, curators=curators)
         lmeval = LmEvalOptions(seed=seed, templates=templates, templates_dir=templates_dir, choices_style=choices_style,
                                templates_lang=templates_lang, orders=orders, labels_file=labels_file)

@@ -113,7 +113,7 @@ def add_cmd(
     reader = f"{verb} the reader for {label} (--format {result.format}; --format NAME forces another)"
     summary, few = _what_to_know(database, result.name)
     for note in [reader, *result.notes, summary, checks.verb_check_line(result.lang),
-                 lexicon_room.licence_note(result.provenance)]:
+                 *([given.license_note] if given.license_note else []), lexicon_room.licence_note(result.provenance)]:
         err.print(fit_line(f"note: {note}", width), style="dim", highlight=False, markup=False, soft_wrap=True)
     for w in [*result.warnings, *few]:
         err.print(fit_line(f"warning: {w}", width), style="yellow", highlight=False, markup=False, soft_wrap=True)

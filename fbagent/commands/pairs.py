@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -235,13 +236,28 @@ def show_cmd(
     if as_json:
         echo(json.dumps({"selection": sel, "pairs": shown}, ensure_ascii=False, indent=2))
         return
-    reason = status != "selected"
-    cols = [Col("rank", "right"), Col("status", wrap="path"), Col("verb", wrap="path", min_width=10), Col("frame A", wrap="path"),
-            Col("frame B", wrap="path"), Col("K", "right")] + ([Col("reason", wrap="words")] if reason else [])
-    cols += [Col(f"verbs in {name} ({lang})", wrap="words") for name, lang in others.items()]
-    cells = [[str(p["rank"]), p["status"], p["verb"], p["frame_a"], p["frame_b"], str(p["per_pair"]),
-              *([p["reason"] or ""] if reason else []), *(", ".join(p["verbs"][n]) or "-" for n in others)]
-             for p in shown]
+    cols, cells = pair_table(shown, status, others)
     print_table(new_console(), cols, cells, wide=wide,
                 title=f"Selection {selection} ({status}: {len(rows):,} pairs; protocol "
                       f"{sel.get('protocol') or 'fbagent'}, seed {sel['seed']})")
+
+
+def pair_table(shown: Sequence[Mapping[str, object]], status: str,
+               others: Mapping[str, str]) -> tuple[list[Col], list[list[str]]]:
+    """The columns and cells of ``pairs show``: rank, status (given up first on a narrow terminal when one status is
+    shown: the title names it), verb, frames, K, the reason (other statuses), and each other lexicon's verbs
+    (``others``: ``{name: language}``; a row's ``verbs``: ``{name: [verb, ...]}``), wrapped between words (a Korean
+    or Latvian verb is never broken)."""
+    reason = status != "selected"
+    cols = [Col("rank", "right"), Col("status", wrap="path", drop=1 if status != "all" else 0),
+            Col("verb", wrap="path", min_width=10), Col("frame A", wrap="path"),
+            Col("frame B", wrap="path"), Col("K", "right")] + ([Col("reason", wrap="words")] if reason else [])
+    cols += [Col(f"verbs in {name} ({lang})", wrap="words") for name, lang in others.items()]
+    cells = []
+    for p in shown:
+        verbs = p.get("verbs")
+        lists = verbs if isinstance(verbs, Mapping) else {}
+        cells.append([str(p["rank"]), str(p["status"]), str(p["verb"]), str(p["frame_a"]), str(p["frame_b"]),
+                      str(p["per_pair"]), *([str(p.get("reason") or "")] if reason else []),
+                      *(", ".join(lists.get(n) or []) or "-" for n in others)])
+    return cols, cells

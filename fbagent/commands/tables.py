@@ -109,18 +109,25 @@ def cells(text: str) -> int:
 
 
 _SLASHED = re.compile(r"[^/\\]*[/\\]+|[^/\\]+")
+#: Chinese and Japanese script (CJK radicals and punctuation, kana, Han, fullwidth forms), written without spaces
+#: between words: a line may break before any of these characters. Not Hangul: Korean puts spaces between words
+#: (UAX #14 treats Hangul syllables as ideographs, but Korean typesetting breaks at spaces), so a Korean word such as
+#: 탐지하다 stays whole like a Latvian or English one.
+_ANY_BREAK = re.compile("([\u2e80-\u2fff\u3000-\u303f\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff"
+                        "\uf900-\ufaff\uff00-\uff60\U00020000-\U0003ffff])")
 
 
 def _pieces(text: str, level: str) -> list[str]:
     """``text`` cut where a line may break, the spaces kept with the word before: ``space`` (at spaces)
-    or ``slash`` (also after ``/`` and ``\\``); wide (CJK) characters one by one."""
+    or ``slash`` (also after ``/`` and ``\\``); Chinese and Japanese characters one by one (:data:`_ANY_BREAK`;
+    Korean words, between spaces, stay whole)."""
     out: list[str] = []
     for token in re.findall(r"\S+\s*|\s+", text):
         word, tail = token.rstrip(), token[len(token.rstrip()):]
         parts = ([word] if level == "space" else _SLASHED.findall(word)) or [""]
         parts[-1] += tail
         for part in parts:
-            out.extend(part if any(cells(ch) > 1 for ch in part) else [part])
+            out.extend([p for p in _ANY_BREAK.split(part) if p] or [part])
     return out
 
 

@@ -35,19 +35,36 @@ from contextlib import contextmanager
 from pathlib import Path, PurePosixPath
 
 from fbagent.errors import FbagentError
+from fbagent.lexicon.sniff import file_kind
 
 MAX_UNZIPPED_BYTES = 4 * 2**30
 #: the largest file fbagent unzips, by where it lies in the release (about 40-100 times the largest real one)
 MEMBER_CAPS = {"": 128 * 2**20, "frame": 32 * 2**20, "lu": 64 * 2**20}
 CHUNK = 2**20
 UNZIP_FIX = "unzip it first and point PATH at the folder that holds frameIndex.xml"
+DAMAGED_FIX = "fetch the archive again (`unzip -t FILE` tests a copy); nothing was imported"
+ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06")
 
 
 def _open(path: Path) -> zipfile.ZipFile:
+    """The archive open for reading. A file that starts as a zip but cannot be opened (its central directory at the
+    end is missing: a cut download) is "damaged"; one that does not start as a zip is "not a zip archive"."""
     try:
         return zipfile.ZipFile(path)
-    except (zipfile.BadZipFile, OSError) as err:
-        raise FbagentError(f"{path}: not a readable zip archive ({err})", UNZIP_FIX) from err
+    except OSError as err:
+        raise FbagentError(f"{path}: cannot read it ({err.strerror or err})", "pass a readable file") from err
+    except zipfile.BadZipFile as err:
+        try:
+            with open(path, "rb") as fh:
+                head = fh.read(4)
+        except OSError:
+            head = b""
+        if head in ZIP_MAGIC:
+            raise FbagentError(f"{path}: a damaged zip archive (it starts as a zip, but its end, where a zip lists its "
+                               "files, is missing or broken: a truncated download?)", DAMAGED_FIX) from err
+        kind = file_kind(path)
+        raise FbagentError(f"{path}: not a zip archive ({f'{kind} named .zip' if kind else 'its first bytes are not a zip'})",
+                           "pass the FrameNet folder, or the .zip as it was downloaded") from err
 
 
 def _root_in(zf: zipfile.ZipFile, path: Path) -> str:
@@ -67,8 +84,8 @@ def _root_in(zf: zipfile.ZipFile, path: Path) -> str:
 def zip_root(path: str | Path) -> str:
     """The folder prefix of the resource inside the archive (``""`` or ``"fndata-1.5/"``).
 
-    Raises :class:`FbagentError` ("unzip it first") when the file is not a zip
-    archive or holds no ``frameIndex.xml``.
+    Raises :class:`FbagentError`: "a damaged zip archive" (a cut download: fetch it again), "not a zip archive",
+    or, for a sound archive without ``frameIndex.xml``, "unzip it first".
     """
     path = Path(path)
     with _open(path) as zf:
@@ -122,7 +139,8 @@ def _chunks(zf: zipfile.ZipFile, rel: str, info: zipfile.ZipInfo, path: Path) ->
                     raise _too_big(path, rel, read)
                 yield chunk
     except (zipfile.BadZipFile, zlib.error, OSError, EOFError) as err:
-        raise FbagentError(f"{path}!/{info.filename}: cannot be unzipped ({err})", UNZIP_FIX) from err
+        raise FbagentError(f"{path}!/{info.filename}: a damaged zip archive: this file cannot be unzipped ({err})",
+                           DAMAGED_FIX) from err
 
 
 def zip_fingerprint(path: str | Path, parser_version: str) -> str:

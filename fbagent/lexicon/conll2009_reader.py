@@ -18,7 +18,8 @@ become the frame's frame elements (core type unknown until borrowed).
 
 A row with another column count than its file's layout is damage (``FILE:LINE``, nothing imported); a file that
 ends inside a row (no final newline, too few columns: a truncated copy) loses only that unfinished sentence, with
-a warning (``--strict``: refused).
+a warning (``--strict``: refused). An empty file is skipped with a warning naming it; a folder whose files are all
+empty is refused.
 """
 
 from __future__ import annotations
@@ -93,10 +94,20 @@ def read_conll2009(path: str | Path, *, strict: bool = False,
     if not files:
         raise FbagentError(f"{root}: holds no *.conll2009 file", "point PATH at a CoNLL-2009 file or folder")
     lexicon = _Lexicon()
+    empty = []
     for i, file in enumerate(files, 1):
-        _read_file(file, lexicon, strict)
+        if not _read_file(file, lexicon, strict):
+            empty.append(file)
         if progress:
             progress("CoNLL-2009 files", i, len(files))
+    if empty and len(empty) == len(files):
+        shown = ", ".join(p.name for p in empty[:3]) + (", ..." if len(empty) > 3 else "")
+        raise FbagentError(f"{root}: every CoNLL-2009 file is empty ({len(empty):,}: {shown})",
+                           "fetch the data again (a copy or checkout without the files' contents?); nothing was imported")
+    if empty:
+        shown = ", ".join(str(p) for p in empty[:3]) + (", ..." if len(empty) > 3 else "")
+        lexicon.warnings.append(f"{len(empty):,} of {len(files):,} CoNLL-2009 file(s) are empty and were skipped: "
+                                f"{shown} (fetch them again if they should hold sentences)")
     if not lexicon.lus:
         raise FbagentError(f"{root}: no row marks a target (FILLPRED = Y) with its frame (PRED)",
                            "pass CoNLL-2009 files with FrameNet annotation, or another --format")
@@ -111,9 +122,12 @@ def read_conll2009(path: str | Path, *, strict: bool = False,
     return LexiconData(frames, lus, [], fingerprint(PARSER_VERSION, files), lexicon.warnings, notes, provenance)
 
 
-def _read_file(path: Path, lexicon: _Lexicon, strict: bool) -> None:
-    """Read one file's sentences into ``lexicon`` (see the module docstring for damage and truncation)."""
+def _read_file(path: Path, lexicon: _Lexicon, strict: bool) -> bool:
+    """Read one file's sentences into ``lexicon`` (see the module docstring for damage and truncation); ``False``
+    when the file is empty (nothing but white space)."""
     text = read_text(path, LAYOUT)
+    if not text.strip():
+        return False
     lines = text.split("\n")
     width: int | None = None
     rows: list[list[str]] = []
@@ -136,7 +150,7 @@ def _read_file(path: Path, lexicon: _Lexicon, strict: bool) -> None:
                     lexicon.warnings.append(f"{path}:{no}: the file ends inside a row ({len(cols)} of {width} "
                                             f"columns: a truncated copy); its unfinished sentence from line {start} "
                                             "is left out (--strict refuses it)")
-                    return
+                    return True
                 raise damaged(path, no, f"{len(cols)} tab-separated column(s), the file's rows have {width}", LAYOUT)
             if not rows:
                 start = no
@@ -145,6 +159,7 @@ def _read_file(path: Path, lexicon: _Lexicon, strict: bool) -> None:
         if rows:
             _add_sentence(rows, sentence_text, LAYOUTS.get(width or 0, LAYOUTS[14]), lexicon)
         rows, sentence_text = [], None
+    return True
 
 
 def _add_sentence(rows: list[list[str]], text: str | None, columns: tuple[int, int, int, int, int],

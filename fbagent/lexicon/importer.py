@@ -20,7 +20,8 @@ from __future__ import annotations
 import os
 import time
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -34,9 +35,18 @@ from fbagent.lexicon.frames_from import Borrowed, borrow_frame_text, combined_ha
 from fbagent.lexicon.jsonl_reader import fingerprint as jsonl_fingerprint
 from fbagent.lexicon.jsonl_reader import locate, read_jsonl
 from fbagent.lexicon.locate import locate_resource
+from fbagent.lexicon.nesting import (
+    lexicons_inside,
+    nested_error,
+    part_of_error,
+    part_of_note,
+    root_above,
+)
 from fbagent.lexicon.nltk_reader import fingerprint, read_nltk, zip_root
 from fbagent.lexicon.provenance import READERS, Overrides, known_provenance, resolve
-from fbagent.lexicon.readers import BY_NAME, ReadOptions, detect_reader, reader_named
+from fbagent.lexicon.readers import BY_NAME, ReadOptions, reader_named
+from fbagent.lexicon.readers import READERS as READERS_IN_ORDER
+from fbagent.lexicon.sniff import forced_format_error
 from fbagent.store import lexicon as lexstore
 from fbagent.store.frame_text import frame_text
 from fbagent.store.rows import LexiconRow
@@ -51,6 +61,8 @@ FORMAT_LABELS = {"nltk": "the NLTK FrameNet XML layout (frameIndex.xml, frame/, 
 NAME_PUNCTUATION = "_.+@-"
 NAME_RULE = ("letters and digits of any script (é, ñ, ß, ü, 中 ...), combining marks and _ . + @ -, "
              "starting with a letter or digit")
+#: the readers that search a folder's subfolders for their files (a folder of several lexicons would look like one)
+RECURSIVE = ("conll2009", "odfn")
 ARCHIVES = (".tar", ".tgz", ".tar.gz", ".tar.bz2", ".tbz2", ".tar.xz", ".txz", ".7z", ".rar", ".gz", ".bz2", ".xz")
 
 Progress = Callable[[str, int, int], None]
@@ -118,19 +130,74 @@ def detect_format(path: str | Path) -> str:
     if p.is_file() and p.name.lower().endswith(ARCHIVES):
         raise FbagentError(f"{p}: an archive fbagent does not read in place",
                            "extract it first (e.g. tar xf FILE) and point PATH at the folder it holds")
-    if p.is_dir() and (p / "frameIndex.xml").exists():
-        return "nltk"
-    if (p.is_dir() and (p / "frames.jsonl").exists()) or (p.is_file() and p.suffix.lower() in (".jsonl", ".ndjson")):
-        return "jsonl"
-    reader = detect_reader(p)
-    if reader is not None:
-        return reader.name
+    fmt = _layout_of(p)
+    if fmt is None and (above := root_above(p, _root_layout)) is not None:
+        raise part_of_error(p, above[0], above[1], FORMAT_LABELS, "")
+    if p.is_dir() and fmt in (None, *RECURSIVE):
+        _check_nested(p, fmt)
+    if fmt is not None:
+        return fmt
     raise FbagentError(
         f"{p}: no FrameNet layout fbagent reads (NLTK XML with frameIndex.xml, JSONL with frames.jsonl, Korean "
         "FrameNet resource/V/KFN_lus.json, Turkish framenet.xml, SweFN swefn.xml, *.conll2009 files, a CSV/TSV/JSON LU "
         "list)",
         f"point PATH at the lexicon's root folder or file, or pass --format {'|'.join(FORMATS[1:])}",
     )
+
+
+def _layout_of(p: Path, skip: tuple[str, ...] = ()) -> str | None:
+    """The layout ``p`` holds itself (a folder with frameIndex.xml or frames.jsonl, a JSONL file, a reader's layout
+    but those named in ``skip``), or ``None``."""
+    if p.is_dir() and (p / "frameIndex.xml").exists():
+        return "nltk"
+    if (p.is_dir() and (p / "frames.jsonl").exists()) or (p.is_file() and p.suffix.lower() in (".jsonl", ".ndjson")):
+        return "jsonl"
+    reader = next((r for r in READERS_IN_ORDER if r.name not in skip and r.detect(p)), None)
+    return reader.name if reader is not None else None
+
+
+def _root_layout(p: Path) -> str | None:
+    """A lexicon root above a path: a layout found without a recursive search (not CoNLL-2009 or ODFN, whose readers
+    take any folder holding such files, nor an LU list, which is one file)."""
+    return _layout_of(p, skip=(*RECURSIVE, "lu-list")) if p.is_dir() else None
+
+
+def _check_nested(folder: Path, fmt: str | None) -> None:
+    """Refuse a folder of lexicons of several layouts, or one lexicon in a subfolder of a folder that holds none
+    itself (:func:`fbagent.lexicon.nesting.nested_error`). ``fmt``: the folder's own layout, ``None`` or a layout
+    found by a recursive search (:data:`RECURSIVE`): subfolders all of that layout are one lexicon (CoNLL-2009
+    batches), and a single one is checked in turn (``../shared``: its ``data/`` holds five lexicons)."""
+    nested = lexicons_inside(folder, _layout_of)
+    if (fmt is None and nested) or any(f != fmt for _, f in nested):
+        raise nested_error(folder, nested, FORMAT_LABELS)
+    if fmt is not None and len(nested) == 1:
+        _check_nested(nested[0][0], fmt)
+
+
+@contextmanager
+def explain_forced(path: str | Path, fmt: str) -> Iterator[None]:
+    """Around a forced reader (``fmt`` not ``auto``): its :class:`FbagentError` becomes "PATH holds X, but --format
+    Y reads Z; pass --format X" when ``path`` holds another layout or kind of file
+    (:func:`fbagent.lexicon.sniff.forced_format_error`); else it stands (a damaged file of that layout). With
+    ``auto``: "PATH is part of X at ROOT" when a lexicon's root lies above it (:mod:`fbagent.lexicon.nesting`)."""
+    try:
+        yield
+    except FbagentError as err:
+        p = Path(path).expanduser()
+        if fmt == "auto":  # a file of a lexicon (KFN's dev.tsv) read alone by the reader its name suggests
+            own = _layout_of(p) if p.is_file() else None
+            above = root_above(p, _root_layout) if own is not None else None
+            if above is None or above[1] == own:
+                raise
+            raise part_of_error(p, above[0], above[1], FORMAT_LABELS, err.problem) from err
+        try:
+            detected: str | None = detect_format(p)
+        except FbagentError:
+            detected = None
+        better = forced_format_error(p, fmt, detected, FORMAT_LABELS)
+        if better is None:
+            raise
+        raise better from err
 
 
 def _check_options(used: str, exemplars: str | Path | None, columns: str | None) -> None:
@@ -273,7 +340,8 @@ def import_lexicon(
     lang = normalize_lang(lang)
     if fmt not in FORMATS:
         raise FbagentError(f"unknown format {fmt!r}", f"pass --format {' | '.join(FORMATS)}")
-    digest, used = resource_fingerprint(path, fmt, exemplars)
+    with explain_forced(path, fmt):
+        digest, used = resource_fingerprint(path, fmt, exemplars)
     _check_options(used, exemplars, options.columns)
     reference, reference_note = reference_lexicon(db, options.frames_from, used)
     if reference is not None and reference["name"] == name:
@@ -282,15 +350,14 @@ def import_lexicon(
         digest = combined_hash(digest, reference["source_hash"] or "")
     existing = lexstore.get_lexicon(db, name)
     if existing and existing["lang"] != lang:
-        raise FbagentError(
-            f"lexicon {name!r} is stored with language {existing['lang']!r}, not {lang!r}; "
-            "nothing was changed",
-            f"pass --lang {existing['lang']} to re-import it, or --name NEW to add it as another lexicon",
-        )
+        raise FbagentError(f"lexicon {name!r} is stored with language {existing['lang']!r}, not {lang!r}; nothing was "
+                           "changed", f"pass --lang {existing['lang']} to re-import it, or --name NEW to add it as "
+                           "another lexicon")
     if existing and existing["source_hash"] == digest and existing["lang"] == lang:
         return _unchanged(db, existing, (format_label or used, lang, path), given or Overrides(), t0)
-    data, used = read_resource(path, used, strict=strict, exemplars=exemplars, progress=progress,
-                               columns=options.columns)
+    with explain_forced(path, fmt):
+        data, used = read_resource(path, used, strict=strict, exemplars=exemplars, progress=progress,
+                                   columns=options.columns)
     data.provenance = _provenance(data, format_label or used, lang, path, given or Overrides(), READERS.get(used, used))
     borrowed = None
     if reference is not None:
@@ -299,11 +366,17 @@ def import_lexicon(
     lexicon_id, status = lexstore.store_lexicon(
         db, data, name=name, lang=lang, fmt=format_label or used, source_path=str(Path(path).expanduser().resolve())
     )
-    notes = _notes(located.note, data, reference_note, borrowed)
+    notes = [*_part_of(Path(path), fmt, used), *_notes(located.note, data, reference_note, borrowed)]
     missing = borrowed.missing_line() if borrowed is not None else None
     warnings = [*data.warnings, missing] if missing else data.warnings
     return ImportResult(lexicon_id, name, status, format_label or used, lexstore.lexicon_counts(data), warnings,
                         time.perf_counter() - t0, notes, lang, data.provenance)
+
+
+def _part_of(path: Path, fmt: str, used: str) -> list[str]:
+    """The note for a file of a lexicon read alone as an LU list (``KFN_lus.json``), else ``[]``."""
+    above = root_above(path, _root_layout) if fmt == "auto" and used == "lu-list" else None
+    return [part_of_note(path, above[0], above[1], FORMAT_LABELS)] if above is not None else []
 
 
 def _notes(located: str | None, data: LexiconData, reference_note: str | None, borrowed: Borrowed | None) -> list[str]:

@@ -48,7 +48,7 @@ from typing import Any
 from xml.sax.saxutils import quoteattr
 
 from fbagent.errors import FbagentError
-from fbagent.files import check_regular
+from fbagent.files import check_regular, xml_not_utf8
 from fbagent.framenet.checks import frame_problem, relation_problem
 from fbagent.framenet.markup import clean_text, parse_definition
 from fbagent.framenet.model import (
@@ -186,6 +186,8 @@ class _Source:
         try:
             return data, ET.fromstring(data)
         except ET.ParseError as err:
+            if (encoding := xml_not_utf8(self.root / rel, data)) is not None:
+                raise encoding from err
             raise FbagentError(f"{self.root / rel}: malformed XML ({err})", FIX_FILE) from err
 
 

@@ -24,6 +24,7 @@ from fbagent.files import read_text_input
 from fbagent.framenet import licences
 from fbagent.framenet.model import Provenance
 from fbagent.framenet.releases import berkeley_release, known_release
+from fbagent.framenet.spdx import read_licence
 from fbagent.languages import base_lang
 from fbagent.text import first_unsafe
 
@@ -36,12 +37,14 @@ READERS = {"nltk": "nltk-xml", "jsonl": "jsonl", "embedded": "nltk-xml"}
 
 @dataclass(frozen=True)
 class Overrides:
-    """What ``lexicon add`` was told: ``license`` (text), ``citation`` (BibTeX text, read from ``--citation``),
-    ``url`` (``--source-url``); None = not given."""
+    """What ``lexicon add`` was told: ``license`` (text: an SPDX id in its spelling, or the source's words),
+    ``citation`` (BibTeX text, read from ``--citation``), ``url`` (``--source-url``); None = not given.
+    ``license_note``: the line saying what ``--license`` was stored as, when that differs from what was typed."""
 
     license: str | None = None
     citation: str | None = None
     url: str | None = None
+    license_note: str | None = None
 
     def any(self) -> bool:
         """Whether any option was given."""
@@ -49,16 +52,22 @@ class Overrides:
 
 
 def import_overrides(license: str | None = None, citation: Path | None = None, url: str | None = None) -> Overrides:
-    """Check and read the options of ``lexicon add``: a licence text without control characters, a ``.bib`` file
-    holding at least one BibTeX entry (``@type{key,``), an ``http(s)://`` URL.
+    """Check and read the options of ``lexicon add``: a licence text without control characters (an SPDX id or a
+    near miss stored as the SPDX id, :func:`fbagent.framenet.spdx.read_licence`), a ``.bib`` file holding at least
+    one BibTeX entry (``@type{key,``), an ``http(s)://`` URL.
 
-    Raises :class:`FbagentError` naming the bad option and its fix (nothing is imported then).
+    Raises :class:`FbagentError` naming the bad option and its fix (nothing is imported then); a licence word close
+    to SPDX ids but none of them is refused with the close ids.
     """
     if license is not None:
         license = " ".join(license.split())
         if not license or first_unsafe(license) is not None:
             raise FbagentError(f"--license {license!r} is empty or holds a control character",
                                "pass an SPDX id such as CC-BY-SA-4.0, or the source's own words in quotes")
+        read = read_licence(license)  # an SPDX id in its spelling; a near miss repaired (said) or refused
+        license, note = read.text, read.note
+    else:
+        note = None
     bib = None
     if citation is not None:
         bib = read_text_input(citation, "citation file", "pass --citation with a BibTeX file (UTF-8)").strip()
@@ -67,7 +76,7 @@ def import_overrides(license: str | None = None, citation: Path | None = None, u
                                "pass --citation with a .bib file holding the source's BibTeX entries")
     if url is not None and not _URL.match(url.strip()):
         raise FbagentError(f"--source-url {url!r} is not a URL", "pass the source's home page as https://...")
-    return Overrides(license, bib, url.strip() if url else None)
+    return Overrides(license, bib, url.strip() if url else None, note)
 
 
 def known_provenance(fmt: str, lang: str, path: str | Path, n_frames: int) -> Provenance | None:

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from fbagent.errors import FbagentError
+from fbagent.files import not_utf8, xml_not_utf8
 
 
 def damaged(path: Path, line: int | None, problem: str, layout: str) -> FbagentError:
@@ -22,16 +23,27 @@ def damaged(path: Path, line: int | None, problem: str, layout: str) -> FbagentE
 
 
 def read_text(path: Path, layout: str) -> str:
-    """The UTF-8 text of ``path``; an unreadable file or bad UTF-8 is :class:`FbagentError` naming the line."""
+    """The UTF-8 text of ``path``; an unreadable file is :class:`FbagentError`, and so is text that is not UTF-8, in
+    the words every reader uses (:func:`fbagent.files.not_utf8`: the line, and the iconv command)."""
     try:
         data = path.read_bytes()
     except OSError as err:
         raise FbagentError(f"{path}: cannot read it ({err.strerror})", f"pass a readable {layout} folder") from err
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise not_utf8(str(path), data, None, path)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
-        line = data[:err.start].count(b"\n") + 1
-        raise damaged(path, line, f"not UTF-8 text (byte 0x{data[err.start]:02x})", layout) from err
+        raise not_utf8(str(path), data, err, path) from err
+
+
+def xml_encoding_error(path: Path) -> FbagentError | None:
+    """For an XML reader whose parser failed on ``path``: the not-UTF-8 error every reader gives
+    (:func:`fbagent.files.xml_not_utf8`) when that is why, else ``None`` (the parser's own error stands)."""
+    try:
+        return xml_not_utf8(path, path.read_bytes())
+    except OSError:
+        return None
 
 
 def read_json(path: Path, layout: str) -> Any:

@@ -32,7 +32,7 @@ from pathlib import Path
 from fbagent.errors import FbagentError
 from fbagent.framenet.model import Example, Frame, FrameElement, LexicalUnit, LexiconData
 from fbagent.lexicon.releases import known
-from fbagent.lexicon.source_files import fingerprint
+from fbagent.lexicon.source_files import fingerprint, xml_encoding_error
 
 NAME = "starlang"
 LAYOUT = "Turkish FrameNet XML"
@@ -117,6 +117,8 @@ def read_starlang(path: str | Path, *, progress: Callable[[str, int, int], None]
     try:
         root = ET.parse(xml_path).getroot()
     except ET.ParseError as err:
+        if (encoding := xml_encoding_error(xml_path)) is not None:
+            raise encoding from err
         line, column = err.position
         raise FbagentError(f"{xml_path}:{line}: malformed XML ({str(err).split(':')[0]}, column {column})",
                            f"repair that line or fetch the {LAYOUT} file again; nothing was imported") from err

@@ -47,7 +47,7 @@ import simplemma
 from fbagent.errors import FbagentError
 from fbagent.framenet.model import Example, Frame, FrameElement, LexicalUnit, LexiconData
 from fbagent.lexicon.releases import known
-from fbagent.lexicon.source_files import damaged, fingerprint, line_of
+from fbagent.lexicon.source_files import damaged, fingerprint, line_of, xml_encoding_error
 
 NAME = "swefn"
 LAYOUT = "Swedish FrameNet (swefn.xml)"
@@ -127,6 +127,8 @@ def _parse(xml_path: Path) -> Iterator[_Entry]:
                 yield _entry(xml_path, el)
                 el.clear()
     except ET.ParseError as err:
+        if (encoding := xml_encoding_error(xml_path)) is not None:
+            raise encoding from err
         line, column = err.position
         raise damaged(xml_path, line, f"malformed XML ({str(err).split(':')[0]}, column {column})", LAYOUT) from err
 
@@ -171,6 +173,8 @@ def saldo_pos(path: Path, wanted: set[str]) -> dict[str, str]:
                     found[sid] = pos
             el.clear()
     except ET.ParseError as err:
+        if (encoding := xml_encoding_error(path)) is not None:
+            raise encoding from err
         line, column = err.position
         raise damaged(path, line, f"malformed XML ({str(err).split(':')[0]}, column {column})", "SALDO") from err
     return found
