@@ -98,6 +98,23 @@ def _count_checkpoints(result: dict) -> None:
         setattr(LoopSqliteSaver, name, wrap())
 
 
+def _profile_checks(path: str) -> None:
+    """FBBENCH_PROFILE_CHECKS=FILE: cProfile (thread CPU clock) of every call the checks' worker thread runs,
+    written to FILE (pstats format) when the process exits."""
+    import atexit
+
+    from fbagent.agents import entry_graph
+
+    profiler = cProfile.Profile(time.thread_time)
+    run_in_thread = entry_graph.off_loop
+
+    async def profiled(fn, /, *args, **kwargs):
+        return await run_in_thread(profiler.runcall, fn, *args, **kwargs)
+
+    entry_graph.off_loop = profiled
+    atexit.register(profiler.dump_stats, path)
+
+
 def main() -> None:
     result_path, encoder = sys.argv[1], sys.argv[2]
     args = sys.argv[sys.argv.index("--") + 1:]
@@ -153,6 +170,8 @@ def main() -> None:
         return shown(self, event)
 
     generate_view.GenerateView.__call__ = probe
+    if os.environ.get("FBBENCH_PROFILE_CHECKS"):
+        _profile_checks(os.environ["FBBENCH_PROFILE_CHECKS"])
     from fbagent.verifier.encoder_batch import BatchEncoder
 
     closing = BatchEncoder.close

@@ -10,8 +10,8 @@ holds yet, stores the job id in ``OUT/batch_jobs.json`` **before** waiting for i
 or that an expired / cancelled job never answered are submitted again in the next round (at most
 :data:`ROUNDS` rounds; what is still unanswered then is stored as a failed call, asked again on resume).
 
-``--max-cost``: no job is submitted once the stored predictions' tokens reach the cap (counted at the
-standard price: an upper bound of what batches cost). Resume: the same command reads ``batch_jobs.json`` and polls the jobs still open instead of submitting
+``--max-cost``: no job is submitted once the stored predictions' tokens reach the cap (a batch-answered
+prediction, marked ``"batch": true``, counted at the provider's batch price, as it is billed). Resume: the same command reads ``batch_jobs.json`` and polls the jobs still open instead of submitting
 their questions again (after ``kill -9`` between submit and completion nothing is paid twice). Ctrl-C
 cancels the open jobs at the provider (their answered lines are collected on resume) and exits 130.
 """
@@ -27,10 +27,13 @@ from typing import Any
 from fbagent.errors import FbagentError
 from fbagent.eval.runner import ChoiceJob, ResultWriter, write_json_atomic
 from fbagent.eval.task import EvalTask, choice_task
+from fbagent.generation.events import BatchJobs
 from fbagent.providers.base import Backend, ChoiceResult
 from fbagent.providers.batch_api import ENV_POLL, POLL_S, BatchAPI, BatchStatus, poll_seconds
+from fbagent.store.batch_jobs import BatchJob
+from fbagent.store.clock import utc_now
 
-__all__ = ["ENV_POLL", "POLL_S", "ROUNDS", "batch_choice_task", "poll_seconds", "read_jobs", "run_batches"]
+__all__ = ["ENV_POLL", "POLL_S", "ROUNDS", "batch_choice_task", "job_row", "poll_seconds", "read_jobs", "run_batches"]
 
 JOBS_FILE = "batch_jobs.json"
 #: submissions per session: the first, then resubmissions of failed or unanswered lines
@@ -74,6 +77,13 @@ async def run_batches(backend: Any, batches: BatchAPI, jobs: Sequence[ChoiceJob]
     by_key = {j.key: j for j in jobs}
     state = read_jobs(writer.out_dir)
     written = 0
+
+    def tell() -> None:   # the progress view's "waiting for 1 batch job: ..." line, as generate --batch prints it
+        writer.on_event(BatchJobs(tuple(job_row(batches.provider, backend.model, state, i) for i in range(len(state)))))
+
+    def changed() -> None:   # a job's new state: stored, then shown
+        _save(writer.out_dir, state)
+        tell()
     last_errors: dict[str, str] = {}
     try:
         for _ in range(ROUNDS):
@@ -85,17 +95,19 @@ async def run_batches(backend: Any, batches: BatchAPI, jobs: Sequence[ChoiceJob]
             if todo:
                 requests = {j.key: backend.choice_body(j.prompt, j.choices) for j in todo}
                 bid = await asyncio.to_thread(batches.submit, requests)
-                entry: dict[str, Any] = {"id": bid, "keys": [j.key for j in todo], "status": "submitted"}
+                entry: dict[str, Any] = {"id": bid, "keys": [j.key for j in todo], "status": "submitted",
+                                         "submitted_at": utc_now()}
                 state.append(entry)
                 _save(writer.out_dir, state)   # before waiting: a killed run polls this job, never pays twice
                 open_jobs.append(entry)
             if not open_jobs:
                 break
+            tell()
             last_errors = {}
             for entry in open_jobs:
-                status = await _wait(batches, entry["id"])
+                status = await _wait(batches, entry, changed)
                 answers, errors = await asyncio.to_thread(batches.results, status)
-                records = [by_key[k].make_record(backend.choice_of(answers[k], by_key[k].choices))
+                records = [{**by_key[k].make_record(backend.choice_of(answers[k], by_key[k].choices)), "batch": True}
                            for k in entry["keys"] if k in answers and k in by_key and k not in writer.done]
                 writer.write(records)
                 advance(len(records))
@@ -103,6 +115,7 @@ async def run_batches(backend: Any, batches: BatchAPI, jobs: Sequence[ChoiceJob]
                 last_errors.update({k: e for k, e in errors.items() if k in by_key})
                 entry.update(status=status.status, answered=len(records), failed=len(errors))
                 _save(writer.out_dir, state)
+                tell()
     except (asyncio.CancelledError, KeyboardInterrupt):
         await asyncio.shield(asyncio.to_thread(_cancel_open, batches, state, writer.out_dir))
         raise
@@ -114,13 +127,30 @@ async def run_batches(backend: Any, batches: BatchAPI, jobs: Sequence[ChoiceJob]
     return written + len(left)
 
 
-async def _wait(batches: BatchAPI, batch_id: str) -> BatchStatus:
+async def _wait(batches: BatchAPI, entry: dict[str, Any], changed: Callable[[], object]) -> BatchStatus:
+    """Poll the job of ``entry`` until it is final; each new state is put in ``entry`` and ``changed()`` called."""
     pause = poll_seconds()
     while True:
-        status = await asyncio.to_thread(batches.poll, batch_id)
+        status = await asyncio.to_thread(batches.poll, entry["id"])
         if status.final:
             return status
+        if status.status != entry["status"]:
+            entry["status"] = status.status
+            changed()
         await asyncio.sleep(pause)
+
+
+def job_row(provider: str, model: str, state: Sequence[dict[str, Any]], index: int) -> BatchJob:
+    """Job ``index`` of ``OUT/batch_jobs.json`` (``state``) as a :class:`~fbagent.store.batch_jobs.BatchJob`
+    (what ``generate --batch`` shows): ``wave`` is its submission's number (1 = the first, 2 = the first
+    resubmission...), its age counted from ``submitted_at`` (jobs of files written before it was recorded:
+    from now)."""
+    entry = state[index]
+    submitted = str(entry.get("submitted_at") or utc_now())
+    return BatchJob(id=index + 1, run_id=None, provider=provider, model=model, job_id=str(entry["id"]),
+                    wave=index + 1, keys=tuple(entry["keys"]), status=str(entry["status"]),
+                    answered=int(entry.get("answered") or 0), failed=int(entry.get("failed") or 0),
+                    submitted_at=submitted, updated_at=submitted)
 
 
 def _save(out_dir: Path, state: list[dict[str, Any]]) -> None:

@@ -43,6 +43,7 @@ from typing import TypeVar
 
 from fbagent.errors import FbagentError
 from fbagent.files import write_atomic
+from fbagent.progress.events import OnEvent, ignore
 from fbagent.providers import breaker as breakers
 from fbagent.providers import known_secrets, may_hold_secret, redact_value
 from fbagent.providers.base import Backend, ChoiceResult, TextResult, package_version
@@ -208,7 +209,7 @@ class ResultWriter:
     """
 
     def __init__(self, out_dir: Path, manifest: dict, *, retry_failed_calls: bool = False,
-                 meter: CostMeter | None = None) -> None:
+                 meter: CostMeter | None = None, on_event: OnEvent | None = None) -> None:
         self.out_dir = check_result_folder(out_dir)
         try:
             self.out_dir.mkdir(parents=True, exist_ok=True)
@@ -232,9 +233,11 @@ class ResultWriter:
         self.done = {r["key"] for r in latest(self.records) if not (retry_failed_calls and is_call_error(r))}
         #: ``--max-cost``: every stored prediction's tokens were paid for, earlier sessions' too
         self.meter = meter
+        #: the run's progress events (a solver's notes, e.g. the pending batch jobs; default: dropped)
+        self.on_event: OnEvent = on_event or ignore
         if meter is not None:
             for r in self.records:
-                meter.add(r.get("input_tokens"), r.get("output_tokens"))
+                meter.add(r.get("input_tokens"), r.get("output_tokens"), batch=bool(r.get("batch")))
         self.manifest = {**(existing or {}), **manifest,
                          "created_at": (existing or {}).get("created_at", utc_now()),
                          "sessions": list((existing or {}).get("sessions", []))}
@@ -271,7 +274,7 @@ class ResultWriter:
             self._fh.write(line + "\n")
             self.done.add(r["key"])
             if self.meter is not None:
-                self.meter.add(r.get("input_tokens"), r.get("output_tokens"))
+                self.meter.add(r.get("input_tokens"), r.get("output_tokens"), batch=bool(r.get("batch")))
             if r.get("error"):
                 self.failed += 1
                 self.call_errors += is_call_error(r)

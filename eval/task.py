@@ -60,7 +60,8 @@ def run_task(backend: Backend, task: EvalTask, out_dir: Path, *, on_event: OnEve
     :class:`~fbagent.providers.prices.CostCapReached` (exit 1) says what is stored.
     """
     emit = on_event or ignore
-    writer = ResultWriter(out_dir, task.manifest, retry_failed_calls=task.retry_failed_calls, meter=meter)
+    writer = ResultWriter(out_dir, task.manifest, retry_failed_calls=task.retry_failed_calls, meter=meter,
+                          on_event=emit)
     total, done = task.units(writer.done)
     emit(Started(total=total, done=done, label=task.name))
 

@@ -26,7 +26,7 @@ from fbagent.files import check_regular
 from fbagent.store.migrations import Upgrade
 from fbagent.store.schema import SCHEMA_VERSION, ensure_schema, newer_error, schema_version
 from fbagent.store.sqlite_errors import BUSY_TIMEOUT_MS, read_only_error, sqlite_error
-from fbagent.store.transaction import transaction
+from fbagent.store.transaction import commit_held, transaction
 
 __all__ = ["BUSY_TIMEOUT_MS", "checkpoint", "close_all", "close_db", "holds_rows", "open_db", "sqlite_error", "tidy_wal",
            "transaction", "undo_wal_files", "wal_files"]
@@ -229,6 +229,7 @@ def close_db(db: sqlite_utils.Database | sqlite3.Connection) -> None:
     _OPEN.discard(conn)  # type: ignore[arg-type]
     path, read_only = getattr(conn, "fbagent_path", None), getattr(conn, "fbagent_read_only", False)
     try:
+        commit_held(conn)   # rows held for a group commit (fbagent.llm.client) are stored, not dropped
         if not read_only:
             conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
     except sqlite3.Error:

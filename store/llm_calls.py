@@ -16,7 +16,7 @@ import sqlite_utils
 
 from fbagent.store.clock import utc_now
 from fbagent.store.db import transaction
-from fbagent.store.transaction import inserted_id
+from fbagent.store.transaction import hold, inserted_id, is_held
 
 
 @dataclass(frozen=True)
@@ -47,26 +47,34 @@ def insert_call(
     latency_ms: float | None,
     attempts: int,
     error: str | None,
+    held: bool = False,
 ) -> int:
-    """Insert one ``llm_calls`` row in its own short transaction and return its id.
+    """Insert one ``llm_calls`` row and return its id: in its own short transaction, or with ``held=True``
+    into the connection's held group (:func:`fbagent.store.transaction.hold`: committed by the caller's
+    :func:`~fbagent.store.transaction.commit_held`, or first thing by the next :func:`transaction`),
+    so that the rows of many answers share one commit. ``held`` inside another open transaction joins it.
 
     ``request`` must hold no secrets (the caller strips API keys); ``response``
     is the validated object as a dict, ``None`` on failure (then ``error`` is a
-    one-line message). Latency in milliseconds.
+    one-line message). Latency in milliseconds. Raises ``sqlite3.Error`` when the database fails.
     """
+    row = (
+        run_id, item_id, task, backend, model, cache_key, prompt_version,
+        json.dumps(request, ensure_ascii=False),
+        None if response is None else json.dumps(response, ensure_ascii=False),
+        input_tokens, output_tokens, latency_ms, attempts, error, utc_now(),
+    )
+    conn = db.conn
+    if held and (is_held(conn) or not conn.in_transaction):
+        hold(conn)
+        return inserted_id(conn.execute(_INSERT, row))
     with transaction(db) as conn:
-        cur = conn.execute(
-            "INSERT INTO llm_calls (run_id, item_id, task, backend, model, cache_key, prompt_version,"
-            " request, response, input_tokens, output_tokens, latency_ms, attempts, error, created_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                run_id, item_id, task, backend, model, cache_key, prompt_version,
-                json.dumps(request, ensure_ascii=False),
-                None if response is None else json.dumps(response, ensure_ascii=False),
-                input_tokens, output_tokens, latency_ms, attempts, error, utc_now(),
-            ),
-        )
-        return inserted_id(cur)
+        return inserted_id(conn.execute(_INSERT, row))
+
+
+_INSERT = ("INSERT INTO llm_calls (run_id, item_id, task, backend, model, cache_key, prompt_version,"
+           " request, response, input_tokens, output_tokens, latency_ms, attempts, error, created_at)"
+           " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
 
 
 def find_cached(db: sqlite_utils.Database, cache_key: str) -> CachedCall | None:

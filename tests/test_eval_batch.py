@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -14,7 +15,7 @@ import time
 from pathlib import Path
 
 from batch_stub import BatchStub
-from openai_stub import OpenAIStub, request_text
+from openai_stub import OpenAIStub, Reply, request_text
 
 DATASET = Path(__file__).parent / "data" / "eval_entries_en.jsonl"
 
@@ -57,6 +58,16 @@ def test_batch_equals_direct_and_resubmits_failed_and_expired_lines(tmp_path):
         # 24 questions: the first job answers 19 and fails 5, which the second job answers
         assert [(j["id"], len(j["keys"]), j["status"], j["answered"], j["failed"]) for j in _jobs(tmp_path / "batch")] == [
             ("batch_1", 24, "completed", 19, 5), ("batch_2", 5, "completed", 5, 0)]
+        # the progress view names the pending job as generate --batch does, then what each finished job answered
+        waiting = [ln for ln in batch.stderr.splitlines() if ln.startswith("waiting for")]
+        assert re.fullmatch(r"waiting for 1 batch job: batch_1 \(openai m, wave 1, 24 lines\): submitted, \d+ s",
+                            waiting[0]), batch.stderr
+        assert any(re.fullmatch(r"waiting for 1 batch job: batch_1 \(openai m, wave 1, 24 lines\): in_progress, "
+                                r"\d+ s", ln) for ln in waiting), batch.stderr
+        assert any(ln.startswith("waiting for 1 batch job: batch_2 (openai m, wave 2, 5 lines): ") for ln in waiting)
+        assert "batch job batch_1: completed, 19 of 24 lines answered" in batch.stderr
+        assert "batch job batch_2: completed, 5 of 5 lines answered" in batch.stderr
+        assert "waiting for" not in direct.stderr
         batches.expire_next = True
         expired = _run(stub, tmp_path / "expired", "--batch")
         assert expired.returncode == 0, expired.stderr
@@ -67,6 +78,34 @@ def test_batch_equals_direct_and_resubmits_failed_and_expired_lines(tmp_path):
     assert _choices(tmp_path / "batch") == _choices(tmp_path / "direct") == _choices(tmp_path / "expired")
     summaries = [json.loads((tmp_path / f / "summary.json").read_text())["accuracy"] for f in ("direct", "batch")]
     assert summaries[0] == summaries[1]
+
+
+def test_max_cost_counts_batch_answers_at_the_batch_price(tmp_path):
+    """Every answer reports 1,000 input and 10 output tokens at $1 / $2 per 1M: $0.00102 at the standard price,
+    $0.00051 at the batch price (batch_discount 0.5). The first job answers 19 of 24 lines (5 fail): $0.00969 at
+    the batch price, $0.01938 at the standard one. With --max-cost 0.015 the 5 failed lines are resubmitted
+    (batch price: under the cap) and the run finishes; counted at the standard price it would stop there."""
+    prices = tmp_path / "prices.toml"
+    prices.write_text('[openai]\nbatch_discount = 0.5\n[openai.models]\n"m" = { input = 1.0, output = 2.0 }\n')
+    out = tmp_path / "out"
+    with OpenAIStub(lambda r: Reply(content=_answer(r), prompt_tokens=1000, completion_tokens=10)) as stub:
+        batches = BatchStub(stub, polls=0, fail_next=5).install()
+        proc = subprocess.run(_args(stub, out, "--batch", "--max-cost", "0.015"),
+                              env={**_env(), "FBAGENT_PRICES": str(prices)}, capture_output=True, text=True,
+                              timeout=300)
+        assert proc.returncode == 0, proc.stderr
+        assert batches.created == ["batch_1", "batch_2"]
+        rows = [json.loads(ln) for ln in (out / "predictions.jsonl").read_text().splitlines()]
+        assert len(rows) == 24 and all(r["batch"] is True for r in rows)
+        # a cap under the first job's $0.00969: the 5 failed lines are not submitted again, exit 1
+        batches.fail_next = 5
+        capped = subprocess.run(_args(stub, tmp_path / "capped", "--batch", "--max-cost", "0.009"),
+                                env={**_env(), "FBAGENT_PRICES": str(prices)}, capture_output=True, text=True,
+                                timeout=300)
+        assert batches.created == ["batch_1", "batch_2", "batch_3"]
+    assert capped.returncode == 1, capped.stderr
+    assert "error: --max-cost $0.0090 is spent ($0.0097 at m's prices" in capped.stderr, capped.stderr
+    assert "5 questions not submitted" in capped.stderr
 
 
 def _start_and_wait_for_submit(stub: OpenAIStub, batches: BatchStub, out: Path) -> subprocess.Popen:

@@ -158,3 +158,22 @@ async def test_cancelling_generate_cancels_the_open_gemini_job_and_the_rerun_fin
     assert summary.counts["verified"] == 1
     assert jobs() == [("batches/job1", 1, "cancelled"), ("batches/job2", 1, "completed"),
                       ("batches/job3", 2, "completed"), ("batches/job4", 3, "completed")]
+
+
+def test_a_wave_over_the_20_mb_of_inlined_requests_is_refused_before_anything_is_sent():
+    """21 requests of 1 MiB of text each: about 21 MB of request JSON, over the API's 20 MB of inlined
+    requests a job takes: one FbagentError with the fix, and no job is created."""
+    from types import SimpleNamespace
+
+    from fbagent.errors import FbagentError
+    from fbagent.providers.gemini_batch import INLINE_LIMIT, GeminiBatch
+
+    created: list[object] = []
+    client = SimpleNamespace(batches=SimpleNamespace(create=lambda **kw: created.append(kw)))
+    text = "x" * 2**20
+    requests = {f"k{i}": {"contents": [{"role": "user", "parts": [{"text": text}]}]} for i in range(21)}
+    with pytest.raises(FbagentError) as err:
+        GeminiBatch("gemini-2.5-flash", client).submit(requests)
+    assert INLINE_LIMIT == 20 * 2**20
+    assert "one wave of 21 Gemini batch requests is 21 MB, over the 20 MB of inlined requests a job takes" in str(err.value)
+    assert "generate fewer entries per run (--pairs)" in err.value.fix and created == []

@@ -55,7 +55,7 @@ def _fast_polls(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def _options(stub: OpenAIStub, **kw: Any) -> Any:
     return generate_options(generator="openai", base_url=stub.base_url, model="stub-model", backoff_s=0.01,
-                            screen=False, run="r", **kw)
+                            run="r", **{"screen": False, **kw})
 
 
 def _no_call_ids(value: Any) -> Any:
@@ -268,9 +268,9 @@ def test_batch_with_a_provider_without_a_batch_api_is_refused(tmp_path):
     assert not (tmp_path / "fb.db").exists()
 
 
-async def test_a_dry_run_with_batch_prices_the_entries_at_half_and_the_screening_in_full(tmp_path, monkeypatch):
-    """$1 in / $2 out per 1M tokens, batch discount 0.5: the entry calls (generator and verifier) at half,
-    the screening (asked directly with --batch too) in full; the plan table names the --batch run's cost."""
+async def test_a_dry_run_with_batch_prices_the_entries_and_the_screening_at_half(tmp_path, monkeypatch):
+    """$1 in / $2 out per 1M tokens, batch discount 0.5: the entry calls (generator and verifier) and the
+    screening (the first wave with --batch) at half; the plan table names the --batch run's cost."""
     import io
 
     from rich.console import Console
@@ -292,11 +292,11 @@ async def test_a_dry_run_with_batch_prices_the_entries_at_half_and_the_screening
     plan = summary.plan
     (gi, go), (vi, vo), (si, so) = (plan["tokens_by_role"][r] for r in ("generator", "verifier", "screening"))
     assert si > 0 and plan["batch"] is True
-    expected = ((gi + vi) * 1.0 + (go + vo) * 2.0) / 1e6 / 2 + (si * 1.0 + so * 2.0) / 1e6
+    expected = ((gi + vi + si) * 1.0 + (go + vo + so) * 2.0) / 1e6 / 2
     assert plan["cost_usd_batch"] == pytest.approx(expected)
     assert plan["cost_usd"] == pytest.approx(((gi + vi + si) * 1.0 + (go + vo + so) * 2.0) / 1e6)
     text = out.getvalue()
-    assert "cost of this --batch run, US$ (no retries; screening at standard prices)" in text
+    assert "cost of this --batch run, US$ (no retries; screening batched too)" in text
     assert usd(expected) in text
     assert not open_db(tmp_path / "fb.db")["batch_jobs"].count
 
@@ -332,3 +332,47 @@ async def test_the_llm_verb_check_joins_the_waves_and_the_items_equal_the_direct
     direct_tasks = dict(open_db(tmp_path / "direct.db").execute(
         "SELECT task, COUNT(*) FROM llm_calls GROUP BY task").fetchall())
     assert tasks == direct_tasks
+
+
+async def test_max_cost_counts_the_calls_a_batch_job_answered_at_the_batch_price(tmp_path, monkeypatch):
+    """Wave 1 (6 base pairs) costs c1 at the standard price, c1 / 2 at the batch price (batch_discount 0.5).
+    With --max-cost 0.75 x c1 the check before wave 2 lets it go (c1 / 2 spent: the batch price, as billed);
+    counted at the standard price it would have stopped there. Wave 2 (12 extensions) then reaches the cap:
+    no wave 3, and the run stops with the cap's error."""
+    from fbagent.providers.prices import CostCapReached
+
+    prices = tmp_path / "prices.toml"
+    prices.write_text('[openai]\nbatch_discount = 0.5\n[openai.models]\n"stub-model" = { input = 1.0, output = 1.0 }\n')
+    monkeypatch.setenv("FBAGENT_PRICES", str(prices))
+    with OpenAIStub(FrameResponder()) as stub:
+        BatchStub(stub).install()
+        await generate(tmp_path / "a.db", _options(stub, pairs=3, per_pair=2, batch=True), encoder=BagOfWords(),
+                       command="test")
+    tokens = open_db(tmp_path / "a.db").execute(
+        "SELECT SUM(input_tokens) + SUM(output_tokens) FROM llm_calls WHERE task = 'generate_base'").fetchone()[0]
+    c1 = tokens / 1e6
+    with OpenAIStub(FrameResponder()) as stub:
+        batches = BatchStub(stub).install()
+        with pytest.raises(CostCapReached, match=r"--max-cost \$.* is spent"):
+            await generate(tmp_path / "b.db", _options(stub, pairs=3, per_pair=2, batch=True, max_cost=0.75 * c1),
+                           encoder=BagOfWords(), command="test")
+    assert batches.created == ["batch_1", "batch_2"]
+    assert _jobs(tmp_path / "b.db") == [("batch_1", 1, 6, "completed", 6, 0), ("batch_2", 2, 12, "completed", 12, 0)]
+
+
+async def test_screening_is_the_first_wave_and_the_items_equal_the_direct_run(tmp_path):
+    """With screening on, --batch sends the screening requests as the run's first job (3 pairs: 3 lines), then
+    the entry waves; nothing goes to /v1/chat/completions and the items equal the direct run's."""
+    direct = await _direct(tmp_path, FrameResponder(), pairs=3, per_pair=1, screen=True)
+    with OpenAIStub(FrameResponder()) as stub:
+        BatchStub(stub).install()
+        summary = await generate(tmp_path / "b.db", _options(stub, pairs=3, per_pair=1, batch=True, screen=True),
+                                 encoder=BagOfWords(), command="test")
+        assert stub.request_count == 0
+    jobs = _jobs(tmp_path / "b.db")
+    assert jobs[0] == ("batch_1", 1, 3, "completed", 3, 0)            # the screening wave
+    assert [j[1] for j in jobs] == list(range(1, len(jobs) + 1)) and summary.batch_waves == len(jobs)
+    db = open_db(tmp_path / "b.db")
+    screens = [json.loads(r["request"]) for r in db.query("SELECT request FROM llm_calls WHERE task = 'screen'")]
+    assert len(screens) == 3 and all(r["batch"] == {"provider": "openai", "jobs": ["batch_1"]} for r in screens)
+    assert _items(tmp_path / "b.db") == direct and len(direct) == 3

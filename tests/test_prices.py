@@ -49,6 +49,27 @@ def test_meter():
     assert meter.spent == pytest.approx(0.00918) and not meter.over
     meter.add(1000, 10)
     assert meter.spent == pytest.approx(0.0102) and meter.over
+    half = CostMeter(Price(1.0, 2.0, batch_discount=0.5, key="m"))
+    half.add(1000, 10, batch=True)                                   # a batch-answered prediction: $0.00051
+    half.add(1000, 10)                                               # a direct one: $0.00102
+    assert half.spent == pytest.approx(0.00153)
+
+
+def test_session_cost_prices_batch_answered_calls_at_the_batch_discount():
+    from types import SimpleNamespace
+
+    from fbagent.generation.budget import RunBudget, session_cost
+    from fbagent.llm.client import UsageStats
+
+    price = Price(1.0, 2.0, batch_discount=0.5, key="m")
+    # 3,000 in / 30 out this session, 2,000 / 20 of them through a batch job:
+    # direct (1,000 x 1 + 10 x 2) / 1e6 = $0.00102; batch (2,000 x 1 + 20 x 2) / 1e6 x 0.5 = $0.00102
+    client = SimpleNamespace(stats=UsageStats(input_tokens=3000, output_tokens=30, batch_input_tokens=2000,
+                                              batch_output_tokens=20))
+    assert session_cost(client, price) == pytest.approx(0.00204)
+    budget = RunBudget(cap=0.003, before=0.001, clients=[(client, price)])
+    assert budget.spent() == pytest.approx(0.00304) and budget.over()
+    assert not RunBudget(cap=0.004, before=0.001, clients=[(client, price)]).over()   # standard prices: 0.00406
 
 
 def _env(prices: Path) -> dict[str, str]:

@@ -7,7 +7,6 @@ Verifier; :mod:`fbagent.commands.selection_options`: Selection); the command bui
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import replace
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -25,6 +24,7 @@ from fbagent.commands.options import DEFAULT_DB, DbOption, db_path, name_check
 from fbagent.commands.output import secho
 from fbagent.commands.selection_options import selection_options
 from fbagent.generation.options import GenerateOptions, RunOptions
+from fbagent.llm import event_loop
 from fbagent.pairs.options import PAIRS_HELP, SelectionOptions
 from fbagent.verifier.margin import parse_margin
 from fbagent.verifier.settings import VerifierOptions
@@ -129,7 +129,7 @@ def run_generation(db: Path, opts: GenerateOptions) -> None:
     a session that achieved nothing -> its reason and exit 1."""
     view = GenerateView()
     try:
-        summary = asyncio.run(generation.generate(db, opts, on_event=view))
+        summary = event_loop.run(generation.generate(db, opts, on_event=view))
     except KeyboardInterrupt:  # Typer would turn it into a silent exit 130
         secho("interrupted: everything finished so far is stored; run the same command again to resume.",
                     err=True)

@@ -173,7 +173,7 @@ def plan_table(plan: dict[str, Any]) -> tuple[list[Col], list[list[str]]]:
             rows.append((f"cost, US$ (prices of {plan['prices_date']}): no retries / all retries / batch",
                          f"{usd(plan['cost_usd'])} / {usd(plan['cost_usd_retries'])} / {usd(plan['cost_usd_batch'])}"))
             if plan.get("batch"):   # this run sends its entries' requests as batch jobs
-                rows.append(("cost of this --batch run, US$ (no retries; screening at standard prices)",
+                rows.append(("cost of this --batch run, US$ (no retries; screening batched too)",
                              usd(plan["cost_usd_batch"])))
     return [Col("what", wrap="words", style="bold"), Col("value", "right", wrap="words")], [list(r) for r in rows]
 

@@ -1,6 +1,7 @@
 """``generate --batch``: the entries in waves, each wave's LLM requests one provider batch job (half the price).
 
-A pass runs every pending entry through the entry graph with the LLM clients in collect mode
+The screening of a new selection comes first: each round of screening requests is one wave
+(:func:`wave_settler`, called by :func:`fbagent.pairs.screening.screen_pairs`). Then a pass runs every pending entry through the entry graph with the LLM clients in collect mode
 (:mod:`fbagent.llm.batch`): an answer the ``llm_calls`` cache holds is used as always; a request it does
 not hold is recorded and stops its entry (:class:`~fbagent.llm.batch.BatchPending`; the entry's LangGraph
 checkpoint stays, nothing is stored for it). The recorded requests of the pass are one wave: one batch job per
@@ -12,14 +13,15 @@ the round-trip definitions (and the judge). An entry ends when a pass takes it t
 as in a direct run, from the same requests and answers, so the items equal the direct run's.
 
 A client whose provider has no batch API (a local verifier beside an OpenAI generator) is asked directly,
-as without ``--batch``. ``--max-cost`` is checked before each wave (standard prices: an upper bound).
+as without ``--batch``. ``--max-cost`` is checked before each wave (batch-answered calls at the batch price, the others at the
+standard price: :func:`fbagent.generation.budget.session_cost`).
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING
 
 from fbagent.generation.budget import RunBudget
@@ -47,23 +49,37 @@ def collectors(clients: Sequence[LLMClient], emit: OnEvent) -> list[BatchCollect
     return found
 
 
+def wave_settler(found: list[BatchCollector], *, run_id: int, summary: GenerationSummary,
+                 emit: OnEvent) -> Callable[[], Awaitable[int]]:
+    """``settle()``: send the requests the collectors ``found`` recorded as one wave (one batch job per
+    client, side by side: a generator's and another verifier's), wait for it and store its answers; counts
+    the wave in ``summary.batch_waves`` (the wave's number) and returns the clients asked (0: nothing
+    recorded, no wave). The screening (:func:`fbagent.pairs.screening.screen_pairs`) and the entry passes
+    (:func:`run_in_waves`) share it, so a run's waves are numbered in order."""
+    async def settle_wave() -> int:
+        asked = [c for c in found if c.lines]
+        if asked:
+            summary.batch_waves += 1
+            await asyncio.gather(*(settle(c, run_id=run_id, wave=summary.batch_waves,
+                                          report=lambda jobs: emit(BatchJobs(tuple(jobs)))) for c in asked))
+        return len(asked)
+    return settle_wave
+
+
 async def run_in_waves(pool: EntryPool, todo: Callable[[], list[Entry]], found: list[BatchCollector], *,
                        workers: int, summary: GenerationSummary, item_errors: Counter[str],
-                       budget: RunBudget | None) -> int:
-    """Passes and waves until no entry is pending (module docstring); returns the waves sent. ``todo()``:
-    the entries not finished yet. Raises the budget's :class:`~fbagent.providers.prices.CostCapReached`
-    before a wave once ``--max-cost`` is spent."""
-    wave = 0
+                       budget: RunBudget | None) -> None:
+    """Passes and waves until no entry is pending (module docstring); ``summary.batch_waves`` counts the
+    waves sent. ``todo()``: the entries not finished yet. Raises the budget's
+    :class:`~fbagent.providers.prices.CostCapReached` before a wave once ``--max-cost`` is spent."""
+    settle_wave = wave_settler(found, run_id=pool.run["id"], summary=summary, emit=pool.emit)
     while True:
         entries = todo()
         if not entries:
-            return wave
+            return
         await pool.run_all(entries, workers=workers, summary=summary, item_errors=item_errors)
-        asked = [c for c in found if c.lines]
-        if not asked:   # every entry of the pass ended (or one failed outside the LLM): nothing to wait for
-            return wave
+        if not any(c.lines for c in found):   # every entry of the pass ended (or one failed outside the LLM)
+            return
         if budget is not None and budget.over():
             raise budget.stop(len(todo()))
-        wave += 1
-        await asyncio.gather(*(settle(c, run_id=pool.run["id"], wave=wave, report=lambda jobs: pool.emit(
-            BatchJobs(tuple(jobs)))) for c in asked))   # a generator's and another verifier's jobs side by side
+        await settle_wave()

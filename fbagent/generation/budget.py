@@ -2,7 +2,7 @@
 
 Spent = the run's recorded usage before this session (``llm_calls`` tokens per model, at the price table's
 prices: :func:`fbagent.store.runs.usage_by_model`) + this session's clients' tokens (every attempt) at their
-model's price. Once spent reaches the cap, no new entry starts; the entries in flight finish and are stored
+model's price (the batch price for calls a provider batch job answered, ``--batch``). Once spent reaches the cap, no new entry starts; the entries in flight finish and are stored
 (at most one wave: ``2 x --concurrency`` entries), and the run stops with
 :class:`~fbagent.providers.prices.CostCapReached` (exit 1); the same command with a higher cap resumes.
 """
@@ -33,8 +33,8 @@ class RunBudget:
     date: str = ""
 
     def spent(self) -> float:
-        """Dollars spent so far, earlier sessions included."""
-        return self.before + sum(p.cost(c.stats.input_tokens, c.stats.output_tokens) for c, p in self.clients)
+        """Dollars spent so far, earlier sessions included; calls answered through a batch job at the batch price."""
+        return self.before + sum(session_cost(c, p) for c, p in self.clients)
 
     def over(self) -> bool:
         return self.spent() >= self.cap
@@ -44,6 +44,14 @@ class RunBudget:
         return CostCapReached(f"--max-cost {usd(self.cap)} is spent ({usd(self.spent())} at the prices of "
                               f"{self.date}); {left} entries were not started",
                               "run the same command with a higher --max-cost to go on (nothing stored is asked again)")
+
+
+def session_cost(client: LLMClient, price: Price) -> float:
+    """Dollars of ``client``'s calls this session at ``price``: direct calls at the standard price, calls
+    answered through a provider batch job (``generate --batch``) at its ``batch_discount``."""
+    s = client.stats
+    return (price.cost(s.input_tokens - s.batch_input_tokens, s.output_tokens - s.batch_output_tokens)
+            + price.cost(s.batch_input_tokens, s.batch_output_tokens, batch=True))
 
 
 def run_budget(db: sqlite_utils.Database, run_id: int, clients: Sequence[LLMClient], cap: float | None, prices: PriceTable) -> RunBudget | None:

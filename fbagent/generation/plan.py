@@ -112,8 +112,8 @@ def plan_cost(opts: GenerateOptions, gen: list[int], ver: list[int], screen: lis
     """Dollars of a plan's tokens (``[in, out]`` of the generator's entry calls, the verifier's calls and
     screening) at the price table (:func:`fbagent.providers.prices.load_prices`; ``FBAGENT_PRICES``):
     ``cost_usd`` (no retries), ``cost_usd_retries`` (every self-check retry: the generator's entry tokens x
-    ``--max-retries + 1``), ``cost_usd_batch`` (what ``--batch`` costs: the entry calls at batch prices, the
-    screening, which ``--batch`` asks directly, at standard prices), ``None`` when a model has no price
+    ``--max-retries + 1``), ``cost_usd_batch`` (what ``--batch`` costs: every call at batch prices, the screening's too:
+    ``--batch`` sends it as the run's first wave), ``None`` when a model has no price
     (``price_missing`` names it), ``batch`` (whether this run uses ``--batch``), the table's ``prices_date`` and
     ``tokens_by_role`` (``[in, out]`` each)."""
     table = load_prices()
@@ -128,8 +128,8 @@ def plan_cost(opts: GenerateOptions, gen: list[int], ver: list[int], screen: lis
     tries = opts.run.max_retries + 1
 
     def cost(batch: bool, gen_factor: int = 1) -> float:
-        return (gp.cost(gen[0] * gen_factor, gen[1] * gen_factor, batch=batch) + gp.cost(*screen)
-                + vp.cost(*ver, batch=batch))   # screening is asked directly, with --batch too
+        return (gp.cost(gen[0] * gen_factor, gen[1] * gen_factor, batch=batch) + gp.cost(*screen, batch=batch)
+                + vp.cost(*ver, batch=batch))
 
     return {"cost_usd": cost(False), "cost_usd_retries": cost(False, tries), "cost_usd_batch": cost(True),
             "prices_date": table.date, "price_missing": [], **roles}

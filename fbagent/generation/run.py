@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import gc
 import sqlite3
 import time
@@ -30,7 +31,7 @@ from fbagent.checks.lemmas import require_verb_analyser
 from fbagent.crash import crash_note, invocation_pid
 from fbagent.errors import FbagentError
 from fbagent.generation import checkpoints
-from fbagent.generation.batch import collectors, run_in_waves
+from fbagent.generation.batch import collectors, run_in_waves, wave_settler
 from fbagent.generation.budget import run_budget
 from fbagent.generation.events import (
     GenerationSummary,
@@ -77,6 +78,7 @@ from fbagent.store.db import open_db, open_db_copy, sqlite_error
 from fbagent.store.lexicon import frame_reference_texts
 from fbagent.store.rows import LexiconRow, RunRow
 from fbagent.store.runs import usage as run_usage
+from fbagent.store.transaction import commit_held
 from fbagent.verifier.encoder_check import ExemplarBank, TargetEncoder, generation_references
 from fbagent.verifier.margin import auto_margin  # not the package: it imports generation
 from fbagent.verifier.run_models import prompt_styles
@@ -301,8 +303,12 @@ class _Session:
         db, opts, run, summary, backends = self.db, self.opts, self.run, self.summary, self.backends
         assert backends is not None
         summary.calls_before = run_usage(db, run["id"])["calls"]
+        found = collectors(backends.clients, self.emit) if opts.run.batch else []   # --batch: collect mode
+        settle_screening = (wave_settler(found, run_id=run["id"], summary=summary, emit=self.emit)
+                            if found else None)
         pairs = await prepare_selection(db, self.lexicon, opts, run, screen_client=backends.generator,
-                                        prompts=self.prompts, summary=summary, emit=self.emit)
+                                        prompts=self.prompts, summary=summary, emit=self.emit,
+                                        settle_batch=settle_screening)
         entries = entry_list(pairs, opts.selection.per_pair)
         todo = pending(entries, run["name"], items_store.finished_ids(db, run["id"]))
         summary.entries_total, summary.entries_skipped = len(entries), len(entries) - len(todo)
@@ -311,6 +317,7 @@ class _Session:
                                calls_before=summary.calls_before))
 
         saver = stack.enter_context(checkpoints.open_checkpointer(checkpoint_path(self.db_path)))
+        saver.before_checkpoint = functools.partial(commit_held, db.conn)   # answers' rows before their checkpoint
         batch_encoder = BatchEncoder(backends.encoder)
         stack.callback(batch_encoder.close)
         ctx = EntryContext(
@@ -339,10 +346,9 @@ class _Session:
         workers = 2 * opts.models.generator.concurrency
         with frozen_heap():   # the garbage collector skips the start-up heap (imports, models) from here on
             if opts.run.batch:   # waves of provider batch jobs (fbagent.generation.batch)
-                summary.batch_waves = await run_in_waves(
+                await run_in_waves(
                     pool, lambda: pending(entries, run["name"], items_store.finished_ids(db, run["id"])),
-                    collectors(backends.clients, self.emit), workers=workers, summary=summary,
-                    item_errors=self.item_errors, budget=pool.budget)
+                    found, workers=workers, summary=summary, item_errors=self.item_errors, budget=pool.budget)
             else:
                 await pool.run_all(todo, workers=workers, summary=summary, item_errors=self.item_errors)
         summary.entries_wall_s = time.perf_counter() - entries_started

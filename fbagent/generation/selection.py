@@ -11,6 +11,7 @@ a selection, because screening changes it (pairs screened out, reserve promoted)
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -73,12 +74,15 @@ def screening_done(run: RunRow) -> bool:
 
 async def prepare_selection(db: sqlite_utils.Database, lexicon: LexiconRow, opts: GenerateOptions, run: RunRow, *,
                             screen_client: LLMClient, prompts: Prompts, summary: GenerationSummary,
-                            emit: OnEvent) -> list[dict[str, Any]]:
+                            emit: OnEvent,
+                            settle_batch: Callable[[], Awaitable[object]] | None = None) -> list[dict[str, Any]]:
     """Give ``run`` its selection (once: reused or made, :func:`choose_selection`), screen it with
     ``screen_client`` when ``opts.run.screen`` and not done yet, and return its selected pairs in rank order.
 
     Updates ``run`` (``selection_id``, ``options.screening_done``) in memory and in the
     store; sets ``summary.selection``; emits :class:`SelectionChosen` and :class:`ScreeningDone`.
+    ``settle_batch``: ``generate --batch`` (the screening requests go out as batch waves,
+    :func:`fbagent.generation.batch.wave_settler`).
     """
     options = opts.selection
     if run.get("selection_id") is None:
@@ -99,7 +103,8 @@ async def prepare_selection(db: sqlite_utils.Database, lexicon: LexiconRow, opts
                              candidates=(selection.get("counts") or {}).get("candidates")))
     if screens(opts) and not screening_done(run):
         screening = await screen_pairs(db, lexicon, options, screen_client=screen_client, prompts=prompts,
-                                       run_id=run["id"], save=True, selection_id=run["selection_id"])
+                                       run_id=run["id"], save=True, selection_id=run["selection_id"],
+                                       settle_batch=settle_batch)
         run["options"] = {**(run.get("options") or {}), "screening_done": True}
         runs_store.update_run(db, run["id"], options=run["options"])
         summary.selection = {**(summary.selection or {}), "screened": screening["screened"],

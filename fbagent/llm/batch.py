@@ -255,6 +255,8 @@ def _store(collector: BatchCollector, line: BatchLine, value: BaseModel | None, 
     stats.calls += 1
     stats.input_tokens += line.input_tokens
     stats.output_tokens += line.output_tokens
+    stats.batch_input_tokens += line.input_tokens
+    stats.batch_output_tokens += line.output_tokens
     if error is not None:
         stats.failures += 1
         stats.errors[error] += 1

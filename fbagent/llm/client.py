@@ -28,10 +28,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
+import sqlite3
 import time
 from collections import Counter
-from collections.abc import Awaitable, Iterator, Mapping
+from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypedDict
 
@@ -53,6 +55,7 @@ from fbagent.providers.config import (
 )
 from fbagent.providers.hooks import CallHooks
 from fbagent.store import llm_calls
+from fbagent.store.transaction import commit_held, is_held
 
 if TYPE_CHECKING:
     from fbagent.llm.batch import BatchCollector
@@ -107,6 +110,9 @@ class UsageStats:
     input_tokens: int = 0
     output_tokens: int = 0
     errors: Counter[str] = field(default_factory=Counter)
+    #: of the tokens above, those of calls answered through a provider batch job (billed at its discount)
+    batch_input_tokens: int = 0
+    batch_output_tokens: int = 0
 
 
 def most_common_error(errors: Mapping[str, int]) -> str:
@@ -156,6 +162,7 @@ class LLMClient:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._inflight: dict[str, asyncio.Event] = {}
         self.in_flight = 0   # requests sent (holding the concurrency semaphore) and not answered yet
+        self._commit_error: sqlite3.Error | None = None   # a failed group commit, raised by the next _store
         #: ``generate --batch``: cache misses are recorded for a provider batch, not sent (fbagent.llm.batch)
         self.batch: BatchCollector | None = None
 
@@ -327,19 +334,45 @@ class LLMClient:
             response = value.model_dump(mode="json")
             if type(value) is not response_model:  # instructor's wrapper class, with the raw completion attached:
                 value = response_model.model_validate(response)  # a clean object, equal to what the cache returns
-        call_id = llm_calls.insert_call(
-            self.db, run_id=run_id, item_id=item_id, task=task, backend=self.backend, model=self.model,
+        call_id = self._store(functools.partial(
+            llm_calls.insert_call, self.db, held=True, run_id=run_id, item_id=item_id, task=task, backend=self.backend, model=self.model,
             cache_key=key, prompt_version=prompt_version, request=request,
             response=response,
             input_tokens=exchange.input_tokens, output_tokens=exchange.output_tokens, latency_ms=latency_ms,
             attempts=attempts, error=error,
-        )
+        ))
         self._count(exchange, error)
         return CallResult(
             value=None if error is not None else value, error=error, cached=False,
             input_tokens=exchange.input_tokens, output_tokens=exchange.output_tokens,
             latency_ms=latency_ms, attempts=attempts, call_id=call_id,
         )
+
+    def _store(self, insert: Callable[[], int]) -> int:
+        """Run ``insert`` (:func:`fbagent.store.llm_calls.insert_call` of one answered request with
+        ``held=True``: its row goes into the database's held group) and return the row's id; the group is
+        committed at the start of the event loop's next iteration (group commit: the rows of every answer
+        of one iteration share one commit; docs/generate.md, "Durability"). A write transaction, a checkpoint or closing the database commits them earlier.
+
+        Raises ``sqlite3.Error`` when the database fails, also a failed group commit of earlier rows.
+        """
+        failed, self._commit_error = self._commit_error, None
+        if failed is not None:
+            raise failed
+        conn = self.db.conn
+        opened = not is_held(conn)
+        call_id = insert()
+        if opened and is_held(conn):
+            asyncio.get_running_loop().call_soon(self._commit_held, conn)
+        return call_id
+
+    def _commit_held(self, conn: sqlite3.Connection) -> None:
+        """Commit the held ``llm_calls`` rows (a no-op when something committed them already); a failure is
+        raised by the next :meth:`_store`."""
+        try:
+            commit_held(conn)
+        except sqlite3.Error as err:
+            self._commit_error = err
 
     def _count(self, exchange: _Exchange, error: str | None) -> None:
         """Add one sent call to :attr:`stats` (tokens of every attempt; the error line when it failed)."""

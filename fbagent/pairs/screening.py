@@ -46,12 +46,13 @@ import asyncio
 import concurrent.futures
 import re
 import threading
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeAlias, TypedDict, cast
 
 import sqlite_utils
 
+from fbagent.llm.batch import BatchPending
 from fbagent.pairs import select as pair_steps
 from fbagent.schemas import PairScreening
 from fbagent.store import pairs as pair_store
@@ -92,6 +93,9 @@ class SelectionContext:
     run_id: int | None = None
     seed: int | None = None
     started: ScreenRound | None = None   # the first screening round, started before the graph (screen_pairs)
+    #: ``generate --batch``: answers the screening requests the client recorded in collect mode as one batch
+    #: wave (:func:`fbagent.generation.batch.wave_settler`); None: the requests are sent directly
+    settle_batch: Callable[[], Awaitable[object]] | None = None
 
 
 #: the compiled selection graph (:func:`build_selection_graph`, compiled)
@@ -174,8 +178,8 @@ async def screen_node(state: SelectionState, runtime: Runtime[SelectionContext])
         round_ = started
     else:
         round_ = start_screen_round(state, ctx)
+    round_, results = await _answered(round_, state, ctx)
     pairs, todo, requests = round_.pairs, round_.todo, round_.requests
-    results = await asyncio.gather(*round_.calls)
     rejected: dict[int, str] = {}
     for p, messages, r in zip(todo, requests, results, strict=True):
         if r.error:
@@ -204,6 +208,28 @@ async def screen_node(state: SelectionState, runtime: Runtime[SelectionContext])
         out.extend({**p, "reason": rejected[p["id"]]} for p in pairs if p["id"] in rejected)
     return {"screened": screened, "screened_out": out, "promoted": promoted,
             "pairs": pair_store.selection_pairs(db, selection_id)}
+
+
+async def _answered(round_: ScreenRound, state: SelectionState,
+                    ctx: SelectionContext) -> tuple[ScreenRound, list[CallResult]]:
+    """The results of ``round_``'s calls. Under ``generate --batch`` (:attr:`SelectionContext.settle_batch`)
+    the calls the cache cannot answer raise :class:`~fbagent.llm.batch.BatchPending`: the round's requests
+    then go out as one batch wave, and the same round is started again, answered from the cache (a line that
+    failed every resubmission is a failed call, and its pair is kept, as after a failed direct call).
+    Returns the round whose results these are, and the results in its order."""
+    if ctx.settle_batch is None:
+        return round_, list(await asyncio.gather(*round_.calls))
+    results = await asyncio.gather(*round_.calls, return_exceptions=True)
+    while any(isinstance(r, BatchPending) for r in results):
+        await ctx.settle_batch()
+        round_ = start_screen_round(state, ctx)   # the same requests (the state is unchanged), now cached
+        results = await asyncio.gather(*round_.calls, return_exceptions=True)
+    answered: list[CallResult] = []
+    for r in results:
+        if isinstance(r, BaseException):
+            raise r
+        answered.append(r)
+    return round_, answered
 
 
 NO_OWN_REASON = "no reason of its own: the model's reason repeated its prompt"
@@ -284,14 +310,16 @@ def build_selection_graph() -> StateGraph[SelectionState, SelectionContext, Sele
 
 async def screen_pairs(db: sqlite_utils.Database, lexicon: LexiconRow, options: pair_steps.SelectionOptions, *,
                        screen_client: LLMClient | None = None, prompts: Prompts | None = None, run_id: int | None = None, save: bool = True,
-                       selection_id: int | None = None) -> dict[str, Any]:
+                       selection_id: int | None = None,
+                       settle_batch: Callable[[], Awaitable[object]] | None = None) -> dict[str, Any]:
     """Run the selection graph for ``lexicon`` (a ``lexicons`` row) under ``options``.
 
     With ``selection_id`` the stored selection is only screened (resume; ``options``
     are then not used for sampling). With ``save=False`` (dry run) nothing is stored
     and nothing is screened. ``screen_client``: the LLM client that screens (``None``:
     no screening); ``prompts``: :class:`fbagent.prompting.messages.Prompts`; ``run_id``:
-    recorded with the screening calls. Under ``options.protocol == "framebench"`` nothing is screened
+    recorded with the screening calls; ``settle_batch``: ``generate --batch`` (:attr:`SelectionContext.settle_batch`).
+    Under ``options.protocol == "framebench"`` nothing is screened
     (the authors' protocol has no screening). Returns ``{"selection_id", "counts", "pairs":
     [selected pairs in rank order], "screened": {pair id: answer}, "screened_out":
     [pairs with reason]}``. Raises :class:`fbagent.errors.FbagentError` for bad options.
@@ -299,7 +327,7 @@ async def screen_pairs(db: sqlite_utils.Database, lexicon: LexiconRow, options: 
     options.check()
     screens = save and options.protocol != "framebench"
     ctx = SelectionContext(db=db, save=save, screen_client=screen_client if screens else None, prompts=prompts,
-                           run_id=run_id, seed=options.seed)
+                           run_id=run_id, seed=options.seed, settle_batch=settle_batch)
     state: SelectionState = {"lexicon": lexicon, "options": options.to_json(),
                              "selection_id": selection_id}
     if selection_id is not None and ctx.screen_client is not None:   # straight to screening: start it now

@@ -157,8 +157,9 @@ class CostMeter:
     cap: float | None = None
     spent: float = 0.0
 
-    def add(self, input_tokens: int | None, output_tokens: int | None) -> None:
-        self.spent += self.price.cost(int(input_tokens or 0), int(output_tokens or 0))
+    def add(self, input_tokens: int | None, output_tokens: int | None, *, batch: bool = False) -> None:
+        """Count one answer's tokens (``batch``: answered through the provider's batch API, at its discount)."""
+        self.spent += self.price.cost(int(input_tokens or 0), int(output_tokens or 0), batch=batch)
 
     @property
     def over(self) -> bool:

@@ -65,6 +65,9 @@ class LoopSqliteSaver(SqliteSaver):
     """
 
     _hold_commit = False     # True while a held statement runs: cursor() leaves it in the open transaction
+    #: called before each checkpoint is written: commits the run database's held ``llm_calls`` rows, so that a
+    #: checkpoint holding an answer is never on disk without the answer's row (``fbagent generate`` sets it)
+    before_checkpoint: Callable[[], object] | None = None
     _flush_handle: asyncio.TimerHandle | None = None
     _flush_loop: asyncio.AbstractEventLoop | None = None
 
@@ -110,7 +113,10 @@ class LoopSqliteSaver(SqliteSaver):
 
     async def aput(self, config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata,
                    new_versions: ChannelVersions) -> RunnableConfig:
-        """Store one checkpoint, committed with the held statements before it; returns the config that points at it."""
+        """Store one checkpoint, committed with the held statements before it (and after the run database's
+        held rows, :attr:`before_checkpoint`); returns the config that points at it."""
+        if self.before_checkpoint is not None:
+            self.before_checkpoint()
         return self.put(config, checkpoint, metadata, new_versions)
 
     async def aput_writes(self, config: RunnableConfig, writes: Sequence[tuple[str, Any]], task_id: str,
