@@ -303,3 +303,28 @@ def test_nothing_disputed_and_bad_options(tmp_path):
     res = subprocess.run([sys.executable, "-m", "fbagent.cli", "annotate", "--mode", "adjudicate", "--serve",
                           "--db", str(path)], capture_output=True, text=True, timeout=120)
     assert res.returncode == 2 and "no disputed entry" in res.stderr and len(res.stderr.strip().splitlines()) == 1
+
+
+async def test_a_reason_typed_in_one_burst_with_its_decision_key_is_kept_whole(tmp_path):
+    """Keys that arrive together, as a slow link delivers them (issue 45's adjudicate screen over `--serve`): the
+    reason's first letters, typed right after the decision key, land in the reason box that the key opens
+    (the focus moves at once, not after the queued keys). Before: "split" was stored as "plit"."""
+    from textual import events
+
+    db = make_db(tmp_path / "burst.db", n=6, statuses=("verified", "flagged", "verified", "flagged", "verified",
+                                                       "rejected"))
+    for name in ("alice", "bob", "carol"):
+        scripted_answers(db, name)   # E2, E3, E5 disputed
+    session = AdjudicateSession.open(db, "lead", Selection())
+    app = AnnotateApp(session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        for burst in ("rsplit", "dweak k"):   # a reason may hold a decision key: it is a letter of the reason
+            for key in burst:
+                app.post_message(events.Key("space" if key == " " else key, key))   # all queued at once
+            app.post_message(events.Key("enter", "\r"))
+            for _ in range(5):
+                await pilot.pause()
+        assert session.n_decided == 2
+    assert {e: (d["decision"], d["reason"]) for e, d in adjudications.latest(db).items()} == {
+        E[1]: ("second_round", "split"), E[2]: ("drop", "weak k")}

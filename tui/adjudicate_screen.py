@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -24,6 +25,8 @@ from fbagent.tui.adjudicate_session import DECISION_LABELS, AdjudicateSession
 
 SENTENCES = (("S_A", "sentence_a"), ("S_B", "sentence_b"), ("S_A'", "sentence_a_prime"), ("S_B'", "sentence_b_prime"))
 KEYS = "k keep · d drop · r 2nd round · Enter save · Esc cancel · ←/→ move · q quit"
+#: the decision each key picks (also in BINDINGS, for the help screen)
+KEY_DECISIONS = {"k": "keep", "d": "drop", "r": "second_round"}
 
 
 class AdjudicateScreen(Screen):
@@ -76,7 +79,9 @@ class AdjudicateScreen(Screen):
         box.set_class(not pending, "hidden")
         if pending:
             box.value = ""
-            box.focus()
+            # at once, not box.focus() (Textual defers that to the message queue): a reason typed right after the
+            # decision key, as over a slow link where keys arrive together, must land in the box, not be lost
+            self.set_focus(box)
         else:
             self.set_focus(None)
         self.render_entry()
@@ -106,6 +111,25 @@ class AdjudicateScreen(Screen):
                        f"{', '.join(e.set_aside['revised']) or 'since'}; not decided for this text")
         picked = f" · picked: {DECISION_LABELS[self.pending]}, type the reason" if self.pending else ""
         self.query_one("#decision", Static).update(decided + picked)
+
+    def on_key(self, event: events.Key) -> None:
+        """Decision keys and the reason's keys in the order they arrive. Textual routes a key to the widget that has
+        the focus when the key arrives and runs bindings only after it has bubbled up, so keys that come in one burst
+        (as over a slow link) would reach the screen before a binding opened the reason box: the decision key is
+        taken here, a reason character the box did not get goes into it, Enter saves the box (stopped here, so
+        the box's own Enter binding does not save it twice)."""
+        box = self.query_one("#reason", Input)
+        if not self.pending:
+            if event.key in KEY_DECISIONS and self.focused is not box:
+                event.stop()
+                self.action_pick(KEY_DECISIONS[event.key])
+            return
+        if event.key == "enter":
+            event.stop()
+            self.post_message(Input.Submitted(box, box.value))
+        elif event.is_printable and event.character:
+            event.stop()
+            box.insert_text_at_cursor(event.character)
 
     def action_pick(self, decision: str) -> None:
         """Pick a decision; the reason field opens."""
