@@ -54,15 +54,19 @@ def commit_held(conn: sqlite3.Connection) -> bool:
     if conn not in _HELD:
         return False
     _HELD.discard(conn)
-    if not conn.in_transaction:   # committed already by a plain COMMIT on the connection
-        return True
+    if conn.in_transaction:   # else committed already by a plain COMMIT on the connection
+        _commit(conn)
+    return True
+
+
+def _commit(conn: sqlite3.Connection) -> None:
+    """``COMMIT``; when it fails, ``ROLLBACK`` unless SQLite already rolled back, and the error passes through."""
     try:
         conn.execute("COMMIT")
     except sqlite3.Error:
         if conn.in_transaction:
             conn.execute("ROLLBACK")
         raise
-    return True
 
 
 @contextmanager
@@ -86,12 +90,7 @@ def transaction(db: sqlite_utils.Database) -> Iterator[sqlite3.Connection]:
         if conn.in_transaction:  # SQLite already rolled back after a full disk or an I/O error
             conn.execute("ROLLBACK")
         raise
-    try:
-        conn.execute("COMMIT")
-    except sqlite3.OperationalError:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        raise
+    _commit(conn)
 
 
 def inserted_id(cursor: sqlite3.Cursor) -> int:
