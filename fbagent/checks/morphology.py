@@ -32,6 +32,7 @@ the rules are written so that they do not produce real forms of other verbs.
 from __future__ import annotations
 
 import importlib.abc
+import re
 import sys
 import threading
 import tomllib
@@ -124,6 +125,7 @@ class Morphology:
     bare_stem_links: frozenset[str] = frozenset()
     bare_stem_modifiers: frozenset[str] = frozenset()
     participle_degree: frozenset[str] = frozenset()
+    function_phrases: tuple[tuple[str, ...], ...] = ()
 
     @property
     def tables(self) -> bool:
@@ -244,6 +246,7 @@ def _context_fields(entry: dict[str, Any], low: Any) -> dict[str, Any]:
         bare_stem_links=frozenset(low(entry.get("bare_stem_links", []))),
         bare_stem_modifiers=frozenset(low(entry.get("bare_stem_modifiers", []))),
         participle_degree=frozenset(low(entry.get("participle_degree", []))),
+        function_phrases=tuple(tuple(re.findall(r"\w+", str(x).lower())) for x in entry.get("function_phrases", [])),
     )
 
 

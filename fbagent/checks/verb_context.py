@@ -77,13 +77,16 @@ class SentenceContext(SlotRules):
         a noun phrase without a pronoun between); a finite form right after a ``perfect_auxiliaries`` word and
         a participle ("ho comprato sei uova", "har plockat bär": the perfect's object);
         with ``clause_links``, a finite-looking form in a clause that has another verb's finite form and no
-        link word between (Latvian "Mēs meklējām pareizo ceļu"). Returns the note's reason or None."""
+        link word between (Latvian "Mēs meklējām pareizo ceļu"); any form inside a ``function_phrases`` phrase
+        ("a pesar de", "visto che", "ara sıra"). Returns the note's reason or None."""
         m, toks, clause = self.m, self.tokens, self.clause
         if self.readings is not None:
             return None
         text = toks[i].text
         nonfinite = nonfinite_form(text, lemma, self.code)
         prev = toks[i - 1].text if i > 0 and clause[i - 1] == clause[i] else None
+        if m.function_phrases and (phrase := self.function_phrase(i)) is not None:
+            return f"stands inside the fixed phrase '{phrase}' and is read as part of a function word"
         if prev is not None and prev in m.no_finite_after and (not nonfinite or m.verb_second and text == lemma):
             return f"follows the preposition '{prev}' and is read as a noun"
         if prev is not None and prev in m.degree_adverbs and (not nonfinite or i < 2 or clause[i - 2] != clause[i]
