@@ -126,6 +126,9 @@ class Morphology:
     bare_stem_modifiers: frozenset[str] = frozenset()
     participle_degree: frozenset[str] = frozenset()
     function_phrases: tuple[tuple[str, ...], ...] = ()
+    genitive_endings: tuple[str, ...] = ()
+    genitive_quantifiers: frozenset[str] = frozenset()
+    passive_endings: tuple[str, ...] = ()
 
     @property
     def tables(self) -> bool:
@@ -246,6 +249,9 @@ def _context_fields(entry: dict[str, Any], low: Any) -> dict[str, Any]:
         bare_stem_links=frozenset(low(entry.get("bare_stem_links", []))),
         bare_stem_modifiers=frozenset(low(entry.get("bare_stem_modifiers", []))),
         participle_degree=frozenset(low(entry.get("participle_degree", []))),
+        genitive_endings=tuple(low(entry.get("genitive_endings", []))),
+        genitive_quantifiers=frozenset(low(entry.get("genitive_quantifiers", []))),
+        passive_endings=tuple(low(entry.get("passive_endings", []))),
         function_phrases=tuple(tuple(re.findall(r"\w+", str(x).lower())) for x in entry.get("function_phrases", [])),
     )
 

@@ -150,10 +150,22 @@ class SentenceContext(SlotRules):
         the preposition's noun ("uz mazu salu"); a participle after a copula and a ``participle_degree`` adverb is
         an adjective ("ir ļoti izglītots"). None otherwise."""
         toks, clause, m = self.tokens, self.clause, self.m
-        if nonfinite:
-            if i >= 2 and clause[i - 2] == clause[i] and toks[i - 1].text in m.participle_degree \
-                    and toks[i - 2].text in m.copulas:
-                return f"follows '{toks[i - 2].text} {toks[i - 1].text}' and is read as an adjective"
+        text = toks[i].text
+        if i > 0 and clause[i - 1] == clause[i] and toks[i - 1].text in m.genitive_quantifiers \
+                and text.endswith("u") and not any(toks[k].text == "es" and clause[k] == clause[i] for k in range(len(toks))):
+            return f"follows the quantifier '{toks[i - 1].text}' and is read as its genitive plural noun"
+        passive = nonfinite and text.endswith(m.passive_endings or ("\0",))
+        if nonfinite and i >= 2 and clause[i - 2] == clause[i] and toks[i - 1].text in m.participle_degree \
+                and toks[i - 2].text in m.copulas:
+            return f"follows '{toks[i - 2].text} {toks[i - 1].text}' and is read as an adjective"
+        if nonfinite and not passive:
+            return None
+        if (why := self._genitive_head(i)) is not None:
+            return why
+        if passive:
+            if i >= 2 and clause[i - 2] == clause[i] and toks[i - 2].text in m.no_finite_after \
+                    and toks[i - 1].text.endswith(m.modifier_endings) and not self._dictionary_verb(i - 1):
+                return f"follows the preposition '{toks[i - 2].text}' and a modifier and is read as a noun"
             return None
         if i > 0 and i + 1 < len(toks) and clause[i + 1] == clause[i] and clause[i - 1] == clause[i] \
                 and toks[i + 1].text in m.copulas:
@@ -161,6 +173,32 @@ class SentenceContext(SlotRules):
         if i >= 2 and clause[i - 2] == clause[i] and toks[i - 2].text in m.no_finite_after \
                 and toks[i - 1].text.endswith(m.modifier_endings) and not self._dictionary_verb(i - 1):
             return f"follows the preposition '{toks[i - 2].text}' and a modifier and is read as a noun"
+        return None
+
+    def _genitive_head(self, i: int) -> str | None:
+        """Latvian: why token ``i`` is the head noun of a noun phrase whose modifier stands right before it, a
+        declined word (its dictionary lemma is a noun or adjective, not the word itself nor an infinitive) ending as
+        a genitive or an agreeing adjective does (``genitive_endings``: "Pavasara sēja", "Lauku sēta", "rīta sēdi",
+        "ļoti stipra griba"), not after a preposition (that phrase ends there: "pēc darba strādāju"), in a clause
+        with another verb's finite form (:meth:`_dictionary_finite`; no ``clause_links`` word between): with one
+        finite verb a clause, the word after a modifier is its noun ("Es grāmatu lasu": the only verb is the
+        target's). None otherwise."""
+        toks, clause, m = self.tokens, self.clause, self.m
+        if not m.genitive_endings or i == 0 or clause[i - 1] != clause[i]:
+            return None
+        prev = toks[i - 1].text
+        if not prev.endswith(m.genitive_endings) or prev in m.determiners or prev in m.verb_context \
+                or self._dictionary_verb(i - 1) or (i >= 2 and clause[i - 2] == clause[i] and toks[i - 2].text in m.no_finite_after):
+            return None
+        if not any(x != prev and not x.endswith(m.infinitive_endings) for x in self.lemmas[i - 1]):
+            return None
+        target = toks[i].text
+        for side in (range(i - 2, -1, -1), range(i + 1, len(toks))):
+            for k in side:
+                if clause[k] != clause[i] or toks[k].text in m.clause_links:
+                    break
+                if toks[k].text != target and (toks[k].text in m.copulas or self._dictionary_finite(k)):
+                    return f"follows the modifier '{prev}' and is read as its noun (the clause's verb is '{toks[k].text}')"
         return None
 
     def finite_verb_between(self, start: int, j: int) -> bool:
