@@ -147,8 +147,10 @@ class SentenceContext(SlotRules):
         """Free word order with one finite verb a clause (``clause_links``): why token ``i`` is a noun or adjective
         here. A finite-looking form right before a ``copulas`` word is its subject ("Ceļa mala bija slidena",
         "mazā sēta ir"); one after a preposition and a word ending as a modifier does (``modifier_endings``) is
-        the preposition's noun ("uz mazu salu"); a participle after a copula and a ``participle_degree`` adverb is
-        an adjective ("ir ļoti izglītots"). None otherwise."""
+        the preposition's noun ("uz mazu salu"; a passive participle too, ``passive_endings``: "uz vecās sētas"); a
+        participle after a copula and a ``participle_degree`` adverb is an adjective ("ir ļoti izglītots"); an -u
+        form after a ``genitive_quantifiers`` word is its genitive plural ("daudz ceļu"; not with "es" in the
+        clause: "es daudz strādāju"); then :meth:`_genitive_head`. None otherwise."""
         toks, clause, m = self.tokens, self.clause, self.m
         text = toks[i].text
         if i > 0 and clause[i - 1] == clause[i] and toks[i - 1].text in m.genitive_quantifiers \
@@ -160,20 +162,13 @@ class SentenceContext(SlotRules):
             return f"follows '{toks[i - 2].text} {toks[i - 1].text}' and is read as an adjective"
         if nonfinite and not passive:
             return None
-        if (why := self._genitive_head(i)) is not None:
-            return why
-        if passive:
-            if i >= 2 and clause[i - 2] == clause[i] and toks[i - 2].text in m.no_finite_after \
-                    and toks[i - 1].text.endswith(m.modifier_endings) and not self._dictionary_verb(i - 1):
-                return f"follows the preposition '{toks[i - 2].text}' and a modifier and is read as a noun"
-            return None
-        if i > 0 and i + 1 < len(toks) and clause[i + 1] == clause[i] and clause[i - 1] == clause[i] \
+        if not passive and i > 0 and i + 1 < len(toks) and clause[i + 1] == clause[i] and clause[i - 1] == clause[i] \
                 and toks[i + 1].text in m.copulas:
             return f"stands right before the copula '{toks[i + 1].text}' and is read as its subject noun"
         if i >= 2 and clause[i - 2] == clause[i] and toks[i - 2].text in m.no_finite_after \
                 and toks[i - 1].text.endswith(m.modifier_endings) and not self._dictionary_verb(i - 1):
             return f"follows the preposition '{toks[i - 2].text}' and a modifier and is read as a noun"
-        return None
+        return self._genitive_head(i)
 
     def _genitive_head(self, i: int) -> str | None:
         """Latvian: why token ``i`` is the head noun of a noun phrase whose modifier stands right before it, a
