@@ -1,7 +1,7 @@
 """Issue 41h: the verb gate's function-word and noun-phrase rules for es, pt, it, sv, lv, tr (no tagger), on the
 builder's own dev set (tests/data/verb_sentences_issue41h_dev.jsonl: fixed phrases, prepositions spelled as a verb
-form, nouns after an ordinal or comparative, Latvian nouns after a genitive or adjective modifier; half uses of the
-same surface shape) and by hand, with the refusal's note naming the form and the reason."""
+form, nouns after an ordinal or comparative, Latvian nouns after a genitive or adjective modifier, Turkish nouns
+spelled as a bare aorist; half uses of the same surface shape) and by hand, with the refusal's note naming the form and the reason."""
 
 from __future__ import annotations
 
@@ -24,10 +24,10 @@ def test_issue41h_dev_set_floors() -> None:
         ok = find_verb(r["sentence"], r["lemma"], r["lang"], verb_form=r["verb_form"]).found == r["present"]
         score.setdefault((r["lang"], r["present"]), [0, 0])[0] += ok
         score[(r["lang"], r["present"])][1] += 1
-    # measured when the rules were written: every sentence right (main before them: 56 of 85)
+    # measured when the rules were written: every sentence right (main before them: 64 of 101)
     assert score == {("es", False): [16, 16], ("es", True): [14, 14], ("it", False): [10, 10], ("it", True): [9, 9],
                      ("pt", False): [8, 8], ("pt", True): [8, 8], ("sv", False): [2, 2], ("sv", True): [1, 1],
-                     ("tr", False): [3, 3], ("tr", True): [3, 3], ("lv", False): [5, 5], ("lv", True): [6, 6]}
+                     ("tr", False): [11, 11], ("tr", True): [11, 11], ("lv", False): [5, 5], ("lv", True): [6, 6]}
 
 
 @pytest.mark.parametrize(("sentence", "lemma", "lang", "why"), [
@@ -37,6 +37,8 @@ def test_issue41h_dev_set_floors() -> None:
     ("Salvo imprevistos, llegaremos el lunes.", "salvar", "es", "'Salvo' is read as a function word"),
     ("Vi fick ett brev angående skatten.", "angå", "sv", "'angående' is read as a function word"),
     ("Pavasara sēja šogad sākās agri.", "sēt", "lv", "follows the modifier 'pavasara' and is read as its noun"),
+    ("Gelir vergisi her yıl artıyor.", "gelmek", "tr", "'Gelir' stands inside its clause and is read as a noun"),
+    ("Gelecek hakkında konuştuk.", "gelmek", "tr", "before the postposition 'hakkında'"),
     ("Laukos ir daudz ceļu.", "celt", "lv", "'ceļu' follows the quantifier 'daudz'"),
 ])
 def test_refusal_names_form_and_reason(sentence: str, lemma: str, lang: str, why: str) -> None:
@@ -53,7 +55,9 @@ def test_refusal_names_form_and_reason(sentence: str, lemma: str, lang: str, why
     ("Es katru vakaru grāmatu lasu.", "lasīt", "lv"),             # object before the only finite verb
     ("Pēc darba es strādāju mājās.", "strādāt", "lv"),            # a genitive after a preposition ends its phrase
     ("Mana māsa daudz runā.", "runāt", "lv"),                     # a non -u form after a quantifier
-    ("Es daudz strādāju.", "strādāt", "lv"),                      # an -u form after it with "es": 1st person
+    ("Es daudz strādāju.", "strādāt", "lv"),
+    ("Kardeşim yarın akşam gelir mi?", "gelmek", "tr"),          # a question particle after the aorist
+    ("Yarın gelir gelmez beni ara.", "gelmek", "tr"),            # aorist + negative aorist: as soon as                      # an -u form after it with "es": 1st person
 ])
 def test_uses_of_the_same_shape_are_found(sentence: str, lemma: str, lang: str) -> None:
     assert find_verb(sentence, lemma, lang).found

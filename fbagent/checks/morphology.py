@@ -129,6 +129,7 @@ class Morphology:
     genitive_endings: tuple[str, ...] = ()
     genitive_quantifiers: frozenset[str] = frozenset()
     passive_endings: tuple[str, ...] = ()
+    nominal_postpositions: frozenset[str] = frozenset()
 
     @property
     def tables(self) -> bool:
@@ -252,6 +253,7 @@ def _context_fields(entry: dict[str, Any], low: Any) -> dict[str, Any]:
         genitive_endings=tuple(low(entry.get("genitive_endings", []))),
         genitive_quantifiers=frozenset(low(entry.get("genitive_quantifiers", []))),
         passive_endings=tuple(low(entry.get("passive_endings", []))),
+        nominal_postpositions=frozenset(low(entry.get("nominal_postpositions", []))),
         function_phrases=tuple(tuple(re.findall(r"\w+", str(x).lower())) for x in entry.get("function_phrases", [])),
     )
 

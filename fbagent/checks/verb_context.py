@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from fbagent.checks.conjugation import first_singular, nonfinite_form, shared_form_owner, verb_lemma
+from fbagent.checks.conjugation_tr import tr_bare_aorist
 from fbagent.checks.morphology import english_participles, morphology
 from fbagent.checks.verb_sentence import sentence_analysis
 from fbagent.checks.verb_slots import SlotRules
@@ -205,12 +206,17 @@ class SentenceContext(SlotRules):
         return super().finite_verb_between(start, j)
 
     def _bare_stem(self, i: int, lemma: str) -> str | None:
-        """Turkish: why token ``i``, the bare stem of ``lemma`` (``kuru`` of kurumak), is no imperative here: it
+        """Turkish: why token ``i``, a form of ``lemma``, is a noun or adjective: before a ``nominal_postpositions``
+        word ("gelecek hakkında"); a bare aorist inside its clause (:meth:`_aorist_inside`). The bare stem of ``lemma`` (``kuru`` of kurumak), is no imperative here: it
         follows a ``bare_stem_modifiers`` word (a degree adverb or demonstrative: "çok dik", "bu yaz"), or stands
         inside its clause (not last, nor before a ``bare_stem_links`` word) after its first word: the verb-final
         imperative ends its clause ("Kutuyu çöpe at."), a noun or adjective does not ("hava çok kuru geçti",
         "çek olarak aldım"). None where it may be the imperative."""
         m, toks, clause = self.m, self.tokens, self.clause
+        if i + 1 < len(toks) and clause[i + 1] == clause[i] and toks[i + 1].text in m.nominal_postpositions:
+            return f"stands before the postposition '{toks[i + 1].text}' and is read as its noun"
+        if tr_bare_aorist(toks[i].text, lemma):
+            return self._aorist_inside(i)
         if not lemma.endswith(("mak", "mek")) or toks[i].text != lemma[:-3]:
             return None
         if i > 0 and clause[i - 1] == clause[i] and toks[i - 1].text in m.bare_stem_modifiers:
@@ -218,6 +224,19 @@ class SentenceContext(SlotRules):
         if i == 0 or i + 1 >= len(toks) or clause[i + 1] != clause[i] or toks[i + 1].text in m.bare_stem_links:
             return None
         return "stands inside its clause and is read as a noun or adjective (a bare imperative ends its clause)"
+
+    def _aorist_inside(self, i: int) -> str | None:
+        """Turkish: why token ``i``, a bare aorist (:func:`tr_bare_aorist`), is a noun or adjective here: it stands
+        inside its clause, not before a ``bare_stem_links`` word, a question particle (mı, mi, mu, mü ...) or a
+        negative aorist (-mAz: "gelir gelmez"). The finite verb ends its clause ("Her gün kitap okur."); a
+        word spelled so before others is the noun ("Gelir vergisi", "Yazar kitabını imzaladı"). None otherwise."""
+        toks, clause = self.tokens, self.clause
+        if i + 1 >= len(toks) or clause[i + 1] != clause[i]:
+            return None
+        nxt = toks[i + 1].text
+        if nxt in self.m.bare_stem_links or nxt.startswith(("mı", "mi", "mu", "mü")) or nxt.endswith(("maz", "mez")):
+            return None
+        return "stands inside its clause and is read as a noun or adjective (a finite aorist ends its clause)"
 
     def _dictionary_finite(self, k: int) -> bool:
         """:meth:`_dictionary_verb` or a ``finite_endings`` word the dictionary does not know (Latvian past
