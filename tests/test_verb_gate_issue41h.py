@@ -1,7 +1,8 @@
 """Issue 41h: the verb gate's function-word and noun-phrase rules for es, pt, it, sv, lv, tr (no tagger), on the
 builder's own dev set (tests/data/verb_sentences_issue41h_dev.jsonl: fixed phrases, prepositions spelled as a verb
 form, nouns after an ordinal or comparative, Latvian nouns after a genitive or adjective modifier, Turkish nouns
-spelled as a bare aorist; half uses of the same surface shape) and by hand, with the refusal's note naming the form and the reason."""
+spelled as a bare aorist, Italian nouns after an imperative and an article, Swedish nouns after an attributive
+adjective; half uses of the same surface shape) and by hand, with the refusal's note naming the form and the reason."""
 
 from __future__ import annotations
 
@@ -24,9 +25,10 @@ def test_issue41h_dev_set_floors() -> None:
         ok = find_verb(r["sentence"], r["lemma"], r["lang"], verb_form=r["verb_form"]).found == r["present"]
         score.setdefault((r["lang"], r["present"]), [0, 0])[0] += ok
         score[(r["lang"], r["present"])][1] += 1
-    # measured when the rules were written: every sentence right (main before them: 64 of 101)
-    assert score == {("es", False): [16, 16], ("es", True): [14, 14], ("it", False): [10, 10], ("it", True): [9, 9],
-                     ("pt", False): [8, 8], ("pt", True): [8, 8], ("sv", False): [2, 2], ("sv", True): [1, 1],
+    # measured when the rules were written: all but "Leggi la guida" (simplemma reads "leggi" as the noun,
+    # laws, so it is no imperative before the article); main before them: 78 of 125
+    assert score == {("es", False): [16, 16], ("es", True): [14, 14], ("it", False): [15, 16], ("it", True): [15, 15],
+                     ("pt", False): [8, 8], ("pt", True): [8, 8], ("sv", False): [8, 8], ("sv", True): [7, 7],
                      ("tr", False): [11, 11], ("tr", True): [11, 11], ("lv", False): [5, 5], ("lv", True): [6, 6]}
 
 

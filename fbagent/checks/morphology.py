@@ -130,6 +130,7 @@ class Morphology:
     genitive_quantifiers: frozenset[str] = frozenset()
     passive_endings: tuple[str, ...] = ()
     nominal_postpositions: frozenset[str] = frozenset()
+    attributive: frozenset[str] = frozenset()
 
     @property
     def tables(self) -> bool:
@@ -254,6 +255,7 @@ def _context_fields(entry: dict[str, Any], low: Any) -> dict[str, Any]:
         genitive_quantifiers=frozenset(low(entry.get("genitive_quantifiers", []))),
         passive_endings=tuple(low(entry.get("passive_endings", []))),
         nominal_postpositions=frozenset(low(entry.get("nominal_postpositions", []))),
+        attributive=frozenset(low(entry.get("attributive", []))),
         function_phrases=tuple(tuple(re.findall(r"\w+", str(x).lower())) for x in entry.get("function_phrases", [])),
     )
 

@@ -67,7 +67,8 @@ class SentenceContext(SlotRules):
         (a preposition: "in porto", "med låg röst"; where ``verb_second``, the infinitive
         too: "utom fara", a preposition takes "att" before a verb), a ``degree_adverbs`` word ("muy corto", "mycket känd"; a
         participle after the adverb is a verb after a ``perfect_auxiliaries`` word: "ho molto apprezzato"), a
-        ``modifier_suffixes`` word or a ``prenominal`` adjective where ``prenominal_alone`` (Turkish "sevdiğim
+        ``modifier_suffixes`` word, an ``attributive`` adjective (Swedish "stark vilja", "små fiskar") or a
+        ``prenominal`` adjective where ``prenominal_alone`` (Turkish "sevdiğim
         yazar", "kırmızı gül"); a finite-looking form after a ``copulas`` word with only ``light_adverbs``
         between ("está libre", "è già sveglio"; a participle or gerund there is a verb: "foi construída");
         a form other than the infinitive that opens its clause right before another verb's finite form where
@@ -93,7 +94,7 @@ class SentenceContext(SlotRules):
         if prev is not None and prev in m.degree_adverbs and (not nonfinite or i < 2 or clause[i - 2] != clause[i]
                                                               or toks[i - 2].text not in m.perfect_auxiliaries):
             return f"follows the degree adverb '{prev}' and is read as an adjective"
-        if prev is not None and (m.prenominal_alone and prev in m.prenominal
+        if prev is not None and (m.prenominal_alone and prev in m.prenominal or prev in m.attributive
                                  or m.modifier_suffixes and prev.endswith(m.modifier_suffixes)):
             return f"follows the modifier '{prev}' and is read as a noun"
         if m.bare_stem_links and (why := self._bare_stem(i, lemma)) is not None:
