@@ -270,17 +270,21 @@ class EmbeddedBackend(TransformersBackend):
 
 def _mask_processor(lltokenizer: llguidance.LLTokenizer, grammar: str) -> tuple[object, llguidance.LLMatcher]:
     """A transformers ``LogitsProcessor`` that sets every token the grammar forbids to ``-inf`` before each
-    step (llguidance's bitmask, :mod:`llguidance.torch`), and its matcher (fed each chosen token).
-    Raises :class:`FbagentError` when llguidance rejects the grammar."""
+    step (llguidance's bitmask, applied by :mod:`llguidance.numpy` on the CPU scores in place), and its matcher
+    (fed each chosen token). Not :mod:`llguidance.torch`: its mask kernel is ``torch.compile``d, which needs a
+    C++ compiler at run time (a machine without ``g++`` failed every call: ``InvalidCxxCompiler``), and a
+    kernel that inductor generated for AVX-512 but built for AVX2 left half of the vocabulary unmasked (issue 42).
+    Raises :class:`FbagentError` when llguidance rejects the grammar; the processor raises ``RuntimeError``
+    when a token the mask forbade was chosen (the call fails rather than store text outside the schema)."""
     import llguidance
-    import llguidance.torch
+    import llguidance.numpy
     from transformers import LogitsProcessor
 
     matcher = llguidance.LLMatcher(lltokenizer, grammar)
     if matcher.is_error():
         raise FbagentError(f"llguidance rejects the JSON schema ({matcher.get_error()})",
                            "report this schema; use --generator llamacpp meanwhile")
-    bits = llguidance.torch.allocate_token_bitmask(1, lltokenizer.vocab_size)
+    bits = llguidance.numpy.allocate_token_bitmask(1, lltokenizer.vocab_size)
 
     class GrammarMask(LogitsProcessor):
         def __init__(self) -> None:
@@ -288,10 +292,13 @@ def _mask_processor(lltokenizer: llguidance.LLTokenizer, grammar: str) -> tuple[
 
         def __call__(self, input_ids: torch.Tensor, scores: torch.Tensor) -> torch.Tensor:
             if self.seen >= 0:
-                matcher.consume_token(int(input_ids[0, -1]))
+                token = int(input_ids[0, -1])
+                if not matcher.consume_token(token):
+                    raise RuntimeError(f"token {token} was chosen although the grammar mask forbade it "
+                                       f"({matcher.get_error()})")
             self.seen = input_ids.shape[1]
-            llguidance.torch.fill_next_token_bitmask(matcher, bits, 0)
-            llguidance.torch.apply_token_bitmask_inplace(scores, bits.to(scores.device))
+            llguidance.numpy.fill_next_token_bitmask(matcher, bits, 0)
+            llguidance.numpy.apply_token_bitmask_inplace(scores.detach().cpu().numpy(), bits)
             return scores
 
     return GrammarMask(), matcher
