@@ -9,9 +9,11 @@
 #   scripts/container_check.sh [ROOT]          # ROOT default /work/c2/root (outside every git repository)
 #   CHECK_BENCH=1 scripts/container_check.sh   # also run benchmarks/bench_generate.py once (prints rows)
 #   CHECK_ENV="ATEN_CPU_CAPABILITY=avx2" ...   # extra environment for the generate step
+#   CHECK_FRESH=0 scripts/container_check.sh   # keep the venv and model cache of the last run (no install timing):
+#                                              # only fbagent is reinstalled from the new clone
 #
-# Idempotent: debootstrap only when ROOT has no python3; every run re-clones the repository and makes a fresh
-# venv and model cache inside ROOT (pip's download cache in ROOT/root/.cache/pip is kept). Nothing is
+# Idempotent: debootstrap only when ROOT has no python3; every run re-clones the repository and (unless
+# CHECK_FRESH=0) makes a fresh venv and model cache inside ROOT (pip's download cache in ROOT/root/.cache/pip is kept). Nothing is
 # mounted outside the private namespace, so nothing stays mounted after the script ends.
 #
 # What differs from README command 1, and why: the README pins torch==2.13.0 from PyTorch's CPU index
@@ -60,26 +62,32 @@ chroot "$ROOT" /usr/bin/env -i HOME=/root PATH=/usr/local/bin:/usr/bin:/bin LANG
     SSL_CERT_FILE=/etc/ssl/certs/ca-certificates.crt PIP_CERT=/etc/ssl/certs/ca-certificates.crt \
     REQUESTS_CA_BUNDLE=/etc/ssl/certs/ca-certificates.crt \
     COMMIT="$COMMIT" CHECK_ENV="${CHECK_ENV:-}" CHECK_BENCH="${CHECK_BENCH:-}" \
-    CHECK_TORCH_INDEX="${CHECK_TORCH_INDEX:-}" /bin/bash -s <<'INSIDE'
+    CHECK_TORCH_INDEX="${CHECK_TORCH_INDEX:-}" CHECK_FRESH="${CHECK_FRESH:-1}" /bin/bash -s <<'INSIDE'
 set -euo pipefail
 echo "== inside: $(. /etc/os-release; echo "$PRETTY_NAME"), $(python3 --version), $(ldd --version | head -1 | sed 's/.* //;s/^/glibc /'), $(git --version)"
 echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores, kernel $(uname -r)"
-rm -rf /check/fbagent /check/run /check/models
+rm -rf /check/fbagent /check/run
 git config --global --add safe.directory /src.git
 git clone -q /src.git /check/fbagent && git -C /check/fbagent checkout -q "$COMMIT"
 echo "repository: $(git -C /check/fbagent log -1 --format='%h %cs')"
 cd /check/fbagent
 export FBAGENT_MODEL_CACHE=/check/models
-t0=$(date +%s.%N)
-python3 -m venv .venv && . .venv/bin/activate
-if [ -n "$CHECK_TORCH_INDEX" ]; then pip install -q torch==2.13.0 --index-url "$CHECK_TORCH_INDEX"
-else pip install -q torch==2.13.0; fi
-t1=$(date +%s.%N)
-pip install -q -e '.[local]'
-t2=$(date +%s.%N)
-fbagent models prepare
-t3=$(date +%s.%N)
-python3 -c "print(f'install: torch {$t1-$t0:.1f} s + pip install -e .[local] {$t2-$t1:.1f} s + models prepare {$t3-$t2:.1f} s = {$t3-$t0:.1f} s')"
+if [ "$CHECK_FRESH" = 0 ] && [ -x /check/venv/bin/fbagent ]; then
+    . /check/venv/bin/activate && pip install -q --no-deps -e . && fbagent models prepare
+    echo "install: kept from the last run (CHECK_FRESH=0)"
+else
+    rm -rf /check/venv /check/models
+    t0=$(date +%s.%N)
+    python3 -m venv /check/venv && . /check/venv/bin/activate
+    if [ -n "$CHECK_TORCH_INDEX" ]; then pip install -q torch==2.13.0 --index-url "$CHECK_TORCH_INDEX"
+    else pip install -q torch==2.13.0; fi
+    t1=$(date +%s.%N)
+    pip install -q -e '.[local]'
+    t2=$(date +%s.%N)
+    fbagent models prepare
+    t3=$(date +%s.%N)
+    python3 -c "print(f'install: torch {$t1-$t0:.1f} s + pip install -e .[local] {$t2-$t1:.1f} s + models prepare {$t3-$t2:.1f} s = {$t3-$t0:.1f} s')"
+fi
 python3 -c "import torch, transformers, llguidance, sys; print('versions: python', sys.version.split()[0], '| torch', torch.__version__, '| cpu capability', torch.backends.cpu.get_cpu_capability(), '| transformers', transformers.__version__, '| llguidance', llguidance.__version__ if hasattr(llguidance, '__version__') else '?')"
 echo "load before generate: $(cut -d' ' -f1-3 /proc/loadavg)"
 mkdir -p /check/run && cd /check/run
