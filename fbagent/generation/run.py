@@ -30,6 +30,7 @@ from fbagent.checks.coverage import check_verb_check, require_verb_check, verb_c
 from fbagent.checks.lemmas import require_verb_analyser
 from fbagent.crash import crash_note, invocation_pid
 from fbagent.errors import FbagentError
+from fbagent.providers.names import EMBEDDED_ENGINE
 from fbagent.generation import checkpoints
 from fbagent.generation.batch import collectors, run_in_waves, wave_settler
 from fbagent.generation.budget import run_budget
@@ -257,7 +258,8 @@ class _Session:
                          "timeout_s": opts.models.generator.timeout_s,
                          "base_url": stored_base_url(opts.models.generator.base_url),
                          "prompt_styles": {"generator": self.prompts.style, "verifier": self.prompts.verifier_style},
-                         **({"margin_source": opts.verifier.margin_source} if opts.verifier.margin_source else {})},
+                         **({"margin_source": opts.verifier.margin_source} if opts.verifier.margin_source else {}),
+                         **({"engine": EMBEDDED_ENGINE} if opts.models.generator.backend == "local" else {})},
                 prompt_versions=self.prompts.versions,
             )
         else:

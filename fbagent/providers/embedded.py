@@ -37,6 +37,7 @@ from fbagent.providers.gguf import default_gguf_path
 from fbagent.providers.gguf_checkpoint import prepare_checkpoint
 from fbagent.providers.hooks import CallHooks
 from fbagent.providers.local import MAX_STRING_CHARS, _json_safe
+from fbagent.providers.names import EMBEDDED_ENGINE
 from fbagent.providers.prompt_style import check_prompt_style, gguf_prompt_style
 from fbagent.providers.structured import instructor_create, openai_text, openai_usage
 from fbagent.providers.transformers import TransformersBackend
@@ -101,6 +102,9 @@ class EmbeddedBackend(TransformersBackend):
     """
 
     name = "local"
+    #: the backend part of the LLM-call cache key (:func:`fbagent.llm.cache.cache_key`): not ``local``, which
+    #: older fbagent's llama.cpp answers carry under the same model name (they are never served to this engine)
+    cache_backend = f"local/{EMBEDDED_ENGINE}"
     default_batch_size = 8
     model_optional = True
     REASK_TEMPERATURE = 0.7
@@ -144,7 +148,7 @@ class EmbeddedBackend(TransformersBackend):
 
     def info(self) -> BackendInfo:
         info = super().info()
-        info.options = {**info.options, "model_path": str(self.model_path), "engine": "transformers+llguidance",
+        info.options = {**info.options, "model_path": str(self.model_path), "engine": EMBEDDED_ENGINE,
                         "threads": self.threads}
         info.versions = {**info.versions, "llguidance": package_version("llguidance")}
         return info
