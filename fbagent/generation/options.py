@@ -17,7 +17,6 @@ from fbagent.checks.defaults import (
     DEFAULT_SIMILARITY_THRESHOLD,
 )
 from fbagent.errors import FbagentError
-from fbagent.providers.names import EMBEDDED_ENGINE
 from fbagent.limits import check_count
 from fbagent.pairs.options import SelectionOptions
 from fbagent.providers.config import (
@@ -26,6 +25,7 @@ from fbagent.providers.config import (
     GENERATION_VARIANT_TEMPERATURE,
     ModelConfig,
 )
+from fbagent.providers.names import EMBEDDED_ENGINE
 from fbagent.store.db import tidy_wal
 from fbagent.store.rows import LexiconRow, RunRow
 from fbagent.verifier.run_models import RunModels, prompt_styles

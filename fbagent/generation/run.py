@@ -30,7 +30,6 @@ from fbagent.checks.coverage import check_verb_check, require_verb_check, verb_c
 from fbagent.checks.lemmas import require_verb_analyser
 from fbagent.crash import crash_note, invocation_pid
 from fbagent.errors import FbagentError
-from fbagent.providers.names import EMBEDDED_ENGINE
 from fbagent.generation import checkpoints
 from fbagent.generation.batch import collectors, run_in_waves, wave_settler
 from fbagent.generation.budget import run_budget
@@ -71,6 +70,7 @@ from fbagent.pairs.screening import load_run_pairs
 from fbagent.pairs.select import check_selectable
 from fbagent.prompting.messages import load_prompts
 from fbagent.providers.breaker import ServiceDown, guarding
+from fbagent.providers.names import EMBEDDED_ENGINE
 from fbagent.providers.prices import CostCapReached, load_prices
 from fbagent.providers.redact import stored_base_url, stored_command
 from fbagent.store import items as items_store
