@@ -8,6 +8,7 @@
 # usage (as root, on a Debian/Ubuntu host with debootstrap: apt-get install -y debootstrap):
 #   scripts/container_check.sh [ROOT]          # ROOT default /work/c2/root (outside every git repository)
 #   CHECK_BENCH=1 scripts/container_check.sh   # also run benchmarks/bench_generate.py once (prints rows)
+#   CHECK_FRESH=0 CHECK_GENERATE=0 CHECK_BENCH=1 scripts/container_check.sh   # the benchmark alone
 #   CHECK_ENV="ATEN_CPU_CAPABILITY=avx2" ...   # extra environment for the generate step
 #   CHECK_FRESH=0 scripts/container_check.sh   # keep the venv and model cache of the last run (no install timing):
 #                                              # only fbagent is reinstalled from the new clone
@@ -62,7 +63,8 @@ chroot "$ROOT" /usr/bin/env -i HOME=/root PATH=/usr/local/bin:/usr/bin:/bin LANG
     SSL_CERT_FILE=/etc/ssl/certs/ca-certificates.crt PIP_CERT=/etc/ssl/certs/ca-certificates.crt \
     REQUESTS_CA_BUNDLE=/etc/ssl/certs/ca-certificates.crt \
     COMMIT="$COMMIT" CHECK_ENV="${CHECK_ENV:-}" CHECK_BENCH="${CHECK_BENCH:-}" \
-    CHECK_TORCH_INDEX="${CHECK_TORCH_INDEX:-}" CHECK_FRESH="${CHECK_FRESH:-1}" /bin/bash -s <<'INSIDE'
+    CHECK_TORCH_INDEX="${CHECK_TORCH_INDEX:-}" CHECK_FRESH="${CHECK_FRESH:-1}" \
+    CHECK_GENERATE="${CHECK_GENERATE:-1}" /bin/bash -s <<'INSIDE'
 set -euo pipefail
 echo "== inside: $(. /etc/os-release; echo "$PRETTY_NAME"), $(python3 --version), $(ldd --version | head -1 | sed 's/.* //;s/^/glibc /'), $(git --version)"
 echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores, kernel $(uname -r)"
@@ -89,6 +91,7 @@ else
     python3 -c "print(f'install: torch {$t1-$t0:.1f} s + pip install -e .[local] {$t2-$t1:.1f} s + models prepare {$t3-$t2:.1f} s = {$t3-$t0:.1f} s')"
 fi
 python3 -c "import torch, transformers, llguidance, sys; print('versions: python', sys.version.split()[0], '| torch', torch.__version__, '| cpu capability', torch.backends.cpu.get_cpu_capability(), '| transformers', transformers.__version__, '| llguidance', llguidance.__version__ if hasattr(llguidance, '__version__') else '?')"
+if [ "$CHECK_GENERATE" != 0 ]; then
 echo "load before generate: $(cut -d' ' -f1-3 /proc/loadavg)"
 mkdir -p /check/run && cd /check/run
 env $CHECK_ENV /usr/bin/time -f 'generate: %e s wall, %U user-s, %S sys-s, %M KB max RSS' \
@@ -108,6 +111,7 @@ print("answers digest (sha256 of every call's task|response, sorted):",
       hashlib.sha256("".join(x + "\n" for x in lines).encode()).hexdigest()[:16])
 PY
 fbagent runs show "$(grep -o 'runs show [^ ]*' out.txt | tail -1 | cut -d' ' -f3)" | head -40
+fi
 if [ -n "$CHECK_BENCH" ]; then
     cd /check/fbagent && echo "load before bench: $(cut -d' ' -f1-3 /proc/loadavg)"
     python benchmarks/bench_generate.py --json --no-eval --only 100:64,0:16
