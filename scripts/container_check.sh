@@ -9,6 +9,7 @@
 #   scripts/container_check.sh [ROOT]          # ROOT default /work/c2/root (outside every git repository)
 #   CHECK_BENCH=1 scripts/container_check.sh   # also run benchmarks/bench_generate.py once (prints rows)
 #   CHECK_FRESH=0 CHECK_GENERATE=0 CHECK_BENCH=1 scripts/container_check.sh   # the benchmark alone
+#   CHECK_BENCH_ARGS="--quick --no-eval --only 0:16" ...  # other arguments for bench_generate.py
 #   CHECK_ENV="ATEN_CPU_CAPABILITY=avx2" ...   # extra environment for the generate step
 #   CHECK_FRESH=0 scripts/container_check.sh   # keep the venv and model cache of the last run (no install timing):
 #                                              # only fbagent is reinstalled from the new clone
@@ -64,7 +65,7 @@ chroot "$ROOT" /usr/bin/env -i HOME=/root PATH=/usr/local/bin:/usr/bin:/bin LANG
     REQUESTS_CA_BUNDLE=/etc/ssl/certs/ca-certificates.crt \
     COMMIT="$COMMIT" CHECK_ENV="${CHECK_ENV:-}" CHECK_BENCH="${CHECK_BENCH:-}" \
     CHECK_TORCH_INDEX="${CHECK_TORCH_INDEX:-}" CHECK_FRESH="${CHECK_FRESH:-1}" \
-    CHECK_GENERATE="${CHECK_GENERATE:-1}" /bin/bash -s <<'INSIDE'
+    CHECK_GENERATE="${CHECK_GENERATE:-1}" CHECK_BENCH_ARGS="${CHECK_BENCH_ARGS:-}" /bin/bash -s <<'INSIDE'
 set -euo pipefail
 echo "== inside: $(. /etc/os-release; echo "$PRETTY_NAME"), $(python3 --version), $(ldd --version | head -1 | sed 's/.* //;s/^/glibc /'), $(git --version)"
 echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores, kernel $(uname -r)"
@@ -114,7 +115,7 @@ fbagent runs show "$(grep -o 'runs show [^ ]*' out.txt | tail -1 | cut -d' ' -f3
 fi
 if [ -n "$CHECK_BENCH" ]; then
     cd /check/fbagent && echo "load before bench: $(cut -d' ' -f1-3 /proc/loadavg)"
-    python benchmarks/bench_generate.py --json --no-eval --only 100:64,0:16
+    python benchmarks/bench_generate.py ${CHECK_BENCH_ARGS:---json --no-eval --only 100:64,0:16}
 fi
 INSIDE
 HOST
