@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -171,6 +172,12 @@ class LoopSqliteSaver(SqliteSaver):
                                          channels: Sequence[str]) -> Mapping[str, DeltaChannelHistory]:
         """See ``SqliteSaver.get_delta_channel_history``."""
         return self.get_delta_channel_history(config=config, channels=channels)
+
+
+# LangGraph asks ``inspect.signature(saver.aput_writes)`` once per graph run (does it take ``task_path``?): 2% of
+# the event loop thread's CPU per entry (py-spy) computing the same signature from the code object each time;
+# ``inspect`` answers from ``__signature__`` when a function carries it
+LoopSqliteSaver.aput_writes.__signature__ = inspect.signature(LoopSqliteSaver.aput_writes)  # type: ignore[attr-defined]
 
 
 @contextlib.contextmanager
