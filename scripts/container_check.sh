@@ -108,8 +108,11 @@ calls, tin, tout = conn.execute("SELECT COUNT(*), SUM(input_tokens), SUM(output_
 lines = sorted(f"{t}|{r if r is not None else ''}" for t, r in conn.execute("SELECT task, response FROM llm_calls"))
 print("entries:", sum(n for _, n in status), "(" + ", ".join(f"{n} {s}" for s, n in status) + ")")
 print(f"LLM calls: {calls}, tokens in / out: {tin:,} / {tout:,}")
-print("answers digest (sha256 of every call's task|response, sorted):",
-      hashlib.sha256("".join(x + "\n" for x in lines).encode()).hexdigest()[:16])
+digest = hashlib.sha256("".join(x + "\n" for x in lines).encode()).hexdigest()[:16]
+print("answers digest (sha256 of every call's task|response, sorted):", digest)
+# the README's reference run on the host (docs/backends.md): 3 entries (1 flagged, 2 rejected), 14 calls, 4,192 / 635
+same = (status, calls, tin, tout, digest) == ([("flagged", 1), ("rejected", 2)], 14, 4192, 635, "040dfc163cd4bd98")
+print("same as the README's reference run (counts and every answer):", "yes" if same else "NO")
 PY
 fbagent runs show "$(grep -o 'runs show [^ ]*' out.txt | tail -1 | cut -d' ' -f3)" | head -40
 fi
