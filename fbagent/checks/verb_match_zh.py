@@ -32,7 +32,7 @@ def find_verb_zh(sentence: str, lemma: str) -> tuple[int, int, str, str] | None:
     words = jieba_words(sentence)
     if (fused := _fused_question_or_potential(sentence, words, lemma)) is not None:
         return fused
-    forms = {lemma, lemma + lemma, lemma + "一" + lemma, lemma + "了" + lemma}
+    forms = {lemma, lemma + lemma, lemma + "一" + lemma, lemma + "了" + lemma, lemma + "来" + lemma + "去"}   # 看来看去
     if len(lemma) == 2:   # a verb-object word reduplicates its verb only (散散步, 聊聊天, 洗了洗澡)
         forms |= {lemma[0] + lemma, lemma[0] + "一" + lemma, lemma[0] + "了" + lemma}
     inside: list[str] = []

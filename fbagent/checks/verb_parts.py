@@ -80,7 +80,8 @@ def _is_particle(ctx: SentenceContext, j: int, after: frozenset[str], r: Reading
     toks = ctx.tokens
     last = j + 1 >= len(toks) or ctx.clause[j + 1] != ctx.clause[j]
     if j > 0 and toks[j - 1].text in ctx.m.degree_adverbs and ctx.clause[j - 1] == ctx.clause[j] \
-            and r is not None and r.pos in ("adjective", "adverb"):
+            and r is not None and r.pos in ("adjective", "adverb") and toks[j].text not in ctx.m.ungradable_particles \
+            and toks[j - 1].text not in ctx.m.quantity_adverbs:
         return False  # "sprang so hoch", "schreien viel zu laut": an adverb of degree modifies an adjective, never a particle
     nxt = ctx.readings[j + 1] if ctx.readings is not None and not last else None
     if toks[j].text in ctx.m.degree_adverbs and nxt is not None and (nxt.pos in ("adjective", "adverb")
@@ -97,6 +98,8 @@ def _is_particle(ctx: SentenceContext, j: int, after: frozenset[str], r: Reading
         before = ctx.readings[j - 1] if ctx.readings is not None and j > 0 else None
         noun_phrase = r.pos == "noun" and (ctx.determiner_before(j) is not None or (
             before is not None and before.pos in ("determiner", "adjective", "adposition")))
+        if before is not None and before.pos == "adposition" and ctx.clause[j - 1] == ctx.clause[j]:
+            return False   # "sehen wir von fern": a preposition's object, never a particle
         return not noun_phrase and r.pos != "conjunction"  # "over de weg" is a noun phrase
     if r.pos in _NEVER_PARTICLE:
         return False

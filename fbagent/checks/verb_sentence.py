@@ -257,8 +257,7 @@ class SentenceFacts:
         m, toks = self.m, self.tokens
         if self.quotative(i):
             return True
-        if m.enclitics and i + 1 < len(toks) and toks[i + 1].start == toks[i].end + 1 \
-                and self.sentence[toks[i].end] in "-\u2011" and toks[i + 1].text in m.enclitics:
+        if self.hyphen_enclitic(i):
             return True
         if not (m.auxiliaries or m.subject_pronouns):
             return False
@@ -272,10 +271,18 @@ class SentenceFacts:
                 return False
         return False
 
+    def hyphen_enclitic(self, i: int) -> bool:
+        """Whether an ``enclitics`` pronoun is joined to token ``i`` by a hyphen ("Puis-je", "Prends-le"): a verb."""
+        m, toks = self.m, self.tokens
+        return bool(m.enclitics) and i + 1 < len(toks) and toks[i + 1].start == toks[i].end + 1 \
+            and self.sentence[toks[i].end] in "-\u2011" and toks[i + 1].text in m.enclitics
+
     def _noun_or_unread(self, i: int) -> bool:
         """Whether the analyser reads token ``i`` as a noun or not at all: only such a reading of a sentence-initial
         word may be an imperative the tagger missed ("Ruf deinen Bruder!"), never an adposition ("Durant l'hiver")."""
         reading = self.readings[i] if self.readings is not None else None
+        if reading is not None and reading.pos in ("adposition", "conjunction") and self.m.imperative_endings:
+            return self.tokens[i].text.endswith(self.m.imperative_endings)   # "Sachez que": French 2pl imperative
         return reading is None or reading.pos == "noun"
 
     def final_infinitive(self, i: int) -> bool:
@@ -300,6 +307,9 @@ class SentenceFacts:
         lemmas = self.lemmas[i] if i is not None else self._lemmas_of(text)
         if lemma in lemmas:
             return "lemma"
+        reading = self.readings[i] if i is not None and self.readings is not None else None
+        if reading is not None and reading.lemma == lemma and i is not None and self.hyphen_enclitic(i):
+            return "lemma"   # "Puis-je": the analyser's lemma, a verb by its hyphenated subject whatever its tag
         if self.config.inflections and text in inflections(lemma, self.code):
             return "inflection"
         known = self.known[i] if i is not None else False
