@@ -94,6 +94,9 @@ def _is_particle(ctx: SentenceContext, j: int, after: frozenset[str], r: Reading
         return False  # "fährt nach Berlin, um zu arbeiten": "zu" before a verb is the infinitive marker
     if r is None:
         return last or toks[j + 1].text in after
+    if r.pos == "noun" and toks[j].text in ctx.m.ungradable_particles and not _noun_phrase_before(ctx, j):
+        nxt = ctx.readings[j + 1] if not last else None   # "neemt deel aan", "Neemt u gerust plaats,": a noun particle
+        return last or toks[j + 1].text in after or (nxt is not None and nxt.pos == "adposition")
     if last:  # no article or verb ends a clause after its verb: HanTa, seeing no final punctuation, may say so
         before = ctx.readings[j - 1] if ctx.readings is not None and j > 0 else None
         noun_phrase = r.pos == "noun" and (ctx.determiner_before(j) is not None or (
@@ -111,6 +114,21 @@ def _is_particle(ctx: SentenceContext, j: int, after: frozenset[str], r: Reading
         return toks[j + 1].text in ctx.slots.coordinators and toks[j + 1].text in after and _own_verb(ctx, j + 1)
     nxt = ctx.readings[j + 1] if ctx.readings is not None else None
     return toks[j + 1].text in after or r.pos == "other" or (nxt is not None and nxt.pos == "adposition")
+
+
+def _noun_phrase_before(ctx: SentenceContext, j: int) -> bool:
+    """Whether token ``j`` ends a noun phrase: a determiner or preposition right before it or before the adjectives
+    before it ("het grootste deel", "een groot deel"), or an inflected adjective (-e) right before it ("grote
+    plaats"); an adverbial adjective alone ("gerust plaats", "actief deel") makes none."""
+    readings = ctx.readings
+    if readings is None or ctx.determiner_before(j) is not None:
+        return readings is not None
+    k = j - 1
+    while k >= 0 and ctx.clause[k] == ctx.clause[j] and (r := readings[k]) is not None and r.pos == "adjective":
+        k -= 1
+    if k >= 0 and ctx.clause[k] == ctx.clause[j] and (r := readings[k]) is not None and r.pos in ("adposition", "determiner"):
+        return True
+    return k < j - 1 and ctx.tokens[j - 1].text.endswith("e")
 
 
 def _own_verb(ctx: SentenceContext, k: int) -> bool:

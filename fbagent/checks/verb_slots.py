@@ -71,6 +71,9 @@ class SlotWords:
     first_person: tuple[tuple[str, str], ...] = ()  # nl: form -> the verb whose 1st person singular it is ("was")
     first_person_subject: str = ""             # nl "ik"
     possessives: frozenset[str] = frozenset()  # nl: possessive determiners (an object's: "mijn handen")
+    schedule_words: frozenset[str] = frozenset()  # nl: "elke", "iedere": a routine, so "ik was ... de auto" is wassen
+    plural_endings: tuple[str, ...] = ()       # nl: endings of a plural noun ("ramen", "shirts")
+    subordinators: frozenset[str] = frozenset()  # en: words that open another clause ("that", "who", "because")
 
 
 @lru_cache(maxsize=64)
@@ -103,6 +106,9 @@ def slot_words(lang: str) -> SlotWords:
         first_person=tuple((str(k).lower(), str(v).lower()) for k, v in entry.get("first_person", {}).items()),
         first_person_subject=str(entry.get("first_person_subject", "")),
         possessives=words("possessives"),
+        schedule_words=words("schedule_words"),
+        plural_endings=tuple(str(x) for x in entry.get("plural_endings", [])),
+        subordinators=words("subordinators"),
         present_singular=tuple(sorted(((str(k), tuple(str(x) for x in v))
                                        for k, v in entry.get("present_singular", {}).items()),
                                       key=lambda row: len(row[0]), reverse=True)),
@@ -248,7 +254,29 @@ class SlotRules(SentenceFacts):
                 j -= 1
             if self._same(j, i) and toks[j].text in s.copulas:
                 return f"follows the copula '{toks[j].text}' and is read as an adjective"
-        return self._degree_finite(i)
+        return self._degree_finite(i) or self._subject_head(i, method)
+
+    def _subject_head(self, i: int, method: str) -> str | None:
+        """English: token ``i``, spelled as the base form (``method`` ``exact``), after a determiner and a noun
+        ("The morning run", "Our evening walk"), with a finite verb later in its clause and no ``subordinators`` word
+        or conjunction between: the head noun of a compound subject ("The morning run along the canal clears my
+        head"); a verb there would be the clause's only finite verb ("The kids run along the canal"). None otherwise."""
+        toks, readings, s = self.tokens, self.readings, self.slots
+        if method != "exact" or not s.subordinators or readings is None or i < 2 or not self._same(i - 2, i):
+            return None
+        noun, det = readings[i - 1], readings[i - 2]
+        if noun is None or noun.pos != "noun" or not (toks[i - 2].text in self.m.determiners
+                                                      or det is not None and det.pos == "determiner"):
+            return None
+        for j in range(i + 1, len(toks)):
+            r = readings[j]
+            if not self._same(j, i) or toks[j].text in s.subordinators or toks[j].text in s.coordinators \
+                    or (r is not None and r.pos == "conjunction"):
+                return None
+            if r is not None and r.verb and r.finite:
+                return (f"follows '{toks[i - 2].text} {toks[i - 1].text}' and is read as the head noun of the subject "
+                        f"(its clause's finite verb is '{toks[j].text}')")
+        return None
 
     def _ge_verb(self, i: int, lemma: str) -> str | None:
         """German: token ``i`` is ``lemma``'s participle spelled "ge" + ``lemma`` ("gefallen", "geraten"), which is
@@ -289,7 +317,24 @@ class SlotRules(SentenceFacts):
         if any(toks[j].text in s.possessives and (r := readings[j - 1]) is not None and r.pos != "adposition"
                for j in after):
             return owner
-        return None
+        return owner if self._washed_object(after, in_pp) else None
+
+    def _washed_object(self, after: list[int], in_pp: set[int]) -> bool:
+        """Dutch "ik was" with no predicate after it: an object noun phrase (determiner + noun outside a
+        prepositional phrase) that is plural ("Ik was de ramen": zijn does not take a plural predicate after "ik")
+        or follows a ``schedule_words`` adverbial ("Ik was elke zondag de auto": a routine)."""
+        s, toks, readings = self.slots, self.tokens, self.readings
+        if readings is None:
+            return False
+        routine = any(toks[j].text in s.schedule_words for j in after)
+        for j in after:
+            r, det = readings[j], readings[j - 1]
+            if r is None or r.pos != "noun" or det is None or det.pos != "determiner" or j in in_pp \
+                    or toks[j - 1].text in s.schedule_words:
+                continue
+            if routine or (s.plural_endings and toks[j].text != r.lemma and toks[j].text.endswith(s.plural_endings)):
+                return True
+        return False
 
     def _adverb(self, j: int) -> bool:
         """Whether token ``j`` is read as an adverb (or an adverbial adjective: German "langsam")."""
