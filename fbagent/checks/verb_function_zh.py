@@ -83,6 +83,78 @@ def _modal_before(words: tuple[Word, ...], k: int) -> bool:
     return not (prev == "想" and any(w[2] in ("没", "没有", "从没", "从来没") for w in words[max(0, k - 3):k - 1]))
 
 
+#: personal pronouns jieba may glue to the verb after them (我会 + 说, 我爱你): Li & Thompson 1981, ch. 5.1
+ZH_PERSONAL_PRONOUNS = ("我们", "你们", "他们", "她们", "咱们", "我", "你", "您", "他", "她", "它")
+
+
+#: time words 过 (guò, to spend) takes as its object in one jieba word (过年, 过节, 过生日, 过周末, 过日子)
+ZH_SPENT_TIMES = frozenset({"年", "节", "生日", "周末", "日子", "春节", "新年", "暑假", "寒假", "圣诞节", "中秋节", "夏天", "冬天"})
+
+
+def spend_time(word: str, lemma: str) -> bool:
+    """Whether jieba's word ``word`` is the verb 过 (guò, spend) with its time object (过年, 过生日): jieba's dictionary
+    tags 过 as the aspect marker and these words as time words, so the verb-object rule does not see them."""
+    return lemma == "过" and word.startswith(lemma) and word[1:] in ZH_SPENT_TIMES
+
+
+def pronoun_glued(words: tuple[Word, ...], k: int, lemma: str) -> int | None:
+    """The offset of ``lemma`` in jieba's word ``k`` when a subject pronoun is glued before the verb, with at most an
+    object pronoun after it (我爱你) or, where the dictionary holds the whole as another word (我会: an association),
+    a verb right after it (我会 | 说: the modal); None otherwise. ``lemma`` must be a verb in jieba's dictionary."""
+    word = words[k][2]
+    pronoun = next((p for p in ZH_PERSONAL_PRONOUNS if word.startswith(p)), None)
+    if pronoun is None or not word[len(pronoun):].startswith(lemma) \
+            or not jieba_posseg().dt.word_tag_tab.get(lemma, "").startswith("v"):
+        return None
+    rest = word[len(pronoun) + len(lemma):]
+    if rest and rest not in ZH_PERSONAL_PRONOUNS:
+        return None
+    nxt = words[k + 1] if k + 1 < len(words) else None
+    if rest or jieba_frequency(word) < ZH_LEXICALISED_FREQUENCY or (nxt is not None and nxt[3].startswith("v")):
+        return len(pronoun)
+    return None
+
+
+#: verbs that take a verbal noun as their subject at the start of a clause (研究表明, 调查显示, 学习是): the copula and
+#: the verbs of showing and finding (Li & Thompson 1981, ch. 18.1: nominalisation as subject)
+ZH_REPORTING_VERBS = frozenset({"是", "表明", "显示", "证明", "说明", "指出", "发现", "认为", "揭示", "预测", "估计"})
+#: adverbs of degree before an adjectival predicate (经济发展很快, 城市生活很方便)
+ZH_DEGREE_WORDS = frozenset({"很", "非常", "太", "真", "特别", "十分", "挺", "更", "比较", "越来越", "相当", "极其", "不太"})
+
+
+def nominal_subject(words: tuple[Word, ...], k: int, lemma: str) -> str | None:
+    """Why word ``k`` (``lemma`` alone, a verbal noun) is a noun subject: it opens its clause and a copula or verb of
+    showing follows (研究表明, 调查显示, 学习是一件快乐的事), or a noun modifies it and an adverb of degree follows
+    (经济发展很快, 城市生活很方便: an adjectival predicate), with no coverb of place before; None otherwise."""
+    if words[k][2] != lemma or k + 1 >= len(words):
+        return None
+    prev = words[k - 1] if k > 0 else None
+    nxt = words[k + 1]
+    opens = prev is None or prev[3] == "x"
+    if opens and nxt[2] in ZH_REPORTING_VERBS:
+        return f"'{lemma}' opens its clause before '{nxt[2]}' and is read as its subject (a verbal noun)"
+    if prev is not None and prev[3] in ("n", "ns", "nz", "nt") and nxt[2] in ZH_DEGREE_WORDS \
+            and not any(w[2] in ZH_PLACE_COVERBS or w[2] in ("在", "给", "跟", "对") for w in words[max(0, k - 4):k - 1]):
+        return f"'{prev[2]}{lemma}' before '{nxt[2]}' is a noun phrase, the subject of an adjectival predicate"
+    return None
+
+
+#: the directional verbs that are localisers after a noun (桌子上, 树下): Li & Thompson 1981, ch. 11
+ZH_LOCALISER_VERBS = frozenset("上下")
+
+
+def localiser_use(words: tuple[Word, ...], k: int, lemma: str) -> str | None:
+    """Why word ``k`` (上 / 下 alone) is a localiser, not the verb: it follows a noun inside a coverb's place phrase (在桌子
+    上, 在树下玩) or a noun before the clause's end, 的 or 有 (山下有一条河); None otherwise (他上了车, 雨下了)."""
+    if lemma not in ZH_LOCALISER_VERBS or words[k][2] != lemma or k == 0 or not words[k - 1][3].startswith(("n", "s")):
+        return None
+    nxt = words[k + 1] if k + 1 < len(words) else None
+    coverb = any(w[2] in ZH_PLACE_COVERBS or len(w[2]) == 2 and w[2][-1] in "在到" for w in words[max(0, k - 5):k - 1])
+    if coverb or nxt is None or nxt[3] == "x" or nxt[2] in ("的", "有", "是"):
+        return f"'{lemma}' after the noun '{words[k - 1][2]}' is a localiser (a place phrase), not the verb"
+    return None
+
+
 def glued_before(words: tuple[Word, ...], k: int, lemma: str, complement: bool) -> int | None:
     """The offset of ``lemma`` in jieba's word ``k`` when a modal or motion verb (会来, 能来) or, after a noun, a
     localiser (比赛中 | 得了, 桌子上 | 有) is glued before it and the dictionary does not hold the whole as a word of

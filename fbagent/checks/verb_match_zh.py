@@ -18,7 +18,15 @@ from fbagent.checks.verb_context_zh import (
     particle_de,
     passive_agent_glued,
 )
-from fbagent.checks.verb_function_zh import adverb_word, function_word, glued_before
+from fbagent.checks.verb_function_zh import (
+    adverb_word,
+    function_word,
+    glued_before,
+    localiser_use,
+    nominal_subject,
+    pronoun_glued,
+    spend_time,
+)
 
 Word = tuple[int, int, str, str]
 
@@ -69,7 +77,8 @@ def _not_a_verb_here(words: tuple[Word, ...], k: int, lemma: str) -> str | None:
     if not verbal and (noun := _noun_marker(words, k)) is not None:   # 比一比, 看了看: a reduplicated verb is no noun
         return f"'{word}' follows '{noun}' and is read as a noun"
     coverb = coverb_before_predicate(words, k, lemma) if word == lemma else None
-    return coverb or particle_de(words, k, lemma) or function_word(words, k, lemma) or nominal_use(words, k)
+    return coverb or particle_de(words, k, lemma) or function_word(words, k, lemma) or nominal_use(words, k) \
+        or nominal_subject(words, k, lemma) or localiser_use(words, k, lemma)
 
 
 def _verb_in_word(words: tuple[Word, ...], k: int, lemma: str) -> int | None:
@@ -81,6 +90,8 @@ def _verb_in_word(words: tuple[Word, ...], k: int, lemma: str) -> int | None:
     tags = jieba_posseg().dt.word_tag_tab
     if adverb_word(word, lemma) is not None:
         return None   # 到底, 过于, 看来: a fixed adverb
+    if spend_time(word, lemma) and _noun_marker(words, k) is None:
+        return 0   # 过年, 过生日: 过 (spend) with its time object
     if lemma in ZH_COVERBS and word.startswith(lemma) and tags.get(word[len(lemma):], "").startswith(("n", "s", "r", "f", "q")):
         return 0   # 在家 (吗): the coverb with its object; the caller asks whether a predicate follows
     if word.startswith(lemma) and _noun_marker(words, k) is None and not _adjectival(prev) \
@@ -94,7 +105,9 @@ def _verb_in_word(words: tuple[Word, ...], k: int, lemma: str) -> int | None:
         return 1
     rest = word[1 + len(lemma):]
     if (hit := glued_before(words, k, lemma, not rest or _complement(rest))) is not None:
-        return hit   # 会来, 比赛中 | 得了: a modal or a localiser glued before the verb   # 请关: jieba's HMM glued 请 (please) to a verb its dictionary does not join it with
+        return hit   # 会来, 比赛中 | 得了: a modal or a localiser glued before the verb
+    if (hit := pronoun_glued(words, k, lemma)) is not None:
+        return hit   # 我爱你, 我会 | 说: the subject pronoun glued before the verb   # 请关: jieba's HMM glued 请 (please) to a verb its dictionary does not join it with
     if word.startswith("地" + lemma) and prev is not None and (prev[3] in ("d", "ad", "z", "a") or _reduplicated(prev[2])):
         rest = word[1 + len(lemma):]
         return 1 if not rest or _complement(rest) else None
