@@ -229,10 +229,10 @@ class SentenceFacts:
         t = toks[i]
         before = i > 0 and toks[i - 1].end == t.start - 1 and text[t.start - 1] in "-\u2010\u2011"
         after = i + 1 < len(toks) and toks[i + 1].start == t.end + 1 and text[t.end] in "-\u2010\u2011"
-        if before and toks[i - 1].text not in m.hyphen_prefixes:
+        if before and toks[i - 1].text not in m.hyphen_prefixes and toks[i - 1].text not in m.enclitics:
             return text[toks[i - 1].start:(toks[i + 1].end if after else t.end)]
-        if after:
-            return text[t.start:toks[i + 1].end]
+        if after and toks[i + 1].text not in m.enclitics and toks[i + 1].text not in m.hyphen_prefixes:
+            return text[t.start:toks[i + 1].end]   # French "Donne-le", "Puis-je", "a-t-il": the verb and its clitic
         return None
 
     def imperative(self, i: int) -> bool:

@@ -74,6 +74,8 @@ class SlotWords:
     schedule_words: frozenset[str] = frozenset()  # nl: "elke", "iedere": a routine, so "ik was ... de auto" is wassen
     plural_endings: tuple[str, ...] = ()       # nl: endings of a plural noun ("ramen", "shirts")
     subordinators: frozenset[str] = frozenset()  # en: words that open another clause ("that", "who", "because")
+    opening_articles: frozenset[str] = frozenset()  # fr: articles spelled as object clitics; opening a clause, articles
+    participle_after_noun: bool = False        # fr: a participle after determiner + noun before the finite verb: adjective
 
 
 @lru_cache(maxsize=64)
@@ -109,6 +111,8 @@ def slot_words(lang: str) -> SlotWords:
         schedule_words=words("schedule_words"),
         plural_endings=tuple(str(x) for x in entry.get("plural_endings", [])),
         subordinators=words("subordinators"),
+        opening_articles=words("opening_articles"),
+        participle_after_noun=bool(entry.get("participle_after_noun", False)),
         present_singular=tuple(sorted(((str(k), tuple(str(x) for x in v))
                                        for k, v in entry.get("present_singular", {}).items()),
                                       key=lambda row: len(row[0]), reverse=True)),
@@ -254,7 +258,26 @@ class SlotRules(SentenceFacts):
                 j -= 1
             if self._same(j, i) and toks[j].text in s.copulas:
                 return f"follows the copula '{toks[j].text}' and is read as an adjective"
-        return self._degree_finite(i) or self._subject_head(i, method)
+        return self._degree_finite(i) or self._subject_head(i, method) or self._noun_phrase_opening(i, lemma)
+
+    def _noun_phrase_opening(self, i: int, lemma: str) -> str | None:
+        """French: why token ``i`` belongs to the noun phrase that opens its clause: an ``opening_articles`` word (le,
+        la, les: also object clitics, which need a subject before them) opens the clause right before it ("Le devoir
+        de mathématiques", "Le boucher vend"); or, where ``participle_after_noun``, it is ``lemma``'s participle after a
+        determiner and a noun with the finite verb right after it ("La porte ouverte laissait entrer": an adjective;
+        "ouverte par le vent" keeps its agent and stays verbal). None otherwise."""
+        s, toks, readings = self.slots, self.tokens, self.readings
+        if s.opening_articles and i > 0 and toks[i - 1].text in s.opening_articles and self._same(i - 1, i) \
+                and not self._same(i - 2, i - 1) and not self.hyphen_enclitic(i):   # "Le voyez-vous ?": clitic, inversion
+            return f"follows the article '{toks[i - 1].text}' that opens its clause and is read as a noun"
+        if not s.participle_after_noun or readings is None or i < 2 or not self._same(i - 2, i) or not self._same(i + 1, i) \
+                or toks[i].text not in past_participles(lemma, self.code):
+            return None
+        det, noun, nxt = readings[i - 2], readings[i - 1], readings[i + 1]
+        if det is not None and det.pos == "determiner" and noun is not None and noun.pos == "noun" \
+                and nxt is not None and nxt.verb and nxt.finite:
+            return f"follows the noun '{toks[i - 1].text}' before the verb '{toks[i + 1].text}' and is read as an adjective"
+        return None
 
     def _subject_head(self, i: int, method: str) -> str | None:
         """English: token ``i``, spelled as the base form (``method`` ``exact``), after a determiner and a noun
