@@ -105,7 +105,7 @@ class SentenceFacts:
         j, passed = i - 1, False
         while j > 0 and clause[j - 1] == clause[i]:
             if toks[j].text in m.prenominal or (m.adjective_endings and toks[j].text.endswith(m.adjective_endings)
-                                                and toks[j - 1].text in m.determiners):
+                                                and toks[j - 1].text in m.determiners) or self._attributive(j):
                 j, passed = j - 1, True
             elif passed and toks[j].text in m.adjective_links and toks[j - 1].text in m.prenominal:
                 j -= 1
@@ -119,6 +119,14 @@ class SentenceFacts:
             j -= 1
         return j
 
+    def _attributive(self, j: int) -> bool:
+        """Whether the analyser reads token ``j`` as an adjective with a determiner right before it ("het lange wachten",
+        "a long walk"): an attributive adjective, which the noun after it follows."""
+        readings = self.readings
+        if readings is None or j == 0 or (r := readings[j]) is None or r.pos != "adjective":
+            return False
+        return self.tokens[j - 1].text in self.m.determiners or (b := readings[j - 1]) is not None and b.pos == "determiner"
+
     def determiner_before(self, i: int) -> str | None:
         """The determiner that makes token ``i`` a noun ("the run", "la llama de la vela", "un bel sogno"):
         a word of ``determiners`` just before it (``prenominal`` adjectives may stand between, several when
@@ -129,6 +137,8 @@ class SentenceFacts:
         if j < 0 or self.clause[j] != self.clause[i]:
             return None
         text = toks[j].text
+        if j < i - 1 and self._attributive(j + 1) and text not in m.determiners:
+            return text   # "Het lange wachten": the analyser's determiner before an attributive adjective
         if text in m.determiners:
             if text in m.optional_words and j == i - 1 and j > 0 and toks[j - 1].text in m.verb_context:
                 return None  # Portuguese "nós nos mudamos": the reflexive pronoun, not em + os
