@@ -74,6 +74,7 @@ class SlotWords:
     schedule_words: frozenset[str] = frozenset()  # nl: "elke", "iedere": a routine, so "ik was ... de auto" is wassen
     plural_endings: tuple[str, ...] = ()       # nl: endings of a plural noun ("ramen", "shirts")
     subordinators: frozenset[str] = frozenset()  # en: words that open another clause ("that", "who", "because")
+    gerund_verbs: frozenset[str] = frozenset()  # en: verbs whose complement is a gerund ("enjoys cooking")
     opening_articles: frozenset[str] = frozenset()  # fr: articles spelled as object clitics; opening a clause, articles
     participle_after_noun: bool = False        # fr: a participle after determiner + noun before the finite verb: adjective
 
@@ -111,6 +112,7 @@ def slot_words(lang: str) -> SlotWords:
         schedule_words=words("schedule_words"),
         plural_endings=tuple(str(x) for x in entry.get("plural_endings", [])),
         subordinators=words("subordinators"),
+        gerund_verbs=words("gerund_verbs"),
         opening_articles=words("opening_articles"),
         participle_after_noun=bool(entry.get("participle_after_noun", False)),
         present_singular=tuple(sorted(((str(k), tuple(str(x) for x in v))
@@ -184,7 +186,18 @@ class SlotRules(SentenceFacts):
             return True    # "made her cry", "let them go"
         if self._final_participle(i, lemma):
             return True
+        if s.gerund_verbs and text.endswith("ing") and self._after_gerund_verb(i):
+            return True    # "She enjoys cooking for friends": the gerund complement of a catenative verb
         return bool(s.finite_endings) and self._lone_finite(i, lemma, method)
+
+    def _after_gerund_verb(self, i: int) -> bool:
+        """English: a ``gerund_verbs`` word (enjoy, stop, keep, avoid ...: Quirk et al. 1985, *A Comprehensive
+        Grammar*, § 16.39, verbs with an -ing complement) stands before token ``i`` in its clause, at most one adverb
+        between ("kept quietly working")."""
+        j = i - 1
+        if self._same(j, i) and self._adverb(j) and self.tokens[j].text not in self.slots.gerund_verbs:
+            j -= 1
+        return self._same(j, i) and self.tokens[j].text in self.slots.gerund_verbs
 
     def _final_participle(self, i: int, lemma: str) -> bool:
         """Dutch/German: token ``i`` is ``lemma``'s ge- participle, ends its clause, and a ``verbal_auxiliaries``
