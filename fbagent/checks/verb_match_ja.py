@@ -146,7 +146,7 @@ def _honorific(words: list[tuple[int, int, str, Any]], lemma: str) -> tuple[int,
             if _field(aux, "pos1") != AUX_POS:
                 break
             end = aux_end
-        return words[k][0], end, "".join(w[2] for w in words[k:j + 1])
+        return words[k][0], end, "".join(w[2] for w in words[k:] if w[1] <= end)
     return None
 
 
