@@ -95,7 +95,7 @@ def _is_particle(ctx: SentenceContext, j: int, after: frozenset[str], r: Reading
     if r is None:
         return last or toks[j + 1].text in after
     if r.pos == "noun" and toks[j].text in ctx.m.ungradable_particles and not _noun_phrase_before(ctx, j):
-        nxt = ctx.readings[j + 1] if not last else None   # "neemt deel aan", "Neemt u gerust plaats,": a noun particle
+        nxt = nxt_reading   # "neemt deel aan", "Neemt u gerust plaats,": a noun particle
         return last or toks[j + 1].text in after or (nxt is not None and nxt.pos == "adposition")
     if last:  # no article or verb ends a clause after its verb: HanTa, seeing no final punctuation, may say so
         before = ctx.readings[j - 1] if ctx.readings is not None and j > 0 else None
