@@ -262,6 +262,12 @@ class SentenceContext(SlotRules):
         reading = self.readings[i] if self.readings is not None else None
         if reading is None or not (reading.pos == "adjective" or (reading.verb and not reading.finite)):
             return None
+        j = i - 2   # "l'a vraiment fatigué", "a enfin bien dormi": the auxiliary's participle, whatever the tag
+        while j >= 0 and self.clause[j] == self.clause[i] and (self.tokens[j].text in self.m.degree_adverbs or (
+                (before := self.readings[j] if self.readings is not None else None) is not None and before.pos == "adverb")):
+            j -= 1
+        if j >= 0 and self.clause[j] == self.clause[i] and self.tokens[j].text in self.m.verbal_auxiliaries:
+            return None
         if reading.verb and self.tokens[i - 1].text == self.m.infinitive_marker:
             return None   # "te schamen", "zu verlegen": the infinitive marker, not the degree adverb
         if reading.verb and any(self.tokens[j].text in self.m.verbal_auxiliaries and self.clause[j] == self.clause[i]

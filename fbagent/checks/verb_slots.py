@@ -71,6 +71,12 @@ class SlotWords:
     first_person: tuple[tuple[str, str], ...] = ()  # nl: form -> the verb whose 1st person singular it is ("was")
     first_person_subject: str = ""             # nl "ik"
     possessives: frozenset[str] = frozenset()  # nl: possessive determiners (an object's: "mijn handen")
+    schedule_words: frozenset[str] = frozenset()  # nl: "elke", "iedere": a routine, so "ik was ... de auto" is wassen
+    plural_endings: tuple[str, ...] = ()       # nl: endings of a plural noun ("ramen", "shirts")
+    subordinators: frozenset[str] = frozenset()  # en: words that open another clause ("that", "who", "because")
+    gerund_verbs: frozenset[str] = frozenset()  # en: verbs whose complement is a gerund ("enjoys cooking")
+    opening_articles: frozenset[str] = frozenset()  # fr: articles spelled as object clitics; opening a clause, articles
+    participle_after_noun: bool = False        # fr: a participle after determiner + noun before the finite verb: adjective
 
 
 @lru_cache(maxsize=64)
@@ -103,6 +109,12 @@ def slot_words(lang: str) -> SlotWords:
         first_person=tuple((str(k).lower(), str(v).lower()) for k, v in entry.get("first_person", {}).items()),
         first_person_subject=str(entry.get("first_person_subject", "")),
         possessives=words("possessives"),
+        schedule_words=words("schedule_words"),
+        plural_endings=tuple(str(x) for x in entry.get("plural_endings", [])),
+        subordinators=words("subordinators"),
+        gerund_verbs=words("gerund_verbs"),
+        opening_articles=words("opening_articles"),
+        participle_after_noun=bool(entry.get("participle_after_noun", False)),
         present_singular=tuple(sorted(((str(k), tuple(str(x) for x in v))
                                        for k, v in entry.get("present_singular", {}).items()),
                                       key=lambda row: len(row[0]), reverse=True)),
@@ -174,7 +186,18 @@ class SlotRules(SentenceFacts):
             return True    # "made her cry", "let them go"
         if self._final_participle(i, lemma):
             return True
+        if s.gerund_verbs and text.endswith("ing") and self._after_gerund_verb(i):
+            return True    # "She enjoys cooking for friends": the gerund complement of a catenative verb
         return bool(s.finite_endings) and self._lone_finite(i, lemma, method)
+
+    def _after_gerund_verb(self, i: int) -> bool:
+        """English: a ``gerund_verbs`` word (enjoy, stop, keep, avoid ...: Quirk et al. 1985, *A Comprehensive
+        Grammar*, § 16.39, verbs with an -ing complement) stands before token ``i`` in its clause, at most one adverb
+        between ("kept quietly working")."""
+        j = i - 1
+        if self._same(j, i) and self._adverb(j) and self.tokens[j].text not in self.slots.gerund_verbs:
+            j -= 1
+        return self._same(j, i) and self.tokens[j].text in self.slots.gerund_verbs
 
     def _final_participle(self, i: int, lemma: str) -> bool:
         """Dutch/German: token ``i`` is ``lemma``'s ge- participle, ends its clause, and a ``verbal_auxiliaries``
@@ -248,7 +271,48 @@ class SlotRules(SentenceFacts):
                 j -= 1
             if self._same(j, i) and toks[j].text in s.copulas:
                 return f"follows the copula '{toks[j].text}' and is read as an adjective"
-        return self._degree_finite(i)
+        return self._degree_finite(i) or self._subject_head(i, method) or self._noun_phrase_opening(i, lemma)
+
+    def _noun_phrase_opening(self, i: int, lemma: str) -> str | None:
+        """French: why token ``i`` belongs to the noun phrase that opens its clause: an ``opening_articles`` word (le,
+        la, les: also object clitics, which need a subject before them) opens the clause right before it ("Le devoir
+        de mathématiques", "Le boucher vend"); or, where ``participle_after_noun``, it is ``lemma``'s participle after a
+        determiner and a noun with the finite verb right after it ("La porte ouverte laissait entrer": an adjective;
+        "ouverte par le vent" keeps its agent and stays verbal). None otherwise."""
+        s, toks, readings = self.slots, self.tokens, self.readings
+        if s.opening_articles and i > 0 and toks[i - 1].text in s.opening_articles and self._same(i - 1, i) \
+                and not self._same(i - 2, i - 1) and not self.hyphen_enclitic(i):   # "Le voyez-vous ?": clitic, inversion
+            return f"follows the article '{toks[i - 1].text}' that opens its clause and is read as a noun"
+        if not s.participle_after_noun or readings is None or i < 2 or not self._same(i - 2, i) or not self._same(i + 1, i) \
+                or toks[i].text not in past_participles(lemma, self.code):
+            return None
+        det, noun, nxt = readings[i - 2], readings[i - 1], readings[i + 1]
+        if det is not None and det.pos == "determiner" and noun is not None and noun.pos == "noun" \
+                and nxt is not None and nxt.verb and nxt.finite:
+            return f"follows the noun '{toks[i - 1].text}' before the verb '{toks[i + 1].text}' and is read as an adjective"
+        return None
+
+    def _subject_head(self, i: int, method: str) -> str | None:
+        """English: token ``i``, spelled as the base form (``method`` ``exact``), after a determiner and a noun
+        ("The morning run", "Our evening walk"), with a finite verb later in its clause and no ``subordinators`` word
+        or conjunction between: the head noun of a compound subject ("The morning run along the canal clears my
+        head"); a verb there would be the clause's only finite verb ("The kids run along the canal"). None otherwise."""
+        toks, readings, s = self.tokens, self.readings, self.slots
+        if method != "exact" or not s.subordinators or readings is None or i < 2 or not self._same(i - 2, i):
+            return None
+        noun, det = readings[i - 1], readings[i - 2]
+        if noun is None or noun.pos != "noun" or not (toks[i - 2].text in self.m.determiners
+                                                      or det is not None and det.pos == "determiner"):
+            return None
+        for j in range(i + 1, len(toks)):
+            r = readings[j]
+            if not self._same(j, i) or toks[j].text in s.subordinators or toks[j].text in s.coordinators \
+                    or (r is not None and r.pos == "conjunction"):
+                return None
+            if r is not None and r.verb and r.finite:
+                return (f"follows '{toks[i - 2].text} {toks[i - 1].text}' and is read as the head noun of the subject "
+                        f"(its clause's finite verb is '{toks[j].text}')")
+        return None
 
     def _ge_verb(self, i: int, lemma: str) -> str | None:
         """German: token ``i`` is ``lemma``'s participle spelled "ge" + ``lemma`` ("gefallen", "geraten"), which is
@@ -289,7 +353,24 @@ class SlotRules(SentenceFacts):
         if any(toks[j].text in s.possessives and (r := readings[j - 1]) is not None and r.pos != "adposition"
                for j in after):
             return owner
-        return None
+        return owner if self._washed_object(after, in_pp) else None
+
+    def _washed_object(self, after: list[int], in_pp: set[int]) -> bool:
+        """Dutch "ik was" with no predicate after it: an object noun phrase (determiner + noun outside a
+        prepositional phrase) that is plural ("Ik was de ramen": zijn does not take a plural predicate after "ik")
+        or follows a ``schedule_words`` adverbial ("Ik was elke zondag de auto": a routine)."""
+        s, toks, readings = self.slots, self.tokens, self.readings
+        if readings is None:
+            return False
+        routine = any(toks[j].text in s.schedule_words for j in after)
+        for j in after:
+            r, det = readings[j], readings[j - 1]
+            if r is None or r.pos != "noun" or det is None or det.pos != "determiner" or j in in_pp \
+                    or toks[j - 1].text in s.schedule_words:
+                continue
+            if routine or (s.plural_endings and toks[j].text != r.lemma and toks[j].text.endswith(s.plural_endings)):
+                return True
+        return False
 
     def _adverb(self, j: int) -> bool:
         """Whether token ``j`` is read as an adverb (or an adverbial adjective: German "langsam")."""
