@@ -97,9 +97,11 @@ def test_pairs_select_shared_with_prints_the_count_and_selects_from_them(three):
     res = cli("pairs", "select", "--lexicon", "en15", "--shared-with", "ko,lv", "--pairs", "10", "--db", str(three))
     assert res.returncode == 0, res.stderr
     line = " ".join(res.stdout.split())
-    assert ("Shared frame pairs: 2 of the 5 polysemous-verb frame pairs of en15 are polysemous-verb pairs in every "
-            "one of ko, lv (with each alone: ko: 3 (by frame ID), lv: 4 (by name)); the candidates above are drawn "
-            "from them.") in line
+    assert ("Shared frame pairs: 2 of the 5 distinct polysemous-verb frame pairs of en15 (each pair of frames once, "
+            "whatever its verbs) are polysemous-verb pairs in every one of ko, lv (with each alone: ko: 3 (by frame "
+            "ID), lv: 4 (by name)); the candidates above are drawn from them (Table 1's # frame pairs counts (verb, "
+            "frame pair) entries).") in line
+    assert "# frame pairs: (verb, pair of frames) entries, a pair of frames counted once per verb" in line
     show = cli("pairs", "show", "1", "--json", "--db", str(three))
     assert show.returncode == 0, show.stderr
     pairs = json.loads(show.stdout)["pairs"]

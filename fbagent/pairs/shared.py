@@ -24,6 +24,7 @@ import sqlite_utils
 
 from fbagent.errors import FbagentError
 from fbagent.framenet.pair_keys import canonical_names
+from fbagent.pairs.options import distinct_names
 from fbagent.store import lexicon as lexstore
 from fbagent.store.rows import LexiconRow
 
@@ -117,7 +118,12 @@ def shared_pairs(db: sqlite_utils.Database, base: LexiconRow, names: Iterable[st
         if name == base["name"]:
             raise FbagentError(f"--shared-with names lexicon {name}, the one selecting pairs",
                                "name the other languages' lexicons only (see fbagent lexicon list)")
-        others.append(load(db, lexstore.lexicon_by_name(db, name)))
+        row = lexstore.lexicon_by_name(db, name)
+        same = next((o.name for o in others if o.name == row["name"]), None)
+        if same is not None:   # a name and the id of one lexicon ("lv,3")
+            raise FbagentError(f"--shared-with names lexicon {same} twice ({name} is {same} too)",
+                               "name each lexicon once (see fbagent lexicon list)")
+        others.append(load(db, row))
     pairs = set(lex.verbs)
     per, by_id, matches = {}, {}, {}
     for other in others:
@@ -129,5 +135,6 @@ def shared_pairs(db: sqlite_utils.Database, base: LexiconRow, names: Iterable[st
 
 
 def parse_names(text: str | None) -> tuple[str, ...]:
-    """``"ko,lv"`` -> ``("ko", "lv")`` (spaces dropped, order kept, duplicates once); None or empty -> ``()``."""
-    return tuple(dict.fromkeys(p.strip() for p in (text or "").split(",") if p.strip()))
+    """``"ko,lv"`` -> ``("ko", "lv")`` (spaces dropped, order kept); None or empty -> ``()``. Raises
+    :class:`FbagentError` when a name comes twice (:func:`fbagent.pairs.options.distinct_names`)."""
+    return distinct_names((text or "").split(","))
