@@ -14,6 +14,7 @@ import pytest
 from factories import make_db
 from test_eval_report import folder
 
+from fbagent.errors import FbagentError
 from fbagent.eval.metrics import Scoring
 from fbagent.eval.report import load_result, tables
 from fbagent.framenet.pair_keys import (
@@ -23,7 +24,7 @@ from fbagent.framenet.pair_keys import (
     guessed_pair_key,
 )
 from fbagent.lexicon.importer import import_lexicon
-from fbagent.pairs.shared import shared_pairs
+from fbagent.pairs.shared import parse_names, shared_pairs
 from fbagent.publish.jsonl import export_records
 from fbagent.store.db import open_db
 from fbagent.store.lexicon import lexicon_by_name
@@ -204,3 +205,11 @@ def test_a_run_records_shared_with_and_keeps_its_name_without_it():
     check_compatible(run, {"id": 1}, shared)                    # resumes with the same languages
     with pytest.raises(Exception, match="shared_with: 'ko,lv' -> ''"):
         check_compatible(run, {"id": 1}, GenerateOptions(selection=SelectionOptions(pairs=5)))
+
+
+
+def test_shared_with_naming_a_lexicon_twice_is_refused() -> None:
+    """"ko,lv,ko" (issue 40): one line naming the lexicon, the fix naming each once (also for `pairs show`)."""
+    with pytest.raises(FbagentError, match="names ko more than once. Fix: name each lexicon once: --shared-with ko,lv"):
+        parse_names("ko,lv,ko")
+    assert parse_names(" ko, lv ") == ("ko", "lv") and parse_names(None) == ()

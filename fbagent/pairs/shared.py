@@ -118,12 +118,7 @@ def shared_pairs(db: sqlite_utils.Database, base: LexiconRow, names: Iterable[st
         if name == base["name"]:
             raise FbagentError(f"--shared-with names lexicon {name}, the one selecting pairs",
                                "name the other languages' lexicons only (see fbagent lexicon list)")
-        row = lexstore.lexicon_by_name(db, name)
-        same = next((o.name for o in others if o.name == row["name"]), None)
-        if same is not None:   # a name and the id of one lexicon ("lv,3")
-            raise FbagentError(f"--shared-with names lexicon {same} twice ({name} is {same} too)",
-                               "name each lexicon once (see fbagent lexicon list)")
-        others.append(load(db, row))
+        others.append(load(db, lexstore.lexicon_by_name(db, name)))
     pairs = set(lex.verbs)
     per, by_id, matches = {}, {}, {}
     for other in others:
