@@ -72,7 +72,7 @@ class SlotWords:
     first_person: tuple[tuple[str, str], ...] = ()  # nl: form -> the verb whose 1st person singular it is ("was")
     first_person_subject: str = ""             # nl "ik"
     possessives: frozenset[str] = frozenset()  # nl: possessive determiners (an object's: "mijn handen")
-    subordinators: frozenset[str] = frozenset()  # nl: conjunctions opening a verb-final clause ("omdat", issue 40)
+    verb_final_openers: frozenset[str] = frozenset()  # nl: conjunctions opening a verb-final clause ("omdat"; issue 40)
 
 
 @lru_cache(maxsize=64)
@@ -105,7 +105,7 @@ def slot_words(lang: str) -> SlotWords:
         first_person=tuple((str(k).lower(), str(v).lower()) for k, v in entry.get("first_person", {}).items()),
         first_person_subject=str(entry.get("first_person_subject", "")),
         possessives=words("possessives"),
-        subordinators=words("subordinators"),
+        verb_final_openers=words("verb_final_openers"),
         present_singular=tuple(sorted(((str(k), tuple(str(x) for x in v))
                                        for k, v in entry.get("present_singular", {}).items()),
                                       key=lambda row: len(row[0]), reverse=True)),
@@ -334,14 +334,14 @@ class SlotRules(SentenceFacts):
         return None
 
     def _subordinate_clause(self, i: int) -> list[int]:
-        """Dutch (``subordinators``): the tokens of token ``i``'s clause when it opens with a subordinating
+        """Dutch (``verb_final_openers``): the tokens of token ``i``'s clause when it opens with a subordinating
         conjunction ("omdat", "toen", "nadat") and its subject (a pronoun, determiner or noun) follows; else []."""
         s, readings = self.slots, self.readings
-        if not s.subordinators or readings is None:
+        if not s.verb_final_openers or readings is None:
             return []
         words = [j for j in range(len(self.tokens)) if self.clause[j] == self.clause[i]]
         subject = readings[words[1]] if len(words) > 2 else None
-        if self.tokens[words[0]].text not in s.subordinators or subject is None \
+        if self.tokens[words[0]].text not in s.verb_final_openers or subject is None \
                 or subject.pos not in ("other", "determiner", "noun"):
             return []
         return words
@@ -362,7 +362,7 @@ class SlotRules(SentenceFacts):
         """Dutch: the lemmas HanTa gives token ``i`` as a finite verb (tags ``WW(pv,...)``, read out of context)
         where it stands in a finite verb's place (:meth:`_subclause_position`): "gaven" -> geven, which HanTa
         in context reads as the noun "gifts"; empty elsewhere. Issue 40."""
-        if not self.slots.subordinators or not self._subclause_position(i):
+        if not self.slots.verb_final_openers or not self._subclause_position(i):
             return frozenset()
         return _finite_verb_lemmas(self.tokens[i].text, self.code)
 
