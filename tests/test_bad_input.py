@@ -188,7 +188,7 @@ CASES = [
     _c("eval-dataset-missing", "eval", "run", "--dataset", "{tmp}/none.jsonl", "--backend", "local",
        "--out", "{tmp}/r", says=("does not exist",)),
     _c("eval-dataset-bad-line", "eval", "run", "--dataset", "{tmp}/bad.jsonl", "--backend", "local",
-       "--out", "{tmp}/r", setup="bad_jsonl", says=("bad.jsonl:1",)),
+       "--out", "{tmp}/r", setup="bad_jsonl", says=("bad.jsonl is a FrameNet lexicon in JSONL",)),  # its line 1 is a frame
     _c("eval-dataset-empty", "eval", "run", "--dataset", "{tmp}/empty.jsonl", "--backend", "local",
        "--out", "{tmp}/r", setup="empty_file", says=("no entries",)),
     _c("eval-unknown-template", "eval", "run", "--dataset", "{entries}", "--backend", "local", "--templates", "v9",
@@ -458,6 +458,19 @@ CASES += [
        says=("tasks is an lm-evaluation-harness task folder", "lm_eval --include_path", "--tasks framebench_en")),
     _c("eval-run-dataset-conllu", "eval", "run", "--dataset", "{tmp}/treebank.conllu", *EVAL_LOCAL,
        setup="foreign_files", says=("treebank.conllu:1: not valid JSON", "the first line of this file is not JSON")),
+] + [
+    # session 13: other tools' files and a lexicon given to `eval run --dataset` are named, not "field missing"
+    _c(f"eval-run-dataset-{name}", "eval", "run", "--dataset", f"{{tmp}}/{file}", *EVAL_LOCAL, setup="foreign_files",
+       says=(f"{file} is {what}, not a benchmark of entries", "pass --dataset with the JSONL of `fbagent export`"))
+    for name, file, what in (
+        ("prodigy", "prodigy.jsonl", "a Prodigy annotation export"),
+        ("argilla", "argilla.jsonl", "an Argilla dataset export"),
+        ("lm-eval-results", "results_full.json", "an lm-evaluation-harness results file"),
+        ("lm-eval-samples", "samples.jsonl", "an lm-evaluation-harness samples file"),
+        ("lexicon-jsonl", "lexicon.jsonl", "a FrameNet lexicon in JSONL (one frame per line)"))
+] + [
+    _c("eval-run-human-filter-drops-all", "eval", "run", "--dataset", "{tmp}/fb_unjudged.jsonl", *EVAL_LOCAL,
+       setup="foreign_files", says=("the human filter drops all 4 problems", "pass --no-human-filter")),
     _c("validate-report-out-is-a-folder", "validate", "report", "--format", "md", "--out", "{tmp}", "--db", "{db}",
        says=("is a folder", "such as", "report.md")),
     _c("lexicon-add-nltk-folder-without-frameindex", "lexicon", "add", "{tmp}/noindex", "--lang", "en", "--db", "{db}",
@@ -795,6 +808,15 @@ def _foreign_files(tmp: Path) -> None:
     _rows(tmp / "tasks" / "data" / "framebench_en.jsonl", {"query": "Which?", "choices": ["1", "2", "3", "4"]})
     (tmp / "treebank.conllu").write_text(CONLLU, encoding="utf-8")
     (tmp / "treebank.txt").write_text(CONLLU * 3, encoding="utf-8")
+    (tmp / "results_full.json").write_text(json.dumps({"results": {"framebench_en": {"acc,none": 0.25}},
+                                                       "versions": {"framebench_en": 1}, "n-shot": {}}, indent=2))
+    _rows(tmp / "lexicon.jsonl", {"frame": "Placing", "definition": "An Agent places a Theme.", "lus": [{"name": "put.v"}]})
+    sentences = {f"sentence_{k}": f"She {v} it." for k, v in (("a", "left"), ("b", "put"), ("a_prime", "quit"),
+                                                               ("b_prime", "set"))}
+    votes = {f"{c}_annotator{i}_{p}": False for c in ("match_answer", "quality") for i in (1, 2, 3)
+             for p in ("ab", "prime")}   # nobody judged either pair correct: the authors' filter keeps nothing
+    _rows(tmp / "fb_unjudged.jsonl", {"original_qa_id": "q1", "lex_unit_name": "leave.v",
+                                      "question": "Select all sentences where someone goes away.", **sentences, **votes})
 
 
 def _no_frameindex(tmp: Path) -> None:
