@@ -285,6 +285,8 @@ CASES = [
        says=("unknown lexicon 'nosuch'",)),
     _c("pairs-select-shared-with-empty", "pairs", "select", "--pairs", "2", "--shared-with", "", "--db", "{db}",
        says=("--shared-with '' names no lexicon",)),
+    _c("pairs-select-shared-with-twice", "pairs", "select", "--pairs", "2", "--shared-with", "lv,ko,lv", "--db", "{db}",
+       says=("--shared-with 'lv,ko,lv' names lv more than once", "Fix: name each lexicon once: --shared-with lv,ko")),
     # --- issue 46: --batch needs a provider with a batch API
     _c("generate-batch-local", "generate", "--pairs", "1", "--generator", "local", "--batch", "--db", "{db}",
        says=("--batch needs a generator with a batch API, not --generator local",)),
@@ -743,7 +745,19 @@ def _cut_zip(tmp: Path) -> None:
     (tmp / "fn.zip").write_bytes(data[: len(data) // 2])
 
 
+def _kfn_zip(tmp: Path) -> None:
+    import zipfile
+
+    from tests.lexicon_layouts import write_kfn
+
+    root = write_kfn(tmp / "koreanframenet-master")
+    with zipfile.ZipFile(tmp / "kfn.zip", "w") as zf:
+        for file in sorted(root.rglob("*")):
+            zf.write(file, file.relative_to(tmp).as_posix())
+
+
 SETUPS_40 = {
+    "kfn_zip": _kfn_zip,
     "kfn_cut_last_block": _kfn_cut,
     "kfn_latin1": _kfn_latin1,
     "lus_csv": lambda tmp: (tmp / "lus.csv").write_text("lu,frame\ngo.v,Motion\n", "utf-8"),
@@ -761,6 +775,9 @@ CASES += [
        setup="empty_conll", says=("every CoNLL-2009 file is empty (2: a.conll2009, b.conll2009)",)),
     _c("lexicon-add-kfn-latin1", *LEX_ADD, "{tmp}/kfn", "--lang", "ko", "--db", "{db}", setup="kfn_latin1",
        says=("dev.tsv is not UTF-8 text (byte 0xe9 on line 2", "iconv -f LATIN1 -t UTF-8")),
+    _c("lexicon-add-kfn-zip", *LEX_ADD, "{tmp}/kfn.zip", "--lang", "ko", "--db", "{db}", setup="kfn_zip",
+       says=("kfn.zip: a zip archive of the Korean FrameNet", "koreanframenet-master/resource/1.2/KFN_lus.json inside",
+             "Fix: unzip it first (unzip kfn.zip) and pass the folder: fbagent lexicon add koreanframenet-master")),
     _c("lexicon-add-truncated-zip", *LEX_ADD, "{tmp}/fn.zip", "--lang", "en", "--db", "{db}", setup="cut_zip",
        says=("fn.zip: a damaged zip archive", "fetch the archive again")),
     _c("lexicon-add-license-without-version", *LEX_ADD, "{tmp}/lus.csv", "--lang", "en", "--license", "cc-by-nc-sa",

@@ -36,6 +36,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from fbagent.checks.analysers import hanta_tagger
 from fbagent.checks.morphology import _data, english_participles, past_participles
 from fbagent.checks.verb_sentence import SentenceFacts
 from fbagent.languages import base_lang
@@ -77,6 +78,7 @@ class SlotWords:
     gerund_verbs: frozenset[str] = frozenset()  # en: verbs whose complement is a gerund ("enjoys cooking")
     opening_articles: frozenset[str] = frozenset()  # fr: articles spelled as object clitics; opening a clause, articles
     participle_after_noun: bool = False        # fr: a participle after determiner + noun before the finite verb: adjective
+    verb_final_openers: frozenset[str] = frozenset()  # nl: conjunctions opening a verb-final clause ("omdat"; issue 40)
 
 
 @lru_cache(maxsize=64)
@@ -115,6 +117,7 @@ def slot_words(lang: str) -> SlotWords:
         gerund_verbs=words("gerund_verbs"),
         opening_articles=words("opening_articles"),
         participle_after_noun=bool(entry.get("participle_after_noun", False)),
+        verb_final_openers=words("verb_final_openers"),
         present_singular=tuple(sorted(((str(k), tuple(str(x) for x in v))
                                        for k, v in entry.get("present_singular", {}).items()),
                                       key=lambda row: len(row[0]), reverse=True)),
@@ -184,7 +187,7 @@ class SlotRules(SentenceFacts):
             return True    # "te getuigen", "zu schwimmen"
         if prev in s.object_pronouns and method == "exact" and self._same(i - 2, i) and toks[i - 2].text in s.causatives:
             return True    # "made her cry", "let them go"
-        if self._final_participle(i, lemma):
+        if self._final_participle(i, lemma) or self._subclause_final(i, lemma, method):
             return True
         if s.gerund_verbs and text.endswith("ing") and self._after_gerund_verb(i):
             return True    # "She enjoys cooking for friends": the gerund complement of a catenative verb
@@ -271,6 +274,8 @@ class SlotRules(SentenceFacts):
                 j -= 1
             if self._same(j, i) and toks[j].text in s.copulas:
                 return f"follows the copula '{toks[j].text}' and is read as an adjective"
+        if (last := self._subclause_verb_after(i)) is not None:
+            return f"stands before '{last}', the finite verb that ends its subordinate clause, and is read as a noun"
         return self._degree_finite(i) or self._subject_head(i, method) or self._noun_phrase_opening(i, lemma)
 
     def _noun_phrase_opening(self, i: int, lemma: str) -> str | None:
@@ -408,3 +413,73 @@ class SlotRules(SentenceFacts):
                 return f"follows the degree adverb '{self.tokens[i - 1].text}' after the clause's verb " \
                        f"'{self.tokens[j].text}' and is read as an adjective"
         return None
+
+    def _subordinate_clause(self, i: int) -> list[int]:
+        """Dutch (``verb_final_openers``): the tokens of token ``i``'s clause when it opens with a subordinating
+        conjunction ("omdat", "toen", "nadat") and its subject (a pronoun, determiner or noun) follows; else []."""
+        s, readings = self.slots, self.readings
+        if not s.verb_final_openers or readings is None:
+            return []
+        words = [j for j in range(len(self.tokens)) if self.clause[j] == self.clause[i]]
+        subject = readings[words[1]] if len(words) > 2 else None
+        if self.tokens[words[0]].text not in s.verb_final_openers or subject is None \
+                or subject.pos not in ("other", "determiner", "noun"):
+            return []
+        return words
+
+    def _subclause_position(self, i: int) -> bool:
+        """Whether token ``i`` ends a subordinate clause (:meth:`_subordinate_clause`) of at least four words in
+        which no other word is read as a verb, after no article, preposition or possessive: the place of the
+        clause's finite verb (Dutch subordinate clauses put it last)."""
+        words, readings = self._subordinate_clause(i), self.readings
+        if not words or words[-1] != i or i - words[0] < 3 or readings is None or self.determiner_before(i) is not None:
+            return False
+        before = readings[i - 1]
+        if before is None or before.pos in ("determiner", "adposition") or self.tokens[i - 1].text in self.slots.possessives:
+            return False   # "met hun gaven", "in de sloten": a noun phrase ends the clause
+        return not any((r := readings[j]) is not None and r.verb for j in words if j != i)
+
+    def subclause_verb_lemmas(self, i: int) -> frozenset[str]:
+        """Dutch: the lemmas HanTa gives token ``i`` as a finite verb (tags ``WW(pv,...)``, read out of context)
+        where it stands in a finite verb's place (:meth:`_subclause_position`): "gaven" -> geven, which HanTa
+        in context reads as the noun "gifts"; empty elsewhere. Issue 40."""
+        if not self.slots.verb_final_openers or not self._subclause_position(i):
+            return frozenset()
+        return _finite_verb_lemmas(self.tokens[i].text, self.code)
+
+    def _subclause_final(self, i: int, lemma: str, method: str) -> bool:
+        """Dutch: token ``i``, a form of ``lemma`` that is no participle, ends a subordinate clause
+        (:meth:`_subordinate_clause`) in which no other word is read as a verb: a subordinate clause puts its
+        finite verb last ("Omdat ze geen antwoord gaven ,", "Nadat de agenten in de lucht schoten ,"), so it
+        is that verb whatever the tagger says ("gaven": gifts; "schoten": shots). Issue 40."""
+        return method != "stem" and self.tokens[i].text not in past_participles(lemma, self.code) \
+            and self._subclause_position(i)
+
+    def _subclause_verb_after(self, i: int) -> str | None:
+        """Dutch: the word after token ``i`` when it ends ``i``'s subordinate clause and both are read as finite
+        verbs, the last not spelled as an infinitive: a subordinate clause has one finite verb, last ("omdat er
+        schoten klonken": "schoten" is the subject, shots); None otherwise. Issue 40."""
+        words = self._subordinate_clause(i)
+        readings = self.readings
+        if not words or readings is None or words[-1] != i + 1 or self.tokens[i].text in self.m.cluster_words:
+            return None
+        mine, last = readings[i], readings[i + 1]
+        if mine is None or last is None or not (mine.verb and mine.finite and last.verb and last.finite) \
+                or last.lemma == self.tokens[i + 1].text:
+            return None
+        return self.sentence[self.tokens[i + 1].start:self.tokens[i + 1].end]
+
+
+@lru_cache(maxsize=4096)
+def _finite_verb_lemmas(word: str, code: str) -> frozenset[str]:
+    """The lemmas of ``word`` under each finite-verb tag HanTa's Dutch model gives it out of context
+    (``WW(pv,...)``: "gaven" -> {"geven"}); empty for another language."""
+    if code != "nl":
+        return frozenset()
+    tagger = hanta_tagger(code)
+    out = set()
+    for tag, _ in tagger.tag_word(word, cutoff=10):
+        if tag.startswith("WW(pv"):
+            lemma, _tag = tagger.analyze(word, pos=tag, taglevel=1)
+            out.add(str(lemma).lower())
+    return frozenset(out)
