@@ -23,6 +23,13 @@ command can measure:
 - ``encoder_worker``: the encoder worker's ``batches`` (encode calls), ``encoded`` (texts through the
   encoder) and ``cache_hits`` (texts answered from the rows kept by text);
 - ``imports_done_t``: ``time.time()`` when the CLI module was imported;
+- with ``FBBENCH_CALLGRIND=1`` (the child runs under ``valgrind --tool=callgrind --instr-atstart=no``):
+  callgrind's instrumentation is switched on at ``EntriesStarted`` and off at ``EntriesStopped``
+  (``callgrind_control -i on|off PID``), so the profile counts the instructions of the entry phase only,
+  per thread with ``--separate-threads=yes``: repeatable on a loaded machine, where CPU seconds are not;
+  ``FBBENCH_CALLGRIND=steady``: from the quarter to the three quarters of the entries done instead (the
+  steady state: ``steady_end_done - steady_done`` entries, without the first entries' one-time work such as
+  loading the tagger's model);
 - with ``FBBENCH_COUNT_CHECKPOINTS=1``: ``checkpointer`` = calls and seconds of
   each method of fbagent's checkpointer (``LoopSqliteSaver``: ``aput``,
   ``aput_writes``, ``aget_tuple``, ``adelete_thread``; they run on the event loop
@@ -115,6 +122,13 @@ def _profile_checks(path: str) -> None:
     atexit.register(profiler.dump_stats, path)
 
 
+def _callgrind_instrument(state: str) -> None:
+    """Switch callgrind's instrumentation of this process ``on`` or ``off`` (FBBENCH_CALLGRIND)."""
+    import subprocess
+
+    subprocess.run(["callgrind_control", "-i", state, str(os.getpid())], check=True, capture_output=True)
+
+
 def main() -> None:
     result_path, encoder = sys.argv[1], sys.argv[2]
     args = sys.argv[sys.argv.index("--") + 1:]
@@ -147,17 +161,27 @@ def main() -> None:
     clock = time.thread_time if os.environ.get("FBBENCH_PROFILE_CLOCK") == "cpu" else time.perf_counter
     profiler = cProfile.Profile(clock) if os.environ.get("FBBENCH_PROFILE") else None
 
+    callgrind = os.environ.get("FBBENCH_CALLGRIND", "")
+
     def probe(self, event):
         if isinstance(event, events.EntriesStarted):
+            if callgrind and callgrind != "steady":
+                _callgrind_instrument("on")
             result.update(entries_started_t=time.time(), cpu_started_s=time.process_time(), entries_todo=event.total,
                           threads_started=thread_cpu())
             if profiler is not None:
                 profiler.enable()
         elif isinstance(event, events.Progress) and "steady_done" not in result and event.done * 4 >= event.total:
             result.update(steady_done=event.done, steady_cpu_s=time.process_time(), steady_t=time.time())
+            if callgrind == "steady":
+                _callgrind_instrument("on")
         elif isinstance(event, events.Progress) and "steady_end_done" not in result and event.done * 4 >= 3 * event.total:
             result.update(steady_end_done=event.done, steady_end_cpu_s=time.process_time(), steady_end_t=time.time())
+            if callgrind == "steady":
+                _callgrind_instrument("off")
         elif isinstance(event, events.EntriesStopped):
+            if callgrind and callgrind != "steady":
+                _callgrind_instrument("off")
             result.update(entries_stopped_t=time.time(), cpu_stopped_s=time.process_time(),
                           threads_stopped=thread_cpu())
             if profiler is not None:

@@ -47,6 +47,7 @@ from fbagent.eval.entry import (
 )
 from fbagent.eval.hf_folder import folder_sha256, read_hf_folder
 from fbagent.files import parse_json_line, read_text_input
+from fbagent.lexicon.foreign import other_tool
 
 # the authors' step-3 column names -> ours
 STEP3_FIELDS = {"sentence_A": "sentence_a", "sentence_B": "sentence_b",
@@ -224,6 +225,10 @@ def read_entries(path: Path, default_lang: str = "en", limit: int | None = None)
         return found
     text = read_text_input(path, "dataset", "pass --dataset with a JSONL file from `fbagent export` (UTF-8) or a "
                            "folder from `fbagent export --format hf`")
+    if (tool := other_tool(path)) is not None:   # Prodigy, Argilla, lm-eval results, a lexicon: not a damaged line
+        raise FbagentError(f"{path} is {tool[0]}, not a benchmark of entries ({tool[1]})",
+                           "pass --dataset with the JSONL of `fbagent export` or the folder of `fbagent export "
+                           "--format hf`")
     entries: list[Entry] = []
     seen: dict[str, int] = {}
     for lineno, line in enumerate(text.splitlines(), start=1):

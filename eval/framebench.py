@@ -153,7 +153,7 @@ def plan_run(settings: RunSettings) -> Plan:
     if settings.human_filter and not with_columns:
         raise FbagentError(f"the human filter was asked for, but no entry of {settings.dataset} has annotator "
                            "columns (match_answer_annotator{i}_ab ...)",
-                           "evaluate without the human filter, or pass the authors' final dataset")
+                           "pass --no-human-filter, or pass the authors' final dataset")
     applied = with_columns if settings.human_filter is None else bool(settings.human_filter)
     by_id = {e.id: e for e in entries}
     kept = [p for p in problems if not applied or human_filter_keeps(by_id[p.entry_id], p.kind)]
@@ -164,8 +164,10 @@ def plan_run(settings: RunSettings) -> Plan:
             "n_pairs_dropped": len({(p.entry_id, p.kind) for p in dropped}),
             "n_entries_dropped": len({p.entry_id for p in problems} - {p.entry_id for p in kept})}
     if not kept:
-        raise FbagentError(f"the human filter drops all {len(problems)} problems of {settings.dataset}",
-                           "check the annotator columns, or evaluate without the human filter")
+        raise FbagentError(f"the human filter drops all {len(problems)} problems of {settings.dataset} "
+                           f"({HUMAN_FILTER_RULE}; on by default when the columns are present)",
+                           "pass --no-human-filter to score every problem, or export only the entries the "
+                           "annotators kept (fbagent export --validated --format framebench)")
     return Plan(entries=entries, template_sets=sets, problems=kept, human_filter=info)
 
 

@@ -186,16 +186,18 @@ class AppTab:
     def __init__(self, page) -> None:
         self.page = page
 
-    def open(self, url: str, timeout_s: float = 60) -> AppTab:
+    def open(self, url: str, timeout_s: float = 60, focus: bool = True) -> AppTab:
         """Go to ``url`` (an invite link or ``/``), press "Start annotating" on a join page, and wait until the app
-        has drawn its first screen."""
+        has drawn its first screen; ``focus`` puts the focus on xterm's input as a click would (the page does it
+        too: False checks that)."""
         self.page.goto(url)
         if self.page.evaluate("location.pathname") == "/join" and self.page.locator("form button").count():
             self.page.click("form button")
         # checked on playwright's side: the app page's CSP refuses the eval a string predicate would need
         self.page.wait_for_url(lambda url: urlsplit(url).path == "/", timeout=timeout_s * 1000)
         self.page.wait_for_selector("body.-first-byte", timeout=timeout_s * 1000)
-        self.page.focus(".xterm-helper-textarea")
+        if focus:
+            self.page.focus(".xterm-helper-textarea")
         return self
 
     def screen_text(self) -> str:

@@ -188,7 +188,7 @@ CASES = [
     _c("eval-dataset-missing", "eval", "run", "--dataset", "{tmp}/none.jsonl", "--backend", "local",
        "--out", "{tmp}/r", says=("does not exist",)),
     _c("eval-dataset-bad-line", "eval", "run", "--dataset", "{tmp}/bad.jsonl", "--backend", "local",
-       "--out", "{tmp}/r", setup="bad_jsonl", says=("bad.jsonl:1",)),
+       "--out", "{tmp}/r", setup="bad_jsonl", says=("bad.jsonl is a FrameNet lexicon in JSONL",)),  # its line 1 is a frame
     _c("eval-dataset-empty", "eval", "run", "--dataset", "{tmp}/empty.jsonl", "--backend", "local",
        "--out", "{tmp}/r", setup="empty_file", says=("no entries",)),
     _c("eval-unknown-template", "eval", "run", "--dataset", "{entries}", "--backend", "local", "--templates", "v9",
@@ -285,6 +285,8 @@ CASES = [
        says=("unknown lexicon 'nosuch'",)),
     _c("pairs-select-shared-with-empty", "pairs", "select", "--pairs", "2", "--shared-with", "", "--db", "{db}",
        says=("--shared-with '' names no lexicon",)),
+    _c("pairs-select-shared-with-twice", "pairs", "select", "--pairs", "2", "--shared-with", "lv,ko,lv", "--db", "{db}",
+       says=("--shared-with 'lv,ko,lv' names lv more than once", "Fix: name each lexicon once: --shared-with lv,ko")),
     # --- issue 46: --batch needs a provider with a batch API
     _c("generate-batch-local", "generate", "--pairs", "1", "--generator", "local", "--batch", "--db", "{db}",
        says=("--batch needs a generator with a batch API, not --generator local",)),
@@ -456,6 +458,19 @@ CASES += [
        says=("tasks is an lm-evaluation-harness task folder", "lm_eval --include_path", "--tasks framebench_en")),
     _c("eval-run-dataset-conllu", "eval", "run", "--dataset", "{tmp}/treebank.conllu", *EVAL_LOCAL,
        setup="foreign_files", says=("treebank.conllu:1: not valid JSON", "the first line of this file is not JSON")),
+] + [
+    # session 13: other tools' files and a lexicon given to `eval run --dataset` are named, not "field missing"
+    _c(f"eval-run-dataset-{name}", "eval", "run", "--dataset", f"{{tmp}}/{file}", *EVAL_LOCAL, setup="foreign_files",
+       says=(f"{file} is {what}, not a benchmark of entries", "pass --dataset with the JSONL of `fbagent export`"))
+    for name, file, what in (
+        ("prodigy", "prodigy.jsonl", "a Prodigy annotation export"),
+        ("argilla", "argilla.jsonl", "an Argilla dataset export"),
+        ("lm-eval-results", "results_full.json", "an lm-evaluation-harness results file"),
+        ("lm-eval-samples", "samples.jsonl", "an lm-evaluation-harness samples file"),
+        ("lexicon-jsonl", "lexicon.jsonl", "a FrameNet lexicon in JSONL (one frame per line)"))
+] + [
+    _c("eval-run-human-filter-drops-all", "eval", "run", "--dataset", "{tmp}/fb_unjudged.jsonl", *EVAL_LOCAL,
+       setup="foreign_files", says=("the human filter drops all 4 problems", "pass --no-human-filter")),
     _c("validate-report-out-is-a-folder", "validate", "report", "--format", "md", "--out", "{tmp}", "--db", "{db}",
        says=("is a folder", "such as", "report.md")),
     _c("lexicon-add-nltk-folder-without-frameindex", "lexicon", "add", "{tmp}/noindex", "--lang", "en", "--db", "{db}",
@@ -730,7 +745,19 @@ def _cut_zip(tmp: Path) -> None:
     (tmp / "fn.zip").write_bytes(data[: len(data) // 2])
 
 
+def _kfn_zip(tmp: Path) -> None:
+    import zipfile
+
+    from tests.lexicon_layouts import write_kfn
+
+    root = write_kfn(tmp / "koreanframenet-master")
+    with zipfile.ZipFile(tmp / "kfn.zip", "w") as zf:
+        for file in sorted(root.rglob("*")):
+            zf.write(file, file.relative_to(tmp).as_posix())
+
+
 SETUPS_40 = {
+    "kfn_zip": _kfn_zip,
     "kfn_cut_last_block": _kfn_cut,
     "kfn_latin1": _kfn_latin1,
     "lus_csv": lambda tmp: (tmp / "lus.csv").write_text("lu,frame\ngo.v,Motion\n", "utf-8"),
@@ -748,6 +775,9 @@ CASES += [
        setup="empty_conll", says=("every CoNLL-2009 file is empty (2: a.conll2009, b.conll2009)",)),
     _c("lexicon-add-kfn-latin1", *LEX_ADD, "{tmp}/kfn", "--lang", "ko", "--db", "{db}", setup="kfn_latin1",
        says=("dev.tsv is not UTF-8 text (byte 0xe9 on line 2", "iconv -f LATIN1 -t UTF-8")),
+    _c("lexicon-add-kfn-zip", *LEX_ADD, "{tmp}/kfn.zip", "--lang", "ko", "--db", "{db}", setup="kfn_zip",
+       says=("kfn.zip: a zip archive of the Korean FrameNet", "koreanframenet-master/resource/1.2/KFN_lus.json inside",
+             "Fix: unzip it first (unzip kfn.zip) and pass the folder: fbagent lexicon add koreanframenet-master")),
     _c("lexicon-add-truncated-zip", *LEX_ADD, "{tmp}/fn.zip", "--lang", "en", "--db", "{db}", setup="cut_zip",
        says=("fn.zip: a damaged zip archive", "fetch the archive again")),
     _c("lexicon-add-license-without-version", *LEX_ADD, "{tmp}/lus.csv", "--lang", "en", "--license", "cc-by-nc-sa",
@@ -778,6 +808,15 @@ def _foreign_files(tmp: Path) -> None:
     _rows(tmp / "tasks" / "data" / "framebench_en.jsonl", {"query": "Which?", "choices": ["1", "2", "3", "4"]})
     (tmp / "treebank.conllu").write_text(CONLLU, encoding="utf-8")
     (tmp / "treebank.txt").write_text(CONLLU * 3, encoding="utf-8")
+    (tmp / "results_full.json").write_text(json.dumps({"results": {"framebench_en": {"acc,none": 0.25}},
+                                                       "versions": {"framebench_en": 1}, "n-shot": {}}, indent=2))
+    _rows(tmp / "lexicon.jsonl", {"frame": "Placing", "definition": "An Agent places a Theme.", "lus": [{"name": "put.v"}]})
+    sentences = {f"sentence_{k}": f"She {v} it." for k, v in (("a", "left"), ("b", "put"), ("a_prime", "quit"),
+                                                               ("b_prime", "set"))}
+    votes = {f"{c}_annotator{i}_{p}": False for c in ("match_answer", "quality") for i in (1, 2, 3)
+             for p in ("ab", "prime")}   # nobody judged either pair correct: the authors' filter keeps nothing
+    _rows(tmp / "fb_unjudged.jsonl", {"original_qa_id": "q1", "lex_unit_name": "leave.v",
+                                      "question": "Select all sentences where someone goes away.", **sentences, **votes})
 
 
 def _no_frameindex(tmp: Path) -> None:

@@ -116,3 +116,32 @@ def test_token_lemmas_cached_equals_the_sources_asked_directly():
                 direct |= lemmas.SOURCES[name]([token], code)[0]
         assert lemmas.token_lemmas(token, lang) == frozenset(direct)
         assert lemmas.token_lemmas(token, lang) == frozenset(direct)   # now from the cache
+
+
+def test_memoised_hanta_tags_and_lemmas_equal_a_fresh_tagger():
+    """HanTa's word steps memoised (:func:`fbagent.checks.analysers.memoise_words`: ``analyze_forward``,
+    ``_tag_word``, ``_analyze``) tag and lemmatise every sentence as HanTa itself does, also when the memo
+    answers a second time and when a word comes back with another case or position."""
+    from HanTa import HanoverTagger as ht
+
+    from fbagent.checks import analysers
+
+    sentences = {
+        "en": [["The", "old", "man", "left", "the", "room", "quickly", "."],
+               ["Left", "alone", ",", "she", "was", "leaving", "the", "flustered", "zorblax", "behind", "."],
+               ["They", "have", "left", "and", "the", "man", "is", "old", "."]],
+        "de": [["Der", "Hund", "lief", "schnell", "über", "die", "Straße", "."],
+               ["Schnell", "lief", "der", "Hund", "zur", "Haustür", "und", "bellte", "."]],
+        "nl": [["De", "kinderen", "speelden", "in", "de", "tuin", "."]],
+    }
+    for code, sents in sentences.items():
+        fresh = ht.HanoverTagger(analysers.HANTA_MODELS[code])
+        memoised = analysers.memoise_words(ht.HanoverTagger(analysers.HANTA_MODELS[code]))
+        assert hasattr(memoised._tag_word, "cache_clear")
+        for _ in range(2):   # the second round is answered by the memo
+            for sent in sents:
+                for level in (1, 3):
+                    assert memoised.tag_sent(list(sent), taglevel=level) == fresh.tag_sent(list(sent), taglevel=level)
+                for word in sent:
+                    assert memoised.tag_word(word) == fresh.tag_word(word)
+                    assert memoised.analyze(word) == fresh.analyze(word)

@@ -1,6 +1,7 @@
-"""LoopSqliteSaver's held statements: a step's pending writes and a thread's deletion are committed with
-the next checkpoint, after FLUSH_AFTER_S without one, or when the checkpointer closes; never lost on a
-clean exit, and what the entry graph stores is unchanged."""
+"""LoopSqliteSaver's held statements: the checkpoints of one event-loop iteration share one commit at the
+start of the next iteration (group commit), a step's pending writes and a thread's deletion are committed with
+the next checkpoint's, after FLUSH_AFTER_S without one, or when the checkpointer closes; never lost on a
+clean exit, the run database's held rows always committed first, and what the entry graph stores is unchanged."""
 
 from __future__ import annotations
 
@@ -32,11 +33,14 @@ def test_held_writes_join_the_next_checkpoint_or_the_flush_and_deletions_the_clo
         with open_checkpointer(path) as saver:
             first = empty_checkpoint()
             cfg = await saver.aput(_config("t"), first, {"step": -1}, {})
+            assert _count(path, "checkpoints", "t") == 0             # held until the loop's next iteration
+            await asyncio.sleep(0)
             assert _count(path, "checkpoints", "t") == 1
             await saver.aput_writes(cfg, [("x", 1)], "task-1")
             assert _count(path, "writes", "t") == 0                  # held ...
             second = empty_checkpoint()
             await saver.aput(cfg, second, {"step": 0}, {})
+            await asyncio.sleep(0)
             assert _count(path, "writes", "t") == 1                  # ... committed with the next checkpoint
             assert _count(path, "checkpoints", "t") == 2
             await saver.aput_writes(cfg, [("y", 2)], "task-2")
@@ -76,3 +80,46 @@ def test_a_session_ending_with_an_error_still_commits_what_is_held(tmp_path):
     except KeyboardInterrupt:
         pass
     assert _count(path, "writes", "e") == 1
+
+
+def test_the_checkpoints_of_one_loop_iteration_share_one_commit_after_the_run_databases_rows(tmp_path):
+    path = tmp_path / "fb.checkpoints.db"
+    calls: list[int] = []     # checkpoints another connection saw when the run database's rows were committed
+
+    async def scenario() -> None:
+        with open_checkpointer(path) as saver:
+            saver.before_checkpoint = lambda: calls.append(sum(_count(path, "checkpoints", t) for t in "abc"))
+            commits: list[str] = []
+            saver.conn.set_trace_callback(lambda sql: commits.append(sql) if sql.strip().upper() == "COMMIT" else None)
+            for thread in "abc":      # three entries' checkpoints in one iteration of the loop
+                await saver.aput(_config(thread), empty_checkpoint(), {"step": -1}, {})
+            assert [_count(path, "checkpoints", t) for t in "abc"] == [0, 0, 0]
+            await asyncio.sleep(0)    # the next iteration: one commit for the three
+            assert [_count(path, "checkpoints", t) for t in "abc"] == [1, 1, 1]
+            assert len(commits) == 1 and calls == [0]   # the rows were committed before any of them
+            saver.conn.set_trace_callback(None)
+
+    asyncio.run(scenario())
+
+
+def test_a_failed_group_commit_is_raised_by_the_next_checkpoint(tmp_path):
+    path = tmp_path / "fb.checkpoints.db"
+
+    def failing() -> None:
+        raise sqlite3.OperationalError("disk I/O error")
+
+    async def scenario() -> None:
+        with open_checkpointer(path) as saver:
+            saver.before_checkpoint = failing
+            await saver.aput(_config("f"), empty_checkpoint(), {"step": -1}, {})
+            await asyncio.sleep(0)
+            assert _count(path, "checkpoints", "f") == 0       # not committed without the run database's rows
+            try:
+                await saver.aput(_config("f"), empty_checkpoint(), {"step": 0}, {})
+            except sqlite3.OperationalError as err:
+                assert "disk I/O error" in str(err)
+            else:
+                raise AssertionError("the failed group commit was not raised")
+            saver.before_checkpoint = None
+
+    asyncio.run(scenario())

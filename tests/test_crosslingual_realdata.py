@@ -53,7 +53,7 @@ def test_fn15_korean_latvian_share_188_pairs(three):
     assert c["shared_per_lexicon"] == {"kfn": 458, "lv": 360} and c["shared_by_id"]["kfn"] is True
     assert c["selected"] == c["eligible"] == 359 and c["took_all"]   # 397 (verb, pair) candidates, 38 related
     text = cli("pairs", "select", "--lexicon", fn15, "--shared-with", "kfn,lv", "--pairs", "800", "--db", str(path))
-    assert "Shared frame pairs: 188 of the 1,914 polysemous-verb frame pairs" in " ".join(text.stdout.split())
+    assert "Shared frame pairs: 188 of the 1,914 distinct polysemous-verb frame pairs" in " ".join(text.stdout.split())
 
 
 def test_korean_export_card_is_cc_by_nc_sa(three, tmp_path):

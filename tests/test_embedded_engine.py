@@ -150,3 +150,37 @@ def test_evaluation_answers_with_an_option_number(engine):
     assert abs(sum(result.option_probs.values()) - 1.0) < 1e-6
     info = evaluator.info()
     assert info.options["engine"] == "transformers+llguidance" and info.options["dtype"] == "float32"
+
+
+@pytest.mark.slow
+def test_the_mask_needs_no_compiler_and_lets_through_exactly_the_grammars_tokens(engine, monkeypatch):
+    """Issue 42: llguidance.torch's mask kernel is torch.compile'd: README command 1 failed every call on a Debian
+    13 container without g++ (InvalidCxxCompiler), and a kernel inductor generated for AVX-512 but built for AVX2
+    left 131,072 of the 262,144 tokens unmasked (a masked "\\n" was chosen where the grammar forced "{")."""
+    import numpy as np
+    import torch
+    import torch._dynamo
+    import torch._inductor.config
+
+    from fbagent.providers.embedded import _mask_processor
+
+    monkeypatch.setattr(torch._inductor.config.cpp, "cxx", (None, "/nonexistent/g++"))   # no C++ compiler here
+    torch._dynamo.reset()
+    torch._dynamo.utils.counters.clear()
+    lltokenizer = engine._llg_tokenizer()
+    processor, matcher = _mask_processor(lltokenizer, engine._grammar(Verdict.model_json_schema()))
+    vocab = lltokenizer.vocab_size
+    full = torch.randn(1, 3, vocab, generator=torch.Generator().manual_seed(0))
+    scores = full[:, -1, :]                        # a strided view with an offset, as a prefill step passes it
+    with torch.inference_mode():
+        processor(torch.zeros(1, 7, dtype=torch.long), scores)
+    expected = np.unpackbits(np.frombuffer(matcher.compute_bitmask(), dtype=np.uint8), bitorder="little")[:vocab]
+    allowed = torch.isfinite(scores[0]).nonzero().flatten().tolist()
+    assert allowed == expected.nonzero()[0].tolist() and 0 < len(allowed) < 100
+    assert all(engine.tokenizer.decode([t]).startswith("{") for t in allowed)   # the grammar forces '{' first
+    assert torch.equal(scores[0, allowed], full[0, -1, allowed])                 # allowed scores untouched
+    assert torch._dynamo.utils.counters["frames"]["total"] == 0                  # nothing compiled
+
+    newline = engine.tokenizer.encode("\n", add_special_tokens=False)[0]
+    with pytest.raises(RuntimeError, match=f"token {newline} was chosen although the grammar mask forbade it"):
+        processor(torch.tensor([[0] * 7 + [newline]]), torch.randn(1, vocab))

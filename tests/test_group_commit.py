@@ -109,6 +109,10 @@ def test_a_checkpoint_commits_the_answers_rows_before_it_is_written(tmp_path):
 
             config = {"configurable": {"thread_id": "t", "checkpoint_ns": ""}}
             await saver.aput(config, empty_checkpoint(), {"source": "loop", "step": 0}, {})
+            assert seen == []                                 # the checkpoint's commit waits for the next iteration
+            await asyncio.sleep(0)
+
+            assert _on_disk(tmp_path / "fb.db") == ["a"] and seen == [["a"]]   # at the loop's next iteration
 
         asyncio.run(put())
     assert seen == [["a"]]                                    # the row was on disk before the checkpoint

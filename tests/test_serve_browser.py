@@ -229,3 +229,22 @@ def test_the_lead_adjudicates_in_the_browser(tmp_path):
         assert wait_until(lambda: not server.app_pids() and "lead: app ended (closed, exit 0" in server.log.read_text())
         lead.close()
     assert server.proc.returncode == 0
+
+
+def test_keys_reach_the_app_without_a_click(tmp_path):
+    """After "Start annotating" the annotator types at once: the page focuses the terminal itself (new user,
+    session 13: textual.js left the focus on the page body, and keys did nothing until a click)."""
+    db_path = tmp_path / "bench.db"
+    make_db(db_path, n=1).conn.close()
+    with ServeProcess(db_path) as server, chromium() as pw:
+        tab = Browser(pw).tab().open(server.invite("alice"), focus=False)
+        tab.page.wait_for_function("document.activeElement && document.activeElement.classList.contains("
+                                   "'xterm-helper-textarea')", timeout=10_000)
+        tab.wait_text("task 1/4", since_key=False)
+        tab.close_help()
+        tab.press("1")
+        tab.press("n")
+        tab.wait_text("●")
+        tab.press("Enter")
+        tab.wait_text("task 2/4")
+        assert answers(db_path, "alice") == [("A", "natural")]

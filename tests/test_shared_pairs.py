@@ -14,6 +14,7 @@ import pytest
 from factories import make_db
 from test_eval_report import folder
 
+from fbagent.errors import FbagentError
 from fbagent.eval.metrics import Scoring
 from fbagent.eval.report import load_result, tables
 from fbagent.framenet.pair_keys import (
@@ -23,7 +24,7 @@ from fbagent.framenet.pair_keys import (
     guessed_pair_key,
 )
 from fbagent.lexicon.importer import import_lexicon
-from fbagent.pairs.shared import shared_pairs
+from fbagent.pairs.shared import parse_names, shared_pairs
 from fbagent.publish.jsonl import export_records
 from fbagent.store.db import open_db
 from fbagent.store.lexicon import lexicon_by_name
@@ -97,9 +98,11 @@ def test_pairs_select_shared_with_prints_the_count_and_selects_from_them(three):
     res = cli("pairs", "select", "--lexicon", "en15", "--shared-with", "ko,lv", "--pairs", "10", "--db", str(three))
     assert res.returncode == 0, res.stderr
     line = " ".join(res.stdout.split())
-    assert ("Shared frame pairs: 2 of the 5 polysemous-verb frame pairs of en15 are polysemous-verb pairs in every "
-            "one of ko, lv (with each alone: ko: 3 (by frame ID), lv: 4 (by name)); the candidates above are drawn "
-            "from them.") in line
+    assert ("Shared frame pairs: 2 of the 5 distinct polysemous-verb frame pairs of en15 (each pair of frames once, "
+            "whatever its verbs) are polysemous-verb pairs in every one of ko, lv (with each alone: ko: 3 (by frame "
+            "ID), lv: 4 (by name)); the candidates above are drawn from them (Table 1's # frame pairs counts (verb, "
+            "frame pair) entries).") in line
+    assert "# frame pairs: (verb, pair of frames) entries, a pair of frames counted once per verb" in line
     show = cli("pairs", "show", "1", "--json", "--db", str(three))
     assert show.returncode == 0, show.stderr
     pairs = json.loads(show.stdout)["pairs"]
@@ -202,3 +205,11 @@ def test_a_run_records_shared_with_and_keeps_its_name_without_it():
     check_compatible(run, {"id": 1}, shared)                    # resumes with the same languages
     with pytest.raises(Exception, match="shared_with: 'ko,lv' -> ''"):
         check_compatible(run, {"id": 1}, GenerateOptions(selection=SelectionOptions(pairs=5)))
+
+
+
+def test_shared_with_naming_a_lexicon_twice_is_refused() -> None:
+    """"ko,lv,ko" (issue 40): one line naming the lexicon, the fix naming each once (also for `pairs show`)."""
+    with pytest.raises(FbagentError, match="names ko more than once. Fix: name each lexicon once: --shared-with ko,lv"):
+        parse_names("ko,lv,ko")
+    assert parse_names(" ko, lv ") == ("ko", "lv") and parse_names(None) == ()

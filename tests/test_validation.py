@@ -324,3 +324,41 @@ def test_the_hint_says_why_no_threshold_keeps_an_entry():
     assert "judge more entries (fbagent annotate)" in hint and "without --validated" in hint
     hint = filter_hint([entry(0, 1)], 2, 2)
     assert "0 of 1 judged entries have a 'correct' judgment and 1 an 'acceptable' one, and an entry needs both" in hint
+
+
+def answer_items(db, annotator: str, items: set[str]) -> None:
+    """Answer, as :data:`SCRIPT` says, only the tasks of ``items`` (the rest stays open)."""
+    session = ValidateSession.open(db, annotator, Selection())
+    natural, acceptable = THREE_LEVEL.by_name("natural"), THREE_LEVEL.by_name("acceptable")
+    for index in range(session.total):
+        session.go(index)
+        t = session.current
+        if t is None or t.item_id not in items:
+            continue
+        if t.pair in ("base", "extended"):
+            bc, ba, xc, xa = SCRIPT[t.item_id][annotator]
+            ok, acc = (bc, ba) if t.pair == "base" else (xc, xa)
+            wrong = {"sentence_b"} if t.pair == "base" else {"sentence_b_prime"}
+            session.choose(label(t, set(PAIRS[t.pair][2]) if ok else wrong))
+            session.rate(natural if acc else acceptable)
+        else:
+            session.choose(label(t, set(PAIRS[t.pair][2])))
+            session.rate(natural)
+    session.close()
+
+
+def test_table8_agreement_needs_two_raters(tmp_path):
+    """Full agreement of one rater is not 100%: Table 8 takes the usual panel of the entries judged by two or
+    more (new user, session 13: 6 entries by 1 annotator and 1 by 2 printed 'raters 1, full agreement 100.0%')."""
+    db = make_db(tmp_path / "t8.db", n=5)
+    answer_items(db, "alice", set(E))
+    answer_items(db, "bob", {E[0], E[1]})
+    ag = {(g["judgment"], g["level"]): g for g in report(db)["agreement"]}
+    # E1: alice (1,1), bob (1,1); E2: alice (0,1), bob (1,1) -> correctness agrees on 1 of 2, acceptability on 2 of 2
+    assert ag[("correctness", "entry")]["subjects"] == 2 and ag[("correctness", "entry")]["raters"] == 2
+    assert ag[("correctness", "entry")]["full_agreement"] == 0.5
+    assert ag[("acceptability", "entry")]["full_agreement"] == 1.0
+    one = make_db(tmp_path / "one.db", n=5)
+    answer_items(one, "alice", set(E))
+    for g in report(one)["agreement"]:
+        assert g["raters"] == 1 and g["full_agreement"] is None and g["fleiss_kappa"] is None

@@ -4,25 +4,11 @@ reason a refusal names, and the dev set's per-language floor (tuned on: a floor 
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
+from verb_gate_floors import assert_floor
+from verb_gate_floors import installed as _installed
 
 from fbagent.checks.verb_match import find_verb
-
-DEV = Path(__file__).resolve().parent / "data" / "verb_sentences_issue41d_dev.jsonl"
-SEGMENTERS = {"zh": "jieba", "ja": "fugashi", "ko": "kiwipiepy"}
-
-
-def _installed(lang: str) -> bool:
-    if lang not in SEGMENTERS:
-        return True
-    try:
-        __import__(SEGMENTERS[lang])
-    except ImportError:
-        return False
-    return True
 
 
 @pytest.mark.parametrize(("sentence", "lemma", "lang", "present", "why"), [
@@ -96,10 +82,4 @@ FLOORS = {"de": (5, 32), "en": (30, 51), "fr": (5, 13), "ja": (20, 0), "ko": (20
 
 @pytest.mark.parametrize("lang", sorted(FLOORS))
 def test_issue41d_dev_set_per_language(lang: str) -> None:
-    if not _installed(lang):
-        pytest.skip(f"the analyser of {lang!r} is not installed")
-    rows = [json.loads(x) for x in DEV.read_text("utf-8").splitlines() if x.strip()]
-    rows = [r for r in rows if r["lang"] == lang]
-    found = sum(find_verb(r["sentence"], r["lemma"], lang, r["verb_form"]).found for r in rows if r["present"])
-    refused = sum(not find_verb(r["sentence"], r["lemma"], lang, r["verb_form"]).found for r in rows if not r["present"])
-    assert found >= FLOORS[lang][0] and refused >= FLOORS[lang][1], (found, refused)
+    assert_floor("issue41d_dev", lang, FLOORS[lang])

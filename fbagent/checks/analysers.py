@@ -124,10 +124,14 @@ def hanta_tagger(code: str) -> HanoverTagger.HanoverTagger:
 
 def memoise_words(tagger: T) -> T:
     """``tagger`` (a HanTa ``HanoverTagger``) with its per-word steps memoised: ``analyze_forward(word)``
-    (the tag probabilities of a word form outside its lexicon, the costly part) and ``_analyze(word, tag,
-    taglevel)`` (the lemma of a word form for a tag). Both are pure functions of their arguments and the
-    loaded model, so the tags and lemmas are the same as without; returns ``tagger``."""
-    for name in ("analyze_forward", "_analyze"):
+    (the tag probabilities of a word form outside its lexicon, the costly part), ``_tag_word(word, cutoff,
+    casesensitive, conditional)`` (a word form's tag log-probabilities as the sentence tagger's Viterbi search
+    reads them: the lexicon or ``analyze_forward``, plus the case and tag terms; about a fifth of the checks
+    thread's instructions before) and ``_analyze(word, tag, taglevel)`` (the lemma of a word form for a tag).
+    All three are pure functions of their arguments and the loaded model, and HanTa only reads the lists
+    ``_tag_word`` returns (``dict(...)``, ``tags[0][0]``, a new list in ``tag_word``), so the tags and lemmas
+    are the same as without (tests/test_cpu_caches.py); returns ``tagger``."""
+    for name in ("analyze_forward", "_tag_word", "_analyze"):
         method = getattr(tagger, name, None)
         if method is not None and not hasattr(method, "cache_clear"):
             setattr(tagger, name, lru_cache(maxsize=WORD_MEMO_SIZE)(method))
@@ -278,6 +282,13 @@ def jieba_posseg() -> ModuleType:
     jieba.setLogLevel(logging.WARNING)
     jieba.initialize()
     return posseg
+
+
+def jieba_frequency(word: str) -> int:
+    """How often ``word`` occurs in the corpus behind jieba's bundled dictionary (its ``dict.txt`` count; 0 when
+    the dictionary does not hold it). Combinations the dictionary stores without lexicalising them carry the
+    smallest counts (会来, 能来: 3); words of their own carry hundreds or more (想来 824, 可爱 989)."""
+    return int(jieba_posseg().dt.tokenizer.FREQ.get(word, 0) or 0)
 
 
 @lru_cache(maxsize=READINGS_CACHE_SIZE)

@@ -87,6 +87,9 @@ class Morphology:
     clitic_verb_endings: tuple[tuple[str, tuple[str, ...]], ...] = ()
     article_onsets: tuple[tuple[str, tuple[str, ...]], ...] = ()
     degree_adverbs: frozenset[str] = frozenset()
+    ungradable_particles: frozenset[str] = frozenset()
+    quantity_adverbs: frozenset[str] = frozenset()
+    imperative_endings: tuple[str, ...] = ()
     hyphen_prefixes: frozenset[str] = frozenset()
     function_homographs: frozenset[str] = frozenset()
     verb_context: frozenset[str] = frozenset()
@@ -205,6 +208,9 @@ def _table_fields(entry: dict[str, Any], low: Any) -> dict[str, Any]:
         clitic_verb_endings=tuple((str(k).lower(), tuple(low(v))) for k, v in entry.get("clitic_verb_endings", {}).items()),
         article_onsets=tuple((str(k).lower(), tuple(low(v))) for k, v in entry.get("article_onsets", {}).items()),
         degree_adverbs=frozenset(low(entry.get("degree_adverbs", []))),
+        ungradable_particles=frozenset(low(entry.get("ungradable_particles", []))),
+        quantity_adverbs=frozenset(low(entry.get("quantity_adverbs", []))),
+        imperative_endings=tuple(low(entry.get("imperative_endings", []))),
         hyphen_prefixes=frozenset(low(entry.get("hyphen_prefixes", []))),
         function_homographs=frozenset(low(entry.get("function_homographs", []))),
         verb_context=frozenset(low(entry.get("verb_context", []))),

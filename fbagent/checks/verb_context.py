@@ -39,6 +39,8 @@ class SentenceContext(SlotRules):
             return participle   # "die spielenden Kinder", "en courant" (verb_slots)
         if method is None and i is not None and self.config.pos and self.irregular_present(text, lemma):
             method = "inflection"   # French "tu bois", "il part" (verb_slots)
+        if method is None and i is not None and self.config.pos and lemma in self.subclause_verb_lemmas(i):
+            method = "lemma"   # Dutch verb-final subordinate clause: "omdat ze geen antwoord gaven" (verb_slots, issue 40)
         if method is None or i is None or not self.config.pos:
             return method
         verb = self.verb_reading(i)
@@ -317,6 +319,12 @@ class SentenceContext(SlotRules):
             return None
         reading = self.readings[i] if self.readings is not None else None
         if reading is None or not (reading.pos == "adjective" or (reading.verb and not reading.finite)):
+            return None
+        j = i - 2   # "l'a vraiment fatigué", "a enfin bien dormi": the auxiliary's participle, whatever the tag
+        while j >= 0 and self.clause[j] == self.clause[i] and (self.tokens[j].text in self.m.degree_adverbs or (
+                (before := self.readings[j] if self.readings is not None else None) is not None and before.pos == "adverb")):
+            j -= 1
+        if j >= 0 and self.clause[j] == self.clause[i] and self.tokens[j].text in self.m.verbal_auxiliaries:
             return None
         if reading.verb and self.tokens[i - 1].text == self.m.infinitive_marker:
             return None   # "te schamen", "zu verlegen": the infinitive marker, not the degree adverb

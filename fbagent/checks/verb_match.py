@@ -185,14 +185,14 @@ def _refusal_note(ctx: SentenceContext, word: str | None, splits: list[tuple[str
             if not ctx._spelling_method(t.text, verb, i, stem=False):
                 continue
             surface = ctx.sentence[t.start:t.end]
+            if ctx.config.pos and (compound := ctx.hyphen_compound(i)) is not None:
+                return f"'{surface}' is part of the compound '{compound}', not a form of '{word}' on its own"
             if ctx.config.pos and (det := ctx.determiner_before(i)) is not None:
                 return f"'{surface}' follows '{det}' and is read as a noun, not as a form of '{word}'"
             if ctx.config.pos and (why := ctx.slot_refusal(i, verb, ctx._spelling_method(t.text, verb, i) or "")):
                 return f"'{surface}' {why}, not a form of '{word}'"
             if ctx.config.pos and ctx.function_word(i):
                 return f"'{surface}' is read as a function word here (no subject or negation before it), not as a form of '{word}'"
-            if ctx.config.pos and (compound := ctx.hyphen_compound(i)) is not None:
-                return f"'{surface}' is part of the compound '{compound}', not a form of '{word}' on its own"
             if ctx.config.pos and (other := ctx.shared_owner(i, verb)):
                 return f"'{surface}' is read as a form of '{other}' here (by the word after it), not of '{word}'"
             if ctx.config.pos and ctx.m.tables and (why := ctx.finite_blocker(i, verb)):

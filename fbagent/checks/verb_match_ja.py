@@ -112,12 +112,53 @@ def _words(sentence: str, tagger: Any) -> list[tuple[int, int, str, Any]]:
     return out
 
 
+#: UniDic lemmas of the verbs that close the honorific and humble frames お + continuative + に成る / 下さる / 為る /
+#: 致す (Kaiser et al. 2013, § 11.2.2 and 11.3.2: o-V-ni naru, o-V-kudasai, o-V-suru / itasu)
+JA_HONORIFIC_FRAMES = {"成る": "に", "下さる": "", "為る": "", "致す": ""}
+
+
+def continuative(lemma: str) -> set[str]:
+    """The continuative stems (ren'yōkei) of ``lemma``: 帰る -> {帰り, 帰}, 書く -> {書き}, 食べる -> {食べ} (a verb in
+    -る may be godan or ichidan; both stems are given, the frame around them decides)."""
+    stems = {lemma[:-1] + _U_TO_I[lemma[-1]]} if len(lemma) >= 2 and lemma[-1] in _U_TO_I else set()
+    if len(lemma) >= 2 and lemma.endswith("る"):
+        stems.add(lemma[:-1])
+    return stems
+
+
+def _honorific(words: list[tuple[int, int, str, Any]], lemma: str) -> tuple[int, int, str] | None:
+    """The span of the subject-honorific or humble frame of ``lemma`` where UniDic reads the stem as a noun (お帰り
+    になる, お読みになりますか): the prefix お / ご, ``lemma``'s continuative stem (:func:`continuative`), then に +
+    なる or ください / する / いたす, with the auxiliaries after; None when there is none."""
+    stems = continuative(lemma)
+    for k in range(len(words) - 2):
+        if _field(words[k][3], "pos1") != "接頭辞" or _field(words[k][3], "lemma") != "御" or words[k + 1][2] not in stems:
+            continue
+        j = k + 2
+        if words[j][2] == "に" and j + 1 < len(words):
+            j += 1
+        closing = _field(words[j][3], "lemma")
+        if _field(words[j][3], "pos1") != VERB_POS or closing not in JA_HONORIFIC_FRAMES \
+                or words[j - 1][2] != "に" and JA_HONORIFIC_FRAMES[closing]:
+            continue
+        end = words[j][1]
+        for _, aux_end, _, aux in words[j + 1:]:
+            if _field(aux, "pos1") != AUX_POS:
+                break
+            end = aux_end
+        return words[k][0], end, "".join(w[2] for w in words[k:] if w[1] <= end)
+    return None
+
+
 def find_verb_ja(sentence: str, lemma: str, tagger: Any) -> tuple[int, int, str] | None:
-    """The first verb occurrence of ``lemma`` in ``sentence`` (see the module doc), or None.
+    """The first verb occurrence of ``lemma`` in ``sentence`` (see the module doc; the honorific frame お帰りになる
+    where UniDic reads the stem as a noun: :func:`_honorific`), or None.
 
     ``tagger``: a ``fugashi.Tagger`` with UniDic (unidic-lite). Returns ``(start, end, surface)``.
     """
     words = _words(sentence, tagger)
+    if (honorific := _honorific(words, lemma)) is not None:
+        return honorific
     kana_lemma = is_kana(lemma)
     lemma_reading = to_hiragana(lemma)
     for j, (_, end, _, feature) in enumerate(words):

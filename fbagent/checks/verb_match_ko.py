@@ -48,7 +48,7 @@ def find_verb_ko(sentence: str, lemma: str) -> tuple[int, int, str, str] | None:
     for j, (start, _, form, tag) in enumerate(morphemes):
         base = tag.split("-")[0]
         if base in KO_VERB_TAGS and form == stem:
-            if (other := _l_homograph(morphemes, j)) is not None:
+            if (other := _l_homograph(morphemes, j) or _derived_noun(morphemes, j)) is not None:
                 notes.append(other)
                 continue
             return _word(sentence, start)
@@ -116,6 +116,24 @@ KO_L_HOMOGRAPHS: dict[str, tuple[str, tuple[tuple[str, str], ...]]] = {
     "사": ("살", (("JKB", "에"),)),
     "나": ("날", (("JKO", "을"), ("JKO", "를"))),
 }
+
+
+#: what modifies a noun and never a verb (Sohn 1999, *The Korean Language*, § 6.2 and 9.3): a determiner (오랜, 이),
+#: an adnominal ending (긴 = 길 + ㄴ) and the genitive particle 의
+KO_NOUN_MODIFIERS = ("MM", "ETM", "JKG")
+
+
+def _derived_noun(morphemes: tuple[tuple[int, int, str, str], ...], j: int) -> str | None:
+    """Why verb morpheme ``j`` with the nominaliser -(으)ㅁ / -기 (ETN) after it is a derived noun: a determiner,
+    an adnominal ending or 의 right before its word modifies it ("오랜 기다림", "빠른 걷기", "그의 웃음"); with an
+    object or adverb before it the nominalised clause keeps the verb ("그를 기다림에 지쳤다"). None otherwise."""
+    if j == 0 or j + 1 >= len(morphemes) or morphemes[j + 1][3] != "ETN":
+        return None
+    before = morphemes[j - 1]
+    if before[3] not in KO_NOUN_MODIFIERS:
+        return None
+    word = morphemes[j][2] + morphemes[j + 1][2]
+    return f"'{morphemes[j][2]}' + the nominaliser '{morphemes[j + 1][2]}' after '{before[2]}' ({before[3]}) is a noun ({word})"
 
 
 def _l_homograph(morphemes: tuple[tuple[int, int, str, str], ...], j: int) -> str | None:

@@ -18,6 +18,15 @@ from fbagent.checks.verb_context_zh import (
     particle_de,
     passive_agent_glued,
 )
+from fbagent.checks.verb_function_zh import (
+    adverb_word,
+    function_word,
+    glued_before,
+    localiser_use,
+    nominal_subject,
+    pronoun_glued,
+    spend_time,
+)
 
 Word = tuple[int, int, str, str]
 
@@ -31,11 +40,13 @@ def find_verb_zh(sentence: str, lemma: str) -> tuple[int, int, str, str] | None:
     words = jieba_words(sentence)
     if (fused := _fused_question_or_potential(sentence, words, lemma)) is not None:
         return fused
-    forms = {lemma, lemma + lemma, lemma + "一" + lemma, lemma + "了" + lemma}
+    forms = {lemma, lemma + lemma, lemma + "一" + lemma, lemma + "了" + lemma, lemma + "来" + lemma + "去"}   # 看来看去
     if len(lemma) == 2:   # a verb-object word reduplicates its verb only (散散步, 聊聊天, 洗了洗澡)
         forms |= {lemma[0] + lemma, lemma[0] + "一" + lemma, lemma[0] + "了" + lemma}
     inside: list[str] = []
     for k, (start, end, word, _flag) in enumerate(words):
+        if word == lemma and k + 1 < len(words) and words[k + 1][2] in ("一" + lemma, "了" + lemma):
+            return start, words[k + 1][1], sentence[start:words[k + 1][1]], ""   # 聊 | 一聊: jieba split V一V
         if word in forms:
             if (why := _not_a_verb_here(words, k, lemma)) is not None:
                 inside.append(why)
@@ -61,10 +72,13 @@ def _not_a_verb_here(words: tuple[Word, ...], k: int, lemma: str) -> str | None:
     """Why word ``k`` (a form of ``lemma``) is no verb in its context, as a phrase for the refusal's note: after a
     numeral, measure word, 的 or demonstrative (:func:`_noun_marker`), a coverb before its predicate, the
     particle 得, a noun by its context (:mod:`fbagent.checks.verb_context_zh`); None when it is the verb."""
-    if (noun := _noun_marker(words, k)) is not None:
-        return f"'{words[k][2]}' follows '{noun}' and is read as a noun"
-    coverb = coverb_before_predicate(words, k, lemma) if words[k][2] == lemma else None
-    return coverb or particle_de(words, k, lemma) or nominal_use(words, k)
+    word = words[k][2]
+    verbal = word != lemma and word[len(lemma):len(lemma) + 1] in ("一", "了") and word.endswith(lemma)
+    if not verbal and (noun := _noun_marker(words, k)) is not None:   # 比一比, 看了看: a reduplicated verb is no noun
+        return f"'{word}' follows '{noun}' and is read as a noun"
+    coverb = coverb_before_predicate(words, k, lemma) if word == lemma else None
+    return coverb or particle_de(words, k, lemma) or function_word(words, k, lemma) or nominal_use(words, k) \
+        or nominal_subject(words, k, lemma) or localiser_use(words, k, lemma)
 
 
 def _verb_in_word(words: tuple[Word, ...], k: int, lemma: str) -> int | None:
@@ -74,6 +88,10 @@ def _verb_in_word(words: tuple[Word, ...], k: int, lemma: str) -> int | None:
     _, _, word, flag = words[k]
     prev = words[k - 1] if k > 0 else None
     tags = jieba_posseg().dt.word_tag_tab
+    if adverb_word(word, lemma) is not None:
+        return None   # 到底, 过于, 看来: a fixed adverb
+    if spend_time(word, lemma) and _noun_marker(words, k) is None:
+        return 0   # 过年, 过生日: 过 (spend) with its time object
     if lemma in ZH_COVERBS and word.startswith(lemma) and tags.get(word[len(lemma):], "").startswith(("n", "s", "r", "f", "q")):
         return 0   # 在家 (吗): the coverb with its object; the caller asks whether a predicate follows
     if word.startswith(lemma) and _noun_marker(words, k) is None and not _adjectival(prev) \
@@ -84,7 +102,12 @@ def _verb_in_word(words: tuple[Word, ...], k: int, lemma: str) -> int | None:
     if (hit := _after_adverb(lemma, word, flag)) is not None:
         return hit
     if word[:1] in ZH_GLUED_UNKNOWN and word[1:] == lemma and word not in tags:
-        return 1   # 请关: jieba's HMM glued 请 (please) to a verb its dictionary does not join it with
+        return 1
+    rest = word[1 + len(lemma):]
+    if (hit := glued_before(words, k, lemma, not rest or _complement(rest))) is not None:
+        return hit   # 会来, 比赛中 | 得了: a modal or a localiser glued before the verb
+    if (hit := pronoun_glued(words, k, lemma)) is not None:
+        return hit   # 我爱你, 我会 | 说: the subject pronoun glued before the verb   # 请关: jieba's HMM glued 请 (please) to a verb its dictionary does not join it with
     if word.startswith("地" + lemma) and prev is not None and (prev[3] in ("d", "ad", "z", "a") or _reduplicated(prev[2])):
         rest = word[1 + len(lemma):]
         return 1 if not rest or _complement(rest) else None
@@ -101,6 +124,8 @@ def _why_inside(words: tuple[Word, ...], k: int, lemma: str) -> str:
     if word.startswith(lemma) and _suffixed_noun(word):
         return f"'{word}' is a noun ('{word[:-1]}' + the suffix '{word[-1]}')"
     if word.startswith(lemma) and (why := nominal_use(words, k)) is not None:
+        return why
+    if (why := adverb_word(word, lemma)) is not None:
         return why
     return f"'{word}'({flag})"
 
@@ -179,9 +204,13 @@ ZH_COMPLEMENTS = frozenset({
 })
 #: complements that occur in the potential form (买不起, 搬不动, 来不及, 吃不惯) and in verb + complement lemmas (搬动)
 ZH_POTENTIAL_ONLY = frozenset({"起", "动", "及", "惯"})
+#: numerals that count people and stand in apposition after a personal pronoun (我们俩, 他们仨): Li & Thompson 1981, ch. 4.2
+ZH_PERSON_NUMERALS = frozenset({"俩", "仨"})
 #: words jieba tags as numerals that are adverbs before a verb (一起唱, 一下子跳, 一直走): no noun marker
 ZH_ADVERBIAL_NUMERALS = frozenset({"一起", "一下子", "一下", "一直", "一边", "一定", "一共", "一块儿", "一再", "一齐",
-                                   "一同", "一向", "一连", "一口气", "一一", "一并", "一道"})
+                                   "一同", "一向", "一连", "一口气", "一一", "一并", "一道", "一时", "一旦", "一律",
+                                   "一心", "一举", "一早", "一经", "一概", "一来", "一转眼", "一个劲", "一个劲儿",
+                                   "一溜烟", "一窝蜂", "几乎", "几时", "一下儿", "一阵", "一阵子", "一眼"})
 #: verbal measure phrases after a verb and its aspect marker (咬了一口, 看了一眼, 去过一次): Li & Thompson 1981, ch. 2.2
 ZH_VERBAL_MEASURES = frozenset(n + m for n in "一两几三" for m in ("口", "下", "次", "遍", "眼", "趟", "回", "顿", "声", "脚", "拳"))
 #: adverbs of degree before an adjective: a verb-object word after one is an adjective (很开心, 非常生气)
@@ -212,7 +241,9 @@ def _noun_marker(words: tuple[Word, ...], k: int) -> str | None:
     for i in range(k - 1, max(-1, k - 4), -1):
         word, flag = words[i][2], words[i][3]
         if word in ZH_DEGREE_ADVERBS or word in ZH_ADVERBIAL_NUMERALS:
-            return None
+            return None   # 多吃, 一直走, 一时想不起来: adverbs jieba may tag as numerals
+        if word in ZH_PERSON_NUMERALS and i > 0 and words[i - 1][3] == "r":
+            return None   # 我们俩比一比: the numeral is in apposition to the pronoun subject
         verb_after = jieba_posseg().dt.word_tag_tab.get(words[k][2], "") == "v"
         if _time_point(_with_numerals_before(words, i), words[i - 1][2] if i > 0 else "", verb_after):
             return None   # 一九九八年毕业, 十月出发: a date or clock time is an adverbial of the verb
@@ -300,8 +331,8 @@ def _separated(words: tuple[Word, ...], k: int, lemma: str) -> int | None:
         return None
     verb, obj = lemma[0], lemma[1:]
     word = words[k][2]
-    if len(word) >= 2 and word[0] in ZH_GLUED_BEFORE and word[1] == verb:
-        word = word[1:]   # 去理了个发, 想请两天假: a motion verb or modal glued before the verb
+    if len(word) >= 2 and (word[0] in ZH_GLUED_BEFORE or word[0] in ZH_PREVERBAL) and word[1] == verb:
+        word = word[1:]   # 去理了个发, 想请两天假, 再生他的气: a modal or an adverb glued before the verb
     if not word.startswith(verb):
         return None
     if len(word) > len(lemma) and word.endswith(obj) and all(ch in "了过着完好个一" for ch in word[1:-len(obj)]):

@@ -78,9 +78,10 @@ def _is_particle(ctx: SentenceContext, j: int, after: frozenset[str], r: Reading
     part of speech always, another word before a word of ``after`` or before an adposition ("belde
     haar op vanuit Parijs"). Without one: the clause end or before a word of ``after``."""
     toks = ctx.tokens
-    last = j + 1 >= len(toks) or ctx.clause[j + 1] != ctx.clause[j]
+    last = j + 1 >= len(toks) or ctx.clause[j + 1] != ctx.clause[j] or _run_in(ctx, j + 1)
     if j > 0 and toks[j - 1].text in ctx.m.degree_adverbs and ctx.clause[j - 1] == ctx.clause[j] \
-            and r is not None and r.pos in ("adjective", "adverb"):
+            and r is not None and r.pos in ("adjective", "adverb") and toks[j].text not in ctx.m.ungradable_particles \
+            and toks[j - 1].text not in ctx.m.quantity_adverbs:
         return False  # "sprang so hoch", "schreien viel zu laut": an adverb of degree modifies an adjective, never a particle
     nxt = ctx.readings[j + 1] if ctx.readings is not None and not last else None
     if toks[j].text in ctx.m.degree_adverbs and nxt is not None and (nxt.pos in ("adjective", "adverb")
@@ -93,13 +94,18 @@ def _is_particle(ctx: SentenceContext, j: int, after: frozenset[str], r: Reading
         return False  # "fährt nach Berlin, um zu arbeiten": "zu" before a verb is the infinitive marker
     if r is None:
         return last or toks[j + 1].text in after
+    if r.pos == "noun" and toks[j].text in ctx.m.ungradable_particles and not _noun_phrase_before(ctx, j):
+        nxt = nxt_reading   # "neemt deel aan", "Neemt u gerust plaats,": a noun particle
+        return last or toks[j + 1].text in after or (nxt is not None and nxt.pos == "adposition")
     if last:  # no article or verb ends a clause after its verb: HanTa, seeing no final punctuation, may say so
         before = ctx.readings[j - 1] if ctx.readings is not None and j > 0 else None
         noun_phrase = r.pos == "noun" and (ctx.determiner_before(j) is not None or (
             before is not None and before.pos in ("determiner", "adjective", "adposition")))
+        if before is not None and before.pos == "adposition" and ctx.clause[j - 1] == ctx.clause[j]:
+            return False   # "sehen wir von fern": a preposition's object, never a particle
         return not noun_phrase and r.pos != "conjunction"  # "over de weg" is a noun phrase
-    if r.pos in _NEVER_PARTICLE:
-        return False
+    if r.pos in _NEVER_PARTICLE or _name_start(ctx, j + 1):
+        return False  # _name_start: "stelde zijn vertrouwen in Van Gaal", a preposition before a name
     if r.pos == "particle":
         return True
     if r.pos in ("adverb", "adjective"):
@@ -108,6 +114,54 @@ def _is_particle(ctx: SentenceContext, j: int, after: frozenset[str], r: Reading
         return toks[j + 1].text in ctx.slots.coordinators and toks[j + 1].text in after and _own_verb(ctx, j + 1)
     nxt = ctx.readings[j + 1] if ctx.readings is not None else None
     return toks[j + 1].text in after or r.pos == "other" or (nxt is not None and nxt.pos == "adposition")
+
+
+def _noun_phrase_before(ctx: SentenceContext, j: int) -> bool:
+    """Whether token ``j`` ends a noun phrase: a determiner or preposition right before it or before the adjectives
+    before it ("het grootste deel", "een groot deel"), or an inflected adjective (-e) right before it ("grote
+    plaats"); an adverbial adjective alone ("gerust plaats", "actief deel") makes none."""
+    readings = ctx.readings
+    if readings is None or ctx.determiner_before(j) is not None:
+        return readings is not None
+    k = j - 1
+    while k >= 0 and ctx.clause[k] == ctx.clause[j] and (r := readings[k]) is not None and r.pos == "adjective":
+        k -= 1
+    if k >= 0 and ctx.clause[k] == ctx.clause[j] and (r := readings[k]) is not None and r.pos in ("adposition", "determiner"):
+        return True
+    return k < j - 1 and ctx.tokens[j - 1].text.endswith("e")
+#: parts of speech that open a sentence but no name (a name starts with a noun, "De Vries", or "Van Gaal")
+_SENTENCE_OPENERS = frozenset({"numeral", "other", "adverb", "conjunction"})
+
+
+def _capitalised(ctx: SentenceContext, k: int) -> bool:
+    """Whether token ``k`` is written with a capital and then lower case ("Twee", not "MH17" or "twee")."""
+    t = ctx.tokens[k]
+    word = ctx.sentence[t.start:t.end]
+    return word[:1].isupper() and (len(word) == 1 or word[1:].islower())
+
+
+def _run_in(ctx: SentenceContext, k: int) -> bool:
+    """Whether token ``k`` opens a sentence run into the one before without its full stop (a headline before
+    its text: "Leger haalde drone neer Twee soldaten raakten gewond"), so the clause before it ends there
+    (issue 40): a capitalised word that is not the sentence's first, read as a numeral, pronoun, adverb or
+    conjunction (never a noun, determiner or adposition, which may start a name: "aan Marieke", "aan De
+    Vries"), with a verb after it. Only with an analyser; False otherwise."""
+    readings = ctx.readings
+    if readings is None or not 0 < k < len(ctx.tokens) or not _capitalised(ctx, k):
+        return False
+    r = readings[k]
+    return r is not None and r.pos in _SENTENCE_OPENERS \
+        and any(x is not None and x.verb for x in readings[k + 1:])
+
+
+def _name_start(ctx: SentenceContext, k: int) -> bool:
+    """Whether token ``k`` starts a name inside the sentence: a capitalised adposition or determiner before
+    another capitalised word ("in Van Gaal", "aan De Vries"): the word before it is a preposition, not a particle."""
+    readings = ctx.readings
+    if readings is None or not 0 < k < len(ctx.tokens) - 1 or not _capitalised(ctx, k) or not _capitalised(ctx, k + 1):
+        return False
+    r = readings[k]
+    return r is not None and r.pos in ("adposition", "determiner")
 
 
 def _own_verb(ctx: SentenceContext, k: int) -> bool:

@@ -105,7 +105,7 @@ class SentenceFacts:
         j, passed = i - 1, False
         while j > 0 and clause[j - 1] == clause[i]:
             if toks[j].text in m.prenominal or (m.adjective_endings and toks[j].text.endswith(m.adjective_endings)
-                                                and toks[j - 1].text in m.determiners):
+                                                and toks[j - 1].text in m.determiners) or self._attributive(j):
                 j, passed = j - 1, True
             elif passed and toks[j].text in m.adjective_links and toks[j - 1].text in m.prenominal:
                 j -= 1
@@ -119,6 +119,14 @@ class SentenceFacts:
             j -= 1
         return j
 
+    def _attributive(self, j: int) -> bool:
+        """Whether the analyser reads token ``j`` as an adjective with a determiner right before it ("het lange wachten",
+        "a long walk"): an attributive adjective, which the noun after it follows."""
+        readings = self.readings
+        if readings is None or j == 0 or (r := readings[j]) is None or r.pos != "adjective":
+            return False
+        return self.tokens[j - 1].text in self.m.determiners or (b := readings[j - 1]) is not None and b.pos == "determiner"
+
     def determiner_before(self, i: int) -> str | None:
         """The determiner that makes token ``i`` a noun ("the run", "la llama de la vela", "un bel sogno"):
         a word of ``determiners`` just before it (``prenominal`` adjectives may stand between, several when
@@ -129,6 +137,8 @@ class SentenceFacts:
         if j < 0 or self.clause[j] != self.clause[i]:
             return None
         text = toks[j].text
+        if j < i - 1 and self._attributive(j + 1) and text not in m.determiners:
+            return text   # "Het lange wachten": the analyser's determiner before an attributive adjective
         if text in m.determiners:
             if text in m.optional_words and j == i - 1 and j > 0 and toks[j - 1].text in m.verb_context:
                 return None  # Portuguese "nós nos mudamos": the reflexive pronoun, not em + os
@@ -245,10 +255,10 @@ class SentenceFacts:
         t = toks[i]
         before = i > 0 and toks[i - 1].end == t.start - 1 and text[t.start - 1] in "-\u2010\u2011"
         after = i + 1 < len(toks) and toks[i + 1].start == t.end + 1 and text[t.end] in "-\u2010\u2011"
-        if before and toks[i - 1].text not in m.hyphen_prefixes:
+        if before and toks[i - 1].text not in m.hyphen_prefixes and toks[i - 1].text not in m.enclitics:
             return text[toks[i - 1].start:(toks[i + 1].end if after else t.end)]
-        if after:
-            return text[t.start:toks[i + 1].end]
+        if after and toks[i + 1].text not in m.enclitics and toks[i + 1].text not in m.hyphen_prefixes:
+            return text[t.start:toks[i + 1].end]   # French "Donne-le", "Puis-je", "a-t-il": the verb and its clitic
         return None
 
     def imperative(self, i: int) -> bool:
@@ -273,8 +283,7 @@ class SentenceFacts:
         m, toks = self.m, self.tokens
         if self.quotative(i):
             return True
-        if m.enclitics and i + 1 < len(toks) and toks[i + 1].start == toks[i].end + 1 \
-                and self.sentence[toks[i].end] in "-\u2011" and toks[i + 1].text in m.enclitics:
+        if self.hyphen_enclitic(i):
             return True
         if not (m.auxiliaries or m.subject_pronouns):
             return False
@@ -288,10 +297,18 @@ class SentenceFacts:
                 return False
         return False
 
+    def hyphen_enclitic(self, i: int) -> bool:
+        """Whether an ``enclitics`` pronoun is joined to token ``i`` by a hyphen ("Puis-je", "Prends-le"): a verb."""
+        m, toks = self.m, self.tokens
+        return bool(m.enclitics) and i + 1 < len(toks) and toks[i + 1].start == toks[i].end + 1 \
+            and self.sentence[toks[i].end] in "-\u2011" and toks[i + 1].text in m.enclitics
+
     def _noun_or_unread(self, i: int) -> bool:
         """Whether the analyser reads token ``i`` as a noun or not at all: only such a reading of a sentence-initial
         word may be an imperative the tagger missed ("Ruf deinen Bruder!"), never an adposition ("Durant l'hiver")."""
         reading = self.readings[i] if self.readings is not None else None
+        if reading is not None and reading.pos in ("adposition", "conjunction") and self.m.imperative_endings:
+            return self.tokens[i].text.endswith(self.m.imperative_endings)   # "Sachez que": French 2pl imperative
         return reading is None or reading.pos == "noun"
 
     def final_infinitive(self, i: int) -> bool:
@@ -316,6 +333,9 @@ class SentenceFacts:
         lemmas = self.lemmas[i] if i is not None else self._lemmas_of(text)
         if lemma in lemmas:
             return "lemma"
+        reading = self.readings[i] if i is not None and self.readings is not None else None
+        if reading is not None and reading.lemma == lemma and i is not None and self.hyphen_enclitic(i):
+            return "lemma"   # "Puis-je": the analyser's lemma, a verb by its hyphenated subject whatever its tag
         if self.config.inflections and text in inflections(lemma, self.code):
             return "inflection"
         known = self.known[i] if i is not None else False

@@ -36,6 +36,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from fbagent.checks.analysers import hanta_tagger
 from fbagent.checks.morphology import _data, english_participles, past_participles
 from fbagent.checks.verb_sentence import SentenceFacts
 from fbagent.languages import base_lang
@@ -71,6 +72,13 @@ class SlotWords:
     first_person: tuple[tuple[str, str], ...] = ()  # nl: form -> the verb whose 1st person singular it is ("was")
     first_person_subject: str = ""             # nl "ik"
     possessives: frozenset[str] = frozenset()  # nl: possessive determiners (an object's: "mijn handen")
+    schedule_words: frozenset[str] = frozenset()  # nl: "elke", "iedere": a routine, so "ik was ... de auto" is wassen
+    plural_endings: tuple[str, ...] = ()       # nl: endings of a plural noun ("ramen", "shirts")
+    subordinators: frozenset[str] = frozenset()  # en: words that open another clause ("that", "who", "because")
+    gerund_verbs: frozenset[str] = frozenset()  # en: verbs whose complement is a gerund ("enjoys cooking")
+    opening_articles: frozenset[str] = frozenset()  # fr: articles spelled as object clitics; opening a clause, articles
+    participle_after_noun: bool = False        # fr: a participle after determiner + noun before the finite verb: adjective
+    verb_final_openers: frozenset[str] = frozenset()  # nl: conjunctions opening a verb-final clause ("omdat"; issue 40)
 
 
 @lru_cache(maxsize=64)
@@ -103,6 +111,13 @@ def slot_words(lang: str) -> SlotWords:
         first_person=tuple((str(k).lower(), str(v).lower()) for k, v in entry.get("first_person", {}).items()),
         first_person_subject=str(entry.get("first_person_subject", "")),
         possessives=words("possessives"),
+        schedule_words=words("schedule_words"),
+        plural_endings=tuple(str(x) for x in entry.get("plural_endings", [])),
+        subordinators=words("subordinators"),
+        gerund_verbs=words("gerund_verbs"),
+        opening_articles=words("opening_articles"),
+        participle_after_noun=bool(entry.get("participle_after_noun", False)),
+        verb_final_openers=words("verb_final_openers"),
         present_singular=tuple(sorted(((str(k), tuple(str(x) for x in v))
                                        for k, v in entry.get("present_singular", {}).items()),
                                       key=lambda row: len(row[0]), reverse=True)),
@@ -172,9 +187,20 @@ class SlotRules(SentenceFacts):
             return True    # "te getuigen", "zu schwimmen"
         if prev in s.object_pronouns and method == "exact" and self._same(i - 2, i) and toks[i - 2].text in s.causatives:
             return True    # "made her cry", "let them go"
-        if self._final_participle(i, lemma):
+        if self._final_participle(i, lemma) or self._subclause_final(i, lemma, method):
             return True
+        if s.gerund_verbs and text.endswith("ing") and self._after_gerund_verb(i):
+            return True    # "She enjoys cooking for friends": the gerund complement of a catenative verb
         return bool(s.finite_endings) and self._lone_finite(i, lemma, method)
+
+    def _after_gerund_verb(self, i: int) -> bool:
+        """English: a ``gerund_verbs`` word (enjoy, stop, keep, avoid ...: Quirk et al. 1985, *A Comprehensive
+        Grammar*, § 16.39, verbs with an -ing complement) stands before token ``i`` in its clause, at most one adverb
+        between ("kept quietly working")."""
+        j = i - 1
+        if self._same(j, i) and self._adverb(j) and self.tokens[j].text not in self.slots.gerund_verbs:
+            j -= 1
+        return self._same(j, i) and self.tokens[j].text in self.slots.gerund_verbs
 
     def _final_participle(self, i: int, lemma: str) -> bool:
         """Dutch/German: token ``i`` is ``lemma``'s ge- participle, ends its clause, and a ``verbal_auxiliaries``
@@ -248,7 +274,50 @@ class SlotRules(SentenceFacts):
                 j -= 1
             if self._same(j, i) and toks[j].text in s.copulas:
                 return f"follows the copula '{toks[j].text}' and is read as an adjective"
-        return self._degree_finite(i)
+        if (last := self._subclause_verb_after(i)) is not None:
+            return f"stands before '{last}', the finite verb that ends its subordinate clause, and is read as a noun"
+        return self._degree_finite(i) or self._subject_head(i, method) or self._noun_phrase_opening(i, lemma)
+
+    def _noun_phrase_opening(self, i: int, lemma: str) -> str | None:
+        """French: why token ``i`` belongs to the noun phrase that opens its clause: an ``opening_articles`` word (le,
+        la, les: also object clitics, which need a subject before them) opens the clause right before it ("Le devoir
+        de mathématiques", "Le boucher vend"); or, where ``participle_after_noun``, it is ``lemma``'s participle after a
+        determiner and a noun with the finite verb right after it ("La porte ouverte laissait entrer": an adjective;
+        "ouverte par le vent" keeps its agent and stays verbal). None otherwise."""
+        s, toks, readings = self.slots, self.tokens, self.readings
+        if s.opening_articles and i > 0 and toks[i - 1].text in s.opening_articles and self._same(i - 1, i) \
+                and not self._same(i - 2, i - 1) and not self.hyphen_enclitic(i):   # "Le voyez-vous ?": clitic, inversion
+            return f"follows the article '{toks[i - 1].text}' that opens its clause and is read as a noun"
+        if not s.participle_after_noun or readings is None or i < 2 or not self._same(i - 2, i) or not self._same(i + 1, i) \
+                or toks[i].text not in past_participles(lemma, self.code):
+            return None
+        det, noun, nxt = readings[i - 2], readings[i - 1], readings[i + 1]
+        if det is not None and det.pos == "determiner" and noun is not None and noun.pos == "noun" \
+                and nxt is not None and nxt.verb and nxt.finite:
+            return f"follows the noun '{toks[i - 1].text}' before the verb '{toks[i + 1].text}' and is read as an adjective"
+        return None
+
+    def _subject_head(self, i: int, method: str) -> str | None:
+        """English: token ``i``, spelled as the base form (``method`` ``exact``), after a determiner and a noun
+        ("The morning run", "Our evening walk"), with a finite verb later in its clause and no ``subordinators`` word
+        or conjunction between: the head noun of a compound subject ("The morning run along the canal clears my
+        head"); a verb there would be the clause's only finite verb ("The kids run along the canal"). None otherwise."""
+        toks, readings, s = self.tokens, self.readings, self.slots
+        if method != "exact" or not s.subordinators or readings is None or i < 2 or not self._same(i - 2, i):
+            return None
+        noun, det = readings[i - 1], readings[i - 2]
+        if noun is None or noun.pos != "noun" or not (toks[i - 2].text in self.m.determiners
+                                                      or det is not None and det.pos == "determiner"):
+            return None
+        for j in range(i + 1, len(toks)):
+            r = readings[j]
+            if not self._same(j, i) or toks[j].text in s.subordinators or toks[j].text in s.coordinators \
+                    or (r is not None and r.pos == "conjunction"):
+                return None
+            if r is not None and r.verb and r.finite:
+                return (f"follows '{toks[i - 2].text} {toks[i - 1].text}' and is read as the head noun of the subject "
+                        f"(its clause's finite verb is '{toks[j].text}')")
+        return None
 
     def _ge_verb(self, i: int, lemma: str) -> str | None:
         """German: token ``i`` is ``lemma``'s participle spelled "ge" + ``lemma`` ("gefallen", "geraten"), which is
@@ -289,7 +358,24 @@ class SlotRules(SentenceFacts):
         if any(toks[j].text in s.possessives and (r := readings[j - 1]) is not None and r.pos != "adposition"
                for j in after):
             return owner
-        return None
+        return owner if self._washed_object(after, in_pp) else None
+
+    def _washed_object(self, after: list[int], in_pp: set[int]) -> bool:
+        """Dutch "ik was" with no predicate after it: an object noun phrase (determiner + noun outside a
+        prepositional phrase) that is plural ("Ik was de ramen": zijn does not take a plural predicate after "ik")
+        or follows a ``schedule_words`` adverbial ("Ik was elke zondag de auto": a routine)."""
+        s, toks, readings = self.slots, self.tokens, self.readings
+        if readings is None:
+            return False
+        routine = any(toks[j].text in s.schedule_words for j in after)
+        for j in after:
+            r, det = readings[j], readings[j - 1]
+            if r is None or r.pos != "noun" or det is None or det.pos != "determiner" or j in in_pp \
+                    or toks[j - 1].text in s.schedule_words:
+                continue
+            if routine or (s.plural_endings and toks[j].text != r.lemma and toks[j].text.endswith(s.plural_endings)):
+                return True
+        return False
 
     def _adverb(self, j: int) -> bool:
         """Whether token ``j`` is read as an adverb (or an adverbial adjective: German "langsam")."""
@@ -327,3 +413,73 @@ class SlotRules(SentenceFacts):
                 return f"follows the degree adverb '{self.tokens[i - 1].text}' after the clause's verb " \
                        f"'{self.tokens[j].text}' and is read as an adjective"
         return None
+
+    def _subordinate_clause(self, i: int) -> list[int]:
+        """Dutch (``verb_final_openers``): the tokens of token ``i``'s clause when it opens with a subordinating
+        conjunction ("omdat", "toen", "nadat") and its subject (a pronoun, determiner or noun) follows; else []."""
+        s, readings = self.slots, self.readings
+        if not s.verb_final_openers or readings is None:
+            return []
+        words = [j for j in range(len(self.tokens)) if self.clause[j] == self.clause[i]]
+        subject = readings[words[1]] if len(words) > 2 else None
+        if self.tokens[words[0]].text not in s.verb_final_openers or subject is None \
+                or subject.pos not in ("other", "determiner", "noun"):
+            return []
+        return words
+
+    def _subclause_position(self, i: int) -> bool:
+        """Whether token ``i`` ends a subordinate clause (:meth:`_subordinate_clause`) of at least four words in
+        which no other word is read as a verb, after no article, preposition or possessive: the place of the
+        clause's finite verb (Dutch subordinate clauses put it last)."""
+        words, readings = self._subordinate_clause(i), self.readings
+        if not words or words[-1] != i or i - words[0] < 3 or readings is None or self.determiner_before(i) is not None:
+            return False
+        before = readings[i - 1]
+        if before is None or before.pos in ("determiner", "adposition") or self.tokens[i - 1].text in self.slots.possessives:
+            return False   # "met hun gaven", "in de sloten": a noun phrase ends the clause
+        return not any((r := readings[j]) is not None and r.verb for j in words if j != i)
+
+    def subclause_verb_lemmas(self, i: int) -> frozenset[str]:
+        """Dutch: the lemmas HanTa gives token ``i`` as a finite verb (tags ``WW(pv,...)``, read out of context)
+        where it stands in a finite verb's place (:meth:`_subclause_position`): "gaven" -> geven, which HanTa
+        in context reads as the noun "gifts"; empty elsewhere. Issue 40."""
+        if not self.slots.verb_final_openers or not self._subclause_position(i):
+            return frozenset()
+        return _finite_verb_lemmas(self.tokens[i].text, self.code)
+
+    def _subclause_final(self, i: int, lemma: str, method: str) -> bool:
+        """Dutch: token ``i``, a form of ``lemma`` that is no participle, ends a subordinate clause
+        (:meth:`_subordinate_clause`) in which no other word is read as a verb: a subordinate clause puts its
+        finite verb last ("Omdat ze geen antwoord gaven ,", "Nadat de agenten in de lucht schoten ,"), so it
+        is that verb whatever the tagger says ("gaven": gifts; "schoten": shots). Issue 40."""
+        return method != "stem" and self.tokens[i].text not in past_participles(lemma, self.code) \
+            and self._subclause_position(i)
+
+    def _subclause_verb_after(self, i: int) -> str | None:
+        """Dutch: the word after token ``i`` when it ends ``i``'s subordinate clause and both are read as finite
+        verbs, the last not spelled as an infinitive: a subordinate clause has one finite verb, last ("omdat er
+        schoten klonken": "schoten" is the subject, shots); None otherwise. Issue 40."""
+        words = self._subordinate_clause(i)
+        readings = self.readings
+        if not words or readings is None or words[-1] != i + 1 or self.tokens[i].text in self.m.cluster_words:
+            return None
+        mine, last = readings[i], readings[i + 1]
+        if mine is None or last is None or not (mine.verb and mine.finite and last.verb and last.finite) \
+                or last.lemma == self.tokens[i + 1].text:
+            return None
+        return self.sentence[self.tokens[i + 1].start:self.tokens[i + 1].end]
+
+
+@lru_cache(maxsize=4096)
+def _finite_verb_lemmas(word: str, code: str) -> frozenset[str]:
+    """The lemmas of ``word`` under each finite-verb tag HanTa's Dutch model gives it out of context
+    (``WW(pv,...)``: "gaven" -> {"geven"}); empty for another language."""
+    if code != "nl":
+        return frozenset()
+    tagger = hanta_tagger(code)
+    out = set()
+    for tag, _ in tagger.tag_word(word, cutoff=10):
+        if tag.startswith("WW(pv"):
+            lemma, _tag = tagger.analyze(word, pos=tag, taglevel=1)
+            out.add(str(lemma).lower())
+    return frozenset(out)

@@ -11,6 +11,7 @@ import typer
 from rich.prompt import Prompt
 
 from fbagent import tui, validation
+from fbagent.commands.annotate_lock import annotator_lock
 from fbagent.commands.annotate_serve import serve_browsers, serve_flags_given, serve_options
 from fbagent.commands.options import (
     DEFAULT_DB,
@@ -166,10 +167,11 @@ def _baseline_here(database: sqlite_utils.Database, db: Path, annotator: str, op
     was saved; the refusal of an annotator who validated final entries comes before any terminal check, the
     language competence (:func:`ask_competence`) after it."""
     session = tui.BaselineSession.open(database, annotator, options)
-    require_terminal()
-    ask_competence(database, annotator, *competence)
     try:
-        tui.AnnotateApp(session).run()
+        with annotator_lock(db, annotator):
+            require_terminal()
+            ask_competence(database, annotator, *competence)
+            tui.AnnotateApp(session).run()
     finally:
         session.close()
     echo(f"{annotator}: {session.n_done}/{session.total} baseline problems answered; all answers are saved in {db}.")
@@ -191,16 +193,17 @@ def _annotate_here(database: sqlite_utils.Database, db: Path, annotator: str, se
                    mode: str, order: str, competence: tuple[list[str], str | None]) -> None:
     """Run the annotation app in this terminal on ``selection`` and say what was saved (``competence``:
     the entries' languages and ``--competence``, see :func:`ask_competence`)."""
-    require_terminal()
-    ask_competence(database, annotator, *competence)
-    if mode == "validate":
-        session: ValidateSession | ReviseSession = ValidateSession.open(database, annotator, selection, seed)
-    else:
-        session = ReviseSession.open(database, annotator, selection, seed, order=order)
-    try:
-        tui.AnnotateApp(session).run()
-    finally:
-        session.close()
+    with annotator_lock(db, annotator):
+        require_terminal()
+        ask_competence(database, annotator, *competence)
+        if mode == "validate":
+            session: ValidateSession | ReviseSession = ValidateSession.open(database, annotator, selection, seed)
+        else:
+            session = ReviseSession.open(database, annotator, selection, seed, order=order)
+        try:
+            tui.AnnotateApp(session).run()
+        finally:
+            session.close()
     if isinstance(session, ValidateSession):
         echo(f"{annotator}: {session.n_done}/{session.total} pair tasks answered; all answers are saved in {db}.")
     else:

@@ -87,8 +87,9 @@ def _print_selection(result: dict[str, Any], lexicon: str, options: SelectionOpt
     print_table(console, *table1_table(c, options.per_pair),
                 title=f"Table 1: selection {result['selection_id']} of lexicon {lexicon}, protocol "
                       f"{options.protocol}, seed {options.seed}",
-                caption="unique LUs: distinct LU names, as the paper's Table 1 counts them (leave.v once); "
-                        f"LU-frame pairs: {c['unique_lus']:,}; unique verbs: distinct verb lemmas")
+                caption="# frame pairs: (verb, pair of frames) entries, a pair of frames counted once per verb "
+                        "that evokes both; unique LUs: distinct LU names, as the paper's Table 1 counts them "
+                        f"(leave.v once); LU-frame pairs: {c['unique_lus']:,}; unique verbs: distinct verb lemmas")
     rows = _framebench_rows(c) if options.protocol == "framebench" else _eligibility_rows(c, options)
     print_table(console, [Col("step", wrap="words"), Col("pairs", "right")], rows,
                 title="Steps (" + ("the FrameBench authors' rules" if options.protocol == "framebench"
@@ -119,9 +120,10 @@ def shared_line(lexicon: str, c: dict[str, Any]) -> str:
     shares, with each alone, and how its frames were matched (by ID or by name)."""
     each = ", ".join(f"{n}: {k:,} ({'by frame ID' if c['shared_by_id'].get(n) else 'by name'})"
                      for n, k in c["shared_per_lexicon"].items())
-    return (f"Shared frame pairs: {c['shared_frame_pairs']:,} of the {c['lexicon_frame_pairs']:,} polysemous-verb "
-            f"frame pairs of {lexicon} are polysemous-verb pairs in every one of {', '.join(c['shared_with'])} "
-            f"(with each alone: {each}); the candidates above are drawn from them.")
+    return (f"Shared frame pairs: {c['shared_frame_pairs']:,} of the {c['lexicon_frame_pairs']:,} distinct "
+            f"polysemous-verb frame pairs of {lexicon} (each pair of frames once, whatever its verbs) are "
+            f"polysemous-verb pairs in every one of {', '.join(c['shared_with'])} (with each alone: {each}); the "
+            "candidates above are drawn from them (Table 1's # frame pairs counts (verb, frame pair) entries).")
 
 
 def table1_table(counts: dict[str, Any], per_pair: int) -> tuple[list[Col], list[list[str]]]:

@@ -25,6 +25,7 @@ from fbagent.providers.config import (
     GENERATION_VARIANT_TEMPERATURE,
     ModelConfig,
 )
+from fbagent.providers.names import EMBEDDED_ENGINE
 from fbagent.store.db import tidy_wal
 from fbagent.store.rows import LexiconRow, RunRow
 from fbagent.verifier.run_models import RunModels, prompt_styles
@@ -265,6 +266,26 @@ def check_checkpoint_file(path: str | Path) -> Path:
     return path
 
 
+def check_engine(run: RunRow, stored: dict[str, object], generator: str) -> None:
+    """A run of provider ``local`` that stores no ``engine`` was made by llama.cpp (fbagent ran ``local`` on
+    llama-cpp-python until issue 42; the same run name, since the engine is no result option): the embedded
+    engine (:data:`~fbagent.providers.names.EMBEDDED_ENGINE`) does not continue its entries with answers of
+    another engine. ``generator`` is the one asked for now; ``llamacpp`` continues such a run (``stored`` then
+    says ``llamacpp``, so that the generator compares equal). Raises :class:`FbagentError` for ``local``."""
+    if stored.get("generator") != "local" or "engine" in (run.get("options") or {}):
+        return
+    if generator == "llamacpp":
+        stored["generator"] = "llamacpp"
+        return
+    if generator == "local":
+        raise FbagentError(
+            f"run {run['name']!r} was made by provider 'local' before it ran on {EMBEDDED_ENGINE} (fbagent ran "
+            "'local' on llama.cpp until then, and the run stores no engine): its entries are llama.cpp's, and this "
+            "engine does not continue them",
+            f"pass --run NEW_NAME for a new run on the embedded engine, or resume this one on llama.cpp: pip install "
+            f"-e '.[llama]', then add --generator llamacpp --run {run['name']}")
+
+
 def check_compatible(run: RunRow, lexicon: LexiconRow, opts: GenerateOptions) -> None:
     """An existing run continues only with the same lexicon and result options.
 
@@ -284,6 +305,7 @@ def check_compatible(run: RunRow, lexicon: LexiconRow, opts: GenerateOptions) ->
         if run.get(column) is not None:
             stored.setdefault(column, run[column])
     flat = opts.flat()
+    check_engine(run, stored, str(flat["generator"]))
     wanted = {k: flat[k] for k in (*RESULT_KEYS, *ELIGIBILITY_KEYS, *VERIFIER_DEFAULTS, *PROMPT_STYLE_DEFAULTS,
                                    *VERB_MATCH_DEFAULTS)}
     if "prompt_styles" in stored:

@@ -70,6 +70,7 @@ from fbagent.pairs.screening import load_run_pairs
 from fbagent.pairs.select import check_selectable
 from fbagent.prompting.messages import load_prompts
 from fbagent.providers.breaker import ServiceDown, guarding
+from fbagent.providers.names import EMBEDDED_ENGINE
 from fbagent.providers.prices import CostCapReached, load_prices
 from fbagent.providers.redact import stored_base_url, stored_command
 from fbagent.store import items as items_store
@@ -257,7 +258,8 @@ class _Session:
                          "timeout_s": opts.models.generator.timeout_s,
                          "base_url": stored_base_url(opts.models.generator.base_url),
                          "prompt_styles": {"generator": self.prompts.style, "verifier": self.prompts.verifier_style},
-                         **({"margin_source": opts.verifier.margin_source} if opts.verifier.margin_source else {})},
+                         **({"margin_source": opts.verifier.margin_source} if opts.verifier.margin_source else {}),
+                         **({"engine": EMBEDDED_ENGINE} if opts.models.generator.backend == "local" else {})},
                 prompt_versions=self.prompts.versions,
             )
         else:

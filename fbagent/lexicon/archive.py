@@ -71,6 +71,12 @@ def _root_in(zf: zipfile.ZipFile, path: Path) -> str:
     roots = [n[: -len("frameIndex.xml")] for n in zf.namelist()
              if PurePosixPath(n).name == "frameIndex.xml" and ".." not in PurePosixPath(n).parts]
     if not roots:
+        found = other_layout_inside(zf.namelist())
+        if found is not None:
+            label, member, root = found
+            raise FbagentError(f"{path}: a zip archive of {label} ({member} inside), a layout fbagent reads from a "
+                               "folder; it holds no frameIndex.xml, so it is no NLTK-layout FrameNet release either",
+                               f"unzip it first (unzip {path.name}) and pass the folder: fbagent lexicon add {root}")
         raise FbagentError(f"{path}: a zip archive without frameIndex.xml (not an NLTK-layout FrameNet release)",
                            UNZIP_FIX)
     if len(roots) > 1:
@@ -79,6 +85,32 @@ def _root_in(zf: zipfile.ZipFile, path: Path) -> str:
                            "not guess which one you mean",
                            "unzip it and pass the folder of the release you want (the one holding frameIndex.xml)")
     return roots[0]
+
+
+#: files that mark another layout's root inside an archive: (file name or suffix, what it is, folders above the root)
+_LAYOUT_MARKERS = (
+    ("KFN_lus.json", "the Korean FrameNet (its repository layout)", 3),   # ROOT/resource/1.2/KFN_lus.json
+    ("framenet.xml", "the Turkish FrameNet (Starlang XML)", 1),
+    ("swefn.xml", "Swedish FrameNet++ (SweFN XML)", 1),
+    ("frames.jsonl", "fbagent's JSONL lexicon", 1),
+    (".conll2009", "CoNLL-2009 FrameNet files (the Latvian FrameNet layout)", 1),
+)
+
+
+def other_layout_inside(names: list[str]) -> tuple[str, str, str] | None:
+    """What an archive without ``frameIndex.xml`` holds, from its member ``names``: ``(what it is, the member that
+    says so, the folder to pass once unzipped)``, e.g. ``("the Korean FrameNet ...", "kfn/resource/1.2/KFN_lus.json",
+    "kfn")``, for the layouts of :data:`_LAYOUT_MARKERS`; None when none is there (issue 40)."""
+    for marker, label, up in _LAYOUT_MARKERS:
+        for name in sorted(names, key=lambda n: (n.count("/"), n)):
+            member = PurePosixPath(name)
+            if ".." in member.parts or not (member.name == marker or (marker.startswith(".") and member.suffix == marker)):
+                continue
+            parts = member.parts[:-up] if len(member.parts) > up else ()
+            if marker == "KFN_lus.json" and (len(member.parts) < 3 or member.parts[-3] != "resource"):
+                continue
+            return label, name, "/".join(parts) or "."
+    return None
 
 
 def zip_root(path: str | Path) -> str:

@@ -22,6 +22,8 @@ TOKEN_ID = re.compile(r"\d+(?:[-.]\d+)?")
 PEEK_BYTES = 65536
 LEXICON_FIX = ("pass a FrameNet lexicon instead (docs/lexicon.md lists the layouts fbagent reads; a JSONL lexicon "
                "has one frame per line)")
+#: what :func:`_json_layout` calls fbagent's own benchmark export (a dataset, not another tool's file)
+OWN_EXPORT = "a benchmark of entries written by fbagent export"
 
 
 def _first_json(path: Path) -> object | None:
@@ -61,7 +63,7 @@ def _json_layout(value: object) -> tuple[str, str] | None:
     if "text" in keys and keys & {"label", "labels", "entities"}:
         return "a doccano/annotation-tool JSONL (text with labels)", "it holds no frames or lexical units"
     if "id" in keys and {"question", "sentence_a"} <= keys or "original_qa_id" in keys:
-        return "a benchmark of entries written by fbagent export", "fbagent eval run --dataset FILE reads it"
+        return OWN_EXPORT, "fbagent eval run --dataset FILE reads it"
     return None
 
 
@@ -110,3 +112,18 @@ def is_lm_eval_results(path: Path) -> bool:
     ``configs`` or ``n-shot``); `eval report` names it instead of "has no manifest.json"."""
     layout = _json_layout(_first_json(path)) if path.is_file() else None
     return layout is not None and layout[0] == "an lm-evaluation-harness results file"
+
+
+def other_tool(path: Path) -> tuple[str, str] | None:
+    """(what the file ``path`` is, what reads it) when it is another tool's JSON/JSONL file (Prodigy, Argilla,
+    doccano, lm-evaluation-harness results or samples) or a FrameNet lexicon in JSONL; None for fbagent's own
+    export and anything else. `eval run --dataset` names it instead of a missing field of its first line. Reads at
+    most :data:`PEEK_BYTES`; never raises for an unreadable file."""
+    if not path.is_file():
+        return None
+    value = _first_json(path)
+    first = value[0] if isinstance(value, list) and value else value
+    if isinstance(first, dict) and "frame" in first and set(first) & {"lus", "fes", "definition"}:
+        return "a FrameNet lexicon in JSONL (one frame per line)", "fbagent lexicon add reads it"
+    layout = _json_layout(value)
+    return None if layout is None or layout[0] == OWN_EXPORT else layout

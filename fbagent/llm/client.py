@@ -150,6 +150,9 @@ class LLMClient:
             raise FbagentError(f"max retries must be 0 or more, got {max_retries}", "pass --max-retries 0 or more")
         self._adapter: Backend | None = adapter
         self.backend: str = adapter.name
+        #: the backend part of cache keys: the adapter's ``cache_backend`` where it has one (the embedded engine:
+        #: another engine's answers under the same provider name are not its own), else its name
+        self.cache_backend: str = str(getattr(adapter, "cache_backend", adapter.name))
         self.model: str = adapter.model
         self.db = db
         self.concurrency = concurrency
@@ -203,7 +206,7 @@ class LLMClient:
         started = time.perf_counter()
         semaphore = self._limit()
         key = cache_key(
-            backend=self.backend, model=self.model, messages=messages, response_model=response_model,
+            backend=self.cache_backend, model=self.model, messages=messages, response_model=response_model,
             temperature=temperature, max_tokens=max_tokens, seed=seed,
         )
         if use_cache:

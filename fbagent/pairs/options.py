@@ -83,7 +83,7 @@ class SelectionOptions:
                 raise FbagentError(f"--shared-with {self.shared_with!r} names no lexicon",
                                    "pass lexicon names or ids separated by commas (fbagent lexicon list shows them), "
                                    "or leave the option out")
-            object.__setattr__(self, "shared_with", tuple(dict.fromkeys(p.strip() for p in items if p.strip())))
+            object.__setattr__(self, "shared_with", distinct_names(items))
 
     def applied(self) -> SelectionOptions:
         """The options the protocol applies: under ``framebench`` the filter switches off (the authors apply
@@ -136,3 +136,14 @@ def _check_framebench(options: SelectionOptions) -> None:
         if value is not None:
             raise FbagentError(f"{flag} is not part of --protocol framebench (the authors apply no filter and no cap)",
                                f"drop {flag}, or use --protocol fbagent")
+
+
+def distinct_names(items: list[str]) -> tuple[str, ...]:
+    """The lexicon names of ``--shared-with`` (``["ko", " lv"]`` -> ``("ko", "lv")``, blanks dropped, order kept).
+    Raises :class:`FbagentError` when a name comes twice (``lv,lv``), the fix naming each once (issue 40)."""
+    names = [p.strip() for p in items if p.strip()]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise FbagentError(f"--shared-with {','.join(names)!r} names {', '.join(twice)} more than once",
+                           f"name each lexicon once: --shared-with {','.join(dict.fromkeys(names))}")
+    return tuple(names)

@@ -24,6 +24,7 @@ import sqlite_utils
 
 from fbagent.errors import FbagentError
 from fbagent.framenet.pair_keys import canonical_names
+from fbagent.pairs.options import distinct_names
 from fbagent.store import lexicon as lexstore
 from fbagent.store.rows import LexiconRow
 
@@ -129,5 +130,6 @@ def shared_pairs(db: sqlite_utils.Database, base: LexiconRow, names: Iterable[st
 
 
 def parse_names(text: str | None) -> tuple[str, ...]:
-    """``"ko,lv"`` -> ``("ko", "lv")`` (spaces dropped, order kept, duplicates once); None or empty -> ``()``."""
-    return tuple(dict.fromkeys(p.strip() for p in (text or "").split(",") if p.strip()))
+    """``"ko,lv"`` -> ``("ko", "lv")`` (spaces dropped, order kept); None or empty -> ``()``. Raises
+    :class:`FbagentError` when a name comes twice (:func:`fbagent.pairs.options.distinct_names`)."""
+    return distinct_names((text or "").split(","))

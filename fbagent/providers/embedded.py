@@ -37,6 +37,7 @@ from fbagent.providers.gguf import default_gguf_path
 from fbagent.providers.gguf_checkpoint import prepare_checkpoint
 from fbagent.providers.hooks import CallHooks
 from fbagent.providers.local import MAX_STRING_CHARS, _json_safe
+from fbagent.providers.names import EMBEDDED_ENGINE
 from fbagent.providers.prompt_style import check_prompt_style, gguf_prompt_style
 from fbagent.providers.structured import instructor_create, openai_text, openai_usage
 from fbagent.providers.transformers import TransformersBackend
@@ -101,6 +102,9 @@ class EmbeddedBackend(TransformersBackend):
     """
 
     name = "local"
+    #: the backend part of the LLM-call cache key (:func:`fbagent.llm.cache.cache_key`): not ``local``, which
+    #: older fbagent's llama.cpp answers carry under the same model name (they are never served to this engine)
+    cache_backend = f"local/{EMBEDDED_ENGINE}"
     default_batch_size = 8
     model_optional = True
     REASK_TEMPERATURE = 0.7
@@ -144,7 +148,7 @@ class EmbeddedBackend(TransformersBackend):
 
     def info(self) -> BackendInfo:
         info = super().info()
-        info.options = {**info.options, "model_path": str(self.model_path), "engine": "transformers+llguidance",
+        info.options = {**info.options, "model_path": str(self.model_path), "engine": EMBEDDED_ENGINE,
                         "threads": self.threads}
         info.versions = {**info.versions, "llguidance": package_version("llguidance")}
         return info
@@ -270,17 +274,21 @@ class EmbeddedBackend(TransformersBackend):
 
 def _mask_processor(lltokenizer: llguidance.LLTokenizer, grammar: str) -> tuple[object, llguidance.LLMatcher]:
     """A transformers ``LogitsProcessor`` that sets every token the grammar forbids to ``-inf`` before each
-    step (llguidance's bitmask, :mod:`llguidance.torch`), and its matcher (fed each chosen token).
-    Raises :class:`FbagentError` when llguidance rejects the grammar."""
+    step (llguidance's bitmask, applied by :mod:`llguidance.numpy` on the CPU scores in place), and its matcher
+    (fed each chosen token). Not :mod:`llguidance.torch`: its mask kernel is ``torch.compile``d, which needs a
+    C++ compiler at run time (a machine without ``g++`` failed every call: ``InvalidCxxCompiler``), and a
+    kernel that inductor generated for AVX-512 but built for AVX2 left half of the vocabulary unmasked (issue 42).
+    Raises :class:`FbagentError` when llguidance rejects the grammar; the processor raises ``RuntimeError``
+    when a token the mask forbade was chosen (the call fails rather than store text outside the schema)."""
     import llguidance
-    import llguidance.torch
+    import llguidance.numpy
     from transformers import LogitsProcessor
 
     matcher = llguidance.LLMatcher(lltokenizer, grammar)
     if matcher.is_error():
         raise FbagentError(f"llguidance rejects the JSON schema ({matcher.get_error()})",
                            "report this schema; use --generator llamacpp meanwhile")
-    bits = llguidance.torch.allocate_token_bitmask(1, lltokenizer.vocab_size)
+    bits = llguidance.numpy.allocate_token_bitmask(1, lltokenizer.vocab_size)
 
     class GrammarMask(LogitsProcessor):
         def __init__(self) -> None:
@@ -288,10 +296,13 @@ def _mask_processor(lltokenizer: llguidance.LLTokenizer, grammar: str) -> tuple[
 
         def __call__(self, input_ids: torch.Tensor, scores: torch.Tensor) -> torch.Tensor:
             if self.seen >= 0:
-                matcher.consume_token(int(input_ids[0, -1]))
+                token = int(input_ids[0, -1])
+                if not matcher.consume_token(token):
+                    raise RuntimeError(f"token {token} was chosen although the grammar mask forbade it "
+                                       f"({matcher.get_error()})")
             self.seen = input_ids.shape[1]
-            llguidance.torch.fill_next_token_bitmask(matcher, bits, 0)
-            llguidance.torch.apply_token_bitmask_inplace(scores, bits.to(scores.device))
+            llguidance.numpy.fill_next_token_bitmask(matcher, bits, 0)
+            llguidance.numpy.apply_token_bitmask_inplace(scores.detach().cpu().numpy(), bits)
             return scores
 
     return GrammarMask(), matcher

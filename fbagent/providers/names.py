@@ -17,6 +17,10 @@ from urllib.parse import SplitResult, urlsplit, urlunsplit
 
 from fbagent.errors import FbagentError
 
+#: what provider ``local`` runs on since issue 42 (stored in a generation run's options; fbagent before it ran
+#: ``local`` on llama.cpp, so a ``local`` run that stores no engine was made by llama.cpp)
+EMBEDDED_ENGINE = "transformers+llguidance"
+
 #: the two uses of a model: generation (and the verifier) or evaluation (scoring)
 GENERATION = "generation"
 EVALUATION = "evaluation"

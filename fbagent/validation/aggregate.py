@@ -357,8 +357,11 @@ def _annotator_row(name: str, entries: dict[str, EntryScore], judged: list[Entry
 
 def _agreement(judged: list[EntryScore]) -> list[dict[str, Any]]:
     """Per judgment (entry level and per scored pair): subjects, raters, positive rate, full agreement and
-    Fleiss' kappa over the entries judged by the usual panel size (:func:`panel_size`)."""
-    r = panel_size(judged)
+    Fleiss' kappa over the entries judged by the usual panel size (:func:`panel_size`) of those judged by two
+    annotators or more. Agreement needs two raters: when no entry has two, the panel is the entries' usual
+    size (1) and full agreement and kappa are None (n/a), not a trivial 100%."""
+    multi = [e for e in judged if len(e.scores) >= 2]
+    r = panel_size(multi or judged)
     panel = [e for e in judged if len(e.scores) == r]
     judgments: list[tuple[str, str, Callable[..., Any]]] = [
         ("correctness", "entry", lambda e, n: e.scores[n]["correct"]),
@@ -377,8 +380,8 @@ def _agreement(judged: list[EntryScore]) -> list[dict[str, Any]]:
                 "subjects": len(ratings),
                 "raters": r,
                 "positive_rate": _rate(v for row in ratings for v in row),
-                "full_agreement": _rate(len(set(row)) == 1 for row in ratings),
-                "fleiss_kappa": fleiss(ratings),
+                "full_agreement": _rate(len(set(row)) == 1 for row in ratings) if r >= 2 else None,
+                "fleiss_kappa": fleiss(ratings) if r >= 2 else None,
             }
         )
     return agreement

@@ -12,20 +12,30 @@ the other) whose async methods run the synchronous statements directly: a
 checkpoint is one short transaction of tens of microseconds on the loop
 thread, as every other write of a run is (``llm_calls`` rows, ``items`` rows).
 
-Kill -9 safety is unchanged: the file is in WAL mode with ``synchronous=NORMAL``,
-so every committed checkpoint survives the death of the process (only an OS
-crash or power loss may drop the last transactions, as before), and with
-durability ``sync`` each step's checkpoint is committed before the next step
-starts. A step's pending writes and a stored entry's deletion ride on the
-next checkpoint's commit (:class:`LoopSqliteSaver`): a verified entry costs 6
-commits (its 6 checkpoints) instead of 14 (7 checkpoints, 6 sets of writes,
-1 deletion; ``verify`` now also builds the ``items`` row, one step fewer).
+Kill -9 safety: the file is in WAL mode with ``synchronous=NORMAL``, so every
+committed checkpoint survives the death of the process (only an OS crash or
+power loss may drop the last transactions, as before). A step's pending writes
+and a stored entry's deletion ride on the next checkpoint's commit, and the
+checkpoints written in one iteration of the event loop (of all the entries in
+flight) share one commit, made at the start of the next iteration (group commit, as the
+``llm_calls`` rows have: :class:`LoopSqliteSaver`); the run database's held
+``llm_calls`` rows are committed first, so a checkpoint is never on disk without
+the rows of its answers. A verified entry cost 6 commits of this file (its 6
+checkpoints; 14 before the saver held writes and deletions); at 16 entries in
+flight an iteration commits the checkpoints of several entries at once, and the
+commits were the largest part of the event loop thread's CPU (py-spy: the
+saver's cursor exit, i.e. ``COMMIT``, 15% of the thread). A kill between a
+checkpoint's write and that commit (under a millisecond of event-loop work)
+loses that checkpoint only: the entry resumes from the one before, whose step
+runs again with its answers from the ``llm_calls`` cache (no new request,
+the same results).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -54,13 +64,17 @@ class LoopSqliteSaver(SqliteSaver):
 
     Open it with :func:`open_checkpointer`. Raises ``sqlite3.Error`` as the synchronous methods do.
 
-    ``aput_writes`` (a step's pending writes) and ``adelete_thread`` (the checkpoints of a stored entry)
-    commit nothing themselves: their statements join the transaction of the next checkpoint (``aput``, of
-    any thread: one commit per step instead of two, none per deletion), or are committed
-    :data:`FLUSH_AFTER_S` later when no checkpoint came, or by :meth:`commit` (at the session's end,
-    :func:`open_checkpointer`). A kill before that commit loses only pending writes of a step whose
-    checkpoint was not written either (the step runs again on resume, as after a kill during the step) or
-    the deletion of a stored entry's checkpoints (a rerun skips a stored entry whatever its checkpoints say).
+    ``aput`` (a checkpoint), ``aput_writes`` (a step's pending writes) and ``adelete_thread`` (the
+    checkpoints of a stored entry) commit nothing themselves: the checkpoints of one event-loop iteration
+    (of any thread) and the statements held before them share one commit, made at the start of the loop's
+    next iteration (``call_soon``); writes and deletions with no checkpoint after them are committed
+    :data:`FLUSH_AFTER_S` later; :meth:`commit` (at the session's end, :func:`open_checkpointer`) commits
+    what is held at once. Every commit first calls :attr:`before_checkpoint` (the run database's held
+    ``llm_calls`` rows). A kill before a commit loses only what it held: checkpoints whose entries resume
+    from their previous checkpoint (the step runs again, its answers from the ``llm_calls`` cache), pending
+    writes of a step whose checkpoint was not committed either (the step runs again, as after a kill during
+    the step) and the deletion of a stored entry's checkpoints (a rerun skips a stored entry whatever its
+    checkpoints say). A failed group commit is raised by the next ``aput``.
     The synchronous methods commit as ``SqliteSaver``'s do.
     """
 
@@ -70,6 +84,9 @@ class LoopSqliteSaver(SqliteSaver):
     before_checkpoint: Callable[[], object] | None = None
     _flush_handle: asyncio.TimerHandle | None = None
     _flush_loop: asyncio.AbstractEventLoop | None = None
+    _commit_handle: asyncio.Handle | None = None     # the group commit of the next loop iteration
+    _commit_loop: asyncio.AbstractEventLoop | None = None
+    _commit_error: sqlite3.Error | None = None       # a failed group commit, raised by the next aput
 
     @contextlib.contextmanager
     def cursor(self, transaction: bool = True) -> Iterator[sqlite3.Cursor]:
@@ -92,11 +109,24 @@ class LoopSqliteSaver(SqliteSaver):
         with contextlib.suppress(sqlite3.Error):  # e.g. busy past the timeout: the next aput commits (or raises)
             self.commit()
 
+    def _group_commit(self) -> None:
+        """The group commit of the checkpoints of the previous loop iteration (a failure: the next aput raises it)."""
+        self._commit_handle = None
+        try:
+            self.commit()
+        except sqlite3.Error as err:
+            self._commit_error = err
+
     def commit(self) -> None:
-        """Commit the held statements (a no-op when there are none)."""
-        if self._flush_handle is not None:
-            self._flush_handle.cancel()
-            self._flush_handle = None
+        """Commit the held statements (a no-op when there are none), after :attr:`before_checkpoint`."""
+        for handle in (self._flush_handle, self._commit_handle):
+            if handle is not None:
+                handle.cancel()
+        self._flush_handle = self._commit_handle = None
+        if not self.conn.in_transaction:
+            return
+        if self.before_checkpoint is not None:
+            self.before_checkpoint()
         with self.lock:
             if self.conn.in_transaction:
                 self.conn.commit()
@@ -113,11 +143,21 @@ class LoopSqliteSaver(SqliteSaver):
 
     async def aput(self, config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata,
                    new_versions: ChannelVersions) -> RunnableConfig:
-        """Store one checkpoint, committed with the held statements before it (and after the run database's
-        held rows, :attr:`before_checkpoint`); returns the config that points at it."""
-        if self.before_checkpoint is not None:
-            self.before_checkpoint()
-        return self.put(config, checkpoint, metadata, new_versions)
+        """Store one checkpoint, committed at the start of the loop's next iteration with the other checkpoints
+        of this iteration and the statements held before them (after the run database's held rows,
+        :attr:`before_checkpoint`); returns the config that points at it. Raises a failed earlier group commit."""
+        failed, self._commit_error = self._commit_error, None
+        if failed is not None:
+            raise failed
+        self._hold_commit = True
+        try:
+            out = self.put(config, checkpoint, metadata, new_versions)
+        finally:
+            self._hold_commit = False
+        loop = asyncio.get_running_loop()
+        if self.conn.in_transaction and (self._commit_handle is None or self._commit_loop is not loop):
+            self._commit_handle, self._commit_loop = loop.call_soon(self._group_commit), loop
+        return out
 
     async def aput_writes(self, config: RunnableConfig, writes: Sequence[tuple[str, Any]], task_id: str,
                           task_path: str = "") -> None:
@@ -132,6 +172,12 @@ class LoopSqliteSaver(SqliteSaver):
                                          channels: Sequence[str]) -> Mapping[str, DeltaChannelHistory]:
         """See ``SqliteSaver.get_delta_channel_history``."""
         return self.get_delta_channel_history(config=config, channels=channels)
+
+
+# LangGraph asks ``inspect.signature(saver.aput_writes)`` once per graph run (does it take ``task_path``?): 2% of
+# the event loop thread's CPU per entry (py-spy) computing the same signature from the code object each time;
+# ``inspect`` answers from ``__signature__`` when a function carries it
+LoopSqliteSaver.aput_writes.__signature__ = inspect.signature(LoopSqliteSaver.aput_writes)  # type: ignore[attr-defined]
 
 
 @contextlib.contextmanager
