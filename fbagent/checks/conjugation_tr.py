@@ -143,6 +143,19 @@ def tr_form_of(token: str, lemma: str) -> bool:
     return False
 
 
+def tr_bare_aorist(token: str, lemma: str) -> bool:
+    """Whether ``token`` is the Turkish ``lemma``'s stem plus the bare aorist -(A/I)r and nothing after it
+    (``gelir``, ``yazar``, ``okur``: Göksel & Kerslake 2005, § 8.2.3.4), the form many agent and result nouns
+    are spelled as (*gelir* "income", *yazar* "writer", *okur* "reader")."""
+    token = tr_normalise(token)
+    for stem, kind in tr_stems(lemma):
+        rest = token[len(stem):] if token.startswith(stem) and kind in ("stem", "voiced") else None
+        if rest and re.fullmatch(r"r" if stem[-1] in _VOWELS else rf"{_A}r|{_I}r", rest) \
+                and (kind == "stem" or rest[0] in _VOWELS):
+            return True
+    return False
+
+
 def tr_lexical_voice(token: str, lemma: str) -> str:
     """The ``lexical_voice`` verb stem (a verb of its own, ``prompts/verbs/morphology.toml``) that ``token``, a
     voice form of ``lemma``'s stem, is a form of (``çalıştı`` of çalmak -> ``çalış``), or ``""``."""

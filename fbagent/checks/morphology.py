@@ -32,6 +32,7 @@ the rules are written so that they do not produce real forms of other verbs.
 from __future__ import annotations
 
 import importlib.abc
+import re
 import sys
 import threading
 import tomllib
@@ -127,6 +128,12 @@ class Morphology:
     bare_stem_links: frozenset[str] = frozenset()
     bare_stem_modifiers: frozenset[str] = frozenset()
     participle_degree: frozenset[str] = frozenset()
+    function_phrases: tuple[tuple[str, ...], ...] = ()
+    genitive_endings: tuple[str, ...] = ()
+    genitive_quantifiers: frozenset[str] = frozenset()
+    passive_endings: tuple[str, ...] = ()
+    nominal_postpositions: frozenset[str] = frozenset()
+    attributive: frozenset[str] = frozenset()
 
     @property
     def tables(self) -> bool:
@@ -250,6 +257,12 @@ def _context_fields(entry: dict[str, Any], low: Any) -> dict[str, Any]:
         bare_stem_links=frozenset(low(entry.get("bare_stem_links", []))),
         bare_stem_modifiers=frozenset(low(entry.get("bare_stem_modifiers", []))),
         participle_degree=frozenset(low(entry.get("participle_degree", []))),
+        genitive_endings=tuple(low(entry.get("genitive_endings", []))),
+        genitive_quantifiers=frozenset(low(entry.get("genitive_quantifiers", []))),
+        passive_endings=tuple(low(entry.get("passive_endings", []))),
+        nominal_postpositions=frozenset(low(entry.get("nominal_postpositions", []))),
+        attributive=frozenset(low(entry.get("attributive", []))),
+        function_phrases=tuple(tuple(re.findall(r"\w+", str(x).lower())) for x in entry.get("function_phrases", [])),
     )
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from fbagent.checks.conjugation import first_singular, nonfinite_form, shared_form_owner, verb_lemma
+from fbagent.checks.conjugation_tr import tr_bare_aorist
 from fbagent.checks.morphology import english_participles, morphology
 from fbagent.checks.verb_sentence import sentence_analysis
 from fbagent.checks.verb_slots import SlotRules
@@ -68,7 +69,8 @@ class SentenceContext(SlotRules):
         (a preposition: "in porto", "med låg röst"; where ``verb_second``, the infinitive
         too: "utom fara", a preposition takes "att" before a verb), a ``degree_adverbs`` word ("muy corto", "mycket känd"; a
         participle after the adverb is a verb after a ``perfect_auxiliaries`` word: "ho molto apprezzato"), a
-        ``modifier_suffixes`` word or a ``prenominal`` adjective where ``prenominal_alone`` (Turkish "sevdiğim
+        ``modifier_suffixes`` word, an ``attributive`` adjective (Swedish "stark vilja", "små fiskar") or a
+        ``prenominal`` adjective where ``prenominal_alone`` (Turkish "sevdiğim
         yazar", "kırmızı gül"); a finite-looking form after a ``copulas`` word with only ``light_adverbs``
         between ("está libre", "è già sveglio"; a participle or gerund there is a verb: "foi construída");
         a form other than the infinitive that opens its clause right before another verb's finite form where
@@ -79,19 +81,22 @@ class SentenceContext(SlotRules):
         a noun phrase without a pronoun between); a finite form right after a ``perfect_auxiliaries`` word and
         a participle ("ho comprato sei uova", "har plockat bär": the perfect's object);
         with ``clause_links``, a finite-looking form in a clause that has another verb's finite form and no
-        link word between (Latvian "Mēs meklējām pareizo ceļu"). Returns the note's reason or None."""
+        link word between (Latvian "Mēs meklējām pareizo ceļu"); any form inside a ``function_phrases`` phrase
+        ("a pesar de", "visto che", "ara sıra"). Returns the note's reason or None."""
         m, toks, clause = self.m, self.tokens, self.clause
         if self.readings is not None:
             return None
         text = toks[i].text
         nonfinite = nonfinite_form(text, lemma, self.code)
         prev = toks[i - 1].text if i > 0 and clause[i - 1] == clause[i] else None
+        if m.function_phrases and (phrase := self.function_phrase(i)) is not None:
+            return f"stands inside the fixed phrase '{phrase}' and is read as part of a function word"
         if prev is not None and prev in m.no_finite_after and (not nonfinite or m.verb_second and text == lemma):
             return f"follows the preposition '{prev}' and is read as a noun"
         if prev is not None and prev in m.degree_adverbs and (not nonfinite or i < 2 or clause[i - 2] != clause[i]
                                                               or toks[i - 2].text not in m.perfect_auxiliaries):
             return f"follows the degree adverb '{prev}' and is read as an adjective"
-        if prev is not None and (m.prenominal_alone and prev in m.prenominal
+        if prev is not None and (m.prenominal_alone and prev in m.prenominal or prev in m.attributive
                                  or m.modifier_suffixes and prev.endswith(m.modifier_suffixes)):
             return f"follows the modifier '{prev}' and is read as a noun"
         if m.bare_stem_links and (why := self._bare_stem(i, lemma)) is not None:
@@ -146,20 +151,53 @@ class SentenceContext(SlotRules):
         """Free word order with one finite verb a clause (``clause_links``): why token ``i`` is a noun or adjective
         here. A finite-looking form right before a ``copulas`` word is its subject ("Ceļa mala bija slidena",
         "mazā sēta ir"); one after a preposition and a word ending as a modifier does (``modifier_endings``) is
-        the preposition's noun ("uz mazu salu"); a participle after a copula and a ``participle_degree`` adverb is
-        an adjective ("ir ļoti izglītots"). None otherwise."""
+        the preposition's noun ("uz mazu salu"; a passive participle too, ``passive_endings``: "uz vecās sētas"); a
+        participle after a copula and a ``participle_degree`` adverb is an adjective ("ir ļoti izglītots"); an -u
+        form after a ``genitive_quantifiers`` word is its genitive plural ("daudz ceļu"; not with "es" in the
+        clause: "es daudz strādāju"); then :meth:`_genitive_head`. None otherwise."""
         toks, clause, m = self.tokens, self.clause, self.m
-        if nonfinite:
-            if i >= 2 and clause[i - 2] == clause[i] and toks[i - 1].text in m.participle_degree \
-                    and toks[i - 2].text in m.copulas:
-                return f"follows '{toks[i - 2].text} {toks[i - 1].text}' and is read as an adjective"
+        text = toks[i].text
+        if i > 0 and clause[i - 1] == clause[i] and toks[i - 1].text in m.genitive_quantifiers \
+                and text.endswith("u") and not any(toks[k].text == "es" and clause[k] == clause[i] for k in range(len(toks))):
+            return f"follows the quantifier '{toks[i - 1].text}' and is read as its genitive plural noun"
+        passive = nonfinite and text.endswith(m.passive_endings or ("\0",))
+        if nonfinite and i >= 2 and clause[i - 2] == clause[i] and toks[i - 1].text in m.participle_degree \
+                and toks[i - 2].text in m.copulas:
+            return f"follows '{toks[i - 2].text} {toks[i - 1].text}' and is read as an adjective"
+        if nonfinite and not passive:
             return None
-        if i > 0 and i + 1 < len(toks) and clause[i + 1] == clause[i] and clause[i - 1] == clause[i] \
+        if not passive and i > 0 and i + 1 < len(toks) and clause[i + 1] == clause[i] and clause[i - 1] == clause[i] \
                 and toks[i + 1].text in m.copulas:
             return f"stands right before the copula '{toks[i + 1].text}' and is read as its subject noun"
         if i >= 2 and clause[i - 2] == clause[i] and toks[i - 2].text in m.no_finite_after \
                 and toks[i - 1].text.endswith(m.modifier_endings) and not self._dictionary_verb(i - 1):
             return f"follows the preposition '{toks[i - 2].text}' and a modifier and is read as a noun"
+        return self._genitive_head(i)
+
+    def _genitive_head(self, i: int) -> str | None:
+        """Latvian: why token ``i`` is the head noun of a noun phrase whose modifier stands right before it, a
+        declined word (its dictionary lemma is a noun or adjective, not the word itself nor an infinitive) ending as
+        a genitive or an agreeing adjective does (``genitive_endings``: "Pavasara sēja", "Lauku sēta", "rīta sēdi",
+        "ļoti stipra griba"), not after a preposition (that phrase ends there: "pēc darba strādāju"), in a clause
+        with another verb's finite form (:meth:`_dictionary_finite`; no ``clause_links`` word between): with one
+        finite verb a clause, the word after a modifier is its noun ("Es grāmatu lasu": the only verb is the
+        target's). None otherwise."""
+        toks, clause, m = self.tokens, self.clause, self.m
+        if not m.genitive_endings or i == 0 or clause[i - 1] != clause[i]:
+            return None
+        prev = toks[i - 1].text
+        if not prev.endswith(m.genitive_endings) or prev in m.determiners or prev in m.verb_context \
+                or self._dictionary_verb(i - 1) or (i >= 2 and clause[i - 2] == clause[i] and toks[i - 2].text in m.no_finite_after):
+            return None
+        if not any(x != prev and not x.endswith(m.infinitive_endings) for x in self.lemmas[i - 1]):
+            return None
+        target = toks[i].text
+        for side in (range(i - 2, -1, -1), range(i + 1, len(toks))):
+            for k in side:
+                if clause[k] != clause[i] or toks[k].text in m.clause_links:
+                    break
+                if toks[k].text != target and (toks[k].text in m.copulas or self._dictionary_finite(k)):
+                    return f"follows the modifier '{prev}' and is read as its noun (the clause's verb is '{toks[k].text}')"
         return None
 
     def finite_verb_between(self, start: int, j: int) -> bool:
@@ -171,12 +209,17 @@ class SentenceContext(SlotRules):
         return super().finite_verb_between(start, j)
 
     def _bare_stem(self, i: int, lemma: str) -> str | None:
-        """Turkish: why token ``i``, the bare stem of ``lemma`` (``kuru`` of kurumak), is no imperative here: it
+        """Turkish: why token ``i``, a form of ``lemma``, is a noun or adjective: before a ``nominal_postpositions``
+        word ("gelecek hakkında"); a bare aorist inside its clause (:meth:`_aorist_inside`). The bare stem of ``lemma`` (``kuru`` of kurumak), is no imperative here: it
         follows a ``bare_stem_modifiers`` word (a degree adverb or demonstrative: "çok dik", "bu yaz"), or stands
         inside its clause (not last, nor before a ``bare_stem_links`` word) after its first word: the verb-final
         imperative ends its clause ("Kutuyu çöpe at."), a noun or adjective does not ("hava çok kuru geçti",
         "çek olarak aldım"). None where it may be the imperative."""
         m, toks, clause = self.m, self.tokens, self.clause
+        if i + 1 < len(toks) and clause[i + 1] == clause[i] and toks[i + 1].text in m.nominal_postpositions:
+            return f"stands before the postposition '{toks[i + 1].text}' and is read as its noun"
+        if tr_bare_aorist(toks[i].text, lemma):
+            return self._aorist_inside(i)
         if not lemma.endswith(("mak", "mek")) or toks[i].text != lemma[:-3]:
             return None
         if i > 0 and clause[i - 1] == clause[i] and toks[i - 1].text in m.bare_stem_modifiers:
@@ -184,6 +227,19 @@ class SentenceContext(SlotRules):
         if i == 0 or i + 1 >= len(toks) or clause[i + 1] != clause[i] or toks[i + 1].text in m.bare_stem_links:
             return None
         return "stands inside its clause and is read as a noun or adjective (a bare imperative ends its clause)"
+
+    def _aorist_inside(self, i: int) -> str | None:
+        """Turkish: why token ``i``, a bare aorist (:func:`tr_bare_aorist`), is a noun or adjective here: it stands
+        inside its clause, not before a ``bare_stem_links`` word, a question particle (mı, mi, mu, mü ...) or a
+        negative aorist (-mAz: "gelir gelmez"). The finite verb ends its clause ("Her gün kitap okur."); a
+        word spelled so before others is the noun ("Gelir vergisi", "Yazar kitabını imzaladı"). None otherwise."""
+        toks, clause = self.tokens, self.clause
+        if i + 1 >= len(toks) or clause[i + 1] != clause[i]:
+            return None
+        nxt = toks[i + 1].text
+        if nxt in self.m.bare_stem_links or nxt.startswith(("mı", "mi", "mu", "mü")) or nxt.endswith(("maz", "mez")):
+            return None
+        return "stands inside its clause and is read as a noun or adjective (a finite aorist ends its clause)"
 
     def _dictionary_finite(self, k: int) -> bool:
         """:meth:`_dictionary_verb` or a ``finite_endings`` word the dictionary does not know (Latvian past

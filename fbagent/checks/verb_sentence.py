@@ -179,6 +179,20 @@ class SentenceFacts:
             return False
         return any(x != text and (x.endswith(m.infinitive_endings) or x in m.infinitives) for x in self.lemmas[k])
 
+    def function_phrase(self, i: int) -> str | None:
+        """The ``function_phrases`` entry (a fixed prepositional or adverbial phrase: Spanish "a pesar de", Italian
+        "visto che", Turkish "ara sıra") that token ``i`` stands inside, its words in a row in one clause, as
+        written; None when it stands in none. A verb form spelled inside one is part of a function word."""
+        toks, clause, text = self.tokens, self.clause, self.tokens[i].text
+        for phrase in self.m.function_phrases:
+            for p, word in enumerate(phrase):
+                start = i - p
+                if word != text or start < 0 or start + len(phrase) > len(toks):
+                    continue
+                if all(toks[start + k].text == w and clause[start + k] == clause[i] for k, w in enumerate(phrase)):
+                    return self.sentence[toks[start].start:toks[start + len(phrase) - 1].end]
+        return None
+
     def clitic_pronoun(self, j: int, i: int) -> bool:
         """Whether the clause-initial ``clitic_articles`` word ``j`` is the object pronoun of token ``i``
         ("La vi ayer", "Lo compré", "Le compro domani"), not its article: the article would not agree
@@ -207,6 +221,8 @@ class SentenceFacts:
             k -= 1
         if toks[k].text in m.verb_context:
             return False
+        if toks[i].text.endswith(m.nonfinite_endings or ("\0",)):
+            return True   # "en fråga angående hyran": a participle-shaped preposition after a noun stays one
         return not (i >= 2 and self.clause[i - 2] == self.clause[i] and toks[i - 2].text in m.determiners)
 
     def quotative(self, i: int) -> bool:
