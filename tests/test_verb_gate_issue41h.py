@@ -63,3 +63,16 @@ def test_refusal_names_form_and_reason(sentence: str, lemma: str, lang: str, why
 ])
 def test_uses_of_the_same_shape_are_found(sentence: str, lemma: str, lang: str) -> None:
     assert find_verb(sentence, lemma, lang).found
+
+
+@pytest.mark.parametrize("sentence, lemma, found", [
+    # a multi-word Turkish lemma ends in its verb: the noun before it may follow "bir" or a numeral (the Turkish
+    # FrameNet's own sentences: "bir formül bulmuştu", "iki dikiş attılar"); the noun alone is still no use
+    ("Sonunda bu soruna bir formül bulmuştu.", "formül bulmak", True),
+    ("Doktor yarasına iki dikiş attı.", "dikiş atmak", True),
+    ("Annem dün akşam bir sinir krizi geçirdi.", "sinir krizi geçirmek", True),
+    ("Sınavdan önce bir yardım istedi.", "yardım etmek", False),
+    ("Tahtaya uzun bir formül yazdı.", "formül bulmak", False),
+])
+def test_turkish_multiword_lemma_after_a_determiner(sentence: str, lemma: str, found: bool) -> None:
+    assert find_verb(sentence, lemma, "tr").found is found

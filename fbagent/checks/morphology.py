@@ -106,6 +106,7 @@ class Morphology:
     clause_links: frozenset[str] = frozenset()
     modifier_suffixes: tuple[str, ...] = ()
     prenominal_alone: bool = False
+    multiword_verb_last: bool = False  # tr: a multi-word lemma's verb is its last word ("formül bulmak")
     shared_forms: tuple[tuple[str, frozenset[str]], ...] = ()
     modifier_endings: tuple[str, ...] = ()
     nonfinite_prefixes: tuple[str, ...] = ()
@@ -240,6 +241,7 @@ def _context_fields(entry: dict[str, Any], low: Any) -> dict[str, Any]:
         clause_links=frozenset(low(entry.get("clause_links", []))),
         modifier_suffixes=tuple(low(entry.get("modifier_suffixes", []))),
         prenominal_alone=bool(entry.get("prenominal_alone", False)),
+        multiword_verb_last=bool(entry.get("multiword_verb_last", False)),
         shared_forms=tuple((str(k).lower(), frozenset(low(v))) for k, v in entry.get("shared_forms", {}).items()),
         modifier_endings=tuple(low(entry.get("modifier_endings", []))),
         nonfinite_prefixes=tuple(low(entry.get("nonfinite_prefixes", []))),

@@ -207,15 +207,19 @@ def _real_verb(ctx: SentenceContext, i: int, particle: str) -> bool:
     return False
 
 
-def _alt_at(ctx: SentenceContext, j: int, alt: tuple[str, ...], head: bool) -> tuple[list[int], str] | None:
-    """Token indices of alternative ``alt`` starting at token ``j`` and how its first word matched, or None."""
+def _alt_at(ctx: SentenceContext, j: int, alt: tuple[str, ...], head: bool, verb_later: bool = False
+            ) -> tuple[list[int], str] | None:
+    """Token indices of alternative ``alt`` starting at token ``j`` and how its first word matched, or None.
+    ``verb_later``: the lemma's verb is a later part (Turkish "formül bulmak"), so the head is matched as a plain
+    word, as the other parts are, and not weighed as a verb form against its context ("bir formül bulmuştu": the
+    noun after "bir" is the lemma's noun, not a verb read as a noun)."""
     idx = list(range(j, j + len(alt)))
     if idx[-1] >= len(ctx.tokens) or any(ctx.clause[k] != ctx.clause[j] for k in idx):
         return None
     method = "exact"
     for k, word in zip(idx, alt, strict=True):
         tok = ctx.tokens[k].text
-        if head and k == j:
+        if head and k == j and not verb_later:
             found = ctx.word_method(tok, word, k)
             if not found:
                 return None
@@ -234,7 +238,7 @@ def parts_in_order(ctx: SentenceContext, parts: Sequence[LemmaPart]) -> tuple[li
     partial = None
     for i in range(len(ctx.tokens)):
         for alt in head_part.alternatives:
-            head = _alt_at(ctx, i, alt, head=True)
+            head = _alt_at(ctx, i, alt, head=True, verb_later=several and ctx.m.multiword_verb_last)
             if head is None:
                 continue
             mask, pos, ok = list(head[0]), head[0][-1], True
