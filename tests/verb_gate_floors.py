@@ -80,3 +80,15 @@ def assert_floor(name: str, lang: str, floor: tuple[int, int], *, declared_form:
     assert present > 0 or absent > 0, f"{name} has no {lang} rows"
     assert found >= need_found and refused >= need_refused, \
         f"{name} {lang}: found {found}/{present} (floor {need_found}), refused {refused}/{absent} (floor {need_refused})"
+
+
+def assert_kind(sentence: str, lemma: str, lang: str, present: bool, why: str, surface: str) -> None:
+    """Assert the gate's answer on one hand-written ``sentence``: found or not as ``present``, the note containing
+    ``why`` and the matched ``surface`` ("" when none); skip naming the package where ``lang``'s segmenter is not
+    installed."""
+    if not installed(lang):
+        pytest.skip(f"the analyser of {lang!r} ({SEGMENTERS[lang]}) is not installed")
+    m = find_verb(sentence, lemma, lang)
+    assert m.found == present, m
+    assert why in m.note, m.note
+    assert (m.surface or "") == surface, m
