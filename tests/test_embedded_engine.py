@@ -53,7 +53,7 @@ def test_the_sentence_pattern_is_the_llama_cpp_grammars_language():
 
 def test_threads_are_fixed_unless_the_environment_says(monkeypatch):
     monkeypatch.delenv("FBAGENT_LLAMA_THREADS", raising=False)
-    assert resolve_threads() == 2
+    assert resolve_threads() == 1
     monkeypatch.setenv("FBAGENT_LLAMA_THREADS", "3")
     assert resolve_threads() == 3
     monkeypatch.setenv("FBAGENT_LLAMA_THREADS", "two")
@@ -162,25 +162,55 @@ def test_the_mask_needs_no_compiler_and_lets_through_exactly_the_grammars_tokens
     import torch._dynamo
     import torch._inductor.config
 
-    from fbagent.providers.embedded import _mask_processor
+    from fbagent.providers.embedded import GrammarMask
 
     monkeypatch.setattr(torch._inductor.config.cpp, "cxx", (None, "/nonexistent/g++"))   # no C++ compiler here
     torch._dynamo.reset()
     torch._dynamo.utils.counters.clear()
     lltokenizer = engine._llg_tokenizer()
-    processor, matcher = _mask_processor(lltokenizer, engine._grammar(Verdict.model_json_schema()))
+    mask = GrammarMask(lltokenizer, engine._grammar(Verdict.model_json_schema()))
+    processor = mask.processor()
     vocab = lltokenizer.vocab_size
     full = torch.randn(1, 3, vocab, generator=torch.Generator().manual_seed(0))
     scores = full[:, -1, :]                        # a strided view with an offset, as a prefill step passes it
     with torch.inference_mode():
+        mask.before_forward(None, (), {"input_ids": torch.zeros(1, 7, dtype=torch.long)})   # the prompt's pass
         processor(torch.zeros(1, 7, dtype=torch.long), scores)
-    expected = np.unpackbits(np.frombuffer(matcher.compute_bitmask(), dtype=np.uint8), bitorder="little")[:vocab]
+    expected = np.unpackbits(np.frombuffer(mask.matcher.compute_bitmask(), dtype=np.uint8), bitorder="little")[:vocab]
     allowed = torch.isfinite(scores[0]).nonzero().flatten().tolist()
     assert allowed == expected.nonzero()[0].tolist() and 0 < len(allowed) < 100
     assert all(engine.tokenizer.decode([t]).startswith("{") for t in allowed)   # the grammar forces '{' first
     assert torch.equal(scores[0, allowed], full[0, -1, allowed])                 # allowed scores untouched
+    assert mask.forced == (allowed[0] if len(allowed) == 1 else None)
     assert torch._dynamo.utils.counters["frames"]["total"] == 0                  # nothing compiled
 
     newline = engine.tokenizer.encode("\n", add_special_tokens=False)[0]
     with pytest.raises(RuntimeError, match=f"token {newline} was chosen although the grammar mask forbade it"):
-        processor(torch.tensor([[0] * 7 + [newline]]), torch.randn(1, vocab))
+        mask.before_forward(None, (), {"input_ids": torch.tensor([[0] * 7 + [newline]])})
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("temperature", [0.0, 0.7])
+def test_a_forced_token_skips_the_output_layer_and_changes_no_token(engine, monkeypatch, temperature):
+    """Issue 42: where the grammar allows one token only, the output layer (262,144 x 640) is skipped; greedy
+    and seeded sampling (a re-ask) give the same tokens as with every step's logits computed."""
+    from fbagent.providers.embedded import GrammarMask
+
+    ids = engine.tokenizer("Verb: hold\nSentence: She held the cup.\nVerdict as JSON: ")["input_ids"]
+    grammar = engine._grammar(Verdict.model_json_schema())
+    before = engine.skipped_heads
+    fast = engine._decode(ids, grammar, 40, temperature, 3)
+    skipped = engine.skipped_heads - before
+    forced_steps: list[int | None] = []
+    real_before = GrammarMask.before_forward
+
+    def record(self, module, args, kwargs):
+        real_before(self, module, args, kwargs)
+        forced_steps.append(self.forced)
+        self.forced = None                      # every step through the output layer, as before issue 42's change
+    monkeypatch.setattr(GrammarMask, "before_forward", record)
+    full = engine._decode(ids, grammar, 40, temperature, 3)
+    assert full == fast and engine.skipped_heads - before == skipped
+    assert skipped == sum(f is not None for f in forced_steps) > 0
+    tokens = fast[0] + ([engine.tokenizer.eos_token_id] if fast[1] == "stop" else [])
+    assert all(t == f for t, f in zip(tokens, forced_steps, strict=False) if f is not None)   # each forced token was chosen

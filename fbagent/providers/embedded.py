@@ -16,7 +16,7 @@ provider (:mod:`fbagent.providers.local`) so that the two engines answer the sam
 - greedy at temperature 0; an instructor re-ask samples at temperature >= 0.7 with the seed plus the
   re-ask number (``torch.manual_seed``), so a run is reproducible.
 
-Determinism: float32, a fixed number of torch threads (``FBAGENT_LLAMA_THREADS``, else 2: the same
+Determinism: float32, a fixed number of torch threads (``FBAGENT_LLAMA_THREADS``, else 1: the same
 count on every machine, so the same floating-point reduction order), greedy decoding, seeded sampling.
 torch, transformers and llguidance are imported lazily.
 """
@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -47,8 +47,10 @@ if TYPE_CHECKING:
     import torch
     from pydantic import BaseModel
 
-#: torch threads when FBAGENT_LLAMA_THREADS is not set: fixed, not the machine's core count (determinism)
-DEFAULT_THREADS = 2
+#: torch threads when FBAGENT_LLAMA_THREADS is not set: fixed, not the machine's core count (determinism). One:
+#: a decode step is some 400 small operations, and with 2 threads each waits for the other; on 2 cores shared
+#: at load 5-8 the README's 14 calls took 997 s with 2 threads and 142 s with 1, with the same answers (issue 42)
+DEFAULT_THREADS = 1
 #: one JSON string = one sentence: no control characters, ``.!?`` only at the end or before a letter, digit or
 #: ``.`` ("U.S.", "3.5"), the same language as the llama.cpp grammar's (:func:`~fbagent.providers.local.one_sentence_strings`)
 SENTENCE_PATTERN = r'^(?:[^"\\.!?\x00-\x1F\x7F]|[.!?][A-Za-z0-9.])*[.!?]?$'
@@ -133,6 +135,8 @@ class EmbeddedBackend(TransformersBackend):
         self.model = model or path.name
         self._matchers: dict[str, str] = {}
         self._lltokenizer: llguidance.LLTokenizer | None = None
+        #: decode steps whose output layer was skipped since the load (the grammar forced the token)
+        self.skipped_heads = 0
         if prompt_style is not None:
             self._start_structured(path, prompt_style)
 
@@ -224,7 +228,8 @@ class EmbeddedBackend(TransformersBackend):
     def _decode(self, ids: list[int], grammar: str, max_tokens: int, temperature: float,
                 seed: int | None) -> tuple[list[int], str]:
         """``(new token ids without the end token, finish reason)``: ``model.generate`` with llguidance's mask
-        (:func:`_mask_processor`), greedy at temperature 0, else sampled after ``torch.manual_seed(seed)``;
+        (:class:`GrammarMask`: a forward pre-hook, the output layer skipped for a forced token, a logits
+        processor), greedy at temperature 0, else sampled after ``torch.manual_seed(seed)``;
         a cancelled call (Ctrl-C) stops at the next token."""
         import torch
         from transformers import LogitsProcessorList, StoppingCriteria, StoppingCriteriaList
@@ -236,24 +241,33 @@ class EmbeddedBackend(TransformersBackend):
                 return aborted()
 
         eos = self.tokenizer.eos_token_id
-        processor, matcher = _mask_processor(self._llg_tokenizer(), grammar)
+        mask = GrammarMask(self._llg_tokenizer(), grammar)
         sampling: dict[str, object] = {"do_sample": False}
         if temperature > 0:
             torch.manual_seed(int(seed or 0))
             sampling = {"do_sample": True, "temperature": temperature, "top_k": 0, "top_p": 1.0}
         prompt = torch.tensor([ids])
-        with torch.inference_mode():
-            out = self.hf_model.generate(prompt, attention_mask=torch.ones_like(prompt), max_new_tokens=max_tokens,
-                                         eos_token_id=eos, pad_token_id=eos,
-                                         logits_processor=LogitsProcessorList([processor]),
-                                         stopping_criteria=StoppingCriteriaList([Cancelled()]), **sampling)
+        model = self.hf_model
+        head = model.get_output_embeddings()
+        hook = model.register_forward_pre_hook(mask.before_forward, with_kwargs=True)
+        head.forward = mask.head(type(head).forward.__get__(head), int(head.out_features))
+        try:
+            with torch.inference_mode():
+                out = model.generate(prompt, attention_mask=torch.ones_like(prompt), max_new_tokens=max_tokens,
+                                     eos_token_id=eos, pad_token_id=eos,
+                                     logits_processor=LogitsProcessorList([mask.processor()]),
+                                     stopping_criteria=StoppingCriteriaList([Cancelled()]), **sampling)
+        finally:
+            hook.remove()
+            del head.forward  # the class's forward again (evaluation's scoring uses every logit)
+        self.skipped_heads += mask.skipped
         if aborted():
             raise RuntimeError("the call was cancelled")
         new = [int(t) for t in out[0, len(ids):].tolist()]
         ended = bool(new) and new[-1] == eos
         if ended:
             new = new[:-1]
-        return new, "stop" if ended or matcher.is_stopped() else "length"
+        return new, "stop" if ended or mask.matcher.is_stopped() else "length"
 
     async def _acreate(self, **kwargs: object) -> object:
         return await self._gate.call(self._generate, kwargs)
@@ -272,37 +286,81 @@ class EmbeddedBackend(TransformersBackend):
         """Nothing to release beyond Python's memory (the model is a torch module)."""
 
 
-def _mask_processor(lltokenizer: llguidance.LLTokenizer, grammar: str) -> tuple[object, llguidance.LLMatcher]:
-    """A transformers ``LogitsProcessor`` that sets every token the grammar forbids to ``-inf`` before each
-    step (llguidance's bitmask, applied by :mod:`llguidance.numpy` on the CPU scores in place), and its matcher
-    (fed each chosen token). Not :mod:`llguidance.torch`: its mask kernel is ``torch.compile``d, which needs a
-    C++ compiler at run time (a machine without ``g++`` failed every call: ``InvalidCxxCompiler``), and a
-    kernel that inductor generated for AVX-512 but built for AVX2 left half of the vocabulary unmasked (issue 42).
-    Raises :class:`FbagentError` when llguidance rejects the grammar; the processor raises ``RuntimeError``
-    when a token the mask forbade was chosen (the call fails rather than store text outside the schema)."""
-    import llguidance
-    import llguidance.numpy
-    from transformers import LogitsProcessor
+class GrammarMask:
+    """llguidance's JSON-schema mask over one decode (issue 42): before each forward pass of the model (a
+    forward pre-hook, :meth:`before_forward`) the matcher takes the token chosen last and fills the bitmask
+    of the next one (:mod:`llguidance.numpy`); :attr:`forced` is the one token it allows, if only one (the
+    JSON syntax and keys between the model's words: 203 of the 649 steps of the README's run). Then the
+    output layer (:meth:`head`) skips its product with the 262,144 x 640 embedding matrix, the largest single
+    cost of a step, and returns zeros: the mask leaves the forced token alone finite, so greedy choice and
+    sampling pick it as before (the sample's random draw does not depend on the scores' values, so a seeded
+    re-ask draws the same numbers). The logits processor (:meth:`processor`) sets every token the grammar
+    forbids to ``-inf`` in place on the CPU scores.
 
-    matcher = llguidance.LLMatcher(lltokenizer, grammar)
-    if matcher.is_error():
-        raise FbagentError(f"llguidance rejects the JSON schema ({matcher.get_error()})",
-                           "report this schema; use --generator llamacpp meanwhile")
-    bits = llguidance.numpy.allocate_token_bitmask(1, lltokenizer.vocab_size)
+    Not :mod:`llguidance.torch`: its mask kernel is ``torch.compile``d, which needs a C++ compiler at run time
+    (a machine without ``g++`` failed every call: ``InvalidCxxCompiler``), and a kernel that inductor
+    generated for AVX-512 but built for AVX2 left half of the vocabulary unmasked (issue 42).
+    Raises :class:`FbagentError` when llguidance rejects the grammar; :meth:`before_forward` raises
+    ``RuntimeError`` when a token the mask forbade was chosen (the call fails rather than store text
+    outside the schema)."""
 
-    class GrammarMask(LogitsProcessor):
-        def __init__(self) -> None:
-            self.seen = -1
+    def __init__(self, lltokenizer: llguidance.LLTokenizer, grammar: str) -> None:
+        import llguidance
+        import llguidance.numpy
 
-        def __call__(self, input_ids: torch.Tensor, scores: torch.Tensor) -> torch.Tensor:
-            if self.seen >= 0:
-                token = int(input_ids[0, -1])
-                if not matcher.consume_token(token):
-                    raise RuntimeError(f"token {token} was chosen although the grammar mask forbade it "
-                                       f"({matcher.get_error()})")
-            self.seen = input_ids.shape[1]
-            llguidance.numpy.fill_next_token_bitmask(matcher, bits, 0)
-            llguidance.numpy.apply_token_bitmask_inplace(scores.detach().cpu().numpy(), bits)
-            return scores
+        self.matcher = llguidance.LLMatcher(lltokenizer, grammar)
+        if self.matcher.is_error():
+            raise FbagentError(f"llguidance rejects the JSON schema ({self.matcher.get_error()})",
+                               "report this schema; use --generator llamacpp meanwhile")
+        self.bits = llguidance.numpy.allocate_token_bitmask(1, lltokenizer.vocab_size)
+        self.started = False
+        #: the one token the grammar allows next, else None (more than one allowed)
+        self.forced: int | None = None
+        #: decode steps whose output layer was skipped (the one allowed token was forced)
+        self.skipped = 0
 
-    return GrammarMask(), matcher
+    def before_forward(self, module: object, args: tuple[object, ...],
+                       kwargs: dict[str, object]) -> None:
+        """Forward pre-hook of the model (``register_forward_pre_hook(..., with_kwargs=True)``): feed the
+        token chosen last (from the second forward pass on: the first one reads the prompt) and fill the
+        next token's mask. Raises ``RuntimeError`` for a token the mask forbade."""
+        import llguidance.numpy
+        import numpy as np
+
+        ids = kwargs.get("input_ids", args[0] if args else None)
+        if self.started and ids is not None:
+            token = int(ids[0, -1])  # type: ignore[index]
+            if not self.matcher.consume_token(token):
+                raise RuntimeError(f"token {token} was chosen although the grammar mask forbade it "
+                                   f"({self.matcher.get_error()})")
+        self.started = True
+        llguidance.numpy.fill_next_token_bitmask(self.matcher, self.bits, 0)
+        words = np.flatnonzero(self.bits[0])
+        self.forced = None
+        if len(words) == 1 and int(np.bitwise_count(self.bits[0, words[0]])) == 1:
+            word = int(words[0])
+            self.forced = word * 32 + (int(self.bits[0, word]) & 0xFFFFFFFF).bit_length() - 1
+
+    def head(self, linear: torch.nn.Module, vocab: int) -> Callable[[torch.Tensor], torch.Tensor]:
+        """The output layer's ``forward`` during this decode: ``linear(hidden)``, or zeros of the logits'
+        shape when the next token is :attr:`forced`."""
+        def forward(hidden: torch.Tensor) -> torch.Tensor:
+            if self.forced is None:
+                return linear(hidden)  # type: ignore[no-any-return]
+            self.skipped += 1
+            return hidden.new_zeros((*hidden.shape[:-1], vocab))
+        return forward
+
+    def processor(self) -> object:
+        """A transformers ``LogitsProcessor`` that applies the mask :meth:`before_forward` filled."""
+        import llguidance.numpy
+        from transformers import LogitsProcessor
+
+        bits = self.bits
+
+        class Mask(LogitsProcessor):
+            def __call__(self, input_ids: torch.Tensor, scores: torch.Tensor) -> torch.Tensor:
+                llguidance.numpy.apply_token_bitmask_inplace(scores.detach().cpu().numpy(), bits)
+                return scores
+
+        return Mask()
