@@ -28,8 +28,9 @@ retries); the ``items`` row is written by :mod:`fbagent.generation`.
 
 Why two nodes: each LangGraph superstep costs a task, channel updates and a checkpoint write, about half
 of the event loop's instructions per entry when every step (and the final status) was a node of its own
-(5 supersteps and 6 checkpoints per verified entry; now 2 and 3). A checkpoint is written after each
-node, i.e. before the verifier's requests and the encoder: an entry killed during ``verify`` resumes
+(a verified entry: 5 supersteps with START's, 6 checkpoints; now 3 and 4, of which ``fbagent generate``
+stores 2, :attr:`fbagent.generation.checkpoints.LoopSqliteSaver.skip_input_checkpoints`). A checkpoint is
+stored after each node, i.e. before the verifier's requests and the encoder: an entry killed during ``verify`` resumes
 there; one killed during ``generate`` runs it again from its start, each LLM answer it had from the
 ``llm_calls`` cache (no new request, the same result: the seeds follow the attempt numbers), the checks
 recomputed (milliseconds). :data:`OLD_NODES` are the nodes of the five-node graph before: a checkpoint
