@@ -79,3 +79,22 @@ def test_word_and_verb_written_apart(sentence: str, lemma: str, present: bool, s
     m = find_verb(sentence, lemma, "de" if "ihn" in sentence else "nl")
     assert m.found is present, m
     assert m.surface == surface
+
+
+@pytest.mark.parametrize(("sentence", "lemma", "present"), [
+    # French adjectives follow their noun: the tagger's "adjective" after a determiner is the noun, the verb follows
+    ("Mais l' avenir de cette céréale semble compromis .", "sembler", True),
+    ("Tous ces séminaires comprennent trois volets .", "comprendre", True),
+    # the closed set that precedes its noun still makes the next word a noun
+    ("Cette petite ferme produit du lait .", "fermer", False),
+    ("Une nouvelle note arrive demain .", "noter", False),
+    # an infinitive after an adverb of degree is a verb, a participle there an adjective
+    ("Les pays occidentaux aimeraient bien oublier l' Afrique noire .", "oublier", True),
+    ("Il veut vraiment partir ce soir .", "partir", True),
+    ("Elle était très fatiguée .", "fatiguer", False),
+    ("Son grand rire résonne dans la salle .", "rire", False),
+])
+def test_french_adjective_order_and_infinitive_after_degree_adverb(sentence: str, lemma: str, present: bool) -> None:
+    """ASFALDA's sample's misses (issue 40's bench, fr 284 -> 288 of 300): "cette céréale [semble]" was
+    refused as a noun after "cette", "aimeraient bien [oublier]" as an adjective after "bien"."""
+    assert find_verb(sentence, lemma, "fr").found is present
