@@ -135,6 +135,9 @@ class Morphology:
     passive_endings: tuple[str, ...] = ()
     nominal_postpositions: frozenset[str] = frozenset()
     attributive: frozenset[str] = frozenset()
+    lowercase_nouns: bool = False
+    subject_before_finite: bool = False
+    inverted_subjects: frozenset[str] = frozenset()
 
     @property
     def tables(self) -> bool:
@@ -264,6 +267,9 @@ def _context_fields(entry: dict[str, Any], low: Any) -> dict[str, Any]:
         passive_endings=tuple(low(entry.get("passive_endings", []))),
         nominal_postpositions=frozenset(low(entry.get("nominal_postpositions", []))),
         attributive=frozenset(low(entry.get("attributive", []))),
+        lowercase_nouns=bool(entry.get("lowercase_nouns", False)),
+        subject_before_finite=bool(entry.get("subject_before_finite", False)),
+        inverted_subjects=frozenset(low(entry.get("inverted_subjects", []))),
         function_phrases=tuple(tuple(re.findall(r"\w+", str(x).lower())) for x in entry.get("function_phrases", [])),
     )
 

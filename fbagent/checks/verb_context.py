@@ -18,7 +18,7 @@ from fbagent.checks.conjugation import first_singular, nonfinite_form, shared_fo
 from fbagent.checks.conjugation_tr import tr_bare_aorist
 from fbagent.checks.morphology import english_participles, morphology
 from fbagent.checks.verb_sentence import sentence_analysis
-from fbagent.checks.verb_slots import SlotRules
+from fbagent.checks.verb_closed_class import ClosedClassRules
 from fbagent.checks.verb_tokens import WORD_RE, MatchConfig
 from fbagent.languages import base_lang
 
@@ -27,9 +27,10 @@ _BETWEEN_AUXILIARY_EN = frozenset({"not", "never", "still", "already", "always",
 
 
 @dataclass
-class SentenceContext(SlotRules):
-    """A sentence being searched for one target lemma's forms (:class:`SentenceFacts` plus the rules of context and
-    the slot rules of :mod:`fbagent.checks.verb_slots`)."""
+class SentenceContext(ClosedClassRules):
+    """A sentence being searched for one target lemma's forms (:class:`SentenceFacts` plus the rules of context, the
+    slot rules of :mod:`fbagent.checks.verb_slots` and the closed-class rules of
+    :mod:`fbagent.checks.verb_closed_class`)."""
 
     def word_method(self, text: str, lemma: str, i: int | None, *, stem: bool = True) -> str | None:
         """How ``text`` (token ``i``, or a piece of a word when None) is a form of the one-word ``lemma``,
@@ -56,6 +57,7 @@ class SentenceContext(SlotRules):
                 or self.hyphen_compound(i) is not None \
                 or self.function_word(i) or self.shared_owner(i, lemma) is not None \
                 or (self.m.tables and self.finite_blocker(i, lemma) is not None) \
+                or self.closed_class_refusal(i, lemma) is not None \
                 or self.degree_modified(i) is not None \
                 or self.past_of_other(i, lemma, method) is not None or self.base_after_auxiliary(i, lemma, method):
             return None

@@ -208,21 +208,32 @@ class SentenceFacts:
 
     def function_word(self, i: int) -> bool:
         """Whether token ``i`` is a ``function_homographs`` word ("nada": nothing, or swims) read as the
-        function word: not right after a ``verb_context`` word ("Ella nada", "no nada") nor after a noun
-        that follows a determiner ("el niño nada")."""
+        function word: not right after a ``verb_context`` word ("Ella nada", "no nada") nor before an
+        ``inverted_subjects`` pronoun (Swedish "Nu för han dagbok") nor after a noun that follows a determiner
+        ("el niño nada"), unless a determiner follows it and its clause has a verb before the noun ("Hay una farmacia
+        entre el banco", "köpte en present för min mamma": a preposition; "El policía para el coche": the verb)."""
         m, toks = self.m, self.tokens
-        if toks[i].text not in m.function_homographs:
+        text = toks[i].text
+        if text not in m.function_homographs:
             return False
+        nxt = toks[i + 1].text if i + 1 < len(toks) and self.clause[i + 1] == self.clause[i] else None
+        if nxt is not None and nxt in m.inverted_subjects:
+            return False   # Swedish "Nu för han dagbok": a subject pronoun after it, verb second
         if i == 0 or self.clause[i - 1] != self.clause[i]:
             return True
         k = i - 1   # French "n'a jamais vu": negation and adverbs may stand between the auxiliary and the participle
         while k > 0 and self.clause[k - 1] == self.clause[i] and toks[k].text in m.between_auxiliary \
                 and toks[k].text not in m.verb_context:
             k -= 1
-        if toks[k].text in m.verb_context:
-            return False
-        if toks[i].text.endswith(m.nonfinite_endings or ("\0",)):
+        if toks[k].text in m.verb_context and not (m.inverted_subjects and toks[k].text not in m.inverted_subjects
+                                                   and k > 0 and self.clause[k - 1] == self.clause[i]
+                                                   and self._dictionary_verb(k - 1)):
+            return False   # not Swedish "gjorde det för ...": "det" after a verb is its object, no subject
+        if text.endswith(m.nonfinite_endings or ("\0",)):
             return True   # "en fråga angående hyran": a participle-shaped preposition after a noun stays one
+        if nxt is not None and (nxt in m.determiners or nxt in m.clitic_articles) \
+                and any(self._dictionary_verb(k) for k in range(i - 2) if self.clause[k] == self.clause[i]):
+            return True   # "Hay una farmacia entre el banco": the clause has its verb, so a preposition before its noun phrase
         return not (i >= 2 and self.clause[i - 2] == self.clause[i] and toks[i - 2].text in m.determiners)
 
     def quotative(self, i: int) -> bool:
