@@ -138,6 +138,8 @@ class Morphology:
     lowercase_nouns: bool = False
     subject_before_finite: bool = False
     inverted_subjects: frozenset[str] = frozenset()
+    fronting_verbs: frozenset[str] = frozenset()
+    lexical_noun_infixes: tuple[str, ...] = ()
 
     @property
     def tables(self) -> bool:
@@ -270,6 +272,8 @@ def _context_fields(entry: dict[str, Any], low: Any) -> dict[str, Any]:
         lowercase_nouns=bool(entry.get("lowercase_nouns", False)),
         subject_before_finite=bool(entry.get("subject_before_finite", False)),
         inverted_subjects=frozenset(low(entry.get("inverted_subjects", []))),
+        fronting_verbs=frozenset(low(entry.get("fronting_verbs", []))),
+        lexical_noun_infixes=tuple(low(entry.get("lexical_noun_infixes", []))),
         function_phrases=tuple(tuple(re.findall(r"\w+", str(x).lower())) for x in entry.get("function_phrases", [])),
     )
 

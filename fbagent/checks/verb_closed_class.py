@@ -4,9 +4,11 @@ A spelling match of the target lemma is no use of the verb where the word is a p
 inside the sentence, in a language that writes its nouns in lower case: Latvian "Lija", Italian "Porta Nuova"),
 where it opens the sentence right before another verb's finite form (a subject: Latvian "Gaida ir mana māsa",
 Spanish "Amparo vive en Sevilla"), or where it is a determiner of the language's closed list standing before the
-word it determines (Swedish "glömde sitt paraply": the possessive, not sitta's imperative). Each rule runs only
-where the language's entry in ``prompts/verbs/morphology.toml`` turns it on (``lowercase_nouns``,
-``subject_before_finite``) or lists the words (``determiners``), and only where no analyser reads the sentence.
+word it determines (Swedish "glömde sitt paraply": the possessive, not sitta's imperative), or where it is the
+Turkish noun spelled like the infinitive (-mAğ- + a vowel: "Akşam yemeği"). Each rule runs only where the
+language's entry in ``prompts/verbs/morphology.toml`` turns it on (``lowercase_nouns``, ``subject_before_finite``,
+``fronting_verbs``) or lists the words (``determiners``, ``lexical_noun_infixes``), and only where no analyser
+reads the sentence.
 :class:`ClosedClassRules` is mixed into :class:`fbagent.checks.verb_context.SentenceContext`.
 """
 
@@ -34,7 +36,20 @@ class ClosedClassRules(SlotRules):
             return f"stands before '{det}' and is read as the determiner of its noun"
         if (verb := self.initial_subject(i, lemma)) is not None:
             return f"opens the sentence right before the verb '{verb}' and is read as its subject"
+        if self.lexical_noun(i, lemma):
+            return ("is the lemma's stem with -mAğ- (the infinitive's cases are -mAyI, -mAyA) and is read as the "
+                    "noun spelled like the infinitive")
         return None
+
+    def lexical_noun(self, i: int, lemma: str) -> bool:
+        """Whether token ``i`` is the stem of ``lemma`` (an infinitive in -mak/-mek) plus one of the language's
+        ``lexical_noun_infixes`` (Turkish -mağ-/-meğ- before a vowel: "yemeği", "yemeğe"): the infinitive's
+        cases are -mAyI, -mAyA, so the word is the lexicalised noun spelled like the infinitive (Göksel &
+        Kerslake 2005, § 8.5.2.1), "Akşam yemeği", not the verb."""
+        infixes = self.m.lexical_noun_infixes
+        if not infixes or not lemma.endswith(("mak", "mek")) or len(lemma) < 5:
+            return False
+        return self.tokens[i].text.startswith(tuple(lemma[:-3] + x for x in infixes))
 
     def proper_name(self, i: int) -> bool:
         """Whether token ``i`` is written with a capital letter (not all in capitals) inside its sentence, not
@@ -74,12 +89,18 @@ class ClosedClassRules(SlotRules):
         form of ``lemma``, not its infinitive) opens the sentence and the next word of its clause is another
         verb's finite form by the dictionary (not an infinitive): the sentence's subject ("Lija strādā bankā",
         "Gaida ir mana māsa"), since a finite verb is not followed by another finite verb without a link word;
-        None otherwise."""
+        where it has ``fronting_verbs`` (Swedish, verb second), the same for a word spelled as the infinitive
+        before a finite verb that is none of them ("Lova fyller sju år": a name; "Simma kan hon" keeps the
+        fronted infinitive). None otherwise."""
         m, toks, clause = self.m, self.tokens, self.clause
-        if not m.subject_before_finite or i != 0 or i + 1 >= len(toks) or clause[i + 1] != clause[i]:
+        if not (m.subject_before_finite or m.fronting_verbs) or i != 0 or i + 1 >= len(toks) \
+                or clause[i + 1] != clause[i]:
             return None
         text, nxt = toks[i].text, toks[i + 1].text
-        if text == lemma or nonfinite_form(text, lemma, self.code) or lemma in self.lemmas[i + 1]:
+        if m.fronting_verbs:   # Swedish: only the infinitive's spelling, before no auxiliary ("Simma kan hon")
+            if text != lemma or nxt in m.fronting_verbs or lemma in self.lemmas[i + 1]:
+                return None
+        elif text == lemma or nonfinite_form(text, lemma, self.code) or lemma in self.lemmas[i + 1]:
             return None
         if nxt.endswith(m.infinitive_endings or ("\0",)) and nxt in self.lemmas[i + 1]:
             return None   # "Sāka līt", "Quiero vivir": a verb before an infinitive

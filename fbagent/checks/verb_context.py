@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from fbagent.checks.conjugation import first_singular, nonfinite_form, shared_form_owner, verb_lemma
 from fbagent.checks.conjugation_tr import tr_bare_aorist
 from fbagent.checks.morphology import english_participles, morphology
-from fbagent.checks.verb_sentence import sentence_analysis
 from fbagent.checks.verb_closed_class import ClosedClassRules
+from fbagent.checks.verb_sentence import sentence_analysis
 from fbagent.checks.verb_tokens import WORD_RE, MatchConfig
 from fbagent.languages import base_lang
 
