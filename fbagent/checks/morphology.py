@@ -140,6 +140,7 @@ class Morphology:
     inverted_subjects: frozenset[str] = frozenset()
     fronting_verbs: frozenset[str] = frozenset()
     lexical_noun_infixes: tuple[str, ...] = ()
+    hunspell_adjectives: bool = False
 
     @property
     def tables(self) -> bool:
@@ -274,6 +275,7 @@ def _context_fields(entry: dict[str, Any], low: Any) -> dict[str, Any]:
         inverted_subjects=frozenset(low(entry.get("inverted_subjects", []))),
         fronting_verbs=frozenset(low(entry.get("fronting_verbs", []))),
         lexical_noun_infixes=tuple(low(entry.get("lexical_noun_infixes", []))),
+        hunspell_adjectives=bool(entry.get("hunspell_adjectives", False)),
         function_phrases=tuple(tuple(re.findall(r"\w+", str(x).lower())) for x in entry.get("function_phrases", [])),
     )
 

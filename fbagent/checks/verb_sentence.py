@@ -25,6 +25,7 @@ from fbagent.checks.lemmas import (
     lemma_sources,
     register_dependent_cache,
 )
+from fbagent.checks.lexicon_hunspell import is_adjective
 from fbagent.checks.morphology import Morphology, inflections
 from fbagent.checks.verb_tokens import (
     MatchConfig,
@@ -91,7 +92,8 @@ class SentenceFacts:
 
     def _adjectives_before(self, i: int) -> int:
         """The index of the word before the adjectives that precede token ``i`` in its clause: ``prenominal``
-        words, pairs joined by an ``adjective_links`` word whose first member is listed ("largo y agradable"),
+        words, a word with an ``adjective_endings`` suffix or an adjective of the language's Hunspell dictionary
+        (``hunspell_adjectives``: :mod:`fbagent.checks.lexicon_hunspell`) right after a determiner, pairs joined by an ``adjective_links`` word whose first member is listed ("largo y agradable"),
         one more word before a listed adjective ("en vass liten"), or any two words joined by a link right
         after a determiner ("un bello y triste"): a determiner there makes ``i`` a noun
         (only then is the walk used). ``i - 1`` when no adjective stands before ``i``."""
@@ -104,8 +106,10 @@ class SentenceFacts:
             return i - 4   # determiner, adjective, link, adjective: "un bello y triste canto"
         j, passed = i - 1, False
         while j > 0 and clause[j - 1] == clause[i]:
-            if toks[j].text in m.prenominal or (m.adjective_endings and toks[j].text.endswith(m.adjective_endings)
-                                                and toks[j - 1].text in m.determiners) or self._attributive(j):
+            if toks[j].text in m.prenominal or self._attributive(j) or (
+                    (m.adjective_endings and toks[j].text.endswith(m.adjective_endings)
+                     or m.hunspell_adjectives and is_adjective(toks[j].text, self.code))
+                    and toks[j - 1].text in m.determiners):
                 j, passed = j - 1, True
             elif passed and toks[j].text in m.adjective_links and toks[j - 1].text in m.prenominal:
                 j -= 1
