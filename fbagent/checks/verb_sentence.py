@@ -226,8 +226,8 @@ class SentenceFacts:
         if i == 0 or self.clause[i - 1] != self.clause[i]:
             return True
         k = i - 1   # French "n'a jamais vu": negation and adverbs may stand between the auxiliary and the participle
-        while k > 0 and self.clause[k - 1] == self.clause[i] and toks[k].text in m.between_auxiliary \
-                and toks[k].text not in m.verb_context:
+        while k > 0 and self.clause[k - 1] == self.clause[i] and toks[k].text not in m.verb_context \
+                and (toks[k].text in m.between_auxiliary or toks[k].text in m.light_adverbs):   # "Viņš vienmēr tur"
             k -= 1
         if toks[k].text in m.verb_context and not (m.inverted_subjects and toks[k].text not in m.inverted_subjects
                                                    and k > 0 and self.clause[k - 1] == self.clause[i]
