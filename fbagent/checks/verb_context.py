@@ -104,7 +104,8 @@ class SentenceContext(ClosedClassRules):
         if m.bare_stem_links and (why := self._bare_stem(i, lemma)) is not None:
             return why
         if m.verb_second and (i == 0 or clause[i - 1] != clause[i]) and i + 1 < len(toks) and text != lemma \
-                and clause[i + 1] == clause[i] and self._dictionary_finite(i + 1) and not self._noun_form(i + 1):
+                and clause[i + 1] == clause[i] and self._dictionary_finite(i + 1) and not self._noun_form(i + 1) \
+                and not self._fronted_participle(i):
             return f"opens its clause before the verb '{toks[i + 1].text}' (verb second) and is read as another word"
         if m.verb_second and (why := self._swedish_order(i, lemma, nonfinite)) is not None:
             return why
@@ -127,6 +128,14 @@ class SentenceContext(ClosedClassRules):
         if m.clause_links:
             return self._other_finite(i, verb_lemma(lemma, self.code)) or self._latvian_noun(i, nonfinite)
         return None
+
+    def _fronted_participle(self, i: int) -> bool:
+        """Whether token ``i`` is a present participle (-ande, -ende) fronted before a finite verb and an
+        ``inverted_subjects`` pronoun: an adverbial in first place ("Gråtande sprang hon ut"), not a noun
+        ("Leende är viktigt")."""
+        toks = self.tokens
+        return bool(self.m.inverted_subjects) and toks[i].text.endswith(("ande", "ende")) and i + 2 < len(toks) \
+            and self.clause[i + 2] == self.clause[i] and toks[i + 2].text in self.m.inverted_subjects
 
     def _swedish_order(self, i: int, lemma: str, nonfinite: bool) -> str | None:
         """Verb-second word order (``verb_second``): why token ``i``, a form of ``lemma``, is no verb here. The
