@@ -49,6 +49,8 @@ needs_sv_lexicon = pytest.mark.skipif(not adjective_stems("sv"), reason="hunspel
     # Latvian kur / tur: adverbs, the verb after its subject pronoun (adverbs may stand between)
     ("Tur stāv mūsu mašīna.", "turēt", "lv", False, "read as a function word", ""),
     ("Viņš vienmēr tur savu vārdu.", "turēt", "lv", True, "", "tur"),
+    ("Tēvs kur ugunskuru pie ezera.", "kurt", "lv", True, "", "kur"),   # "kur" (where) opens its clause
+    ("Kur ir mana soma?", "kurt", "lv", False, "read as a function word", ""),
     # Swedish: -ja verbs with a back vowel in the past, fossil subjunctives, a present participle fronted before
     # the verb and an inverted subject pronoun (the -ande noun before a verb without one stays a noun)
     ("Hon sålde sin gamla cykel på nätet.", "sälja", "sv", True, "", "sålde"),
@@ -85,7 +87,7 @@ def test_swedish_adjective_lexicon() -> None:
 
 
 @pytest.mark.parametrize(("lang", "floor"), [
-    ("es", (4, 6)), ("it", (1, 2)), ("lv", (9, 12)), ("pt", (1, 4)), ("sv", (32, 34)), ("tr", (5, 8)),
+    ("es", (4, 6)), ("it", (1, 2)), ("lv", (10, 12)), ("pt", (1, 4)), ("sv", (32, 34)), ("tr", (5, 8)),
 ])
 def test_issue41j_dev_floors(lang: str, floor: tuple[int, int]) -> None:
     if lang == "sv" and not adjective_stems("sv"):

@@ -141,6 +141,7 @@ class Morphology:
     fronting_verbs: frozenset[str] = frozenset()
     lexical_noun_infixes: tuple[str, ...] = ()
     hunspell_adjectives: bool = False
+    clause_initial_homographs: frozenset[str] = frozenset()
 
     @property
     def tables(self) -> bool:
@@ -276,6 +277,7 @@ def _context_fields(entry: dict[str, Any], low: Any) -> dict[str, Any]:
         fronting_verbs=frozenset(low(entry.get("fronting_verbs", []))),
         lexical_noun_infixes=tuple(low(entry.get("lexical_noun_infixes", []))),
         hunspell_adjectives=bool(entry.get("hunspell_adjectives", False)),
+        clause_initial_homographs=frozenset(low(entry.get("clause_initial_homographs", []))),
         function_phrases=tuple(tuple(re.findall(r"\w+", str(x).lower())) for x in entry.get("function_phrases", [])),
     )
 

@@ -213,7 +213,8 @@ class SentenceFacts:
     def function_word(self, i: int) -> bool:
         """Whether token ``i`` is a ``function_homographs`` word ("nada": nothing, or swims) read as the
         function word: not right after a ``verb_context`` word ("Ella nada", "no nada") nor before an
-        ``inverted_subjects`` pronoun (Swedish "Nu för han dagbok") nor after a noun that follows a determiner
+        ``inverted_subjects`` pronoun (Swedish "Nu för han dagbok"), not inside its clause where it is a
+        ``clause_initial_homographs`` word (Latvian "kur": where, which opens its clause), nor after a noun that follows a determiner
         ("el niño nada"), unless a determiner follows it and its clause has a verb before the noun ("Hay una farmacia
         entre el banco", "köpte en present för min mamma": a preposition; "El policía para el coche": the verb)."""
         m, toks = self.m, self.tokens
@@ -225,6 +226,8 @@ class SentenceFacts:
             return False   # Swedish "Nu för han dagbok": a subject pronoun after it, verb second
         if i == 0 or self.clause[i - 1] != self.clause[i]:
             return True
+        if text in m.clause_initial_homographs:
+            return False   # Latvian "Tēvs kur ugunskuru": relative and interrogative "kur" open their clause
         k = i - 1   # French "n'a jamais vu": negation and adverbs may stand between the auxiliary and the participle
         while k > 0 and self.clause[k - 1] == self.clause[i] and toks[k].text not in m.verb_context \
                 and (toks[k].text in m.between_auxiliary or toks[k].text in m.light_adverbs):   # "Viņš vienmēr tur"
