@@ -142,6 +142,7 @@ class Morphology:
     lexical_noun_infixes: tuple[str, ...] = ()
     hunspell_adjectives: bool = False
     clause_initial_homographs: frozenset[str] = frozenset()
+    postnominal_adjectives: bool = False  # fr: an adjective follows its noun, so the tagger's adjective after a determiner is no attributive one
 
     @property
     def tables(self) -> bool:
@@ -279,6 +280,7 @@ def _context_fields(entry: dict[str, Any], low: Any) -> dict[str, Any]:
         hunspell_adjectives=bool(entry.get("hunspell_adjectives", False)),
         clause_initial_homographs=frozenset(low(entry.get("clause_initial_homographs", []))),
         function_phrases=tuple(tuple(re.findall(r"\w+", str(x).lower())) for x in entry.get("function_phrases", [])),
+        postnominal_adjectives=bool(entry.get("postnominal_adjectives", False)),
     )
 
 
