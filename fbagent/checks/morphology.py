@@ -135,6 +135,13 @@ class Morphology:
     passive_endings: tuple[str, ...] = ()
     nominal_postpositions: frozenset[str] = frozenset()
     attributive: frozenset[str] = frozenset()
+    lowercase_nouns: bool = False
+    subject_before_finite: bool = False
+    inverted_subjects: frozenset[str] = frozenset()
+    fronting_verbs: frozenset[str] = frozenset()
+    lexical_noun_infixes: tuple[str, ...] = ()
+    hunspell_adjectives: bool = False
+    clause_initial_homographs: frozenset[str] = frozenset()
     postnominal_adjectives: bool = False  # fr: an adjective follows its noun, so the tagger's adjective after a determiner is no attributive one
 
     @property
@@ -265,6 +272,13 @@ def _context_fields(entry: dict[str, Any], low: Any) -> dict[str, Any]:
         passive_endings=tuple(low(entry.get("passive_endings", []))),
         nominal_postpositions=frozenset(low(entry.get("nominal_postpositions", []))),
         attributive=frozenset(low(entry.get("attributive", []))),
+        lowercase_nouns=bool(entry.get("lowercase_nouns", False)),
+        subject_before_finite=bool(entry.get("subject_before_finite", False)),
+        inverted_subjects=frozenset(low(entry.get("inverted_subjects", []))),
+        fronting_verbs=frozenset(low(entry.get("fronting_verbs", []))),
+        lexical_noun_infixes=tuple(low(entry.get("lexical_noun_infixes", []))),
+        hunspell_adjectives=bool(entry.get("hunspell_adjectives", False)),
+        clause_initial_homographs=frozenset(low(entry.get("clause_initial_homographs", []))),
         function_phrases=tuple(tuple(re.findall(r"\w+", str(x).lower())) for x in entry.get("function_phrases", [])),
         postnominal_adjectives=bool(entry.get("postnominal_adjectives", False)),
     )

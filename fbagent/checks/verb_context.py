@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from fbagent.checks.conjugation import first_singular, nonfinite_form, shared_form_owner, verb_lemma
 from fbagent.checks.conjugation_tr import tr_bare_aorist
 from fbagent.checks.morphology import english_participles, morphology, past_participles
+from fbagent.checks.verb_closed_class import ClosedClassRules
 from fbagent.checks.verb_sentence import sentence_analysis
-from fbagent.checks.verb_slots import SlotRules
 from fbagent.checks.verb_tokens import WORD_RE, MatchConfig
 from fbagent.languages import base_lang
 
@@ -27,9 +27,10 @@ _BETWEEN_AUXILIARY_EN = frozenset({"not", "never", "still", "already", "always",
 
 
 @dataclass
-class SentenceContext(SlotRules):
-    """A sentence being searched for one target lemma's forms (:class:`SentenceFacts` plus the rules of context and
-    the slot rules of :mod:`fbagent.checks.verb_slots`)."""
+class SentenceContext(ClosedClassRules):
+    """A sentence being searched for one target lemma's forms (:class:`SentenceFacts` plus the rules of context, the
+    slot rules of :mod:`fbagent.checks.verb_slots` and the closed-class rules of
+    :mod:`fbagent.checks.verb_closed_class`)."""
 
     def word_method(self, text: str, lemma: str, i: int | None, *, stem: bool = True) -> str | None:
         """How ``text`` (token ``i``, or a piece of a word when None) is a form of the one-word ``lemma``,
@@ -56,6 +57,7 @@ class SentenceContext(SlotRules):
                 or self.hyphen_compound(i) is not None \
                 or self.function_word(i) or self.shared_owner(i, lemma) is not None \
                 or (self.m.tables and self.finite_blocker(i, lemma) is not None) \
+                or self.closed_class_refusal(i, lemma) is not None \
                 or self.degree_modified(i) is not None \
                 or self.past_of_other(i, lemma, method) is not None or self.base_after_auxiliary(i, lemma, method):
             return None
@@ -102,7 +104,8 @@ class SentenceContext(SlotRules):
         if m.bare_stem_links and (why := self._bare_stem(i, lemma)) is not None:
             return why
         if m.verb_second and (i == 0 or clause[i - 1] != clause[i]) and i + 1 < len(toks) and text != lemma \
-                and clause[i + 1] == clause[i] and self._dictionary_finite(i + 1) and not self._noun_form(i + 1):
+                and clause[i + 1] == clause[i] and self._dictionary_finite(i + 1) and not self._noun_form(i + 1) \
+                and not self._fronted_participle(i):
             return f"opens its clause before the verb '{toks[i + 1].text}' (verb second) and is read as another word"
         if m.verb_second and (why := self._swedish_order(i, lemma, nonfinite)) is not None:
             return why
@@ -125,6 +128,14 @@ class SentenceContext(SlotRules):
         if m.clause_links:
             return self._other_finite(i, verb_lemma(lemma, self.code)) or self._latvian_noun(i, nonfinite)
         return None
+
+    def _fronted_participle(self, i: int) -> bool:
+        """Whether token ``i`` is a present participle (-ande, -ende) fronted before a finite verb and an
+        ``inverted_subjects`` pronoun: an adverbial in first place ("Gråtande sprang hon ut"), not a noun
+        ("Leende är viktigt")."""
+        toks = self.tokens
+        return bool(self.m.inverted_subjects) and toks[i].text.endswith(("ande", "ende")) and i + 2 < len(toks) \
+            and self.clause[i + 2] == self.clause[i] and toks[i + 2].text in self.m.inverted_subjects
 
     def _swedish_order(self, i: int, lemma: str, nonfinite: bool) -> str | None:
         """Verb-second word order (``verb_second``): why token ``i``, a form of ``lemma``, is no verb here. The

@@ -200,6 +200,8 @@ def _refusal_note(ctx: SentenceContext, word: str | None, splits: list[tuple[str
                 return f"'{surface}' is read as a form of '{other}' here (by the word after it), not of '{word}'"
             if ctx.config.pos and ctx.m.tables and (why := ctx.finite_blocker(i, verb)):
                 return f"'{surface}' {why}, not as a form of '{word}'"
+            if ctx.config.pos and (why := ctx.closed_class_refusal(i, verb)):
+                return f"'{surface}' {why}, not a form of '{word}'"
             if ctx.config.pos and (other := ctx.other_verb(i, verb, ctx._spelling_method(t.text, verb, i) or "")):
                 return f"'{surface}' is read as a form of '{other}' here, not of '{word}'"
             if ctx.config.pos and (past := ctx.past_of_other(i, verb, ctx._spelling_method(t.text, verb, i) or "")):

@@ -25,6 +25,7 @@ from fbagent.checks.lemmas import (
     lemma_sources,
     register_dependent_cache,
 )
+from fbagent.checks.lexicon_hunspell import is_adjective
 from fbagent.checks.morphology import Morphology, inflections
 from fbagent.checks.verb_tokens import (
     MatchConfig,
@@ -91,7 +92,8 @@ class SentenceFacts:
 
     def _adjectives_before(self, i: int) -> int:
         """The index of the word before the adjectives that precede token ``i`` in its clause: ``prenominal``
-        words, pairs joined by an ``adjective_links`` word whose first member is listed ("largo y agradable"),
+        words, a word with an ``adjective_endings`` suffix or an adjective of the language's Hunspell dictionary
+        (``hunspell_adjectives``: :mod:`fbagent.checks.lexicon_hunspell`) right after a determiner, pairs joined by an ``adjective_links`` word whose first member is listed ("largo y agradable"),
         one more word before a listed adjective ("en vass liten"), or any two words joined by a link right
         after a determiner ("un bello y triste"): a determiner there makes ``i`` a noun
         (only then is the walk used). ``i - 1`` when no adjective stands before ``i``."""
@@ -104,8 +106,10 @@ class SentenceFacts:
             return i - 4   # determiner, adjective, link, adjective: "un bello y triste canto"
         j, passed = i - 1, False
         while j > 0 and clause[j - 1] == clause[i]:
-            if toks[j].text in m.prenominal or (m.adjective_endings and toks[j].text.endswith(m.adjective_endings)
-                                                and toks[j - 1].text in m.determiners) or self._attributive(j):
+            if toks[j].text in m.prenominal or self._attributive(j) or (
+                    (m.adjective_endings and toks[j].text.endswith(m.adjective_endings)
+                     or m.hunspell_adjectives and is_adjective(toks[j].text, self.code))
+                    and toks[j - 1].text in m.determiners):
                 j, passed = j - 1, True
             elif passed and toks[j].text in m.adjective_links and toks[j - 1].text in m.prenominal:
                 j -= 1
@@ -209,21 +213,35 @@ class SentenceFacts:
 
     def function_word(self, i: int) -> bool:
         """Whether token ``i`` is a ``function_homographs`` word ("nada": nothing, or swims) read as the
-        function word: not right after a ``verb_context`` word ("Ella nada", "no nada") nor after a noun
-        that follows a determiner ("el niño nada")."""
+        function word: not right after a ``verb_context`` word ("Ella nada", "no nada") nor before an
+        ``inverted_subjects`` pronoun (Swedish "Nu för han dagbok"), not inside its clause where it is a
+        ``clause_initial_homographs`` word (Latvian "kur": where, which opens its clause), nor after a noun that follows a determiner
+        ("el niño nada"), unless a determiner follows it and its clause has a verb before the noun ("Hay una farmacia
+        entre el banco", "köpte en present för min mamma": a preposition; "El policía para el coche": the verb)."""
         m, toks = self.m, self.tokens
-        if toks[i].text not in m.function_homographs:
+        text = toks[i].text
+        if text not in m.function_homographs:
             return False
+        nxt = toks[i + 1].text if i + 1 < len(toks) and self.clause[i + 1] == self.clause[i] else None
+        if nxt is not None and nxt in m.inverted_subjects:
+            return False   # Swedish "Nu för han dagbok": a subject pronoun after it, verb second
         if i == 0 or self.clause[i - 1] != self.clause[i]:
             return True
+        if text in m.clause_initial_homographs:
+            return False   # Latvian "Tēvs kur ugunskuru": relative and interrogative "kur" open their clause
         k = i - 1   # French "n'a jamais vu": negation and adverbs may stand between the auxiliary and the participle
-        while k > 0 and self.clause[k - 1] == self.clause[i] and toks[k].text in m.between_auxiliary \
-                and toks[k].text not in m.verb_context:
+        while k > 0 and self.clause[k - 1] == self.clause[i] and toks[k].text not in m.verb_context \
+                and (toks[k].text in m.between_auxiliary or toks[k].text in m.light_adverbs):   # "Viņš vienmēr tur"
             k -= 1
-        if toks[k].text in m.verb_context:
-            return False
-        if toks[i].text.endswith(m.nonfinite_endings or ("\0",)):
+        if toks[k].text in m.verb_context and not (m.inverted_subjects and toks[k].text not in m.inverted_subjects
+                                                   and k > 0 and self.clause[k - 1] == self.clause[i]
+                                                   and self._dictionary_verb(k - 1)):
+            return False   # not Swedish "gjorde det för ...": "det" after a verb is its object, no subject
+        if text.endswith(m.nonfinite_endings or ("\0",)):
             return True   # "en fråga angående hyran": a participle-shaped preposition after a noun stays one
+        if nxt is not None and (nxt in m.determiners or nxt in m.clitic_articles) \
+                and any(self._dictionary_verb(k) for k in range(i - 2) if self.clause[k] == self.clause[i]):
+            return True   # "Hay una farmacia entre el banco": the clause has its verb, so a preposition before its noun phrase
         return not (i >= 2 and self.clause[i - 2] == self.clause[i] and toks[i - 2].text in m.determiners)
 
     def quotative(self, i: int) -> bool:
