@@ -38,17 +38,10 @@ from functools import lru_cache
 
 from fbagent.checks.analysers import hanta_tagger
 from fbagent.checks.morphology import _data, english_participles, past_participles
-from fbagent.checks.verb_sentence import SentenceFacts
+from fbagent.checks.verb_slots_en import EnglishSlotRules
 from fbagent.languages import base_lang
 
 #: English words that may stand between a base-form slot word and its verb ("will not", "can't", "did never")
-#: English words after which "'s" is the contracted is (or has), not the possessive
-_CONTRACTING_S = frozenset({"it", "he", "she", "that", "there", "here", "what", "who", "where", "how", "this", "when",
-                            "why", "everyone", "everybody", "everything", "nothing", "nobody", "someone", "something"})
-#: English base-form slot words that also stand before nouns ("went to work", "please, the menu"): no verb slot alone
-_NOT_MODALS = frozenset({"to", "please"})
-#: English subject pronouns between an inverted modal and the verb ("Can you text me?")
-_SUBJECT_PRONOUNS = frozenset({"i", "you", "we", "they", "he", "she", "it"})
 _SLOT_ADVERBS = frozenset({"not", "t", "never", "also", "just", "still", "really", "always", "ever", "soon", "then",
                            "only", "even", "probably", "certainly", "definitely", "surely", "all", "both"})
 
@@ -132,7 +125,7 @@ def slot_words(lang: str) -> SlotWords:
 
 
 @dataclass
-class SlotRules(SentenceFacts):
+class SlotRules(EnglishSlotRules):
     """The slot rules over one sentence (see the module doc); mixed into
     :class:`fbagent.checks.verb_context.SentenceContext`."""
 
@@ -196,52 +189,11 @@ class SlotRules(SentenceFacts):
             return True    # "made her cry", "let them go"
         if self._final_participle(i, lemma) or self._subclause_final(i, lemma, method):
             return True
-        if s.base_slot and method == "exact" and text == lemma and self._modal_base(i):
+        if s.base_slot and method == "exact" and text == lemma and self.modal_base(i, s.base_slot):
             return True    # "I will text you", "Can you text me", "Let's order pizza": a base form after a modal
         if s.gerund_verbs and text.endswith("ing") and self._after_gerund_verb(i):
             return True    # "She enjoys cooking for friends": the gerund complement of a catenative verb
         return bool(s.finite_endings) and self._lone_finite(i, lemma, method)
-
-    def contracted_be(self, i: int, lemma: str) -> bool:
-        """English: token ``i`` is the contracted "be" after a pronoun: "'re" and "'m" always ("They're late", "I'm
-        here"), "'s" after a pronoun or there / here / what / that ("It's freezing", "She's at home", "There's a
-        problem") unless a verb form other than the -ing form follows it without a preposition after that ("She's
-        finished her homework", "It's been a long day", "He's gone": has; "It's made of wood" stays be); "John's car"
-        is a possessive. Quirk et al. 1985, § 3.23 (enclitic forms of the primary verbs)."""
-        toks = self.tokens
-        if lemma != "be" or self.code != "en" or toks[i].text not in ("s", "re", "m") or not self._same(i - 1, i) \
-                or self.sentence[toks[i].start - 1:toks[i].start] not in ("'", "\u2019"):
-            return False
-        if toks[i].text != "s":
-            return True
-        if toks[i - 1].text not in _CONTRACTING_S:
-            return False
-        readings = self.readings
-        nxt = readings[i + 1] if readings is not None and self._same(i + 1, i) else None
-        if nxt is None or not nxt.verb or toks[i + 1].text.endswith("ing"):
-            return True
-        after = readings[i + 2] if readings is not None and self._same(i + 2, i) else None
-        return after is not None and (after.pos == "adposition" or toks[i + 2].text in ("of", "by"))
-
-    def _modal_base(self, i: int) -> bool:
-        """English: token ``i`` (a base form) follows a modal or "do" that the analyser reads as a verb (adverbs such
-        as "not" between: "I will text you", "We didn't order"), a modal or "do" that opens the clause and a subject
-        pronoun ("Can you text me?", "Could we order now?"), or "let's" ("Let's order pizza"): only a verb stands
-        there (Quirk et al. 1985, § 3.21 and 3.52, the modal auxiliaries and the bare infinitive). "to" and "please"
-        (also before nouns: "to work", "please, the menu") do not count."""
-        toks, readings, s = self.tokens, self.readings, self.slots
-        openers = s.base_slot - _NOT_MODALS
-        j = i - 1
-        while self._same(j, i) and toks[j].text in _SLOT_ADVERBS:
-            j -= 1
-        if not self._same(j, i) or readings is None:
-            return False
-        if toks[j].text in openers and (r := readings[j]) is not None and (r.verb or r.pos in ("other", "adverb")):
-            return True
-        if toks[j].text == "s" and self._same(j - 1, i) and toks[j - 1].text == "let":
-            return True
-        return toks[j].text in _SUBJECT_PRONOUNS and self._same(j - 1, i) and toks[j - 1].text in openers \
-            and (j == 1 or not self._same(j - 2, i) or toks[j - 2].text in _WH_WORDS)
 
     def _after_gerund_verb(self, i: int) -> bool:
         """English: a ``gerund_verbs`` word (enjoy, stop, keep, avoid ...: Quirk et al. 1985, *A Comprehensive
@@ -326,7 +278,8 @@ class SlotRules(SentenceFacts):
                 return f"follows the copula '{toks[j].text}' and is read as an adjective"
         if (last := self._subclause_verb_after(i)) is not None:
             return f"stands before '{last}', the finite verb that ends its subordinate clause, and is read as a noun"
-        return self._degree_finite(i) or self._subject_head(i, method) or self._noun_phrase_opening(i, lemma)
+        return self._degree_finite(i) or self._subject_head(i, method) or self._noun_phrase_opening(i, lemma) \
+            or self.particle_after_verb(i, s.causatives | s.base_slot | s.inverted_copulas) or self.prepositional_noun(i)
 
     def _noun_phrase_opening(self, i: int, lemma: str) -> str | None:
         """French: why token ``i`` belongs to the noun phrase that opens its clause: an ``opening_articles`` word (le,
