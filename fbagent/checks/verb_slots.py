@@ -38,6 +38,7 @@ from functools import lru_cache
 
 from fbagent.checks.analysers import hanta_tagger
 from fbagent.checks.morphology import _data, english_participles, past_participles
+from fbagent.checks.verb_slots_de import GermanSlotRules
 from fbagent.checks.verb_slots_en import EnglishSlotRules
 from fbagent.checks.verb_slots_fr import FrenchSlotRules
 from fbagent.languages import base_lang
@@ -126,7 +127,7 @@ def slot_words(lang: str) -> SlotWords:
 
 
 @dataclass
-class SlotRules(EnglishSlotRules, FrenchSlotRules):
+class SlotRules(EnglishSlotRules, FrenchSlotRules, GermanSlotRules):
     """The slot rules over one sentence (see the module doc); mixed into
     :class:`fbagent.checks.verb_context.SentenceContext`."""
 
@@ -281,7 +282,8 @@ class SlotRules(EnglishSlotRules, FrenchSlotRules):
             return f"stands before '{last}', the finite verb that ends its subordinate clause, and is read as a noun"
         return self._degree_finite(i) or self._subject_head(i, method) or self._noun_phrase_opening(i, lemma) \
             or self.particle_after_verb(i, s.causatives | s.base_slot | s.inverted_copulas) or self.prepositional_noun(i) \
-            or self.french_refusal(i, lemma, frozenset(past_participles(lemma, self.code)) if self.code == "fr" else frozenset())
+            or self.french_refusal(i, lemma, frozenset(past_participles(lemma, self.code)) if self.code == "fr" else frozenset()) \
+            or self.adverbial_adjective(i)
 
     def _noun_phrase_opening(self, i: int, lemma: str) -> str | None:
         """French: why token ``i`` belongs to the noun phrase that opens its clause: an ``opening_articles`` word (le,

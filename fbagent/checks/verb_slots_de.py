@@ -1,0 +1,41 @@
+"""German and Dutch slot rule of issue 41k (mixed into :class:`fbagent.checks.verb_slots.SlotRules`): a word HanTa
+reads as an adjective right after a finite full verb is an adverbial adjective ("Sie lächelte verlegen", "Er schaute
+betroffen zur Seite", "Hij keek verlegen weg"), not the infinitive or participle it is spelled as: an infinitive or
+participle next to a finite verb needs an auxiliary, a modal or one of the few verbs that take a bare infinitive or a
+participle (lassen, gehen, kommen, bleiben, sehen, hören ...; Duden, *Die Grammatik*, 2016, § 594-602 on the
+verbal complex; Haeseryn et al., *ANS*, § 18.5.2).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from fbagent.checks.verb_sentence import SentenceFacts
+
+#: the lemmas (HanTa's, lower-cased) of the verbs that take a bare infinitive or a participle next to them: auxiliaries,
+#: modals, copulas and the verbs of the verbal complex
+VERBAL_COMPLEX_HEADS = frozenset({
+    "haben", "sein", "werden", "können", "müssen", "dürfen", "sollen", "wollen", "mögen", "möchten", "lassen",
+    "gehen", "kommen", "bleiben", "sehen", "hören", "fühlen", "helfen", "lernen", "lehren", "fahren", "heißen",
+    "brauchen", "tun", "scheinen", "finden", "legen", "schicken", "spüren",
+    "hebben", "zijn", "worden", "kunnen", "moeten", "mogen", "willen", "zullen", "laten", "gaan", "komen", "blijven",
+    "zien", "horen", "voelen", "helpen", "leren", "doen", "lijken", "schijnen", "vinden", "staan", "zitten", "liggen",
+    "hoeven", "durven", "proberen", "beginnen",
+})
+
+
+@dataclass
+class GermanSlotRules(SentenceFacts):
+    """The German / Dutch slot rule above over one sentence."""
+
+    def adverbial_adjective(self, i: int) -> str | None:
+        """Why token ``i`` is an adverbial adjective (see the module doc): HanTa reads it as an adjective and the word
+        before it in its clause is a finite verb outside :data:`VERBAL_COMPLEX_HEADS`; None otherwise."""
+        readings, toks = self.readings, self.tokens
+        if self.code not in ("de", "nl") or readings is None or i == 0 or self.clause[i - 1] != self.clause[i]:
+            return None
+        r, prev = readings[i], readings[i - 1]
+        if r is None or r.pos != "adjective" or prev is None or not (prev.verb and prev.finite) \
+                or prev.lemma in VERBAL_COMPLEX_HEADS:
+            return None
+        return f"follows the verb '{toks[i - 1].text}' and is read as an adverbial adjective"
