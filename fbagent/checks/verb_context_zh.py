@@ -180,7 +180,7 @@ def _clause_final_noun(words: tuple[Word, ...], k: int) -> str | None:
     prev = words[k - 1]
     if prev[2] in ZH_NOUN_DETERMINERS:
         return f"'{words[k][2]}' follows the determiner '{prev[2]}' and ends its noun phrase: a noun"
-    if k >= 2 and words[k - 2][2] == "的" and prev[3] in ("n", "vn", "nz") and words[k][3] in ("n", "vn", "v"):
+    if k >= 2 and words[k - 2][2] == "的" and prev[3] in ("n", "vn", "nz", "v") and words[k][3] in ("n", "vn", "v"):
         return f"'{words[k][2]}' ends the noun phrase '的 {prev[2]}{words[k][2]}' and is read as a noun"
     return None
 

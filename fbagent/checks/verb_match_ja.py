@@ -166,6 +166,8 @@ def _split_suru(words: list[tuple[int, int, str, Any]], j: int, lemma: str) -> i
     a particle of :data:`JA_SURU_SPLITTERS` (勉強をしている); None otherwise."""
     if j < 2 or not lemma.endswith("する") or len(lemma) < 4:
         return None
+    if j >= 3 and _field(words[j - 1][3], "pos1") == "副詞":
+        j -= 1   # 練習はもうした: an adverb between the particle and する
     particle, noun = words[j - 1], words[j - 2]
     if particle[2] in JA_SURU_SPLITTERS and _field(particle[3], "pos1") == "助詞" \
             and _field(noun[3], "pos1") == "名詞" and noun[2] == lemma[:-2]:

@@ -102,7 +102,7 @@ def _verb_in_word(words: tuple[Word, ...], k: int, lemma: str) -> int | None:
         return 0   # 在家 (吗): the coverb with its object; the caller asks whether a predicate follows
     if word.startswith(lemma) and _noun_marker(words, k) is None and not _adjectival(prev) \
             and not _suffixed_noun(word) and nominal_use(words, k) is None \
-            and (_complement(word[len(lemma):]) or _verb_object(lemma, word, flag, prev)
+            and (_complement(word[len(lemma):]) or _verb_object(lemma, word, flag, prev, words[k - 2] if k >= 2 else None)
                  or _complement_object(word[len(lemma):])):
         return 0
     if (hit := _after_adverb(lemma, word, flag)) is not None:
@@ -367,13 +367,14 @@ def _separated(words: tuple[Word, ...], k: int, lemma: str) -> int | None:
     return None
 
 
-def _verb_object(lemma: str, word: str, flag: str, prev: Word | None) -> bool:
+def _verb_object(lemma: str, word: str, flag: str, prev: Word | None, before: Word | None = None) -> bool:
     """Whether ``word`` is the verb ``lemma`` written together with its object or a preposition, as jieba
     segments verb-object phrases (打篮球, 开门, 写信, 坐在, 下雨): jieba's dictionary tags the lemma (or the whole) a verb and
     the rest a noun, place word or preposition, and the whole a verb; or the whole a noun (读书, 锁门) that
     stands where a verb stands: after an adverb, a pronoun or another verb (请锁门, 多读书), never first in
     its sentence or after a numeral, a measure word or 的 (打火机在桌上, 他的写字台). 看法 (rest 法: an
-    abbreviation), 打算 and 开关 (rest a verb), 走廊 and 读者 (a one-character bound rest) are not the verb."""
+    abbreviation), 打算 and 开关 (rest a verb), 走廊 and 读者 (a one-character bound rest) are not the verb, nor a noun after
+    a verb and its aspect marker (穿着睡衣, 买了 | 读书灯: ``prev``, and ``before`` the word before it)."""
     tags = jieba_posseg().dt.word_tag_tab
     rest = word[len(lemma):]
     rest_tag = tags.get(rest, "")
@@ -388,7 +389,8 @@ def _verb_object(lemma: str, word: str, flag: str, prev: Word | None) -> bool:
         return False   # 都是活鱼: the copula's predicate noun
     if prev is not None and prev[2] in ZH_DEGREE_ADVERBS:
         return True
-    if prev is not None and len(prev[2]) >= 2 and prev[2][-1] in "着了过" and prev[3].startswith("v"):
-        return False   # 穿着睡衣, 买了火车票: the object noun of a verb that already has its aspect marker
+    if prev is not None and (len(prev[2]) >= 2 and prev[2][-1] in "着了过" and prev[3].startswith("v")
+                             or prev[2] in ("着", "了", "过") and before is not None and before[3].startswith("v")):
+        return False   # 穿着睡衣, 买了 | 读书灯: the object noun of a verb that already has its aspect marker
     return prev is not None and prev[3] not in (*ZH_NOUN_BEFORE, "x") and not prev[3].startswith("n") \
         and prev[2] not in ZH_NOUN_WORDS_BEFORE
