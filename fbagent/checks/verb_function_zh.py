@@ -191,7 +191,7 @@ def dictionary_split(word: str) -> tuple[str, ...] | None:
     if len(word) < 3 or jieba_frequency(word) >= ZH_LEXICALISED_FREQUENCY:
         return None
     total = jieba_posseg().dt.tokenizer.total
-    cuts = [(word[:i], word[i:]) for i in range(1, len(word))]
+    cuts: list[tuple[str, ...]] = [(word[:i], word[i:]) for i in range(1, len(word))]
     cuts += [(word[:i], word[i:j], word[j:]) for i in range(1, len(word) - 1) for j in range(i + 1, len(word))]
     best: tuple[float, tuple[str, ...]] | None = None
     for cut in cuts:

@@ -104,7 +104,7 @@ class EnglishSlotRules(SentenceFacts):
         while self._same(j, i) and (r := readings[j]) is not None and r.pos in ("adjective", "noun") and i - j <= 3:
             adjectives += r.pos == "adjective"
             j -= 1
-        if adjectives == 0 or not self._same(j, i) or readings[j] is None \
-                or not (readings[j].pos == "adposition" or toks[j].text == "of"):
+        head = readings[j] if self._same(j, i) else None
+        if adjectives == 0 or head is None or not (head.pos == "adposition" or toks[j].text == "of"):
             return None
         return f"ends the noun phrase after '{toks[j].text} {toks[j + 1].text}' and is read as a noun"
