@@ -46,6 +46,8 @@ from verb_gate_floors import ALL, assert_floor, assert_kind
     ("They cycled round the park.", "round", "en", False, "follows the verb 'cycled'", ""),
     ("The pouch was made of soft felt.", "feel", "en", False, "ends the noun phrase after 'of soft'", ""),
     ("I felt a soft touch on my arm.", "feel", "en", True, "", "felt"),
+    ("She bought a chess set.", "set", "en", False, "head noun of its object", ""),
+    ("I think the kids run every day.", "run", "en", True, "", "run"),
     # French: l' after a preposition, prenominal adjectives, an attribute after a copula, a clitic cluster
     ("Le vent souffle de l'est.", "être", "fr", False, "an article after a preposition", ""),
     ("Il est venu pour l'aider.", "aider", "fr", True, "", "aider"),
@@ -57,6 +59,9 @@ from verb_gate_floors import ALL, assert_floor, assert_kind
     ("Er grinste verlegen in die Kamera.", "verlegen", "de", False, "adverbial adjective", ""),
     ("Wir verlegen den Termin auf Freitag.", "verlegen", "de", True, "", "verlegen"),
     ("Ze lachte verlegen naar de fotograaf.", "verlegen", "nl", False, "adverbial adjective", ""),
+    # Dutch: a nominalised infinitive after clause-initial het
+    ("Het wachten duurde lang.", "wachten", "nl", False, "nominalised infinitive", ""),
+    ("Het duurt lang, dus we wachten.", "wachten", "nl", True, "", "wachten"),
 ])
 def test_each_kind_and_the_reason_named(sentence: str, lemma: str, lang: str, present: bool, why: str,
                                         surface: str) -> None:
@@ -76,8 +81,9 @@ def test_helpers_by_hand() -> None:
 
 
 #: (found, refused) per language on the builder's dev set, measured at the end of the work; the misses left: zh
-#: "院子里长了很多草" (jieba's dictionary word 里长, village head), fr "s'empêcher de rire" (spaCy reads a noun)
-ISSUE41K_FLOORS = {"de": (ALL, ALL), "en": (ALL, ALL), "fr": (10, ALL), "ja": (ALL, ALL), "ko": (ALL, ALL),
+#: "院子里长了很多草" (jieba's dictionary word 里长, village head), fr "s'empêcher de rire" (spaCy reads a noun), en "I saw
+#: the dog walk." (HanTa reads a noun after a perception verb's object noun phrase)
+ISSUE41K_FLOORS = {"de": (ALL, ALL), "en": (19, ALL), "fr": (10, ALL), "ja": (ALL, ALL), "ko": (ALL, ALL),
                    "nl": (ALL, ALL), "zh": (20, ALL)}
 #: the 2026-12d set (sealed until committed), measured at the end of 41k: the misses left are en "Cooking pasta
 #: properly takes" (a verbal gerund subject), "They found the keys" (found of find for found), de "Haste",

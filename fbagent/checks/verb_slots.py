@@ -282,8 +282,9 @@ class SlotRules(EnglishSlotRules, FrenchSlotRules, GermanSlotRules):
             return f"stands before '{last}', the finite verb that ends its subordinate clause, and is read as a noun"
         return self._degree_finite(i) or self._subject_head(i, method) or self._noun_phrase_opening(i, lemma) \
             or self.particle_after_verb(i, s.causatives | s.base_slot | s.inverted_copulas) or self.prepositional_noun(i) \
+            or (self.object_head(i, s.causatives | s.base_slot | s.inverted_copulas) if method == "exact" else None) \
             or self.french_refusal(i, lemma, frozenset(past_participles(lemma, self.code)) if self.code == "fr" else frozenset()) \
-            or self.adverbial_adjective(i)
+            or self.adverbial_adjective(i) or self.het_infinitive(i, lemma)
 
     def _noun_phrase_opening(self, i: int, lemma: str) -> str | None:
         """French: why token ``i`` belongs to the noun phrase that opens its clause: an ``opening_articles`` word (le,

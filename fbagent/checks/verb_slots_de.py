@@ -1,9 +1,10 @@
-"""German and Dutch slot rule of issue 41k (mixed into :class:`fbagent.checks.verb_slots.SlotRules`): a word HanTa
+"""German and Dutch slot rules of issue 41k (mixed into :class:`fbagent.checks.verb_slots.SlotRules`): a word HanTa
 reads as an adjective right after a finite full verb is an adverbial adjective ("Sie lächelte verlegen", "Er schaute
 betroffen zur Seite", "Hij keek verlegen weg"), not the infinitive or participle it is spelled as: an infinitive or
 participle next to a finite verb needs an auxiliary, a modal or one of the few verbs that take a bare infinitive or a
 participle (lassen, gehen, kommen, bleiben, sehen, hören ...; Duden, *Die Grammatik*, 2016, § 594-602 on the
-verbal complex; Haeseryn et al., *ANS*, § 18.5.2).
+verbal complex; Haeseryn et al., *ANS*, § 18.5.2). Dutch: an infinitive right after "het" that opens its clause is a
+nominalised infinitive ("Het lopen doet hem goed"; :meth:`GermanSlotRules.het_infinitive`).
 """
 
 from __future__ import annotations
@@ -39,3 +40,14 @@ class GermanSlotRules(SentenceFacts):
                 or prev.lemma in VERBAL_COMPLEX_HEADS:
             return None
         return f"follows the verb '{toks[i - 1].text}' and is read as an adverbial adjective"
+
+    def het_infinitive(self, i: int, lemma: str) -> str | None:
+        """Dutch: token ``i``, the infinitive ``lemma``, right after "het" that opens its clause: a nominalised
+        infinitive, the subject ("Het lopen doet hem goed"); as a finite verb it would need the singular -t after the
+        singular pronoun het (Haeseryn et al., *ANS*, § 2.3.1.3 and 18.4). None otherwise."""
+        toks = self.tokens
+        if self.code != "nl" or i == 0 or toks[i].text != lemma or not lemma.endswith("en") or toks[i - 1].text != "het" \
+                or self.clause[i - 1] != self.clause[i] or (i >= 2 and self.clause[i - 2] == self.clause[i]):
+            return None
+        return "follows 'het' that opens its clause and is read as a nominalised infinitive"
+

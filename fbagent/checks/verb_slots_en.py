@@ -7,7 +7,9 @@
 - a word the tagger reads as a particle or adverb right after a finite lexical verb and before a determiner ("We
   walked round the lake"): a preposition (:meth:`EnglishSlotRules.particle_after_verb`);
 - the last word of a noun phrase after a preposition with an adjective in it ("made of soft grey felt"): a noun
-  (:meth:`EnglishSlotRules.prepositional_noun`).
+  (:meth:`EnglishSlotRules.prepositional_noun`);
+- a base form after a determiner and a singular noun at the end of a clause that already has its finite verb ("She
+  bought a chess set"): the head noun of a compound object (:meth:`EnglishSlotRules.object_head`).
 """
 
 from __future__ import annotations
@@ -108,3 +110,28 @@ class EnglishSlotRules(SentenceFacts):
         if adjectives == 0 or head is None or not (head.pos == "adposition" or toks[j].text == "of"):
             return None
         return f"ends the noun phrase after '{toks[j].text} {toks[j + 1].text}' and is read as a noun"
+
+    def object_head(self, i: int, auxiliaries: frozenset[str]) -> str | None:
+        """English: token ``i``, spelled as the base form ``lemma`` (``exact``), after a determiner and a singular noun,
+        ending its clause (or before a preposition), where a finite verb outside ``auxiliaries`` (modals, causatives,
+        be) stands earlier in the clause: the head noun of a compound object ("She bought a chess set", "He needs a
+        tool kit"); a verb there would need its singular subject's -s ("I think the kid runs"). None otherwise."""
+        toks, readings = self.tokens, self.readings
+        if self.code != "en" or readings is None or i < 3 or not self._same(i - 2, i):
+            return None
+        nxt = readings[i + 1] if self._same(i + 1, i) else None
+        det, noun = readings[i - 2], readings[i - 1]
+        if nxt is not None and nxt.pos != "adposition" or noun is None or noun.pos != "noun" or noun.number != "sg" \
+                or det is None or det.pos != "determiner":
+            return None
+        for j in range(i - 3, -1, -1):
+            if not self._same(j, i):
+                return None
+            r = readings[j]
+            if r is not None and r.verb and r.finite:
+                if toks[j].text in auxiliaries:
+                    return None
+                return (f"follows '{toks[i - 2].text} {toks[i - 1].text}' after the verb '{toks[j].text}' and is read "
+                        f"as the head noun of its object")
+        return None
+
