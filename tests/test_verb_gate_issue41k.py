@@ -83,7 +83,7 @@ def test_helpers_by_hand() -> None:
 #: (found, refused) per language on the builder's dev set, measured at the end of the work; the misses left: zh
 #: "院子里长了很多草" (jieba's dictionary word 里长, village head), fr "s'empêcher de rire" (spaCy reads a noun), en "I saw
 #: the dog walk." (HanTa reads a noun after a perception verb's object noun phrase)
-ISSUE41K_FLOORS = {"de": (ALL, ALL), "en": (19, ALL), "fr": (10, ALL), "ja": (ALL, ALL), "ko": (ALL, ALL),
+ISSUE41K_FLOORS = {"de": (ALL, ALL), "en": (22, ALL), "fr": (10, ALL), "ja": (ALL, ALL), "ko": (ALL, ALL),
                    "nl": (ALL, ALL), "zh": (20, ALL)}
 #: the 2026-12d set (sealed until committed), measured at the end of 41k: the misses left are en "Cooking pasta
 #: properly takes" (a verbal gerund subject), "They found the keys" (found of find for found), de "Haste",

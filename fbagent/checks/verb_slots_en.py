@@ -92,22 +92,24 @@ class EnglishSlotRules(SentenceFacts):
         return f"follows the verb '{toks[i - 1].text}' before '{toks[i + 1].text}' and is read as a preposition or adverb"
 
     def prepositional_noun(self, i: int) -> str | None:
-        """English: token ``i`` ends a noun phrase after a preposition with at least one adjective between and no
-        determiner ("made of soft grey felt", "a bag of dried fruit"): its head noun, since a verb form cannot stand
-        inside a prepositional phrase's noun phrase; the next word ends the clause or is a preposition or conjunction.
-        None otherwise."""
+        """English: token ``i`` ends a noun phrase after a preposition with one to three adjectives or nouns between
+        and no determiner ("made of soft grey felt", "made of grey felt"), in a clause whose finite verb stands before
+        the preposition: its head noun, since a verb form cannot stand inside a prepositional phrase's noun phrase; the
+        next word ends the clause or is a preposition or conjunction. Without a finite verb before the preposition the
+        word may be the verb of a subject with a prepositional phrase ("The cup of hot tea spilled"). None otherwise."""
         toks, readings = self.tokens, self.readings
         if self.code != "en" or readings is None or toks[i].text.endswith("ing"):
             return None
         nxt = readings[i + 1] if self._same(i + 1, i) else None
         if nxt is not None and nxt.pos not in ("adposition", "conjunction"):
             return None
-        j, adjectives = i - 1, 0
+        j = i - 1
         while self._same(j, i) and (r := readings[j]) is not None and r.pos in ("adjective", "noun") and i - j <= 3:
-            adjectives += r.pos == "adjective"
             j -= 1
         head = readings[j] if self._same(j, i) else None
-        if adjectives == 0 or head is None or not (head.pos == "adposition" or toks[j].text == "of"):
+        if j == i - 1 or head is None or not (head.pos == "adposition" or toks[j].text == "of"):
+            return None
+        if not any((r := readings[k]) is not None and r.verb and r.finite for k in range(j) if self._same(k, i)):
             return None
         return f"ends the noun phrase after '{toks[j].text} {toks[j + 1].text}' and is read as a noun"
 
