@@ -48,6 +48,8 @@ from verb_gate_floors import ALL, assert_floor, assert_kind
     ("I felt a soft touch on my arm.", "feel", "en", True, "", "felt"),
     ("She bought a chess set.", "set", "en", False, "head noun of its object", ""),
     ("I think the kids run every day.", "run", "en", True, "", "run"),
+    ("Reading the news takes time.", "read", "en", True, "", "Reading"),
+    ("Cooking classes are popular.", "cook", "en", False, "read as a noun", ""),
     # French: l' after a preposition, prenominal adjectives, an attribute after a copula, a clitic cluster
     ("Le vent souffle de l'est.", "être", "fr", False, "an article after a preposition", ""),
     ("Il est venu pour l'aider.", "aider", "fr", True, "", "aider"),
@@ -83,7 +85,7 @@ def test_helpers_by_hand() -> None:
 #: (found, refused) per language on the builder's dev set, measured at the end of the work; the misses left: zh
 #: "院子里长了很多草" (jieba's dictionary word 里长, village head), fr "s'empêcher de rire" (spaCy reads a noun), en "I saw
 #: the dog walk." (HanTa reads a noun after a perception verb's object noun phrase)
-ISSUE41K_FLOORS = {"de": (ALL, ALL), "en": (22, ALL), "fr": (10, ALL), "ja": (ALL, ALL), "ko": (ALL, ALL),
+ISSUE41K_FLOORS = {"de": (ALL, ALL), "en": (27, ALL), "fr": (10, ALL), "ja": (ALL, ALL), "ko": (ALL, ALL),
                    "nl": (ALL, ALL), "zh": (20, ALL)}
 #: the 2026-12d set (sealed until committed), measured at the end of 41k: the misses left are en "Cooking pasta
 #: properly takes" (a verbal gerund subject), "They found the keys" (found of find for found), de "Haste",

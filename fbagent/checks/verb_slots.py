@@ -193,7 +193,7 @@ class SlotRules(EnglishSlotRules, FrenchSlotRules, GermanSlotRules):
             return True
         if s.base_slot and method == "exact" and text == lemma and self.modal_base(i, s.base_slot):
             return True    # "I will text you", "Can you text me", "Let's order pizza": a base form after a modal
-        if s.gerund_verbs and text.endswith("ing") and self._after_gerund_verb(i):
+        if s.gerund_verbs and text.endswith("ing") and (self._after_gerund_verb(i) or self.gerund_with_object(i)):
             return True    # "She enjoys cooking for friends": the gerund complement of a catenative verb
         return bool(s.finite_endings) and self._lone_finite(i, lemma, method)
 

@@ -9,7 +9,9 @@
 - the last word of a noun phrase after a preposition with an adjective in it ("made of soft grey felt"): a noun
   (:meth:`EnglishSlotRules.prepositional_noun`);
 - a base form after a determiner and a singular noun at the end of a clause that already has its finite verb ("She
-  bought a chess set"): the head noun of a compound object (:meth:`EnglishSlotRules.object_head`).
+  bought a chess set"): the head noun of a compound object (:meth:`EnglishSlotRules.object_head`);
+- an -ing form opening its clause before a determiner, an object pronoun or an -ly adverb ("Reading the news takes
+  time"): a verbal gerund (:meth:`EnglishSlotRules.gerund_with_object`).
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ _CONTRACTING_S = frozenset({"it", "he", "she", "that", "there", "here", "what", 
                             "why", "everyone", "everybody", "everything", "nothing", "nobody", "someone", "something"})
 #: English base-form slot words that also stand before nouns ("went to work", "please, the menu"): no verb slot alone
 _NOT_MODALS = frozenset({"to", "please"})
+#: English object pronouns after a verbal gerund ("Visiting them was fun")
+_OBJECT_PRONOUNS = frozenset({"me", "him", "us", "them"})
 #: English subject pronouns between an inverted modal and the verb ("Can you text me?")
 _SUBJECT_PRONOUNS = frozenset({"i", "you", "we", "they", "he", "she", "it"})
 _SLOT_ADVERBS = frozenset({"not", "t", "never", "also", "just", "still", "really", "always", "ever", "soon", "then",
@@ -136,4 +140,17 @@ class EnglishSlotRules(SentenceFacts):
                 return (f"follows '{toks[i - 2].text} {toks[i - 1].text}' after the verb '{toks[j].text}' and is read "
                         f"as the head noun of its object")
         return None
+
+    def gerund_with_object(self, i: int) -> bool:
+        """English: token ``i``, an -ing form, opens its clause and a determiner, an object pronoun or an -ly adverb
+        follows it ("Reading the news takes time", "Visiting them was fun", "Driving slowly saves fuel"): a verbal
+        gerund with its object or adverb (Quirk et al. 1985, § 17.54), which a noun modifier cannot precede ("Cooking
+        classes are popular" stays a noun)."""
+        toks, readings = self.tokens, self.readings
+        if self.code != "en" or readings is None or not toks[i].text.endswith("ing") or self._same(i - 1, i) \
+                or not self._same(i + 1, i):
+            return False
+        nxt, word = readings[i + 1], toks[i + 1].text
+        return nxt is not None and nxt.pos == "determiner" or word in _OBJECT_PRONOUNS \
+            or word.endswith("ly") and nxt is not None and nxt.pos == "adverb"
 
