@@ -166,12 +166,12 @@ ZH_PLACE_COVERBS = frozenset({"在", "从", "到", "往", "向", "离", "朝"})
 ZH_NOUN_DETERMINERS = frozenset({"什么", "任何", "哪些", "一些", "所有", "其他", "其它", "别的", "某些", "许多", "很多",
                                  "不少", "这种", "那种", "哪种"})
 #: what may follow a noun phrase that ends a clause or is a subject: punctuation, sentence-final particles, the
-#: copula, 被, 都, 也
-ZH_AFTER_NOUN_PHRASE = frozenset({"吗", "呢", "吧", "啊", "是", "被", "都", "也"})
+#: copula, 都, 也 (before 被 the passive's own rule names the reason)
+ZH_AFTER_NOUN_PHRASE = frozenset({"吗", "呢", "吧", "啊", "是", "都", "也"})
 
 
 def _clause_final_noun(words: tuple[Word, ...], k: int) -> str | None:
-    """Why word ``k`` is the head noun of a noun phrase that ends its clause or stands before 是 / 被 / 都: after a
+    """Why word ``k`` is the head noun of a noun phrase that ends its clause or stands before 是 / 都 / 也: after a
     determiner of :data:`ZH_NOUN_DETERMINERS` (你有什么打算？) or after 的 and a noun modifier (我们明年的旅行计划。);
     None otherwise (a verb after 什么 has its own object or complement: 什么时候去)."""
     nxt = words[k + 1] if k + 1 < len(words) else None

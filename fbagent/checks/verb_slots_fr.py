@@ -5,7 +5,7 @@ settle (mixed into :class:`fbagent.checks.verb_slots.SlotRules`); each returns t
   object clitic l' stands after a preposition only before an infinitive ("pour l'aider"; Grevisse & Goosse,
   *Le bon usage*, § 682: the clitic pronoun goes before the verb that governs it);
 - a form other than a participle or the infinitive right after a copula (être, sembler, paraître, devenir,
-  rester, demeurer; degree adverbs between): an attribute adjective ("Le public semblait content du spectacle":
+  rester, demeurer): an attribute adjective ("Le public semblait content du spectacle":
   two finite verbs do not follow each other in one clause).
 """
 
@@ -47,9 +47,7 @@ class FrenchSlotRules(SentenceFacts):
         text = toks[i].text
         if text == lemma or text in participles or readings is None:
             return None
-        j = i - 1
-        while self._fr_same(j, i) and (r := readings[j]) is not None and r.pos == "adverb" and j > i - 3:
-            j -= 1
+        j = i - 1   # right after the copula: after a degree adverb the degree rule names the reason ("est très fière")
         if not self._fr_same(j, i) or (r := readings[j]) is None or not r.verb or r.lemma not in FR_COPULAS:
             return None
         if self.tokens[j].text in ("est", "sont", "était", "étaient") and i == j + 1 and self._fr_same(j - 1, i) \
