@@ -2,8 +2,8 @@
 
 Usage: python benchmarks/bench_entry_graph.py [--entries 200] [--concurrency 16] [--json]
 
-The real entry graph (:mod:`fbagent.agents.entry_graph`: generate_base ->
-self_check -> extend -> verify; finalize for a rejected or failed entry) runs ``--entries`` entries of the
+The real entry graph (:mod:`fbagent.agents.entry_graph`: generate (base pair, self-check, extension,
+their retries) -> verify; a rejected or failed entry ends in generate) runs ``--entries`` entries of the
 embedded sample lexicon with ``2 x concurrency`` entries in flight, but the LLM
 clients answer at once from precomputed objects (the constant stub's answers,
 ``benchmarks/const_stub.py``, without HTTP, instructor or openai) and the
@@ -134,6 +134,7 @@ async def run_variant(variant: str, db: Any, lexicon: dict[str, Any], pairs: lis
         durability = variant.split()[-1]
         saver_cm = contextlib.asynccontextmanager(_sync_cm)(open_checkpointer(folder / f"loop-{durability}.db"))
         saver = await saver_cm.__aenter__()
+        saver.skip_input_checkpoints = True   # as fbagent generate sets it
     elif variant.startswith("sqlite"):
         from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 

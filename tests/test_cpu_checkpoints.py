@@ -123,3 +123,56 @@ def test_a_failed_group_commit_is_raised_by_the_next_checkpoint(tmp_path):
             saver.before_checkpoint = None
 
     asyncio.run(scenario())
+
+
+def _two_node_graph(saver, fail_first: bool = False):
+    from typing import TypedDict
+
+    from langgraph.graph import END, START, StateGraph
+
+    class State(TypedDict, total=False):
+        steps: list[str]
+
+    async def first(state: State) -> State:
+        if fail_first:
+            raise RuntimeError("first failed")
+        return {"steps": [*state.get("steps", []), "first"]}
+
+    async def second(state: State) -> State:
+        return {"steps": [*state.get("steps", []), "second"]}
+
+    g = StateGraph(State)
+    g.add_node("first", first)
+    g.add_node("second", second)
+    g.add_edge(START, "first")
+    g.add_edge("first", "second")
+    g.add_edge("second", END)
+    return g.compile(checkpointer=saver)
+
+
+def test_a_new_threads_input_checkpoint_is_skipped_when_asked_and_the_thread_runs_and_resumes_the_same(tmp_path):
+    path = tmp_path / "fb.checkpoints.db"
+
+    async def scenario() -> None:
+        with open_checkpointer(path) as saver:
+            saver.skip_input_checkpoints = True
+            out = await _two_node_graph(saver).ainvoke({"steps": []}, _config("t"), durability="sync")
+            assert out["steps"] == ["first", "second"]
+            stored = [(c.metadata["source"], c.metadata["step"]) async for c in saver.alist(_config("t"))]
+            assert stored == [("loop", 2), ("loop", 1)]   # newest first: after each node; not -1 (input), 0 (START)
+            # a thread whose first node fails has no checkpoint: run_entry starts it anew, as resuming from its input
+            # checkpoint would (the node runs again)
+            try:
+                await _two_node_graph(saver, fail_first=True).ainvoke({"steps": []}, _config("f"), durability="sync")
+            except RuntimeError:
+                pass
+            await asyncio.sleep(checkpoints.FLUSH_AFTER_S + 0.2)
+            assert await saver.aget_tuple(_config("f")) is None and _count(path, "checkpoints", "f") == 0
+            out = await _two_node_graph(saver).ainvoke({"steps": []}, _config("f"), durability="sync")
+            assert out["steps"] == ["first", "second"]
+            # without the flag (the saver's default, as LangGraph's own) the input checkpoint is stored
+            saver.skip_input_checkpoints = False
+            await _two_node_graph(saver).ainvoke({"steps": []}, _config("u"), durability="sync")
+            assert [c.metadata["step"] async for c in saver.alist(_config("u"))] == [2, 1, 0, -1]
+
+    asyncio.run(scenario())

@@ -1,36 +1,43 @@
 """The entry graph: one LangGraph thread per benchmark entry (frame pair x k).
 
 FrameBench construction (Yano and Sasano 2026, sec. 3.1-3.2) as a LangGraph
-``StateGraph`` with async nodes that pick the next node themselves
-(``Command(goto=...)``, decided by :func:`after_generate`, :func:`after_self_check`,
-:func:`after_extend`)::
+``StateGraph`` of two async nodes, one per wave of expensive work; each node runs its steps in order
+and picks the next node itself (``Command(goto=...)``)::
 
-    START -> generate_base -> self_check --ok--> extend --ok or out of retries--> verify -> END
-                  ^               |                 ^  |
-                  +--- retry -----+ (<= R times)    +--+ retry with feedback (<= R times)
-               self_check failed R+1 times -> finalize (rejected) -> END
-               any LLM call failed after its retries -> finalize (failed) -> END
+    START -> generate --base and extension done--> verify -> END
+                 |
+                 +--rejected (self-check failed R+1 times) or failed (an LLM call failed)--> END
 
-- ``generate_base`` (step 1): question Q, S_A, S_B and the verb forms
-  (:class:`fbagent.schemas.BasePair`), from both frames' information; on a
-  retry the previous answer and the self-check reasons are sent as feedback.
-- ``self_check`` (no LLM, :func:`fbagent.checks.self_check.self_check`; in the checks' worker thread,
-  :func:`off_loop`, as the extension check is: a sentence's analysis never stalls the event loop).
-- ``extend`` (step 2): S_A' and S_B' (:class:`fbagent.schemas.ExtendedSentence`),
-  checked by :func:`fbagent.checks.self_check.extension_check`; failed sides are asked
-  again with feedback at most R times, then kept with the reasons (flagged).
-- ``verify``: SemBench round trip (:func:`fbagent.verifier.verify.verify_item`), then
-  the status and the ``items`` row as ``finalize`` builds them (:func:`build_item`;
-  one step, so one checkpoint, fewer per entry).
-- ``finalize``: status ``verified`` (all checks and all four round trips pass),
-  ``flagged`` (some fail; kept with reasons), ``rejected`` (self-check failed
-  after R retries), ``failed`` (an LLM call failed after its retries) and the
-  ``items`` row (written by :mod:`fbagent.generation`), for the entries that
-  stop before ``verify``.
+- ``generate``: FrameBench steps 1 and 2 with their checks, the retries included (:func:`generate`):
+  - step 1, :func:`_generate_base`: question Q, S_A, S_B and the verb forms
+    (:class:`fbagent.schemas.BasePair`), from both frames' information; on a retry the previous answer and
+    the self-check reasons are sent as feedback;
+  - its self-check (no LLM, :func:`fbagent.checks.self_check.self_check`; in the checks' worker thread,
+    :func:`off_loop`, as the extension check is: a sentence's analysis never stalls the event loop); failed
+    with retries left (:func:`after_self_check`, <= R times): step 1 again;
+  - step 2, :func:`_extend`: S_A' and S_B' (:class:`fbagent.schemas.ExtendedSentence`), checked by
+    :func:`fbagent.checks.self_check.extension_check`; failed sides are asked again with feedback at most R
+    times (:func:`after_extend`), then kept with the reasons (flagged);
+  - an entry that stops here (rejected, failed) gets its status and ``items`` row (:func:`build_item`).
+- ``verify``: SemBench round trip (:func:`fbagent.verifier.verify.verify_item`), then the status and the
+  ``items`` row (:func:`build_item`).
+
+Statuses: ``verified`` (all checks and all four round trips pass), ``flagged`` (some fail; kept with
+reasons), ``rejected`` (self-check failed after R retries), ``failed`` (an LLM call failed after its
+retries); the ``items`` row is written by :mod:`fbagent.generation`.
+
+Why two nodes: each LangGraph superstep costs a task, channel updates and a checkpoint write, about half
+of the event loop's instructions per entry when every step (and the final status) was a node of its own
+(a verified entry: 5 supersteps with START's, 6 checkpoints; now 3 and 4, of which ``fbagent generate``
+stores 2, :attr:`fbagent.generation.checkpoints.LoopSqliteSaver.skip_input_checkpoints`). A checkpoint is
+stored after each node, i.e. before the verifier's requests and the encoder: an entry killed during ``verify`` resumes
+there; one killed during ``generate`` runs it again from its start, each LLM answer it had from the
+``llm_calls`` cache (no new request, the same result: the seeds follow the attempt numbers), the checks
+recomputed (milliseconds). :data:`OLD_NODES` are the nodes of the five-node graph before: a checkpoint
+waiting at one of them is resumed by :func:`fbagent.generation.workers.run_entry` as such a rerun.
 
 The state holds only JSON-like data, so the SQLite checkpointer can store it
-after every step: an entry killed mid-graph resumes from its last checkpoint.
-Clients, encoder and prompts come in through the run-scoped context
+after every node. Clients, encoder and prompts come in through the run-scoped context
 (:class:`EntryContext`, LangGraph ``context_schema``), never the state.
 """
 
@@ -90,10 +97,16 @@ G = TypeVar("G", bound=str)   # a node's destinations (a Literal of node names)
 #: the compiled entry graph (:func:`compile_entry_graph`)
 EntryGraph: TypeAlias = "CompiledStateGraph[EntryState, EntryContext, EntryState, EntryState]"
 
-#: where each routing node may go next (its ``Command(goto=...)``; the graph's declared destinations)
-AfterGenerate = Literal["self_check", "finalize"]
+#: where ``generate`` goes next (its ``Command(goto=...)``; the graph's declared destinations): ``__end__`` is
+#: LangGraph's ``END``, for an entry that stops before ``verify`` (rejected, failed)
+AfterGenerate = Literal["verify", "__end__"]
+#: the next step after a self-check / an extension inside ``generate`` (:func:`after_self_check`,
+#: :func:`after_extend`; ``finalize``: the entry stops with its status, rejected or failed)
 AfterSelfCheck = Literal["extend", "generate_base", "finalize"]
 AfterExtend = Literal["extend", "verify", "finalize"]
+#: the nodes of the entry graph before it had two (generate_base, self_check, extend, verify, finalize): a
+#: checkpoint that waits at one of these (but ``verify``, a node of both) is from that graph
+OLD_NODES = frozenset({"generate_base", "self_check", "extend", "finalize"})
 
 
 class EntryState(TypedDict, total=False):
@@ -214,11 +227,34 @@ def _command(update: EntryState, goto: G) -> Command[G]:
     return Command(update=update, goto=goto)
 
 
-async def generate_base(state: EntryState, runtime: Runtime[EntryContext]) -> Command[AfterGenerate]:
-    """FrameBench step 1: ask the generator for Q, S_A, S_B (with feedback on a retry); then
-    :func:`after_generate`."""
-    update = await _generate_base(state, runtime)
-    return _command(update, after_generate(_merged(state, update)))
+async def generate(state: EntryState, runtime: Runtime[EntryContext]) -> Command[AfterGenerate]:
+    """FrameBench steps 1 and 2 with their checks and retries (see the module doc), one node: the update of
+    every step, and the ``items`` row (status, item) of an entry that stops before ``verify``; then ``verify``
+    or the end."""
+    max_retries = runtime.context.options.max_retries
+    current, update = state, cast(EntryState, {})
+    route: AfterSelfCheck | AfterExtend = "generate_base"
+    while route == "generate_base":   # step 1 and its self-check, again with feedback while it fails (<= R)
+        current, update = _step(current, update, await _generate_base(current, runtime))
+        if current.get("error"):
+            route = "finalize"
+            break
+        current, update = _step(current, update, await _self_check(current, runtime))
+        route = after_self_check(current, max_retries)
+    while route == "extend":          # step 2 and its checks, failed sides again with feedback (<= R)
+        current, update = _step(current, update, await _extend(current, runtime))
+        route = after_extend(current, max_retries)
+    if route == "verify":
+        return _command(update, "verify")
+    item = build_item(current, generator_model=getattr(runtime.context.generator, "model", None))
+    update["status"], update["item"] = item["status"], item
+    return _command(update, "__end__")
+
+
+def _step(current: EntryState, update: EntryState, step: EntryState) -> tuple[EntryState, EntryState]:
+    """``(current, update)`` after one step of a node: the state with ``step`` applied, and the node's update
+    so far with ``step`` applied."""
+    return _merged(current, step), _merged(update, step)
 
 
 def _merged(state: EntryState, update: EntryState) -> EntryState:
@@ -243,13 +279,6 @@ async def _generate_base(state: EntryState, runtime: Runtime[EntryContext]) -> E
     if result.error:
         return {"attempts": attempts, "error": f"generate_base: {result.error}"}
     return {"attempts": attempts, "base": cast(BasePair, result.value).model_dump()}   # no error: a BasePair
-
-
-async def self_check(state: EntryState, runtime: Runtime[EntryContext]) -> Command[AfterSelfCheck]:
-    """Step 1 self-check (no LLM): verb present, sentences differ, lexical similarity, question form; then
-    :func:`after_self_check`."""
-    update = await _self_check(state, runtime)
-    return _command(update, after_self_check(_merged(state, update), runtime.context.options.max_retries))
 
 
 async def _self_check(state: EntryState, runtime: Runtime[EntryContext]) -> EntryState:
@@ -277,13 +306,6 @@ async def _llm_verb(state: EntryState, ctx: EntryContext, sentence: str) -> Verb
     """``--verb-check llm``: the verifier's model confirms the verb in ``sentence`` (one cached call)."""
     return await confirm_verb(ctx.verifier, sentence, state["verb"], state["lang"], run_id=state["run_id"],
                               item_id=state["item_id"])
-
-
-async def extend(state: EntryState, runtime: Runtime[EntryContext]) -> Command[AfterExtend]:
-    """FrameBench step 2: S_A' and S_B' (only the sides still failing their checks), both in parallel; then
-    :func:`after_extend`."""
-    update = await _extend(state, runtime)
-    return _command(update, after_extend(_merged(state, update), runtime.context.options.max_retries))
 
 
 async def _extend(state: EntryState, runtime: Runtime[EntryContext]) -> EntryState:
@@ -367,18 +389,10 @@ async def verify(state: EntryState, runtime: Runtime[EntryContext]) -> EntryStat
     update: EntryState = {"verifier": result}
     if result.get("error"):
         update["error"] = f"verify: {result['error']}"
-    # the entry's last step: the status and the items row as ``finalize`` would build them, one superstep
-    # (and one checkpoint) fewer for every entry that gets this far
+    # the entry's last step: its status and items row
     item = build_item(_merged(state, update), generator_model=getattr(ctx.generator, "model", None))
     update["status"], update["item"] = item["status"], item
     return update
-
-
-async def finalize(state: EntryState, runtime: Runtime[EntryContext]) -> EntryState:
-    """Decide the status and build the ``items`` row (every score and reason kept); the end of the entries
-    that stop before ``verify`` (failed, rejected; ``verify`` builds the row of the others itself)."""
-    item = build_item(state, generator_model=getattr(runtime.context.generator, "model", None))
-    return {"status": item["status"], "item": item}
 
 
 def build_item(state: EntryState, generator_model: str | None = None) -> dict[str, Any]:
@@ -435,14 +449,8 @@ def build_item(state: EntryState, generator_model: str | None = None) -> dict[st
     }
 
 
-# --------------------------------------------------------------------------- edges
-# The nodes route themselves (LangGraph ``Command(goto=...)``) with these functions of the state after the
-# node's update: a conditional edge would read the whole state afresh after every step.
-
-
-def after_generate(state: EntryState) -> AfterGenerate:
-    """LLM failure -> finalize (failed); else -> self_check."""
-    return "finalize" if state.get("error") else "self_check"
+# --------------------------------------------------------------------------- routing
+# ``generate`` picks its next step with these functions of the state after each step.
 
 
 def after_self_check(state: EntryState, max_retries: int) -> AfterSelfCheck:
@@ -473,16 +481,12 @@ def build_entry_graph() -> StateGraph[EntryState, EntryContext, EntryState, Entr
     from langgraph.graph import END, START, StateGraph
 
     graph = StateGraph(EntryState, context_schema=EntryContext)
-    # the routing nodes' destinations, declared (their ``Command[...]`` annotations name LangGraph's types,
-    # which this module imports only for the type checker, so LangGraph cannot read them)
-    graph.add_node("generate_base", generate_base, destinations=get_args(AfterGenerate))
-    graph.add_node("self_check", self_check, destinations=get_args(AfterSelfCheck))
-    graph.add_node("extend", extend, destinations=get_args(AfterExtend))
+    # generate's destinations, declared (its ``Command[...]`` annotation names LangGraph's types, which this
+    # module imports only for the type checker, so LangGraph cannot read them)
+    graph.add_node("generate", generate, destinations=get_args(AfterGenerate))
     graph.add_node("verify", verify)
-    graph.add_node("finalize", finalize)
-    graph.add_edge(START, "generate_base")
+    graph.add_edge(START, "generate")
     graph.add_edge("verify", END)
-    graph.add_edge("finalize", END)
     return graph
 
 
@@ -492,4 +496,4 @@ def compile_entry_graph(checkpointer: BaseCheckpointSaver | None = None) -> Entr
 
 
 __all__ = ["EntryState", "EntryOptions", "EntryContext", "build_entry_graph", "compile_entry_graph",
-           "build_item", "SENTENCE_KEYS"]
+           "build_item", "SENTENCE_KEYS", "OLD_NODES"]

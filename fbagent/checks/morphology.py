@@ -135,6 +135,7 @@ class Morphology:
     passive_endings: tuple[str, ...] = ()
     nominal_postpositions: frozenset[str] = frozenset()
     attributive: frozenset[str] = frozenset()
+    postnominal_adjectives: bool = False  # fr: an adjective follows its noun, so the tagger's adjective after a determiner is no attributive one
 
     @property
     def tables(self) -> bool:
@@ -265,6 +266,7 @@ def _context_fields(entry: dict[str, Any], low: Any) -> dict[str, Any]:
         nominal_postpositions=frozenset(low(entry.get("nominal_postpositions", []))),
         attributive=frozenset(low(entry.get("attributive", []))),
         function_phrases=tuple(tuple(re.findall(r"\w+", str(x).lower())) for x in entry.get("function_phrases", [])),
+        postnominal_adjectives=bool(entry.get("postnominal_adjectives", False)),
     )
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from fbagent.checks.conjugation import first_singular, nonfinite_form, shared_form_owner, verb_lemma
 from fbagent.checks.conjugation_tr import tr_bare_aorist
-from fbagent.checks.morphology import english_participles, morphology
+from fbagent.checks.morphology import english_participles, morphology, past_participles
 from fbagent.checks.verb_sentence import sentence_analysis
 from fbagent.checks.verb_slots import SlotRules
 from fbagent.checks.verb_tokens import WORD_RE, MatchConfig
@@ -316,12 +316,17 @@ class SentenceContext(SlotRules):
         """The adverb of degree (``degree_adverbs``) right before token ``i`` in its clause when the analyser reads
         the token as an adjective, or as a non-finite verb form with no ``verbal_auxiliaries`` word (have, a
         modal, werden) earlier in the clause: "very tired", "so bored", "sehr verlegen", "war sehr überrascht",
-        "heel verbaasd" are adjectives, not verb forms; "hat mich sehr überrascht" is the verb. None otherwise."""
+        "heel verbaasd" are adjectives, not verb forms; "hat mich sehr überrascht" is the verb, and so is an infinitive
+        where a ``participles`` table tells it from the participle (French: read as a verb whose lemma is the word
+        itself, "aimeraient bien oublier"; Dutch "zeer ontspannen" is both). None otherwise."""
         if i == 0 or self.clause[i - 1] != self.clause[i] or self.tokens[i - 1].text not in self.m.degree_adverbs:
             return None
         reading = self.readings[i] if self.readings is not None else None
         if reading is None or not (reading.pos == "adjective" or (reading.verb and not reading.finite)):
             return None
+        if reading.verb and reading.lemma == self.tokens[i].text and self.m.participles \
+                and self.tokens[i].text not in past_participles(reading.lemma, self.code):
+            return None   # the infinitive, never an adjective: "aimeraient bien oublier" (not "zeer ontspannen")
         j = i - 2   # "l'a vraiment fatigué", "a enfin bien dormi": the auxiliary's participle, whatever the tag
         while j >= 0 and self.clause[j] == self.clause[i] and (self.tokens[j].text in self.m.degree_adverbs or (
                 (before := self.readings[j] if self.readings is not None else None) is not None and before.pos == "adverb")):

@@ -74,6 +74,7 @@ from fbagent.checks.lemmas import (
     token_lemmas,
 )
 from fbagent.checks.morphology import inflections, separable_splits
+from fbagent.checks.verb_complements import complement_candidates, complement_split
 from fbagent.checks.verb_context import SentenceContext, sentence_context
 from fbagent.checks.verb_match_ja import find_verb_ja
 from fbagent.checks.verb_match_ko import find_verb_ko
@@ -153,6 +154,8 @@ def find_verb(
     if config.separable:
         for particle, base in splits:
             candidates += separable_candidates(ctx, particle, base)
+    if not candidates and config.separable and (split := complement_split(parts, code)) is not None:
+        candidates = complement_candidates(ctx, *split)   # "nam kennis van", "verantwoordelijk gehouden"
     unreflexive = candidates[0][0] if reflexive and candidates else None
     if reflexive:
         candidates = [(c[0], c[1] + [r], c[2]) for c in candidates if (r := reflexive_at(ctx, c[0])) is not None]

@@ -126,9 +126,10 @@ class SentenceFacts:
 
     def _attributive(self, j: int) -> bool:
         """Whether the analyser reads token ``j`` as an adjective with a determiner right before it ("het lange wachten",
-        "a long walk"): an attributive adjective, which the noun after it follows."""
+        "a long walk"): an attributive adjective, which the noun after it follows. Never where adjectives follow their
+        noun (``postnominal_adjectives``: French "cette céréale semble", the tagger's adjective is the noun)."""
         readings = self.readings
-        if readings is None or j == 0 or (r := readings[j]) is None or r.pos != "adjective":
+        if readings is None or j == 0 or (r := readings[j]) is None or r.pos != "adjective" or self.m.postnominal_adjectives:
             return False
         return self.tokens[j - 1].text in self.m.determiners or (b := readings[j - 1]) is not None and b.pos == "determiner"
 

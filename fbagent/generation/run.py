@@ -320,6 +320,7 @@ class _Session:
 
         saver = stack.enter_context(checkpoints.open_checkpointer(checkpoint_path(self.db_path)))
         saver.before_checkpoint = functools.partial(commit_held, db.conn)   # answers' rows before their checkpoint
+        saver.skip_input_checkpoints = True   # run_entry rebuilds an entry's initial state itself
         batch_encoder = BatchEncoder(backends.encoder)
         stack.callback(batch_encoder.close)
         ctx = EntryContext(

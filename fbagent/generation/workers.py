@@ -112,7 +112,11 @@ async def run_entry(graph: EntryGraph, saver: BaseCheckpointSaver, ctx: EntryCon
     """Run (or resume) one entry's graph thread and return its ``items`` row.
 
     Resumes from the thread's last checkpoint when one exists and the graph had not
-    finished; a finished thread's stored result is used as is; otherwise starts anew.
+    finished; a finished thread's stored result is used as is; otherwise starts anew. A checkpoint
+    written by the five-node graph before (waiting at ``generate_base``, ``self_check``, ``extend`` or
+    ``finalize``, :data:`fbagent.agents.entry_graph.OLD_NODES`) has no next node in this graph: its thread
+    starts anew, each LLM answer it had from the ``llm_calls`` cache (no new request, the same result);
+    one waiting at ``verify`` resumes there.
     """
     config: RunnableConfig = {"configurable": {"thread_id": state["item_id"]}}
     if await saver.aget_tuple(config) is None:

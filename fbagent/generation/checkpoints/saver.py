@@ -20,8 +20,9 @@ checkpoints written in one iteration of the event loop (of all the entries in
 flight) share one commit, made at the start of the next iteration (group commit, as the
 ``llm_calls`` rows have: :class:`LoopSqliteSaver`); the run database's held
 ``llm_calls`` rows are committed first, so a checkpoint is never on disk without
-the rows of its answers. A verified entry cost 6 commits of this file (its 6
-checkpoints; 14 before the saver held writes and deletions); at 16 entries in
+the rows of its answers. A verified entry of the five-node entry graph cost 6 commits
+of this file (its 6 checkpoints; 14 before the saver held writes and deletions; the
+two-node graph stores 2, :attr:`LoopSqliteSaver.skip_input_checkpoints`); at 16 entries in
 flight an iteration commits the checkpoints of several entries at once, and the
 commits were the largest part of the event loop thread's CPU (py-spy: the
 saver's cursor exit, i.e. ``COMMIT``, 15% of the thread). A kill between a
@@ -87,6 +88,12 @@ class LoopSqliteSaver(SqliteSaver):
     _commit_handle: asyncio.Handle | None = None     # the group commit of the next loop iteration
     _commit_loop: asyncio.AbstractEventLoop | None = None
     _commit_error: sqlite3.Error | None = None       # a failed group commit, raised by the next aput
+    #: ``fbagent generate`` sets it: a new thread's first two checkpoints are not stored (LangGraph's step -1,
+    #: source ``input``: the input; step 0, source ``loop``: the state after START, i.e. the input in the state's
+    #: channels; no node has run in either). :func:`fbagent.generation.workers.run_entry` builds the same state from
+    #: the run again and starts a thread without checkpoints anew, which is what resuming from either does. A
+    #: verified entry writes 2 checkpoints instead of 4 (after ``generate`` and after ``verify``)
+    skip_input_checkpoints = False
 
     @contextlib.contextmanager
     def cursor(self, transaction: bool = True) -> Iterator[sqlite3.Cursor]:
@@ -145,10 +152,15 @@ class LoopSqliteSaver(SqliteSaver):
                    new_versions: ChannelVersions) -> RunnableConfig:
         """Store one checkpoint, committed at the start of the loop's next iteration with the other checkpoints
         of this iteration and the statements held before them (after the run database's held rows,
-        :attr:`before_checkpoint`); returns the config that points at it. Raises a failed earlier group commit."""
+        :attr:`before_checkpoint`); returns the config that points at it (a skipped one,
+        :attr:`skip_input_checkpoints`: the config it would have). Raises a failed earlier group commit."""
         failed, self._commit_error = self._commit_error, None
         if failed is not None:
             raise failed
+        if self.skip_input_checkpoints and _before_any_node(metadata):
+            conf = config["configurable"]
+            return {"configurable": {"thread_id": conf["thread_id"], "checkpoint_ns": conf.get("checkpoint_ns", ""),
+                                     "checkpoint_id": checkpoint["id"]}}
         self._hold_commit = True
         try:
             out = self.put(config, checkpoint, metadata, new_versions)
@@ -172,6 +184,12 @@ class LoopSqliteSaver(SqliteSaver):
                                          channels: Sequence[str]) -> Mapping[str, DeltaChannelHistory]:
         """See ``SqliteSaver.get_delta_channel_history``."""
         return self.get_delta_channel_history(config=config, channels=channels)
+
+
+def _before_any_node(metadata: CheckpointMetadata) -> bool:
+    """Whether a checkpoint is one of a new thread's two before any node ran (step -1 ``input``, step 0 ``loop``)."""
+    step, source = metadata.get("step"), metadata.get("source")
+    return (step, source) in ((-1, "input"), (0, "loop"))
 
 
 # LangGraph asks ``inspect.signature(saver.aput_writes)`` once per graph run (does it take ``task_path``?): 2% of
