@@ -36,6 +36,8 @@ class SentenceContext(ClosedClassRules):
         """How ``text`` (token ``i``, or a piece of a word when None) is a form of the one-word ``lemma``,
         given the token's part of speech (see the module doc)."""
         method = self._spelling_method(text, lemma, i, stem=stem)
+        if method is None and i is not None and self.config.pos and self.contracted_be(i, lemma):
+            return "contraction"   # "It's freezing", "They're late" (verb_slots)
         if i is not None and self.config.pos and (participle := self.participle_method(i, lemma)):
             return participle   # "die spielenden Kinder", "en courant" (verb_slots)
         if method is None and i is not None and self.config.pos and self.irregular_present(text, lemma):

@@ -20,6 +20,7 @@ Each rule returns None when it does not apply, else the reason (a phrase naming 
 from __future__ import annotations
 
 from fbagent.checks.analysers import jieba_posseg
+from fbagent.checks.verb_function_zh import dictionary_split
 
 Word = tuple[int, int, str, str]
 
@@ -56,14 +57,15 @@ def coverb_before_predicate(words: tuple[Word, ...], k: int, lemma: str) -> str 
     """Why word ``k`` (the coverb ``lemma`` alone, or with its object glued: 在家) is a preposition: its object
     phrase (nouns, pronouns, numerals, localisers, 的) is followed, in the same clause, by another predicate
     (在公园里放风筝, 跟他一起去, 比我高); None when the object phrase ends the clause (在家吗, 给你一本书)."""
-    if lemma not in ZH_COVERBS or not words[k][2].startswith(lemma):
+    if lemma not in ZH_COVERBS and not (lemma == "到" and _after_cong(words, k)) or not words[k][2].startswith(lemma):
         return None
     closed = False   # a localiser (里, 上, 中) ends a place phrase: 在公园里 | 放风筝
     for j in range(k + 1, len(words)):
         word, flag = words[j][2], words[j][3]
         if flag in ZH_CLAUSE_END_FLAGS or word in ("。", "，", "？", "！", "；", "、"):
             return None
-        predicate = closed or (flag == "nz" and verb_object_shape(word))   # 跟朋友聊天: jieba calls 聊天 a noun
+        predicate = closed or (flag == "nz" and verb_object_shape(word)) \
+            or _rare_verb_phrase(word)   # 跟朋友聊天: jieba calls 聊天 a noun; 打了个 a noun of frequency 3
         if not predicate and flag in ZH_OBJECT_PHRASE_FLAGS and not (flag == "m" and word in ("一起", "一直", "一定", "一边")):
             closed = flag == "f"
             continue
@@ -76,6 +78,24 @@ def coverb_before_predicate(words: tuple[Word, ...], k: int, lemma: str) -> str 
 
 #: localisers that close a place phrase (Li & Thompson 1981, ch. 11: locative particles)
 ZH_LOCALISERS = frozenset("上里中下内外边前后旁")
+
+
+def _after_cong(words: tuple[Word, ...], k: int) -> bool:
+    """Whether 从 (from) stands before word ``k`` in its clause: 到 is then the preposition of the 从 ... 到 frame
+    (从北京到上海坐高铁), a coverb as the others (Li & Thompson 1981, ch. 9)."""
+    for j in range(k - 1, max(-1, k - 6), -1):
+        if words[j][3] == "x":
+            return False
+        if words[j][2] == "从":
+            return True
+    return False
+
+
+def _rare_verb_phrase(word: str) -> bool:
+    """Whether ``word`` is a phrase jieba's dictionary holds as one rare word whose first part is a verb (打了个,
+    提前完成 is an adverb first: no): :func:`fbagent.checks.verb_function_zh.dictionary_split`."""
+    cut = dictionary_split(word)
+    return cut is not None and jieba_posseg().dt.word_tag_tab.get(cut[0], "").startswith("v")
 
 
 def place_with_localiser(word: str) -> bool:
@@ -119,6 +139,8 @@ def nominal_use(words: tuple[Word, ...], k: int) -> str | None:
     if prev is not None and (demonstrative_classifier(prev[2]) or k >= 2 and prev[2] in ZH_NOMINAL_CLASSIFIERS
                              and words[k - 2][2] in ZH_DEMONSTRATIVE_WORDS):
         return f"'{word}' follows '{prev[2]}' (a demonstrative with its measure word) and is read as a noun"
+    if (why := _clause_final_noun(words, k)) is not None:
+        return why
     if prev is None or nxt is None:
         return None
     modifier = prev[3].startswith(_NOUN_FLAGS) or prev[3] == "uj" or (prev[3] == "v" and k >= 2 and words[k - 2][3] == "uj")
@@ -140,17 +162,40 @@ ZH_COPULA = frozenset({"是"})
 ZH_PLACE_COVERBS = frozenset({"在", "从", "到", "往", "向", "离", "朝"})
 
 
+#: interrogative and quantifying determiners before a noun (什么打算, 任何计划, 哪些安排): Li & Thompson 1981, ch. 4
+ZH_NOUN_DETERMINERS = frozenset({"什么", "任何", "哪些", "一些", "所有", "其他", "其它", "别的", "某些", "许多", "很多",
+                                 "不少", "这种", "那种", "哪种"})
+#: what may follow a noun phrase that ends a clause or is a subject: punctuation, sentence-final particles, the
+#: copula, 都, 也 (before 被 the passive's own rule names the reason)
+ZH_AFTER_NOUN_PHRASE = frozenset({"吗", "呢", "吧", "啊", "是", "都", "也"})
+
+
+def _clause_final_noun(words: tuple[Word, ...], k: int) -> str | None:
+    """Why word ``k`` is the head noun of a noun phrase that ends its clause or stands before 是 / 都 / 也: after a
+    determiner of :data:`ZH_NOUN_DETERMINERS` (你有什么打算？) or after 的 and a noun modifier (我们明年的旅行计划。);
+    None otherwise (a verb after 什么 has its own object or complement: 什么时候去)."""
+    nxt = words[k + 1] if k + 1 < len(words) else None
+    if not (nxt is None or nxt[3] in ("x", "y") or nxt[2] in ZH_AFTER_NOUN_PHRASE) or k == 0:
+        return None
+    prev = words[k - 1]
+    if prev[2] in ZH_NOUN_DETERMINERS:
+        return f"'{words[k][2]}' follows the determiner '{prev[2]}' and ends its noun phrase: a noun"
+    if k >= 2 and words[k - 2][2] == "的" and prev[3] in ("n", "vn", "nz", "v") and words[k][3] in ("n", "vn", "v"):
+        return f"'{words[k][2]}' ends the noun phrase '的 {prev[2]}{words[k][2]}' and is read as a noun"
+    return None
+
+
 def _in_coverb_object(words: tuple[Word, ...], k: int) -> str | None:
     """The coverb of place whose object phrase word ``k`` (a verbal noun after a noun: 地铁站出口) ends, where a
     verb follows (在地铁站出口等你); None otherwise (在家工作: the verb ends the clause)."""
-    if words[k][3] not in ("vn", "n") or k < 2 or k + 1 >= len(words) or not words[k - 1][3].startswith(("n", "s")):
-        return None
-    if not (words[k + 1][3].startswith("v") or words[k + 1][3] == "u"):
-        return None
+    if words[k][3] not in ("vn", "n") or k < 2 or k + 1 >= len(words) or not words[k - 1][3].startswith(("n", "s", "m")):
+        return None   # a numeral before: an ordinal (从二号出口出站)
+    if not (words[k + 1][3].startswith("v") or words[k + 1][3] == "u" or verb_object_shape(words[k + 1][2])):
+        return None   # 见面 after it: jieba calls the verb-object word a noun
     for i in range(k - 2, max(-1, k - 5), -1):
         if words[i][2] in ZH_PLACE_COVERBS:
             return words[i][2]
-        if not words[i][3].startswith(("n", "s", "r", "uj")):
+        if not words[i][3].startswith(("n", "s", "r", "uj", "m")):
             return None
     return None
 

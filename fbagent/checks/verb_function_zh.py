@@ -18,6 +18,8 @@ Each rule returns None when it does not apply; the refusals return a phrase nami
 
 from __future__ import annotations
 
+import math
+
 from fbagent.checks.analysers import jieba_frequency, jieba_posseg
 
 Word = tuple[int, int, str, str]
@@ -171,4 +173,59 @@ def glued_before(words: tuple[Word, ...], k: int, lemma: str, complement: bool) 
     if word[0] in ZH_LOCALISERS and prev is not None and prev[3].startswith(("n", "vn", "v", "s")) \
             and (coverb or word[0] not in "上下"):
         return 1   # 上 / 下 are verbs too (雨下得很大): as localisers only after a coverb of place (在桌子上 | 有)
+    return None
+
+
+#: jieba flags of the parts that may stand before the verb in a rare dictionary phrase (提前 | 完成): adverbs, modals
+ZH_PHRASE_BEFORE_FLAGS = ("d", "ad", "v")
+#: jieba flags of the parts that may follow the verb in a rare dictionary phrase (打 | 了 | 个, 骑车 | 去): aspect
+#: particles, measure words, numerals, localisers, verbs (a noun after a verbal noun makes a compound noun: 生活节奏)
+ZH_PHRASE_AFTER_FLAGS = ("ul", "uz", "ug", "q", "m", "f", "v")
+
+
+def dictionary_split(word: str) -> tuple[str, ...] | None:
+    """``word`` cut into two or three words of jieba's dictionary, each at least :data:`ZH_LEXICALISED_FREQUENCY`
+    frequent, where the word itself is rarer: jieba's dictionary holds phrases with a frequency of 3 (提前完成, 骑车去,
+    打了个) that are no words. The cut is the one jieba's own route would weigh highest (the product of the parts'
+    relative frequencies: 操场 | 上, not 操 | 场上); None when there is no such cut or the word is a word of its own."""
+    if len(word) < 3 or jieba_frequency(word) >= ZH_LEXICALISED_FREQUENCY:
+        return None
+    total = jieba_posseg().dt.tokenizer.total
+    cuts: list[tuple[str, ...]] = [(word[:i], word[i:]) for i in range(1, len(word))]
+    cuts += [(word[:i], word[i:j], word[j:]) for i in range(1, len(word) - 1) for j in range(i + 1, len(word))]
+    best: tuple[float, tuple[str, ...]] | None = None
+    for cut in cuts:
+        freqs = [jieba_frequency(part) for part in cut]
+        if min(freqs) < ZH_LEXICALISED_FREQUENCY:
+            continue
+        weight = sum(math.log(f / total) for f in freqs)
+        if best is None or weight > best[0]:
+            best = (weight, cut)
+    return best[1] if best is not None else None
+
+
+def resegmented_verb(words: tuple[Word, ...], k: int, lemma: str) -> int | None:
+    """The offset of ``lemma`` in jieba's word ``k`` when the word is a rare dictionary phrase (:func:`dictionary_split`)
+    with ``lemma`` as a verb part: adverbs or modals before it (提前 | 完成), aspect particles, measure words or verbs
+    after it (打 | 了 | 个), a noun object after a verb by the dictionary (吹 | 头发), or ``lemma`` + its object before
+    a motion verb (骑车 | 去). A noun before it or after a verbal noun makes a compound noun (校园生活, 生活节奏,
+    读书笔记): None, as otherwise."""
+    word = words[k][2]
+    if lemma not in word or word == lemma or (cut := dictionary_split(word)) is None:
+        return None
+    tags = jieba_posseg().dt.word_tag_tab
+    for i, part in enumerate(cut):
+        before, after = cut[:i], cut[i + 1:]
+        if not part.startswith(lemma) or not all(tags.get(p, "x").startswith(ZH_PHRASE_BEFORE_FLAGS) for p in before):
+            continue
+        if part == lemma:
+            verb_object = tags.get(lemma) == "v" and len(after) == 1 and tags.get(after[0], "").startswith("n")
+            ok = tags.get(lemma, "").startswith("v") and (verb_object or all(tags.get(p, "x").startswith(
+                ZH_PHRASE_AFTER_FLAGS) for p in after))
+        else:   # the verb with its object, then a motion verb: 骑车 | 去
+            ok = tags.get(lemma) == "v" and tags.get(part[len(lemma):], "").startswith(("n", "zg")) \
+                and not tags.get(part, "").startswith(("d", "ad")) \
+                and bool(after) and all(tags.get(p, "x") == "v" for p in after)
+        if ok:
+            return len("".join(before))
     return None

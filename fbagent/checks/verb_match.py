@@ -248,11 +248,7 @@ def _find_verb_no_space(sentence: str, lemma: str, lang: str, verb_form: str | N
     if base_lang(lang) == "zh" and segmenter_installed("zh"):
         return _analysed(find_verb_zh(sentence, lemma), "jieba")
     if base_lang(lang) == "ja" and (tagger := _fugashi_tagger()) is not None:
-        hit = find_verb_ja(sentence, lemma, tagger)
-        if hit is None:
-            return VerbMatch(False, method="fugashi")
-        start, end, surface = hit
-        return VerbMatch(True, (start, end), [(start, end)], surface, "fugashi")
+        return _analysed(find_verb_ja(sentence, lemma, tagger), "fugashi")
     # No morphological analyser: the stem (dictionary form minus its last kana) must occur.
     stem = lemma[:-1] if len(lemma) > 1 and _is_kana(lemma[-1]) else lemma
     if verb_form and verb_form in sentence and verb_form.startswith(stem):

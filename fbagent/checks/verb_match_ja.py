@@ -11,7 +11,7 @@ a verb (``pos1 == 動詞``) ends it, and the words before that verb spell the re
   and ``かける.v`` meets 掛けた.
 
 A noun that shares the verb's kanji or reading (出口, 出発, かけ算) is never a verb word, so it never
-matches. Shapes: :func:`find_verb_ja` returns ``(start, end, surface)`` character offsets of the
+matches. Shapes: :func:`find_verb_ja` returns ``(start, end, surface, "")`` character offsets of the
 matched words (the verb, the words before it that spell the lemma, and the auxiliaries after it
 that inflect it: 取った, 出ます), or None. A contracted causative-passive (待たされた, 飲まされた), which
 UniDic reads as the verb 待たす, is the verb 待つ (:func:`causative_base`).
@@ -150,38 +150,82 @@ def _honorific(words: list[tuple[int, int, str, Any]], lemma: str) -> tuple[int,
     return None
 
 
-def find_verb_ja(sentence: str, lemma: str, tagger: Any) -> tuple[int, int, str] | None:
-    """The first verb occurrence of ``lemma`` in ``sentence`` (see the module doc; the honorific frame お帰りになる
-    where UniDic reads the stem as a noun: :func:`_honorific`), or None.
+#: UniDic lemmas of the humble and honorific verbs that stand for する after a verbal noun (Kaiser et al. 2013,
+#: § 11.2.3 and 11.3.3: 確認いたします, 説明なさいます): the verbal noun + one of them is the noun + する verb
+JA_SURU_HONORIFICS = ("致す", "為さる")
+#: particles that may split a verbal noun from its する (Kaiser et al. 2013, § 7.1.3: 勉強をする, 勉強はしない,
+#: 勉強もした): the noun + particle + する is the noun + する verb
+JA_SURU_SPLITTERS = ("を", "は", "も")
+#: UniDic lemmas of the nominal suffixes that make a verb's continuative a noun (Kaiser et al. 2013, § 4.4: 書き方
+#: 'way of writing', 使い方)
+JA_NOMINAL_SUFFIXES = ("方",)
 
-    ``tagger``: a ``fugashi.Tagger`` with UniDic (unidic-lite). Returns ``(start, end, surface)``.
+
+def _split_suru(words: list[tuple[int, int, str, Any]], j: int, lemma: str) -> int | None:
+    """The index of the verbal noun where verb word ``j`` (する or its honorific) closes ``lemma`` (勉強する) split by
+    a particle of :data:`JA_SURU_SPLITTERS` (勉強をしている); None otherwise."""
+    if j < 2 or not lemma.endswith("する") or len(lemma) < 4:
+        return None
+    if j >= 3 and _field(words[j - 1][3], "pos1") == "副詞":
+        j -= 1   # 練習はもうした: an adverb between the particle and する
+    particle, noun = words[j - 1], words[j - 2]
+    if particle[2] in JA_SURU_SPLITTERS and _field(particle[3], "pos1") == "助詞" \
+            and _field(noun[3], "pos1") == "名詞" and noun[2] == lemma[:-2]:
+        return j - 2
+    return None
+
+
+def _spellings(feature: Any, lemma: str) -> tuple[set[str], set[str]]:
+    """The dictionary spellings and readings a verb word stands for (its own, a contracted causative's verb, a
+    doublet's other member, する for できる / いたす / なさる, a compound's head)."""
+    kana_lemma = is_kana(lemma)
+    spellings = {_field(feature, "orthBase"), _field(feature, "lemma")} - {""}
+    reading = {to_hiragana(_field(feature, f)) for f in ("kanaBase", "lForm")} - {""}
+    spellings |= {b for x in spellings if (b := causative_base(x))} | {b for x in spellings if (b := doublet(x))}
+    reading |= {b for x in reading if (b := causative_base(x))} | {b for x in reading if (b := doublet(x))}
+    if "出来る" in spellings or _field(feature, "lemma") in JA_SURU_HONORIFICS:   # 運転できる, 確認いたします
+        spellings.add("する")
+        reading.add("する")
+    spellings |= {b for x in spellings if (b := compound_head(x, lemma))}
+    reading |= {b for x in reading if kana_lemma and (b := compound_head(x, to_hiragana(lemma)))}
+    return spellings, reading
+
+
+def find_verb_ja(sentence: str, lemma: str, tagger: Any) -> tuple[int, int, str, str] | None:
+    """The first verb occurrence of ``lemma`` in ``sentence`` (see the module doc; the honorific frame お帰りになる
+    where UniDic reads the stem as a noun: :func:`_honorific`; a verbal noun with いたす / なさる or split from する by
+    a particle: :func:`_split_suru`), or None.
+
+    ``tagger``: a ``fugashi.Tagger`` with UniDic (unidic-lite). Returns ``(start, end, surface, "")``, or
+    ``(-1, -1, "", note)`` when the only form of the lemma is a noun made with a nominal suffix (書き方).
     """
     words = _words(sentence, tagger)
     if (honorific := _honorific(words, lemma)) is not None:
-        return honorific
+        return (*honorific, "")
     kana_lemma = is_kana(lemma)
     lemma_reading = to_hiragana(lemma)
+    note = ""
     for j, (_, end, _, feature) in enumerate(words):
         if _field(feature, "pos1") != VERB_POS:
             continue
-        spellings = {_field(feature, "orthBase"), _field(feature, "lemma")} - {""}
-        reading = {to_hiragana(_field(feature, f)) for f in ("kanaBase", "lForm")} - {""}
-        spellings |= {b for x in spellings if (b := causative_base(x))} | {b for x in spellings if (b := doublet(x))}
-        reading |= {b for x in reading if (b := causative_base(x))} | {b for x in reading if (b := doublet(x))}
-        if "出来る" in spellings:   # 運転できる: the potential of a noun + する verb is the noun + できる
-            spellings.add("する")
-            reading.add("する")
-        spellings |= {b for x in spellings if (b := compound_head(x, lemma))}
-        reading |= {b for x in reading if kana_lemma and (b := compound_head(x, lemma_reading))}
-        for k in range(j, max(-1, j - MAX_PREFIX_WORDS - 1), -1):
-            before = "".join(w[2] for w in words[k:j])
-            before_reading = "".join(to_hiragana(_field(w[3], "kana") or w[2]) for w in words[k:j])
-            if any(before + b == lemma for b in spellings) or (
-                    kana_lemma and any(before_reading + r == lemma_reading for r in reading)):
-                start = words[k][0]
-                for _, aux_end, _, aux in words[j + 1:]:  # the inflection: auxiliaries (た, ます, ない) follow
-                    if _field(aux, "pos1") != AUX_POS:
-                        break
-                    end = aux_end
-                return start, end, sentence[start:end]
-    return None
+        spellings, reading = _spellings(feature, lemma)
+        starts = [k for k in range(j, max(-1, j - MAX_PREFIX_WORDS - 1), -1)
+                  if any("".join(w[2] for w in words[k:j]) + b == lemma for b in spellings) or (
+                      kana_lemma and any("".join(to_hiragana(_field(w[3], "kana") or w[2]) for w in words[k:j]) + r
+                                         == lemma_reading for r in reading))]
+        if not starts and "する" in spellings and (split := _split_suru(words, j, lemma)) is not None:
+            starts = [split]
+        if not starts:
+            continue
+        if j + 1 < len(words) and _field(words[j + 1][3], "pos1") == "接尾辞" \
+                and _field(words[j + 1][3], "lemma") in JA_NOMINAL_SUFFIXES:
+            note = note or (f"'{words[j][2]}{words[j + 1][2]}' is a noun (the continuative + the nominal suffix "
+                            f"'{words[j + 1][2]}'), not a form of '{lemma}'")
+            continue
+        start = words[starts[0]][0]
+        for _, aux_end, _, aux in words[j + 1:]:  # the inflection: auxiliaries (た, ます, ない) follow
+            if _field(aux, "pos1") != AUX_POS:
+                break
+            end = aux_end
+        return start, end, sentence[start:end], ""
+    return (-1, -1, "", note) if note else None

@@ -35,7 +35,8 @@ def find_verb_ko(sentence: str, lemma: str) -> tuple[int, int, str, str] | None:
     """The first predicate of ``sentence`` whose stem is ``lemma``'s (see the module doc), else a refusal.
 
     A noun + 하다 lemma is also found as the noun + 되다 (passive) or + 시키다 (causative), as the Korean
-    FrameNet annotates them (:data:`KO_HADA_VOICES`); a multi-word lemma's ``_`` is dropped (손에_넣다); a
+    FrameNet annotates them (:data:`KO_HADA_VOICES`), and split by a particle (공부를 했다: :func:`_split_hada`);
+    a verb's morphological passive or causative (잡히다, 물리다, 먹이다: :func:`voice_stem`) is the verb; a multi-word lemma's ``_`` is dropped (손에_넣다); a
     word that begins with the stem's spelling where Kiwi reads a verb there counts (해보았지만 for 해보다,
     the 하 + 어 contraction Kiwi splits).
 
@@ -58,11 +59,14 @@ def find_verb_ko(sentence: str, lemma: str) -> tuple[int, int, str, str] | None:
                 joined = "".join(m[2] for m in morphemes[k:j])
                 if joined + form == stem or (hada and joined == stem[:-1]):
                     return _word(sentence, morphemes[k][0])
-        if base in KO_VERB_TAGS and (_auxiliary_compound(form, stem) or _l_dropped(morphemes, j, stem)):
+        if base in KO_VERB_TAGS and (_auxiliary_compound(form, stem) or _l_dropped(morphemes, j, stem)
+                                     or voice_stem(form, stem)):
             return _word(sentence, start)
         if base in KO_VERB_TAGS and len(stem) >= 2 and _contracted_auxiliary(morphemes, j) \
                 and _word(sentence, start)[2].startswith(stem) and _word(sentence, start)[0] == start:
             return _word(sentence, start)   # an auxiliary contracted with its verb: 해보았지만 (하 + 어 + 보)
+    if (split := _split_hada(sentence, morphemes, stem)) is not None:
+        return split
     if (dropped := _l_dropped_word(sentence, morphemes, stem)) is not None:
         return _word(sentence, dropped)
     if (honorific := _honorific_si_word(sentence, stem)) is not None:
@@ -221,3 +225,54 @@ def _word(sentence: str, start: int) -> tuple[int, int, str, str]:
     while right > left and not sentence[right - 1].isalnum():
         right -= 1
     return left, right, sentence[left:right], ""
+
+
+#: the passive / causative suffixes a consonant-final verb stem takes (Sohn 1999, *The Korean Language*, § 8.3.2 and
+#: 8.3.3: -이-, -히-, -리-, -기-: 잡히다, 물리다, 안기다, 놓이다, 먹이다); the stems of the ㄷ-irregular verbs turn
+#: ㄷ into ㄹ before them (듣다 -> 들리다, 싣다 -> 실리다)
+KO_VOICE_SUFFIXES = ("이", "히", "리", "기")
+
+
+def _final_consonant(syllable: str) -> int:
+    """The index of ``syllable``'s final consonant (0: none; 7: ㄷ, 8: ㄹ), -1 for a character not a Hangul syllable."""
+    if len(syllable) != 1 or not "\uac00" <= syllable <= "\ud7a3":
+        return -1
+    return (ord(syllable) - 0xAC00) % 28
+
+
+def voice_stem(form: str, stem: str) -> bool:
+    """Whether verb morpheme ``form`` is ``stem``'s morphological passive or causative (:data:`KO_VOICE_SUFFIXES`),
+    which Kiwi reads as a verb of its own: ``잡히`` for ``잡``, ``물리`` for ``물``, ``들리`` for ``듣``. Only a stem
+    ending in a final consonant takes these suffixes as a derivation (가 + 리 = 가리다 is another verb)."""
+    if len(form) != len(stem) + 1 or form[-1] not in KO_VOICE_SUFFIXES or not stem:
+        return False
+    last = _final_consonant(stem[-1])
+    if last <= 0 or form[:-2] != stem[:-1]:
+        return False
+    if form[-2] == stem[-1]:
+        return True
+    return last == 7 and form[-1] == "리" and ord(form[-2]) == ord(stem[-1]) + 1   # ㄷ -> ㄹ: 듣 -> 들리
+
+
+#: particles that may split a noun + 하다 verb (Sohn 1999, § 7.2.1: the light verb 하다 with its verbal noun as an
+#: object or topic: 공부를 하다, 공부도 하다, 공부는 했다)
+KO_SPLIT_PARTICLES = ("JKO", "JX")
+
+
+def _split_hada(sentence: str, morphemes: tuple[tuple[int, int, str, str], ...],
+                stem: str) -> tuple[int, int, str, str] | None:
+    """The span from the verbal noun to the light verb where a noun + 하다 ``stem`` (공부하) is split by an object or
+    topic particle, an adverb (MAG) allowed before 하다: ``공부를 했다``, ``공부도 열심히 했다``; None otherwise."""
+    if len(stem) < 3 or not stem.endswith("하"):
+        return None
+    noun = stem[:-1]
+    for k in range(len(morphemes) - 2):
+        if morphemes[k][2] != noun or not morphemes[k][3].startswith("NN") \
+                or morphemes[k + 1][3] not in KO_SPLIT_PARTICLES:
+            continue
+        j = k + 2 + (morphemes[k + 2][3] == "MAG")
+        if j < len(morphemes) and morphemes[j][2] == "하" and morphemes[j][3].split("-")[0] in ("VV", "VX"):
+            end = _word(sentence, morphemes[j][0])[1]
+            start = morphemes[k][0]
+            return start, end, sentence[start:end], ""
+    return None

@@ -25,6 +25,7 @@ from fbagent.checks.verb_function_zh import (
     localiser_use,
     nominal_subject,
     pronoun_glued,
+    resegmented_verb,
     spend_time,
 )
 
@@ -57,6 +58,8 @@ def find_verb_zh(sentence: str, lemma: str) -> tuple[int, int, str, str] | None:
                 inside.append(why)
                 continue
             return start + hit, start + hit + len(lemma), lemma, ""
+        if not _suffixed_noun(word) and (part := resegmented_verb(words, k, lemma)) is not None:
+            return start + part, start + part + len(lemma), lemma, ""
         if (split := _separated(words, k, lemma)) is not None:
             skip = 1 if not words[k][2].startswith(lemma[:1]) else 0
             return start + skip, split, sentence[start + skip:split], ""
@@ -76,6 +79,9 @@ def _not_a_verb_here(words: tuple[Word, ...], k: int, lemma: str) -> str | None:
     verbal = word != lemma and word[len(lemma):len(lemma) + 1] in ("一", "了") and word.endswith(lemma)
     if not verbal and (noun := _noun_marker(words, k)) is not None:   # 比一比, 看了看: a reduplicated verb is no noun
         return f"'{word}' follows '{noun}' and is read as a noun"
+    if word == lemma and len(word) == 1 and words[k][3] == "a" and k > 0 \
+            and (words[k - 1][2] in ZH_DEGREE_BEFORE_ADJECTIVE or words[k - 1][2] == "又"):
+        return f"'{word}' is an adjective after '{words[k - 1][2]}' (jieba reads it as one), not the verb"
     coverb = coverb_before_predicate(words, k, lemma) if word == lemma else None
     return coverb or particle_de(words, k, lemma) or function_word(words, k, lemma) or nominal_use(words, k) \
         or nominal_subject(words, k, lemma) or localiser_use(words, k, lemma)
@@ -96,7 +102,7 @@ def _verb_in_word(words: tuple[Word, ...], k: int, lemma: str) -> int | None:
         return 0   # 在家 (吗): the coverb with its object; the caller asks whether a predicate follows
     if word.startswith(lemma) and _noun_marker(words, k) is None and not _adjectival(prev) \
             and not _suffixed_noun(word) and nominal_use(words, k) is None \
-            and (_complement(word[len(lemma):]) or _verb_object(lemma, word, flag, prev)
+            and (_complement(word[len(lemma):]) or _verb_object(lemma, word, flag, prev, words[k - 2] if k >= 2 else None)
                  or _complement_object(word[len(lemma):])):
         return 0
     if (hit := _after_adverb(lemma, word, flag)) is not None:
@@ -247,11 +253,23 @@ def _noun_marker(words: tuple[Word, ...], k: int) -> str | None:
         verb_after = jieba_posseg().dt.word_tag_tab.get(words[k][2], "") == "v"
         if _time_point(_with_numerals_before(words, i), words[i - 1][2] if i > 0 else "", verb_after):
             return None   # 一九九八年毕业, 十月出发: a date or clock time is an adverbial of the verb
+        if (flag in ("m", "mq") or _numeral_phrase(word)) and i == k - 1 and _verb_with_aspect(words, k):
+            return None   # 一口喝了下去, 一把抓住了: a verbal measure phrase before the verb is an adverbial of manner
         if flag in ZH_NOUN_BEFORE or word in ZH_NOUN_WORDS_BEFORE or _numeral_phrase(word):
             return word
         if flag != "a":   # only adjectives stand between a numeral phrase and its noun
             return None
     return None
+
+
+def _verb_with_aspect(words: tuple[Word, ...], k: int) -> bool:
+    """Whether word ``k`` is a verb by jieba's dictionary only (v / vg, not a noun or verbal noun) and an aspect
+    marker (了, 着, 过) or a directional complement (下去, 起来) follows it: a noun takes neither (Li & Thompson
+    1981, ch. 6 and 3.3), so a numeral phrase before it counts the action (一口喝了下去), not the noun."""
+    if jieba_posseg().dt.word_tag_tab.get(words[k][2], "") not in ("v", "vg") or k + 1 >= len(words):
+        return False
+    nxt = words[k + 1][2]
+    return nxt in ("了", "着", "过") or len(nxt) == 2 and nxt in ZH_COMPLEMENTS
 
 
 def _adjectival(prev: Word | None) -> bool:
@@ -349,13 +367,14 @@ def _separated(words: tuple[Word, ...], k: int, lemma: str) -> int | None:
     return None
 
 
-def _verb_object(lemma: str, word: str, flag: str, prev: Word | None) -> bool:
+def _verb_object(lemma: str, word: str, flag: str, prev: Word | None, before: Word | None = None) -> bool:
     """Whether ``word`` is the verb ``lemma`` written together with its object or a preposition, as jieba
     segments verb-object phrases (打篮球, 开门, 写信, 坐在, 下雨): jieba's dictionary tags the lemma (or the whole) a verb and
     the rest a noun, place word or preposition, and the whole a verb; or the whole a noun (读书, 锁门) that
     stands where a verb stands: after an adverb, a pronoun or another verb (请锁门, 多读书), never first in
     its sentence or after a numeral, a measure word or 的 (打火机在桌上, 他的写字台). 看法 (rest 法: an
-    abbreviation), 打算 and 开关 (rest a verb), 走廊 and 读者 (a one-character bound rest) are not the verb."""
+    abbreviation), 打算 and 开关 (rest a verb), 走廊 and 读者 (a one-character bound rest) are not the verb, nor a noun after
+    a verb and its aspect marker (穿着睡衣, 买了 | 读书灯: ``prev``, and ``before`` the word before it)."""
     tags = jieba_posseg().dt.word_tag_tab
     rest = word[len(lemma):]
     rest_tag = tags.get(rest, "")
@@ -370,5 +389,8 @@ def _verb_object(lemma: str, word: str, flag: str, prev: Word | None) -> bool:
         return False   # 都是活鱼: the copula's predicate noun
     if prev is not None and prev[2] in ZH_DEGREE_ADVERBS:
         return True
+    if prev is not None and (len(prev[2]) >= 2 and prev[2][-1] in "着了过" and prev[3].startswith("v")
+                             or prev[2] in ("着", "了", "过") and before is not None and before[3].startswith("v")):
+        return False   # 穿着睡衣, 买了 | 读书灯: the object noun of a verb that already has its aspect marker
     return prev is not None and prev[3] not in (*ZH_NOUN_BEFORE, "x") and not prev[3].startswith("n") \
         and prev[2] not in ZH_NOUN_WORDS_BEFORE

@@ -37,6 +37,11 @@ from fbagent.checks.verb_tokens import (
 )
 
 _CLAUSE_END = re.compile(r"[,;:.!?¿¡…،؛。、！？]")
+#: French le / la / les, object clitics after another clitic or a subject pronoun (Grevisse & Goosse, *Le bon usage*,
+#: § 683: the order of the clitic pronouns, me / te / se / nous / vous before le / la / les before lui / leur)
+_FR_OBJECT_ARTICLES = frozenset({"le", "la", "les"})
+_FR_CLITICS_BEFORE_ARTICLE = frozenset({"me", "m", "te", "t", "se", "s", "nous", "vous", "ne", "n", "je", "j", "tu", "il",
+                                        "elle", "on", "ils", "elles"})
 _NOT_VERB = frozenset({"noun", "adposition", "conjunction", "numeral"})
 
 
@@ -312,6 +317,9 @@ class SentenceFacts:
             text = toks[j].text
             if text in m.auxiliaries or text in m.subject_pronouns:
                 return True
+            if text in _FR_OBJECT_ARTICLES and j > 0 and toks[j - 1].text in _FR_CLITICS_BEFORE_ARTICLE \
+                    and self.clause[j - 1] == self.clause[i]:
+                continue   # "Je te le donnerai", "Nous vous les donnerons": le / la / les in a clitic cluster
             if text not in m.between_auxiliary:
                 return False
         return False

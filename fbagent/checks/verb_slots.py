@@ -38,7 +38,9 @@ from functools import lru_cache
 
 from fbagent.checks.analysers import hanta_tagger
 from fbagent.checks.morphology import _data, english_participles, past_participles
-from fbagent.checks.verb_sentence import SentenceFacts
+from fbagent.checks.verb_slots_de import GermanSlotRules
+from fbagent.checks.verb_slots_en import EnglishSlotRules
+from fbagent.checks.verb_slots_fr import FrenchSlotRules
 from fbagent.languages import base_lang
 
 #: English words that may stand between a base-form slot word and its verb ("will not", "can't", "did never")
@@ -125,7 +127,7 @@ def slot_words(lang: str) -> SlotWords:
 
 
 @dataclass
-class SlotRules(SentenceFacts):
+class SlotRules(EnglishSlotRules, FrenchSlotRules, GermanSlotRules):
     """The slot rules over one sentence (see the module doc); mixed into
     :class:`fbagent.checks.verb_context.SentenceContext`."""
 
@@ -189,7 +191,9 @@ class SlotRules(SentenceFacts):
             return True    # "made her cry", "let them go"
         if self._final_participle(i, lemma) or self._subclause_final(i, lemma, method):
             return True
-        if s.gerund_verbs and text.endswith("ing") and self._after_gerund_verb(i):
+        if s.base_slot and method == "exact" and text == lemma and self.modal_base(i, s.base_slot):
+            return True    # "I will text you", "Can you text me", "Let's order pizza": a base form after a modal
+        if s.gerund_verbs and text.endswith("ing") and (self._after_gerund_verb(i) or self.gerund_with_object(i)):
             return True    # "She enjoys cooking for friends": the gerund complement of a catenative verb
         return bool(s.finite_endings) and self._lone_finite(i, lemma, method)
 
@@ -276,7 +280,11 @@ class SlotRules(SentenceFacts):
                 return f"follows the copula '{toks[j].text}' and is read as an adjective"
         if (last := self._subclause_verb_after(i)) is not None:
             return f"stands before '{last}', the finite verb that ends its subordinate clause, and is read as a noun"
-        return self._degree_finite(i) or self._subject_head(i, method) or self._noun_phrase_opening(i, lemma)
+        return self._degree_finite(i) or self._subject_head(i, method) or self._noun_phrase_opening(i, lemma) \
+            or self.particle_after_verb(i, s.causatives | s.base_slot | s.inverted_copulas) or self.prepositional_noun(i) \
+            or (self.object_head(i, s.causatives | s.base_slot | s.inverted_copulas) if method == "exact" else None) \
+            or self.french_refusal(i, lemma, frozenset(past_participles(lemma, self.code)) if self.code == "fr" else frozenset()) \
+            or self.adverbial_adjective(i) or self.het_infinitive(i, lemma)
 
     def _noun_phrase_opening(self, i: int, lemma: str) -> str | None:
         """French: why token ``i`` belongs to the noun phrase that opens its clause: an ``opening_articles`` word (le,
