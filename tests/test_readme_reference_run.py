@@ -1,7 +1,7 @@
 """README's reference run: `fbagent generate --pairs 3 --generator local` (the offline Gemma 3 270M through
 transformers + llguidance, seed 0) gives the entries, statuses and LLM calls the README states.
 
-The run takes 161 CPU seconds (17 minutes at load 10 on 2 shared cores), so it runs only when asked:
+The run takes about 104 CPU seconds (102 s on a quiet 2-core machine, 17 minutes at load 10), so it runs only when asked:
 ``FBAGENT_REFERENCE_RUN=1 python -m pytest -q tests/test_readme_reference_run.py`` (and needs the ``local`` extra). What the README
 claims is read from its text, so README and test cannot drift apart; :func:`reference_counts` and
 :func:`run_counts` are checked on every run of the suite.
@@ -61,7 +61,7 @@ def test_run_counts_reads_statuses_and_calls(tmp_path):
 
 @pytest.mark.slow
 @pytest.mark.skipif(os.environ.get("FBAGENT_REFERENCE_RUN") != "1",
-                    reason="the README's reference run takes 161 CPU seconds (17 min at load 10): set FBAGENT_REFERENCE_RUN=1")
+                    reason="the README's reference run takes about 104 CPU seconds: set FBAGENT_REFERENCE_RUN=1")
 @pytest.mark.skipif(not installed("llguidance"), reason="needs the local extra (transformers, llguidance, gguf)")
 def test_the_readme_command_gives_the_readme_numbers(tmp_path):
     proc = subprocess.run([str(FBAGENT), "generate", "--pairs", "3", "--generator", "local"], cwd=tmp_path,
