@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Sequence
+from functools import lru_cache
 
 from fbagent.checks.analysers import (
     HANTA_MODELS,
@@ -30,7 +31,12 @@ from fbagent.checks.analysers import (
     kiwi_morphemes,
     segmenter_installed,
 )
-from fbagent.checks.lemmas import _fugashi_tagger, _simplemma_word, simplemma_languages
+from fbagent.checks.lemmas import (
+    _fugashi_tagger,
+    _simplemma_word,
+    register_dependent_cache,
+    simplemma_languages,
+)
 from fbagent.checks.verb_match import VerbMatch, sentence_tokens
 from fbagent.languages import base_lang, written_without_spaces
 
@@ -39,6 +45,8 @@ MASK = "<V>"
 KO_PUNCTUATION = frozenset({"SF", "SP", "SS", "SSO", "SSC", "SE", "SO", "SW"})
 #: languages whose nouns are split into compound parts by HanTa
 COMPOUND_LANGS = ("de", "nl")
+#: (sentence, language, mask) unit sequences kept (an entry measures 6, 4 of them new)
+UNITS_CACHE_SIZE = 8192
 
 
 def _is_punctuation(text: str) -> bool:
@@ -81,12 +89,18 @@ def _spaced(sentence: str, code: str) -> list[tuple[int, int, list[str]]]:
 def similarity_units(sentence: str, lang: str, match: VerbMatch) -> list[str]:
     """The units of ``sentence`` for the lexical similarity (see the module doc), the verb's masked spans
     replaced by one ``<V>`` each (no mask when ``match`` did not find the verb)."""
-    code = base_lang(lang)
+    return list(_masked_units(sentence, base_lang(lang), tuple(sorted(match.mask)) if match.found else ()))
+
+
+@lru_cache(maxsize=UNITS_CACHE_SIZE)
+def _masked_units(sentence: str, code: str, spans: tuple[tuple[int, int], ...]) -> tuple[str, ...]:
+    """:func:`similarity_units` of ``sentence`` in base language ``code`` with the sorted mask ``spans``; cached, so
+    that a base sentence measured in the self-check and again against its extension is cut into units once;
+    emptied by :func:`fbagent.checks.lemmas.clear_caches` (the units are lemmas and segmenter words)."""
     words = _words(sentence, code)
     if words is None:
         words = _spaced(sentence, code) if not written_without_spaces(code) else [
             (t.start, t.end, [t.text]) for t in sentence_tokens(sentence, code)]
-    spans = sorted(match.mask) if match.found else []
     units: list[str] = []
     used: set[int] = set()
     for start, end, pieces in words:
@@ -96,5 +110,8 @@ def similarity_units(sentence: str, lang: str, match: VerbMatch) -> list[str]:
         elif hit not in used:
             used.add(hit)
             units.append(MASK)
-    return units
+    return tuple(units)
+
+
+register_dependent_cache(_masked_units.cache_clear)
 

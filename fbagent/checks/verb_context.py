@@ -19,7 +19,7 @@ from fbagent.checks.conjugation_tr import tr_bare_aorist
 from fbagent.checks.morphology import english_participles, morphology, past_participles
 from fbagent.checks.verb_closed_class import ClosedClassRules
 from fbagent.checks.verb_sentence import sentence_analysis
-from fbagent.checks.verb_tokens import WORD_RE, MatchConfig
+from fbagent.checks.verb_tokens import MatchConfig
 from fbagent.languages import base_lang
 
 #: English adverbs that may stand between an auxiliary and what follows it ("is still warm", "was not open")
@@ -423,11 +423,12 @@ class SentenceContext(ClosedClassRules):
                    for p in self.m.inseparable_prefixes)
 
 
-def sentence_context(sentence: str, lang: str, config: MatchConfig, verb_form: str | None = None) -> SentenceContext:
+def sentence_context(sentence: str, lang: str, config: MatchConfig, declared: frozenset[str] = frozenset()
+                     ) -> SentenceContext:
     """The :class:`SentenceContext` of ``sentence`` in ``lang`` under ``config`` (the analysis cached per sentence,
-    base language and configuration); ``verb_form``: the words the generator declared as the verb, for method 5."""
+    base language and configuration); ``declared``: the words (lower case) the generator declared as the verb,
+    for method 5."""
     code = base_lang(lang)
     tokens, clause, lemmas, known, tagged, has_lemmatizer = sentence_analysis(sentence, code, config)
-    declared = frozenset(w.lower() for w in WORD_RE.findall(verb_form or ""))
     return SentenceContext(sentence, tokens, clause, lemmas, known, tagged, code, config, morphology(code), has_lemmatizer,
                            declared)

@@ -62,6 +62,9 @@ package; nothing falls back silently.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import lru_cache
+
 from fbagent.checks.analysers import segmenter_installed
 from fbagent.checks.lemmas import (
     SOURCES,
@@ -71,6 +74,7 @@ from fbagent.checks.lemmas import (
     clear_caches,
     lemma_sources,
     lemmatizer_note,
+    register_dependent_cache,
     token_lemmas,
 )
 from fbagent.checks.morphology import inflections, separable_splits
@@ -89,6 +93,7 @@ from fbagent.checks.verb_parts import (
     separable_candidates,
     single_word,
 )
+from fbagent.checks.verb_sentence import sentence_analysis
 from fbagent.checks.verb_tokens import (
     DEFAULT_CONFIG,
     WORD_RE,
@@ -107,6 +112,9 @@ __all__ = [
     "find_verb", "lemma_sources", "lemmatizer_note", "sentence_tokens", "token_is_lemma", "token_lemmas", "tokenize",
     "written_without_spaces",
 ]
+
+#: (sentence, lemma, language, configuration, declared form) searches kept (an entry asks about 6, 4 of them new)
+SEARCH_CACHE_SIZE = 8192
 
 
 def find_verb(
@@ -127,10 +135,53 @@ def find_verb(
     code = base_lang(lang)
     if code == "ko" and segmenter_installed("ko"):
         return _analysed(find_verb_ko(sentence, lemma.strip().lower()), "kiwi")
+    declared = frozenset(w.lower() for w in WORD_RE.findall(verb_form or ""))
+    if declared and not (config.verb_form and not sentence_analysis(sentence, code, config)[5]):
+        declared = frozenset()   # method 5 does not apply: the declared form only picks among the occurrences
+    found = _search(sentence, lemma, code, config, declared)
+    if not found.occurrences:
+        return VerbMatch(False, span=found.span, method=found.method, note=found.note)
+    form = [w.lower() for w in WORD_RE.findall(verb_form or "")]
+    chosen = next((o for o in found.occurrences if form and o.head in form), found.occurrences[0])
+    return VerbMatch(True, chosen.span, list(chosen.mask), chosen.surface, chosen.method)
+
+
+@dataclass(frozen=True)
+class Occurrence:
+    """One occurrence of the lemma in a sentence (a :class:`VerbMatch` that found it, frozen): ``head``, the head
+    token's text in lower case (what a declared ``verb_form`` is compared with), ``span``, ``mask``, ``surface`` and
+    ``method`` as in :class:`VerbMatch`."""
+
+    head: str
+    span: tuple[int, int]
+    mask: tuple[tuple[int, int], ...]
+    surface: str
+    method: str
+
+
+@dataclass(frozen=True)
+class Search:
+    """What :func:`find_verb` finds of one lemma in one sentence before a declared ``verb_form`` picks among its
+    ``occurrences`` (in sentence order); when there is none, the refusal's ``span`` (a head without its parts),
+    ``method`` and ``note``."""
+
+    occurrences: tuple[Occurrence, ...]
+    span: tuple[int, int] | None = None
+    method: str = ""
+    note: str = ""
+
+
+@lru_cache(maxsize=SEARCH_CACHE_SIZE)
+def _search(sentence: str, lemma: str, code: str, config: MatchConfig, declared: frozenset[str]) -> Search:
+    """Every occurrence of ``lemma`` in ``sentence`` (base language ``code``) by the rules of the module doc, or why
+    there is none. ``declared``: the words of the generator's ``verb_form`` where method 5 reads them (a language
+    without a lemmatiser), else empty. Cached per arguments, so the checks that search one sentence for one lemma
+    with other declared forms (the self-check, then the extension check against its base sentence) search it once;
+    emptied by :func:`clear_caches`."""
     parts = effective_parts(lemma, code)
     if not parts:
-        return VerbMatch(False, method="empty")
-    ctx = sentence_context(sentence, code, config, verb_form)
+        return Search((), method="empty")
+    ctx = sentence_context(sentence, code, config, declared)
     m = ctx.m
     reflexive = reflexive_part(parts, m)
     if reflexive:
@@ -163,19 +214,27 @@ def find_verb(
         candidates = fused_particle_candidates(ctx, required)
     if unreflexive is not None and not candidates:
         t = ctx.tokens[unreflexive]
-        return VerbMatch(False, method="reflexive-missing", note=(
+        return Search((), method="reflexive-missing", note=(
             f"'{sentence[t.start:t.end]}' has no reflexive pronoun agreeing with its subject, so it is not '{lemma}'"))
     if candidates:
         candidates.sort(key=lambda c: c[0])
-        form = [w.lower() for w in WORD_RE.findall(verb_form or "")]
-        chosen = next((c for c in candidates if form and ctx.tokens[c[0]].text in form), candidates[0])
-        return ctx.result(*chosen)
+        return Search(tuple(_occurrence(ctx, *c) for c in candidates))
     if partial is not None:
         t = ctx.tokens[partial]
         rest = " ".join(" ".join(a) for p in required[1:] for a in p.alternatives[:1])
-        return VerbMatch(False, span=(t.start, t.end), method="multiword:part-missing",
-                         note=f"'{sentence[t.start:t.end]}' is there but not '{rest}' in the same clause")
-    return VerbMatch(False, method="lemma" if ctx.has_lemmatizer else "surface", note=_refusal_note(ctx, word, splits))
+        return Search((), span=(t.start, t.end), method="multiword:part-missing",
+                      note=f"'{sentence[t.start:t.end]}' is there but not '{rest}' in the same clause")
+    return Search((), method="lemma" if ctx.has_lemmatizer else "surface", note=_refusal_note(ctx, word, splits))
+
+
+register_dependent_cache(_search.cache_clear)
+
+
+def _occurrence(ctx: SentenceContext, head: int, mask: list[int], method: str) -> Occurrence:
+    """The :class:`Occurrence` of candidate ``(head, mask token indices, method)`` (:meth:`SentenceContext.result`)."""
+    match = ctx.result(head, mask, method)
+    assert match.span is not None and match.surface is not None   # a found match has both
+    return Occurrence(ctx.tokens[head].text, match.span, tuple(match.mask), match.surface, match.method)
 
 
 def _refusal_note(ctx: SentenceContext, word: str | None, splits: list[tuple[str, str]]) -> str:
