@@ -10,7 +10,7 @@ check returns. This script measures that: a worker thread runs the real checks
 new sentences each time, so HanTa tags each one) back to back, while the main thread inserts ``--statements`` rows
 into a WAL SQLite file (``synchronous=NORMAL``, as ``fbagent generate`` writes), one statement at a time, and records
 each statement's wall time. Per switch interval: the median, mean, 99th percentile and largest statement time (ms),
-and the same without the worker (the statement alone). The process's interval is restored at the end
+and the worker's entries checked per second meanwhile (what the shorter slices cost it); and the statement alone. The process's interval is restored at the end
 (:func:`fbagent.generation.workers.short_switch_interval` sets 0.5 ms while entries run).
 
 Wall times: on a loaded machine compare the intervals of one run (the load is printed). Prints numbers, asserts
@@ -59,22 +59,25 @@ def entry_checks(n: int) -> None:
         checks.extension_check(ext, s, key="sentence_a_prime", lemma=verb, lang="en", verb_form=verb, others=[a, b])
 
 
-def statement_times(conn: sqlite3.Connection, statements: int, busy: bool) -> list[float]:
+def statement_times(conn: sqlite3.Connection, statements: int, busy: bool) -> tuple[list[float], float]:
     """Wall ms of ``statements`` single-row inserts (each committed), with the checks running in a worker thread
-    when ``busy``."""
+    when ``busy``; and the worker's entries checked per second of the statements' run (0 when not ``busy``)."""
     stop = threading.Event()
+    done = [0]
 
     def worker() -> None:
         n = int(time.time() * 1000) % 100_000   # new sentences in every run
         while not stop.is_set():
             entry_checks(n)
             n += 1
+            done[0] += 1
 
     thread = threading.Thread(target=worker, name="checks", daemon=True)
     if busy:
         thread.start()
         time.sleep(0.2)
     out = []
+    start, checked = time.perf_counter(), done[0]
     try:
         for i in range(statements):
             t0 = time.perf_counter()
@@ -82,17 +85,20 @@ def statement_times(conn: sqlite3.Connection, statements: int, busy: bool) -> li
             conn.commit()
             out.append(1000 * (time.perf_counter() - t0))
             time.sleep(0.0005)   # the event loop's other work between two statements
+        rate = (done[0] - checked) / (time.perf_counter() - start)
     finally:
         stop.set()
         if busy:
             thread.join()
-    return out
+    return out, rate
 
 
-def summary(times: list[float]) -> dict[str, float]:
-    """Median, mean, 99th percentile and largest of ``times`` (ms), rounded."""
+def summary(measured: tuple[list[float], float]) -> dict[str, float]:
+    """Median, mean, 99th percentile and largest of the statement times (ms), and the worker's entries per second,
+    rounded."""
+    times, rate = measured
     ordered = sorted(times)
-    return {"median_ms": round(statistics.median(ordered), 3), "mean_ms": round(statistics.fmean(ordered), 3),
+    return {"checked_entries_per_s": round(rate, 1), "median_ms": round(statistics.median(ordered), 3), "mean_ms": round(statistics.fmean(ordered), 3),
             "p99_ms": round(ordered[int(0.99 * (len(ordered) - 1))], 3), "max_ms": round(ordered[-1], 3)}
 
 
@@ -122,11 +128,12 @@ def main() -> None:
             conn.close()
     print(f"SQLite insert + commit on the main thread, {args.statements} each (load {os.getloadavg()[0]:.1f} on "
           f"{os.cpu_count()} cores)")
-    print(f"{'switch interval':>16} {'checks':>7} {'median ms':>10} {'mean ms':>8} {'p99 ms':>8} {'max ms':>8}")
+    print(f"{'switch interval':>16} {'checks':>7} {'median ms':>10} {'mean ms':>8} {'p99 ms':>8} {'max ms':>8} "
+          f"{'checked entries/s':>18}")
     for r in rows:
         label = "-" if r["switch_interval_s"] is None else f"{1000 * r['switch_interval_s']:g} ms"
         print(f"{label:>16} {'yes' if r['checks'] else 'no':>7} {r['median_ms']:>10} {r['mean_ms']:>8} "
-              f"{r['p99_ms']:>8} {r['max_ms']:>8}")
+              f"{r['p99_ms']:>8} {r['max_ms']:>8} {r['checked_entries_per_s']:>18}")
     if args.json:
         for r in rows:
             print(json.dumps({**r, "load": round(os.getloadavg()[0], 2)}))
