@@ -41,6 +41,7 @@ from fbagent.checks.morphology import _data, english_participles, past_participl
 from fbagent.checks.verb_slots_de import GermanSlotRules
 from fbagent.checks.verb_slots_en import EnglishSlotRules
 from fbagent.checks.verb_slots_fr import FrenchSlotRules
+from fbagent.checks.verb_slots_v2 import WordClassSlots
 from fbagent.languages import base_lang
 
 #: English words that may stand between a base-form slot word and its verb ("will not", "can't", "did never")
@@ -127,7 +128,7 @@ def slot_words(lang: str) -> SlotWords:
 
 
 @dataclass
-class SlotRules(EnglishSlotRules, FrenchSlotRules, GermanSlotRules):
+class SlotRules(EnglishSlotRules, FrenchSlotRules, GermanSlotRules, WordClassSlots):
     """The slot rules over one sentence (see the module doc); mixed into
     :class:`fbagent.checks.verb_context.SentenceContext`."""
 
@@ -284,7 +285,8 @@ class SlotRules(EnglishSlotRules, FrenchSlotRules, GermanSlotRules):
             or self.particle_after_verb(i, s.causatives | s.base_slot | s.inverted_copulas) or self.prepositional_noun(i) \
             or (self.object_head(i, s.causatives | s.base_slot | s.inverted_copulas) if method == "exact" else None) \
             or self.french_refusal(i, lemma, frozenset(past_participles(lemma, self.code)) if self.code == "fr" else frozenset()) \
-            or self.adverbial_adjective(i) or self.het_infinitive(i, lemma)
+            or self.adverbial_adjective(i) or self.het_infinitive(i, lemma) or self.attributive_adjective(i) \
+            or self.second_finite(i, lemma)
 
     def _noun_phrase_opening(self, i: int, lemma: str) -> str | None:
         """French: why token ``i`` belongs to the noun phrase that opens its clause: an ``opening_articles`` word (le,

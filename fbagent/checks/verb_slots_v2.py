@@ -1,0 +1,125 @@
+"""German and Dutch word-class slots of issue 41 (builder 41g), mixed into :class:`fbagent.checks.verb_slots.SlotRules`:
+a form of the target that HanTa's lexicon also knows as an adjective or adverb, standing where the clause selects that
+reading.
+
+- **One finite verb a main clause** (verb second; Duden, *Die Grammatik*, 2016, § 1339-1346; Haeseryn et al., *ANS*,
+  § 21.1): a form that can only be finite (not the infinitive, no participle) and that HanTa's lexicon also knows
+  as another class (a noun, adjective, adverb, particle or preposition) after the clause's finite verb, with no
+  conjunction, relative or interrogative word anywhere before it in the clause, is no second finite verb: it is the
+  adverb, particle, noun or adjective spelled so ("Komm mal her": the particle, not malen; "had ze vooral rust nodig":
+  the noun, not rusten) (:meth:`WordClassSlots.second_finite`).
+- **An attributive adjective of its own**: HanTa reads the word as an attributive adjective (``ADJ(A)``,
+  ``ADJ(prenom,...)``) before a noun and its morphological analysis (HanTa, ``taglevel=3``) has no verbal morpheme (a
+  stem tagged ``VV``/``WW``, a participle or present-participle suffix): a lexical adjective spelled as a verb form
+  ("Die weise Entscheidung", "Liebe Frau Schmidt"), not a participle used attributively ("die spielenden Kinder",
+  "der reparierte Wagen" stay verbs) (:meth:`WordClassSlots.attributive_adjective`).
+
+Both read the analyser's own knowledge (its tags in context and its lexicon's analysis), no word lists.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from fbagent.checks.analysers import hanta_sentence, hanta_tagger
+from fbagent.checks.verb_sentence import SentenceFacts
+
+#: HanTa's morpheme tags (German STTS model, Dutch CGN model) that mark a word as built on a verb
+_VERBAL_MORPHEMES = ("VV", "VA", "VM", "WW", "PREF_PP", "SUF_PP", "PRESPART", "PREF_VD", "SUF_VD", "SUF_OD")
+#: the attributive-adjective tags of HanTa's German and Dutch models
+_ATTRIBUTIVE = {"de": ("ADJ(A)",), "nl": ("ADJ(prenom",)}
+#: words that open a clause inside a clause without a comma: their verb may come before the clause's own
+_OPENER_POS = frozenset({"conjunction"})
+
+
+@lru_cache(maxsize=4096)
+def verbal_morphology(word: str, tag: str, code: str) -> bool:
+    """Whether HanTa's morphological analysis of ``word`` under ``tag`` (``taglevel=3``) has a verbal morpheme
+    (:data:`_VERBAL_MORPHEMES`): "reparierte" -> reparier/VVnp + t/SUF_PP + e/SUF_ADJ is True; "weise" ->
+    weis/ADJ + e/SUF_ADJ is False. ``code``: ``de`` or ``nl``. Memoised (a pure function of the loaded model)."""
+    _, morphemes, _ = hanta_tagger(code).analyze(word, pos=tag, taglevel=3)
+    return any(str(t).startswith(_VERBAL_MORPHEMES) for _, t in morphemes)
+
+
+@lru_cache(maxsize=4096)
+def _tags_of(word: str, code: str) -> tuple[bool, bool]:
+    """What HanTa's lexicon knows of ``word`` as written, out of context (its tags within 6 log units of the best):
+    (a non-finite verb tag: an infinitive or participle; a tag of another class than verb: a noun, adjective,
+    adverb, particle or preposition). Memoised."""
+    nonfinite = other = False
+    for tag, _ in hanta_tagger(code).tag_word(word, cutoff=6):
+        if tag.startswith(("VV", "VA", "VM", "WW")):
+            nonfinite |= not ("(FIN)" in tag or "(IMP)" in tag or tag.startswith("WW(pv"))
+        else:
+            other |= tag.startswith(("NN", "N(", "ADJ", "ADV", "BW", "PTK", "VZ", "APP"))
+    return nonfinite, other
+
+
+@dataclass
+class WordClassSlots(SentenceFacts):
+    """The German / Dutch word-class slot rules above over one sentence."""
+
+    def _tags(self) -> tuple[str, ...]:
+        """HanTa's tag of each token (the same cached tagging the readings come from)."""
+        words = tuple(self.sentence[t.start:t.end] for t in self.tokens)
+        return tuple(tag for _, tag in hanta_sentence(words, self.code))
+
+    def _finite_only(self, i: int, lemma: str) -> bool:
+        """Whether token ``i`` is spelled as none of ``lemma``'s non-finite forms: not the infinitive nor an
+        infinitive with a particle or "zu" glued before it, not the present participle, not a participle (``ge``-, the
+        -t / -et participle of an -ieren verb or of a verb with an ``inseparable_prefixes`` prefix), and HanTa's lexicon
+        gives the written word no non-finite verb tag."""
+        text = self.tokens[i].text
+        if text == lemma or text.endswith(lemma) or text.startswith("ge") or text.endswith(("end", "ende", "enden")):
+            return False
+        stem = lemma[:-2] if lemma.endswith("en") else lemma[:-1]
+        if (lemma.endswith("ieren") or lemma.startswith(self.m.inseparable_prefixes)) and text.startswith(stem):
+            return False
+        return not _tags_of(self.sentence[self.tokens[i].start:self.tokens[i].end], self.code)[0]
+
+    def second_finite(self, i: int, lemma: str) -> str | None:
+        """Why token ``i``, a finite-only form of ``lemma`` (:meth:`_finite_only`), is no verb: an earlier word of its
+        clause is read as a finite verb and nothing before token ``i`` in the clause opens another clause (a word
+        read as a conjunction, relative or interrogative pronoun). None otherwise, and for languages other than
+        German and Dutch."""
+        readings = self.readings
+        if self.code not in ("de", "nl") or readings is None or not self._finite_only(i, lemma) \
+                or not _tags_of(self.sentence[self.tokens[i].start:self.tokens[i].end], self.code)[1]:
+            return None
+        verb = None
+        for j in range(i - 1, -1, -1):
+            if self.clause[j] != self.clause[i]:
+                break
+            r = readings[j]
+            if r is not None and r.pos in _OPENER_POS:
+                return None
+            if r is not None and r.verb and r.finite and verb is None:
+                verb = j
+        if verb is None:
+            return None
+        return (f"follows '{self.tokens[verb].text}', the finite verb of its clause (one finite verb a main clause), "
+                f"and is read as another word")
+
+    def attributive_adjective(self, i: int) -> str | None:
+        """Why token ``i`` is an adjective of its own before a noun (see the module doc): HanTa's tag is attributive,
+        the next word of the clause is read as a noun or adjective, the word's analysis has no verbal morpheme, and it
+        opens its clause, follows a determiner, preposition, numeral, adjective or adverb, or its clause has another
+        finite verb. None otherwise."""
+        readings = self.readings
+        if self.code not in _ATTRIBUTIVE or readings is None or (r := readings[i]) is None or r.pos != "adjective":
+            return None
+        tag = self._tags()[i]
+        nxt = readings[i + 1] if i + 1 < len(self.tokens) and self.clause[i + 1] == self.clause[i] else None
+        if not tag.startswith(_ATTRIBUTIVE[self.code]) or nxt is None or nxt.pos not in ("noun", "adjective"):
+            return None
+        if verbal_morphology(self.sentence[self.tokens[i].start:self.tokens[i].end], tag, self.code):
+            return None
+        prev = readings[i - 1] if i > 0 and self.clause[i - 1] == self.clause[i] else None
+        opens = i == 0 or self.clause[i - 1] != self.clause[i]
+        other = any((o := readings[k]) is not None and o.verb and o.finite and self.clause[k] == self.clause[i]
+                    for k in range(len(self.tokens)) if k != i)
+        if not (opens or other or prev is not None and prev.pos in ("determiner", "adposition", "numeral", "adjective",
+                                                                     "adverb")):
+            return None
+        return f"is read as an adjective of its own before the noun '{self.tokens[i + 1].text}'"
