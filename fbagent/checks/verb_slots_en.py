@@ -10,6 +10,8 @@
   (:meth:`EnglishSlotRules.prepositional_noun`);
 - a base form after a determiner and a singular noun at the end of a clause that already has its finite verb ("She
   bought a chess set"): the head noun of a compound object (:meth:`EnglishSlotRules.object_head`);
+- a word after a determiner and a hyphenated compound modifier ("a three-week run"): the noun phrase's head
+  (:meth:`EnglishSlotRules.compound_modifier`);
 - an -ing form opening its clause before a determiner, an object pronoun or an -ly adverb ("Reading the news takes
   time"): a verbal gerund (:meth:`EnglishSlotRules.gerund_with_object`).
 """
@@ -140,6 +142,27 @@ class EnglishSlotRules(SentenceFacts):
                 return (f"follows '{toks[i - 2].text} {toks[i - 1].text}' after the verb '{toks[j].text}' and is read "
                         f"as the head noun of its object")
         return None
+
+    def compound_modifier(self, i: int) -> str | None:
+        """English: token ``i`` follows a hyphenated compound modifier after a determiner ("a three-week run", "the
+        long-awaited return", "a well-made cut"): the compound's first part is read as a number, adjective or adverb,
+        or its last part ends in -ed / -ing (a participle), and token ``i`` is not itself joined to it by a hyphen. A
+        determiner + modifier before it make it the noun phrase's head (Quirk et al. 1985, § 17.109 on compound
+        adjectives); a verb cannot stand there. None otherwise."""
+        toks, readings, text = self.tokens, self.readings, self.sentence
+        if self.code != "en" or readings is None or i < 3 or not self._same(i - 1, i) \
+                or text[toks[i - 1].end:toks[i].start] != " ":
+            return None
+        j = i - 1
+        while self._same(j - 1, i) and text[toks[j - 1].end:toks[j].start] in ("-", "\u2010", "\u2011"):
+            j -= 1
+        first = readings[j]
+        det = readings[j - 1] if self._same(j - 1, i) else None
+        if j == i - 1 or first is None or det is None or det.pos != "determiner":
+            return None
+        if first.pos not in ("numeral", "adjective", "adverb") and not toks[i - 1].text.endswith(("ed", "ing")):
+            return None
+        return f"follows the compound modifier '{text[toks[j].start:toks[i - 1].end]}' after '{toks[j - 1].text}' and is read as a noun"
 
     def gerund_with_object(self, i: int) -> bool:
         """English: token ``i``, an -ing form, opens its clause and a determiner, an object pronoun or an -ly adverb

@@ -14,7 +14,12 @@ reading.
   ("Die weise Entscheidung", "Liebe Frau Schmidt"), not a participle used attributively ("die spielenden Kinder",
   "der reparierte Wagen" stay verbs) (:meth:`WordClassSlots.attributive_adjective`).
 
-Both read the analyser's own knowledge (its tags in context and its lexicon's analysis), no word lists.
+- **The clitic "du"**: a 2nd person singular in -st with "du" fused to it as "-e" ("Haste", "Kannste") is the verb
+  (:meth:`WordClassSlots.enclitic_du`).
+- **A homograph the lexicon knows only as another verb**: HanTa reads the word in context as another verb's form and
+  its lexicon has no reading of it as the target ("We zagen een ree": zien) (:meth:`WordClassSlots.lexicon_other_verb`).
+
+All read the analyser's own knowledge (its tags in context and its lexicon's analysis), no word lists.
 """
 
 from __future__ import annotations
@@ -54,6 +59,14 @@ def _tags_of(word: str, code: str) -> tuple[bool, bool]:
         else:
             other |= tag.startswith(("NN", "N(", "ADJ", "ADV", "BW", "PTK", "VZ", "APP"))
     return nonfinite, other
+
+
+@lru_cache(maxsize=4096)
+def _lemmas_of(word: str, code: str) -> frozenset[str]:
+    """The lemmas (lower case) HanTa's lexicon gives ``word`` as written under each of its tags within 6 log units of
+    the best, out of context. Memoised."""
+    tagger = hanta_tagger(code)
+    return frozenset(str(tagger.analyze(word, pos=tag, taglevel=1)[0]).lower() for tag, _ in tagger.tag_word(word, cutoff=6))
 
 
 @dataclass
@@ -100,6 +113,29 @@ class WordClassSlots(SentenceFacts):
             return None
         return (f"follows '{self.tokens[verb].text}', the finite verb of its clause (one finite verb a main clause), "
                 f"and is read as another word")
+
+    def enclitic_du(self, i: int, lemma: str) -> bool:
+        """German: token ``i`` is a 2nd person singular in -st of ``lemma`` with the subject "du" reduced to "-e" and
+        fused to it, as spoken and written informally ("Haste mal 'nen Euro?", "Kannste mir helfen?", "Weißte was?";
+        Duden, *Die Grammatik*, 2016, § 1662 on the clitic forms of du). The form without the "-e" must be a form of
+        ``lemma`` by its spelling (the lemmatiser or the generated forms)."""
+        text = self.tokens[i].text
+        if self.code != "de" or not text.endswith("ste") or len(text) < 5:
+            return False
+        return self._spelling_method(text[:-1], lemma, None, stem=False) is not None
+
+    def lexicon_other_verb(self, i: int, lemma: str) -> str | None:
+        """The other verb token ``i``, spelled as ``lemma`` itself, is here: HanTa reads it in context as a form of
+        another verb and its lexicon gives the word no reading as ``lemma`` at all (tags within 6 log units of the
+        best: Dutch "zagen" is only zien's past, "We zagen een ree"; English "found" keeps its reading as the verb
+        found, so the context must decide there). German, Dutch, English; None otherwise."""
+        readings = self.readings
+        if self.code not in ("de", "nl", "en") or readings is None or (r := readings[i]) is None or not r.verb \
+                or self.tokens[i].text != lemma or not r.lemma.isalpha() or r.lemma == lemma:
+            return None
+        if lemma in _lemmas_of(self.sentence[self.tokens[i].start:self.tokens[i].end], self.code):
+            return None
+        return f"is read as a form of '{r.lemma}' (the only reading the tagger's lexicon has for it)"
 
     def attributive_adjective(self, i: int) -> str | None:
         """Why token ``i`` is an adjective of its own before a noun (see the module doc): HanTa's tag is attributive,
