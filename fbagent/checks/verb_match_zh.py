@@ -101,7 +101,7 @@ def _verb_in_word(words: tuple[Word, ...], k: int, lemma: str) -> int | None:
     if lemma in ZH_COVERBS and word.startswith(lemma) and tags.get(word[len(lemma):], "").startswith(("n", "s", "r", "f", "q")):
         return 0   # 在家 (吗): the coverb with its object; the caller asks whether a predicate follows
     if word.startswith(lemma) and _noun_marker(words, k) is None and not _adjectival(prev) \
-            and not _suffixed_noun(word) and nominal_use(words, k) is None \
+            and not _suffixed_noun(word) and nominal_use(words, k) is None and not _before_localiser(words, k) \
             and (_complement(word[len(lemma):]) or _verb_object(lemma, word, flag, prev, words[k - 2] if k >= 2 else None)
                  or _complement_object(word[len(lemma):])):
         return 0
@@ -123,12 +123,26 @@ def _verb_in_word(words: tuple[Word, ...], k: int, lemma: str) -> int | None:
     return None
 
 
+#: localisers of place (Li & Thompson 1981, ch. 11.2): they follow a noun to make a place phrase (跑道上, 房间里); a verb
+#: takes a directional complement before its object instead. Those of time (前, 后, 时) and 中 / 下 also follow verbs
+ZH_PLACE_LOCALISERS = frozenset({"上", "里", "内", "外", "旁", "边", "旁边", "上面", "里面", "下面", "底下", "附近",
+                                 "周围", "对面", "上边", "里边", "外面", "外边"})
+
+
+def _before_localiser(words: tuple[Word, ...], k: int) -> bool:
+    """Whether a localiser of place (:data:`ZH_PLACE_LOCALISERS`) follows jieba's word ``k``: the word is the noun of a
+    place phrase (飞机在跑道上滑行: 跑道 is a runway, not 跑 + an object)."""
+    return k + 1 < len(words) and words[k + 1][2] in ZH_PLACE_LOCALISERS
+
+
 def _why_inside(words: tuple[Word, ...], k: int, lemma: str) -> str:
     """The note for jieba's word ``k`` that holds ``lemma`` but is not the verb: a suffixed noun (打火机), a noun by its
     context (在地铁站出口等你), else the word and jieba's flag."""
     word, flag = words[k][2], words[k][3]
     if word.startswith(lemma) and _suffixed_noun(word):
         return f"'{word}' is a noun ('{word[:-1]}' + the suffix '{word[-1]}')"
+    if _before_localiser(words, k):
+        return f"'{word}' is the noun of a place phrase (before the localiser '{words[k + 1][2]}')"
     if word.startswith(lemma) and (why := nominal_use(words, k)) is not None:
         return why
     if (why := adverb_word(word, lemma)) is not None:
