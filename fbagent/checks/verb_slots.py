@@ -196,6 +196,8 @@ class SlotRules(EnglishSlotRules, FrenchSlotRules, GermanSlotRules, WordClassSlo
             return True    # "I will text you", "Can you text me", "Let's order pizza": a base form after a modal
         if s.gerund_verbs and text.endswith("ing") and (self._after_gerund_verb(i) or self.gerund_with_object(i)):
             return True    # "She enjoys cooking for friends": the gerund complement of a catenative verb
+        if self.pronoun_v2_slot(i):
+            return True    # "Ik slaap slecht": the verb-second place after a subject pronoun (verb_slots_v2)
         return bool(s.finite_endings) and self._lone_finite(i, lemma, method)
 
     def _after_gerund_verb(self, i: int) -> bool:
@@ -413,8 +415,9 @@ class SlotRules(EnglishSlotRules, FrenchSlotRules, GermanSlotRules, WordClassSlo
         earlier in its clause with no conjunction between: an adjective ("left me somewhat confused")."""
         reading = self.readings[i] if self.readings is not None else None
         if reading is None or not (reading.verb and reading.finite) or not self._same(i - 1, i) \
-                or self.tokens[i - 1].text not in self.m.degree_adverbs or not self.slots.coordinators:
-            return None
+                or self.tokens[i - 1].text not in self.m.degree_adverbs or not self.slots.coordinators \
+                or self.tokens[i - 1].text == self.m.infinitive_marker and self.tokens[i].text.endswith("en"):
+            return None   # "probeert de plank recht te zagen": Dutch "te" before an infinitive is its marker
         for j in range(i - 2, -1, -1):
             r = self.readings[j] if self.readings is not None else None
             if not self._same(j, i) or (r is not None and r.pos == "conjunction"):

@@ -14,6 +14,8 @@ reading.
   ("Die weise Entscheidung", "Liebe Frau Schmidt"), not a participle used attributively ("die spielenden Kinder",
   "der reparierte Wagen" stay verbs) (:meth:`WordClassSlots.attributive_adjective`).
 
+- **The verb-second place after a subject pronoun**: a form of the target right after a clause-opening subject
+  pronoun is the verb ("Ik slaap slecht") (:meth:`WordClassSlots.pronoun_v2_slot`).
 - **The clitic "du"**: a 2nd person singular in -st with "du" fused to it as "-e" ("Haste", "Kannste") is the verb
   (:meth:`WordClassSlots.enclitic_du`).
 - **A homograph the lexicon knows only as another verb**: HanTa reads the word in context as another verb's form and
@@ -34,6 +36,8 @@ from fbagent.checks.verb_sentence import SentenceFacts
 _VERBAL_MORPHEMES = ("VV", "VA", "VM", "WW", "PREF_PP", "SUF_PP", "PRESPART", "PREF_VD", "SUF_VD", "SUF_OD")
 #: the attributive-adjective tags of HanTa's German and Dutch models
 _ATTRIBUTIVE = {"de": ("ADJ(A)",), "nl": ("ADJ(prenom",)}
+#: German subject pronouns (HanTa tags them PPER with the object pronouns)
+_DE_SUBJECT_PRONOUNS = frozenset({"ich", "du", "er", "sie", "es", "wir", "ihr"})
 #: words that open a clause inside a clause without a comma: their verb may come before the clause's own
 _OPENER_POS = frozenset({"conjunction"})
 
@@ -114,13 +118,32 @@ class WordClassSlots(SentenceFacts):
         return (f"follows '{self.tokens[verb].text}', the finite verb of its clause (one finite verb a main clause), "
                 f"and is read as another word")
 
+    def pronoun_v2_slot(self, i: int) -> bool:
+        """German / Dutch: token ``i`` (a form of the target by its spelling: the caller asks only then) stands second in
+        its clause right after a subject pronoun (HanTa: ``PPER`` in the nominative, ``VNW(pers,pron,nomin...)``), not
+        capitalised in German (a noun in apposition: "Wir Studenten"): the verb-second place, which only the finite verb
+        fills ("Ik slaap slecht", "Ich liebe Musik"), whatever the tagger reads in context."""
+        if self.code not in ("de", "nl") or self.readings is None or i == 0 or self.clause[i - 1] != self.clause[i] \
+                or i >= 2 and self.clause[i - 2] == self.clause[i]:
+            return False
+        tag = self._tags()[i - 1]
+        pronoun = tag.startswith("VNW(pers,pron,nomin") if self.code == "nl" else \
+            tag == "PPER" and self.tokens[i - 1].text in _DE_SUBJECT_PRONOUNS
+        word = self.sentence[self.tokens[i].start:self.tokens[i].end]
+        return pronoun and not (self.code == "de" and word[:1].isupper())
+
     def enclitic_du(self, i: int, lemma: str) -> bool:
         """German: token ``i`` is a 2nd person singular in -st of ``lemma`` with the subject "du" reduced to "-e" and
         fused to it, as spoken and written informally ("Haste mal 'nen Euro?", "Kannste mir helfen?", "Weißte was?";
         Duden, *Die Grammatik*, 2016, § 1662 on the clitic forms of du). The form without the "-e" must be a form of
-        ``lemma`` by its spelling (the lemmatiser or the generated forms)."""
-        text = self.tokens[i].text
-        if self.code != "de" or not text.endswith("ste") or len(text) < 5:
+        ``lemma`` by its spelling (the lemmatiser or the generated forms), and the word is not read as an adjective nor
+        follows a determiner, preposition, numeral or adjective (a superlative: "die lauteste Band")."""
+        text, readings = self.tokens[i].text, self.readings
+        if self.code != "de" or not text.endswith("ste") or len(text) < 5 or readings is None \
+                or (r := readings[i]) is not None and r.pos == "adjective":
+            return False   # "die lauteste Band": a superlative, not "lautest" + du
+        if i > 0 and self.clause[i - 1] == self.clause[i] and (b := readings[i - 1]) is not None \
+                and b.pos in ("determiner", "adposition", "numeral", "adjective"):
             return False
         return self._spelling_method(text[:-1], lemma, None, stem=False) is not None
 
@@ -128,13 +151,17 @@ class WordClassSlots(SentenceFacts):
         """The other verb token ``i``, spelled as ``lemma`` itself, is here: HanTa reads it in context as a form of
         another verb and its lexicon gives the word no reading as ``lemma`` at all (tags within 6 log units of the
         best: Dutch "zagen" is only zien's past, "We zagen een ree"; English "found" keeps its reading as the verb
-        found, so the context must decide there). German, Dutch, English; None otherwise."""
+        found, so the context must decide there), and it does not stand where only an infinitive can (last in its
+        clause after a modal or auxiliary, after "te" / "zu": "Ze moeten de boom zagen"). German, Dutch, English; None
+        otherwise."""
         readings = self.readings
         if self.code not in ("de", "nl", "en") or readings is None or (r := readings[i]) is None or not r.verb \
                 or self.tokens[i].text != lemma or not r.lemma.isalpha() or r.lemma == lemma:
             return None
         if lemma in _lemmas_of(self.sentence[self.tokens[i].start:self.tokens[i].end], self.code):
             return None
+        if self.final_infinitive(i) or i > 0 and self.tokens[i - 1].text == self.m.infinitive_marker:
+            return None   # "Ze moeten de boom zagen", "te zagen": the slot takes only the infinitive, the target's
         return f"is read as a form of '{r.lemma}' (the only reading the tagger's lexicon has for it)"
 
     def attributive_adjective(self, i: int) -> str | None:
@@ -158,4 +185,5 @@ class WordClassSlots(SentenceFacts):
         if not (opens or other or prev is not None and prev.pos in ("determiner", "adposition", "numeral", "adjective",
                                                                      "adverb")):
             return None
-        return f"is read as an adjective of its own before the noun '{self.tokens[i + 1].text}'"
+        noun = self.sentence[self.tokens[i + 1].start:self.tokens[i + 1].end]
+        return f"is read as an adjective of its own before the noun '{noun}'"
