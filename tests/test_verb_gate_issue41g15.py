@@ -1,7 +1,7 @@
 """The verb gate on issue 41's sixth pass for de, nl, en, zh, ko (builder 41g, session 15): word-class knowledge from
 the analysers' own lexicons (HanTa's tags and morphology, jieba's dictionary, Kiwi's next-best analyses) and the slot
 rules that select a reading. Each kind with the reason a refusal names, the helpers by hand, and the floors of the
-builder's dev set (tests/data/verb_sentences_issue41g15_dev.jsonl: 125 sentences, for each kind non-uses and uses of
+builder's dev set (tests/data/verb_sentences_issue41g15_dev.jsonl: 145 sentences, for each kind non-uses and uses of
 the same surface shape) and of the 2026-12e set (sealed when it was scored, a dev set since). Both were tuned on:
 floors against regressions, not a fresh measure."""
 
@@ -30,6 +30,11 @@ pytest.importorskip("simplemma")
     # English: a noun after a determiner and a hyphenated compound modifier
     ("The show had a two-week run on Broadway.", "run", "en", False, "compound modifier 'two-week'", ""),
     ("The check-in desks open at six.", "open", "en", True, "", "open"),
+    # English: one finite verb a clause: a noun after a finite lexical verb, a subject noun before a finite -s verb
+    ("They want work, not charity.", "work", "en", False, "follows the finite verb 'want'", ""),
+    ("Change takes time.", "change", "en", False, "before the finite verb 'takes'", ""),
+    ("We help clean the kitchen.", "clean", "en", True, "", "clean"),
+    ("Please water the plants.", "water", "en", True, "", "water"),
     # German: a verb stem in a hyphenated compound; the clitic du
     ("Die Koch-Show läuft jeden Freitag.", "kochen", "de", False, "part of the compound 'Koch-Show'", ""),
     ("Kannste mir mal helfen?", "können", "de", True, "", "Kannste"),
@@ -70,8 +75,10 @@ def test_helpers_by_hand() -> None:
     assert _lemma_is_verb("쓰") and _lemma_is_verb("걸") and not _lemma_is_verb("예쁘")
 
 
-#: (found, refused) per language on the builder's dev set, measured at the end of the work (every row)
-ISSUE41G15_FLOORS = {"de": (ALL, ALL), "en": (ALL, ALL), "ko": (ALL, ALL), "nl": (ALL, ALL), "zh": (ALL, ALL)}
+#: (found, refused) per language on the builder's dev set, measured at the end of the work; the misses left: en "I need
+#: rest" (HanTa reads the modal need, which takes a bare infinitive) and "Hope springs eternal" (HanTa reads the plural
+#: noun springs)
+ISSUE41G15_FLOORS = {"de": (ALL, ALL), "en": (ALL, 14), "ko": (ALL, ALL), "nl": (ALL, ALL), "zh": (ALL, ALL)}
 #: the 2026-12e set (sealed until committed), measured at the end of 41g: the misses left are en "We found the keys"
 #: (found of find for found: meaning decides), nl "Werk je morgen ook thuis?" (thuiswerken is a separable verb)
 SEALED_12E_FLOORS = {"de": (ALL, ALL), "en": (ALL, 27), "ja": (ALL, ALL), "ko": (ALL, ALL), "nl": (47, ALL),
