@@ -30,7 +30,9 @@ def separable_candidates(ctx: SentenceContext, particle: str, base: str) -> list
             verb = ctx.verb_reading(i) if ctx.config.pos else None
             real = verb is True or ctx.known[i] or ctx.readings is None or not ctx.config.pos
             adjective = ctx.config.pos and ctx.degree_modified(i) is not None   # "war sehr aufgeregt"
-            if verb is not False and real and not adjective and any(ctx.word_method(r, base, None, stem=False) for r in rests):
+            refused = ctx.config.pos and ctx.slot_refusal(i, particle + base, "separable") is not None   # "De deur is open"
+            if verb is not False and real and not adjective and not refused \
+                    and any(ctx.word_method(r, base, None, stem=False) for r in rests):
                 out.append((i, [i], "separable:joined"))
                 continue
         if not ctx.word_method(t.text, base, i, stem=False):

@@ -275,7 +275,8 @@ class SlotRules(EnglishSlotRules, FrenchSlotRules, GermanSlotRules, WordClassSlo
             return "follows an inverted auxiliary and its subject, where only a base form stands"
         if reading is not None and reading.pos == "adjective" and text != lemma \
                 and text not in past_participles(lemma, self.code) and not text.startswith("ge") \
-                and not text.endswith(("t", "d", "en")):   # a participle after a copula is verbal ("ist verschlossen")
+                and not text.endswith(("t", "d")) and not (text.endswith("en") and self._verbal_word(i)):
+            # a participle after a copula is verbal ("ist verschlossen"); an -en word HanTa builds on no verb is none ("is open")
             j = i - 1
             while self._same(j, i) and (toks[j].text in self.m.degree_adverbs or self._adverb(j)):
                 j -= 1

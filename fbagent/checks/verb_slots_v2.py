@@ -82,6 +82,13 @@ class WordClassSlots(SentenceFacts):
         words = tuple(self.sentence[t.start:t.end] for t in self.tokens)
         return tuple(tag for _, tag in hanta_sentence(words, self.code))
 
+    def _verbal_word(self, i: int) -> bool:
+        """Whether token ``i`` is built on a verb by HanTa's morphology under its tag in context (:func:`verbal_morphology`:
+        "verschlossen" yes, Dutch "open" no); True where HanTa does not serve the language."""
+        if self.code not in _ATTRIBUTIVE or self.readings is None:
+            return True
+        return verbal_morphology(self.sentence[self.tokens[i].start:self.tokens[i].end], self._tags()[i], self.code)
+
     def _finite_only(self, i: int, lemma: str) -> bool:
         """Whether token ``i`` is spelled as none of ``lemma``'s non-finite forms: not the infinitive nor an
         infinitive with a particle or "zu" glued before it, not the present participle, not a participle (``ge``-, the
