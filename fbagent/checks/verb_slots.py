@@ -290,7 +290,7 @@ class SlotRules(EnglishSlotRules, FrenchSlotRules, GermanSlotRules, WordClassSlo
             or self.french_refusal(i, lemma, frozenset(past_participles(lemma, self.code)) if self.code == "fr" else frozenset()) \
             or self.adverbial_adjective(i) or self.het_infinitive(i, lemma) or self.attributive_adjective(i) \
             or self.second_finite(i, lemma) or self.lexicon_other_verb(i, lemma) or self.compound_modifier(i) \
-            or self.finite_neighbour(i)
+            or self.finite_neighbour(i) or self.determiner_infinitive(i, lemma)
 
     def _noun_phrase_opening(self, i: int, lemma: str) -> str | None:
         """French: why token ``i`` belongs to the noun phrase that opens its clause: an ``opening_articles`` word (le,

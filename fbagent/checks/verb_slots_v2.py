@@ -18,6 +18,8 @@ reading.
   pronoun is the verb ("Ik slaap slecht") (:meth:`WordClassSlots.pronoun_v2_slot`).
 - **The clitic "du"**: a 2nd person singular in -st with "du" fused to it as "-e" ("Haste", "Kannste") is the verb
   (:meth:`WordClassSlots.enclitic_du`).
+- **A nominalised infinitive**: the infinitive right after a word HanTa reads as a determiner ("Mijn lezen")
+  (:meth:`WordClassSlots.determiner_infinitive`).
 - **A homograph the lexicon knows only as another verb**: HanTa reads the word in context as another verb's form and
   its lexicon has no reading of it as the target ("We zagen een ree": zien) (:meth:`WordClassSlots.lexicon_other_verb`).
 
@@ -36,6 +38,9 @@ from fbagent.checks.verb_sentence import SentenceFacts
 _VERBAL_MORPHEMES = ("VV", "VA", "VM", "WW", "PREF_PP", "SUF_PP", "PRESPART", "PREF_VD", "SUF_VD", "SUF_OD")
 #: the attributive-adjective tags of HanTa's German and Dutch models
 _ATTRIBUTIVE = {"de": ("ADJ(A)",), "nl": ("ADJ(prenom",)}
+#: determiners spelled as personal pronouns: after one an infinitive may be the pronoun's verb ("Wil je zwemmen?"), or
+#: belong to a construction ("aan het koken": the progressive; clause-initial "Het lopen" is het_infinitive's)
+_PRONOUN_DETERMINERS = frozenset({"je", "haar", "hun", "ons", "jullie", "het", "ihr", "ihre", "sie", "es", "zijn", "sein"})
 #: German subject pronouns (HanTa tags them PPER with the object pronouns)
 _DE_SUBJECT_PRONOUNS = frozenset({"ich", "du", "er", "sie", "es", "wir", "ihr"})
 #: words that open a clause inside a clause without a comma: their verb may come before the clause's own
@@ -153,6 +158,18 @@ class WordClassSlots(SentenceFacts):
                 and b.pos in ("determiner", "adposition", "numeral", "adjective"):
             return False
         return self._spelling_method(text[:-1], lemma, None, stem=False) is not None
+
+    def determiner_infinitive(self, i: int, lemma: str) -> str | None:
+        """German / Dutch: token ``i`` is the infinitive ``lemma`` right after a word HanTa reads as a determiner (an
+        article, a possessive or demonstrative determiner), not one of :data:`_PRONOUN_DETERMINERS` (spelled as a
+        personal pronoun too: "Wil je zwemmen?"): a nominalised infinitive ("Mijn lezen gaat vooruit", "dit eeuwige
+        wachten"; Haeseryn et al., *ANS*, § 2.3.1.3 on the infinitive as a noun). None otherwise."""
+        readings = self.readings
+        if self.code not in _ATTRIBUTIVE or readings is None or i == 0 or self.tokens[i].text != lemma \
+                or self.clause[i - 1] != self.clause[i] or (b := readings[i - 1]) is None or b.pos != "determiner" \
+                or self.tokens[i - 1].text in _PRONOUN_DETERMINERS:
+            return None
+        return f"follows the determiner '{self.tokens[i - 1].text}' and is read as a nominalised infinitive"
 
     def lexicon_other_verb(self, i: int, lemma: str) -> str | None:
         """The other verb token ``i``, spelled as ``lemma`` itself, is here: HanTa reads it in context as a form of
