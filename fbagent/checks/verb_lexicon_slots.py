@@ -1,0 +1,124 @@
+"""Noun-phrase slots over a lexicon's word classes, for languages without a tagger (issue 41; Swedish first).
+
+A spelling match of the target verb is no use of it where (1) the form has a noun reading in the language's
+dictionary (:func:`fbagent.checks.lexicon_hunspell.word_classes`: Swedish "lever" is leva's present and the noun
+"liver") and (2) the words before it select that reading: they open a noun phrase the form ends. Swedish noun
+phrases without an article (Teleman et al., *Svenska Akademiens grammatik* 3, Nominalfraser: a noun after an
+attributive adjective, a quantifier or a genitive attribute, the article being optional or absent):
+
+- after a **quantifier** (``quantifiers``: "All mat", "en enda röra", "mycket mat"; the infinitive is never
+  governed by one);
+- after an **attributive adjective**: one the dictionary knows (comparison class), a listed ``attributive`` /
+  ``prenominal`` one, one with an ``adjective_endings`` suffix, or a participle-shaped word (-d, -t, -ad, -at,
+  -da, -ta: "stekt lever", "gott skick") that no pronoun, subordinator or negation precedes (there the -t word
+  is an adverb of a subordinate clause before its verb: "att han tydligt talar"), not at the clause's start
+  before an inverted subject ("Snabbt springer hon": verb second);
+- after a **genitive attribute** (a word ending in -s whose form without the -s, or whose whole form, the
+  dictionary reads as a noun: "Statsministerns tal").
+
+The infinitive (the form spelled as the lemma) after a verb form is left alone ("försökte springa": springa is
+also a noun); a form other than the infinitive right after another full verb's finite form is its object
+("Han åt lever": one finite verb a clause). Two further Swedish rules of the same grammar: the bare stem (the imperative of an -a verb, which
+never follows its subject) right after a subject pronoun is another verb's form ("Vi såg en älg": se's past, not
+såga's imperative); a listed deponent verb's forms (``deponent_forms``: "hoppas", hope) are that verb, not the
+s-passive of the base verb ("Vi hoppas att ...": not hoppa). Each rule returns the refusal note's reason.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from fbagent.checks.lexicon_hunspell import ADJECTIVE, NOUN, word_classes
+from fbagent.checks.verb_sentence import SentenceFacts
+
+#: endings of a participle used as an attributive adjective (Swedish: stekt, kokt, lagad, lagat, målade)
+_PARTICIPLE_ADJECTIVE = ("d", "t", "ad", "at", "da", "ta")
+
+
+@dataclass
+class LexiconSlotRules(SentenceFacts):
+    """The rules of the module doc over one sentence (mixed into :class:`SentenceContext` through the closed-class
+    rules)."""
+
+    def lexicon_noun_slot(self, i: int, lemma: str) -> str | None:
+        """Why token ``i``, a spelling match of ``lemma``, is a noun here (see the module doc), as the note's
+        reason; None where the language has no ``lexicon_nouns``, the form has no noun reading, or no noun-phrase
+        word stands before it."""
+        m, toks, clause = self.m, self.tokens, self.clause
+        if not m.lexicon_nouns or i == 0 or clause[i - 1] != clause[i]:
+            return None
+        text, prev = toks[i].text, toks[i - 1].text
+        if NOUN not in word_classes(self.code, text):
+            return None
+        if prev in m.quantifiers:
+            return f"follows the quantifier '{prev}' and is read as the noun '{text}'"
+        if text == lemma and self._dictionary_verb(i - 1):
+            return None   # "försökte springa": an infinitive after a verb
+        if self._attributive_adjective(i - 1):
+            return f"follows the adjective '{prev}' and is read as the noun '{text}'"
+        if self._genitive(i - 1):
+            return f"follows the genitive '{prev}' and is read as the noun '{text}'"
+        if text != lemma and self._full_verb_other(i - 1, lemma):
+            return f"follows the verb '{prev}' (one finite verb a clause) and is read as its object, the noun '{text}'"
+        return None
+
+    def _full_verb_other(self, j: int, lemma: str) -> bool:
+        """Whether token ``j`` is a finite form of a full verb other than ``lemma``: the dictionary or the
+        language's ``irregular`` table says so ("åt" of äta), and it is no copula, auxiliary or modal (those take
+        a predicative or an infinitive: ``copulas``, ``fronting_verbs``, ``perfect_auxiliaries``), nor ends as a
+        non-finite form unless it also ends as a finite one ("lagade")."""
+        m, word = self.m, self.tokens[j].text
+        if word in m.copulas or word in m.fronting_verbs or word in m.perfect_auxiliaries or lemma in self.lemmas[j] \
+                or word in m.inverted_subjects or word in m.verb_context:
+            return False
+        if any(word in forms and base != lemma for base, forms in m.irregular):
+            return True   # a listed strong form ("åt"; its supine "ätit" takes the object too)
+        if m.nonfinite_endings and word.endswith(m.nonfinite_endings) and not word.endswith(m.finite_endings or ("\0",)):
+            return False
+        return self._dictionary_verb(j)
+
+    def _attributive_adjective(self, j: int) -> bool:
+        """Whether token ``j`` is an attributive adjective before the next word (see the module doc)."""
+        m, toks, clause = self.m, self.tokens, self.clause
+        word = toks[j].text
+        if word in m.determiners or word in m.verb_context or word in m.light_adverbs or word in m.copulas \
+                or word in m.prepositions or word in m.no_finite_after:
+            return False
+        listed = word in m.attributive or word in m.prenominal or bool(m.adjective_endings) and word.endswith(m.adjective_endings)
+        lexical = ADJECTIVE in word_classes(self.code, word)
+        shaped = len(word) > 3 and word.endswith(_PARTICIPLE_ADJECTIVE) and not word_classes(self.code, word)
+        if not (listed or lexical or shaped):
+            return False
+        if j == 0 or clause[j - 1] != clause[j]:   # clause-initial: verb second puts the finite verb next
+            nxt = j + 2
+            return not (nxt < len(toks) and clause[nxt] == clause[j] and toks[nxt].text in m.inverted_subjects)
+        before = toks[j - 1].text
+        return before not in m.verb_context and before not in m.clause_links and before not in m.inverted_subjects \
+            and before != m.infinitive_marker
+
+    def _genitive(self, j: int) -> bool:
+        """Whether token ``j`` is a genitive attribute: it ends in -s and it, or it without the -s, has a noun
+        reading and no verb reading (the s-passive "talas" is a verb)."""
+        word = self.tokens[j].text
+        if len(word) < 4 or not word.endswith("s") or word in self.m.determiners or self._dictionary_verb(j):
+            return False
+        return NOUN in word_classes(self.code, word[:-1]) or NOUN in word_classes(self.code, word)
+
+    def stem_after_subject(self, i: int, lemma: str) -> str | None:
+        """Swedish: why token ``i``, the bare stem of ``lemma`` (an -a verb's imperative: "såg" of såga), is no form
+        of it: it follows a subject pronoun (``inverted_subjects``), which an imperative never does ("Vi såg en
+        älg": se's past). None otherwise."""
+        toks = self.tokens
+        if not self.m.lexicon_nouns or not lemma.endswith("a") or toks[i].text != lemma[:-1] or i == 0 \
+                or self.clause[i - 1] != self.clause[i] or toks[i - 1].text not in self.m.inverted_subjects \
+                or lemma in self.lemmas[i] or not self._dictionary_verb(i):
+            return None   # "Han bär", "hon vet": the stem is the lemma's own present or past by the dictionary
+        return f"follows the subject '{toks[i - 1].text}', after which no imperative stands, and is read as another verb's form"
+
+    def deponent(self, i: int, lemma: str) -> str | None:
+        """Why token ``i`` is a form of a deponent verb of its own (``deponent_forms`` of ``lemma``: "hoppas" is
+        hoppas, to hope, not hoppa's s-passive); None otherwise."""
+        for base, forms in self.m.deponent_forms:
+            if base == lemma and self.tokens[i].text in forms:
+                return f"is a form of the deponent verb '{min(forms, key=len)}' (a verb of its own), not the passive of '{lemma}'"
+        return None
