@@ -11,7 +11,8 @@ attributive adjective, a quantifier or a genitive attribute, the article being o
 - after an **attributive adjective**: one the dictionary knows (comparison class), a listed ``attributive`` /
   ``prenominal`` one, one with an ``adjective_endings`` suffix, or a participle-shaped word (-d, -t, -ad, -at,
   -da, -ta: "stekt lever", "gott skick") that no pronoun, subordinator or negation precedes (there the -t word
-  is an adverb of a subordinate clause before its verb: "att han tydligt talar"), not at the clause's start
+  is an adverb of a subordinate clause before its verb: "att han tydligt talar"; a pronoun inverted after the
+  clause's verb does not count: "blev det kokt stek"), not at the clause's start
   before an inverted subject ("Snabbt springer hon": verb second);
 - after a **genitive attribute** (a word ending in -s whose form without the -s, or whose whole form, the
   dictionary reads as a noun: "Statsministerns tal").
@@ -19,7 +20,7 @@ attributive adjective, a quantifier or a genitive attribute, the article being o
 The infinitive (the form spelled as the lemma) after a verb form is left alone ("försökte springa": springa is
 also a noun); a form other than the infinitive right after another full verb's finite form is its object
 ("Han åt lever": one finite verb a clause). Two further Swedish rules of the same grammar: the bare stem (the imperative of an -a verb, which
-never follows its subject) right after a subject pronoun is another verb's form ("Vi såg en älg": se's past, not
+never follows its subject) right after a subject pronoun (or "de", which as an article would need a plural) is another verb's form ("Vi såg en älg": se's past, not
 såga's imperative); a listed deponent verb's forms (``deponent_forms``: "hoppas", hope) are that verb, not the
 s-passive of the base verb ("Vi hoppas att ...": not hoppa). Each rule returns the refusal note's reason.
 """
@@ -93,8 +94,11 @@ class LexiconSlotRules(SentenceFacts):
             nxt = j + 2
             return not (nxt < len(toks) and clause[nxt] == clause[j] and toks[nxt].text in m.inverted_subjects)
         before = toks[j - 1].text
-        return before not in m.verb_context and before not in m.clause_links and before not in m.inverted_subjects \
-            and before != m.infinitive_marker
+        if before in m.verb_context or before in m.inverted_subjects:   # "att han tydligt talar": an adverb ...
+            k = j - 2   # ... unless the pronoun is the subject inverted after the clause's verb ("blev det kokt stek")
+            return k >= 0 and clause[k] == clause[j] and (toks[k].text in m.copulas or toks[k].text in m.fronting_verbs
+                                                          or self._dictionary_verb(k))
+        return before not in m.clause_links and before != m.infinitive_marker
 
     def _genitive(self, j: int) -> bool:
         """Whether token ``j`` is a genitive attribute: it ends in -s and it, or it without the -s, has a noun
@@ -110,7 +114,7 @@ class LexiconSlotRules(SentenceFacts):
         älg": se's past). None otherwise."""
         toks = self.tokens
         if not self.m.lexicon_nouns or not lemma.endswith("a") or toks[i].text != lemma[:-1] or i == 0 \
-                or self.clause[i - 1] != self.clause[i] or toks[i - 1].text not in self.m.inverted_subjects \
+                or self.clause[i - 1] != self.clause[i] or toks[i - 1].text not in self.m.inverted_subjects | {"de"} \
                 or lemma in self.lemmas[i] or not self._dictionary_verb(i):
             return None   # "Han bär", "hon vet": the stem is the lemma's own present or past by the dictionary
         return f"follows the subject '{toks[i - 1].text}', after which no imperative stands, and is read as another verb's form"
