@@ -119,6 +119,21 @@ class LexiconSlotRules(SentenceFacts):
             return None   # "Han bär", "hon vet": the stem is the lemma's own present or past by the dictionary
         return f"follows the subject '{toks[i - 1].text}', after which no imperative stands, and is read as another verb's form"
 
+    def quantifier_homograph(self, i: int) -> str | None:
+        """Swedish: why token ``i`` is a quantifier spelled as a verb form: a ``quantifier_homographs`` word ("få",
+        few) after a copula, a determiner or a preposition, or before "som" ("Det var få som kom", "de få
+        gästerna"). None otherwise."""
+        m, toks, clause = self.m, self.tokens, self.clause
+        text = toks[i].text
+        if not m.lexicon_nouns:
+            return None
+        if text in m.quantifier_homographs:
+            prev = toks[i - 1].text if i > 0 and clause[i - 1] == clause[i] else ""
+            nxt = toks[i + 1].text if i + 1 < len(toks) and clause[i + 1] == clause[i] else ""
+            if prev in m.copulas or prev in m.determiners or prev in m.no_finite_after or nxt == "som":
+                return f"follows '{prev or text}' and is read as the quantifier '{text}'"
+        return None
+
     def deponent(self, i: int, lemma: str) -> str | None:
         """Why token ``i`` is a form of a deponent verb of its own (``deponent_forms`` of ``lemma``: "hoppas" is
         hoppas, to hope, not hoppa's s-passive); None otherwise."""
