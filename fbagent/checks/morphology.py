@@ -144,6 +144,7 @@ class Morphology:
     lexicon_nouns: bool = False  # sv/lv: noun readings from the Hunspell dictionary (verb_lexicon_slots.py)
     quantifiers: frozenset[str] = frozenset()
     quantifier_homographs: frozenset[str] = frozenset()
+    quantifier_after: frozenset[str] = frozenset()
     deponent_forms: tuple[tuple[str, frozenset[str]], ...] = ()
     clause_initial_homographs: frozenset[str] = frozenset()
     postnominal_adjectives: bool = False  # fr: an adjective follows its noun, so the tagger's adjective after a determiner is no attributive one
@@ -285,6 +286,7 @@ def _context_fields(entry: dict[str, Any], low: Any) -> dict[str, Any]:
         lexicon_nouns=bool(entry.get("lexicon_nouns", False)),
         quantifiers=frozenset(low(entry.get("quantifiers", []))),
         quantifier_homographs=frozenset(low(entry.get("quantifier_homographs", []))),
+        quantifier_after=frozenset(low(entry.get("quantifier_after", []))),
         deponent_forms=tuple((str(k).lower(), frozenset(low(v))) for k, v in entry.get("deponent_forms", {}).items()),
         clause_initial_homographs=frozenset(low(entry.get("clause_initial_homographs", []))),
         function_phrases=tuple(tuple(re.findall(r"\w+", str(x).lower())) for x in entry.get("function_phrases", [])),

@@ -120,18 +120,29 @@ class LexiconSlotRules(SentenceFacts):
         return f"follows the subject '{toks[i - 1].text}', after which no imperative stands, and is read as another verb's form"
 
     def quantifier_homograph(self, i: int) -> str | None:
-        """Swedish: why token ``i`` is a quantifier spelled as a verb form: a ``quantifier_homographs`` word ("få",
-        few) after a copula, a determiner or a preposition, or before "som" ("Det var få som kom", "de få
-        gästerna"). None otherwise."""
+        """Swedish: why token ``i`` is a quantifier spelled as a verb form (a ``quantifier_homographs`` word: "få",
+        few / get): after a copula, a determiner ("de få"), a preposition, a degree adverb or an existential verb
+        (``quantifier_after``; ``light_adverbs`` may stand between: "finns bara få platser"), or at its clause's
+        start, where a noun follows it ("Få människor vet"); before "som" after any word but an auxiliary, "att" or a
+        subject ("Det var få som kom"; "ska få som han vill" is the verb). The verb "få"
+        stands after an auxiliary, "att" or its subject ("Kan jag få vatten?", "hoppas få svar"). None otherwise."""
         m, toks, clause = self.m, self.tokens, self.clause
         text = toks[i].text
-        if not m.lexicon_nouns:
+        if not m.lexicon_nouns or text not in m.quantifier_homographs:
             return None
-        if text in m.quantifier_homographs:
-            prev = toks[i - 1].text if i > 0 and clause[i - 1] == clause[i] else ""
-            nxt = toks[i + 1].text if i + 1 < len(toks) and clause[i + 1] == clause[i] else ""
-            if prev in m.copulas or prev in m.determiners or prev in m.no_finite_after or nxt == "som":
-                return f"follows '{prev or text}' and is read as the quantifier '{text}'"
+        j = i - 1
+        while j >= 0 and clause[j] == clause[i] and toks[j].text in m.light_adverbs and toks[j].text not in m.quantifier_after:
+            j -= 1
+        prev = toks[j].text if j >= 0 and clause[j] == clause[i] else ""
+        nxt = toks[i + 1].text if i + 1 < len(toks) and clause[i + 1] == clause[i] else ""
+        noun_next = NOUN in word_classes(self.code, nxt) and nxt not in m.determiners and nxt not in m.infinitives \
+            and not self._dictionary_verb(i + 1)
+        if prev in m.copulas or prev in m.determiners or prev in m.no_finite_after:
+            return f"follows '{prev}' and is read as the quantifier '{text}'"
+        if nxt == "som" and (prev in m.quantifier_after or prev not in m.fronting_verbs) and prev not in m.inverted_subjects and prev != m.infinitive_marker:
+            return f"stands before 'som' and is read as the quantifier '{text}'"   # not "ska få som han vill"
+        if noun_next and (not prev or prev in m.quantifier_after):
+            return f"stands before '{nxt}' and is read as the quantifier '{text}'"
         return None
 
     def deponent(self, i: int, lemma: str) -> str | None:
