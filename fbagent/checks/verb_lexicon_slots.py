@@ -43,10 +43,10 @@ class LexiconSlotRules(SentenceFacts):
 
     def lexicon_noun_slot(self, i: int, lemma: str) -> str | None:
         """Why token ``i``, a spelling match of ``lemma``, is a noun here (see the module doc), as the note's
-        reason; None where the language has no ``lexicon_nouns``, the form has no noun reading, or no noun-phrase
+        reason; None where the language has no ``lexicon_nouns`` or no ``verb_second`` order (Swedish), the form has no noun reading, or no noun-phrase
         word stands before it."""
         m, toks, clause = self.m, self.tokens, self.clause
-        if not m.lexicon_nouns or i == 0 or clause[i - 1] != clause[i]:
+        if not (m.lexicon_nouns and m.verb_second) or i == 0 or clause[i - 1] != clause[i]:
             return None
         text, prev = toks[i].text, toks[i - 1].text
         if NOUN not in word_classes(self.code, text):
@@ -113,7 +113,7 @@ class LexiconSlotRules(SentenceFacts):
         of it: it follows a subject pronoun (``inverted_subjects``), which an imperative never does ("Vi såg en
         älg": se's past). None otherwise."""
         toks = self.tokens
-        if not self.m.lexicon_nouns or not lemma.endswith("a") or toks[i].text != lemma[:-1] or i == 0 \
+        if not (self.m.lexicon_nouns and self.m.verb_second) or not lemma.endswith("a") or toks[i].text != lemma[:-1] or i == 0 \
                 or self.clause[i - 1] != self.clause[i] or toks[i - 1].text not in self.m.inverted_subjects | {"de"} \
                 or lemma in self.lemmas[i] or not self._dictionary_verb(i):
             return None   # "Han bär", "hon vet": the stem is the lemma's own present or past by the dictionary
@@ -144,6 +144,56 @@ class LexiconSlotRules(SentenceFacts):
         if noun_next and (not prev or prev in m.quantifier_after):
             return f"stands before '{nxt}' and is read as the quantifier '{text}'"
         return None
+
+    def clause_noun(self, i: int, lemma: str) -> str | None:
+        """Latvian (a language with ``clause_links``: free word order, one finite verb a clause): why token ``i``, a
+        finite-looking form of ``lemma`` (not its infinitive nor a participle) that the dictionary also reads as a
+        noun, is that noun: its clause has another verb's finite form (by the dictionary: "rādīja" -> rādīt, or the
+        ``irregular`` table with a prefix: "nopirka") and no
+        ``clause_links`` word between them ("Viņš rādīja mums ceļu": celt's 1st person and ceļš's accusative; the
+        clause's verb is rādīja); right after a preposition (``no_finite_after``) the noun too, a participle-shaped
+        one included ("no rīta": the morning's). None otherwise."""
+        m, toks, clause = self.m, self.tokens, self.clause
+        text = toks[i].text
+        if not (m.lexicon_nouns and m.clause_links) or text == lemma or NOUN not in word_classes(self.code, text):
+            return None
+        if i > 0 and clause[i - 1] == clause[i] and toks[i - 1].text in m.no_finite_after:
+            return f"follows the preposition '{toks[i - 1].text}' and is read as the noun '{text}'"   # "no rīta"
+        if text.endswith(m.nonfinite_endings or ("\0",)):
+            return None
+        for side in (range(i - 1, -1, -1), range(i + 1, len(toks))):
+            for k in side:
+                other = toks[k].text
+                if clause[k] != clause[i] or other in m.clause_links:
+                    break
+                if other != text and lemma not in self.lemmas[k] and not other.endswith(m.nonfinite_endings or ("\0",)) \
+                        and (other in m.copulas or self._dictionary_verb(k) or self._listed_verb(other, lemma)):
+                    return f"is read as the noun '{text}' (the clause's verb is '{other}')"
+        return None
+
+    def adverb_homograph(self, i: int) -> str | None:
+        """Why token ``i``, an ``adverb_homographs`` word spelled as an infinitive (Latvian "rīt": tomorrow / to
+        swallow; "klāt": present / to lay), is the adverb: it opens its clause ("Rīt no rīta būs sanāksme"; an
+        infinitive depends on a verb before it) or follows a copula, ``light_adverbs`` between ("ir klāt": no
+        infinitive follows a copula). None otherwise."""
+        m, toks, clause = self.m, self.tokens, self.clause
+        if toks[i].text not in m.adverb_homographs:
+            return None
+        j = i - 1
+        while j >= 0 and clause[j] == clause[i] and toks[j].text in m.light_adverbs:
+            j -= 1
+        if i == 0 or clause[i - 1] != clause[i]:
+            return "opens its clause and is read as the adverb spelled alike"
+        if j >= 0 and clause[j] == clause[i] and toks[j].text in m.copulas:
+            return f"follows the copula '{toks[j].text}' and is read as the adverb spelled alike"
+        return None
+
+    def _listed_verb(self, word: str, lemma: str) -> bool:
+        """Whether ``word`` is a form of a verb other than ``lemma`` in the language's ``irregular`` table, itself
+        or after one of its ``verb_prefixes`` (Latvian "nopirka": no- + pirkt's past "pirka")."""
+        m = self.m
+        cuts = [word] + [word[len(p):] for p in m.verb_prefixes if word.startswith(p) and len(word) - len(p) >= 3]
+        return any(cut in forms and base != lemma and not lemma.endswith(base) for cut in cuts for base, forms in m.irregular)
 
     def deponent(self, i: int, lemma: str) -> str | None:
         """Why token ``i`` is a form of a deponent verb of its own (``deponent_forms`` of ``lemma``: "hoppas" is
