@@ -149,7 +149,8 @@ class LexiconSlotRules(SentenceFacts):
         """Latvian (a language with ``clause_links``: free word order, one finite verb a clause): why token ``i``, a
         finite-looking form of ``lemma`` (not its infinitive nor a participle) that the dictionary also reads as a
         noun, is that noun: its clause has another verb's finite form (by the dictionary: "rādīja" -> rādīt, or the
-        ``irregular`` table with a prefix: "nopirka") and no
+        ``irregular`` table with a prefix: "nopirka"; a word the dictionary does not know with a past ending of
+        ``finite_endings``: "pazaudēja") and no
         ``clause_links`` word between them ("Viņš rādīja mums ceļu": celt's 1st person and ceļš's accusative; the
         clause's verb is rādīja); right after a preposition (``no_finite_after``) the noun too, a participle-shaped
         one included ("no rīta": the morning's). None otherwise."""
@@ -159,15 +160,16 @@ class LexiconSlotRules(SentenceFacts):
             return None
         if i > 0 and clause[i - 1] == clause[i] and toks[i - 1].text in m.no_finite_after:
             return f"follows the preposition '{toks[i - 1].text}' and is read as the noun '{text}'"   # "no rīta"
-        if text.endswith(m.nonfinite_endings or ("\0",)):
-            return None
+        if text.endswith(m.nonfinite_endings or ("\0",)) or any(x in text[-7:] for x in m.participle_infixes):
+            return None   # a participle, declined ones too ("kritušos"): no finite verb
         for side in (range(i - 1, -1, -1), range(i + 1, len(toks))):
             for k in side:
                 other = toks[k].text
                 if clause[k] != clause[i] or other in m.clause_links:
                     break
                 if other != text and lemma not in self.lemmas[k] and not other.endswith(m.nonfinite_endings or ("\0",)) \
-                        and (other in m.copulas or self._dictionary_verb(k) or self._listed_verb(other, lemma)):
+                        and (other in m.copulas or self._dictionary_verb(k) or self._listed_verb(other, lemma)
+                             or bool(m.finite_endings) and other.endswith(m.finite_endings) and not self.known[k]):
                     return f"is read as the noun '{text}' (the clause's verb is '{other}')"
         return None
 
