@@ -40,7 +40,8 @@ class ClosedClassRules(SlotRules, LexiconSlotRules):
             return f"opens the sentence right before the verb '{verb}' and is read as its subject"
         if (why := self.lexicon_noun_slot(i, lemma) or self.stem_after_subject(i, lemma)
                 or self.deponent(i, lemma) or self.quantifier_homograph(i)
-                or self.clause_noun(i, lemma) or self.adverb_homograph(i)) is not None:
+                or self.clause_noun(i, lemma) or self.adverb_homograph(i)
+                or self.turkish_noun(i, lemma)) is not None:
             return why
         if self.lexical_noun(i, lemma):
             return ("is the lemma's stem with -mAğ- (the infinitive's cases are -mAyI, -mAyA) and is read as the "

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from fbagent.checks.conjugation_tr import tr_aorist_nominal, tr_bare_aorist
 from fbagent.checks.lexicon_hunspell import ADJECTIVE, NOUN, word_classes
 from fbagent.checks.verb_sentence import SentenceFacts
 
@@ -196,6 +197,28 @@ class LexiconSlotRules(SentenceFacts):
         m = self.m
         cuts = [word] + [word[len(p):] for p in m.verb_prefixes if word.startswith(p) and len(word) - len(p) >= 3]
         return any(cut in forms and base != lemma and not lemma.endswith(base) for cut in cuts for base, forms in m.irregular)
+
+    def turkish_noun(self, i: int, lemma: str) -> str | None:
+        """Turkish (no dictionary; verb-final clauses): why token ``i``, a form of ``lemma``, is a noun spelled from
+        the verb. The aorist with a suffix no finite aorist takes (:func:`tr_aorist_nominal`: "giderleri",
+        "yazarın": the agent or result noun); the aorist with -Im (1st person or "my") or the bare -mA form (the
+        negative imperative or the verbal noun: "çalışma") inside its clause, after its first word and not before
+        a ``bare_stem_links`` or ``verb_context`` word or a question particle: a finite verb ends its clause, the noun
+        does not ("Aylık gelirim kiramı karşılıyor", "Bu bilimsel çalışma üç yıl sürdü"). None otherwise."""
+        toks, clause, m = self.tokens, self.clause, self.m
+        if self.code != "tr" or not lemma.endswith(("mak", "mek")):
+            return None
+        text = toks[i].text
+        if nominal := tr_aorist_nominal(text, lemma):
+            return f"is the noun spelled like the aorist with the suffix '-{nominal}' (no finite aorist takes it)"
+        first_person = text[-2:] in ("ım", "im", "um", "üm") and tr_bare_aorist(text[:-2], lemma)
+        if not (first_person or text == lemma[:-1]) or i == 0 or clause[i - 1] != clause[i] or i + 1 >= len(toks) \
+                or clause[i + 1] != clause[i]:
+            return None
+        nxt = toks[i + 1].text
+        if nxt in m.bare_stem_links or nxt in m.verb_context or nxt.startswith(("mı", "mi", "mu", "mü")):
+            return None
+        return "stands inside its clause and is read as a noun (a finite verb ends its Turkish clause)"
 
     def deponent(self, i: int, lemma: str) -> str | None:
         """Why token ``i`` is a form of a deponent verb of its own (``deponent_forms`` of ``lemma``: "hoppas" is
