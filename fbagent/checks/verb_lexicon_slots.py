@@ -201,7 +201,8 @@ class LexiconSlotRules(SentenceFacts):
     def turkish_noun(self, i: int, lemma: str) -> str | None:
         """Turkish (no dictionary; verb-final clauses): why token ``i``, a form of ``lemma``, is a noun spelled from
         the verb. The aorist with a suffix no finite aorist takes (:func:`tr_aorist_nominal`: "giderleri",
-        "yazarın": the agent or result noun); the aorist with -Im (1st person or "my") or the bare -mA form (the
+        "yazarın": the agent or result noun); the aorist, bare or plural, before a ``noun_postpositions`` word
+        ("Yazarlar için": "için" takes a noun or an infinitive, never a finite verb); the aorist with -Im (1st person or "my") or the bare -mA form (the
         negative imperative or the verbal noun: "çalışma") inside its clause, after its first word and not before
         a ``bare_stem_links`` or ``verb_context`` word or a question particle: a finite verb ends its clause, the noun
         does not ("Aylık gelirim kiramı karşılıyor", "Bu bilimsel çalışma üç yıl sürdü"). None otherwise."""
@@ -211,6 +212,10 @@ class LexiconSlotRules(SentenceFacts):
         text = toks[i].text
         if nominal := tr_aorist_nominal(text, lemma):
             return f"is the noun spelled like the aorist with the suffix '-{nominal}' (no finite aorist takes it)"
+        plural = text[-3:] in ("lar", "ler") and tr_bare_aorist(text[:-3], lemma)
+        if (plural or tr_bare_aorist(text, lemma)) and i + 1 < len(toks) and clause[i + 1] == clause[i] \
+                and toks[i + 1].text in m.noun_postpositions:
+            return f"stands before the postposition '{toks[i + 1].text}' and is read as its noun (a finite verb takes none)"
         first_person = text[-2:] in ("ım", "im", "um", "üm") and tr_bare_aorist(text[:-2], lemma)
         if not (first_person or text == lemma[:-1]) or i == 0 or clause[i - 1] != clause[i] or i + 1 >= len(toks) \
                 or clause[i + 1] != clause[i]:
