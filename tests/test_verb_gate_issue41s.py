@@ -1,9 +1,10 @@
 """The verb gate on issue 41's sixth pass for sv, lv, tr (builder 41s): word-class knowledge from a Hunspell dictionary
 (fbagent.checks.lexicon_hunspell: which forms have a noun reading) and the noun-phrase slots that select that reading
 (fbagent.checks.verb_lexicon_slots). Each kind with the reason a refusal names, then the floors of the builder's dev
-set (tests/data/verb_sentences_issue41s_dev.jsonl, set "issue-41s": 161 sentences, each kind half uses and half
+set (tests/data/verb_sentences_issue41s_dev.jsonl, set "issue-41s": 169 sentences, each kind half uses and half
 non-uses of the same surface shape; the second Swedish batch (50) and the Latvian (30) and Turkish (21) ones were
-scored once before any rule was changed for them, see the issue note) and of the 2026-12e set (sealed when it was
+scored once before any rule was changed for them; the 8 "vad ... om" ones were written after their rule, see the
+issue note) and of the 2026-12e set (sealed when it was
 scored, a dev set since). Both were tuned on: floors against regressions."""
 
 from __future__ import annotations
@@ -46,6 +47,10 @@ needs_lv = pytest.mark.skipif(not has_lexicon("lv"),
     ("Det finns bara få platser kvar.", "få", False, "read as the quantifier 'få'", ""),
     ("Kan jag få ett glas vatten?", "få", True, "", "få"),
     ("Vi hoppas få svar snart.", "få", True, "", "få"),
+    # a particle that is a preposition in a question opened by "vad", a phrase after it
+    ("Vad tycker du om den nya chefen?", "tycka om", False, "", ""),
+    ("Tycker du om choklad?", "tycka om", True, "", "tycker"),
+    ("Vad tycker du om?", "tycka om", True, "", "tycker"),
 ])
 def test_swedish_kind(sentence: str, lemma: str, present: bool, why: str, surface: str) -> None:
     assert_kind(sentence, lemma, "sv", present, why, surface)
@@ -83,9 +88,9 @@ def test_kind(sentence: str, lemma: str, lang: str, present: bool, why: str, sur
 
 
 @pytest.mark.parametrize(("lang", "floor"), [
-    # measured on this pass: sv 54/55 found 55/55 refused ("Några fiskar från bryggan": några read as a determiner),
+    # measured on this pass: sv 58/59 found 59/59 refused ("Några fiskar från bryggan": några read as a determiner),
     # lv 15/15 15/15, tr 9/11 10/10 (okurlar, kazma: the Turkish paradigm does not generate them)
-    ("sv", (54, ALL)), ("lv", (ALL, ALL)), ("tr", (9, ALL)),
+    ("sv", (58, ALL)), ("lv", (ALL, ALL)), ("tr", (9, ALL)),
 ])
 def test_issue41s_dev_floors(lang: str, floor: tuple[int, int]) -> None:
     if not has_lexicon(lang) and lang != "tr":
@@ -95,7 +100,7 @@ def test_issue41s_dev_floors(lang: str, floor: tuple[int, int]) -> None:
 
 @pytest.mark.parametrize(("lang", "floor"), [
     # 2026-12e after this pass (before, main edab49f: sv 46/16, lv 51/25, tr 47/23)
-    ("sv", (46, 24)), ("lv", (51, 27)), ("tr", (47, 26)),
+    ("sv", (46, 25)), ("lv", (51, 27)), ("tr", (47, 26)),
 ])
 def test_sealed_2026_12e_floors(lang: str, floor: tuple[int, int]) -> None:
     if not has_lexicon(lang) and lang != "tr":

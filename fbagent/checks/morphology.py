@@ -148,6 +148,8 @@ class Morphology:
     adverb_homographs: frozenset[str] = frozenset()
     participle_infixes: tuple[str, ...] = ()
     noun_postpositions: frozenset[str] = frozenset()
+    question_openers: frozenset[str] = frozenset()
+    question_prepositions: frozenset[str] = frozenset()
     deponent_forms: tuple[tuple[str, frozenset[str]], ...] = ()
     clause_initial_homographs: frozenset[str] = frozenset()
     postnominal_adjectives: bool = False  # fr: an adjective follows its noun, so the tagger's adjective after a determiner is no attributive one
@@ -293,6 +295,8 @@ def _context_fields(entry: dict[str, Any], low: Any) -> dict[str, Any]:
         adverb_homographs=frozenset(low(entry.get("adverb_homographs", []))),
         participle_infixes=tuple(low(entry.get("participle_infixes", []))),
         noun_postpositions=frozenset(low(entry.get("noun_postpositions", []))),
+        question_openers=frozenset(low(entry.get("question_openers", []))),
+        question_prepositions=frozenset(low(entry.get("question_prepositions", []))),
         deponent_forms=tuple((str(k).lower(), frozenset(low(v))) for k, v in entry.get("deponent_forms", {}).items()),
         clause_initial_homographs=frozenset(low(entry.get("clause_initial_homographs", []))),
         function_phrases=tuple(tuple(re.findall(r"\w+", str(x).lower())) for x in entry.get("function_phrases", [])),

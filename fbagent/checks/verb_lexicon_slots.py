@@ -225,6 +225,20 @@ class LexiconSlotRules(SentenceFacts):
             return None
         return "stands inside its clause and is read as a noun (a finite verb ends its Turkish clause)"
 
+    def question_preposition(self, j: int, head: int) -> bool:
+        """Swedish: whether token ``j``, a particle of the LU whose verb is token ``head`` (``tycka om``), is a
+        preposition here: it is one (``question_prepositions``), a word of its clause follows it, and the clause opens with
+        a ``question_openers`` word whose answer is that phrase's content ("Vad tycker du om filmen?": what do you
+        think about the film; "Tycker du om filmen?" and "Vad tycker du om?" keep the particle verb)."""
+        m, toks, clause = self.m, self.tokens, self.clause
+        if not m.question_openers or toks[j].text not in m.question_prepositions or j + 1 >= len(toks) \
+                or clause[j + 1] != clause[j]:
+            return False
+        start = head
+        while start > 0 and clause[start - 1] == clause[head]:
+            start -= 1
+        return toks[start].text in m.question_openers and start < head
+
     def deponent(self, i: int, lemma: str) -> str | None:
         """Why token ``i`` is a form of a deponent verb of its own (``deponent_forms`` of ``lemma``: "hoppas" is
         hoppas, to hope, not hoppa's s-passive); None otherwise."""
