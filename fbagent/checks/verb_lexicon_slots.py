@@ -18,11 +18,19 @@ attributive adjective, a quantifier or a genitive attribute, the article being o
   dictionary reads as a noun: "Statsministerns tal").
 
 The infinitive (the form spelled as the lemma) after a verb form is left alone ("försökte springa": springa is
-also a noun); a form other than the infinitive right after another full verb's finite form is its object
-("Han åt lever": one finite verb a clause). Two further Swedish rules of the same grammar: the bare stem (the imperative of an -a verb, which
-never follows its subject) right after a subject pronoun (or "de", which as an article would need a plural) is another verb's form ("Vi såg en älg": se's past, not
-såga's imperative); a listed deponent verb's forms (``deponent_forms``: "hoppas", hope) are that verb, not the
-s-passive of the base verb ("Vi hoppas att ...": not hoppa). Each rule returns the refusal note's reason.
+also a noun); a form other than the infinitive right after another full verb's finite form is its object ("Han åt
+lever": one finite verb a clause). Further Swedish rules of the same grammar: the bare stem (the imperative of an -a
+verb, which never follows its subject) right after a subject pronoun (or "de", which as an article would need a
+plural) is another verb's form ("Vi såg en älg": se's past, not såga's imperative); a listed deponent verb's forms
+(``deponent_forms``: "hoppas", hope) are that verb, not the s-passive of the base verb; the quantifier "få"
+(``quantifier_homographs``); an LU particle that is a preposition in a clause opened by "vad" ("Vad tycker du om
+filmen?": :meth:`LexiconSlotRules.question_preposition`).
+
+Latvian (free order, one finite verb a clause): a form with a noun reading in a clause with another verb's finite
+form, or after a preposition (:meth:`LexiconSlotRules.clause_noun`), and adverbs spelled as an infinitive
+(``adverb_homographs``). Turkish (no dictionary, verb-final clauses): the aorist-shaped noun with a nominal suffix,
+the aorist + -Im and the bare -mA form inside a clause (:meth:`LexiconSlotRules.turkish_noun`). Each rule returns
+the refusal note's reason.
 """
 
 from __future__ import annotations
@@ -44,8 +52,8 @@ class LexiconSlotRules(SentenceFacts):
 
     def lexicon_noun_slot(self, i: int, lemma: str) -> str | None:
         """Why token ``i``, a spelling match of ``lemma``, is a noun here (see the module doc), as the note's
-        reason; None where the language has no ``lexicon_nouns`` or no ``verb_second`` order (Swedish), the form has no noun reading, or no noun-phrase
-        word stands before it."""
+        reason; None where the language has no ``lexicon_nouns`` or no ``verb_second`` order (Swedish), the form has
+        no noun reading, or no noun-phrase word stands before it."""
         m, toks, clause = self.m, self.tokens, self.clause
         if not (m.lexicon_nouns and m.verb_second) or i == 0 or clause[i - 1] != clause[i]:
             return None
