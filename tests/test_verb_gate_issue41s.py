@@ -1,10 +1,10 @@
 """The verb gate on issue 41's sixth pass for sv, lv, tr (builder 41s): word-class knowledge from a Hunspell dictionary
 (fbagent.checks.lexicon_hunspell: which forms have a noun reading) and the noun-phrase slots that select that reading
 (fbagent.checks.verb_lexicon_slots). Each kind with the reason a refusal names, then the floors of the builder's dev
-set (tests/data/verb_sentences_issue41s_dev.jsonl, set "issue-41s": 169 sentences, each kind half uses and half
+set (tests/data/verb_sentences_issue41s_dev.jsonl, set "issue-41s": 185 sentences, each kind half uses and half
 non-uses of the same surface shape; the second Swedish batch (50) and the Latvian (30) and Turkish (21) ones were
-scored once before any rule was changed for them; the 8 "vad ... om" ones were written after their rule, see the
-issue note) and of the 2026-12e set (sealed when it was
+scored once before any rule was changed for them; the 8 "vad ... om" ones were written after their rule; 16 uses in the slots' shapes
+found 15/16 at first, see the issue note) and of the 2026-12e set (sealed when it was
 scored, a dev set since). Both were tuned on: floors against regressions."""
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ needs_lv = pytest.mark.skipif(not has_lexicon("lv"),
     # a form with a noun reading after a quantifier, an attributive adjective or participle, a genitive
     ("Barnen behöver all lek de kan få.", "leka", False, "follows the quantifier 'all' and is read as the noun 'lek'", ""),
     ("Alla dansar på midsommarafton.", "dansa", True, "", "dansar"),
+    ("Alla lever längre nu för tiden.", "leva", True, "", "lever"),   # a plural quantifier, "lever" no plural noun
     ("Han åt stekt lever med lingon.", "leva", False, "follows the adjective 'stekt' and is read as the noun 'lever'", ""),
     ("Glada barn leker på gården.", "leka", True, "", "leker"),
     ("Till middag blev det kokt stek.", "steka", False, "follows the adjective 'kokt'", ""),   # "det" inverted after "blev"
@@ -88,9 +89,9 @@ def test_kind(sentence: str, lemma: str, lang: str, present: bool, why: str, sur
 
 
 @pytest.mark.parametrize(("lang", "floor"), [
-    # measured on this pass: sv 58/59 found 59/59 refused ("Några fiskar från bryggan": några read as a determiner),
+    # measured on this pass: sv 74/75 found 59/59 refused ("Några fiskar från bryggan": några read as a determiner),
     # lv 15/15 15/15, tr 9/11 10/10 (okurlar, kazma: the Turkish paradigm does not generate them)
-    ("sv", (58, ALL)), ("lv", (ALL, ALL)), ("tr", (9, ALL)),
+    ("sv", (74, ALL)), ("lv", (ALL, ALL)), ("tr", (9, ALL)),
 ])
 def test_issue41s_dev_floors(lang: str, floor: tuple[int, int]) -> None:
     if not has_lexicon(lang) and lang != "tr":

@@ -54,13 +54,18 @@ class _Grammar:
     verb_endings: frozenset[str] = frozenset()
     infinitive_endings: tuple[str, ...] = ()
     derived_noun_endings: frozenset[str] = frozenset()
+    plural_endings: frozenset[str] = frozenset()
+    neuter_endings: frozenset[str] = frozenset()
 
 
 _GRAMMARS = {
     "sv": _Grammar(frozenset({"en", "et", "n", "na", "nen", "net", "ren", "ret", "len", "let", "men", "met",
                               "arna", "orna", "erna", "rna", "narna", "larna", "rarna", "marna", "terna", "lerna"}),
                    frozenset({"de", "te", "dde", "tt", "it", "des", "tes", "ddes", "tts", "re", "iska"}),
-                   derived_noun_endings=frozenset({"re", "ren", "rens", "res", "rna", "rnas"})),
+                   derived_noun_endings=frozenset({"re", "ren", "rens", "res", "rna", "rnas"}),
+                   plural_endings=frozenset({"ar", "or", "er", "r", "n", "arna", "orna", "erna", "rna", "na", "rar",
+                                             "lar", "nar", "mar", "ter", "ler", "ner", "ren", "len", "nen", "men"}),
+                   neuter_endings=frozenset({"et", "t", "net", "ret", "let", "met"})),
     "lv": _Grammar(frozenset({"iem", "ām", "ēm", "īm", "os", "ās", "ēs", "īs"}), frozenset({"dams", "sim", "siet"}),
                    ("t", "ties")),
     "es": _Grammar(frozenset({"s", "es"}), frozenset({"ndo", "mos", "ron"}), ("ar", "er", "ir", "ír")),
@@ -267,6 +272,23 @@ def word_classes(lang: str, form: str) -> frozenset[str]:
                 out.add(NOUN)
                 break
     return frozenset(out)
+
+
+@lru_cache(maxsize=16384)
+def plural_noun(lang: str, form: str) -> bool:
+    """Whether ``form`` (lower case) can be a plural noun by ``lang``'s dictionary: made of a noun stem by a rule
+    adding a plural ending (``_Grammar.plural_endings``: Swedish "levrar", "bilar"), or a stem whose class adds a
+    neuter definite ending (a neuter noun's plural is spelled as its singular: "bär", "tal"); False where the
+    language has no plural endings here (then nothing is known)."""
+    lex, grammar = lexicon(lang), _GRAMMARS.get(lang)
+    if grammar is None or not grammar.plural_endings:
+        return False
+    neuter = {add: rules for add, rules in lex.noun_rules.items() if add in grammar.neuter_endings}
+    if form in lex.nouns and any(r.flag in lex.nouns[form] and r.condition.search(form)
+                                 for rules in neuter.values() for r in rules):
+        return True
+    plural = {add: rules for add, rules in lex.noun_rules.items() if add in grammar.plural_endings}
+    return _made_by(plural, lex.nouns, form)
 
 
 def noun_readings(lang: str, form: str) -> frozenset[str]:

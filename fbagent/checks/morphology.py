@@ -144,6 +144,7 @@ class Morphology:
     lexicon_nouns: bool = False  # sv/lv: noun readings from the Hunspell dictionary (verb_lexicon_slots.py)
     quantifiers: frozenset[str] = frozenset()
     quantifier_homographs: frozenset[str] = frozenset()
+    plural_quantifiers: frozenset[str] = frozenset()
     quantifier_after: frozenset[str] = frozenset()
     adverb_homographs: frozenset[str] = frozenset()
     participle_infixes: tuple[str, ...] = ()
@@ -291,6 +292,7 @@ def _context_fields(entry: dict[str, Any], low: Any) -> dict[str, Any]:
         lexicon_nouns=bool(entry.get("lexicon_nouns", False)),
         quantifiers=frozenset(low(entry.get("quantifiers", []))),
         quantifier_homographs=frozenset(low(entry.get("quantifier_homographs", []))),
+        plural_quantifiers=frozenset(low(entry.get("plural_quantifiers", []))),
         quantifier_after=frozenset(low(entry.get("quantifier_after", []))),
         adverb_homographs=frozenset(low(entry.get("adverb_homographs", []))),
         participle_infixes=tuple(low(entry.get("participle_infixes", []))),

@@ -7,7 +7,8 @@ phrases without an article (Teleman et al., *Svenska Akademiens grammatik* 3, No
 attributive adjective, a quantifier or a genitive attribute, the article being optional or absent):
 
 - after a **quantifier** (``quantifiers``: "All mat", "en enda röra", "mycket mat"; the infinitive is never
-  governed by one);
+  governed by one); after a plural one (``plural_quantifiers``) only a form that can be a plural noun
+  (:func:`fbagent.checks.lexicon_hunspell.plural_noun`): "Alla lever längre" has the pronoun and the verb;
 - after an **attributive adjective**: one the dictionary knows (comparison class), a listed ``attributive`` /
   ``prenominal`` one, one with an ``adjective_endings`` suffix, or a participle-shaped word (-d, -t, -ad, -at,
   -da, -ta: "stekt lever", "gott skick") that no pronoun, subordinator or negation precedes (there the -t word
@@ -38,7 +39,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from fbagent.checks.conjugation_tr import tr_aorist_nominal, tr_bare_aorist
-from fbagent.checks.lexicon_hunspell import ADJECTIVE, NOUN, word_classes
+from fbagent.checks.lexicon_hunspell import ADJECTIVE, NOUN, plural_noun, word_classes
 from fbagent.checks.verb_sentence import SentenceFacts
 
 #: endings of a participle used as an attributive adjective (Swedish: stekt, kokt, lagad, lagat, målade)
@@ -60,8 +61,8 @@ class LexiconSlotRules(SentenceFacts):
         text, prev = toks[i].text, toks[i - 1].text
         if NOUN not in word_classes(self.code, text):
             return None
-        if prev in m.quantifiers:
-            return f"follows the quantifier '{prev}' and is read as the noun '{text}'"
+        if prev in m.quantifiers and (prev not in m.plural_quantifiers or plural_noun(self.code, text)):
+            return f"follows the quantifier '{prev}' and is read as the noun '{text}'"   # not "Alla lever": a pronoun
         if text == lemma and self._dictionary_verb(i - 1):
             return None   # "försökte springa": an infinitive after a verb
         if self._attributive_adjective(i - 1):
