@@ -10,8 +10,9 @@ check returns. This script measures that: a worker thread runs the real checks
 new sentences each time, so HanTa tags each one) back to back, while the main thread inserts ``--statements`` rows
 into a WAL SQLite file (``synchronous=NORMAL``, as ``fbagent generate`` writes), one statement at a time, and records
 each statement's wall time. Per switch interval: the median, mean, 99th percentile and largest statement time (ms),
-and the worker's entries checked per second meanwhile (what the shorter slices cost it); and the statement alone. The process's interval is restored at the end
-(:func:`fbagent.generation.workers.short_switch_interval` sets 0.5 ms while entries run).
+and the worker's entries checked per second meanwhile (what the shorter slices cost it); and the statement alone. The process's interval is restored at the end.
+``generate`` keeps Python's 5 ms: a shorter interval cut these waits but cost CPU per entry at latency 0
+(docs/backends.md, issue 46 session 15).
 
 Wall times: on a loaded machine compare the intervals of one run (the load is printed). Prints numbers, asserts
 nothing.

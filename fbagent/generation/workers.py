@@ -16,7 +16,6 @@ import gc
 import json
 import os
 import sqlite3
-import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass
@@ -242,7 +241,7 @@ class EntryPool:
         tasks = [asyncio.create_task(worker(), name=f"entry-worker-{i}") for i in range(n_tasks)]
         ticker = asyncio.create_task(_tick(progress))
         try:
-            with young_generation_threshold(), short_switch_interval():
+            with young_generation_threshold():
                 await asyncio.gather(*tasks)
         except BaseException:
             for t in tasks:
@@ -303,31 +302,6 @@ def young_generation_threshold(threshold: int = YOUNG_GC_THRESHOLD) -> Iterator[
         yield
     finally:
         gc.set_threshold(*before)
-
-
-#: the GIL's switch interval while entries run, seconds (CPython's default: 0.005)
-SWITCH_INTERVAL_S = 0.0005
-
-
-@contextlib.contextmanager
-def short_switch_interval(seconds: float = SWITCH_INTERVAL_S) -> Iterator[None]:
-    """Hand the GIL over after ``seconds`` (at most) instead of CPython's 5 ms, for the body.
-
-    The event loop thread and the checks' worker thread (:func:`fbagent.agents.entry_graph.off_loop`: the verb
-    check, pure Python for half of it, HanTa's tagger) share the GIL. Every SQLite statement of the loop thread
-    (an ``llm_calls`` row, a checkpoint, a cache lookup) releases it, the busy worker takes it, and the loop
-    thread then waits until the worker's time slice is over: up to the switch interval, during which no
-    answer is read and no request sent (``benchmarks/bench_gil_handoff.py`` measures that wait). At 0.5 ms the
-    waits are a tenth as long, for more GIL hand-offs of the worker; ``benchmarks/bench_generate.py`` at 64
-    requests in flight, 100 ms: 0.34 -> 0.41 of the bound (medians of 3 alternating runs, load 9-11). The
-    previous interval comes back after; an interval the process set shorter is kept.
-    """
-    before = sys.getswitchinterval()
-    sys.setswitchinterval(min(before, seconds))
-    try:
-        yield
-    finally:
-        sys.setswitchinterval(before)
 
 
 async def _tick(refresh: Callable[[], None], every_s: float = 0.5) -> None:
