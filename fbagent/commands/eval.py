@@ -27,9 +27,9 @@ from fbagent.commands.eval_tables import print_report
 from fbagent.commands.model_options import backend_options
 from fbagent.commands.option_groups import option_group
 from fbagent.commands.options import DEFAULT_DB, ExistingDbOption, name_check
-from fbagent.commands.output import echo, new_console, secho
+from fbagent.commands.output import echo, new_console, report_console, secho
 from fbagent.commands.progress_view import CountBar, ProgressView
-from fbagent.commands.tables import Col, print_table, wrap_text
+from fbagent.commands.tables import PROSE_MIN, Col, print_table, wrap_text
 from fbagent.errors import FbagentError
 from fbagent.eval.choices import ALL_TEMPLATES, DEFAULT_ORDERS
 from fbagent.eval.runner import check_result_folder
@@ -43,7 +43,6 @@ from fbagent.providers.prices import check_cap, load_prices
 from fbagent.seeds import DEFAULT_SEED
 
 if TYPE_CHECKING:
-    from rich.console import Console
 
     from fbagent.providers.base import Backend
     from fbagent.providers.config import ModelConfig
@@ -175,11 +174,6 @@ def _Progress(description: str) -> ProgressView:  # the name the commands and te
     return ProgressView(new_console(stderr=True), bar=CountBar(description))
 
 
-def _console() -> Console:
-    """A Rich console: the terminal's width, else ``$COLUMNS``, else 200 columns (files, pipes)."""
-    probe = new_console()
-    return probe if probe.is_terminal or os.environ.get("COLUMNS") else new_console(width=200)
-
 
 def _dataset_human(results: list[Any]) -> float | None:
     """The paper-style human accuracy the first FrameBench run recorded from its dataset's judgments, with one
@@ -204,14 +198,14 @@ def _print_results(folders: list[Path], human: float | None = None) -> None:
     """One run: a two-column table (metric, value) of the report row, so it fits any terminal."""
 
     results = [evaluation.load_result(f) for f in folders]
-    console = _console()
+    console = report_console()
     for tab in evaluation.tables(results, human):
         title, headers, rows = tab.title, tab.headers, tab.rows
         for row in rows:
             print_table(console, [Col("metric", wrap="words", style="bold"), Col("value", "right", wrap="path")],
                         list(zip(headers, row, strict=True)), title=title, show_header=False)
-        if tab.caption:
-            for line in wrap_text(tab.caption, console.width, "words"):
+        if tab.caption:  # under a two-column table: at most 80 columns wide, as any table's caption on a pipe
+            for line in wrap_text(tab.caption, min(console.width, PROSE_MIN), "words"):
                 console.print(line, highlight=False, markup=False)
 
 
@@ -428,7 +422,7 @@ def report_cmd(
         human = _dataset_human(results)
     ds = evaluation.dataset_warning(results)
     warnings = warnings + ([ds] if ds else [])
-    console = _console()
+    console = report_console()
 
     err_console = new_console(stderr=True, width=console.width)
     for w in warnings:  # wrapped at words to the terminal's width
@@ -536,5 +530,5 @@ def _print_by_file(out: Path) -> None:
     cols = [Col("file", wrap="path"), Col("group", wrap="path"), Col("instances", "right", short="n"),
             Col("failed", "right"), Col("accuracy % [95% CI]", "right", wrap="words", short="acc."),
             Col("failures wrong % [95% CI]", "right", wrap="words", short="wrong")]
-    print_table(_console(), cols, rows,
+    print_table(report_console(), cols, rows,
                 title="SemBench instances files (authors' rule: label 0 when sim(D, def0) > sim(D, def1))")
