@@ -784,6 +784,15 @@ CASES += [
        "--db", "{db}", setup="lus_csv", says=("is not an SPDX licence id (close ones: CC-BY-NC-SA-4.0",)),
 ]
 
+# --- session 15's new-user pass (issue-ux): what a clean clone's docs led to
+CASES += [
+    # a traceback (FileExistsError from matplotlib's folder) after the whole audit had run
+    _c("audit-plots-is-a-file", "audit", "--run", "run1", "--no-encoder", "--plots", "{tmp}/afile", "--db", "{db}",
+       setup="a_file", says=("--plots folder", "is an existing file, not a folder", "pass --plots with a new")),
+    _c("audit-plots-under-a-file", "audit", "--run", "run1", "--no-encoder", "--plots", "{tmp}/afile/p", "--db",
+       "{db}", setup="a_file", says=("lies under", "which is an existing file")),
+]
+
 
 CONLLU = ("# sent_id = 1\n# text = She held the cup.\n1\tShe\tshe\tPRON\tPRP\t_\t2\tnsubj\t_\t_\n"
           "2\theld\thold\tVERB\tVBD\t_\t0\troot\t_\t_\n3\tthe\tthe\tDET\tDT\t_\t4\tdet\t_\t_\n"
