@@ -791,6 +791,11 @@ CASES += [
        setup="a_file", says=("--plots folder", "is an existing file, not a folder", "pass --plots with a new")),
     _c("audit-plots-under-a-file", "audit", "--run", "run1", "--no-encoder", "--plots", "{tmp}/afile/p", "--db",
        "{db}", setup="a_file", says=("lies under", "which is an existing file")),
+    # a traceback (FileExistsError) after the tables were printed
+    _c("eval-report-out-is-a-file", "eval", "report", "{tmp}", "--out", "{tmp}/afile", setup="a_file",
+       says=("--out folder", "is an existing file, not a folder", "report.md, report.csv and the figure")),
+    _c("eval-report-out-under-a-file", "eval", "report", "{tmp}", "--out", "{tmp}/afile/report", setup="a_file",
+       says=("lies under", "which is an existing file")),
 ]
 
 

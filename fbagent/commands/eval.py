@@ -35,6 +35,7 @@ from fbagent.eval.choices import ALL_TEMPLATES, DEFAULT_ORDERS
 from fbagent.eval.runner import check_result_folder
 from fbagent.eval.schedule import parse_gpus
 from fbagent.eval.sembench_sets import looks_like_instances
+from fbagent.files import check_folder, make_folder
 from fbagent.lexicon.foreign import is_lm_eval_results
 from fbagent.limits import DEFAULT_N_BOOT, bounds
 from fbagent.providers import redact
@@ -378,6 +379,10 @@ def _result_folders(paths: list[Path]) -> list[Path]:
     return list(dict.fromkeys(folders))
 
 
+#: the fix of a bad `eval report --out`
+OUT_FIX = "pass --out with a new or existing folder (report.md, report.csv and the figure are written into it)"
+
+
 @app.command("report")
 def report_cmd(
     result_dirs: Annotated[list[Path], typer.Argument(help="Result folders of `fbagent eval run|frame-id|sembench` "
@@ -408,6 +413,8 @@ def report_cmd(
     bad = [f for f in figure_format if f not in evaluation.FIGURE_FORMATS]
     if bad:
         raise FbagentError(f"unknown --figure-format {', '.join(bad)}", f"use {', '.join(evaluation.FIGURE_FORMATS)}")
+    if out is not None:   # before the bootstrap: a file there is refused now (the folder is made when written)
+        check_folder(out, "--out folder", OUT_FIX)
     failures = None if exclude_failures is None else ("exclude" if exclude_failures else "count")
     results, scoring, warnings = evaluation.load_results(_result_folders(result_dirs), n_boot=n_boot, std=std,
                                                          failures=failures)
@@ -429,6 +436,7 @@ def report_cmd(
         err_console.print(Text("warning: ", style="yellow") + Text(w), highlight=False)
     print_report(console, evaluation.tables(results, human, wide=wide, scoring=scoring), wide=wide)
     if out is not None:
+        make_folder(out, "--out folder", OUT_FIX)
         paths = evaluation.write_report(results, out, human, formats=figure_format, warnings=warnings, scoring=scoring)
         echo("wrote " + ", ".join(str(p) for p in paths.values()))
 
