@@ -796,6 +796,10 @@ CASES += [
        says=("--out folder", "is an existing file, not a folder", "report.md, report.csv and the figure")),
     _c("eval-report-out-under-a-file", "eval", "report", "{tmp}", "--out", "{tmp}/afile/report", setup="a_file",
        says=("lies under", "which is an existing file")),
+    # "Fix: fix that line" for a file that is no JSONL at all
+    _c("eval-sembench-dictionary-not-jsonl", "eval", "sembench", "--dictionary", "{tmp}/afile", "--backend", "local",
+       "--out", "{tmp}/s", setup="a_file", says=("afile:1: not valid JSON", 'one JSON object per line, {"word"',
+                                                 "--dictionary wordnet")),
 ]
 
 
