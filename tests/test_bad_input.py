@@ -800,6 +800,9 @@ CASES += [
     _c("eval-sembench-dictionary-not-jsonl", "eval", "sembench", "--dictionary", "{tmp}/afile", "--backend", "local",
        "--out", "{tmp}/s", setup="a_file", says=("afile:1: not valid JSON", 'one JSON object per line, {"word"',
                                                  "--dictionary wordnet")),
+    # left an empty database file behind (made for the embedded sample, which was not asked for)
+    _c("db-missing-lexicon-show-a-name", "lexicon", "show", "fn-x", "--db", "{tmp}/none.db", db="none",
+       says=("database", "none.db does not exist")),
 ]
 
 
