@@ -803,6 +803,11 @@ CASES += [
     # left an empty database file behind (made for the embedded sample, which was not asked for)
     _c("db-missing-lexicon-show-a-name", "lexicon", "show", "fn-x", "--db", "{tmp}/none.db", db="none",
        says=("database", "none.db does not exist")),
+    # a refused first command left an empty database file behind
+    _c("pairs-select-unknown-lexicon-no-db", "pairs", "select", "--pairs", "3", "--lexicon", "fn-x", "--db",
+       "{tmp}/none.db", db="none", says=("unknown lexicon 'fn-x'",)),
+    _c("verifier-calibrate-unknown-lexicon-no-db", "verifier", "calibrate", "--lexicon", "fn-x", "--db",
+       "{tmp}/none.db", db="none", says=("unknown lexicon 'fn-x'",)),
 ]
 
 

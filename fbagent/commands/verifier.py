@@ -29,7 +29,7 @@ from fbagent.commands.progress_view import CountBar, ProgressView
 from fbagent.commands.tables import Col, WideOption, print_table
 from fbagent.pairs.options import PAIRS_HELP
 from fbagent.store.calibrations import list_calibrations
-from fbagent.store.db import open_db
+from fbagent.store.db import open_db, removed_if_failed
 from fbagent.store.lexicon import lexicon_by_name
 from fbagent.verifier import calibration
 from fbagent.verifier.calibration.options import HOLDOUT, CalibrateOptions
@@ -100,7 +100,8 @@ def calibrate_cmd(
     # notes on stderr, a bar per lexicon (gone when it ends); the result is rendered below
     view = ProgressView(new_console(stderr=True), progress=not as_json, bar=CountBar(remaining=False, transient=True))
     try:
-        result = asyncio.run(calibration.calibrate(db_path(db), opts, on_event=view))
+        with removed_if_failed(db_path(db)):   # a refused first command leaves no empty database behind
+            result = asyncio.run(calibration.calibrate(db_path(db), opts, on_event=view))
     except KeyboardInterrupt:
         secho("interrupted: the calibration is stored as interrupted (its LLM calls are cached); run the "
                     "same command again.", err=True)
