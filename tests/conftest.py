@@ -5,6 +5,9 @@
 - ``tmp_db``: a fresh fbagent SQLite database file under ``tmp_path``.
 - ``en_db`` / ``fr_db``: session-wide databases with FrameNet 1.5 (English)
   or ASFALDA (French) imported once (the English import takes ~15 s).
+- ``_one_sentence_encoder`` (autouse): runs that start in this process (``generate()``, ``verifier calibrate``,
+  the CLI through Typer's runner) load the sentence encoder in this process, once per session, instead of
+  starting a child interpreter that imports torch and MiniLM again for every run (3-5 s each).
 """
 
 from __future__ import annotations
@@ -34,6 +37,26 @@ def _shared(name: str | None = None) -> Path:
 def shared_data() -> Path:
     """Path of ``../shared/data``; skips the test with a reason when it is absent."""
     return _shared()
+
+
+@pytest.fixture(autouse=True)
+def _one_sentence_encoder(request, monkeypatch):
+    """In-process runs use the supported ``FBAGENT_ENCODER_PROCESS=0`` path: the encoder loads in this process,
+    and :func:`fbagent.verifier.encoder.load_encoder` (an ``lru_cache``) keeps the one model for the session.
+
+    The rows are the same as the child's (tests/test_encoder_process.py proves it), so what a test asserts about
+    a run does not change. Untouched: subprocesses (``python -m fbagent.cli ...``: nothing is set in the
+    environment they inherit, they start their own child as a user's command does), a test that sets
+    ``FBAGENT_ENCODER_PROCESS`` itself, and the tests marked ``encoder_child`` (the child's own behaviour).
+    ``FBAGENT_TEST_ENCODER_CHILD=1`` turns this off for the whole session (every run starts its own child).
+    """
+    if request.node.get_closest_marker("encoder_child") or os.environ.get("FBAGENT_TEST_ENCODER_CHILD") == "1":
+        return
+    from fbagent.verifier import startup
+
+    real = startup.encoder_in_child
+    monkeypatch.setattr(startup, "encoder_in_child",
+                        lambda: real() if "FBAGENT_ENCODER_PROCESS" in os.environ else False)
 
 
 @pytest.fixture
