@@ -46,7 +46,7 @@ def shared_data() -> Path:
 
 
 @pytest.fixture(autouse=True)
-def _one_sentence_encoder(request, monkeypatch):
+def _one_sentence_encoder(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     """In-process runs use the supported ``FBAGENT_ENCODER_PROCESS=0`` path: the encoder loads in this process,
     and :func:`fbagent.verifier.encoder.load_encoder` (an ``lru_cache``) keeps the one model for the session.
 
@@ -106,7 +106,7 @@ class ReadmeRun:
 
 
 @pytest.fixture(scope="session")
-def readme_command_1(tmp_path_factory) -> ReadmeRun:
+def readme_command_1(tmp_path_factory: pytest.TempPathFactory) -> ReadmeRun:
     """README command 1 as written (``fbagent generate --pairs 3 --generator local``) in a fresh folder, once per
     session (about 100 s: the embedded engine on the CPU), in a subprocess with the user's environment (no
     supervisor variables of this process, its own XDG cache, the checkpoint cache of this machine). Skips without

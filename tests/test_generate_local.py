@@ -10,15 +10,20 @@ call is stored with the engine that made it, not that the model writes good item
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 
 from fbagent.store.db import open_db
 from fbagent.store.items import run_items
 
+if TYPE_CHECKING:
+    from conftest import ReadmeRun
+
 pytestmark = pytest.mark.slow
 
 
-def test_local_gemma_entries_end_final_with_every_call_stored(readme_command_1):
+def test_local_gemma_entries_end_final_with_every_call_stored(readme_command_1: ReadmeRun) -> None:
     proc = readme_command_1.proc
     assert proc.returncode == 0, proc.stderr[-3000:]
     db = open_db(readme_command_1.folder / "framebench.db", read_only=True)

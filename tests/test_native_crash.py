@@ -17,6 +17,7 @@ import sys
 import textwrap
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from factories import make_db
@@ -24,6 +25,9 @@ from factories import make_db
 from fbagent import crash
 from fbagent.commands import supervised
 from fbagent.errors import FbagentError
+
+if TYPE_CHECKING:
+    from conftest import ReadmeRun
 
 CRASH_WHEN_ENABLED = """
 import faulthandler, os, sys, threading, time
@@ -254,7 +258,7 @@ def test_a_crash_in_the_probe_is_one_error_naming_engine_cpu_and_fix(tmp_path, m
 
 
 @pytest.mark.slow
-def test_readme_command_1_runs_the_embedded_default(readme_command_1):
+def test_readme_command_1_runs_the_embedded_default(readme_command_1: ReadmeRun) -> None:
     """README command 1 as written (`fbagent generate --pairs 3 --generator local`) in a fresh folder:
     the embedded sample, the offline Gemma 270M GGUF (transformers + llguidance, converted once into the
     checkpoint cache this process uses), three finished entries, exit 0 (the run: tests/conftest.py, shared
