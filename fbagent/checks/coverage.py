@@ -17,7 +17,10 @@ A run in a language of the last two kinds is refused (:func:`require_verb_check`
 picks ``--verb-check llm`` (the verifier's model confirms the verb in each sentence, one cached call
 per sentence: :mod:`fbagent.checks.llm_verb_check`) or ``--verb-check surface`` (the match above,
 accepted knowingly). An analyser language whose package is missing (fugashi, jieba, kiwipiepy) is
-refused the same way, naming its extra.
+refused the same way, naming its extra; so is a language whose rules read a Hunspell dictionary (Swedish and
+Latvian noun and adjective readings, ``lexicon_nouns`` / ``hunspell_adjectives`` in ``morphology.toml``:
+:mod:`fbagent.checks.lexicon_hunspell`) when its package is missing, since the same sentences would then be
+judged by fewer rules than a run with it and the two runs' numbers would not compare.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from __future__ import annotations
 from fbagent.checks.analysers import SEGMENTERS, segmenter_installed, tagger_name
 from fbagent.checks.defaults import DEFAULT_VERB_CHECK, VERB_CHECKS
 from fbagent.checks.lemmas import _fugashi_tagger, analyser_note, lemma_sources
+from fbagent.checks.lexicon_hunspell import dictionary_package, has_lexicon
 from fbagent.checks.morphology import morphology
 from fbagent.errors import FbagentError
 from fbagent.languages import base_lang
@@ -59,10 +63,11 @@ def _detail(code: str, kind: str) -> str:
     if kind == "analyser":
         return tagger_name(code) or ""
     if kind == "conjugation tables" and morphology(code).paradigm_rules == "tr":
-        return "stem + verbal suffix chain by rule (vowel harmony, consonant alternation) and simplemma; no noun context"
+        return ("stem + verbal suffix chain by rule (vowel harmony, consonant alternation) and simplemma; nouns by their "
+                "nominal suffixes")
     if kind == "conjugation tables" and morphology(code).paradigm_rules == "lv":
         return ("the paradigm of each conjugation class, reflexive -ties forms, ne- and the debitive jā- stripped, "
-                "and simplemma; no noun context")
+                "and simplemma")
     if kind == "conjugation tables":
         return "paradigms from prompts/verbs/morphology.toml and simplemma, clitics stripped, nouns after articles refused"
     if kind == "dictionary only":
@@ -91,6 +96,10 @@ def verb_check_line(lang: str, verb_check: str = DEFAULT_VERB_CHECK) -> str:
         line += "; generate refuses this language until you pass --verb-check llm|surface"
     elif _analyser_missing(code):
         line += f"; {SEGMENTERS[code][1]} is not installed: pip install 'fbagent[{SEGMENTERS[code][2]}]'"
+    elif (missing := _lexicon_missing(code)) is not None:
+        line += f"; its noun lexicon {missing[0]} is not installed: pip install 'fbagent[{missing[1]}]'"
+    elif _lexicon_missing(code) is None and _reads_lexicon(code):
+        line += f"; noun and adjective readings from {dictionary_package(code)}"
     return line
 
 
@@ -113,6 +122,24 @@ def require_verb_check(lang: str, verb_check: str = DEFAULT_VERB_CHECK) -> None:
         name, package, extra = SEGMENTERS[code]
         raise FbagentError(f"the verb check for {lang!r} needs {name}, and {package} is not installed",
                            f"pip install 'fbagent[{extra}]', or pass --verb-check llm|surface")
+    if (missing := _lexicon_missing(code)) is not None:
+        raise FbagentError(f"the verb check for {lang!r} reads the Hunspell dictionary of {missing[0]}, which is "
+                           "not installed (its noun and adjective readings would be off)",
+                           f"pip install 'fbagent[{missing[1]}]', or pass --verb-check llm|surface")
+
+
+def _reads_lexicon(code: str) -> bool:
+    """Whether ``code``'s verb-check rules read a Hunspell dictionary (``lexicon_nouns`` or ``hunspell_adjectives``)."""
+    m = morphology(code)
+    return m.lexicon_nouns or m.hunspell_adjectives
+
+
+def _lexicon_missing(code: str) -> tuple[str, str] | None:
+    """(package, extra) of the Hunspell dictionary ``code``'s rules read where it is not installed, else None."""
+    if not _reads_lexicon(code) or has_lexicon(code):
+        return None
+    package = dictionary_package(code)
+    return package, "sv" if package == "hunspell-sv" else "lexicon"
 
 
 def _analyser_missing(code: str) -> bool:

