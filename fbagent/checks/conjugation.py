@@ -166,17 +166,32 @@ def _strong_participles(lemma: str, m: Morphology) -> set[str]:
     in Italian also the strong (sigmatic) preterite that goes with a participle in -so, -sto, -nto, -lto
     (chiesto: chiesi, chiese, chiesero; preso: presi; vinto: vinsi; scelto: scelsi; Maiden & Robustelli 2013,
     *A Reference Grammar of Modern Italian*, § 15.32)."""
+    out = _participle_forms(lemma, m)
+    if m.lang == "it" and out:
+        p = min(out, key=lambda w: (not w.endswith("o"), len(w)))
+        if p.endswith("o"):
+            out |= {_sigmatic_stem(p) + e for e in ("i", "e", "ero")} - {"i", "e", "ero"}
+    return out
+
+
+def _participle_forms(lemma: str, m: Morphology) -> set[str]:
+    """The listed strong participle of ``lemma`` (first ``strong_participles`` ending that matches) and its agreement
+    forms (-a and -i/-e in Italian, -a, -os, -as in Spanish and Portuguese); empty where none is listed."""
     for ending, participle in m.strong_participles:
         if lemma.endswith(ending):
             p = lemma[: len(lemma) - len(ending)] + participle
             if not p.endswith("o"):
                 return {p}
             plural = ("i", "e") if m.lang == "it" else ("os", "as")
-            out = {p, p[:-1] + "a"} | {p[:-1] + e for e in plural}
-            if m.lang == "it":
-                out |= {_sigmatic_stem(p) + e for e in ("i", "e", "ero")} - {"i", "e", "ero"}
-            return out
+            return {p, p[:-1] + "a"} | {p[:-1] + e for e in plural}
     return set()
+
+
+def strong_participles(lemma: str, lang: str) -> frozenset[str]:
+    """The strong past participles of the verb ``lemma`` in ``lang`` with their agreement forms (``strong_participles``
+    of ``prompts/verbs/morphology.toml`` by the infinitive's ending: "hecho", "hechas"; "morto", "morti"), without
+    the preterites that :func:`paradigm` adds beside them; empty where none is listed."""
+    return frozenset(_participle_forms(verb_lemma(lemma, lang), morphology(lang)))
 
 
 def _sigmatic_stem(participle: str) -> str:
