@@ -12,6 +12,8 @@ selects. Each rule reads the language's ``[languages.<code>.noun_slots]`` table 
 - A past participle right after a ``clitic_articles`` word is that article's noun ("Faccio la spesa", "lo hecho"):
   an object clitic stands before a finite verb or an auxiliary, never right before the participle
   (Maiden & Robustelli 2013, *A Reference Grammar of Modern Italian*, § 7.5; RAE, *Nueva gramática*, § 16.11).
+- A past participle right after a form of a ``participle_object_verbs`` verb (hacer, fazer, fare: the causative
+  takes an infinitive, never a participle) is its object noun ("Isso não faz sentido").
 - The infinitive right after a ``infinitive_noun_after`` quantifier ("Todo ser humano", "ningún deber", "qualquer
   poder") is a noun: a quantifier determines a noun phrase, and the nominal infinitive is masculine and singular
   (*Nueva gramática*, § 26.5; Cunha & Cintra, *Nova gramática do português contemporâneo*, ch. 13).
@@ -42,6 +44,7 @@ class NounSlotWords:
     participle_endings: tuple[str, ...] = ()   # regular past participle endings with agreement ("ado", "ata", ...)
     participle_prepositions_verbal: frozenset[str] = frozenset()  # it "dopo": a participle after it is verbal
     infinitive_noun_after: frozenset[str] = frozenset()  # quantifiers: "todo", "ningún", "qualquer"
+    participle_object_verbs: frozenset[str] = frozenset()  # lemmas that take no participle: hacer, fazer, fare
     pronoun_homographs: frozenset[str] = frozenset()  # "consigo"
     pronoun_followers: frozenset[str] = frozenset()   # "mismo", "próprio": words after the pronoun
     a_infinitive_verbs: frozenset[str] = frozenset()  # pt lemmas of the aspectual verbs taking "a" + infinitive
@@ -61,6 +64,7 @@ def noun_slot_words(lang: str) -> NounSlotWords:
         participle_endings=tuple(str(x) for x in entry.get("participle_endings", [])),
         participle_prepositions_verbal=words("participle_prepositions_verbal"),
         infinitive_noun_after=words("infinitive_noun_after"),
+        participle_object_verbs=words("participle_object_verbs"),
         pronoun_homographs=words("pronoun_homographs"),
         pronoun_followers=words("pronoun_followers"),
         a_infinitive_verbs=words("a_infinitive_verbs"),
@@ -91,6 +95,8 @@ class RomanceSlotRules(SentenceFacts):
             if (prev in self.m.prepositions or prev in self.m.no_finite_after) \
                     and prev not in s.participle_prepositions_verbal:
                 return f"is a participle right after the preposition '{prev}' and is read as a noun or adjective"
+            if self.lemmas[i - 1] & s.participle_object_verbs and prev not in self.m.perfect_auxiliaries:
+                return f"is a participle right after '{prev}', a verb that takes no participle, and is read as its object"
             if prev in self.m.clitic_articles:
                 return f"is a participle right after '{prev}' (an object pronoun would need an auxiliary between) " \
                        f"and is read as its article's noun"
