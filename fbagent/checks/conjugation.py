@@ -351,12 +351,29 @@ def nonfinite_form(token: str, lemma: str, lang: str) -> bool:
     m = morphology(lang)
     verb = verb_lemma(lemma, lang)
     participles = _strong_participles(verb, m)
+    finite = _finite_forms(verb, lang)
     for word in (token, *clitic_hosts(token, lang)):
         if word == verb or word == lemma or word in participles \
-                or (m.nonfinite_endings and word.endswith(m.nonfinite_endings)) \
+                or (m.nonfinite_endings and word.endswith(m.nonfinite_endings) and word not in finite) \
                 or (m.nonfinite_prefixes and word.startswith(m.nonfinite_prefixes)):
             return True
     return False
+
+
+@lru_cache(maxsize=4096)
+def _finite_forms(verb: str, lang: str) -> frozenset[str]:
+    """The regular forms of ``verb``'s conjugation class that end as no non-finite ending of the class does (Italian
+    "canto", "lotta" of cantare, lottare: a 1st and 3rd person, though "-nto" and "-tta" end strong participles
+    elsewhere), less the verb's regular and strong non-finite forms; empty for a language without ``conjugation``."""
+    m = morphology(lang)
+    for ending, endings in sorted(m.conjugation, key=lambda r: len(r[0]), reverse=True):
+        if verb.endswith(ending) and len(verb) > len(ending) + 1:
+            stem = verb[: -len(ending)]
+            nonfinite = {e for e in endings if e.endswith(m.nonfinite_endings or ("\0",))
+                         and (e == ending or e.endswith(("ndo", "to", "ta", "ti", "te", "do", "da", "dos", "das")))}
+            regular = {stem + e for e in endings if e not in nonfinite}
+            return frozenset(regular - {stem + e for e in nonfinite} - _strong_participles(verb, m) - {verb})
+    return frozenset()
 
 
 def shared_form_owner(token: str, lemma: str, lang: str, following: str | None, before: str | None = None) -> str | None:
