@@ -47,6 +47,9 @@ from fbagent.checks.verb_slots_fr import french_future_stem
     ("Ha registrato canto e chitarra.", "cantare", "it", False, "follows the perfect 'ha registrato'", ""),
     ("Corrono senza sosta da ore.", "sostare", "it", False, "follows the preposition 'senza'", ""),
     ("Io canto spesso.", "cantare", "it", True, "", "canto"),
+    # Portuguese: a form that drops its -r or -s before -lo / -la
+    ("Temos de resolvê-lo já.", "resolver", "pt", True, "", "resolvê"),
+    ("Vimo-lo ontem à noite.", "ver", "pt", True, "", "Vimo"),
     # French: irregular future stems, clause-opening present participles
     ("Sauriez-vous où est la gare ?", "savoir", "fr", True, "", "Sauriez"),
     ("Nous viendrons demain.", "venir", "fr", True, "", "viendrons"),
@@ -71,6 +74,7 @@ def test_helpers_by_hand() -> None:
     assert not nonfinite_form("canto", "cantare", "it") and not nonfinite_form("lotta", "lottare", "it")
     assert nonfinite_form("cantato", "cantare", "it") and nonfinite_form("vinto", "vincere", "it")
     assert nonfinite_form("cantando", "cantare", "it") and nonfinite_form("hablado", "hablar", "es")
+    assert nonfinite_form("resolvê", "resolver", "pt") and not nonfinite_form("resolve", "resolver", "pt")
 
 
 #: (found, refused) per language on the builder's dev set, measured at the end of the work; the misses left: it "era
@@ -80,8 +84,8 @@ ISSUE41R_FLOORS = {"es": (ALL, ALL), "fr": (ALL, 8), "it": (ALL, 14), "pt": (ALL
 #: the 2026-12e set (sealed when scored, a dev set since), measured at the end of 41r
 SEALED_12E_FLOORS = {"es": (ALL, ALL), "fr": (ALL, ALL), "it": (ALL, ALL), "pt": (ALL, ALL)}
 #: the 2026-12d set: es "Pongámonos a trabajar" (an enclitic cluster on the 1st plural imperative), "No tiene sentido"
-#: (tener takes a participle: "tengo pensado"), pt "Vimo-lo" (vimos with its final s dropped before -lo)
-SEALED_12D_FLOORS = {"es": (57, 28), "fr": (ALL, ALL), "it": (ALL, ALL), "pt": (51, ALL)}
+#: (tener takes a participle: "tengo pensado")
+SEALED_12D_FLOORS = {"es": (57, 28), "fr": (ALL, ALL), "it": (ALL, ALL), "pt": (ALL, ALL)}
 
 
 @pytest.mark.parametrize("lang", sorted(ISSUE41R_FLOORS))

@@ -345,15 +345,16 @@ def _deponent_past(token: str, verb: str, lemmatize: Callable[[str], str]) -> bo
 def nonfinite_form(token: str, lemma: str, lang: str) -> bool:
     """Whether ``token`` (lower case), or it without its attached clitics ("decírselo" -> "decír"), is a
     non-finite form of the verb ``lemma``: the infinitive, a form with one of the language's
-    ``nonfinite_endings`` (gerund, participle: "corriendo", "construída", "inställt") or one of the lemma's
-    strong participles ("hecho", "aperti"). A finite form is what a copula, a degree adverb, a preposition
+    ``nonfinite_endings`` (gerund, participle: "corriendo", "construída", "inställt"), one of the lemma's
+    strong participles ("hecho", "aperti") or a ``probes`` variant that is the infinitive (Portuguese "resolvê" of
+    "resolvê-lo"). A finite form is what a copula, a degree adverb, a preposition
     or another finite verb of the clause rules out (:meth:`fbagent.checks.verb_context.SentenceContext.finite_blocker`)."""
     m = morphology(lang)
     verb = verb_lemma(lemma, lang)
     participles = _strong_participles(verb, m)
     finite = _finite_forms(verb, lang)
     for word in (token, *clitic_hosts(token, lang)):
-        if word == verb or word == lemma or word in participles \
+        if word == verb or word == lemma or word in participles or verb in _probes(word, m) \
                 or (m.nonfinite_endings and word.endswith(m.nonfinite_endings) and word not in finite) \
                 or (m.nonfinite_prefixes and word.startswith(m.nonfinite_prefixes)):
             return True
