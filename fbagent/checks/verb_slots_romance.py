@@ -20,6 +20,9 @@ selects. Each rule reads the language's ``[languages.<code>.noun_slots]`` table 
 - A ``pronoun_homographs`` word (Spanish and Portuguese "consigo": with oneself, or conseguir's 1st person) is
   the pronoun after a word that is no subject or negation (``verb_context``) when its clause ends after it or
   ``pronoun_followers`` (mismo, próprio, a preposition) follow: the verb takes an infinitive or an object.
+- A finite-looking form right after another verb's finite form in its clause is that verb's object, an adjective
+  or a function word: a clause has one finite verb, and two stand side by side only with a link word between
+  ("Ha comprato pesca e uva", "El gato duerme bajo la mesa"); not after a noun subject (a determiner before it).
 - Portuguese aspectual periphrases (``a_infinitive_verbs``: estar a, andar a, começar a ...; Cunha & Cintra,
   ch. 13, "verbos auxiliares"): the ``infinitive_preposition`` "a" after a form of one of them, before the
   infinitive, is the preposition, not the article ("Estávamos a jantar": the nominal infinitive is masculine,
@@ -31,7 +34,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from fbagent.checks.conjugation import strong_participles
+from fbagent.checks.conjugation import first_singular, nonfinite_form, strong_participles
 from fbagent.checks.morphology import _data
 from fbagent.checks.verb_sentence import SentenceFacts
 from fbagent.languages import base_lang
@@ -103,7 +106,31 @@ class RomanceSlotRules(SentenceFacts):
         if prev is not None and prev in s.infinitive_noun_after and text == lemma.lower() \
                 and text.endswith(self.m.infinitive_endings or ("\0",)):
             return f"is the infinitive after the quantifier '{prev}' and is read as a noun"
-        return self._pronoun_homograph(i)
+        return self._pronoun_homograph(i) or self._after_finite(i, lemma)
+
+    def _after_finite(self, i: int, lemma: str) -> str | None:
+        """Why token ``i``, a finite-looking form of ``lemma``, is no verb right after another verb's finite form
+        (:meth:`SentenceFacts.finite_other`: a dictionary verb form, not a name) in one clause: a clause has one finite
+        verb, and two do not stand side by side without a link word, so the second is its object noun, an adjective
+        or a function word ("Ha comprado pesca", "El gato duerme bajo la mesa"). Not after a word that itself follows
+        a determiner or an article-clitic (a noun subject: "El vino llega tarde"), nor where that word is a form of
+        ``lemma`` too. A capitalised first word counts as a verb before a 1st person singular, which no name takes as
+        its verb ("Busco trabajo", "Studio canto")."""
+        toks, m, k = self.tokens, self.m, i - 1
+        if not self.noun_slots.participle_endings or not self._rom_same(k, i) or nonfinite_form(toks[i].text, lemma,
+                                                                                                 self.code):
+            return None
+        prev = toks[k].text
+        if prev in m.verb_context or prev in m.light_adverbs or prev in m.clitic_articles or prev in m.copulas \
+                or prev.endswith(m.nonfinite_endings or ("\0",)) or lemma in self.lemmas[k]:
+            return None
+        if self._rom_same(k - 1, k) and (toks[k - 1].text in m.determiners or toks[k - 1].text in m.clitic_articles):
+            return None
+        if not self.finite_other(k) and not (k == 0 and self._dictionary_verb(k)
+                                             and first_singular(toks[i].text, lemma, self.code)):
+            return None   # a capitalised first word may be a name, but no name is the subject of a 1st person: "Busco trabajo"
+        return f"follows the finite verb '{prev}' (no two finite verbs stand side by side in a clause) and is read " \
+               f"as its object or a function word"
 
     def past_participle(self, text: str, lemma: str) -> bool:
         """Whether ``text`` (a spelling match of ``lemma``) ends as a past participle does (``participle_endings``)
