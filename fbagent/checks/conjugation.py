@@ -233,6 +233,15 @@ def _probes(word: str, m: Morphology) -> list[str]:
     return [word[: len(word) - len(a)] + b for a, b in m.probes if word.endswith(a) and len(word) - len(a) >= 2]
 
 
+def _infinitive_probes(word: str, m: Morphology) -> list[str]:
+    """The ``probes`` variants of ``word`` that give back a dropped infinitive ending (Portuguese "resolvê" ->
+    "resolver" before -lo); not the probes that strip an ending (Swedish "hoppas" -> "hoppa" is no infinitive)."""
+    if not m.infinitive_endings:
+        return []
+    return [word[: len(word) - len(a)] + b for a, b in m.probes
+            if word.endswith(a) and len(b) > len(a) and b.endswith(m.infinitive_endings) and len(word) - len(a) >= 2]
+
+
 def table_method(token: str, lemma: str, lang: str, lemmatize: Callable[[str], str]) -> str | None:
     """How ``token`` (lower case) is a form of the verb ``lemma`` by the tables, or None.
 
@@ -354,7 +363,7 @@ def nonfinite_form(token: str, lemma: str, lang: str) -> bool:
     participles = _strong_participles(verb, m)
     finite = _finite_forms(verb, lang)
     for word in (token, *clitic_hosts(token, lang)):
-        if word == verb or word == lemma or word in participles or verb in _probes(word, m) \
+        if word == verb or word == lemma or word in participles or verb in _infinitive_probes(word, m) \
                 or (m.nonfinite_endings and word.endswith(m.nonfinite_endings) and word not in finite) \
                 or (m.nonfinite_prefixes and word.startswith(m.nonfinite_prefixes)):
             return True
