@@ -17,6 +17,7 @@ from fbagent.checks.lexicon_hunspell import (
     noun_readings,
     noun_rules,
     parse_rules,
+    plural_noun,
     word_classes,
 )
 
@@ -63,6 +64,14 @@ def test_noun_readings_is_the_noun_part() -> None:
     assert noun_readings("sv", "lever") == frozenset({"noun"})
     assert noun_readings("sv", "skarp") == frozenset()
     assert noun_readings("xx", "lever") == frozenset()   # no dictionary for the language: nothing known
+
+
+@needs_sv
+def test_swedish_plural_nouns() -> None:
+    # levrar, lekar: plural rules; bär, tal: neuter stems (the plural spelled as the singular)
+    assert [w for w in ("levrar", "lekar", "bär", "tal", "kast") if not plural_noun("sv", w)] == []
+    # lever, lek, dans, mat: common-gender singulars; leva: no noun
+    assert [w for w in ("lever", "lek", "dans", "mat", "leva") if plural_noun("sv", w)] == []
 
 
 @needs_lv

@@ -156,6 +156,32 @@ def tr_bare_aorist(token: str, lemma: str) -> bool:
     return False
 
 
+#: what a finite aorist takes after its -(A/I)r: a copula (-DI, -mIş, -sA, -DIr, -ken) and a person ending (Göksel &
+#: Kerslake 2005, § 8.3-8.4); anything else after the aorist is a nominal suffix of the agent / result noun spelled
+#: like it (gider "expense": giderleri, gelir "income": gelirimiz)
+_AORIST_VERBAL = re.compile(rf"(?:{_D}{_I}|m{_I}ş|s{_A}|{_D}{_I}r|ken)?(?:{_I}m|s{_I}n|{_I}z|s{_I}n{_I}z|l{_A}r|m|n|k|n{_I}z)?"
+                            rf"(?:{_D}{_I}|m{_I}ş|s{_A})?")
+
+
+def tr_aorist_nominal(token: str, lemma: str) -> str:
+    """What ``token``, the Turkish ``lemma``'s stem plus the aorist -(A/I)r, carries after the aorist when that is no
+    finite verb's (see ``_AORIST_VERBAL``) but a chain of ``_NOMINAL`` suffixes: a plural, possessive or case suffix of the noun spelled like the
+    aorist ("giderleri" -> "leri", "gelirimiz" -> "imiz"); ``"m"`` style ambiguity is the caller's: the 1st person
+    -Im ("gelirim": I come / my income) counts as verbal here. ``""`` where the token is no such form."""
+    token = tr_normalise(token)
+    for stem, kind in tr_stems(lemma):
+        if not token.startswith(stem) or kind not in ("stem", "voiced"):
+            continue
+        rest = token[len(stem):]
+        aorist = re.match(r"r" if stem[-1] in _VOWELS else rf"{_A}r|{_I}r", rest)
+        if aorist is None or (kind == "voiced" and rest[0] not in _VOWELS):
+            continue
+        after = rest[aorist.end():]
+        if after and not _AORIST_VERBAL.fullmatch(after) and re.fullmatch(_NOMINAL, after):
+            return after   # a plural, possessive or case chain, not a converb ("koşarak") or a causative ("yatırıldı")
+    return ""
+
+
 def tr_lexical_voice(token: str, lemma: str) -> str:
     """The ``lexical_voice`` verb stem (a verb of its own, ``prompts/verbs/morphology.toml``) that ``token``, a
     voice form of ``lemma``'s stem, is a form of (``çalıştı`` of çalmak -> ``çalış``), or ``""``."""

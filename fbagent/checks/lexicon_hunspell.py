@@ -53,12 +53,19 @@ class _Grammar:
     noun_endings: frozenset[str]
     verb_endings: frozenset[str] = frozenset()
     infinitive_endings: tuple[str, ...] = ()
+    derived_noun_endings: frozenset[str] = frozenset()
+    plural_endings: frozenset[str] = frozenset()
+    neuter_endings: frozenset[str] = frozenset()
 
 
 _GRAMMARS = {
     "sv": _Grammar(frozenset({"en", "et", "n", "na", "nen", "net", "ren", "ret", "len", "let", "men", "met",
                               "arna", "orna", "erna", "rna", "narna", "larna", "rarna", "marna", "terna", "lerna"}),
-                   frozenset({"de", "te", "dde", "tt", "it", "des", "tes", "ddes", "tts", "re", "iska"})),
+                   frozenset({"de", "te", "dde", "tt", "it", "des", "tes", "ddes", "tts", "re", "iska"}),
+                   derived_noun_endings=frozenset({"re", "ren", "rens", "res", "rna", "rnas"}),
+                   plural_endings=frozenset({"ar", "or", "er", "r", "n", "arna", "orna", "erna", "rna", "na", "rar",
+                                             "lar", "nar", "mar", "ter", "ler", "ner", "ren", "len", "nen", "men"}),
+                   neuter_endings=frozenset({"et", "t", "net", "ret", "let", "met"})),
     "lv": _Grammar(frozenset({"iem", "ām", "ēm", "īm", "os", "ās", "ēs", "īs"}), frozenset({"dams", "sim", "siet"}),
                    ("t", "ties")),
     "es": _Grammar(frozenset({"s", "es"}), frozenset({"ndo", "mos", "ron"}), ("ar", "er", "ir", "ír")),
@@ -85,6 +92,8 @@ class Lexicon:
     adjectives: frozenset[str]
     noun_rules: dict[str, tuple[_Rule, ...]]
     compound_end: str = ""
+    derived: dict[str, str] | None = None
+    derived_rules: dict[str, tuple[_Rule, ...]] | None = None
 
 
 def _data_dirs() -> list[Path]:
@@ -192,6 +201,12 @@ def lexicon(lang: str) -> Lexicon:
     nrules, by_flag = noun_rules(rules, grammar)
     comparison = comparison_flags(aff, _COMPARISON.get(lang, ("\0",)))
     end = re.search(r"^COMPOUNDEND\s+(\S+)", aff, re.M)
+    derived_rules: dict[str, list[_Rule]] = {}
+    for r in rules:
+        if r.add in grammar.derived_noun_endings:
+            derived_rules.setdefault(r.add, []).append(r)
+    derived_flags = {r.flag for rs in derived_rules.values() for r in rs}
+    derived: dict[str, str] = {}
     nouns: dict[str, str] = {}
     adjectives: set[str] = set()
     text = path.read_bytes().decode(_encoding(raw), errors="replace")
@@ -202,25 +217,37 @@ def lexicon(lang: str) -> Lexicon:
             continue
         if any(f in comparison and comparison[f].search(stem) for f in flags):
             adjectives.add(stem)
+        if derived_flags and any(f in derived_flags for f in flags):
+            derived[stem] = flags
         if stem.endswith(grammar.infinitive_endings or ("\0",)):
             continue
         if any(r.condition.search(stem) and (not r.strip or stem.endswith(r.strip))
                for f in flags for r in by_flag.get(f, ())):
             nouns[stem] = flags
-    return Lexicon(nouns, frozenset(adjectives), nrules, end.group(1) if end else "")
+    return Lexicon(nouns, frozenset(adjectives), nrules, end.group(1) if end else "", derived,
+                   {add: tuple(rs) for add, rs in derived_rules.items()})
 
 
 def _noun_form(lex: Lexicon, form: str) -> bool:
-    """Whether ``form`` is a noun stem of ``lex`` or a form one of its noun rules makes of one."""
+    """Whether ``form`` is a noun stem of ``lex``, a form one of its noun rules makes of one, or a derived noun
+    (``derived_noun_endings``: Swedish "spelarens" of spela's agent-noun class)."""
     if form in lex.nouns:
         return True
-    for add, rules in lex.noun_rules.items():
+    pairs = [(lex.noun_rules, lex.nouns)]
+    if lex.derived and lex.derived_rules:
+        pairs.append((lex.derived_rules, lex.derived))
+    return any(_made_by(rules, stems, form) for rules, stems in pairs)
+
+
+def _made_by(by_add: dict[str, tuple[_Rule, ...]], stems: dict[str, str], form: str) -> bool:
+    """Whether one of the rules ``by_add`` makes ``form`` of a stem in ``stems`` that takes the rule's class."""
+    for add, rules in by_add.items():
         if not form.endswith(add) or len(form) <= len(add) + 1:
             continue
         base = form[:len(form) - len(add)]
         for r in rules:
             stem = base + r.strip
-            flags = lex.nouns.get(stem)
+            flags = stems.get(stem)
             if flags is not None and r.flag in flags and r.condition.search(stem):
                 return True
     return False
@@ -245,6 +272,23 @@ def word_classes(lang: str, form: str) -> frozenset[str]:
                 out.add(NOUN)
                 break
     return frozenset(out)
+
+
+@lru_cache(maxsize=16384)
+def plural_noun(lang: str, form: str) -> bool:
+    """Whether ``form`` (lower case) can be a plural noun by ``lang``'s dictionary: made of a noun stem by a rule
+    adding a plural ending (``_Grammar.plural_endings``: Swedish "levrar", "bilar"), or a stem whose class adds a
+    neuter definite ending (a neuter noun's plural is spelled as its singular: "bär", "tal"); False where the
+    language has no plural endings here (then nothing is known)."""
+    lex, grammar = lexicon(lang), _GRAMMARS.get(lang)
+    if grammar is None or not grammar.plural_endings:
+        return False
+    neuter = {add: rules for add, rules in lex.noun_rules.items() if add in grammar.neuter_endings}
+    if form in lex.nouns and any(r.flag in lex.nouns[form] and r.condition.search(form)
+                                 for rules in neuter.values() for r in rules):
+        return True
+    plural = {add: rules for add, rules in lex.noun_rules.items() if add in grammar.plural_endings}
+    return _made_by(plural, lex.nouns, form)
 
 
 def noun_readings(lang: str, form: str) -> frozenset[str]:

@@ -141,6 +141,17 @@ class Morphology:
     fronting_verbs: frozenset[str] = frozenset()
     lexical_noun_infixes: tuple[str, ...] = ()
     hunspell_adjectives: bool = False
+    lexicon_nouns: bool = False  # sv/lv: noun readings from the Hunspell dictionary (verb_lexicon_slots.py)
+    quantifiers: frozenset[str] = frozenset()
+    quantifier_homographs: frozenset[str] = frozenset()
+    plural_quantifiers: frozenset[str] = frozenset()
+    quantifier_after: frozenset[str] = frozenset()
+    adverb_homographs: frozenset[str] = frozenset()
+    participle_infixes: tuple[str, ...] = ()
+    noun_postpositions: frozenset[str] = frozenset()
+    question_openers: frozenset[str] = frozenset()
+    question_prepositions: frozenset[str] = frozenset()
+    deponent_forms: tuple[tuple[str, frozenset[str]], ...] = ()
     clause_initial_homographs: frozenset[str] = frozenset()
     postnominal_adjectives: bool = False  # fr: an adjective follows its noun, so the tagger's adjective after a determiner is no attributive one
 
@@ -278,6 +289,17 @@ def _context_fields(entry: dict[str, Any], low: Any) -> dict[str, Any]:
         fronting_verbs=frozenset(low(entry.get("fronting_verbs", []))),
         lexical_noun_infixes=tuple(low(entry.get("lexical_noun_infixes", []))),
         hunspell_adjectives=bool(entry.get("hunspell_adjectives", False)),
+        lexicon_nouns=bool(entry.get("lexicon_nouns", False)),
+        quantifiers=frozenset(low(entry.get("quantifiers", []))),
+        quantifier_homographs=frozenset(low(entry.get("quantifier_homographs", []))),
+        plural_quantifiers=frozenset(low(entry.get("plural_quantifiers", []))),
+        quantifier_after=frozenset(low(entry.get("quantifier_after", []))),
+        adverb_homographs=frozenset(low(entry.get("adverb_homographs", []))),
+        participle_infixes=tuple(low(entry.get("participle_infixes", []))),
+        noun_postpositions=frozenset(low(entry.get("noun_postpositions", []))),
+        question_openers=frozenset(low(entry.get("question_openers", []))),
+        question_prepositions=frozenset(low(entry.get("question_prepositions", []))),
+        deponent_forms=tuple((str(k).lower(), frozenset(low(v))) for k, v in entry.get("deponent_forms", {}).items()),
         clause_initial_homographs=frozenset(low(entry.get("clause_initial_homographs", []))),
         function_phrases=tuple(tuple(re.findall(r"\w+", str(x).lower())) for x in entry.get("function_phrases", [])),
         postnominal_adjectives=bool(entry.get("postnominal_adjectives", False)),

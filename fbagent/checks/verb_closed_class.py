@@ -5,7 +5,8 @@ inside the sentence, in a language that writes its nouns in lower case: Latvian 
 where it opens the sentence right before another verb's finite form (a subject: Latvian "Gaida ir mana māsa",
 Spanish "Amparo vive en Sevilla"), or where it is a determiner of the language's closed list standing before the
 word it determines (Swedish "glömde sitt paraply": the possessive, not sitta's imperative), or where it is the
-Turkish noun spelled like the infinitive (-mAğ- + a vowel: "Akşam yemeği"). Each rule runs only where the
+Turkish noun spelled like the infinitive (-mAğ- + a vowel: "Akşam yemeği"), or a noun the lexicon knows in a
+noun-phrase slot (:mod:`fbagent.checks.verb_lexicon_slots`). Each rule runs only where the
 language's entry in ``prompts/verbs/morphology.toml`` turns it on (``lowercase_nouns``, ``subject_before_finite``,
 ``fronting_verbs``) or lists the words (``determiners``, ``lexical_noun_infixes``), and only where no analyser
 reads the sentence.
@@ -15,13 +16,14 @@ reads the sentence.
 from __future__ import annotations
 
 from fbagent.checks.conjugation import nonfinite_form
+from fbagent.checks.verb_lexicon_slots import LexiconSlotRules
 from fbagent.checks.verb_slots import SlotRules
 
 #: characters after which a capitalised word begins a sentence, a quotation or a title, so is no sign of a name
 _OPENERS = frozenset(".!?:;\"'«»“”„‘’—–-(…¡¿")
 
 
-class ClosedClassRules(SlotRules):
+class ClosedClassRules(SlotRules, LexiconSlotRules):
     """The rules of the module doc over one sentence (mixed into :class:`SentenceContext`)."""
 
     def closed_class_refusal(self, i: int, lemma: str) -> str | None:
@@ -36,6 +38,11 @@ class ClosedClassRules(SlotRules):
             return f"stands before '{det}' and is read as the determiner of its noun"
         if (verb := self.initial_subject(i, lemma)) is not None:
             return f"opens the sentence right before the verb '{verb}' and is read as its subject"
+        if (why := self.lexicon_noun_slot(i, lemma) or self.stem_after_subject(i, lemma)
+                or self.deponent(i, lemma) or self.quantifier_homograph(i)
+                or self.clause_noun(i, lemma) or self.adverb_homograph(i)
+                or self.turkish_noun(i, lemma)) is not None:
+            return why
         if self.lexical_noun(i, lemma):
             return ("is the lemma's stem with -mAğ- (the infinitive's cases are -mAyI, -mAyA) and is read as the "
                     "noun spelled like the infinitive")

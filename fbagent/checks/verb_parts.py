@@ -248,6 +248,8 @@ def parts_in_order(ctx: SentenceContext, parts: Sequence[LemmaPart]) -> tuple[li
                     if ctx.clause[j] != ctx.clause[i] or ctx.finite_verb_between(pos, j):
                         break
                     hit = next((h for a in part.alternatives if (h := _alt_at(ctx, j, a, head=False))), None)
+                    if hit and ctx.config.pos and ctx.question_preposition(j, i):
+                        hit = None   # "Vad tycker du om filmen?": om is the preposition (verb_lexicon_slots)
                     if hit:
                         break
                 hit = hit or _final_particle(ctx, i, pos, part)
