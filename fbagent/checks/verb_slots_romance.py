@@ -115,7 +115,7 @@ class RomanceSlotRules(SentenceFacts):
         or a function word ("Ha comprado pesca", "El gato duerme bajo la mesa"). Not after a word that itself follows
         a determiner or an article-clitic (a noun subject: "El vino llega tarde"), nor where that word is a form of
         ``lemma`` too. A capitalised first word counts as a verb before a 1st person singular, which no name takes as
-        its verb ("Busco trabajo", "Studio canto")."""
+        its verb ("Busco trabajo")."""
         toks, m, k = self.tokens, self.m, i - 1
         if not self.noun_slots.participle_endings or not self._rom_same(k, i) or nonfinite_form(toks[i].text, lemma,
                                                                                                  self.code):
