@@ -84,13 +84,19 @@ class SemBenchSettings:
     instances_files: list[Path] | None = None
 
 
+#: the fix of a --dictionary file that is not JSONL of words
+DICTIONARY_FIX = ('write one JSON object per line, {"word": ..., "pos": ..., "senses": [{"definition": ..., '
+                  '"examples": [...]}]}, or pass --dictionary wordnet')
+
+
 def read_dictionary_jsonl(path: Path, pos: str | None, min_senses: int) -> list[DictWord]:
     """Read a JSONL dictionary (see the module docstring). Bad line -> :class:`FbagentError` with ``file:line``."""
     path = Path(path)
     if not path.is_file():
         raise FbagentError(f"dictionary {path} does not exist", "pass --dictionary wordnet or an existing JSONL file")
     words = []
-    for where, obj in jsonl_objects(path, "fix that line"):
+    # the whole file may be another kind (a word list, a JSON array): the fix names the layout, not just the line
+    for where, obj in jsonl_objects(path, DICTIONARY_FIX):
         if not isinstance(obj, dict) or not isinstance(obj.get("word"), str) or not obj["word"].strip():
             raise FbagentError(f"{where}: needs a 'word' string", 'write {"word": ..., "pos": ..., "senses": [...]}')
         raw = obj.get("senses", obj.get("definitions"))
@@ -101,7 +107,8 @@ def read_dictionary_jsonl(path: Path, pos: str | None, min_senses: int) -> list[
             if isinstance(s, str):
                 s = {"definition": s}
             if not isinstance(s, dict) or not isinstance(s.get("definition"), str):
-                raise FbagentError(f"{where}: sense {i + 1} has no 'definition' string", "fix that line")
+                raise FbagentError(f"{where}: sense {i + 1} has no 'definition' string",
+                                   'write each sense as {"definition": ..., "examples": [...]} (or a string)')
             d = s["definition"].strip()
             if d and d not in seen:
                 seen.add(d)

@@ -165,9 +165,12 @@ def main() -> None:
             failed = sqlite_error(err, db_path_of(sys.argv[1:]))   # the file, named
             secho(f"error: {shown(redact(failed.line()), one_line=True)}", fg="red", err=True)
             sys.exit(2)
-        except (typer.Abort, KeyboardInterrupt, Interrupted):
-            secho("interrupted: stopped by Ctrl-C; a database write in progress is rolled back, what was stored "
-                  "before is intact", err=True)
+        except (typer.Abort, KeyboardInterrupt, Interrupted) as err:
+            # on a terminal, a line of its own: the terminal echoed ^C where the cursor was (after a question's
+            # prompt: mid-line), and the line is wrapped at words from column 0 (click ended the line before Abort)
+            fresh = "\n" if not isinstance(err, typer.Abort) and sys.stderr.isatty() else ""
+            secho(f"{fresh}interrupted: stopped by Ctrl-C; a database write in progress is rolled back, what was "
+                  "stored before is intact", err=True)
             sys.exit(130)
         sys.exit(code if isinstance(code, int) else 0)
 

@@ -269,6 +269,38 @@ def check_regular(path: Path, what: str, fix: str, st: os.stat_result | None = N
         raise FbagentError(f"{what} {path} is {kind}, not a file".lstrip(), fix)
 
 
+def check_folder(folder: Path, what: str, fix: str) -> Path:
+    """``folder`` when an output folder can stand there: an existing folder, or a missing one whose nearest
+    existing ancestor is a folder (nothing is created; ``what`` names it in the error).
+
+    Raises:
+        FbagentError: ``"WHAT FOLDER is an existing file, not a folder"`` (or ``lies under FILE``, when an ancestor
+            is a file), with ``fix``.
+    """
+    for p in (folder, *folder.parents):
+        if p.exists() or p.is_symlink():
+            if not p.is_dir():
+                where = "is" if p == folder else f"lies under {p}, which is"
+                raise FbagentError(f"{what} {folder} {where} an existing file, not a folder", fix)
+            break
+    return folder
+
+
+def make_folder(folder: Path, what: str, fix: str) -> Path:
+    """Create ``folder`` (and its parents) for output, or find it there (:func:`check_folder` first).
+
+    Raises:
+        FbagentError: as :func:`check_folder`, or the reason the system gives (no permission, read-only file
+            system), with ``fix``.
+    """
+    check_folder(folder, what, fix)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise FbagentError(f"{what} {folder} cannot be created ({_reason(err)})", fix) from err
+    return folder
+
+
 def decode_text(data: bytes, where: str, path: Path | str | None = None) -> str:
     """``data`` decoded as UTF-8 (a byte-order mark dropped); raises :class:`FbagentError` naming UTF-16,
     binary data or the first byte that is not UTF-8 (``where``: what the bytes are, for the message; ``path``: the

@@ -15,7 +15,7 @@ import os
 import sqlite3
 import time
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from urllib.parse import quote
 
@@ -410,6 +410,41 @@ def _refuse_foreign(conn: sqlite3.Connection, path: Path) -> None:
         raise FbagentError(f"{path} has schema version {version}, which no fbagent writes (another program's file, or "
                            "a damaged one); fbagent leaves it unchanged",
                            "pass --db with the path of an fbagent database or a new file name")
+
+
+@contextlib.contextmanager
+def removed_if_failed(path: Path | str) -> Iterator[None]:
+    """Around a command that may create the database file ``path``: when the file did not exist before and the
+    command raises, this process's connections to it are closed and the file (with its -wal/-shm/-journal)
+    removed, unless a table holds a row (another program wrote there meanwhile). The exception propagates.
+    A refused first command thus leaves no empty database behind (``lexicon add`` does the same itself)."""
+    p = Path(path)
+    new = str(p) != ":memory:" and not _exists(p)
+    try:
+        yield
+    except BaseException:
+        if new and _exists(p):
+            _remove_empty(p)
+        raise
+
+
+def _remove_empty(path: Path) -> None:
+    """Close this process's connections to ``path``, then delete it and its side files if no table holds a row."""
+    target = path.resolve()
+    for conn in list(_OPEN):
+        if conn.fbagent_path is not None and Path(conn.fbagent_path).resolve() == target:
+            close_db(conn)
+    try:
+        probe = sqlite3.connect(f"file:{quote(str(path.resolve()))}?mode=ro", uri=True)
+        try:
+            kept = holds_rows(sqlite_utils.Database(probe))
+        finally:
+            probe.close()
+    except sqlite3.Error:
+        return   # not a database we can read: leave it
+    if not kept:
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            Path(f"{path}{suffix}").unlink(missing_ok=True)
 
 
 def holds_rows(db: sqlite_utils.Database) -> bool:

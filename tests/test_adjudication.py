@@ -328,3 +328,39 @@ async def test_a_reason_typed_in_one_burst_with_its_decision_key_is_kept_whole(t
         assert session.n_decided == 2
     assert {e: (d["decision"], d["reason"]) for e, d in adjudications.latest(db).items()} == {
         E[1]: ("second_round", "split"), E[2]: ("drop", "weak k")}
+
+
+def test_status_majority_is_na_until_an_entry_has_two_annotators(tmp_path):
+    """New user (session 13): `annotators status` showed bob's majority 100%, then 0% when carol joined, while no
+    entry had two annotators: the figure rested on the one pair task alice and bob happened to share."""
+    from fbagent.validation import reliability_report
+
+    path = tmp_path / "m.db"
+    db = make_db(path, n=4)
+    natural = THREE_LEVEL.by_name("natural")
+    for name in ("alice", "bob"):   # three pair tasks each, in each annotator's own order: one task in common
+        session = ValidateSession.open(db, name, Selection())
+        for _ in range(3):
+            t = session.current
+            session.choose(label(t, set(PAIRS[t.pair][2])))
+            session.rate(natural)
+            session.next()
+        session.close()
+    entries = score_entries(db, [r["id"] for r in db.query("SELECT id FROM items")])
+    shared = {a["annotator"]: (a["majority_units"], a["majority_agreement"])
+              for a in reliability_report(entries, resamples=1)["annotators"]}
+    assert shared == {"alice": (1, 1.0), "bob": (1, 1.0)}   # what was shown as 100.0%
+    runner = CliRunner()
+    res = runner.invoke(cli_app, ["annotators", "status", "--db", str(path)], env={"COLUMNS": "80"})
+    assert res.exit_code == 0, res.output
+    rows = [ln.split() for ln in res.stdout.splitlines() if ln.split()[:1] in (["alice"], ["bob"])]
+    assert [r[:5] for r in rows] == [["alice", "3/16", "13", "0", "n/a"], ["bob", "3/16", "13", "0", "n/a"]]
+    flat = " ".join(res.stdout.split())
+    assert "majority: agreement with the majority of the others (n/a: no entry has two annotators yet)" in flat
+    assert "0/4 entries judged; 0/0 disputed" in flat   # no "(0 by 0 annotators)"
+    for name in ("alice", "bob"):
+        judge_all_correct(db, name, tuple(E[:4]))
+    res = runner.invoke(cli_app, ["annotators", "status", "--db", str(path)], env={"COLUMNS": "80"})
+    rows = [ln.split() for ln in res.stdout.splitlines() if ln.split()[:1] in (["alice"], ["bob"])]
+    assert [r[:5] for r in rows] == [["alice", "16/16", "0", "4", "100.0%"], ["bob", "16/16", "0", "4", "100.0%"]]
+    assert "no entry has two annotators" not in res.stdout and "4/4 entries judged (4 by 2 annotators)" in res.stdout

@@ -784,6 +784,32 @@ CASES += [
        "--db", "{db}", setup="lus_csv", says=("is not an SPDX licence id (close ones: CC-BY-NC-SA-4.0",)),
 ]
 
+# --- session 15's new-user pass (issue-ux): what a clean clone's docs led to
+CASES += [
+    # a traceback (FileExistsError from matplotlib's folder) after the whole audit had run
+    _c("audit-plots-is-a-file", "audit", "--run", "run1", "--no-encoder", "--plots", "{tmp}/afile", "--db", "{db}",
+       setup="a_file", says=("--plots folder", "is an existing file, not a folder", "pass --plots with a new")),
+    _c("audit-plots-under-a-file", "audit", "--run", "run1", "--no-encoder", "--plots", "{tmp}/afile/p", "--db",
+       "{db}", setup="a_file", says=("lies under", "which is an existing file")),
+    # a traceback (FileExistsError) after the tables were printed
+    _c("eval-report-out-is-a-file", "eval", "report", "{tmp}", "--out", "{tmp}/afile", setup="a_file",
+       says=("--out folder", "is an existing file, not a folder", "report.md, report.csv and the figure")),
+    _c("eval-report-out-under-a-file", "eval", "report", "{tmp}", "--out", "{tmp}/afile/report", setup="a_file",
+       says=("lies under", "which is an existing file")),
+    # "Fix: fix that line" for a file that is no JSONL at all
+    _c("eval-sembench-dictionary-not-jsonl", "eval", "sembench", "--dictionary", "{tmp}/afile", "--backend", "local",
+       "--out", "{tmp}/s", setup="a_file", says=("afile:1: not valid JSON", 'one JSON object per line, {"word"',
+                                                 "--dictionary wordnet")),
+    # left an empty database file behind (made for the embedded sample, which was not asked for)
+    _c("db-missing-lexicon-show-a-name", "lexicon", "show", "fn-x", "--db", "{tmp}/none.db", db="none",
+       says=("database", "none.db does not exist")),
+    # a refused first command left an empty database file behind
+    _c("pairs-select-unknown-lexicon-no-db", "pairs", "select", "--pairs", "3", "--lexicon", "fn-x", "--db",
+       "{tmp}/none.db", db="none", says=("unknown lexicon 'fn-x'",)),
+    _c("verifier-calibrate-unknown-lexicon-no-db", "verifier", "calibrate", "--lexicon", "fn-x", "--db",
+       "{tmp}/none.db", db="none", says=("unknown lexicon 'fn-x'",)),
+]
+
 
 CONLLU = ("# sent_id = 1\n# text = She held the cup.\n1\tShe\tshe\tPRON\tPRP\t_\t2\tnsubj\t_\t_\n"
           "2\theld\thold\tVERB\tVBD\t_\t0\troot\t_\t_\n3\tthe\tthe\tDET\tDT\t_\t4\tdet\t_\t_\n"

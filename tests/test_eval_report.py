@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -268,3 +269,43 @@ def test_a_zero_percent_bar_is_drawn_visibly(tmp_path, monkeypatch):
                            summary=summary)
     rep.plot([result], tmp_path / "accuracy")
     assert heights == [[rep.MIN_BAR]] and (tmp_path / "accuracy.png").stat().st_size > 1000
+
+
+def _caption_lines(text: str) -> list[str]:
+    lines = text.splitlines()
+    start = next(i for i, ln in enumerate(lines) if ln.startswith("Acc.: mean"))
+    return lines[start:start + 2]
+
+
+def test_a_piped_report_and_leaderboard_wrap_their_caption_at_the_tables_width(tmp_path, monkeypatch, capsys):
+    """Off a terminal the console is 200 columns (a table keeps its columns), but the caption under an 80-column
+    table wraps at 80 at a space, not as one 146-character line; the leaderboard of `eval run --models` honours
+    $COLUMNS as `eval report` does."""
+    import subprocess
+    import sys
+
+    from fbagent.commands.eval_models import print_leaderboard
+
+    a = _with(framebench_folder(tmp_path / "a", "/models/gemma-3-270m-it-q4_k_m.gguf",
+                                ["correct", "correct", "both", "neither"]), scoring=SCORING)
+    b = _with(framebench_folder(tmp_path / "b", "Qwen/Qwen3-30B-A3B-Instruct-2507", ["correct", "opposite", "correct", None]),
+              scoring=SCORING, label="Qwen3-30B-A3B")
+    env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
+    piped = subprocess.run([sys.executable, "-m", "fbagent.cli", "eval", "report", str(a), str(b)], env=env,
+                           capture_output=True, text=True, timeout=120)
+    assert piped.returncode == 0, piped.stderr
+    caption = ("Acc.: mean ± population std (ddof=0) over templates, n/a = undefined; failures counted as wrong; "
+               "95% CI: bootstrap over entries (1000 resamples).")
+    # the table's rows are 79 cells wide: the caption breaks at the last space within 80 columns (78 cells)
+    cut = caption.index(" counted")
+    assert cut == 78 and _caption_lines(piped.stdout) == [caption[:cut], caption[cut + 1:]]
+    assert max(len(ln) for ln in piped.stdout.splitlines()) <= 80
+    monkeypatch.delenv("COLUMNS", raising=False)
+    print_leaderboard([a, b])
+    head, board = capsys.readouterr().out.split("\n", 1)   # the first line names a command: one line, as messages
+    assert head.startswith("leaderboard: 2 models (fbagent eval report ")
+    assert _caption_lines(board) == [caption[:cut], caption[cut + 1:]] and max(map(len, board.splitlines())) <= 80
+    monkeypatch.setenv("COLUMNS", "60")   # was ignored (200 columns off a terminal)
+    print_leaderboard([a, b])
+    board = capsys.readouterr().out.split("\n", 1)[1]
+    assert max(map(len, board.splitlines())) <= 60 and "Not shown at this width" in board

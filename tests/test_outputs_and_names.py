@@ -15,6 +15,7 @@ from factories import make_db
 
 from fbagent.errors import FbagentError
 from fbagent.files import write_atomic
+from fbagent.store import open_db
 from fbagent.text import MAX_NAME_CHARS, check_name, pictured, safe_console, shown
 
 
@@ -229,3 +230,71 @@ def test_wrapping_keeps_an_option_with_its_value_and_indents_the_next_lines():
     assert lines == ["hint: the filter keeps 0 of 5", "      judged entries:", "      --min-correct 1",
                      "      --min-acceptable 1 keeps", "      2"]
     assert fit_line(line, 200, indent="  ") == line   # fits: as it is
+
+
+def _key_at_the_question(args: list[str], key: bytes, cwd: Path) -> tuple[int, str]:
+    """Run ``fbagent ARGS`` on a real 80-column pseudo-terminal that is its controlling terminal (so Ctrl-C
+    sends SIGINT, as in a shell); press ``key`` at the competence question; the exit code and what it showed."""
+    import fcntl
+    import pty
+    import re
+    import select
+    import struct
+    import termios
+    import time
+
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+
+    def own_terminal() -> None:
+        os.setsid()
+        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+    proc = subprocess.Popen([sys.executable, "-m", "fbagent.cli", *args], stdin=slave, stdout=slave, stderr=slave,
+                            env={**os.environ, "COLUMNS": "80"}, close_fds=True, cwd=cwd, preexec_fn=own_terminal)
+    os.close(slave)
+    out, pressed, deadline = b"", False, time.monotonic() + 180
+    try:
+        while time.monotonic() < deadline:
+            if select.select([master], [], [], 0.2)[0]:
+                try:
+                    chunk = os.read(master, 4096)
+                except OSError:   # the child closed the terminal
+                    break
+                if not chunk:
+                    break
+                out += chunk
+            if not pressed and out.rstrip().endswith(b"basic]\x1b[0m:"):
+                time.sleep(0.3)   # Rich is now reading the answer
+                os.write(master, key)
+                pressed = True
+        code = proc.wait(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)
+    assert pressed, out
+    return code, re.sub(r"\x1b\[[0-9;]*m", "", out.decode()).replace("\r\n", "\n")
+
+
+def test_ctrl_c_and_ctrl_d_at_the_competence_question_start_a_line_of_their_own(tmp_path):
+    """New user (session 13): Ctrl-C at `annotate`'s question printed its line right after `...basic]: ^C`, so an
+    80-column terminal broke it mid-word. Now it starts a line of its own, wrapped at spaces; Ctrl-D (the input
+    ended) is one error naming --competence, exit 2; no competence is recorded either way."""
+    db = tmp_path / "a.db"
+    make_db(db, n=3)
+    args = ["annotate", "--annotator", "zed", "--db", str(db)]
+    code, text = _key_at_the_question(args, b"\x03", tmp_path)
+    lines = text.splitlines()
+    at = next(i for i, ln in enumerate(lines) if ln.startswith("interrupted:"))
+    assert code == 130 and lines[at - 1].endswith("basic]: ^C"), text
+    assert lines[at:] == ["interrupted: stopped by Ctrl-C; a database write in progress is rolled back,",
+                          "what was stored before is intact"], text
+    code, text = _key_at_the_question(args, b"\x04", tmp_path)
+    lines = text.splitlines()
+    at = next(i for i, ln in enumerate(lines) if ln.startswith("error:"))
+    assert code == 2 and lines[at - 1].endswith("basic]: "), text
+    assert " ".join(lines[at:]) == ("error: no answer to the question of zed's competence in en (the input ended). "
+                                    "Fix: pass --competence en=LEVEL (native, near-native, fluent, basic)"), text
+    assert all(len(ln) <= 80 for ln in lines[at:])
+    assert open_db(db)["annotator_languages"].count == 0

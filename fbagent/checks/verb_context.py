@@ -44,6 +44,8 @@ class SentenceContext(ClosedClassRules):
             method = "inflection"   # French "tu bois", "il part" (verb_slots)
         if method is None and i is not None and self.config.pos and lemma in self.subclause_verb_lemmas(i):
             method = "lemma"   # Dutch verb-final subordinate clause: "omdat ze geen antwoord gaven" (verb_slots, issue 40)
+        if method is None and i is not None and self.config.pos and self.enclitic_du(i, lemma):
+            return "lemma"   # German "Haste mal 'nen Euro?": hast + du (verb_slots_v2)
         if method is None or i is None or not self.config.pos:
             return method
         verb = self.verb_reading(i)

@@ -40,7 +40,8 @@ ZH_DEMONSTRATIVE_WORDS = frozenset({"这", "那", "每", "各", "哪", "某", "�
 #: nominal measure words (classifiers of nouns). The verbal ones (次, 回, 趟, 遍, 下) are left out: 这次去 is an
 #: adverbial of the verb
 ZH_NOMINAL_CLASSIFIERS = frozenset(
-    "个项种些位件本条张家份类批场篇部首段门名台辆座所支只双对套幅封句棵片块层群队届款样")
+    "个项种些位件本条张家份类批场篇部首段门名台辆座所支只双对套幅封句棵片块层群队届款样"
+    "把盏扇架顶颗粒枝朵间根副匹头")   # issue 41g: 这把锁, 那盏灯 (把 after a demonstrative is the classifier, not 'ba')
 #: words with a demonstrative first that are adverbs or pronouns, not a demonstrative with a classifier
 ZH_DEMONSTRATIVE_ADVERBS = frozenset({"这样", "那样", "这么", "那么", "这儿", "那儿", "这里", "那里", "哪里", "哪儿",
                                       "这边", "那边", "本来", "本人", "各位", "该样"})

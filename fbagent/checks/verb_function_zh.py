@@ -209,7 +209,8 @@ def resegmented_verb(words: tuple[Word, ...], k: int, lemma: str) -> int | None:
     with ``lemma`` as a verb part: adverbs or modals before it (提前 | 完成), aspect particles, measure words or verbs
     after it (打 | 了 | 个), a noun object after a verb by the dictionary (吹 | 头发), or ``lemma`` + its object before
     a motion verb (骑车 | 去). A noun before it or after a verbal noun makes a compound noun (校园生活, 生活节奏,
-    读书笔记): None, as otherwise."""
+    读书笔记), and so does a one-character noun after a verb of two characters (结婚照, 游泳池: modifier + head, the
+    shape of Chinese compound nouns; a verb's object of one character is a word of its own): None, as otherwise."""
     word = words[k][2]
     if lemma not in word or word == lemma or (cut := dictionary_split(word)) is None:
         return None
@@ -219,7 +220,8 @@ def resegmented_verb(words: tuple[Word, ...], k: int, lemma: str) -> int | None:
         if not part.startswith(lemma) or not all(tags.get(p, "x").startswith(ZH_PHRASE_BEFORE_FLAGS) for p in before):
             continue
         if part == lemma:
-            verb_object = tags.get(lemma) == "v" and len(after) == 1 and tags.get(after[0], "").startswith("n")
+            verb_object = tags.get(lemma) == "v" and len(after) == 1 and tags.get(after[0], "").startswith("n") \
+                and not (len(lemma) >= 2 and len(after[0]) == 1)   # 结婚照, 游泳池: a two-character verb + a one-character head noun
             ok = tags.get(lemma, "").startswith("v") and (verb_object or all(tags.get(p, "x").startswith(
                 ZH_PHRASE_AFTER_FLAGS) for p in after))
         else:   # the verb with its object, then a motion verb: 骑车 | 去

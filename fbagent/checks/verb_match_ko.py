@@ -14,6 +14,7 @@ It returns ``(start, end, surface, note)``: the character span of the whole spac
 from __future__ import annotations
 
 from fbagent.checks.analysers import kiwi_morphemes
+from fbagent.checks.verb_homographs_ko import adjective_homograph, d_l_homograph, d_l_partner
 
 #: Sejong tags of a Korean predicate stem (irregular markers -I / -R are cut off first)
 KO_VERB_TAGS = ("VV", "VX", "VA")
@@ -49,10 +50,13 @@ def find_verb_ko(sentence: str, lemma: str) -> tuple[int, int, str, str] | None:
     for j, (start, _, form, tag) in enumerate(morphemes):
         base = tag.split("-")[0]
         if base in KO_VERB_TAGS and form == stem:
-            if (other := _l_homograph(morphemes, j) or _derived_noun(morphemes, j)) is not None:
+            if (other := _l_homograph(morphemes, j) or _derived_noun(morphemes, j) or adjective_homograph(stem, tag)
+                    or d_l_homograph(sentence, morphemes, j, stem)) is not None:
                 notes.append(other)
                 continue
             return _word(sentence, start)
+        if base in KO_VERB_TAGS and d_l_partner(sentence, morphemes, j, stem):
+            return _word(sentence, start)   # 벽에 사진을 걸었다: 걸다, though Kiwi's best reading is 걷다
         if base in KO_SUFFIX_TAGS or base in KO_VERB_TAGS:
             hada = stem.endswith("하") and form in KO_HADA_VOICES and base in KO_SUFFIX_TAGS
             for k in range(j - 1, max(-1, j - KO_MAX_PREFIX - 1), -1):

@@ -60,6 +60,8 @@ def find_verb_zh(sentence: str, lemma: str) -> tuple[int, int, str, str] | None:
             return start + hit, start + hit + len(lemma), lemma, ""
         if not _suffixed_noun(word) and (part := resegmented_verb(words, k, lemma)) is not None:
             return start + part, start + part + len(lemma), lemma, ""
+        if (ba := _after_ba_object(words, k, lemma)) is not None:
+            return start + ba, end, lemma, ""
         if (split := _separated(words, k, lemma)) is not None:
             skip = 1 if not words[k][2].startswith(lemma[:1]) else 0
             return start + skip, split, sentence[start + skip:split], ""
@@ -101,7 +103,7 @@ def _verb_in_word(words: tuple[Word, ...], k: int, lemma: str) -> int | None:
     if lemma in ZH_COVERBS and word.startswith(lemma) and tags.get(word[len(lemma):], "").startswith(("n", "s", "r", "f", "q")):
         return 0   # 在家 (吗): the coverb with its object; the caller asks whether a predicate follows
     if word.startswith(lemma) and _noun_marker(words, k) is None and not _adjectival(prev) \
-            and not _suffixed_noun(word) and nominal_use(words, k) is None \
+            and not _suffixed_noun(word) and nominal_use(words, k) is None and not _before_localiser(words, k) \
             and (_complement(word[len(lemma):]) or _verb_object(lemma, word, flag, prev, words[k - 2] if k >= 2 else None)
                  or _complement_object(word[len(lemma):])):
         return 0
@@ -123,12 +125,50 @@ def _verb_in_word(words: tuple[Word, ...], k: int, lemma: str) -> int | None:
     return None
 
 
+#: localisers of place (Li & Thompson 1981, ch. 11.2): they follow a noun to make a place phrase (跑道上, 房间里); a verb
+#: takes a directional complement before its object instead. Those of time (前, 后, 时) and 中 / 下 also follow verbs
+ZH_PLACE_LOCALISERS = frozenset({"上", "里", "内", "外", "旁", "边", "旁边", "上面", "里面", "下面", "底下", "附近",
+                                 "周围", "对面", "上边", "里边", "外面", "外边"})
+
+
+#: what may follow the verb of a 把 construction in the word after the object (Li & Thompson 1981, ch. 15: the verb
+#: of 把 needs something after it: an aspect marker, a complement, or the clause's end)
+ZH_BA_AFTER = ("ul", "uz", "ug", "x", "f", "a", "v")
+
+
+def _after_ba_object(words: tuple[Word, ...], k: int, lemma: str) -> int | None:
+    """The offset of ``lemma`` at the end of jieba's word ``k`` right after 把 (ba), where jieba glued the object noun
+    and the verb into one noun (把 | 门锁 | 了: 门 + 锁): the part before the verb is a noun of jieba's dictionary, and
+    what follows is an aspect marker, a complement or the clause's end, with no other verb in the clause (the verb of
+    a 把 construction follows its object: Li & Thompson 1981, ch. 15). None otherwise."""
+    word = words[k][2]
+    if k == 0 or words[k - 1][2] != "把" or len(word) <= len(lemma) or not word.endswith(lemma):
+        return None
+    tags = jieba_posseg().dt.word_tag_tab
+    if not tags.get(word[:-len(lemma)], "").startswith("n") or not tags.get(lemma, "").startswith("v"):
+        return None
+    after = words[k + 1:]
+    if after and after[0][3] not in ZH_BA_AFTER:
+        return None
+    if any(w[3].startswith("v") for w in after[1:] if w[2] not in "，。！？；"):
+        return None
+    return len(word) - len(lemma)
+
+
+def _before_localiser(words: tuple[Word, ...], k: int) -> bool:
+    """Whether a localiser of place (:data:`ZH_PLACE_LOCALISERS`) follows jieba's word ``k``: the word is the noun of a
+    place phrase (飞机在跑道上滑行: 跑道 is a runway, not 跑 + an object)."""
+    return k + 1 < len(words) and words[k + 1][2] in ZH_PLACE_LOCALISERS
+
+
 def _why_inside(words: tuple[Word, ...], k: int, lemma: str) -> str:
     """The note for jieba's word ``k`` that holds ``lemma`` but is not the verb: a suffixed noun (打火机), a noun by its
     context (在地铁站出口等你), else the word and jieba's flag."""
     word, flag = words[k][2], words[k][3]
     if word.startswith(lemma) and _suffixed_noun(word):
         return f"'{word}' is a noun ('{word[:-1]}' + the suffix '{word[-1]}')"
+    if _before_localiser(words, k):
+        return f"'{word}' is the noun of a place phrase (before the localiser '{words[k + 1][2]}')"
     if word.startswith(lemma) and (why := nominal_use(words, k)) is not None:
         return why
     if (why := adverb_word(word, lemma)) is not None:
@@ -383,6 +423,8 @@ def _verb_object(lemma: str, word: str, flag: str, prev: Word | None, before: Wo
     verb = tags.get(lemma, "").startswith("v") or flag == "v" or lemma in ZH_DIRECTIONAL_VERBS
     if not rest or not verb or rest_tag not in ZH_OBJECT_FLAGS:
         return False
+    if len(lemma) >= 2 and len(rest) == 1 and rest_tag.startswith("n"):
+        return False   # 结婚照, 游泳池: a two-character verb + a one-character head noun is a compound noun
     if flag.startswith("v"):
         return True
     if prev is not None and prev[2] in ZH_COPULA:

@@ -30,7 +30,9 @@ def separable_candidates(ctx: SentenceContext, particle: str, base: str) -> list
             verb = ctx.verb_reading(i) if ctx.config.pos else None
             real = verb is True or ctx.known[i] or ctx.readings is None or not ctx.config.pos
             adjective = ctx.config.pos and ctx.degree_modified(i) is not None   # "war sehr aufgeregt"
-            if verb is not False and real and not adjective and any(ctx.word_method(r, base, None, stem=False) for r in rests):
+            refused = ctx.config.pos and ctx.slot_refusal(i, particle + base, "separable") is not None   # "De deur is open"
+            if verb is not False and real and not adjective and not refused \
+                    and any(ctx.word_method(r, base, None, stem=False) for r in rests):
                 out.append((i, [i], "separable:joined"))
                 continue
         if not ctx.word_method(t.text, base, i, stem=False):
@@ -190,8 +192,12 @@ def _particle_before(ctx: SentenceContext, i: int, particle: str, between: froze
 
 
 def other_separable(ctx: SentenceContext, i: int, lemma: str, particles: tuple[str, ...], after: frozenset[str]) -> bool:
-    """True when token ``i`` has a separated particle of its own ("Er zog die Jacke an." is anziehen, not ziehen)."""
+    """True when token ``i`` has a separated particle of its own ("Er zog die Jacke an." is anziehen, not ziehen); never
+    for ``lemma``'s present participle, which does not split (the particle is the finite verb's: "Al fluitend liep hij
+    de trap af")."""
     own = {p for p, _ in separable_splits(lemma, ctx.code)}
+    if ctx.present_participle(ctx.tokens[i].text, lemma):
+        return False   # "Al fluitend liep hij de trap af": a participle never leaves a particle behind; it is liep's
     return any(p not in own and _particle_after(ctx, i, p, after) is not None and _real_verb(ctx, i, p)
                for p in particles if p in {t.text for t in ctx.tokens[i + 1:]})
 

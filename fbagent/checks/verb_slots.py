@@ -42,6 +42,7 @@ from fbagent.checks.verb_slots_de import GermanSlotRules
 from fbagent.checks.verb_slots_en import EnglishSlotRules
 from fbagent.checks.verb_slots_fr import FrenchSlotRules
 from fbagent.checks.verb_slots_romance import RomanceSlotRules
+from fbagent.checks.verb_slots_v2 import WordClassSlots
 from fbagent.languages import base_lang
 
 #: English words that may stand between a base-form slot word and its verb ("will not", "can't", "did never")
@@ -128,7 +129,7 @@ def slot_words(lang: str) -> SlotWords:
 
 
 @dataclass
-class SlotRules(EnglishSlotRules, FrenchSlotRules, GermanSlotRules, RomanceSlotRules):
+class SlotRules(EnglishSlotRules, FrenchSlotRules, GermanSlotRules, WordClassSlots, RomanceSlotRules):
     """The slot rules over one sentence (see the module doc); mixed into
     :class:`fbagent.checks.verb_context.SentenceContext`."""
 
@@ -196,6 +197,8 @@ class SlotRules(EnglishSlotRules, FrenchSlotRules, GermanSlotRules, RomanceSlotR
             return True    # "I will text you", "Can you text me", "Let's order pizza": a base form after a modal
         if s.gerund_verbs and text.endswith("ing") and (self._after_gerund_verb(i) or self.gerund_with_object(i)):
             return True    # "She enjoys cooking for friends": the gerund complement of a catenative verb
+        if self.pronoun_v2_slot(i):
+            return True    # "Ik slaap slecht": the verb-second place after a subject pronoun (verb_slots_v2)
         return bool(s.finite_endings) and self._lone_finite(i, lemma, method)
 
     def _after_gerund_verb(self, i: int) -> bool:
@@ -273,7 +276,8 @@ class SlotRules(EnglishSlotRules, FrenchSlotRules, GermanSlotRules, RomanceSlotR
             return "follows an inverted auxiliary and its subject, where only a base form stands"
         if reading is not None and reading.pos == "adjective" and text != lemma \
                 and text not in past_participles(lemma, self.code) and not text.startswith("ge") \
-                and not text.endswith(("t", "d", "en")):   # a participle after a copula is verbal ("ist verschlossen")
+                and not text.endswith(("t", "d")) and not (text.endswith("en") and self._verbal_word(i)):
+            # a participle after a copula is verbal ("ist verschlossen"); an -en word HanTa builds on no verb is none ("is open")
             j = i - 1
             while self._same(j, i) and (toks[j].text in self.m.degree_adverbs or self._adverb(j)):
                 j -= 1
@@ -285,7 +289,9 @@ class SlotRules(EnglishSlotRules, FrenchSlotRules, GermanSlotRules, RomanceSlotR
             or self.particle_after_verb(i, s.causatives | s.base_slot | s.inverted_copulas) or self.prepositional_noun(i) \
             or (self.object_head(i, s.causatives | s.base_slot | s.inverted_copulas) if method == "exact" else None) \
             or self.french_refusal(i, lemma, frozenset(past_participles(lemma, self.code)) if self.code == "fr" else frozenset()) \
-            or self.adverbial_adjective(i) or self.het_infinitive(i, lemma) or self.romance_refusal(i, lemma)
+            or self.adverbial_adjective(i) or self.het_infinitive(i, lemma) or self.attributive_adjective(i) \
+            or self.second_finite(i, lemma) or self.lexicon_other_verb(i, lemma) or self.compound_modifier(i) \
+            or self.finite_neighbour(i) or self.determiner_infinitive(i, lemma) or self.romance_refusal(i, lemma)
 
     def _noun_phrase_opening(self, i: int, lemma: str) -> str | None:
         """French: why token ``i`` belongs to the noun phrase that opens its clause: an ``opening_articles`` word (le,
@@ -412,8 +418,9 @@ class SlotRules(EnglishSlotRules, FrenchSlotRules, GermanSlotRules, RomanceSlotR
         earlier in its clause with no conjunction between: an adjective ("left me somewhat confused")."""
         reading = self.readings[i] if self.readings is not None else None
         if reading is None or not (reading.verb and reading.finite) or not self._same(i - 1, i) \
-                or self.tokens[i - 1].text not in self.m.degree_adverbs or not self.slots.coordinators:
-            return None
+                or self.tokens[i - 1].text not in self.m.degree_adverbs or not self.slots.coordinators \
+                or self.tokens[i - 1].text == self.m.infinitive_marker and self.tokens[i].text.endswith("en"):
+            return None   # "probeert de plank recht te zagen": Dutch "te" before an infinitive is its marker
         for j in range(i - 2, -1, -1):
             r = self.readings[j] if self.readings is not None else None
             if not self._same(j, i) or (r is not None and r.pos == "conjunction"):

@@ -10,6 +10,11 @@
   (:meth:`EnglishSlotRules.prepositional_noun`);
 - a base form after a determiner and a singular noun at the end of a clause that already has its finite verb ("She
   bought a chess set"): the head noun of a compound object (:meth:`EnglishSlotRules.object_head`);
+- a word after a determiner and a hyphenated compound modifier ("a three-week run"): the noun phrase's head
+  (:meth:`EnglishSlotRules.compound_modifier`);
+- a base form HanTa's lexicon knows as a noun right after a finite lexical verb ("I need rest") or before a finite -s
+  verb that follows it at the clause's start ("Hope springs eternal"): a noun, one finite verb a clause
+  (:meth:`EnglishSlotRules.finite_neighbour`);
 - an -ing form opening its clause before a determiner, an object pronoun or an -ly adverb ("Reading the news takes
   time"): a verbal gerund (:meth:`EnglishSlotRules.gerund_with_object`).
 """
@@ -17,7 +22,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
+from fbagent.checks.analysers import hanta_tagger
 from fbagent.checks.verb_sentence import SentenceFacts
 
 #: English words after which "'s" is the contracted is (or has), not the possessive
@@ -32,6 +39,22 @@ _SUBJECT_PRONOUNS = frozenset({"i", "you", "we", "they", "he", "she", "it"})
 _SLOT_ADVERBS = frozenset({"not", "t", "never", "also", "just", "still", "really", "always", "ever", "soon", "then",
                            "only", "even", "probably", "certainly", "definitely", "surely", "all", "both"})
 _WH_WORDS = frozenset({"what", "where", "when", "why", "how", "who", "which", "whose"})
+
+
+#: English verbs that take a bare infinitive right after them (Quirk et al. 1985, § 16.52: "help clean", "go get",
+#: "come see", "let go", "make do", "dare say"), auxiliaries and modals by lemma
+_BARE_VERB_HEADS = frozenset({"help", "go", "come", "let", "make", "dare", "be", "have", "do", "will", "would", "can",
+                              "could", "shall", "should", "may", "might", "must", "need", "ought", "used", "try"})
+#: auxiliary forms HanTa may lemmatise oddly ('s, 'd, 'll contracted; "does", "has")
+_AUXILIARY_FORMS = frozenset({"is", "was", "are", "were", "am", "s", "d", "ll", "ve", "re", "m", "has", "does", "had",
+                              "did", "do", "have", "be", "been"})
+
+
+@lru_cache(maxsize=4096)
+def _noun_reading(word: str) -> bool:
+    """Whether HanTa's English lexicon gives ``word`` a common-noun tag (NN1, NN2, NN0) within 6 log units of its
+    best tag, out of context. Memoised."""
+    return any(tag.startswith("NN") for tag, _ in hanta_tagger("en").tag_word(word, cutoff=6))
 
 
 @dataclass
@@ -139,6 +162,50 @@ class EnglishSlotRules(SentenceFacts):
                     return None
                 return (f"follows '{toks[i - 2].text} {toks[i - 1].text}' after the verb '{toks[j].text}' and is read "
                         f"as the head noun of its object")
+        return None
+
+    def compound_modifier(self, i: int) -> str | None:
+        """English: token ``i`` follows a hyphenated compound modifier after a determiner ("a three-week run", "the
+        long-awaited return", "a well-made cut"): the compound's first part is read as a number, adjective or adverb,
+        or its last part ends in -ed / -ing (a participle), and token ``i`` is not itself joined to it by a hyphen. A
+        determiner + modifier before it make it the noun phrase's head (Quirk et al. 1985, § 17.109 on compound
+        adjectives); a verb cannot stand there. None otherwise."""
+        toks, readings, text = self.tokens, self.readings, self.sentence
+        if self.code != "en" or readings is None or i < 3 or not self._same(i - 1, i) \
+                or text[toks[i - 1].end:toks[i].start] != " ":
+            return None
+        j = i - 1
+        while self._same(j - 1, i) and text[toks[j - 1].end:toks[j].start] in ("-", "\u2010", "\u2011"):
+            j -= 1
+        first = readings[j]
+        det = readings[j - 1] if self._same(j - 1, i) else None
+        if j == i - 1 or first is None or det is None or det.pos != "determiner":
+            return None
+        if first.pos not in ("numeral", "adjective", "adverb") and not toks[i - 1].text.endswith(("ed", "ing")):
+            return None
+        return f"follows the compound modifier '{text[toks[j].start:toks[i - 1].end]}' after '{toks[j - 1].text}' and is read as a noun"
+
+    def finite_neighbour(self, i: int) -> str | None:
+        """English: one finite verb a clause (Quirk et al. 1985, § 3.52-3.54 on the verb phrase). Token ``i``, a base or
+        -s form that HanTa's lexicon also knows as a noun, stands right after a finite lexical verb (not an auxiliary, a
+        modal or one of :data:`_BARE_VERB_HEADS`, which take a bare infinitive: "I need rest", "She lost hope"), or
+        opens its clause right before a finite -s verb that is no auxiliary (an imperative is never followed by a
+        finite verb: "Hope springs eternal"): a noun there. None otherwise."""
+        toks, readings = self.tokens, self.readings
+        if self.code != "en" or readings is None or toks[i].text.endswith(("ing", "ed")):
+            return None
+        word = self.sentence[toks[i].start:toks[i].end]
+        if not _noun_reading(word.lower()):
+            return None
+        prev = readings[i - 1] if self._same(i - 1, i) else None
+        if prev is not None and prev.verb and prev.finite and prev.lemma not in _BARE_VERB_HEADS \
+                and toks[i - 1].text not in _AUXILIARY_FORMS and toks[i - 1].text not in self.m.imperative_openers:
+            return f"follows the finite verb '{toks[i - 1].text}' (one finite verb a clause) and is read as a noun"
+        nxt = readings[i + 1] if self._same(i + 1, i) else None
+        opens = not self._same(i - 1, i)
+        if opens and nxt is not None and nxt.verb and nxt.finite and toks[i + 1].text.endswith("s") \
+                and toks[i + 1].text not in _AUXILIARY_FORMS:
+            return f"opens its clause before the finite verb '{toks[i + 1].text}' and is read as its subject noun"
         return None
 
     def gerund_with_object(self, i: int) -> bool:

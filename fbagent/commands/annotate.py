@@ -124,10 +124,16 @@ def ask_competence(database: sqlite_utils.Database, annotator: str, languages: l
         record_competence(database, annotator, parse_competence(given, languages), "annotate")
         return
     asked = {}
+    console = new_console()
     for lang in missing_languages(database, annotator, languages):
         # asked again until the answer is one of the levels; the card reports it as stated
-        asked[lang] = Prompt.ask(f"{annotator}, your competence in {language_name(lang)} ({lang}), as the dataset "
-                                 "card will report it", choices=list(LEVELS), console=new_console())
+        try:
+            asked[lang] = Prompt.ask(f"{annotator}, your competence in {language_name(lang)} ({lang}), as the "
+                                     "dataset card will report it", choices=list(LEVELS), console=console)
+        except EOFError:   # Ctrl-D (the terminal echoes nothing: the error starts a line of its own); nothing recorded
+            console.line()
+            raise FbagentError(f"no answer to the question of {annotator}'s competence in {lang} (the input ended)",
+                               f"pass --competence {lang}=LEVEL ({', '.join(LEVELS)})") from None
     if asked:
         record_competence(database, annotator, asked, "annotate")
 

@@ -15,7 +15,7 @@ from fbagent.commands.options import (
     name_check,
     parse_statuses,
 )
-from fbagent.commands.output import echo, new_console, upgrade_note
+from fbagent.commands.output import echo, fit_line, new_console, upgrade_note
 from fbagent.commands.tables import Col, WideOption, print_table
 from fbagent.errors import FbagentError
 from fbagent.serve.address import running_address
@@ -150,18 +150,24 @@ def status_cmd(
     def pct(v: float | None) -> str:
         return "n/a" if v is None else f"{100 * v:.1f}%"
 
+    # agreement needs an entry judged whole by two annotators (as validate report's Table 8): before that, pair
+    # tasks two annotators happened to share give 0% or 100% over one or two of them, which says nothing yet
+    alone = team["panel"] < 2
+
     cols = [Col("annotator", wrap="path", min_width=10), Col("judged", "right"), Col("left", "right"),
             Col("entries", "right"), Col("majority", "right"), Col("attention", "right"),
             Col("last active", wrap="words", drop=1)]
     rows = [[a["annotator"], f"{a['judged']}/{a['tasks']}", str(a["left"]), str(a["entries"]),
-             pct(rel.get(a["annotator"], {}).get("majority_agreement")),
+             "n/a" if alone else pct(rel.get(a["annotator"], {}).get("majority_agreement")),
              pct(rel.get(a["annotator"], {}).get("attention_accuracy")),
              "never" if a["last_active"] is None else a["last_active"][:16].replace("T", " ")]
             for a in team["annotators"]]
     print_table(console, cols, rows, title="Annotators: pair tasks judged on the current text, left, agreement so far",
-                caption="majority: agreement with the majority of the others; times in UTC", wide=wide)
-    console.print(f"{team['judged']}/{team['entries']} entries judged ({team['full_panel']} by {team['panel']} "
-                  f"annotators); {team['decided']}/{team['disputed']} disputed entries decided "
-                  "(fbagent annotate --mode adjudicate); "
-                  f"{team['second_round_pending']} waiting for a second round (fbagent annotate --second-round)",
-                  markup=False, highlight=False)
+                caption="majority: agreement with the majority of the others"
+                + (" (n/a: no entry has two annotators yet)" if alone else "") + "; times in UTC", wide=wide)
+    panel = f" ({team['full_panel']} by {team['panel']} annotators)" if team["judged"] else ""
+    line = (f"{team['judged']}/{team['entries']} entries judged{panel}; {team['decided']}/{team['disputed']} "
+            "disputed entries decided (fbagent annotate --mode adjudicate); "
+            f"{team['second_round_pending']} waiting for a second round (fbagent annotate --second-round)")
+    # under the table, at its width: wrapped at spaces, never inside the commands it names
+    console.print(fit_line(line, console.width), soft_wrap=True, markup=False, highlight=False)

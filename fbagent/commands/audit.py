@@ -16,6 +16,7 @@ from fbagent.commands.output import echo, new_console
 from fbagent.commands.tables import Col, WideOption, print_table
 from fbagent.errors import FbagentError
 from fbagent.eval.choices import DEFAULT_ORDERS, ORDER_CHOICES
+from fbagent.files import make_folder
 from fbagent.seeds import DEFAULT_SEED
 from fbagent.store.db import open_db
 
@@ -68,6 +69,8 @@ def register(app: typer.Typer) -> None:
             raise FbagentError(f"unknown --format {fmt!r}", f"pass --format {', '.join(FORMATS)}")
         if orders not in ORDER_CHOICES:
             raise FbagentError(f"unknown --orders {orders!r}", f"pass --orders {' or '.join(ORDER_CHOICES)}")
+        if plots is not None:   # before the audit's minutes: a file or an unwritable place is refused now
+            make_folder(plots, "--plots folder", "pass --plots with a new or existing folder")
         source = load_source(run, dataset, lexicon=lexicon, lang=lang, db=db)
         embed, name = (None, None) if no_encoder else encoder_embed(encoder)
         options = audit_room.AuditOptions(seed=seed, resamples=resamples, near_duplicate=near_duplicate, encoder=name,

@@ -27,14 +27,15 @@ from fbagent.commands.eval_tables import print_report
 from fbagent.commands.model_options import backend_options
 from fbagent.commands.option_groups import option_group
 from fbagent.commands.options import DEFAULT_DB, ExistingDbOption, name_check
-from fbagent.commands.output import echo, new_console, secho
+from fbagent.commands.output import echo, new_console, report_console, secho
 from fbagent.commands.progress_view import CountBar, ProgressView
-from fbagent.commands.tables import Col, print_table, wrap_text
+from fbagent.commands.tables import PROSE_MIN, Col, print_table, wrap_text
 from fbagent.errors import FbagentError
 from fbagent.eval.choices import ALL_TEMPLATES, DEFAULT_ORDERS
 from fbagent.eval.runner import check_result_folder
 from fbagent.eval.schedule import parse_gpus
 from fbagent.eval.sembench_sets import looks_like_instances
+from fbagent.files import check_folder, make_folder
 from fbagent.lexicon.foreign import is_lm_eval_results
 from fbagent.limits import DEFAULT_N_BOOT, bounds
 from fbagent.providers import redact
@@ -43,7 +44,6 @@ from fbagent.providers.prices import check_cap, load_prices
 from fbagent.seeds import DEFAULT_SEED
 
 if TYPE_CHECKING:
-    from rich.console import Console
 
     from fbagent.providers.base import Backend
     from fbagent.providers.config import ModelConfig
@@ -175,11 +175,6 @@ def _Progress(description: str) -> ProgressView:  # the name the commands and te
     return ProgressView(new_console(stderr=True), bar=CountBar(description))
 
 
-def _console() -> Console:
-    """A Rich console: the terminal's width, else ``$COLUMNS``, else 200 columns (files, pipes)."""
-    probe = new_console()
-    return probe if probe.is_terminal or os.environ.get("COLUMNS") else new_console(width=200)
-
 
 def _dataset_human(results: list[Any]) -> float | None:
     """The paper-style human accuracy the first FrameBench run recorded from its dataset's judgments, with one
@@ -204,14 +199,14 @@ def _print_results(folders: list[Path], human: float | None = None) -> None:
     """One run: a two-column table (metric, value) of the report row, so it fits any terminal."""
 
     results = [evaluation.load_result(f) for f in folders]
-    console = _console()
+    console = report_console()
     for tab in evaluation.tables(results, human):
         title, headers, rows = tab.title, tab.headers, tab.rows
         for row in rows:
             print_table(console, [Col("metric", wrap="words", style="bold"), Col("value", "right", wrap="path")],
                         list(zip(headers, row, strict=True)), title=title, show_header=False)
-        if tab.caption:
-            for line in wrap_text(tab.caption, console.width, "words"):
+        if tab.caption:  # under a two-column table: at most 80 columns wide, as any table's caption on a pipe
+            for line in wrap_text(tab.caption, min(console.width, PROSE_MIN), "words"):
                 console.print(line, highlight=False, markup=False)
 
 
@@ -384,6 +379,10 @@ def _result_folders(paths: list[Path]) -> list[Path]:
     return list(dict.fromkeys(folders))
 
 
+#: the fix of a bad `eval report --out`
+OUT_FIX = "pass --out with a new or existing folder (report.md, report.csv and the figure are written into it)"
+
+
 @app.command("report")
 def report_cmd(
     result_dirs: Annotated[list[Path], typer.Argument(help="Result folders of `fbagent eval run|frame-id|sembench` "
@@ -414,6 +413,8 @@ def report_cmd(
     bad = [f for f in figure_format if f not in evaluation.FIGURE_FORMATS]
     if bad:
         raise FbagentError(f"unknown --figure-format {', '.join(bad)}", f"use {', '.join(evaluation.FIGURE_FORMATS)}")
+    if out is not None:   # before the bootstrap: a file there is refused now (the folder is made when written)
+        check_folder(out, "--out folder", OUT_FIX)
     failures = None if exclude_failures is None else ("exclude" if exclude_failures else "count")
     results, scoring, warnings = evaluation.load_results(_result_folders(result_dirs), n_boot=n_boot, std=std,
                                                          failures=failures)
@@ -428,13 +429,14 @@ def report_cmd(
         human = _dataset_human(results)
     ds = evaluation.dataset_warning(results)
     warnings = warnings + ([ds] if ds else [])
-    console = _console()
+    console = report_console()
 
     err_console = new_console(stderr=True, width=console.width)
     for w in warnings:  # wrapped at words to the terminal's width
         err_console.print(Text("warning: ", style="yellow") + Text(w), highlight=False)
     print_report(console, evaluation.tables(results, human, wide=wide, scoring=scoring), wide=wide)
     if out is not None:
+        make_folder(out, "--out folder", OUT_FIX)
         paths = evaluation.write_report(results, out, human, formats=figure_format, warnings=warnings, scoring=scoring)
         echo("wrote " + ", ".join(str(p) for p in paths.values()))
 
@@ -536,5 +538,5 @@ def _print_by_file(out: Path) -> None:
     cols = [Col("file", wrap="path"), Col("group", wrap="path"), Col("instances", "right", short="n"),
             Col("failed", "right"), Col("accuracy % [95% CI]", "right", wrap="words", short="acc."),
             Col("failures wrong % [95% CI]", "right", wrap="words", short="wrong")]
-    print_table(_console(), cols, rows,
+    print_table(report_console(), cols, rows,
                 title="SemBench instances files (authors' rule: label 0 when sim(D, def0) > sim(D, def1))")

@@ -26,7 +26,7 @@ import typer
 
 import fbagent.eval as evaluation
 from fbagent.commands.eval_tables import print_report
-from fbagent.commands.output import echo, new_console, secho
+from fbagent.commands.output import echo, report_console, secho
 from fbagent.commands.tables import Col, print_table
 from fbagent.errors import FbagentError
 from fbagent.eval.runner import is_call_error, latest, read_predictions
@@ -109,7 +109,7 @@ def print_leaderboard(folders: Sequence[Path]) -> None:
     bootstrap intervals; the caption names the conventions (std over templates, failures)."""
     results, scoring, warnings = evaluation.load_results(list(folders))
     results.sort(key=lambda r: -float((r.summary.get("accuracy") or {}).get("mean") or 0.0))
-    console = new_console(width=None if new_console().is_terminal else 200)
+    console = report_console()
     for w in warnings:
         secho(f"warning: {w}", err=True)
     console.print(f"leaderboard: {len(results)} models (fbagent eval report {os.path.commonpath(folders)} "
@@ -210,6 +210,6 @@ def dry_run(runs: Sequence[ModelRun], settings: RunSettings, plan: Plan, folders
                      price.key if price else "no price: --prices FILE"])
     cols = [Col("model", wrap="path"), Col("requests", "right"), Col("tokens in", "right"), Col("tokens out", "right"),
             Col("cost", "right"), Col("all retries", "right"), Col("batch", "right"), Col("price of", wrap="words")]
-    print_table(new_console(width=None if new_console().is_terminal else 200), cols, rows,
+    print_table(report_console(), cols, rows,
                 title=f"eval run --dry-run: what is left to ask (prices of {prices.date}, US$; tokens: chars/4)")
     echo("nothing was asked or stored (dry run)")

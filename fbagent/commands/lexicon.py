@@ -246,7 +246,10 @@ def show_cmd(
 ) -> None:
     """Counts of one lexicon: frames, FEs, LUs by POS, verbs with 2+ frames, candidate frame pairs, exemplars."""
     path = db_path(db)
-    database = open_db(path, read_only=True) if path.exists() else open_db(path)
+    # a missing database is made only to import the embedded sample into (no name, or its name); for another
+    # name it is refused, as by every command that reads, and no file is left behind
+    sample = name is None or name == lexicon_room.EMBEDDED_NAME
+    database = open_db(path, read_only=True) if path.exists() or not sample else open_db(path)
     if lexicon_room.needs_embedded(database, name):
         database = open_db(path)  # resolve_lexicon imports the embedded sample (a write)
     row = lexicon_room.resolve_lexicon(database, name, notify=_show_note)

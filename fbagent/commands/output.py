@@ -9,6 +9,7 @@ it); in files and pipes every message stays one line.
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import sys
@@ -85,6 +86,14 @@ def new_console(**kwargs: Any) -> Console:
     """A Rich console whose rendered strings pass through :func:`fbagent.text.shown`
     (:func:`fbagent.text.safe_console`)."""
     return safe_console(**kwargs)
+
+
+def report_console() -> Console:
+    """A Rich console for tables on stdout: the terminal's width, else ``$COLUMNS``, else 200 columns (files and
+    pipes: a wide table keeps its columns; its caption still wraps at the table's width, at least 80 columns,
+    :data:`fbagent.commands.tables.PROSE_MIN`)."""
+    probe = new_console()
+    return probe if probe.is_terminal or os.environ.get("COLUMNS") else new_console(width=200)
 
 
 def upgrade_note(info: Upgrade) -> None:

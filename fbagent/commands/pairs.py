@@ -21,7 +21,7 @@ from fbagent.framenet.pair_keys import frame_pair_key
 from fbagent.limits import bounds
 from fbagent.pairs.options import PAIRS_HELP, SELECT_PAIRS, SelectionOptions
 from fbagent.pairs.shared import parse_names, shared_pairs
-from fbagent.store.db import open_db
+from fbagent.store.db import open_db, removed_if_failed
 from fbagent.store.lexicon import lexicon_by_name, lexicon_row
 from fbagent.store.pairs import get_selection, list_selections, selection_pairs
 
@@ -67,10 +67,10 @@ def select_cmd(
         seed = pair_room.FRAMEBENCH_SEED if chosen.protocol == "framebench" else SelectionOptions.seed
     options = replace(chosen, pairs=pairs, seed=seed, per_pair=per_pair)
     options.check()  # refused options leave no database behind: checked before it is opened
-    database = open_db(db_path(db))
-    lex = lexicon_room.resolve_lexicon(database, lexicon,
-                          notify=lambda note: echo(note, err=True))
-    result = pair_room.select_pairs(database, lex, options)
+    with removed_if_failed(db_path(db)):   # a refused first command leaves no empty database behind
+        database = open_db(db_path(db))
+        lex = lexicon_room.resolve_lexicon(database, lexicon, notify=lambda note: echo(note, err=True))
+        result = pair_room.select_pairs(database, lex, options)
     seconds = time.perf_counter() - started
     if as_json:
         echo(json.dumps({**result, "seconds": round(seconds, 3)}, ensure_ascii=False, indent=2))

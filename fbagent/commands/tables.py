@@ -19,7 +19,8 @@ for a terminal ``width`` columns wide, in this order, until the table fits:
 
 Only when a single word is wider than the whole terminal is it cut (at the terminal's width). The cells
 are wrapped here, so Rich never folds one itself; titles are wrapped the same way at the terminal's
-width. JSON, CSV and Markdown outputs never come through here.
+width, captions and legends at the table's width (at least :data:`PROSE_MIN`). JSON, CSV and Markdown outputs
+never come through here.
 """
 
 from __future__ import annotations
@@ -45,6 +46,10 @@ WideOption = Annotated[bool, typer.Option(
     "--wide", help="Show every column at its full width, even when the terminal is narrower.")]
 
 WRAPS = ("none", "words", "path")
+#: a caption and legend wrap at their table's width, but never narrower than this (nor wider than the console):
+#: on a pipe or file the console is 200 columns wide so that a table keeps its columns, and an 80-column table's
+#: caption still reads as a paragraph, not as one 190-character line
+PROSE_MIN = 80
 
 
 @dataclass(frozen=True)
@@ -326,7 +331,8 @@ def print_table(console: Console, cols: Sequence[Col], rows: Sequence[Sequence[o
             for i, w in zip(chosen.shown, chosen.widths, strict=True)]
         table.add_row(*cells_shown, style=(row_styles[k] if row_styles else None))
     console.print(table)
-    for line in (wrap_text(shown(caption), console.width, "words") if caption else []) + chosen.legend(console.width):
+    prose = min(console.width, max(PROSE_MIN, need))  # a caption spans its table, as Rich's own captions do
+    for line in (wrap_text(shown(caption), prose, "words") if caption else []) + chosen.legend(prose):
         console.print(Text(line, style="dim"), highlight=False)
     return chosen
 

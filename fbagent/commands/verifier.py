@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -25,19 +24,18 @@ from fbagent.commands.generation_options import (
     verifier_options,
 )
 from fbagent.commands.options import DEFAULT_DB, DbOption, ExistingDbOption, db_path, name_check
-from fbagent.commands.output import echo, new_console, secho, upgrade_note
+from fbagent.commands.output import echo, new_console, report_console, secho, upgrade_note
 from fbagent.commands.progress_view import CountBar, ProgressView
 from fbagent.commands.tables import Col, WideOption, print_table
 from fbagent.pairs.options import PAIRS_HELP
 from fbagent.store.calibrations import list_calibrations
-from fbagent.store.db import open_db
+from fbagent.store.db import open_db, removed_if_failed
 from fbagent.store.lexicon import lexicon_by_name
 from fbagent.verifier import calibration
 from fbagent.verifier.calibration.options import HOLDOUT, CalibrateOptions
 from fbagent.verifier.settings import VerifierOptions
 
 if TYPE_CHECKING:
-    from rich.console import Console
 
     from fbagent.providers.config import ModelConfig
 
@@ -102,7 +100,8 @@ def calibrate_cmd(
     # notes on stderr, a bar per lexicon (gone when it ends); the result is rendered below
     view = ProgressView(new_console(stderr=True), progress=not as_json, bar=CountBar(remaining=False, transient=True))
     try:
-        result = asyncio.run(calibration.calibrate(db_path(db), opts, on_event=view))
+        with removed_if_failed(db_path(db)):   # a refused first command leaves no empty database behind
+            result = asyncio.run(calibration.calibrate(db_path(db), opts, on_event=view))
     except KeyboardInterrupt:
         secho("interrupted: the calibration is stored as interrupted (its LLM calls are cached); run the "
                     "same command again.", err=True)
@@ -125,7 +124,7 @@ def list_cmd(
     conn = open_db(db_path(db), create=False, read_only=True)
     lex_id = lexicon_by_name(conn, lexicon)["id"] if lexicon else None
     calibrations = list_calibrations(conn, lex_id)
-    console = _console()
+    console = report_console()
     if not calibrations:
         console.print("No calibration yet. Make one with: fbagent verifier calibrate --signal encoder")
         return
@@ -146,15 +145,10 @@ def list_cmd(
                 caption="margins: the smallest margin reaching precision 0.8 / 0.9 / 0.95")
 
 
-def _console() -> Console:
-    """A Rich console: the terminal's width, else ``$COLUMNS``, else 200 columns (files, pipes)."""
-    probe = new_console()
-    return probe if probe.is_terminal or os.environ.get("COLUMNS") else new_console(width=200)
-
 
 def render(result: dict[str, Any]) -> None:
     """The calibration result as tables: per lexicon and signal, then the margins table of the requested signal."""
-    console = _console()
+    console = report_console()
     m = result["margin"]
     rows = []
     for lex in result["by_lexicon"]:

@@ -24,6 +24,7 @@ from fbagent.lean_imports import lazy_attributes
 
 if TYPE_CHECKING:
     from fbagent.lexicon.importer import (
+        EMBEDDED_NAME,
         FORMAT_LABELS,
         FORMATS,
         ImportOptions,
@@ -36,12 +37,12 @@ if TYPE_CHECKING:
 
 #: module -> the names it defines (each loads with its module, on first use)
 _MODULES = {
-    "fbagent.lexicon.importer": ("FORMATS", "FORMAT_LABELS", "ImportOptions", "import_lexicon", "needs_embedded",
+    "fbagent.lexicon.importer": ("EMBEDDED_NAME", "FORMATS", "FORMAT_LABELS", "ImportOptions", "import_lexicon", "needs_embedded",
                                  "resolve_lexicon"),
     "fbagent.lexicon.jsonl_reader": ("LexiconFormatError",),
     "fbagent.lexicon.provenance": ("import_overrides", "licence_note"),
 }
-__all__ = ["FORMATS", "FORMAT_LABELS", "ImportOptions", "LexiconFormatError", "import_lexicon", "import_overrides",
+__all__ = ["EMBEDDED_NAME", "FORMATS", "FORMAT_LABELS", "ImportOptions", "LexiconFormatError", "import_lexicon", "import_overrides",
            "licence_note", "needs_embedded", "resolve_lexicon"]
 
 __getattr__ = lazy_attributes(__name__, _MODULES)

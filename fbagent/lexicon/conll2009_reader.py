@@ -100,14 +100,7 @@ def read_conll2009(path: str | Path, *, strict: bool = False,
             empty.append(file)
         if progress:
             progress("CoNLL-2009 files", i, len(files))
-    if empty and len(empty) == len(files):
-        shown = ", ".join(p.name for p in empty[:3]) + (", ..." if len(empty) > 3 else "")
-        raise FbagentError(f"{root}: every CoNLL-2009 file is empty ({len(empty):,}: {shown})",
-                           "fetch the data again (a copy or checkout without the files' contents?); nothing was imported")
-    if empty:
-        shown = ", ".join(str(p) for p in empty[:3]) + (", ..." if len(empty) > 3 else "")
-        lexicon.warnings.append(f"{len(empty):,} of {len(files):,} CoNLL-2009 file(s) are empty and were skipped: "
-                                f"{shown} (fetch them again if they should hold sentences)")
+    _check_empty(root, files, empty, lexicon)
     if not lexicon.lus:
         raise FbagentError(f"{root}: no row marks a target (FILLPRED = Y) with its frame (PRED)",
                            "pass CoNLL-2009 files with FrameNet annotation, or another --format")
@@ -120,6 +113,50 @@ def read_conll2009(path: str | Path, *, strict: bool = False,
     provenance = known(release[0], NAME) if release else unknown(NAME)
     notes = [f"{lexicon.sets:,} annotation set(s) in {len(files):,} file(s), one exemplar each"]
     return LexiconData(frames, lus, [], fingerprint(PARSER_VERSION, files), lexicon.warnings, notes, provenance)
+
+
+def _check_empty(root: Path, files: list[Path], empty: list[Path], lexicon: _Lexicon) -> None:
+    """Refuse a folder whose files are all ``empty``; else add the warning naming the empty ones (if any)."""
+    if empty and len(empty) == len(files):
+        shown = ", ".join(p.name for p in empty[:3]) + (", ..." if len(empty) > 3 else "")
+        raise FbagentError(f"{root}: every CoNLL-2009 file is empty ({len(empty):,}: {shown})",
+                           "fetch the data again (a copy or checkout without the files' contents?); nothing was imported")
+    if empty:
+        shown = ", ".join(str(p) for p in empty[:3]) + (", ..." if len(empty) > 3 else "")
+        lexicon.warnings.append(f"{len(empty):,} of {len(files):,} CoNLL-2009 file(s) are empty and were skipped: "
+                                f"{shown} (fetch them again if they should hold sentences)")
+
+
+def damage_warnings(path: str | Path, *, strict: bool = False) -> list[str]:
+    """The warnings :func:`read_conll2009` gives about damaged files (one that ends inside a row: a truncated copy;
+    empty files), found by reading only the files that could give one: those that are blank or do not end with a
+    line break (a damaged row elsewhere refuses the whole read, so a stored lexicon has none). ``lexicon add``
+    repeats them when the resource is unchanged and not read again.
+
+    Returns:
+        The warnings, in the words and order of a full read (``[]`` for a whole copy).
+
+    Raises:
+        FbagentError: as :func:`read_conll2009` for those files: with ``strict``, a file that ends inside a row;
+            every file empty.
+    """
+    root = Path(path).expanduser()
+    files = files_of(root)
+    lexicon = _Lexicon()
+    empty = [f for f in files if not _ends_whole(f) and not _read_file(f, lexicon, strict)]
+    _check_empty(root, files, empty, lexicon)
+    return lexicon.warnings
+
+
+def _ends_whole(path: Path) -> bool:
+    """Whether ``path`` holds some text in its first 4 KiB and ends with a line break: such a file can give
+    :func:`_read_file` no warning (only a blank file or one that ends inside a row does). Reads 4 KiB + 1 byte."""
+    with path.open("rb") as f:
+        head = f.read(4096)
+        if not head or head.isspace():   # blank (read in full to be sure) or empty
+            return False
+        f.seek(-1, 2)
+        return f.read(1) == b"\n"
 
 
 def _read_file(path: Path, lexicon: _Lexicon, strict: bool) -> bool:

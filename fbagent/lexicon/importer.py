@@ -45,7 +45,7 @@ from fbagent.lexicon.nesting import (
 )
 from fbagent.lexicon.nltk_reader import fingerprint, read_nltk, zip_root
 from fbagent.lexicon.provenance import READERS, Overrides, known_provenance, resolve
-from fbagent.lexicon.readers import BY_NAME, ReadOptions, reader_named
+from fbagent.lexicon.readers import BY_NAME, ReadOptions, damage_warnings, reader_named
 from fbagent.lexicon.readers import READERS as READERS_IN_ORDER
 from fbagent.lexicon.sniff import forced_format_error
 from fbagent.store import lexicon as lexstore
@@ -358,7 +358,9 @@ def import_lexicon(
                            "changed", f"pass --lang {existing['lang']} to re-import it, or --name NEW to add it as "
                            "another lexicon")
     if existing and existing["source_hash"] == digest and existing["lang"] == lang:
-        return _unchanged(db, existing, (format_label or used, lang, path), given or Overrides(), t0)
+        with explain_forced(path, fmt):   # the stored lexicon came from these files: their damage is said again
+            damage = damage_warnings(Path(path).expanduser(), used, ReadOptions(strict=strict))
+        return _unchanged(db, existing, (format_label or used, lang, path), given or Overrides(), t0, damage)
     with explain_forced(path, fmt):
         data, used = read_resource(path, used, strict=strict, exemplars=exemplars, progress=progress,
                                    columns=options.columns)
@@ -402,9 +404,10 @@ def _provenance(data: LexiconData, fmt: str, lang: str, path: str | Path, given:
 
 
 def _unchanged(db: sqlite_utils.Database, existing: LexiconRow, read: tuple[str, str, str | Path],
-               given: Overrides, t0: float) -> ImportResult:
-    """The result of re-adding an unchanged resource (``read``: its format, language and path). Its provenance is
-    replaced when a licence is given now, or when a known release was stored before licences were recorded
+               given: Overrides, t0: float, warnings: list[str]) -> ImportResult:
+    """The result of re-adding an unchanged resource (``read``: its format, language and path; ``warnings``: its
+    files' damage, :func:`fbagent.lexicon.readers.damage_warnings`). Its provenance is replaced when a licence is
+    given now, or when a known release was stored before licences were recorded
     (:func:`fbagent.lexicon.provenance.resolve`); nothing else is written."""
     fmt, lang, path = read
     stored = lexstore.lexicon_provenance(existing)
@@ -412,7 +415,7 @@ def _unchanged(db: sqlite_utils.Database, existing: LexiconRow, read: tuple[str,
     if now != stored:
         lexstore.set_provenance(db, existing["id"], now)
     return ImportResult(existing["id"], existing["name"], "unchanged", existing["format"],
-                        lexstore.stored_counts(existing), [], time.perf_counter() - t0, lang=lang,
+                        lexstore.stored_counts(existing), warnings, time.perf_counter() - t0, lang=lang,
                         provenance=now)
 
 

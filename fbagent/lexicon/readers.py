@@ -38,8 +38,9 @@ class ReadOptions:
 @dataclass(frozen=True)
 class Reader:
     """One layout: its ``name`` (the ``--format`` value), what it reads (``label``), ``detect``, ``source_hash``,
-    ``read``, whether its frames come without text (``borrows``: ``--frames-from`` applies by default) and what
-    they lack (``lacks``)."""
+    ``read``, whether its frames come without text (``borrows``: ``--frames-from`` applies by default), what
+    they lack (``lacks``), and ``damage``: the warnings ``read`` gives about damaged files (a truncated copy),
+    found without a full read, for a re-add of an unchanged resource to repeat (``None``: the layout has none)."""
 
     name: str
     label: str
@@ -48,6 +49,7 @@ class Reader:
     read: Callable[[Path, ReadOptions], LexiconData]
     borrows: bool = True
     lacks: str = "definitions, frame elements with core types, or relations"
+    damage: Callable[[Path, ReadOptions], list[str]] | None = None
 
 
 def _lu_list(path: Path, options: ReadOptions) -> LexiconData:
@@ -66,7 +68,8 @@ READERS: tuple[Reader, ...] = (
            lambda p, o: swefn_reader.read_swefn(p, progress=o.progress), lacks="frame element core types or relations"),
     Reader(conll2009_reader.NAME, "CoNLL-2009 FrameNet annotation (FILLPRED/PRED columns; the Latvian FrameNet)",
            conll2009_reader.detect, conll2009_reader.source_hash,
-           lambda p, o: conll2009_reader.read_conll2009(p, strict=o.strict, progress=o.progress)),
+           lambda p, o: conll2009_reader.read_conll2009(p, strict=o.strict, progress=o.progress),
+           damage=lambda p, o: conll2009_reader.damage_warnings(p, strict=o.strict)),
     Reader(odfn_reader.NAME, "the Open Dutch FrameNet Lexicon's JSON (\"lemma:POS\" entries, fn17-FRAME keys)",
            odfn_reader.detect, odfn_reader.source_hash,
            lambda p, o: odfn_reader.read_odfn(p, progress=o.progress)),
@@ -79,6 +82,14 @@ BY_NAME = {r.name: r for r in READERS}
 def detect_reader(path: Path) -> Reader | None:
     """The first reader of :data:`READERS` whose layout ``path`` holds, or ``None``."""
     return next((r for r in READERS if r.detect(path)), None)
+
+
+def damage_warnings(path: Path, fmt: str, options: ReadOptions) -> list[str]:
+    """The warnings a read of ``path`` in layout ``fmt`` would give about damaged files (:attr:`Reader.damage`;
+    ``[]`` for a layout without such a check, NLTK and JSONL included). Raises what that read raises for them
+    (:class:`FbagentError`, e.g. a truncated CoNLL-2009 file with ``strict``)."""
+    reader = BY_NAME.get(fmt)
+    return reader.damage(path, options) if reader is not None and reader.damage is not None else []
 
 
 def reader_named(name: str) -> Reader:
