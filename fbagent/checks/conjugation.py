@@ -166,17 +166,32 @@ def _strong_participles(lemma: str, m: Morphology) -> set[str]:
     in Italian also the strong (sigmatic) preterite that goes with a participle in -so, -sto, -nto, -lto
     (chiesto: chiesi, chiese, chiesero; preso: presi; vinto: vinsi; scelto: scelsi; Maiden & Robustelli 2013,
     *A Reference Grammar of Modern Italian*, § 15.32)."""
+    out = _participle_forms(lemma, m)
+    if m.lang == "it" and out:
+        p = min(out, key=lambda w: (not w.endswith("o"), len(w)))
+        if p.endswith("o"):
+            out |= {_sigmatic_stem(p) + e for e in ("i", "e", "ero")} - {"i", "e", "ero"}
+    return out
+
+
+def _participle_forms(lemma: str, m: Morphology) -> set[str]:
+    """The listed strong participle of ``lemma`` (first ``strong_participles`` ending that matches) and its agreement
+    forms (-a and -i/-e in Italian, -a, -os, -as in Spanish and Portuguese); empty where none is listed."""
     for ending, participle in m.strong_participles:
         if lemma.endswith(ending):
             p = lemma[: len(lemma) - len(ending)] + participle
             if not p.endswith("o"):
                 return {p}
             plural = ("i", "e") if m.lang == "it" else ("os", "as")
-            out = {p, p[:-1] + "a"} | {p[:-1] + e for e in plural}
-            if m.lang == "it":
-                out |= {_sigmatic_stem(p) + e for e in ("i", "e", "ero")} - {"i", "e", "ero"}
-            return out
+            return {p, p[:-1] + "a"} | {p[:-1] + e for e in plural}
     return set()
+
+
+def strong_participles(lemma: str, lang: str) -> frozenset[str]:
+    """The strong past participles of the verb ``lemma`` in ``lang`` with their agreement forms (``strong_participles``
+    of ``prompts/verbs/morphology.toml`` by the infinitive's ending: "hecho", "hechas"; "morto", "morti"), without
+    the preterites that :func:`paradigm` adds beside them; empty where none is listed."""
+    return frozenset(_participle_forms(verb_lemma(lemma, lang), morphology(lang)))
 
 
 def _sigmatic_stem(participle: str) -> str:
@@ -216,6 +231,15 @@ def clitic_hosts(token: str, lang: str) -> list[str]:
 
 def _probes(word: str, m: Morphology) -> list[str]:
     return [word[: len(word) - len(a)] + b for a, b in m.probes if word.endswith(a) and len(word) - len(a) >= 2]
+
+
+def _infinitive_probes(word: str, m: Morphology) -> list[str]:
+    """The ``probes`` variants of ``word`` that give back a dropped infinitive ending (Portuguese "resolvê" ->
+    "resolver" before -lo); not the probes that strip an ending (Swedish "hoppas" -> "hoppa" is no infinitive)."""
+    if not m.infinitive_endings:
+        return []
+    return [word[: len(word) - len(a)] + b for a, b in m.probes
+            if word.endswith(a) and len(b) > len(a) and b.endswith(m.infinitive_endings) and len(word) - len(a) >= 2]
 
 
 def table_method(token: str, lemma: str, lang: str, lemmatize: Callable[[str], str]) -> str | None:
@@ -330,18 +354,36 @@ def _deponent_past(token: str, verb: str, lemmatize: Callable[[str], str]) -> bo
 def nonfinite_form(token: str, lemma: str, lang: str) -> bool:
     """Whether ``token`` (lower case), or it without its attached clitics ("decírselo" -> "decír"), is a
     non-finite form of the verb ``lemma``: the infinitive, a form with one of the language's
-    ``nonfinite_endings`` (gerund, participle: "corriendo", "construída", "inställt") or one of the lemma's
-    strong participles ("hecho", "aperti"). A finite form is what a copula, a degree adverb, a preposition
+    ``nonfinite_endings`` (gerund, participle: "corriendo", "construída", "inställt"), one of the lemma's
+    strong participles ("hecho", "aperti") or a ``probes`` variant that is the infinitive (Portuguese "resolvê" of
+    "resolvê-lo"). A finite form is what a copula, a degree adverb, a preposition
     or another finite verb of the clause rules out (:meth:`fbagent.checks.verb_context.SentenceContext.finite_blocker`)."""
     m = morphology(lang)
     verb = verb_lemma(lemma, lang)
     participles = _strong_participles(verb, m)
+    finite = _finite_forms(verb, lang)
     for word in (token, *clitic_hosts(token, lang)):
-        if word == verb or word == lemma or word in participles \
-                or (m.nonfinite_endings and word.endswith(m.nonfinite_endings)) \
+        if word == verb or word == lemma or word in participles or verb in _infinitive_probes(word, m) \
+                or (m.nonfinite_endings and word.endswith(m.nonfinite_endings) and word not in finite) \
                 or (m.nonfinite_prefixes and word.startswith(m.nonfinite_prefixes)):
             return True
     return False
+
+
+@lru_cache(maxsize=4096)
+def _finite_forms(verb: str, lang: str) -> frozenset[str]:
+    """The regular forms of ``verb``'s conjugation class that end as no non-finite ending of the class does (Italian
+    "canto", "lotta" of cantare, lottare: a 1st and 3rd person, though "-nto" and "-tta" end strong participles
+    elsewhere), less the verb's regular and strong non-finite forms; empty for a language without ``conjugation``."""
+    m = morphology(lang)
+    for ending, endings in sorted(m.conjugation, key=lambda r: len(r[0]), reverse=True):
+        if verb.endswith(ending) and len(verb) > len(ending) + 1:
+            stem = verb[: -len(ending)]
+            nonfinite = {e for e in endings if e.endswith(m.nonfinite_endings or ("\0",))
+                         and (e == ending or e.endswith(("ndo", "to", "ta", "ti", "te", "do", "da", "dos", "das")))}
+            regular = {stem + e for e in endings if e not in nonfinite}
+            return frozenset(regular - {stem + e for e in nonfinite} - _strong_participles(verb, m) - {verb})
+    return frozenset()
 
 
 def shared_form_owner(token: str, lemma: str, lang: str, following: str | None, before: str | None = None) -> str | None:

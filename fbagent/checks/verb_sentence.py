@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from fbagent.checks.analysers import Reading, readings
-from fbagent.checks.conjugation import table_method
+from fbagent.checks.conjugation import strong_participles, table_method
 from fbagent.checks.lemmas import (
     SOURCES,
     _simplemma_knows,
@@ -356,7 +356,11 @@ class SentenceFacts:
         if self.m.tables and self.config.inflections:
             if i is not None and self.m.mesoclitic_endings and (joined := self._mesoclisis(i)):
                 text = joined
-            return table_method(text, lemma, self.code, lambda w: _simplemma_word(w, self.code))
+            method = table_method(text, lemma, self.code, lambda w: _simplemma_word(w, self.code))
+            if method is None and i is not None and text in strong_participles(lemma, self.code) \
+                    and self._after_auxiliary(i):
+                return "conjugation:participle"   # "Ha rivolto": not rivoltare's 1st person after an auxiliary
+            return method
         lemmas = self.lemmas[i] if i is not None else self._lemmas_of(text)
         if lemma in lemmas:
             return "lemma"
@@ -372,6 +376,16 @@ class SentenceFacts:
                 and plausible_form(text, lemma)):
             return "verb_form"
         return None
+
+    def _after_auxiliary(self, i: int) -> bool:
+        """Whether a ``perfect_auxiliaries`` or ``copulas`` word stands before token ``i`` in its clause, only
+        ``light_adverbs`` between: the slot of a past participle ("ha rivolto", "si è accorto", "ha già scelto"), where
+        the lemma's listed strong participle outranks the other verb the dictionary gives the spelling to."""
+        m, j = self.m, i - 1
+        while j > 0 and self.clause[j] == self.clause[i] and self.tokens[j].text in m.light_adverbs:
+            j -= 1
+        return j >= 0 and self.clause[j] == self.clause[i] and (self.tokens[j].text in m.perfect_auxiliaries
+                                                                or self.tokens[j].text in m.copulas)
 
     def _mesoclisis(self, i: int) -> str | None:
         """Portuguese mesoclisis: token ``i`` joined by hyphens to an ``enclitics`` pronoun and a

@@ -41,6 +41,7 @@ from fbagent.checks.morphology import _data, english_participles, past_participl
 from fbagent.checks.verb_slots_de import GermanSlotRules
 from fbagent.checks.verb_slots_en import EnglishSlotRules
 from fbagent.checks.verb_slots_fr import FrenchSlotRules
+from fbagent.checks.verb_slots_romance import RomanceSlotRules
 from fbagent.checks.verb_slots_v2 import WordClassSlots
 from fbagent.languages import base_lang
 
@@ -128,7 +129,7 @@ def slot_words(lang: str) -> SlotWords:
 
 
 @dataclass
-class SlotRules(EnglishSlotRules, FrenchSlotRules, GermanSlotRules, WordClassSlots):
+class SlotRules(EnglishSlotRules, FrenchSlotRules, GermanSlotRules, WordClassSlots, RomanceSlotRules):
     """The slot rules over one sentence (see the module doc); mixed into
     :class:`fbagent.checks.verb_context.SentenceContext`."""
 
@@ -152,8 +153,8 @@ class SlotRules(EnglishSlotRules, FrenchSlotRules, GermanSlotRules, WordClassSlo
         or a construction (a subject pronoun before it: "tu bois") reads a verb or a lexicon knows the word."""
         for ending, endings in self.slots.present_singular:
             if lemma.endswith(ending) and len(lemma) > len(ending):
-                return text in {lemma[: len(lemma) - len(ending)] + e for e in endings}
-        return False
+                return text in {lemma[: len(lemma) - len(ending)] + e for e in endings} or self.french_future(text, lemma)
+        return self.french_future(text, lemma)
 
     def participle_method(self, i: int, lemma: str) -> str | None:
         """``present-participle`` when token ``i`` is ``lemma``'s present participle used as one: not a noun of
@@ -162,7 +163,7 @@ class SlotRules(EnglishSlotRules, FrenchSlotRules, GermanSlotRules, WordClassSlo
         s, text = self.slots, self.tokens[i].text
         if s.gerund_marker:
             if i == 0 or self.tokens[i - 1].text != s.gerund_marker or not text.endswith("ant") or len(text) < 6:
-                return None
+                return "present-participle" if self.opening_participle(i, lemma) else None
             return "present-participle" if self._spelling_method(text[:-3] + "ons", lemma, None, stem=False) else None
         if not self.present_participle(text, lemma):
             return None
@@ -290,7 +291,7 @@ class SlotRules(EnglishSlotRules, FrenchSlotRules, GermanSlotRules, WordClassSlo
             or self.french_refusal(i, lemma, frozenset(past_participles(lemma, self.code)) if self.code == "fr" else frozenset()) \
             or self.adverbial_adjective(i) or self.het_infinitive(i, lemma) or self.attributive_adjective(i) \
             or self.second_finite(i, lemma) or self.lexicon_other_verb(i, lemma) or self.compound_modifier(i) \
-            or self.finite_neighbour(i) or self.determiner_infinitive(i, lemma)
+            or self.finite_neighbour(i) or self.determiner_infinitive(i, lemma) or self.romance_refusal(i, lemma)
 
     def _noun_phrase_opening(self, i: int, lemma: str) -> str | None:
         """French: why token ``i`` belongs to the noun phrase that opens its clause: an ``opening_articles`` word (le,

@@ -7,16 +7,51 @@ settle (mixed into :class:`fbagent.checks.verb_slots.SlotRules`); each returns t
 - a form other than a participle or the infinitive right after a copula (être, sembler, paraître, devenir,
   rester, demeurer): an attribute adjective ("Le public semblait content du spectacle":
   two finite verbs do not follow each other in one clause).
+
+And two French verb uses the tagger misses (issue 41r):
+
+- the future and conditional of the verbs with an irregular future stem (``future_stems``: savoir -> saur-, venir ->
+  viendr-; Grevisse & Goosse, *Le bon usage*, § 811-812) and of the -re verbs (the infinitive minus its e:
+  "prendrais", "boirez"): "Sauriez-vous";
+- a present participle that opens its clause before the article, determiner or pronoun of its object ("Fuyant la
+  guerre, ...", "Sachant que ..."): a participial clause, the verb; the -ant form is the participle of the verb whose
+  "nous" form is its stem + "ons" (fuyons, sachons). Not the prepositions spelled so (``function_homographs``:
+  "Durant la nuit", "Suivant les règles").
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
+from fbagent.checks.morphology import _data
 from fbagent.checks.verb_sentence import SentenceFacts
 
 #: the lemmas of the French copulas (verbes attributifs): what follows them is an attribute
 FR_COPULAS = frozenset({"être", "sembler", "paraître", "devenir", "rester", "demeurer"})
+#: the endings of the future and conditional after the future stem
+_FUTURE_ENDINGS = ("ai", "as", "a", "ons", "ez", "ont", "ais", "ait", "ions", "iez", "aient")
+#: words that open the object of a clause-opening present participle ("Fuyant la guerre", "Sachant que")
+_OBJECT_OPENERS = frozenset({"le", "la", "les", "l", "un", "une", "des", "du", "de", "d", "ce", "cet", "cette", "ces",
+                             "son", "sa", "ses", "leur", "leurs", "mon", "ma", "mes", "notre", "nos", "votre", "vos",
+                             "que", "qu", "cela", "ça", "tout", "toute", "tous", "toutes", "chaque", "plusieurs"})
+
+
+@lru_cache(maxsize=1)
+def future_stems() -> tuple[tuple[str, str], ...]:
+    """The ``[languages.fr.future_stems]`` table (infinitive ending -> future stem ending), longest ending first."""
+    table = _data().get("languages", {}).get("fr", {}).get("future_stems", {})
+    return tuple(sorted(((str(k), str(v)) for k, v in table.items()), key=lambda row: len(row[0]), reverse=True))
+
+
+def french_future_stem(lemma: str) -> str | None:
+    """The future stem of the French verb ``lemma``: by the longest listed ending (savoir -> saur, devenir ->
+    deviendr), else the infinitive minus its e for an -re verb (prendre -> prendr); None for the others (the -er and
+    -ir futures are generated with their paradigms)."""
+    for ending, stem in future_stems():
+        if lemma.endswith(ending):
+            return lemma[: len(lemma) - len(ending)] + stem
+    return lemma[:-1] if lemma.endswith("re") and len(lemma) > 3 else None
 
 
 @dataclass
@@ -54,3 +89,22 @@ class FrenchSlotRules(SentenceFacts):
                 and toks[j - 1].text in ("c", "ce", "qu", "que"):
             return None   # "c'est", "ce que": the copula of a cleft, not of an attribute
         return f"follows the copula '{toks[j].text}' and is read as an attribute adjective"
+
+    def french_future(self, text: str, lemma: str) -> bool:
+        """Whether ``text`` is a future or conditional of the French ``lemma`` by its future stem
+        (:func:`french_future_stem`): "sauriez" of savoir, "prendrais" of prendre."""
+        if self.code != "fr" or (stem := french_future_stem(lemma)) is None:
+            return False
+        return text.startswith(stem) and text[len(stem):] in _FUTURE_ENDINGS
+
+    def opening_participle(self, i: int, lemma: str) -> bool:
+        """Whether token ``i`` is ``lemma``'s present participle opening its clause before its object (see the
+        module doc): "Fuyant la guerre", "Sachant que"."""
+        toks, text = self.tokens, self.tokens[i].text
+        if self.code != "fr" or not text.endswith("ant") or len(text) < 5 or text in self.m.function_homographs:
+            return False
+        if (i > 0 and self.clause[i - 1] == self.clause[i]) or not self._fr_same(i + 1, i):
+            return False
+        if toks[i + 1].text not in _OBJECT_OPENERS:
+            return False
+        return bool(self._spelling_method(text[:-3] + "ons", lemma, None, stem=False))

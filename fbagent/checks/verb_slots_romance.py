@@ -1,0 +1,168 @@
+"""Noun slots of Spanish, Portuguese and Italian (issue 41r): where a form of the verb stands as a noun or a pronoun.
+
+These languages have no tagger in fbagent, so a spelling match of the target is weighed by the word class its slot
+selects. Each rule reads the language's ``[languages.<code>.noun_slots]`` table of ``prompts/verbs/morphology.toml``
+(a language without the table has none of them) and runs only where no analyser reads the sentence. Mixed into
+:class:`fbagent.checks.verb_slots.SlotRules`; each refusal returns its note's reason.
+
+- A past participle right after a preposition (``prepositions``, ``no_finite_after``) is a noun or adjective:
+  the Romance participle is verbal only after an auxiliary or as an absolute clause opener, never as the object of
+  a preposition ("decine di morti", "biglietto di andata", "Gosto de gelado", "con cuidado"); words listed in
+  ``participle_prepositions_verbal`` are left out (Italian colloquial "dopo mangiato").
+- A past participle right after a ``clitic_articles`` word is that article's noun ("Faccio la spesa", "lo hecho"):
+  an object clitic stands before a finite verb or an auxiliary, never right before the participle
+  (Maiden & Robustelli 2013, *A Reference Grammar of Modern Italian*, § 7.5; RAE, *Nueva gramática*, § 16.11).
+- A past participle right after a form of a ``participle_object_verbs`` verb (hacer, fazer, fare: the causative
+  takes an infinitive, never a participle) is its object noun ("Isso não faz sentido").
+- The infinitive right after a ``infinitive_noun_after`` quantifier ("Todo ser humano", "ningún deber", "qualquer
+  poder") is a noun: a quantifier determines a noun phrase, and the nominal infinitive is masculine and singular
+  (*Nueva gramática*, § 26.5; Cunha & Cintra, *Nova gramática do português contemporâneo*, ch. 13).
+- A ``pronoun_homographs`` word (Spanish and Portuguese "consigo": with oneself, or conseguir's 1st person) is
+  the pronoun after a word that is no subject or negation (``verb_context``) when its clause ends after it or
+  ``pronoun_followers`` (mismo, próprio, a preposition) follow: the verb takes an infinitive or an object.
+- A finite-looking form right after another verb's finite form in its clause is that verb's object, an adjective
+  or a function word: a clause has one finite verb, and two stand side by side only with a link word between
+  ("Ha comprato pesca e uva", "El gato duerme bajo la mesa"); not after a noun subject (a determiner before it).
+- Portuguese aspectual periphrases (``a_infinitive_verbs``: estar a, andar a, começar a ...; Cunha & Cintra,
+  ch. 13, "verbos auxiliares"): the ``infinitive_preposition`` "a" after a form of one of them, before the
+  infinitive, is the preposition, not the article ("Estávamos a jantar": the nominal infinitive is masculine,
+  "o jantar").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from fbagent.checks.conjugation import first_singular, nonfinite_form, strong_participles
+from fbagent.checks.morphology import _data
+from fbagent.checks.verb_sentence import SentenceFacts
+from fbagent.languages import base_lang
+
+
+@dataclass(frozen=True)
+class NounSlotWords:
+    """One language's ``noun_slots`` table (see the module doc); every field empty where the language has none."""
+
+    participle_endings: tuple[str, ...] = ()   # regular past participle endings with agreement ("ado", "ata", ...)
+    participle_prepositions_verbal: frozenset[str] = frozenset()  # it "dopo": a participle after it is verbal
+    infinitive_noun_after: frozenset[str] = frozenset()  # quantifiers: "todo", "ningún", "qualquer"
+    participle_object_verbs: frozenset[str] = frozenset()  # lemmas that take no participle: hacer, fazer, fare
+    pronoun_homographs: frozenset[str] = frozenset()  # "consigo"
+    pronoun_followers: frozenset[str] = frozenset()   # "mismo", "próprio": words after the pronoun
+    a_infinitive_verbs: frozenset[str] = frozenset()  # pt lemmas of the aspectual verbs taking "a" + infinitive
+    infinitive_preposition: str = ""                  # pt "a"
+
+
+@lru_cache(maxsize=64)
+def noun_slot_words(lang: str) -> NounSlotWords:
+    """The ``[languages.<code>.noun_slots]`` table of ``prompts/verbs/morphology.toml`` for ``lang``'s base language
+    (an empty :class:`NounSlotWords` where there is none)."""
+    entry = _data().get("languages", {}).get(base_lang(lang), {}).get("noun_slots", {})
+
+    def words(key: str) -> frozenset[str]:
+        return frozenset(str(x).lower() for x in entry.get(key, []))
+
+    return NounSlotWords(
+        participle_endings=tuple(str(x) for x in entry.get("participle_endings", [])),
+        participle_prepositions_verbal=words("participle_prepositions_verbal"),
+        infinitive_noun_after=words("infinitive_noun_after"),
+        participle_object_verbs=words("participle_object_verbs"),
+        pronoun_homographs=words("pronoun_homographs"),
+        pronoun_followers=words("pronoun_followers"),
+        a_infinitive_verbs=words("a_infinitive_verbs"),
+        infinitive_preposition=str(entry.get("infinitive_preposition", "")),
+    )
+
+
+@dataclass
+class RomanceSlotRules(SentenceFacts):
+    """The noun-slot rules of the module doc over one sentence."""
+
+    @property
+    def noun_slots(self) -> NounSlotWords:
+        return noun_slot_words(self.code)
+
+    def _rom_same(self, j: int, i: int) -> bool:
+        return 0 <= j < len(self.tokens) and self.clause[j] == self.clause[i]
+
+    def romance_refusal(self, i: int, lemma: str) -> str | None:
+        """Why token ``i``, a spelling match of ``lemma``, is a noun or pronoun here by the rules of the module doc;
+        None otherwise, where an analyser reads the sentence, or where the language has no ``noun_slots`` table."""
+        s = self.noun_slots
+        if self.readings is not None or not (s.participle_endings or s.pronoun_homographs):
+            return None
+        text = self.tokens[i].text
+        prev = self.tokens[i - 1].text if self._rom_same(i - 1, i) else None
+        if prev is not None and self.past_participle(text, lemma):
+            if (prev in self.m.prepositions or prev in self.m.no_finite_after) \
+                    and prev not in s.participle_prepositions_verbal:
+                return f"is a participle right after the preposition '{prev}' and is read as a noun or adjective"
+            if self.lemmas[i - 1] & s.participle_object_verbs and prev not in self.m.perfect_auxiliaries:
+                return f"is a participle right after '{prev}', a verb that takes no participle, and is read as its object"
+            if prev in self.m.clitic_articles:
+                return f"is a participle right after '{prev}' (an object pronoun would need an auxiliary between) " \
+                       f"and is read as its article's noun"
+        if prev is not None and prev in s.infinitive_noun_after and text == lemma.lower() \
+                and text.endswith(self.m.infinitive_endings or ("\0",)):
+            return f"is the infinitive after the quantifier '{prev}' and is read as a noun"
+        return self._pronoun_homograph(i) or self._after_finite(i, lemma)
+
+    def _after_finite(self, i: int, lemma: str) -> str | None:
+        """Why token ``i``, a finite-looking form of ``lemma``, is no verb right after another verb's finite form
+        (:meth:`SentenceFacts.finite_other`: a dictionary verb form, not a name) in one clause: a clause has one finite
+        verb, and two do not stand side by side without a link word, so the second is its object noun, an adjective
+        or a function word ("Ha comprado pesca", "El gato duerme bajo la mesa"). Not after a word that itself follows
+        a determiner or an article-clitic (a noun subject: "El vino llega tarde"), nor where that word is a form of
+        ``lemma`` too. A capitalised first word counts as a verb before a 1st person singular, which no name takes as
+        its verb ("Busco trabajo")."""
+        toks, m, k = self.tokens, self.m, i - 1
+        if not self.noun_slots.participle_endings or not self._rom_same(k, i) or nonfinite_form(toks[i].text, lemma,
+                                                                                                 self.code):
+            return None
+        prev = toks[k].text
+        if prev in m.verb_context or prev in m.light_adverbs or prev in m.clitic_articles or prev in m.copulas \
+                or prev.endswith(m.nonfinite_endings or ("\0",)) or lemma in self.lemmas[k]:
+            return None
+        if self._rom_same(k - 1, k) and (toks[k - 1].text in m.determiners or toks[k - 1].text in m.clitic_articles):
+            return None
+        if not self.finite_other(k) and not (k == 0 and self._dictionary_verb(k)
+                                             and first_singular(toks[i].text, lemma, self.code)):
+            return None   # a capitalised first word may be a name, but no name is the subject of a 1st person: "Busco trabajo"
+        return f"follows the finite verb '{prev}' (no two finite verbs stand side by side in a clause) and is read " \
+               f"as its object or a function word"
+
+    def past_participle(self, text: str, lemma: str) -> bool:
+        """Whether ``text`` (a spelling match of ``lemma``) ends as a past participle does (``participle_endings``)
+        or is one of the lemma's strong participles (:func:`fbagent.checks.conjugation.strong_participles`); the
+        infinitive and the gerund are not, nor a form with attached clitics."""
+        if text == lemma or text.endswith("ndo"):
+            return False
+        return text.endswith(self.noun_slots.participle_endings) or text in strong_participles(lemma, self.code)
+
+    def _pronoun_homograph(self, i: int) -> str | None:
+        s, toks = self.noun_slots, self.tokens
+        text = toks[i].text
+        if text not in s.pronoun_homographs or not self._rom_same(i - 1, i) or toks[i - 1].text in self.m.verb_context:
+            return None
+        if self._rom_same(i + 1, i):
+            nxt = toks[i + 1].text
+            if nxt not in s.pronoun_followers and nxt not in self.m.prepositions:
+                return None
+        return "follows a word that is no subject and has no object or infinitive after it: the pronoun"
+
+    def determiner_before(self, i: int) -> str | None:
+        """:meth:`SentenceFacts.determiner_before`, except for the Portuguese aspectual "a" + infinitive (see the
+        module doc), where "a" is the preposition: None there."""
+        if self._aspectual_infinitive(i):
+            return None
+        return super().determiner_before(i)
+
+    def _aspectual_infinitive(self, i: int) -> bool:
+        """Whether token ``i`` is an infinitive right after the ``infinitive_preposition`` and a form of an
+        ``a_infinitive_verbs`` verb stands before that, at most two words between ("Estávamos todos a jantar")."""
+        s, toks = self.noun_slots, self.tokens
+        if not s.infinitive_preposition or i < 2 or toks[i - 1].text != s.infinitive_preposition \
+                or not self._rom_same(i - 2, i) or not toks[i].text.endswith(self.m.infinitive_endings or ("\0",)):
+            return False
+        return any(self._rom_same(j, i) and self.lemmas[j] & s.a_infinitive_verbs for j in range(i - 2, i - 5, -1))
