@@ -13,6 +13,7 @@ import pytest
 from verb_gate_floors import ALL, assert_floor, assert_kind
 
 from fbagent.checks.lexicon_hunspell import has_lexicon
+from fbagent.checks.verb_match import find_verb
 
 pytest.importorskip("simplemma")
 
@@ -107,3 +108,17 @@ def test_sealed_2026_12e_floors(lang: str, floor: tuple[int, int]) -> None:
     if not has_lexicon(lang) and lang != "tr":
         pytest.skip(f"the {lang} rules need its Hunspell dictionary")
     assert_floor("sealed_2026_12e", lang, floor)
+
+
+@pytest.mark.parametrize(("sentence", "lemma", "present"), [
+    # the s-passive infinitive after a modal or auxiliary is the verb (one finite verb a clause does not apply);
+    # a finite form right after a full verb's finite form is still its object
+    ("Hyran ska betalas senast den sista varje månad.", "betala", True),
+    ("Huset skulle målas om i vår.", "måla", True),
+    ("Brevet får skickas först i morgon.", "skicka", True),
+    ("Fakturan måste betalas i dag.", "betala", True),
+    ("Vi plockade bär i skogen.", "bära", False),
+    ("Hon köpte lås till cykeln.", "låsa", False),
+])
+def test_a_passive_infinitive_after_a_modal_is_the_verb(sentence: str, lemma: str, present: bool) -> None:
+    assert find_verb(sentence, lemma, "sv").found is present

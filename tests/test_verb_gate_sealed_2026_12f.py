@@ -14,9 +14,10 @@ from fbagent.checks.lexicon_hunspell import has_lexicon
 
 pytest.importorskip("simplemma")
 
-#: per language (found, refused) on 99ad766
+#: per language (found, refused) on 99ad766 (sv found 56 -> 57 after, on the dev set: the s-passive infinitive after a
+#: modal, "ska betalas", fixed once the set was committed)
 AFTER = {"de": (53, 27), "en": (57, 32), "es": (50, 27), "fr": (54, 32), "it": (49, 25), "ja": (57, 31),
-         "ko": (53, 28), "lv": (52, 28), "nl": (51, 23), "pt": (52, 25), "sv": (56, 25), "tr": (54, 25),
+         "ko": (53, 28), "lv": (52, 28), "nl": (51, 23), "pt": (52, 25), "sv": (57, 25), "tr": (54, 25),
          "zh": (61, 31)}
 
 

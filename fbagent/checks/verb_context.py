@@ -147,7 +147,8 @@ class SentenceContext(ClosedClassRules):
         supine there ("har bara få gäster": the quantifier, "har fått" is the verb); a finite form right after
         another verb's finite form is a second finite verb in one clause, which verb-second order does not
         allow: it is that verb's object ("Vi plockade bär": berries; the clause's first word may be a question word
-        spelled as a verb: "Var bor du?"). None otherwise."""
+        spelled as a verb: "Var bor du?"), except the s-passive infinitive after a ``fronting_verbs`` modal or
+        auxiliary ("Hyran ska betalas", "Det kan ses"). None otherwise."""
         toks, clause, m = self.tokens, self.clause, self.m
         text = toks[i].text
         j = i - 1
@@ -157,7 +158,9 @@ class SentenceContext(ClosedClassRules):
             return None
         if text == lemma and toks[j].text in m.perfect_auxiliaries:
             return f"follows '{toks[j].text}', after which the verb would be its supine, and is read as another word"
-        if not nonfinite and j == i - 1 and j > 0 and clause[j - 1] == clause[j] and toks[j].text not in m.copulas and toks[j].text not in m.verb_context \
+        passive_infinitive = text == f"{lemma}s" and toks[j].text in m.fronting_verbs  # "ska betalas", "kan ses"
+        if not nonfinite and not passive_infinitive and j == i - 1 and j > 0 and clause[j - 1] == clause[j] \
+                and toks[j].text not in m.copulas and toks[j].text not in m.verb_context \
                 and lemma not in self.lemmas[j] and self._dictionary_finite(j) and not self._noun_form(j):
             return f"follows the finite verb '{toks[j].text}' (one finite verb a clause) and is read as a noun"
         return None
