@@ -98,7 +98,7 @@ def verb_check_line(lang: str, verb_check: str = DEFAULT_VERB_CHECK) -> str:
         line += f"; {SEGMENTERS[code][1]} is not installed: pip install 'fbagent[{SEGMENTERS[code][2]}]'"
     elif (missing := _lexicon_missing(code)) is not None:
         line += f"; its noun lexicon {missing[0]} is not installed: pip install 'fbagent[{missing[1]}]'"
-    elif _lexicon_missing(code) is None and _reads_lexicon(code):
+    elif _reads_lexicon(code):
         line += f"; noun and adjective readings from {dictionary_package(code)}"
     return line
 
