@@ -18,6 +18,7 @@ from fbagent.checks.conjugation import first_singular, nonfinite_form, shared_fo
 from fbagent.checks.conjugation_tr import tr_bare_aorist
 from fbagent.checks.morphology import english_participles, morphology, past_participles
 from fbagent.checks.verb_closed_class import ClosedClassRules
+from fbagent.checks.verb_homographs import HomographSlots
 from fbagent.checks.verb_sentence import sentence_analysis
 from fbagent.checks.verb_tokens import MatchConfig
 from fbagent.languages import base_lang
@@ -27,7 +28,7 @@ _BETWEEN_AUXILIARY_EN = frozenset({"not", "never", "still", "already", "always",
 
 
 @dataclass
-class SentenceContext(ClosedClassRules):
+class SentenceContext(ClosedClassRules, HomographSlots):
     """A sentence being searched for one target lemma's forms (:class:`SentenceFacts` plus the rules of context, the
     slot rules of :mod:`fbagent.checks.verb_slots` and the closed-class rules of
     :mod:`fbagent.checks.verb_closed_class`)."""
@@ -36,6 +37,8 @@ class SentenceContext(ClosedClassRules):
         """How ``text`` (token ``i``, or a piece of a word when None) is a form of the one-word ``lemma``,
         given the token's part of speech (see the module doc)."""
         method = self._spelling_method(text, lemma, i, stem=stem)
+        if method is None and i is not None and self.config.pos and self.fused_form(text, lemma):
+            return "contraction"   # "Wanna come with us?": want to (verb_slots_en)
         if method is None and i is not None and self.config.pos and self.contracted_be(i, lemma):
             return "contraction"   # "It's freezing", "They're late" (verb_slots)
         if i is not None and self.config.pos and (participle := self.participle_method(i, lemma)):
@@ -63,7 +66,8 @@ class SentenceContext(ClosedClassRules):
                 or (self.m.tables and self.finite_blocker(i, lemma) is not None) \
                 or self.closed_class_refusal(i, lemma) is not None \
                 or self.degree_modified(i) is not None \
-                or self.past_of_other(i, lemma, method) is not None or self.base_after_auxiliary(i, lemma, method):
+                or self.past_of_other(i, lemma, method) is not None or self.base_after_auxiliary(i, lemma, method) \
+                or self.homograph_refusal(i, lemma) is not None:
             return None
         if method in ("inflection", "stem") and verb is not True and not (method == "inflection" and self.known[i]):
             return None  # a generated form the analyser does not read as a verb and no lexicon knows

@@ -194,10 +194,14 @@ def _particle_before(ctx: SentenceContext, i: int, particle: str, between: froze
 def other_separable(ctx: SentenceContext, i: int, lemma: str, particles: tuple[str, ...], after: frozenset[str]) -> bool:
     """True when token ``i`` has a separated particle of its own ("Er zog die Jacke an." is anziehen, not ziehen); never
     for ``lemma``'s present participle, which does not split (the particle is the finite verb's: "Al fluitend liep hij
-    de trap af")."""
+    de trap af"); never for a finite form of German "sein" (``slots.perfect_sein``): "da sein", "zurück sein", "weg
+    sein" are no particle verbs, written apart (Amtliche Regelung der deutschen Rechtschreibung, 2006, § 35: "Bin
+    gleich wieder da" is sein)."""
     own = {p for p, _ in separable_splits(lemma, ctx.code)}
     if ctx.present_participle(ctx.tokens[i].text, lemma):
         return False   # "Al fluitend liep hij de trap af": a participle never leaves a particle behind; it is liep's
+    if ctx.tokens[i].text in ctx.slots.perfect_sein:
+        return False   # "Ich bin gleich wieder da": sein forms no particle verb
     return any(p not in own and _particle_after(ctx, i, p, after) is not None and _real_verb(ctx, i, p)
                for p in particles if p in {t.text for t in ctx.tokens[i + 1:]})
 

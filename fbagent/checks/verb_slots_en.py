@@ -1,6 +1,8 @@
 """English slot rules of issue 41k: contractions, modals, prepositions spelled as a verb form (mixed into
 :class:`fbagent.checks.verb_slots.SlotRules`).
 
+- a fused spelling of a verb and its complement the ``irregular`` table lists ("Wanna come?", "Gimme that";
+  :meth:`EnglishSlotRules.fused_form`);
 - the contracted "be" after a pronoun ("It's freezing", "They're late"; :meth:`EnglishSlotRules.contracted_be`);
 - a base form after a modal, do-support or "let's", and after an inverted modal and its subject pronoun ("Can you
   text me?", "Let's order pizza"): a verb whatever the tagger says (:meth:`EnglishSlotRules.modal_base`);
@@ -84,6 +86,13 @@ class EnglishSlotRules(SentenceFacts):
             return True
         after = readings[i + 2] if readings is not None and self._same(i + 2, i) else None
         return after is not None and (after.pos == "adposition" or toks[i + 2].text in ("of", "by"))
+
+    def fused_form(self, text: str, lemma: str) -> bool:
+        """English: ``text`` is a fused spelling of ``lemma`` with its complement that the language's ``irregular``
+        table lists ("wanna": want to, "gimme": give me, "lemme", "dunno"; Huddleston & Pullum, *The Cambridge
+        Grammar of the English Language*, 2002, ch. 18 § 6.2): a verb wherever it stands, since the spelling has no
+        other reading, whatever the tagger (which does not know it) says."""
+        return self.code == "en" and any(verb == lemma and text in listed for verb, listed in self.m.irregular)
 
     def modal_base(self, i: int, base_slot: frozenset[str]) -> bool:
         """English: token ``i`` (a base form) follows a modal or "do" that the analyser reads as a verb (adverbs such
