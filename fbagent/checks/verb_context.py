@@ -55,8 +55,8 @@ class SentenceContext(ClosedClassRules, HomographSlots):
         if verb is False and self.determiner_before(i) is None and self._noun_or_unread(i) \
                 and (self.imperative(i) or (method == "exact" and self.final_infinitive(i))):
             verb = True
-        if verb is not True and self.verb_slot(i, lemma, method):
-            verb = True
+        if verb is not True and (self.verb_slot(i, lemma, method) or self.past_after_subject(i, lemma)):
+            verb = True   # past_after_subject: "The swimmers dove into the pool" (verb_homographs)
         if self.slot_refusal(i, lemma, method) is not None:
             return None
         mine = self.first_person_owner(i) == lemma   # "Ik was mijn handen": wassen, whatever the analyser's lemma

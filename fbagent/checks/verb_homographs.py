@@ -18,6 +18,10 @@ and a slot of the clause, never a word list:
 - **Another verb's base form in a base-form slot**: a form of the target that is not its base form ("bore" of bear)
   after a modal or do-support, where only a bare infinitive stands (Quirk et al. 1985, § 3.21): it is the other
   verb's base form ("Please don't bore me": bore, not bear) (:meth:`HomographSlots.past_in_base_slot`).
+- **A past form right after its subject**: an English past form of the target (not its base form) that the tagger
+  reads as a noun, right after a subject pronoun or a plural noun that follows a determiner, before a preposition,
+  determiner or adverb, in a clause with no other finite verb: the subject's verb ("The swimmers dove into the
+  pool": a variant preterite of dive, not the bird) (:meth:`HomographSlots.past_after_subject`).
 """
 
 from __future__ import annotations
@@ -105,3 +109,20 @@ class HomographSlots(SlotRules):
         if not negated and not self.modal_base(i, self.slots.base_slot):
             return None
         return "stands where only a base form stands (after a modal or do-support), so it is another verb's base form"
+
+    def past_after_subject(self, i: int, lemma: str) -> bool:
+        """English: whether token ``i``, a past form of ``lemma`` read as a noun, is the verb of the subject before it
+        (see the module doc)."""
+        readings, toks = self.readings, self.tokens
+        if self.code != "en" or readings is None or i < 1 or i + 1 >= len(toks) or toks[i].text == lemma \
+                or toks[i].text.endswith(("s", "ing")) or (r := readings[i]) is None or r.pos != "noun" \
+                or self.clause[i - 1] != self.clause[i] or self.clause[i + 1] != self.clause[i]:
+            return False
+        before, nxt = readings[i - 1], readings[i + 1]
+        subject = toks[i - 1].text in self.m.subject_pronouns or (
+            before is not None and before.pos == "noun" and before.number == "pl" and i >= 2
+            and (d := readings[i - 2]) is not None and d.pos == "determiner")
+        if not subject or nxt is None or nxt.pos not in ("adposition", "determiner", "adverb"):
+            return False
+        return not any((o := readings[k]) is not None and o.verb and o.finite
+                       for k in range(len(toks)) if k != i and self.clause[k] == self.clause[i])

@@ -208,13 +208,20 @@ def other_separable(ctx: SentenceContext, i: int, lemma: str, particles: tuple[s
 
 def _real_verb(ctx: SentenceContext, i: int, particle: str) -> bool:
     """Whether ``particle`` + a lemma of token ``i`` is a verb of the language (simplemma's lexicon knows it
-    as its own lemma): "anziehen" for "zog ... an"; "wiederspielen" for "spielt ... wieder" is none."""
+    as its own lemma): "anziehen" for "zog ... an"; "wiederspielen" for "spielt ... wieder" is none. Also when the
+    particle joined to the written form is a form the lexicon knows of a verb spelled with that particle ("over" +
+    "staken" = "overstaken", oversteken's past: "staken ... de straat over"), where the lexicon lemmatises the
+    particle verb's infinitive itself to a noun ("oversteken" -> "oversteek")."""
     for lemma in ctx.lemmas[i]:
         verb = particle + lemma
         if verb.endswith("n") and _simplemma_knows(verb, ctx.code) \
                 and _simplemma_word(verb, ctx.code).replace("_", "") == verb:
             return True
-    return False
+    joined = particle + ctx.tokens[i].text
+    if not _simplemma_knows(joined, ctx.code):
+        return False
+    owner = _simplemma_word(joined, ctx.code).replace("_", "")
+    return owner != joined and owner.startswith(particle) and owner.endswith("en") and owner[len(particle):] in ctx.lemmas[i]
 
 
 def _alt_at(ctx: SentenceContext, j: int, alt: tuple[str, ...], head: bool, verb_later: bool = False
