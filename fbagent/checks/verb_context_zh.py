@@ -176,14 +176,39 @@ def _clause_final_noun(words: tuple[Word, ...], k: int) -> str | None:
     determiner of :data:`ZH_NOUN_DETERMINERS` (你有什么打算？) or after 的 and a noun modifier (我们明年的旅行计划。);
     None otherwise (a verb after 什么 has its own object or complement: 什么时候去)."""
     nxt = words[k + 1] if k + 1 < len(words) else None
-    if not (nxt is None or nxt[3] in ("x", "y") or nxt[2] in ZH_AFTER_NOUN_PHRASE) or k == 0:
+    if not (nxt is None or nxt[3] in ("x", "y", "c") or nxt[2] in ZH_AFTER_NOUN_PHRASE) or k == 0:
         return None
+    if nxt is not None and nxt[3] == "c" and _measure_before(words, k) is None:
+        return None   # a conjunction after it: only a measure word's phrase is read as coordinated nouns
     prev = words[k - 1]
     if prev[2] in ZH_NOUN_DETERMINERS:
         return f"'{words[k][2]}' follows the determiner '{prev[2]}' and ends its noun phrase: a noun"
+    if (measure := _measure_before(words, k)) is not None:
+        return f"'{words[k][2]}' ends the noun phrase of the measure word '{measure}' and is read as a noun"
     if k >= 2 and words[k - 2][2] == "的" and prev[3] in ("n", "vn", "nz", "v") and words[k][3] in ("n", "vn", "v"):
         return f"'{words[k][2]}' ends the noun phrase '的 {prev[2]}{words[k][2]}' and is read as a noun"
     return None
+
+
+#: what may stand before a measure word in one jieba word: numerals, 有 (有个会: 有一个), demonstratives
+_MEASURE_OPENERS = "0123456789一二三四五六七八九十两几半百千万有这那每"
+
+
+def _measure_before(words: tuple[Word, ...], k: int) -> str | None:
+    """The numeral (or 有, a demonstrative) + nominal measure word written as one jieba word before word ``k``, with
+    at most two noun or adjective modifiers between (一份扬州炒饭, 有个会): a measure word counts a noun, so the word
+    that ends its phrase is the noun (Li & Thompson 1981, ch. 4.2.1). The caller asks that the phrase end there
+    (punctuation, a final particle, a conjunction). None otherwise."""
+    j = k - 1
+    while j >= 0 and k - j <= 2 and words[j][3] in ("n", "ns", "nz", "nr", "a") and len(words[j][2]) >= 2:
+        j -= 1
+    if j < 0:
+        return None
+    word = words[j][2]
+    if len(word) not in (2, 3) or word[0] not in _MEASURE_OPENERS or word[-1] not in ZH_NOMINAL_CLASSIFIERS \
+            or word in ZH_DEMONSTRATIVE_ADVERBS:
+        return None
+    return word
 
 
 def _in_coverb_object(words: tuple[Word, ...], k: int) -> str | None:

@@ -203,9 +203,22 @@ def _l_dropped_word(sentence: str, morphemes: tuple[tuple[int, int, str, str], .
         if core.startswith((dropped + "니까", dropped + "세요", dropped + "셨", dropped + "십", polite)):
             return start
         if core == dropped + "는" and any(m[0] > start + len(core) and m[3].startswith("N") for m in morphemes) \
-                and _next_is_noun(morphemes, start + len(core)):
+                and _next_is_noun(morphemes, start + len(core)) and not _pronoun_topic(morphemes, start):
             return start
     return None
+
+
+def _pronoun_topic(morphemes: tuple[tuple[int, int, str, str], ...], start: int) -> bool:
+    """Whether Kiwi reads the word at character ``start`` as a pronoun (``NP``) + the topic particle 는 and no
+    case-marked argument (a subject, object or adverbial particle) stands before it in the sentence: the topic
+    opening its clause ("나는 대학에서 경제학을 전공했어요": I, not 날다's adnominal, which would follow its own
+    arguments: "하늘을 나는 새"; Sohn 1999, § 7.2.2 on the topic marker)."""
+    at = [m for m in morphemes if m[0] == start]
+    if not at or at[0][3] != "NP":
+        return False
+    k = morphemes.index(at[0])
+    return k + 1 < len(morphemes) and morphemes[k + 1][3] == "JX" \
+        and not any(m[3] in ("JKS", "JKO", "JKB") for m in morphemes[:k])
 
 
 def _next_is_noun(morphemes: tuple[tuple[int, int, str, str], ...], end: int) -> bool:

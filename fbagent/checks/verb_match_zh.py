@@ -116,6 +116,8 @@ def _verb_in_word(words: tuple[Word, ...], k: int, lemma: str) -> int | None:
         return hit   # 会来, 比赛中 | 得了: a modal or a localiser glued before the verb
     if (hit := pronoun_glued(words, k, lemma)) is not None:
         return hit   # 我爱你, 我会 | 说: the subject pronoun glued before the verb   # 请关: jieba's HMM glued 请 (please) to a verb its dictionary does not join it with
+    if (hit := _subject_glued(words, k, lemma)) is not None:
+        return hit   # 风吹 | 得很厉害: the one-character subject noun glued before the verb
     if word.startswith("地" + lemma) and prev is not None and (prev[3] in ("d", "ad", "z", "a") or _reduplicated(prev[2])):
         rest = word[1 + len(lemma):]
         return 1 if not rest or _complement(rest) else None
@@ -123,6 +125,18 @@ def _verb_in_word(words: tuple[Word, ...], k: int, lemma: str) -> int | None:
         rest = word[p + len(lemma):]
         return p if not rest or _complement(rest) else None
     return None
+
+
+def _subject_glued(words: tuple[Word, ...], k: int, lemma: str) -> int | None:
+    """The offset of ``lemma`` in jieba's verb word ``k`` when it is a one-character noun (jieba's dictionary) glued
+    before the verb, and the particle of a complement (得) or an aspect marker (了, 着, 过) follows the word: the
+    subject and its predicate (外面的风吹得很厉害: 风 | 吹; Li & Thompson 1981, ch. 3.2 and 6 on aspect and
+    complements, which attach to the verb, never to a noun); None otherwise."""
+    _, _, word, flag = words[k]
+    if not flag.startswith("v") or len(word) != 1 + len(lemma) or word[1:] != lemma or k + 1 >= len(words) \
+            or words[k + 1][2] not in ("得", "了", "着", "过"):
+        return None
+    return 1 if jieba_posseg().dt.word_tag_tab.get(word[0], "").startswith("n") else None
 
 
 #: localisers of place (Li & Thompson 1981, ch. 11.2): they follow a noun to make a place phrase (跑道上, 房间里); a verb
@@ -237,7 +251,7 @@ ZH_NOUN_WORDS_BEFORE = frozenset({"的", "这", "那", "这个", "那个", "每"
 #: numerals jieba tags "m" that stand before a verb as adverbs of degree (多吃点儿, 少说话): no noun marker
 ZH_DEGREE_ADVERBS = frozenset({"多", "少", "多多", "少少"})
 #: one-character adverbs jieba may glue to the verb that follows them (不信, 多喝水, 别走)
-ZH_PREVERBAL = frozenset("多少不没别再快常先也都就还又才刚")
+ZH_PREVERBAL = frozenset("多少不没别再快常先也都就还又才刚稍")   # 稍: 稍等一下, 稍坐
 #: resultative and directional complements (Li & Thompson 1981, Mandarin Chinese, ch. 3.3 and 3.4), and the
 #: aspect markers jieba may keep on the verb: 搬到, 偷走, 关上, 拿出来, 写完, 学会, 看清楚
 ZH_COMPLEMENTS = frozenset({
@@ -280,6 +294,20 @@ ZH_OBJECT_FLAGS = ("n", "nr", "ns", "nz", "p", "f", "s", "q")
 _NUMERALS = "0123456789０１２３４５６７８９一二三四五六七八九十两几半百千万零〇"
 
 
+def _relative_clause(words: tuple[Word, ...], k: int) -> bool:
+    """Whether word ``k`` opens a relative clause before 的: a verb (jieba's dictionary) follows it and 的 closes the
+    phrase before the clause ends (一个会做饭的人, 一位爱笑的女孩: the measure word counts the noun after 的; Li &
+    Thompson 1981, ch. 20 on relative clauses)."""
+    if k + 1 >= len(words) or not words[k + 1][3].startswith(("v", "l", "i")):
+        return False
+    for w in words[k + 1:]:
+        if w[3] == "x":
+            return False
+        if w[2] == "的":
+            return True
+    return False
+
+
 def _noun_marker(words: tuple[Word, ...], k: int) -> str | None:
     """The word that makes word ``k`` a noun: a numeral or measure word (with adjectives or 的 between:
     一把新锁, 一个很好的建议), 的, or a demonstrative just before it; None when there is none. 多 / 少
@@ -295,6 +323,8 @@ def _noun_marker(words: tuple[Word, ...], k: int) -> str | None:
             return None   # 一九九八年毕业, 十月出发: a date or clock time is an adverbial of the verb
         if (flag in ("m", "mq") or _numeral_phrase(word)) and i == k - 1 and _verb_with_aspect(words, k):
             return None   # 一口喝了下去, 一把抓住了: a verbal measure phrase before the verb is an adverbial of manner
+        if (flag in ("m", "mq") or _numeral_phrase(word)) and i == k - 1 and _relative_clause(words, k):
+            return None   # 一个会做饭的人: the measure word counts the noun after 的; the word opens its relative clause
         if flag in ZH_NOUN_BEFORE or word in ZH_NOUN_WORDS_BEFORE or _numeral_phrase(word):
             return word
         if flag != "a":   # only adjectives stand between a numeral phrase and its noun
@@ -377,7 +407,8 @@ def _after_adverb(lemma: str, word: str, flag: str) -> int | None:
             or (flag.startswith("n") and word in tags):
         return None
     rest = word[1 + len(lemma):]
-    return 1 if not rest or _complement(rest) or tags.get(rest, "") in ZH_OBJECT_FLAGS or _numeral_phrase(rest) else None
+    return 1 if not rest or _complement(rest) or tags.get(rest, "") in ZH_OBJECT_FLAGS or _numeral_phrase(rest) \
+        or rest in ZH_VERBAL_MEASURES else None   # 稍等一下: the adverb, the verb and its verbal measure
 
 
 def _separated(words: tuple[Word, ...], k: int, lemma: str) -> int | None:
