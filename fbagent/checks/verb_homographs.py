@@ -15,6 +15,10 @@ and a slot of the clause, never a word list:
   never a verb (adverbial adjectives are uninflected; Haeseryn et al., *ANS*, § 6.2; Duden § 480), so the
   infinitive is the nominalised one or a plural noun ("Dat eeuwige klagen van hem", "Met twee slimme zetten won
   hij") (:meth:`HomographSlots.adjective_head`).
+- **An adverb before the clause's inverted finite verb**: a form of the target opening its clause that HanTa reads
+  as an adverb, right before a word it reads as a finite verb with a subject pronoun after it (the imperative or
+  question with inversion): the finite verb's place is taken, one finite verb a clause (Duden § 1339-1346), so the
+  word is the adverb ("Bitte schließen Sie das Fenster": bitte, not bitten) (:meth:`HomographSlots.adverb_before_verb`).
 - **Another verb's base form in a base-form slot**: a form of the target that is not its base form ("bore" of bear)
   after a modal or do-support, where only a bare infinitive stands (Quirk et al. 1985, § 3.21): it is the other
   verb's base form ("Please don't bore me": bore, not bear) (:meth:`HomographSlots.past_in_base_slot`).
@@ -46,7 +50,8 @@ class HomographSlots(SlotRules):
     def homograph_refusal(self, i: int, lemma: str) -> str | None:
         """Why token ``i``, a spelling match of ``lemma``, is another word here by the rules of the module doc (the
         note's reason), or None; None for other languages and without a tagger."""
-        return self.coordinated_noun(i) or self.adjective_head(i, lemma) or self.past_in_base_slot(i, lemma)
+        return self.coordinated_noun(i) or self.adjective_head(i, lemma) or self.past_in_base_slot(i, lemma) \
+            or self.adverb_before_verb(i)
 
     def _tag(self, i: int) -> str:
         """HanTa's tag of token ``i`` in context ("" where HanTa does not serve the language)."""
@@ -126,3 +131,16 @@ class HomographSlots(SlotRules):
             return False
         return not any((o := readings[k]) is not None and o.verb and o.finite
                        for k in range(len(toks)) if k != i and self.clause[k] == self.clause[i])
+
+    def adverb_before_verb(self, i: int) -> str | None:
+        """German / Dutch: why token ``i``, opening its clause and read as an adverb, is no verb: the next word is read
+        as a finite verb and a subject pronoun follows that (see the module doc); None otherwise."""
+        readings, toks = self.readings, self.tokens
+        if self.code not in _NOUN_TAGS or readings is None or i + 2 >= len(toks) or (r := readings[i]) is None \
+                or r.pos != "adverb" or (i > 0 and self.clause[i - 1] == self.clause[i]) \
+                or self.clause[i + 2] != self.clause[i] or (v := readings[i + 1]) is None or not (v.verb and v.finite):
+            return None
+        subject = self._tag(i + 2)
+        if not (subject == "PPER" or subject.startswith("VNW(pers,pron,nomin")):
+            return None
+        return f"is read as an adverb before '{toks[i + 1].text}', the finite verb of its clause with its subject after it"
