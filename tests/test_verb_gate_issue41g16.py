@@ -3,7 +3,7 @@ narrowed (German "sein" took "da" for a particle; a Chinese measure word made a 
 나는 read as 날다 where it is the pronoun + topic), and the kinds of the 2026-12f failure list as general rules
 (fbagent/checks/verb_homographs.py, verb_parts.py, verb_match_zh.py, verb_context_zh.py, verb_match_ko.py,
 prompts/verbs/morphology.toml). Each kind with the reason a refusal names, and the floors of the builder's dev set
-(tests/data/verb_sentences_issue41g16_dev.jsonl: 128 sentences, for each kind uses and non-uses of the same surface
+(tests/data/verb_sentences_issue41g16_dev.jsonl: 138 sentences, for each kind uses and non-uses of the same surface
 shape) and of the 2026-12f set (sealed when it was scored, a dev set since). Both were tuned on: floors against
 regressions, not a fresh measure."""
 
@@ -34,6 +34,9 @@ pytest.importorskip("simplemma")
     # German: an adverb spelled as a verb form before the inverted finite verb and its subject
     ("Bitte schließen Sie das Fenster beim Gehen.", "bitten", "de", False, "adverb before 'schließen'", ""),
     ("Ich bitte Sie um etwas Geduld.", "bitten", "de", True, "", "bitte"),
+    # English: a particle after a long object before a closing adverbial of time; a place phrase led by the word
+    ("The kids picked all the ripe strawberries from the lawn up before lunch.", "pick up", "en", True, "", "picked"),
+    ("He looked at the old photographs on the shelf up in the attic.", "look up", "en", False, "not 'up'", ""),
     # German / Dutch: a sentence-initial noun coordinated with a noun; a verb coordinated with a verb
     ("Fliegen und Mücken machten die Nacht unerträglich.", "fliegen", "de", False, "coordinated with the noun 'Mücken'", ""),
     ("Vliegen en muggen maakten de nacht ondraaglijk.", "vliegen", "nl", False, "coordinated with the noun 'muggen'", ""),
@@ -86,7 +89,7 @@ def test_helpers_by_hand() -> None:
 #: (found, refused) per language on the builder's dev set, measured at the end of the work; the misses left: en "The
 #: divers dove to the wreck" (HanTa reads "divers" as an adjective, so "dove" follows "the"), nl "Kosten en baten"
 #: (baten is also a verb, to avail), zh 爱笑 (jieba reads a name) and 雨下得 (jieba glues 下得)
-ISSUE41G16_FLOORS = {"de": (ALL, ALL), "en": (16, ALL), "ko": (ALL, ALL), "nl": (ALL, 17), "zh": (8, ALL)}
+ISSUE41G16_FLOORS = {"de": (ALL, ALL), "en": (21, ALL), "ko": (ALL, ALL), "nl": (ALL, 17), "zh": (8, ALL)}
 #: the 2026-12f set (sealed until committed), measured at the end of 41g (session 16)
 SEALED_12F_FLOORS = {"de": (54, 28), "en": (59, 33), "ja": (ALL, ALL), "ko": (ALL, 29), "nl": (52, 27), "zh": (ALL, ALL)}
 

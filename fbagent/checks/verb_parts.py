@@ -293,6 +293,8 @@ def _final_particle(ctx: SentenceContext, i: int, pos: int, part: LemmaPart) -> 
     while last + 1 < len(ctx.tokens) and ctx.clause[last + 1] == ctx.clause[i]:
         last += 1
     readings = ctx.readings if ctx.config.pos else None
+    if readings is not None and ctx.code == "en" and (mid := _particle_before_adverbial(ctx, pos, last, part)) is not None:
+        last = mid   # "picked all the ripe strawberries from the lawn up before lunch"
     reading = readings[last] if readings is not None else None
     if readings is None or last - pos <= ctx.window or reading is None \
             or reading.pos not in ("particle", "adverb", "adposition"):
@@ -302,6 +304,23 @@ def _final_particle(ctx: SentenceContext, i: int, pos: int, part: LemmaPart) -> 
         return None   # "turned to the people and walked down": the particle is the second verb's
     words = {a[0] for a in part.alternatives if len(a) == 1}
     return ([last], "exact") if ctx.tokens[last].text in words else None
+
+
+def _particle_before_adverbial(ctx: SentenceContext, pos: int, last: int, part: LemmaPart) -> int | None:
+    """English: the token between ``pos`` and the clause's last word ``last`` that is spelled as the one-word ``part``,
+    read as an adverbial particle (HanTa ``AVP``) and followed by a preposition that is also a subordinator (the
+    slots table's ``subordinators``: before, after, until, since), opening a closing adverbial of time ("picked the
+    strawberries from the lawn up before lunch": the particle ends the verb phrase; Quirk et al. 1985, § 16.2 on
+    the particle after a long object); "up in the attic" (a place phrase led by the particle) is none. None
+    otherwise."""
+    readings = ctx.readings
+    words = {a[0] for a in part.alternatives if len(a) == 1}
+    for j in range(last - 1, pos + ctx.window, -1):
+        r, nxt = readings[j] if readings else None, readings[j + 1] if readings else None
+        if ctx.tokens[j].text in words and r is not None and r.pos == "particle" and nxt is not None \
+                and nxt.pos == "adposition" and ctx.tokens[j + 1].text in ctx.slots.subordinators:
+            return j
+    return None
 
 
 @lru_cache(maxsize=4096)
