@@ -3,7 +3,7 @@ narrowed (German "sein" took "da" for a particle; a Chinese measure word made a 
 나는 read as 날다 where it is the pronoun + topic), and the kinds of the 2026-12f failure list as general rules
 (fbagent/checks/verb_homographs.py, verb_parts.py, verb_match_zh.py, verb_context_zh.py, verb_match_ko.py,
 prompts/verbs/morphology.toml). Each kind with the reason a refusal names, and the floors of the builder's dev set
-(tests/data/verb_sentences_issue41g16_dev.jsonl: 138 sentences, for each kind uses and non-uses of the same surface
+(tests/data/verb_sentences_issue41g16_dev.jsonl: 141 sentences, for each kind uses and non-uses of the same surface
 shape) and of the 2026-12f set (sealed when it was scored, a dev set since). Both were tuned on: floors against
 regressions, not a fresh measure."""
 
@@ -60,6 +60,7 @@ pytest.importorskip("simplemma")
     ("我明天下午有个会，不能陪你去。", "会", "zh", False, "measure word '有个'", ""),
     ("我要一份扬州炒饭和一碗汤。", "炒", "zh", False, "measure word '一份'", ""),
     ("她是一个会做饭的人。", "会", "zh", True, "", "会"),
+    ("你一定要把这个电话号码记住。", "记", "zh", True, "", "记"),
     # Chinese: a glued subject noun or adverb before the verb and its complement or verbal measure
     ("外面的风吹得很厉害。", "吹", "zh", True, "", "吹"),
     ("请您稍等一下。", "等", "zh", True, "", "等"),
@@ -89,7 +90,7 @@ def test_helpers_by_hand() -> None:
 #: (found, refused) per language on the builder's dev set, measured at the end of the work; the misses left: en "The
 #: divers dove to the wreck" (HanTa reads "divers" as an adjective, so "dove" follows "the"), nl "Kosten en baten"
 #: (baten is also a verb, to avail), zh 爱笑 (jieba reads a name) and 雨下得 (jieba glues 下得)
-ISSUE41G16_FLOORS = {"de": (ALL, ALL), "en": (21, ALL), "ko": (ALL, ALL), "nl": (ALL, 17), "zh": (8, ALL)}
+ISSUE41G16_FLOORS = {"de": (ALL, ALL), "en": (21, ALL), "ko": (ALL, ALL), "nl": (ALL, 17), "zh": (11, ALL)}
 #: the 2026-12f set (sealed until committed), measured at the end of 41g (session 16)
 SEALED_12F_FLOORS = {"de": (54, 28), "en": (59, 33), "ja": (ALL, ALL), "ko": (ALL, 29), "nl": (52, 27), "zh": (ALL, ALL)}
 

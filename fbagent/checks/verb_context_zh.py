@@ -198,7 +198,8 @@ def _measure_before(words: tuple[Word, ...], k: int) -> str | None:
     """The numeral (or 有, a demonstrative) + nominal measure word written as one jieba word before word ``k``, with
     at most two noun or adjective modifiers between (一份扬州炒饭, 有个会): a measure word counts a noun, so the word
     that ends its phrase is the noun (Li & Thompson 1981, ch. 4.2.1). The caller asks that the phrase end there
-    (punctuation, a final particle, a conjunction). None otherwise."""
+    (punctuation, a final particle, a conjunction). None otherwise, and where a coverb (把, 被) stands before the
+    measure word and modifiers follow it: its object ends before the verb (把这个电话号码记住)."""
     j = k - 1
     while j >= 0 and k - j <= 2 and words[j][3] in ("n", "ns", "nz", "nr", "a") and len(words[j][2]) >= 2:
         j -= 1
@@ -208,6 +209,8 @@ def _measure_before(words: tuple[Word, ...], k: int) -> str | None:
     if len(word) not in (2, 3) or word[0] not in _MEASURE_OPENERS or word[-1] not in ZH_NOMINAL_CLASSIFIERS \
             or word in ZH_DEMONSTRATIVE_ADVERBS:
         return None
+    if j < k - 1 and j > 0 and words[j - 1][2] in ZH_COVERBS:
+        return None   # 把这个电话号码记住: the coverb's object ends before its verb
     return word
 
 
