@@ -91,8 +91,11 @@ def test_helpers_by_hand() -> None:
 #: divers dove to the wreck" (HanTa reads "divers" as an adjective, so "dove" follows "the"), nl "Kosten en baten"
 #: (baten is also a verb, to avail), zh 爱笑 (jieba reads a name) and 雨下得 (jieba glues 下得)
 ISSUE41G16_FLOORS = {"de": (ALL, ALL), "en": (21, ALL), "ko": (ALL, ALL), "nl": (ALL, 17), "zh": (11, ALL)}
-#: the 2026-12f set (sealed until committed), measured at the end of 41g (session 16)
-SEALED_12F_FLOORS = {"de": (54, 28), "en": (59, 33), "ja": (ALL, ALL), "ko": (ALL, 29), "nl": (52, 27), "zh": (ALL, ALL)}
+#: the 2026-12f set (sealed until committed, a dev set this session), measured at the end of 41g (session 16): de
+#: 54/55 29/29, en 60/60 33/33, ko 53/53 29/30, nl 52/53 27/27, zh 63/63 33/33 (before: 53 27, 57 32, 53 28, 51 23,
+#: 61 31); the misses left: de "lief, so schnell sie konnte, zum Bahnsteig zurück" (a parenthetical clause before the
+#: particle), nl "speelden ... gelijk" (gelijk is no listed particle), ko 가는 of 갈다 (grind: meaning decides)
+SEALED_12F_FLOORS = {"de": (54, ALL), "en": (ALL, ALL), "ja": (ALL, ALL), "ko": (ALL, 29), "nl": (52, ALL), "zh": (ALL, ALL)}
 
 
 @pytest.mark.parametrize("lang", sorted(ISSUE41G16_FLOORS))
