@@ -297,9 +297,12 @@ def checkpoint(db: sqlite_utils.Database, every_s: float = CHECKPOINT_EVERY_S) -
     """Copy the write-ahead log of ``db`` into the database file (``PRAGMA wal_checkpoint(PASSIVE)``: it
     never waits for readers) when the last such copy is ``every_s`` seconds old or more; a long run calls
     it after each stored unit, so the ``.db`` file alone is at most ``every_s`` behind. Returns whether it
-    ran; database errors (a busy file) are ignored, the next call tries again."""
+    ran; database errors (a busy file) are ignored, and it does not run inside an open transaction (held rows of a
+    group commit); the next call tries again."""
     conn, now = db.conn, time.monotonic()
     if not isinstance(conn, Connection) or conn.fbagent_read_only or now - conn.fbagent_checkpointed < every_s:
+        return False
+    if conn.in_transaction:   # e.g. held rows (group commit): the next call copies the log
         return False
     conn.fbagent_checkpointed = now
     try:
