@@ -187,3 +187,19 @@ def test_a_new_threads_input_checkpoint_is_skipped_when_asked_and_the_thread_run
             assert [c.metadata["step"] async for c in saver.alist(_config("u"))] == [2, 1, 0, -1]
 
     asyncio.run(scenario())
+
+
+def test_a_thread_found_without_checkpoints_is_not_looked_up_twice(tmp_path):
+    """run_entry asks before it starts a new thread and LangGraph asks again: one SELECT for both; a put (or
+    the second ask) forgets the answer."""
+    path = tmp_path / "fb.checkpoints.db"
+    with open_checkpointer(path) as saver:
+        selects: list[str] = []
+        saver.conn.set_trace_callback(lambda sql: selects.append(sql) if "FROM checkpoints" in sql else None)
+        assert saver.get_tuple(_config("n")) is None and saver.get_tuple(_config("n")) is None
+        assert len(selects) == 1
+        assert saver.get_tuple(_config("n")) is None and len(selects) == 2       # once only
+        cfg = saver.put(_config("n"), empty_checkpoint(), {"step": 1}, {})          # asked, then written
+        got = saver.get_tuple(_config("n"))
+        assert got is not None and got.config["configurable"]["checkpoint_id"] == cfg["configurable"]["checkpoint_id"]
+        saver.conn.set_trace_callback(None)

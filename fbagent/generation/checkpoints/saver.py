@@ -55,6 +55,7 @@ if TYPE_CHECKING:
         CheckpointTuple,
         DeltaChannelHistory,
     )
+    from langgraph.checkpoint.serde.base import SerializerProtocol
 
 FLUSH_AFTER_S = 0.1   # the longest a held statement waits for the next checkpoint's commit
 
@@ -109,6 +110,11 @@ class LoopSqliteSaver(SqliteSaver):
     #: held writes not yet executed, by (thread, namespace, checkpoint id), in arrival order:
     #: ``(config, writes, task_id, task_path)`` per ``aput_writes`` call
     _buffered: dict[tuple[str, str, str], list[BufferedWrites]] | None = None
+
+    def __init__(self, conn: sqlite3.Connection, *, serde: SerializerProtocol | None = None) -> None:
+        super().__init__(conn, serde=serde)
+        #: (thread, namespace) a ``get_tuple`` found without checkpoints, until the next ask or ``put``
+        self._absent: set[tuple[str, str]] = set()
 
     @contextlib.contextmanager
     def cursor(self, transaction: bool = True) -> Iterator[sqlite3.Cursor]:
@@ -180,9 +186,30 @@ class LoopSqliteSaver(SqliteSaver):
             del self._buffered[key]
 
     def get_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
-        """``SqliteSaver.get_tuple``, after writing the thread's buffered writes."""
-        self._write_buffered(str(config["configurable"]["thread_id"]))
-        return super().get_tuple(config)
+        """``SqliteSaver.get_tuple``, after writing the thread's buffered writes.
+
+        A thread found without checkpoints is answered ``None`` again without a query by the next call for its
+        latest checkpoint (once; any ``put`` of the thread forgets it): :func:`fbagent.generation.workers.run_entry`
+        asks before it starts a new thread, and LangGraph asks again when the thread starts (one ``SELECT`` per
+        entry fewer). Only this connection writes the file while a run holds it."""
+        conf = config["configurable"]
+        thread = (str(conf["thread_id"]), str(conf.get("checkpoint_ns", "")))
+        self._write_buffered(thread[0])
+        latest = conf.get("checkpoint_id") is None
+        if latest and thread in self._absent:
+            self._absent.discard(thread)
+            return None
+        found = super().get_tuple(config)
+        if latest and found is None:
+            self._absent.add(thread)
+        return found
+
+    def put(self, config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata,
+            new_versions: ChannelVersions) -> RunnableConfig:
+        """``SqliteSaver.put`` (the thread is no longer known to be without checkpoints)."""
+        conf = config["configurable"]
+        self._absent.discard((str(conf["thread_id"]), str(conf.get("checkpoint_ns", ""))))
+        return super().put(config, checkpoint, metadata, new_versions)
 
     def list(self, config: RunnableConfig | None, *, filter: dict[str, Any] | None = None,  # noqa: A002
              before: RunnableConfig | None = None, limit: int | None = None) -> Iterator[CheckpointTuple]:
