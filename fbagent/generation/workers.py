@@ -263,7 +263,7 @@ class EntryPool:
         if budget is not None and not queue.empty():
             raise budget.stop(queue.qsize())
 
-    def _save(self, item: dict[str, Any]) -> None:
+    def _save(self, item: dict[str, JSONValue]) -> None:
         """Store the entry's ``items`` row in the run database's held group (group commit with the ``llm_calls``
         rows of the answers: at the start of the event loop's next iteration, before any checkpoint commit, so
         before its thread's checkpoints are deleted; docs/generate.md, "Durability"). Raises ``sqlite3.Error``

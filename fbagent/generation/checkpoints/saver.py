@@ -211,19 +211,15 @@ class LoopSqliteSaver(SqliteSaver):
         self._absent.discard((str(conf["thread_id"]), str(conf.get("checkpoint_ns", ""))))
         return super().put(config, checkpoint, metadata, new_versions)
 
-    def list(self, config: RunnableConfig | None, *, filter: dict[str, Any] | None = None,  # noqa: A002
-             before: RunnableConfig | None = None, limit: int | None = None) -> Iterator[CheckpointTuple]:
-        """``SqliteSaver.list``, after writing the buffered writes (of the configured thread)."""
-        self._write_buffered(str(config["configurable"]["thread_id"]) if config else None)
-        return super().list(config, filter=filter, before=before, limit=limit)
-
     async def aget_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
         """The thread's latest (or the configured) checkpoint tuple, or ``None``."""
         return self.get_tuple(config)
 
     async def alist(self, config: RunnableConfig | None, *, filter: dict[str, Any] | None = None,  # noqa: A002
                     before: RunnableConfig | None = None, limit: int | None = None) -> AsyncIterator[CheckpointTuple]:
-        """The checkpoints matching ``config``, newest first (see ``SqliteSaver.list``)."""
+        """The checkpoints matching ``config``, newest first (see ``SqliteSaver.list``), after writing the buffered
+        writes (of the configured thread)."""
+        self._write_buffered(str(config["configurable"]["thread_id"]) if config else None)
         for item in self.list(config, filter=filter, before=before, limit=limit):
             yield item
 
