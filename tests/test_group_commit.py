@@ -164,3 +164,17 @@ def test_an_items_row_joins_the_answers_group_and_is_committed_before_its_checkp
     stored = items_store.run_items(db, run["id"])
     assert [r["id"] for r in stored] == ["r:1:0", "r:1:1"] and stored[1]["checks"] == {"passed": True}
     close_db(db)
+
+
+def test_the_wal_copy_waits_until_the_held_group_is_committed(tmp_path):
+    """store.db.checkpoint (the 30 s copy of the write-ahead log, which EntryPool runs after each group commit
+    of its items rows) does not run inside the held group, and does not count that as a copy either."""
+    from fbagent.store.db import checkpoint
+
+    db = open_db(tmp_path / "fb.db")
+    _row(db, "a")
+    assert is_held(db.conn) and checkpoint(db, every_s=0) is False
+    assert is_held(db.conn)                                   # the group is untouched
+    assert commit_held(db.conn) and checkpoint(db, every_s=0) is True
+    assert _on_disk(tmp_path / "fb.db") == ["a"]
+    close_db(db)

@@ -271,16 +271,20 @@ class EntryPool:
         failed, self._commit_error = self._commit_error, None
         if failed is not None:
             raise failed
-        if items_store.save_item(self.db, item, held=True):
-            asyncio.get_running_loop().call_soon(self._commit_held)
+        items_store.save_item(self.db, item, held=True)
+        asyncio.get_running_loop().call_soon(self._commit_held)   # also when an answer's row opened the group
 
     def _commit_held(self) -> None:
-        """Commit the held rows (a no-op when something committed them already); a failure is raised by the next
-        :meth:`_save`, or at the end of :meth:`run_all`."""
+        """Commit the held rows (a no-op when something committed them already), then copy the write-ahead log
+        into the database file when the last copy is 30 s old (:func:`fbagent.store.db.checkpoint`: it does not
+        run inside the held group); a failure is raised by the next :meth:`_save`, or at the end of
+        :meth:`run_all`."""
         try:
             commit_held(self.db.conn)
         except sqlite3.Error as err:
             self._commit_error = err
+            return
+        checkpoint(self.db)   # at most every 30 s: the .db file alone stays close to what is stored
 
     async def _one(self, pair: dict[str, Any], k: int, summary: GenerationSummary, item_errors: Counter[str]) -> None:
         iid = items_store.item_id(self.run["name"], pair["id"], k)
@@ -296,7 +300,6 @@ class EntryPool:
             item = build_item(state, generator_model=getattr(self.ctx.generator, "model", None))
             self.emit(EntryError(item_id=iid, error=error))
         self._save(item)
-        checkpoint(self.db)   # at most every 30 s: the .db file alone stays close to what is stored
         # count before the next await: a cancellation there must not lose a stored entry from the tally
         summary.entries_done += 1
         summary.counts[item["status"]] = summary.counts.get(item["status"], 0) + 1
