@@ -27,6 +27,18 @@ selects. Each rule reads the language's ``[languages.<code>.noun_slots]`` table 
   ch. 13, "verbos auxiliares"): the ``infinitive_preposition`` "a" after a form of one of them, before the
   infinitive, is the preposition, not the article ("Estávamos a jantar": the nominal infinitive is masculine,
   "o jantar").
+- A form two verbs share (``[[languages.<code>.homograph_owners]]``, issue 41r session 16) is the other verb's where
+  the words around it settle it: Spanish clause-opening "Sé" before anything saber takes (a clause, an object, an
+  infinitive) is ser's imperative ("Sé paciente"; RAE, *Nueva gramática*, § 42.2: saber's "sé" takes a complement),
+  clause-opening "Ve" before a goal is ir's ("Ve a la farmacia"); Portuguese "sente" after its subject with no
+  subjunctive trigger in the clause is sentir's indicative ("Ela sente falta"; sentar's "sente" is subjunctive or
+  imperative: Cunha & Cintra, ch. 13); French clause-opening "Suis" is suivre's imperative (être's is "sois"), "suis" +
+  a determiner + a noun one follows ("Je suis ce cours"), "vit" / "vis" before a place or a manner are suivre's and
+  vivre's. Each entry lists the form, the other verb, and when it is the other verb's: ``initial`` (opens its clause,
+  a word after it), ``after_subject`` (a word before it in its clause, none of ``not_after`` there), ``before`` (the
+  next word or two), ``nouns`` (the next word, after at most one
+  determiner or ``articles`` word), ``not_before`` (the next word or two, or
+  an infinitive: then the form stays ambiguous and both verbs keep it).
 """
 
 from __future__ import annotations
@@ -75,6 +87,39 @@ def noun_slot_words(lang: str) -> NounSlotWords:
     )
 
 
+@dataclass(frozen=True)
+class HomographOwner:
+    """One ``homograph_owners`` entry (see the module doc): ``form`` is ``verb``'s where the conditions hold."""
+
+    form: str
+    verb: str
+    initial: bool = False
+    after_subject: bool = False
+    before: frozenset[str] = frozenset()
+    nouns: frozenset[str] = frozenset()
+    not_before: frozenset[str] = frozenset()
+    not_after: frozenset[str] = frozenset()
+    articles: frozenset[str] = frozenset()   # words that may stand before ``nouns`` besides the ``determiners``
+
+
+@lru_cache(maxsize=64)
+def homograph_owners(lang: str) -> dict[str, tuple[HomographOwner, ...]]:
+    """The ``[[languages.<code>.homograph_owners]]`` entries of ``prompts/verbs/morphology.toml`` for ``lang``'s base
+    language by form (lower case); empty where there are none."""
+    out: dict[str, list[HomographOwner]] = {}
+    for entry in _data().get("languages", {}).get(base_lang(lang), {}).get("homograph_owners", []):
+        def words(key: str, e: dict[str, object] = entry) -> frozenset[str]:
+            value = e.get(key, [])
+            return frozenset(str(x).lower() for x in value) if isinstance(value, list) else frozenset()
+        form = str(entry["form"]).lower()
+        out.setdefault(form, []).append(HomographOwner(
+            form=form, verb=str(entry["verb"]), initial=bool(entry.get("initial", False)),
+            after_subject=bool(entry.get("after_subject", False)), before=words("before"), nouns=words("nouns"),
+            not_before=words("not_before"), not_after=words("not_after"),
+            articles=words("articles")))
+    return {k: tuple(v) for k, v in out.items()}
+
+
 @dataclass
 class RomanceSlotRules(SentenceFacts):
     """The noun-slot rules of the module doc over one sentence."""
@@ -89,6 +134,9 @@ class RomanceSlotRules(SentenceFacts):
     def romance_refusal(self, i: int, lemma: str) -> str | None:
         """Why token ``i``, a spelling match of ``lemma``, is a noun or pronoun here by the rules of the module doc;
         None otherwise, where an analyser reads the sentence, or where the language has no ``noun_slots`` table."""
+        owner = self.homograph_owner(i)
+        if owner is not None and owner != lemma.lower():
+            return f"is read as a form of '{owner}' here (by the words around it)"
         s = self.noun_slots
         if self.readings is not None or not (s.participle_endings or s.pronoun_homographs):
             return None
@@ -107,6 +155,31 @@ class RomanceSlotRules(SentenceFacts):
                 and text.endswith(self.m.infinitive_endings or ("\0",)):
             return f"is the infinitive after the quantifier '{prev}' and is read as a noun"
         return self._pronoun_homograph(i) or self._after_finite(i, lemma)
+
+    def homograph_owner(self, i: int) -> str | None:
+        """The verb whose form token ``i`` is by the first ``homograph_owners`` entry of its spelling whose conditions
+        hold (see the module doc): "ser" for "Sé paciente", "sentir" for "Ela sente falta"; None where none holds."""
+        entries = homograph_owners(self.code).get(self.tokens[i].text)
+        if not entries:
+            return None
+        toks = self.tokens
+        before = [toks[j].text for j in range(i) if self._rom_same(j, i)]
+        after = [toks[j].text for j in range(i + 1, min(i + 3, len(toks))) if self._rom_same(j, i)]
+        nexts = {" ".join(after[:1]), " ".join(after[:2])} - {""}
+        infinitive = bool(after) and after[0] in self.lemmas[i + 1] \
+            and after[0].endswith(self.m.infinitive_endings or ("\0",))
+        for e in entries:
+            if (e.initial and (before or not after)) or (e.after_subject and (not before or e.not_after & set(before))):
+                continue
+            if nexts & e.not_before or (e.not_before and infinitive):
+                continue
+            det = bool(after) and (after[0] in self.m.determiners or after[0] in self.m.clitic_articles
+                                   or after[0] in e.articles)
+            noun = after[1] if det and len(after) > 1 else (after[0] if after else None)
+            if (e.before or e.nouns) and not (nexts & e.before or noun in e.nouns):
+                continue
+            return e.verb
+        return None
 
     def _after_finite(self, i: int, lemma: str) -> str | None:
         """Why token ``i``, a finite-looking form of ``lemma``, is no verb right after another verb's finite form
