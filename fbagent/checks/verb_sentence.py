@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from fbagent.checks.analysers import Reading, readings
-from fbagent.checks.conjugation import nonfinite_form, strong_participles, table_method
+from fbagent.checks.conjugation import nonfinite_form, strong_participles, table_method, third_singular
 from fbagent.checks.lemmas import (
     SOURCES,
     _simplemma_knows,
@@ -225,7 +225,8 @@ class SentenceFacts:
         entre el banco", "köpte en present för min mamma": a preposition; "El policía para el coche": the verb).
         A word ending as a participle after a noun is the preposition ("en fråga angående hyran") only where it is a
         non-finite form of ``lemma`` (when given): Spanish "nada" ends as "-ada" but is nadar's 3rd person ("Mi hija
-        nada mucho"); before its clause's finite verb it is the function word ("Mi abuelo nada sabe de eso")."""
+        nada mucho"); before its clause's finite verb it is the function word ("Mi abuelo nada sabe de eso"); after a noun subject it is
+        the verb only as ``lemma``'s 3rd person singular present (:func:`fbagent.checks.conjugation.third_singular`)."""
         m, toks = self.m, self.tokens
         text = toks[i].text
         if text not in m.function_homographs:
@@ -252,7 +253,12 @@ class SentenceFacts:
         if nxt is not None and (nxt in m.determiners or nxt in m.clitic_articles) \
                 and any(self._dictionary_verb(k) for k in range(i - 2) if self.clause[k] == self.clause[i]):
             return True   # "Hay una farmacia entre el banco": the clause has its verb, so a preposition before its noun phrase
-        return not (i >= 2 and self.clause[i - 2] == self.clause[i] and toks[i - 2].text in m.determiners)
+        if lemma is not None and m.conjugation and not third_singular(text, lemma, self.code):
+            return True   # "El acuerdo entre los sindicatos": a noun subject takes no subjunctive "entre" of entrar
+        return not (i >= 2 and self.clause[i - 2] == self.clause[i] and (
+            toks[i - 2].text in m.determiners   # "O comboio para": a clause-initial article-clitic before a noun
+            or (toks[i - 2].text in m.clitic_articles and (i == 2 or self.clause[i - 3] != self.clause[i])
+                and not self.clitic_pronoun(i - 2, i - 1) and not self._dictionary_verb(i - 1))))
 
     def _verb_follows(self, i: int) -> bool:
         """Whether a finite verb by the dictionary (:meth:`_dictionary_verb`) follows token ``i`` in its clause, at

@@ -19,10 +19,16 @@ selects. Each rule reads the language's ``[languages.<code>.noun_slots]`` table 
   (*Nueva gramática*, § 26.5; Cunha & Cintra, *Nova gramática do português contemporâneo*, ch. 13).
 - A ``pronoun_homographs`` word (Spanish and Portuguese "consigo": with oneself, or conseguir's 1st person) is
   the pronoun after a word that is no subject or negation (``verb_context``) when its clause ends after it or
-  ``pronoun_followers`` (mismo, próprio, a preposition) follow: the verb takes an infinitive or an object.
+  ``pronoun_followers`` (mismo, próprio, a preposition) follow: the verb takes an infinitive or an object; not after
+  an adverb (``pronoun_not_after``, -mente: "Ahora sí consigo").
 - A finite-looking form right after another verb's finite form in its clause is that verb's object, an adjective
   or a function word: a clause has one finite verb, and two stand side by side only with a link word between
-  ("Ha comprato pesca e uva", "El gato duerme bajo la mesa"); not after a noun subject (a determiner before it).
+  ("Ha comprato pesca e uva", "El gato duerme bajo la mesa"); not after a noun subject (a determiner before it), nor
+  after a ``que_drop_verbs`` verb, whose complement clause may drop che / que ("Credo sia vero", "Temo piova", "Le
+  ruego envíe": Maiden & Robustelli 2013, § 15.4; RAE, *Nueva gramática*, § 43.2e).
+- An infinitive after an adjective that follows a preposition ("con grande piacere") is a noun; so is an
+  ``infinitive_nouns`` word (a lexicalised infinitive noun: dever, piacere, placer) between a copula and a preposition
+  ("É dever de todos"; Cunha & Cintra, ch. 13, the substantivised infinitive).
 - Portuguese aspectual periphrases (``a_infinitive_verbs``: estar a, andar a, começar a ...; Cunha & Cintra,
   ch. 13, "verbos auxiliares"): the ``infinitive_preposition`` "a" after a form of one of them, before the
   infinitive, is the preposition, not the article ("Estávamos a jantar": the nominal infinitive is masculine,
@@ -64,6 +70,10 @@ class NounSlotWords:
     pronoun_followers: frozenset[str] = frozenset()   # "mismo", "próprio": words after the pronoun
     a_infinitive_verbs: frozenset[str] = frozenset()  # pt lemmas of the aspectual verbs taking "a" + infinitive
     infinitive_preposition: str = ""                  # pt "a"
+    que_drop_verbs: frozenset[str] = frozenset()      # it credere, sperare; es rogar: a finite verb may follow bare
+    pronoun_not_after: frozenset[str] = frozenset()   # adverbs after which "consigo" is the verb ("Ahora sí consigo")
+    infinitive_nouns: frozenset[str] = frozenset()    # lexicalised infinitive nouns: dever, piacere, placer
+    adverb_adjectives: frozenset[str] = frozenset()   # prenominal words that are adverbs before a verb: mejor, meglio
 
 
 @lru_cache(maxsize=64)
@@ -84,6 +94,8 @@ def noun_slot_words(lang: str) -> NounSlotWords:
         pronoun_followers=words("pronoun_followers"),
         a_infinitive_verbs=words("a_infinitive_verbs"),
         infinitive_preposition=str(entry.get("infinitive_preposition", "")),
+        que_drop_verbs=words("que_drop_verbs"), pronoun_not_after=words("pronoun_not_after"),
+        infinitive_nouns=words("infinitive_nouns"), adverb_adjectives=words("adverb_adjectives"),
     )
 
 
@@ -154,7 +166,24 @@ class RomanceSlotRules(SentenceFacts):
         if prev is not None and prev in s.infinitive_noun_after and text == lemma.lower() \
                 and text.endswith(self.m.infinitive_endings or ("\0",)):
             return f"is the infinitive after the quantifier '{prev}' and is read as a noun"
-        return self._pronoun_homograph(i) or self._after_finite(i, lemma)
+        return self._pronoun_homograph(i) or self._nominal_infinitive(i, lemma) or self._after_finite(i, lemma)
+
+    def _nominal_infinitive(self, i: int, lemma: str) -> str | None:
+        """Why the infinitive token ``i`` is a noun: after an adjective (``m.prenominal``, not an
+        ``adverb_adjectives`` word) that follows a preposition or a determiner ("con grande piacere", "por mero
+        placer": an adjective modifies a noun), or, for an ``infinitive_nouns`` word, right after a copula with a
+        preposition after it ("É dever de todos", "È dovere di tutti"); None otherwise."""
+        s, m, toks, text = self.noun_slots, self.m, self.tokens, self.tokens[i].text
+        if text != lemma.lower() or not text.endswith(m.infinitive_endings or ("\0",)) or not self._rom_same(i - 1, i):
+            return None
+        prev = toks[i - 1].text
+        if prev in m.prenominal and prev not in s.adverb_adjectives and self._rom_same(i - 2, i) \
+                and (toks[i - 2].text in m.prepositions or toks[i - 2].text in m.no_finite_after):
+            return f"follows the adjective '{prev}' after '{toks[i - 2].text}' and is read as a noun"
+        if text in s.infinitive_nouns and prev in m.copulas and self._rom_same(i + 1, i) \
+                and toks[i + 1].text in m.prepositions | m.no_finite_after:
+            return f"follows the copula '{prev}' before '{toks[i + 1].text}' and is read as a noun"
+        return None
 
     def homograph_owner(self, i: int) -> str | None:
         """The verb whose form token ``i`` is by the first ``homograph_owners`` entry of its spelling whose conditions
@@ -195,8 +224,9 @@ class RomanceSlotRules(SentenceFacts):
             return None
         prev = toks[k].text
         if prev in m.verb_context or prev in m.light_adverbs or prev in m.clitic_articles or prev in m.copulas \
-                or prev.endswith(m.nonfinite_endings or ("\0",)) or lemma in self.lemmas[k]:
-            return None
+                or prev.endswith(m.nonfinite_endings or ("\0",)) or lemma in self.lemmas[k] \
+                or self.lemmas[k] & self.noun_slots.que_drop_verbs:
+            return None   # "Credo sia vero", "Le ruego envíe": the complement clause's verb without che / que
         if self._rom_same(k - 1, k) and (toks[k - 1].text in m.determiners or toks[k - 1].text in m.clitic_articles):
             return None
         if not self.finite_other(k) and not (k == 0 and self._dictionary_verb(k)
@@ -218,6 +248,8 @@ class RomanceSlotRules(SentenceFacts):
         text = toks[i].text
         if text not in s.pronoun_homographs or not self._rom_same(i - 1, i) or toks[i - 1].text in self.m.verb_context:
             return None
+        if toks[i - 1].text in s.pronoun_not_after or toks[i - 1].text.endswith("mente"):
+            return None   # "Ahora sí consigo.", "Hoje finalmente consigo.": an adverb, not the verb or noun the pronoun follows
         if self._rom_same(i + 1, i):
             nxt = toks[i + 1].text
             if nxt not in s.pronoun_followers and nxt not in self.m.prepositions:
