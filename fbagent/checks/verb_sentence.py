@@ -258,7 +258,7 @@ class SentenceFacts:
         return not (i >= 2 and self.clause[i - 2] == self.clause[i] and (
             toks[i - 2].text in m.determiners   # "O comboio para": a clause-initial article-clitic before a noun
             or (toks[i - 2].text in m.clitic_articles and (i == 2 or self.clause[i - 3] != self.clause[i])
-                and not self.clitic_pronoun(i - 2, i - 1) and not self._dictionary_verb(i - 1))))
+                and not self._dictionary_verb(i - 1))))
 
     def _verb_follows(self, i: int) -> bool:
         """Whether a finite verb by the dictionary (:meth:`_dictionary_verb`) follows token ``i`` in its clause, at

@@ -5,7 +5,7 @@ settle (mixed into :class:`fbagent.checks.verb_slots.SlotRules`); each returns t
   object clitic l' stands after a preposition only before an infinitive ("pour l'aider"; Grevisse & Goosse,
   *Le bon usage*, § 682: the clitic pronoun goes before the verb that governs it);
 - a form after a determiner and a prenominal adjective, with "de" and a bare noun after it ("La vieille porte d'entrée",
-  "le grand livre de cuisine"): the head noun of a noun phrase with its complement; the verb takes an article or
+  "le grand livre de cuisine"; not before an adverbial "de long en large"): the head noun of a noun phrase with its complement; the verb takes an article or
   partitive after "de" ("La vieille porte de l'eau": the old woman carries water; issue 41r session 16);
 - a form other than a participle or the infinitive right after a copula (être, sembler, paraître, devenir,
   rester, demeurer): an attribute adjective ("Le public semblait content du spectacle":
@@ -81,8 +81,9 @@ class FrenchSlotRules(SentenceFacts):
         if det is None or det.pos != "determiner" or not (toks[i - 1].text in self.m.prenominal
                                                           or adj is not None and adj.pos == "adjective"):
             return None
-        if toks[i + 1].text not in ("de", "d") or toks[i + 2].text in _OBJECT_OPENERS:
-            return None
+        if toks[i + 1].text not in ("de", "d") or toks[i + 2].text in _OBJECT_OPENERS \
+                or (bare := readings[i + 2]) is None or bare.pos != "noun":
+            return None   # "Le vieux marche de long en large": an adverbial after de, the verb
         return f"stands between the adjective '{toks[i - 1].text}' and 'de' + a bare noun and is read as a noun"
 
     def _after_elided_article(self, i: int, lemma: str) -> str | None:
