@@ -17,7 +17,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from fbagent.checks.analysers import Reading, readings
-from fbagent.checks.conjugation import nonfinite_form, strong_participles, table_method, third_singular
+from fbagent.checks.conjugation import (
+    nonfinite_form,
+    strong_participles,
+    table_method,
+    third_singular,
+)
 from fbagent.checks.lemmas import (
     SOURCES,
     _simplemma_knows,
