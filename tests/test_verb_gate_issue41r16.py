@@ -3,7 +3,7 @@
 share settled by the words around them (``[[languages.<code>.homograph_owners]]``: Sé/Ve of ser/ir, pt sente of sentir,
 fr suis of suivre, vit/vis of vivre), nominal infinitives and the French noun with a "de" complement, each with the
 reason a refusal names; the helper :func:`fbagent.checks.conjugation.third_singular` by hand; and the floors of the
-builder's dev set (tests/data/verb_sentences_issue41r16_dev.jsonl, "set": "issue-41r16": 93 sentences, uses and
+builder's dev set (tests/data/verb_sentences_issue41r16_dev.jsonl, "set": "issue-41r16": 104 sentences, uses and
 non-uses of the same surface shape, written for this pass) and of the 2026-12f set (sealed when it was scored, a dev
 set since). All were tuned on: floors against regressions, not a fresh measure."""
 
@@ -44,6 +44,10 @@ from fbagent.checks.verb_slots_romance import homograph_owners
     ("Je suis le professeur de cette classe.", "être", "fr", True, "", "suis"),
     ("Il vit à Marseille depuis dix ans.", "voir", "fr", False, "a form of 'vivre' here", ""),
     ("Elle vit la voiture arriver au loin.", "voir", "fr", True, "", "vit"),
+    ("Siéntate aquí, a mi lado.", "sentir", "es", False, "a form of 'sentar' here", ""),
+    ("Siéntate aquí, por favor.", "sentarse", "es", True, "", "Siéntate"),
+    ("Me siento en la primera fila.", "sentir", "es", False, "a form of 'sentar' here", ""),
+    ("Me siento muy cansada hoy.", "sentir", "es", True, "", "siento"),
     # nominal infinitives
     ("Ho letto il tuo libro con grande piacere.", "piacere", "it", False, "after 'con' and is read as a noun", ""),
     ("É dever de todos proteger o ambiente.", "dever", "pt", False, "follows the copula 'é' before 'de'", ""),
@@ -71,10 +75,11 @@ def test_helpers_by_hand() -> None:
 
 
 #: (found, refused) per language on the builder's dev set, measured at the end of the work (before it, on 817d300:
-#: es 14/19 7/16, pt 9/14 4/9, it 8/9 2/4, fr 7/13 6/9). The misses left are fr nominalised adjective subjects that
-#: spaCy reads as the noun's adjective: "Le vieux marche de long en large", "La jeune garde les enfants", "Le petit
-#: tient de sa mère"
-ISSUE41R16_FLOORS = {"es": (ALL, ALL), "fr": (10, ALL), "it": (ALL, ALL), "pt": (ALL, ALL)}
+#: es 19/25 10/21, pt 9/14 4/9, it 8/9 2/4, fr 7/13 6/9). The misses left: fr nominalised adjective subjects that
+#: spaCy reads as the noun's adjective ("Le vieux marche de long en large", "La jeune garde les enfants", "Le petit
+#: tient de sa mère"), es "Me siento en la primera fila" for sentar (the dictionary's lemma sentir outranks the
+#: homograph owner there; sentir is refused)
+ISSUE41R16_FLOORS = {"es": (24, ALL), "fr": (10, ALL), "it": (ALL, ALL), "pt": (ALL, ALL)}
 #: the 2026-12f set (sealed when scored, a dev set since), at the end of this pass: the one miss left is it "Non c'è
 #: più posto" (a participle that is a noun after c'è più; a noun lexicon would decide it)
 SEALED_12F_FLOORS = {"es": (ALL, ALL), "fr": (ALL, ALL), "it": (ALL, 26), "pt": (ALL, ALL)}

@@ -57,7 +57,7 @@ class SentenceContext(ClosedClassRules):
         if self.slot_refusal(i, lemma, method) is not None:
             return None
         mine = self.first_person_owner(i) == lemma   # "Ik was mijn handen": wassen, whatever the analyser's lemma
-        mine = mine or self.homograph_owner(i) == lemma   # "Suis-moi", "Je suis ce cours": suivre (verb_slots_romance)
+        mine = mine or self.homograph_owner(i) == verb_lemma(lemma, self.code)   # "Suis-moi", "Je suis ce cours": suivre (verb_slots_romance)
         if verb is False or (self.other_verb(i, lemma, method) is not None and not mine) \
                 or self.hyphen_compound(i) is not None \
                 or self.function_word(i, lemma) or self.shared_owner(i, lemma) is not None \

@@ -52,7 +52,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from fbagent.checks.conjugation import first_singular, nonfinite_form, strong_participles
+from fbagent.checks.conjugation import (
+    first_singular,
+    nonfinite_form,
+    strong_participles,
+    verb_lemma,
+)
 from fbagent.checks.morphology import _data
 from fbagent.checks.verb_sentence import SentenceFacts
 from fbagent.languages import base_lang
@@ -147,7 +152,7 @@ class RomanceSlotRules(SentenceFacts):
         """Why token ``i``, a spelling match of ``lemma``, is a noun or pronoun here by the rules of the module doc;
         None otherwise, where an analyser reads the sentence, or where the language has no ``noun_slots`` table."""
         owner = self.homograph_owner(i)
-        if owner is not None and owner != lemma.lower():
+        if owner is not None and owner != verb_lemma(lemma.lower(), self.code):   # sentarse: sentar
             return f"is read as a form of '{owner}' here (by the words around it)"
         s = self.noun_slots
         if self.readings is not None or not (s.participle_endings or s.pronoun_homographs):
