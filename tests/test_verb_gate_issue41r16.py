@@ -47,6 +47,7 @@ from fbagent.checks.verb_slots_romance import homograph_owners
     ("Siéntate aquí, a mi lado.", "sentir", "es", False, "a form of 'sentar' here", ""),
     ("Siéntate aquí, por favor.", "sentarse", "es", True, "", "Siéntate"),
     ("Me siento en la primera fila.", "sentir", "es", False, "a form of 'sentar' here", ""),
+    ("Me siento en la primera fila.", "sentar", "es", True, "", "siento"),
     ("Me siento muy cansada hoy.", "sentir", "es", True, "", "siento"),
     # nominal infinitives
     ("Ho letto il tuo libro con grande piacere.", "piacere", "it", False, "after 'con' and is read as a noun", ""),
@@ -77,9 +78,8 @@ def test_helpers_by_hand() -> None:
 #: (found, refused) per language on the builder's dev set, measured at the end of the work (before it, on 817d300:
 #: es 19/25 10/21, pt 9/14 4/9, it 8/9 2/4, fr 7/13 6/9). The misses left: fr nominalised adjective subjects that
 #: spaCy reads as the noun's adjective ("Le vieux marche de long en large", "La jeune garde les enfants", "Le petit
-#: tient de sa mère"), es "Me siento en la primera fila" for sentar (the dictionary's lemma sentir outranks the
-#: homograph owner there; sentir is refused)
-ISSUE41R16_FLOORS = {"es": (24, ALL), "fr": (10, ALL), "it": (ALL, ALL), "pt": (ALL, ALL)}
+#: tient de sa mère")
+ISSUE41R16_FLOORS = {"es": (ALL, ALL), "fr": (10, ALL), "it": (ALL, ALL), "pt": (ALL, ALL)}
 #: the 2026-12f set (sealed when scored, a dev set since), at the end of this pass: the one miss left is it "Non c'è
 #: più posto" (a participle that is a noun after c'è più; a noun lexicon would decide it)
 SEALED_12F_FLOORS = {"es": (ALL, ALL), "fr": (ALL, ALL), "it": (ALL, 26), "pt": (ALL, ALL)}
