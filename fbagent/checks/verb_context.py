@@ -14,7 +14,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from fbagent.checks.conjugation import first_singular, nonfinite_form, paradigm, shared_form_owner, verb_lemma
+from fbagent.checks.conjugation import (
+    first_singular,
+    nonfinite_form,
+    paradigm,
+    shared_form_owner,
+    verb_lemma,
+)
 from fbagent.checks.conjugation_tr import tr_bare_aorist
 from fbagent.checks.morphology import english_participles, morphology, past_participles
 from fbagent.checks.verb_closed_class import ClosedClassRules
