@@ -433,6 +433,8 @@ CASES += [
        "--db", "{db}", says=("--public-url", "the character '\\r'")),
     _c("public-url-port-99999", "annotate", "--serve", "--public-url", "http://127.0.0.1:99999", "--db", "{db}",
        says=("--public-url", "port outside 1..65535")),
+    _c("serve-host-with-a-blank", "annotate", "--serve", "--host", "bad host", "--port", "8799", "--db", "{db}",
+       says=("--host 'bad host' contains a blank", "--host 127.0.0.1")),
     _c("eval-dataset-newer-export-format", "eval", "run", "--dataset", "{tmp}/newer.jsonl", *EVAL_LOCAL,
        setup="newer_format", says=("newer.jsonl:1", "fbagent-export/999")),
 ]
