@@ -64,6 +64,8 @@ def write_atomic(out: Path | str, chunks: Iterable[str | bytes], *, mode: int = 
         st = out.stat()  # follows a symlink: the file it points to is what gets replaced
     except FileNotFoundError:
         st = None
+    except NotADirectoryError as err:   # ``afile/r.md``: a file where the path needs a folder
+        raise under_a_file(out) from err
     except OSError as err:
         raise FbagentError(f"cannot write {out} ({_reason(err)})", _FIX) from err
     if st is not None:
@@ -105,6 +107,15 @@ def write_atomic(out: Path | str, chunks: Iterable[str | bytes], *, mode: int = 
         Path(tmp).unlink(missing_ok=True)
         raise
     return out
+
+
+def under_a_file(out: Path) -> FbagentError:
+    """The error for an output path ``out`` below an existing file (``report.md/r.md``, the system's "Not a
+    directory"): names that file and suggests the same file name in its folder."""
+    above = next((p for p in out.parents if p.exists() and not p.is_dir()), out.parent)
+    instead = above.parent / out.name
+    return FbagentError(f"cannot write {out}: {above} is an existing file, not a folder",
+                        f"pass an output file in a folder, e.g. {instead}")
 
 
 def is_sqlite_database(path: Path) -> bool:

@@ -812,6 +812,15 @@ CASES += [
        "{tmp}/none.db", db="none", says=("unknown lexicon 'fn-x'",)),
 ]
 
+# --- session 16 (ux): leftovers and the new user's second trial
+CASES += [
+    # "cannot write .../afile/r.md (Not a directory)": which part is a file was left to guess
+    _c("validate-report-out-under-a-file", "validate", "report", "--out", "{tmp}/afile/r.md", "--db", "{db}",
+       setup="a_file", says=("afile is an existing file, not a folder", "pass an output file in a folder")),
+    _c("export-out-under-a-file", "export", "{tmp}/afile/x/e.jsonl", "--db", "{db}", setup="a_file",
+       says=("afile is an existing file, not a folder", "e.g. ")),
+]
+
 
 CONLLU = ("# sent_id = 1\n# text = She held the cup.\n1\tShe\tshe\tPRON\tPRP\t_\t2\tnsubj\t_\t_\n"
           "2\theld\thold\tVERB\tVBD\t_\t0\troot\t_\t_\n3\tthe\tthe\tDET\tDT\t_\t4\tdet\t_\t_\n"
