@@ -254,6 +254,9 @@ def read_text_input(path: Path | str, what: str, fix: str) -> str:
         st = path.stat()
     except FileNotFoundError:
         raise FbagentError(f"{what} {path} does not exist", fix) from None
+    except NotADirectoryError:   # ``afile/x.json``: a file where the path needs a folder
+        above = next((p for p in path.parents if p.exists() and not p.is_dir()), path.parent)
+        raise FbagentError(f"{what} {path} does not exist ({above} is a file, not a folder)", fix) from None
     except OSError as err:
         raise FbagentError(f"{what} {path} cannot be read ({_reason(err)})", fix) from err
     check_regular(path, what, fix, st)

@@ -819,6 +819,12 @@ CASES += [
        setup="a_file", says=("afile is an existing file, not a folder", "pass an output file in a folder")),
     _c("export-out-under-a-file", "export", "{tmp}/afile/x/e.jsonl", "--db", "{db}", setup="a_file",
        says=("afile is an existing file, not a folder", "e.g. ")),
+    # "cannot read validation report FILE" without why, after the bootstrap of every result folder
+    _c("eval-report-validation-report-not-json", "eval", "report", "{tmp}", "--validation-report", "{tmp}/afile",
+       setup="a_file", says=("validation report", "afile is not JSON (Expecting value at line 1, column 1)",
+                             "validate report --format json --out report.json")),
+    _c("eval-report-validation-report-empty", "eval", "report", "{tmp}", "--validation-report", "{tmp}/empty.jsonl",
+       setup="empty_file", says=("empty.jsonl is empty", "validate report --format json")),
 ]
 
 
