@@ -224,7 +224,7 @@ def human_score_from_report(path: Path) -> tuple[float, str]:
     path = Path(path)
     rep = read_validation_report(path)
     scores = rep.get("human_scores")
-    independent = next((r for r in scores or [] if isinstance(r, dict) and r.get("score", "").startswith("independent")
+    independent = next((r for r in (scores if isinstance(scores, list) else []) if isinstance(r, dict) and r.get("score", "").startswith("independent")
                         and isinstance(r.get("accuracy"), int | float)), None)
     if independent is not None:
         return float(independent["accuracy"]), (f"independent human baseline ({independent['annotators']} annotator(s), "
