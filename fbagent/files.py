@@ -48,13 +48,14 @@ def _fix(err: OSError) -> str:
 
 
 def write_atomic(out: Path | str, chunks: Iterable[str | bytes], *, mode: int = 0o644,
-                 example: str = "out.jsonl") -> Path:
+                 example: str | None = None) -> Path:
     """Write the text (UTF-8, ``\\n`` line ends) or bytes ``chunks`` to ``out`` (``-``: standard output); returns
     the path written.
 
     A missing or regular ``out`` is replaced atomically (temp file beside it, fsync, rename; file mode
     ``mode``). A character device or FIFO is written in place; a folder, a socket or a block device
-    is refused (``example``: the file name the fix suggests inside a folder given as ``out``). Raises
+    is refused (``example``: the file name the fix suggests, inside a folder given as ``out`` (default
+    ``out.jsonl``) and instead of a database given as ``out`` (default ``entries.jsonl``)). Raises
     :class:`FbagentError` when ``out`` is a folder, its folder is missing, it is a
     socket or block device, or the write fails (no partial file is left and an existing file is
     untouched).
@@ -70,7 +71,7 @@ def write_atomic(out: Path | str, chunks: Iterable[str | bytes], *, mode: int = 
         raise FbagentError(f"cannot write {out} ({_reason(err)})", _FIX) from err
     if st is not None:
         if stat.S_ISDIR(st.st_mode):
-            raise FbagentError(f"{out} is a folder", f"pass a file name such as {out / example}")
+            raise FbagentError(f"{out} is a folder", f"pass a file name such as {out / (example or 'out.jsonl')}")
         if stat.S_ISCHR(st.st_mode) or stat.S_ISFIFO(st.st_mode):
             return _write_in_place(out, chunks)
         if not stat.S_ISREG(st.st_mode):
@@ -78,7 +79,7 @@ def write_atomic(out: Path | str, chunks: Iterable[str | bytes], *, mode: int = 
                 else "not a regular file"
             raise FbagentError(f"{out} is {kind}; it is never replaced", "pass a regular output file")
         out = out.resolve()
-        refuse_database(out)
+        refuse_database(out, example or "entries.jsonl")
     parent = out.parent
     if not parent.is_dir():
         raise FbagentError(f"folder {parent} of {out} does not exist",
@@ -127,17 +128,18 @@ def is_sqlite_database(path: Path) -> bool:
         return False
 
 
-def refuse_database(out: Path) -> None:
+def refuse_database(out: Path, example: str = "entries.jsonl") -> None:
     """Raise :class:`FbagentError` when the existing file ``out`` is an SQLite database, or the ``-wal``,
-    ``-shm`` or ``-journal`` file of one: an output file (JSONL, a report) never replaces a database."""
+    ``-shm`` or ``-journal`` file of one: an output file (JSONL, a report) never replaces a database.
+    ``example``: the output file name the fix suggests (``report.json`` for ``validate report``)."""
     if is_sqlite_database(out):
         raise FbagentError(f"{out} is an SQLite database (the --db file?); an output never replaces one",
-                           "pass another output file name, e.g. entries.jsonl")
+                           f"pass another output file name, e.g. {example}")
     for suffix in SQLITE_SIDE_FILES:
         base = out.with_name(out.name.removesuffix(suffix))
         if out.name.endswith(suffix) and is_sqlite_database(base):
             raise FbagentError(f"{out} belongs to the SQLite database {base}; an output never replaces it",
-                               "pass another output file name, e.g. entries.jsonl")
+                               f"pass another output file name, e.g. {example}")
 
 
 def remove_stale_temp_files(out: Path) -> list[Path]:

@@ -825,6 +825,14 @@ CASES += [
                              "validate report --format json --out report.json")),
     _c("eval-report-validation-report-empty", "eval", "report", "{tmp}", "--validation-report", "{tmp}/empty.jsonl",
        setup="empty_file", says=("empty.jsonl is empty", "validate report --format json")),
+    # the new user's second trial (session 16): a file where a folder goes, a folder where a file goes, a fix that
+    # named another command's file
+    _c("eval-report-result-is-a-file", "eval", "report", "{tmp}/afile", setup="a_file",
+       says=("afile is a file, not a result folder", "written by `fbagent eval run`")),
+    _c("eval-sembench-dictionary-is-a-folder", "eval", "sembench", "--dictionary", "{tmp}/empty", "--backend", "local",
+       "--out", "{tmp}/s", setup="empty_dir", says=("dictionary", "empty is a folder, not a file", "--dictionary wordnet")),
+    _c("validate-report-out-is-the-db", "validate", "report", "--format", "json", "--out", "{db}", "--db", "{db}",
+       says=("is an SQLite database", "e.g. report.json")),
 ]
 
 
