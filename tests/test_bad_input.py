@@ -833,6 +833,14 @@ CASES += [
        "--out", "{tmp}/s", setup="empty_dir", says=("dictionary", "empty is a folder, not a file", "--dictionary wordnet")),
     _c("validate-report-out-is-the-db", "validate", "report", "--format", "json", "--out", "{db}", "--db", "{db}",
        says=("is an SQLite database", "e.g. report.json")),
+    # an empty (0-byte) --db: the commands that need an existing database wrote the whole schema into it, then
+    # refused (annotate: "no generated entries") or said "has schema version 14 already: nothing to do" (db upgrade)
+    _c("annotate-db-empty-file", "annotate", "--annotator", "bob", "--db", "{tmp}/empty.jsonl", db="none",
+       setup="empty_file", says=("empty.jsonl is an empty database (no fbagent tables)",)),
+    _c("db-upgrade-empty-file", "db", "upgrade", "--db", "{tmp}/empty.jsonl", db="none", setup="empty_file",
+       says=("empty.jsonl is an empty database (no fbagent tables)",)),
+    _c("annotators-invite-empty-file", "annotators", "invite", "bob", "--db", "{tmp}/empty.jsonl", db="none",
+       setup="empty_file", says=("empty.jsonl is an empty database (no fbagent tables)",)),
 ]
 
 
