@@ -15,8 +15,9 @@ from fbagent.store.items import ANNOTATED_STATUSES
 #: Hosts that only this machine can reach (no warning without TLS).
 LOCAL_HOSTS = ("localhost",)
 
-#: One label of a host name (RFC 1123 section 2.1: letters, digits and inner hyphens, 1 to 63 characters).
-_LABEL = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)")
+#: One label of a host name (RFC 1123 section 2.1: letters, digits and inner hyphens, 1 to 63 characters; an
+#: underscore too, which resolvers accept and container names use: ``my_service``).
+_LABEL = re.compile(r"(?!-)[A-Za-z0-9_-]{1,63}(?<!-)")
 
 #: The fix of every malformed ``--host``.
 HOST_FIX = ("pass --host 127.0.0.1 (this machine only), 0.0.0.0 (every interface, with --public-url), an address"
@@ -111,7 +112,7 @@ def is_local_host(host: str) -> bool:
 
 def check_host(host: str) -> None:
     """Raise FbagentError unless ``host`` is an IP address (IPv6 without brackets) or a well-formed host
-    name (RFC 1123 section 2.1: dot-separated labels of letters, digits and inner hyphens, at most 253
+    name (RFC 1123 section 2.1: dot-separated labels of letters, digits, underscores and inner hyphens, at most 253
     characters, the last label not all digits), so that a malformed ``--host`` is refused before anything is
     said about the address or the server tries to bind it (a name that does not resolve is left to the bind)."""
     if not host.strip():
