@@ -41,7 +41,7 @@ def test_start_up_and_root_help_load_no_event_loop_nor_retry_library() -> None:
              " if m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == ""
-    from fbagent import providers   # the deferred names still load on first use
+    from fbagent import providers  # the deferred names still load on first use
 
     assert providers.describe_error.__module__ == "fbagent.providers.errors"
     assert providers.LoopClients.__module__ == "fbagent.providers.clients"
