@@ -41,7 +41,7 @@ class ClosedClassRules(SlotRules, LexiconSlotRules, TurkishReadingRules):
         if (verb := self.initial_subject(i, lemma)) is not None:
             return f"opens the sentence right before the verb '{verb}' and is read as its subject"
         if (why := self.lexicon_noun_slot(i, lemma) or self.stem_after_subject(i, lemma)
-                or self.deponent(i, lemma) or self.quantifier_homograph(i)
+                or self.deponent(i, lemma) or self.quantifier_homograph(i) or self.swedish_homograph(i, lemma)
                 or self.clause_noun(i, lemma) or self.adverb_homograph(i)
                 or self.turkish_noun(i, lemma) or self.turkish_reading(i, lemma)) is not None:
             return why

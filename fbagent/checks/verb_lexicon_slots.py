@@ -40,7 +40,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from fbagent.checks.conjugation_tr import tr_aorist_nominal, tr_bare_aorist
-from fbagent.checks.lexicon_hunspell import ADJECTIVE, NOUN, plural_noun, word_classes
+from fbagent.checks.lemmas import _simplemma_knows, _simplemma_word
+from fbagent.checks.lexicon_hunspell import ADJECTIVE, NOUN, is_name, plural_noun, word_classes
 from fbagent.checks.verb_sentence import SentenceFacts
 
 #: endings of a participle used as an attributive adjective (Swedish: stekt, kokt, lagad, lagat, målade)
@@ -73,6 +74,46 @@ class LexiconSlotRules(SentenceFacts):
             return f"follows the genitive '{prev}' and is read as the noun '{text}'"
         if text != lemma and self._full_verb_other(i - 1, lemma):
             return f"follows the verb '{prev}' (one finite verb a clause) and is read as its object, the noun '{text}'"
+        return None
+
+    def swedish_homograph(self, i: int, lemma: str) -> str | None:
+        """Swedish (``lexicon_nouns`` and ``verb_second``): why token ``i``, a form of ``lemma``, is another word by
+        verb-second order and the dictionary (Teleman et al., *Svenska Akademiens grammatik* 4, Huvudsatser): a
+        clause-initial form the dictionary knows as a name right before a finite verb ("Bo flyttade till Kiruna": no
+        imperative stands before a finite verb, an infinitive only fronted before a modal: "Klara kan man alltid
+        mer"); a clause-initial strong past that is another -a verb's
+        imperative stem with no subject after it outside a question ("Sköt om dig!": sköta; a declarative's fronted
+        verb has its subject next, "Sköt han?"); the infinitive the dictionary also reads as an adjective after a
+        verb and degree adverbs ("satt helt tysta": the predicative adjective; not after a modal: "kan inte helt
+        förstå"); a finite form after another verb's finite form and one adverb of manner in -t ("skrattade gott
+        åt skämtet": the preposition, one finite verb a clause). None otherwise."""
+        m, toks, clause = self.m, self.tokens, self.clause
+        if not (m.lexicon_nouns and m.verb_second):
+            return None
+        text = toks[i].text
+        initial = i == 0 or clause[i - 1] != clause[i]
+        nxt = i + 1 if i + 1 < len(toks) and clause[i + 1] == clause[i] else None
+        if initial and nxt is not None and text in (lemma, lemma[:-1]) and is_name(self.code, text) \
+                and lemma not in self.lemmas[nxt] and toks[nxt].text not in m.fronting_verbs \
+                and (toks[nxt].text in m.copulas or self._dictionary_finite(nxt)):
+            return f"opens its clause right before the verb '{toks[nxt].text}' and is read as the name '{toks[i].text.title()}'"
+        other = text + "a"
+        if initial and nxt is not None and other != lemma and text != lemma[:-1] and not self.sentence.rstrip().endswith("?") \
+                and toks[nxt].text not in m.inverted_subjects and toks[nxt].text not in m.verb_context \
+                and _simplemma_knows(other, self.code) and _simplemma_word(other, self.code) == other:
+            return f"opens its clause with no subject after it and is read as the imperative of '{other}'"
+        if text == lemma and i >= 2 and ADJECTIVE in word_classes(self.code, text):
+            j = i - 1
+            while j > 0 and clause[j] == clause[i] and (toks[j].text in m.degree_adverbs or toks[j].text in m.light_adverbs):
+                j -= 1
+            if j < i - 1 and clause[j] == clause[i] and toks[j].text not in m.fronting_verbs and toks[j].text != m.infinitive_marker \
+                    and (toks[j].text in m.copulas or self._full_verb_other(j, lemma) or self._dictionary_verb(j)):
+                return f"follows '{toks[j].text} {toks[i - 1].text}' and is read as the adjective '{text}'"
+        if text != lemma and i >= 3 and clause[i - 2] == clause[i] and clause[i - 3] == clause[i]:
+            adverb = toks[i - 1].text
+            if adverb.endswith("t") and word_classes(self.code, adverb) and not self._dictionary_verb(i - 1) \
+                    and self._full_verb_other(i - 2, lemma) and adverb not in m.quantifiers:
+                return f"follows the verb '{toks[i - 2].text}' and the adverb '{adverb}' (one finite verb a clause)"
         return None
 
     def _modal_adverb(self, j: int) -> bool:
