@@ -46,6 +46,8 @@ class ClosedClassRules(SlotRules, LexiconSlotRules, TurkishReadingRules):
                 or self.turkish_noun(i, lemma) or self.turkish_reading(i, lemma)) is not None:
             return why
         if self.lexical_noun(i, lemma):
+            if self.code == "lv":
+                return "is the infinitive's stem with -šan- and is read as the verbal noun (a noun of its own)"
             return ("is the lemma's stem with -mAğ- (the infinitive's cases are -mAyI, -mAyA) and is read as the "
                     "noun spelled like the infinitive")
         return None
@@ -54,9 +56,17 @@ class ClosedClassRules(SlotRules, LexiconSlotRules, TurkishReadingRules):
         """Whether token ``i`` is the stem of ``lemma`` (an infinitive in -mak/-mek) plus one of the language's
         ``lexical_noun_infixes`` (Turkish -mağ-/-meğ- before a vowel: "yemeği", "yemeğe"): the infinitive's
         cases are -mAyI, -mAyA, so the word is the lexicalised noun spelled like the infinitive (Göksel &
-        Kerslake 2005, § 8.5.2.1), "Akşam yemeği", not the verb."""
-        infixes = self.m.lexical_noun_infixes
-        if not infixes or not lemma.endswith(("mak", "mek")) or len(lemma) < 5:
+        Kerslake 2005, § 8.5.2.1), "Akşam yemeği", not the verb. Latvian (``infinitive_endings``): the infinitive's
+        stem plus -šan- is the action noun, declined as a noun ("Lasīšana pirms miega", "mazgāšanās"; Nītiņa &
+        Grigorjevs, *Latviešu valodas gramatika* 2013, derivation of nouns from verbs)."""
+        infixes, m = self.m.lexical_noun_infixes, self.m
+        if not infixes:
+            return False
+        if m.infinitive_endings:   # Latvian: the infinitive's stem + -šan- ("lasīšana", "mazgāšanās"): the verbal noun
+            ending = max((e for e in m.infinitive_endings if lemma.endswith(e)), key=len, default="")
+            return bool(ending) and len(lemma) > len(ending) + 1 \
+                and self.tokens[i].text.startswith(tuple(lemma[:-len(ending)] + x for x in infixes))
+        if not lemma.endswith(("mak", "mek")) or len(lemma) < 5:
             return False
         return self.tokens[i].text.startswith(tuple(lemma[:-3] + x for x in infixes))
 
