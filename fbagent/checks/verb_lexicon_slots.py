@@ -41,7 +41,7 @@ from dataclasses import dataclass
 
 from fbagent.checks.conjugation_tr import tr_aorist_nominal, tr_bare_aorist
 from fbagent.checks.lemmas import _simplemma_knows, _simplemma_word
-from fbagent.checks.lexicon_hunspell import ADJECTIVE, NOUN, is_name, plural_noun, word_classes
+from fbagent.checks.lexicon_hunspell import ADJECTIVE, NOUN, is_adjective, is_name, plural_noun, word_classes
 from fbagent.checks.verb_sentence import SentenceFacts
 
 #: endings of a participle used as an attributive adjective (Swedish: stekt, kokt, lagad, lagat, målade)
@@ -84,8 +84,8 @@ class LexiconSlotRules(SentenceFacts):
         mer"); a clause-initial strong past that is another -a verb's
         imperative stem with no subject after it outside a question ("Sköt om dig!": sköta; a declarative's fronted
         verb has its subject next, "Sköt han?"); the infinitive the dictionary also reads as an adjective after a
-        verb and degree adverbs ("satt helt tysta": the predicative adjective; not after a modal: "kan inte helt
-        förstå"); a finite form after another verb's finite form and one adverb of manner in -t ("skrattade gott
+        ``predicative_verbs`` word (a copula or a verb of posture) and degree adverbs ("satt helt tysta": the
+        predicative adjective; not after a verb that takes an infinitive: "försökte snabbt lugna barnen"); a finite form after another verb's finite form and one adverb of manner in -t ("skrattade gott
         åt skämtet": the preposition, one finite verb a clause). None otherwise."""
         m, toks, clause = self.m, self.tokens, self.clause
         if not (m.lexicon_nouns and m.verb_second):
@@ -94,25 +94,25 @@ class LexiconSlotRules(SentenceFacts):
         initial = i == 0 or clause[i - 1] != clause[i]
         nxt = i + 1 if i + 1 < len(toks) and clause[i + 1] == clause[i] else None
         if initial and nxt is not None and text in (lemma, lemma[:-1]) and is_name(self.code, text) \
-                and lemma not in self.lemmas[nxt] and toks[nxt].text not in m.fronting_verbs \
+                and lemma not in self.lemmas[nxt] and (toks[nxt].text not in m.fronting_verbs or toks[nxt].text in m.copulas) \
                 and (toks[nxt].text in m.copulas or self._dictionary_finite(nxt)):
             return f"opens its clause right before the verb '{toks[nxt].text}' and is read as the name '{toks[i].text.title()}'"
         other = text + "a"
-        if initial and nxt is not None and other != lemma and text != lemma[:-1] and not self.sentence.rstrip().endswith("?") \
+        if initial and nxt is not None and other != lemma and text not in (lemma, lemma[:-1]) and not self.sentence.rstrip().endswith("?") \
                 and toks[nxt].text not in m.inverted_subjects and toks[nxt].text not in m.verb_context \
                 and _simplemma_knows(other, self.code) and _simplemma_word(other, self.code) == other:
             return f"opens its clause with no subject after it and is read as the imperative of '{other}'"
-        if text == lemma and i >= 2 and ADJECTIVE in word_classes(self.code, text):
+        if text == lemma and i >= 2 and (ADJECTIVE in word_classes(self.code, text) or is_adjective(text, self.code)):
             j = i - 1
             while j > 0 and clause[j] == clause[i] and (toks[j].text in m.degree_adverbs or toks[j].text in m.light_adverbs):
                 j -= 1
-            if j < i - 1 and clause[j] == clause[i] and toks[j].text not in m.fronting_verbs and toks[j].text != m.infinitive_marker \
-                    and (toks[j].text in m.copulas or self._full_verb_other(j, lemma) or self._dictionary_verb(j)):
+            if j < i - 1 and clause[j] == clause[i] and toks[j].text in m.predicative_verbs:
                 return f"follows '{toks[j].text} {toks[i - 1].text}' and is read as the adjective '{text}'"
         if text != lemma and i >= 3 and clause[i - 2] == clause[i] and clause[i - 3] == clause[i]:
             adverb = toks[i - 1].text
-            if adverb.endswith("t") and word_classes(self.code, adverb) and not self._dictionary_verb(i - 1) \
-                    and self._full_verb_other(i - 2, lemma) and adverb not in m.quantifiers:
+            if adverb.endswith("t") and not self._dictionary_verb(i - 1) and adverb not in m.quantifiers \
+                    and adverb not in m.verb_context and adverb not in m.clause_links and adverb != m.infinitive_marker \
+                    and self._full_verb_other(i - 2, lemma):
                 return f"follows the verb '{toks[i - 2].text}' and the adverb '{adverb}' (one finite verb a clause)"
         return None
 

@@ -74,8 +74,12 @@ class TurkishReadingRules(SentenceFacts):
         word = next((r.lemma for r in other if r.lemma in self.m.existentials and "Zero" in r.morphemes), None)
         if word is None:
             return None
+        toks = self.tokens
         for k in self._same_clause(i):
-            rs = tr_readings(self.tokens[k].text)
+            word = toks[k].text
+            if k > 0 and toks[k].start > 0 and self.sentence[toks[k].start - 1] in "'\u2019":
+                word = toks[k - 1].text + word   # a name's case suffix after an apostrophe: "İstanbul'a"
+            rs = tr_readings(word)
             if k != i and rs and all(r.morphemes[-1:] == ("Dat",) for r in rs):
                 return None   # "Eve geç vardı": the goal of varmak
         return word
