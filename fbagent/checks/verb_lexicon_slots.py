@@ -41,7 +41,14 @@ from dataclasses import dataclass
 
 from fbagent.checks.conjugation_tr import tr_aorist_nominal, tr_bare_aorist
 from fbagent.checks.lemmas import _simplemma_knows, _simplemma_word
-from fbagent.checks.lexicon_hunspell import ADJECTIVE, NOUN, is_adjective, is_name, plural_noun, word_classes
+from fbagent.checks.lexicon_hunspell import (
+    ADJECTIVE,
+    NOUN,
+    is_adjective,
+    is_name,
+    plural_noun,
+    word_classes,
+)
 from fbagent.checks.verb_sentence import SentenceFacts
 
 #: endings of a participle used as an attributive adjective (Swedish: stekt, kokt, lagad, lagat, målade)
@@ -95,7 +102,7 @@ class LexiconSlotRules(SentenceFacts):
         nxt = i + 1 if i + 1 < len(toks) and clause[i + 1] == clause[i] else None
         if initial and nxt is not None and text in (lemma, lemma[:-1]) and is_name(self.code, text) \
                 and lemma not in self.lemmas[nxt] and (toks[nxt].text not in m.fronting_verbs or toks[nxt].text in m.copulas) \
-                and (toks[nxt].text in m.copulas or self._dictionary_finite(nxt)):
+                and (toks[nxt].text in m.copulas or self._dictionary_verb(nxt)):
             return f"opens its clause right before the verb '{toks[nxt].text}' and is read as the name '{toks[i].text.title()}'"
         other = text + "a"
         if initial and nxt is not None and other != lemma and text not in (lemma, lemma[:-1]) and not self.sentence.rstrip().endswith("?") \

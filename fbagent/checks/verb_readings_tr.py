@@ -76,10 +76,10 @@ class TurkishReadingRules(SentenceFacts):
             return None
         toks = self.tokens
         for k in self._same_clause(i):
-            word = toks[k].text
+            form = toks[k].text
             if k > 0 and toks[k].start > 0 and self.sentence[toks[k].start - 1] in "'\u2019":
-                word = toks[k - 1].text + word   # a name's case suffix after an apostrophe: "İstanbul'a"
-            rs = tr_readings(word)
+                form = toks[k - 1].text + form   # a name's case suffix after an apostrophe: "İstanbul'a"
+            rs = tr_readings(form)
             if k != i and rs and all(r.morphemes[-1:] == ("Dat",) for r in rs):
                 return None   # "Eve geç vardı": the goal of varmak
         return word
