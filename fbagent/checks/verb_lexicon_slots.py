@@ -89,7 +89,8 @@ class LexiconSlotRules(SentenceFacts):
         clause-initial form the dictionary knows as a name right before a finite verb ("Bo flyttade till Kiruna": no
         imperative stands before a finite verb, an infinitive only fronted before a modal: "Klara kan man alltid
         mer"); a clause-initial strong past that is another -a verb's
-        imperative stem with no subject after it outside a question ("Sköt om dig!": sköta; a declarative's fronted
+        imperative stem (its present in -er has that verb for its lemma: "sköter" -> sköta; "låger" is none) with no
+        subject after it outside a question ("Sköt om dig!": sköta; a declarative's fronted
         verb has its subject next, "Sköt han?"); the infinitive the dictionary also reads as an adjective after a
         ``predicative_verbs`` word (a copula or a verb of posture) and degree adverbs ("satt helt tysta": the
         predicative adjective; not after a verb that takes an infinitive: "försökte snabbt lugna barnen"); a finite form after another verb's finite form and one adverb of manner in -t ("skrattade gott
@@ -107,7 +108,7 @@ class LexiconSlotRules(SentenceFacts):
         other = text + "a"
         if initial and nxt is not None and other != lemma and text not in (lemma, lemma[:-1]) and not self.sentence.rstrip().endswith("?") \
                 and toks[nxt].text not in m.inverted_subjects and toks[nxt].text not in m.verb_context \
-                and _simplemma_knows(other, self.code) and _simplemma_word(other, self.code) == other:
+                and _simplemma_knows(text + "er", self.code) and _simplemma_word(text + "er", self.code) == other:
             return f"opens its clause with no subject after it and is read as the imperative of '{other}'"
         if text == lemma and i >= 2 and (ADJECTIVE in word_classes(self.code, text) or is_adjective(text, self.code)):
             j = i - 1
