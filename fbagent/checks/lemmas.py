@@ -9,8 +9,6 @@ which ones a language uses:
   models shipped in the package; loaded by :mod:`fbagent.checks.analysers`): HanTa tags the
   whole sentence, so ``stand`` in "Er stand ... auf" is ``stehen`` (simplemma: the noun
   ``Stand``) and ``verrekte`` is ``verrekken`` (simplemma: ``verrekt``);
-- Turkish: simplemma and, where installed (``fbagent[tr]``), zeyrek's verb lemmas of every analysis of a word
-  (:mod:`fbagent.checks.analyser_tr`: the causative "öldürdü" is also ölmek's, "göndermeniz" göndermek's verbal noun);
 - the other languages simplemma has a dictionary for (50+, e.g. French): simplemma;
 - any other language: none (:func:`lemmatizer_note` says how the check then works).
 
@@ -30,7 +28,6 @@ from functools import lru_cache
 from types import ModuleType
 
 from fbagent.checks import analysers
-from fbagent.checks.analyser_tr import has_zeyrek, verb_lemmas
 from fbagent.checks.analysers import hanta_tagger, tagger_name
 from fbagent.checks.morphology import inflections, lemminflect_module
 from fbagent.errors import FbagentError
@@ -114,14 +111,6 @@ def hanta_source(words: Sequence[str], code: str) -> list[frozenset[str]]:
     return [frozenset({lemma.lower()}) for lemma, _ in analysers.hanta_sentence(tuple(words), code)]
 
 
-def zeyrek_source(words: Sequence[str], code: str) -> list[frozenset[str]]:
-    """zeyrek's verb lemmas of each Turkish word (every analysis whose dictionary item is a verb, derived forms
-    included: "öldürdü" -> öldürmek, ölmek; :mod:`fbagent.checks.analyser_tr`), no context; empty sets elsewhere."""
-    if code != "tr":
-        return [frozenset() for _ in words]
-    return [verb_lemmas(w) for w in words]
-
-
 # caches of other modules built on the lemma sources (fbagent.checks.verb_match's per-sentence analysis): emptied with these
 _DEPENDENT_CACHES: list[Callable[[], None]] = []
 
@@ -145,7 +134,6 @@ SOURCES: dict[str, LemmaSource] = {
     "lemminflect": lemminflect_source,
     "simplemma": simplemma_source,
     "hanta": hanta_source,
-    "zeyrek": zeyrek_source,
 }
 
 
@@ -156,8 +144,6 @@ def lemma_sources(lang: str) -> tuple[str, ...]:
         return ("lemminflect", "simplemma")
     if code in HANTA_LEMMA_LANGS:
         return ("simplemma", "hanta")
-    if code == "tr" and has_zeyrek():
-        return ("simplemma", "zeyrek")
     if code in simplemma_languages():
         return ("simplemma",)
     return ()

