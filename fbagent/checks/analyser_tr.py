@@ -104,6 +104,15 @@ def own_verb_form(word: str, lemma: str) -> bool:
                for r in readings)
 
 
+def optative_of(word: str, lemma: str) -> bool:
+    """Whether a zeyrek analysis of ``word`` is ``lemma``'s 3rd person optative ("koşa" of koşmak), the form that
+    doubled is the converb of manner ("koşa koşa geldi": Göksel & Kerslake 2005, 8.5.2.3, -(y)A -(y)A); False
+    without zeyrek."""
+    stem = lemma[:-3] if lemma.endswith(("mak", "mek")) else lemma
+    return word.lower().startswith(stem[:max(1, len(stem) - 1)]) and any(
+        r.verb_item and r.lemma == lemma and r.morphemes[1:] == ("Opt", "A3sg") for r in tr_readings(word))
+
+
 def clear_caches() -> None:
     """Empty the per-word cache (the loaded analyser stays)."""
     tr_readings.cache_clear()
