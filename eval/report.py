@@ -41,7 +41,7 @@ from fbagent.errors import FbagentError
 from fbagent.eval.crosslingual import shared_accuracy
 from fbagent.eval.metrics import DEFAULT_SCORING, Scoring, pct, summarize
 from fbagent.eval.runner import latest, read_manifest, read_predictions
-from fbagent.files import write_atomic
+from fbagent.files import MAX_JSON_DEPTH, json_depth, read_text_input, write_atomic
 from fbagent.limits import DEFAULT_N_BOOT
 
 if TYPE_CHECKING:
@@ -173,6 +173,41 @@ def parse_human_accuracy(value: float) -> tuple[float, str]:
     return (value, "fraction") if value <= 1.0 else (value / 100.0, "percentage")
 
 
+#: the fix of every --validation-report that is not one
+REPORT_FIX = "write one with `fbagent validate report --format json --out report.json` and pass that file"
+
+
+def read_validation_report(path: Path) -> dict[str, object]:
+    """The JSON object of the validation report file ``path`` (``fbagent validate report --format json``).
+
+    Raises :class:`FbagentError` (one line naming ``path``, what was expected and :data:`REPORT_FIX`) when the
+    file is missing, not a regular file, not UTF-8 text, empty, not JSON (the line and column of the first
+    error; JSON Lines and a table/Markdown report are named as such), nested deeper than
+    :data:`fbagent.files.MAX_JSON_DEPTH`, or JSON that is not a validation report (no ``human_accuracy`` or
+    ``human_scores`` key).
+    """
+    text = read_text_input(path, "validation report", REPORT_FIX)
+    if not text.strip():
+        raise FbagentError(f"validation report {path} is empty", REPORT_FIX)
+    if json_depth(text) > MAX_JSON_DEPTH:
+        raise FbagentError(f"validation report {path} is JSON nested deeper than {MAX_JSON_DEPTH} levels", REPORT_FIX)
+    try:
+        rep = json.loads(text)
+    except json.JSONDecodeError as err:
+        lines = err.msg == "Extra data" and text.lstrip().startswith("{") and len(text.strip().splitlines()) > 1
+        kind = ("JSON Lines (one value per line), not the one JSON object of a report" if lines
+                else f"not JSON ({err.msg.removesuffix(' at')} at line {err.lineno}, column {err.colno})")
+        raise FbagentError(f"validation report {path} is {kind}", REPORT_FIX) from err
+    if not isinstance(rep, dict):
+        kind = {list: "an array", str: "a string", bool: "true or false"}.get(type(rep), "a number" if rep is not None
+                                                                             else "null")
+        raise FbagentError(f"validation report {path} is a JSON value ({kind}), not the object of a report", REPORT_FIX)
+    if not {"human_accuracy", "human_scores"} & rep.keys():
+        raise FbagentError(f"{path} is JSON but not a validation report (no human_accuracy or human_scores key)",
+                           REPORT_FIX)
+    return rep
+
+
 def human_accuracy_from_report(path: Path) -> float:
     """The human accuracy of a validation report JSON, in [0, 1] (:func:`human_score_from_report`)."""
     return human_score_from_report(path)[0]
@@ -187,21 +222,20 @@ def human_score_from_report(path: Path) -> tuple[float, str]:
     Raises :class:`FbagentError` when the file is missing or has no such value.
     """
     path = Path(path)
-    try:
-        rep = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as err:
-        raise FbagentError(f"cannot read validation report {path}", "pass the JSON of `fbagent validate report --format json`") from err
-    scores = rep.get("human_scores") if isinstance(rep, dict) else None
-    independent = next((r for r in scores or [] if isinstance(r, dict) and r.get("score", "").startswith("independent")
+    rep = read_validation_report(path)
+    scores = rep.get("human_scores")
+    independent = next((r for r in (scores if isinstance(scores, list) else []) if isinstance(r, dict) and r.get("score", "").startswith("independent")
                         and isinstance(r.get("accuracy"), int | float)), None)
     if independent is not None:
         return float(independent["accuracy"]), (f"independent human baseline ({independent['annotators']} annotator(s), "
                                                 f"{independent['entries']} entries; annotate --mode baseline)")
-    value = rep.get("human_accuracy") if isinstance(rep, dict) else None
+    value = rep.get("human_accuracy")
     if isinstance(value, dict):
         value = value.get("mean")
     if not isinstance(value, int | float):
-        raise FbagentError(f"{path} has no human_accuracy value", "pass the JSON of `fbagent validate report --format json`")
+        raise FbagentError(f"validation report {path} has no human accuracy yet (no entry's judgments kept it)",
+                           "annotate entries first (fbagent annotate), then write the report again; or pass "
+                           "--human-accuracy VALUE")
     return parse_human_accuracy(float(value))[0], ("paper-style human score (the validating annotators on the kept "
                                                    "entries; biased upward: no independent baseline in the report)")
 

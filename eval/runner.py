@@ -145,6 +145,9 @@ def read_manifest(folder: Path) -> dict:
     path = Path(folder) / MANIFEST
     if not Path(folder).exists():
         raise FbagentError(f"result folder {folder} does not exist", "pass a folder written by `fbagent eval run` (its --out)")
+    if not Path(folder).is_dir():   # a dataset, a database, a report given where a result folder goes
+        raise FbagentError(f"{folder} is a file, not a result folder",
+                           "pass a folder written by `fbagent eval run` (its --out)")
     if not path.is_file():
         raise FbagentError(f"{folder} has no {MANIFEST}", "pass a folder written by `fbagent eval run` (its --out)")
     try:

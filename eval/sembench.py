@@ -92,6 +92,8 @@ DICTIONARY_FIX = ('write one JSON object per line, {"word": ..., "pos": ..., "se
 def read_dictionary_jsonl(path: Path, pos: str | None, min_senses: int) -> list[DictWord]:
     """Read a JSONL dictionary (see the module docstring). Bad line -> :class:`FbagentError` with ``file:line``."""
     path = Path(path)
+    if path.is_dir():
+        raise FbagentError(f"dictionary {path} is a folder, not a file", "pass --dictionary wordnet or a JSONL file")
     if not path.is_file():
         raise FbagentError(f"dictionary {path} does not exist", "pass --dictionary wordnet or an existing JSONL file")
     words = []

@@ -48,13 +48,14 @@ def _fix(err: OSError) -> str:
 
 
 def write_atomic(out: Path | str, chunks: Iterable[str | bytes], *, mode: int = 0o644,
-                 example: str = "out.jsonl") -> Path:
+                 example: str | None = None) -> Path:
     """Write the text (UTF-8, ``\\n`` line ends) or bytes ``chunks`` to ``out`` (``-``: standard output); returns
     the path written.
 
     A missing or regular ``out`` is replaced atomically (temp file beside it, fsync, rename; file mode
     ``mode``). A character device or FIFO is written in place; a folder, a socket or a block device
-    is refused (``example``: the file name the fix suggests inside a folder given as ``out``). Raises
+    is refused (``example``: the file name the fix suggests, inside a folder given as ``out`` (default
+    ``out.jsonl``) and instead of a database given as ``out`` (default ``entries.jsonl``)). Raises
     :class:`FbagentError` when ``out`` is a folder, its folder is missing, it is a
     socket or block device, or the write fails (no partial file is left and an existing file is
     untouched).
@@ -64,11 +65,13 @@ def write_atomic(out: Path | str, chunks: Iterable[str | bytes], *, mode: int = 
         st = out.stat()  # follows a symlink: the file it points to is what gets replaced
     except FileNotFoundError:
         st = None
+    except NotADirectoryError as err:   # ``afile/r.md``: a file where the path needs a folder
+        raise under_a_file(out) from err
     except OSError as err:
         raise FbagentError(f"cannot write {out} ({_reason(err)})", _FIX) from err
     if st is not None:
         if stat.S_ISDIR(st.st_mode):
-            raise FbagentError(f"{out} is a folder", f"pass a file name such as {out / example}")
+            raise FbagentError(f"{out} is a folder", f"pass a file name such as {out / (example or 'out.jsonl')}")
         if stat.S_ISCHR(st.st_mode) or stat.S_ISFIFO(st.st_mode):
             return _write_in_place(out, chunks)
         if not stat.S_ISREG(st.st_mode):
@@ -76,7 +79,7 @@ def write_atomic(out: Path | str, chunks: Iterable[str | bytes], *, mode: int = 
                 else "not a regular file"
             raise FbagentError(f"{out} is {kind}; it is never replaced", "pass a regular output file")
         out = out.resolve()
-        refuse_database(out)
+        refuse_database(out, example or "entries.jsonl")
     parent = out.parent
     if not parent.is_dir():
         raise FbagentError(f"folder {parent} of {out} does not exist",
@@ -107,6 +110,15 @@ def write_atomic(out: Path | str, chunks: Iterable[str | bytes], *, mode: int = 
     return out
 
 
+def under_a_file(out: Path) -> FbagentError:
+    """The error for an output path ``out`` below an existing file (``report.md/r.md``, the system's "Not a
+    directory"): names that file and suggests the same file name in its folder."""
+    above = next((p for p in out.parents if p.exists() and not p.is_dir()), out.parent)
+    instead = above.parent / out.name
+    return FbagentError(f"cannot write {out}: {above} is an existing file, not a folder",
+                        f"pass an output file in a folder, e.g. {instead}")
+
+
 def is_sqlite_database(path: Path) -> bool:
     """Whether ``path`` is a file that starts with SQLite's 16-byte header (unreadable or missing: ``False``)."""
     try:
@@ -116,17 +128,18 @@ def is_sqlite_database(path: Path) -> bool:
         return False
 
 
-def refuse_database(out: Path) -> None:
+def refuse_database(out: Path, example: str = "entries.jsonl") -> None:
     """Raise :class:`FbagentError` when the existing file ``out`` is an SQLite database, or the ``-wal``,
-    ``-shm`` or ``-journal`` file of one: an output file (JSONL, a report) never replaces a database."""
+    ``-shm`` or ``-journal`` file of one: an output file (JSONL, a report) never replaces a database.
+    ``example``: the output file name the fix suggests (``report.json`` for ``validate report``)."""
     if is_sqlite_database(out):
         raise FbagentError(f"{out} is an SQLite database (the --db file?); an output never replaces one",
-                           "pass another output file name, e.g. entries.jsonl")
+                           f"pass another output file name, e.g. {example}")
     for suffix in SQLITE_SIDE_FILES:
         base = out.with_name(out.name.removesuffix(suffix))
         if out.name.endswith(suffix) and is_sqlite_database(base):
             raise FbagentError(f"{out} belongs to the SQLite database {base}; an output never replaces it",
-                               "pass another output file name, e.g. entries.jsonl")
+                               f"pass another output file name, e.g. {example}")
 
 
 def remove_stale_temp_files(out: Path) -> list[Path]:
@@ -243,6 +256,9 @@ def read_text_input(path: Path | str, what: str, fix: str) -> str:
         st = path.stat()
     except FileNotFoundError:
         raise FbagentError(f"{what} {path} does not exist", fix) from None
+    except NotADirectoryError:   # ``afile/x.json``: a file where the path needs a folder
+        above = next((p for p in path.parents if p.exists() and not p.is_dir()), path.parent)
+        raise FbagentError(f"{what} {path} does not exist ({above} is a file, not a folder)", fix) from None
     except OSError as err:
         raise FbagentError(f"{what} {path} cannot be read ({_reason(err)})", fix) from err
     check_regular(path, what, fix, st)

@@ -92,7 +92,8 @@ def open_db(
     exit path) unless closed before with :func:`close_db`.
 
     Raises :class:`FbagentError` (one line: problem and fix) when the file is
-    missing and ``create`` is false or ``read_only`` is true, when its folder
+    missing and ``create`` is false or ``read_only`` is true, when it is an empty (0-byte) file and ``create``
+    is false (nothing is written into it: the read commands refuse it alike), when its folder
     does not exist, when it is not an fbagent SQLite database, when it was
     written by a newer fbagent, or, without ``read_only``, when it cannot be
     written (no write permission on the file or its folder).
@@ -108,6 +109,8 @@ def open_db(
             raise FbagentError(f"database {path} is a folder, not a file",
                                f"pass --db with a database file, e.g. {path / 'framebench.db'}")
         check_regular(path, "database", DB_NOT_A_FILE_FIX)
+        if not create and not read_only and path.stat().st_size == 0:   # as the read commands say (not schema'd)
+            raise FbagentError(f"{path} is an empty database (no fbagent tables)", "pass --db PATH of a database fbagent wrote")
     if read_only and not memory:
         return _open_read_only(path, on_upgrade)
     if not memory:
@@ -297,9 +300,12 @@ def checkpoint(db: sqlite_utils.Database, every_s: float = CHECKPOINT_EVERY_S) -
     """Copy the write-ahead log of ``db`` into the database file (``PRAGMA wal_checkpoint(PASSIVE)``: it
     never waits for readers) when the last such copy is ``every_s`` seconds old or more; a long run calls
     it after each stored unit, so the ``.db`` file alone is at most ``every_s`` behind. Returns whether it
-    ran; database errors (a busy file) are ignored, the next call tries again."""
+    ran; database errors (a busy file) are ignored, and it does not run inside an open transaction (held rows of a
+    group commit); the next call tries again."""
     conn, now = db.conn, time.monotonic()
     if not isinstance(conn, Connection) or conn.fbagent_read_only or now - conn.fbagent_checkpointed < every_s:
+        return False
+    if conn.in_transaction:   # e.g. held rows (group commit): the next call copies the log
         return False
     conn.fbagent_checkpointed = now
     try:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from fbagent.store.transaction import transaction
+from fbagent.store.transaction import hold, is_held, transaction
 
 if TYPE_CHECKING:
     import sqlite_utils
@@ -46,11 +46,15 @@ def finished_ids(db: sqlite_utils.Database, run_id: int) -> set[str]:
         f"SELECT id FROM items WHERE run_id = ? AND status IN ({marks})", [run_id, *FINAL_STATUSES])}
 
 
-def save_item(db: sqlite_utils.Database, item: dict[str, Any]) -> None:
-    """Insert or update one item in a single short transaction (``created_at`` of an existing row is kept).
+def save_item(db: sqlite_utils.Database, item: dict[str, Any], *, held: bool = False) -> bool:
+    """Insert or update one item in a single short transaction (``created_at`` of an existing row is kept), or
+    with ``held=True`` into the connection's held group (:func:`fbagent.store.transaction.hold`, as the
+    ``llm_calls`` rows of the answers: committed by the next :func:`~fbagent.store.transaction.commit_held`,
+    or first thing by the next :func:`transaction`); ``held`` inside another open transaction joins it.
 
-    ``item`` holds :data:`COLUMNS` (missing ones are NULL); JSON fields may be
-    Python objects. Raises ``ValueError`` for an unknown status.
+    Returns whether this call opened the held group (the caller then arranges its ``commit_held``); False
+    without ``held``. ``item`` holds :data:`COLUMNS` (missing ones are NULL); JSON fields may be
+    Python objects. Raises ``ValueError`` for an unknown status, ``sqlite3.Error`` when the database fails.
     """
     if item.get("status") not in STATUSES:
         raise ValueError(f"unknown item status {item.get('status')!r}")
@@ -61,11 +65,15 @@ def save_item(db: sqlite_utils.Database, item: dict[str, Any]) -> None:
     cols = ", ".join(COLUMNS)
     marks = ", ".join("?" * len(COLUMNS))
     updates = ", ".join(f"{c} = excluded.{c}" for c in COLUMNS if c not in ("id", "created_at"))
+    sql = f"INSERT INTO items ({cols}) VALUES ({marks}) ON CONFLICT(id) DO UPDATE SET {updates}"
+    conn = db.conn
+    if held and (is_held(conn) or not conn.in_transaction):
+        opened = hold(conn)
+        conn.execute(sql, [row[c] for c in COLUMNS])
+        return opened
     with transaction(db) as conn:  # upsert, not REPLACE: item_revisions may reference the row
-        conn.execute(
-            f"INSERT INTO items ({cols}) VALUES ({marks}) ON CONFLICT(id) DO UPDATE SET {updates}",
-            [row[c] for c in COLUMNS],
-        )
+        conn.execute(sql, [row[c] for c in COLUMNS])
+    return False
 
 
 def decode(row: dict[str, Any]) -> dict[str, Any]:

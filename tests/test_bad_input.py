@@ -433,6 +433,8 @@ CASES += [
        "--db", "{db}", says=("--public-url", "the character '\\r'")),
     _c("public-url-port-99999", "annotate", "--serve", "--public-url", "http://127.0.0.1:99999", "--db", "{db}",
        says=("--public-url", "port outside 1..65535")),
+    _c("serve-host-with-a-blank", "annotate", "--serve", "--host", "bad host", "--port", "8799", "--db", "{db}",
+       says=("--host 'bad host' contains a blank", "--host 127.0.0.1")),
     _c("eval-dataset-newer-export-format", "eval", "run", "--dataset", "{tmp}/newer.jsonl", *EVAL_LOCAL,
        setup="newer_format", says=("newer.jsonl:1", "fbagent-export/999")),
 ]
@@ -808,6 +810,37 @@ CASES += [
        "{tmp}/none.db", db="none", says=("unknown lexicon 'fn-x'",)),
     _c("verifier-calibrate-unknown-lexicon-no-db", "verifier", "calibrate", "--lexicon", "fn-x", "--db",
        "{tmp}/none.db", db="none", says=("unknown lexicon 'fn-x'",)),
+]
+
+# --- session 16 (ux): leftovers and the new user's second trial
+CASES += [
+    # "cannot write .../afile/r.md (Not a directory)": which part is a file was left to guess
+    _c("validate-report-out-under-a-file", "validate", "report", "--out", "{tmp}/afile/r.md", "--db", "{db}",
+       setup="a_file", says=("afile is an existing file, not a folder", "pass an output file in a folder")),
+    _c("export-out-under-a-file", "export", "{tmp}/afile/x/e.jsonl", "--db", "{db}", setup="a_file",
+       says=("afile is an existing file, not a folder", "e.g. ")),
+    # "cannot read validation report FILE" without why, after the bootstrap of every result folder
+    _c("eval-report-validation-report-not-json", "eval", "report", "{tmp}", "--validation-report", "{tmp}/afile",
+       setup="a_file", says=("validation report", "afile is not JSON (Expecting value at line 1, column 1)",
+                             "validate report --format json --out report.json")),
+    _c("eval-report-validation-report-empty", "eval", "report", "{tmp}", "--validation-report", "{tmp}/empty.jsonl",
+       setup="empty_file", says=("empty.jsonl is empty", "validate report --format json")),
+    # the new user's second trial (session 16): a file where a folder goes, a folder where a file goes, a fix that
+    # named another command's file
+    _c("eval-report-result-is-a-file", "eval", "report", "{tmp}/afile", setup="a_file",
+       says=("afile is a file, not a result folder", "written by `fbagent eval run`")),
+    _c("eval-sembench-dictionary-is-a-folder", "eval", "sembench", "--dictionary", "{tmp}/empty", "--backend", "local",
+       "--out", "{tmp}/s", setup="empty_dir", says=("dictionary", "empty is a folder, not a file", "--dictionary wordnet")),
+    _c("validate-report-out-is-the-db", "validate", "report", "--format", "json", "--out", "{db}", "--db", "{db}",
+       says=("is an SQLite database", "e.g. report.json")),
+    # an empty (0-byte) --db: the commands that need an existing database wrote the whole schema into it, then
+    # refused (annotate: "no generated entries") or said "has schema version 14 already: nothing to do" (db upgrade)
+    _c("annotate-db-empty-file", "annotate", "--annotator", "bob", "--db", "{tmp}/empty.jsonl", db="none",
+       setup="empty_file", says=("empty.jsonl is an empty database (no fbagent tables)",)),
+    _c("db-upgrade-empty-file", "db", "upgrade", "--db", "{tmp}/empty.jsonl", db="none", setup="empty_file",
+       says=("empty.jsonl is an empty database (no fbagent tables)",)),
+    _c("annotators-invite-empty-file", "annotators", "invite", "bob", "--db", "{tmp}/empty.jsonl", db="none",
+       setup="empty_file", says=("empty.jsonl is an empty database (no fbagent tables)",)),
 ]
 
 

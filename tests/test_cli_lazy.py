@@ -30,6 +30,24 @@ def test_root_help_imports_no_command_module() -> None:
     assert _loaded_by(["--help"]) == ""
 
 
+def test_start_up_and_root_help_load_no_event_loop_nor_retry_library() -> None:
+    """Session 16: `import fbagent.cli` loaded asyncio (with ssl, concurrent.futures, logging), tenacity and
+    importlib.abc (importlib.resources, tempfile) for every command: fbagent.providers' __init__ imported its
+    clients and retry modules, providers.cancel imported asyncio, lean_imports subclassed importlib.abc's
+    classes; about a quarter of the start-up's CPU time (benchmarks/bench_startup.py --against)."""
+    probe = ("import sys\nfrom typer.testing import CliRunner\nfrom fbagent.cli import app\n"
+             "assert CliRunner().invoke(app, ['--help']).exit_code == 0\n"
+             "print(','.join(m for m in ('asyncio', 'tenacity', 'importlib.abc', 'concurrent.futures', 'ssl')"
+             " if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == ""
+    from fbagent import providers  # the deferred names still load on first use
+
+    assert providers.describe_error.__module__ == "fbagent.providers.errors"
+    assert providers.LoopClients.__module__ == "fbagent.providers.clients"
+    assert "openai" in providers.EVAL_PROVIDERS
+
+
 def test_a_command_loads_its_own_module_only() -> None:
     assert _loaded_by(["eval", "--help"]) == "fbagent.commands.eval"
     assert _loaded_by(["generate", "--help"]) == "fbagent.commands.generate"

@@ -1,6 +1,7 @@
 """LoopSqliteSaver's held statements: the checkpoints of one event-loop iteration share one commit at the
 start of the next iteration (group commit), a step's pending writes and a thread's deletion are committed with
-the next checkpoint's, after FLUSH_AFTER_S without one, or when the checkpointer closes; never lost on a
+the next commit (a checkpoint's, after FLUSH_AFTER_S without one, or when the checkpointer closes), a step's
+writes superseded by the next checkpoint of their thread are not stored at all; never lost on a
 clean exit, the run database's held rows always committed first, and what the entry graph stores is unchanged."""
 
 from __future__ import annotations
@@ -38,17 +39,27 @@ def test_held_writes_join_the_next_checkpoint_or_the_flush_and_deletions_the_clo
             assert _count(path, "checkpoints", "t") == 1
             await saver.aput_writes(cfg, [("x", 1)], "task-1")
             assert _count(path, "writes", "t") == 0                  # held ...
+            await saver.aput(_config("other"), empty_checkpoint(), {"step": -1}, {})
+            await asyncio.sleep(0)                                   # ... committed with another thread's checkpoint
+            assert _count(path, "writes", "t") == 1 and _count(path, "checkpoints", "t") == 1
             second = empty_checkpoint()
-            await saver.aput(cfg, second, {"step": 0}, {})
+            cfg2 = await saver.aput(cfg, second, {"step": 0}, {})
+            await saver.aput_writes(cfg2, [("y", 2)], "task-2")
+            third = empty_checkpoint()
+            await saver.aput(cfg2, third, {"step": 1}, {})          # supersedes the writes keyed to `second`
             await asyncio.sleep(0)
-            assert _count(path, "writes", "t") == 1                  # ... committed with the next checkpoint
-            assert _count(path, "checkpoints", "t") == 2
-            await saver.aput_writes(cfg, [("y", 2)], "task-2")
+            assert _count(path, "checkpoints", "t") == 3
+            assert _count(path, "writes", "t") == 1                  # task-2's writes were never stored
+            await saver.aput_writes(_config("t", third["id"]), [("z", 3)], "task-3")
             assert _count(path, "writes", "t") == 1
             await asyncio.sleep(checkpoints.FLUSH_AFTER_S + 0.2)
             assert _count(path, "writes", "t") == 2                  # no checkpoint came: the flush commits
             got = await saver.aget_tuple(_config("t"))
-            assert got is not None and got.checkpoint["id"] == second["id"]
+            assert got is not None and got.checkpoint["id"] == third["id"]
+            assert [(w[0], w[1], w[2]) for w in got.pending_writes] == [("task-3", "z", 3)]
+            await saver.aput_writes(_config("t", third["id"]), [("w", 4)], "task-4")
+            got = await saver.aget_tuple(_config("t"))               # a read sees its thread's held writes
+            assert [w[1] for w in got.pending_writes] == ["z", "w"] and _count(path, "writes", "t") == 2
             await saver.adelete_thread("t")
             assert await saver.aget_tuple(_config("t")) is None      # gone for this connection at once
         assert _count(path, "checkpoints", "t") == 0 and _count(path, "writes", "t") == 0  # committed at close
@@ -176,3 +187,19 @@ def test_a_new_threads_input_checkpoint_is_skipped_when_asked_and_the_thread_run
             assert [c.metadata["step"] async for c in saver.alist(_config("u"))] == [2, 1, 0, -1]
 
     asyncio.run(scenario())
+
+
+def test_a_thread_found_without_checkpoints_is_not_looked_up_twice(tmp_path):
+    """run_entry asks before it starts a new thread and LangGraph asks again: one SELECT for both; a put (or
+    the second ask) forgets the answer."""
+    path = tmp_path / "fb.checkpoints.db"
+    with open_checkpointer(path) as saver:
+        selects: list[str] = []
+        saver.conn.set_trace_callback(lambda sql: selects.append(sql) if "FROM checkpoints" in sql else None)
+        assert saver.get_tuple(_config("n")) is None and saver.get_tuple(_config("n")) is None
+        assert len(selects) == 1
+        assert saver.get_tuple(_config("n")) is None and len(selects) == 2       # once only
+        cfg = saver.put(_config("n"), empty_checkpoint(), {"step": 1}, {})          # asked, then written
+        got = saver.get_tuple(_config("n"))
+        assert got is not None and got.config["configurable"]["checkpoint_id"] == cfg["configurable"]["checkpoint_id"]
+        saver.conn.set_trace_callback(None)

@@ -192,3 +192,16 @@ def test_annotate_in_a_terminal_leaves_the_file_whole(tmp_path):
     assert _beside(db) == []
     assert _count_in_plain_copy(db, "annotators", tmp_path) == 1
     assert _count_in_plain_copy(db, "annotator_languages", tmp_path) == 1
+
+
+def test_commands_that_need_an_existing_database_leave_an_empty_file_empty(tmp_path):
+    """Session 16 (new user): `touch fb.db` then annotate / db upgrade / annotators invite wrote the whole schema
+    (274,432 bytes) into the empty file, then refused or said "has schema version 14 already: nothing to do"."""
+    db = tmp_path / "fb.db"
+    db.touch()
+    for args in (["annotate", "--annotator", "bob"], ["db", "upgrade"], ["annotators", "invite", "bob"]):
+        done = _cli(*args, "--db", str(db), stdin=subprocess.DEVNULL)
+        assert done.returncode == 2, (args, done.stderr)
+        assert done.stderr.strip() == (f"error: {db} is an empty database (no fbagent tables). Fix: pass --db PATH of a "
+                                       "database fbagent wrote"), done.stderr
+        assert db.stat().st_size == 0 and _beside(db) == [], args

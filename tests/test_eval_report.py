@@ -97,6 +97,50 @@ def test_human_report_errors_and_missing_folder(tmp_path):
         load_result(tmp_path / "nonexist")
 
 
+FIX = "Fix: write one with `fbagent validate report --format json --out report.json` and pass that file"
+
+
+@pytest.mark.parametrize("name, content, says", [
+    ("report.txt", "Entries\n  in scope  judged\n", "is not JSON (Expecting value at line 1, column 1)"),
+    ("empty.json", "", "is empty"),
+    ("entries.jsonl", '{"id": 1}\n{"id": 2}\n', "is JSON Lines (one value per line), not the one JSON object of a report"),
+    ("list.json", "[0.9]", "is a JSON value (an array), not the object of a report"),
+    ("half.json", '{"human_accuracy": {"mean": 0.9}', "is not JSON (Expecting ',' delimiter at line 1, column 33)"),
+    ("deep.json", "[" * 5000, "is JSON nested deeper than 100 levels"),
+])
+def test_a_validation_report_that_is_not_one_says_why_before_the_bootstrap(tmp_path, name, content, says):
+    # before: "error: cannot read validation report FILE. Fix: pass the JSON of `fbagent validate report --format
+    # json`" (which file was named, but not why), and only after every result folder had been bootstrapped
+    a = framebench_folder(tmp_path / "a", "model-a", ["correct", "correct", "both", "neither"])
+    vr = tmp_path / name
+    vr.write_text(content, encoding="utf-8")
+    res = CliRunner().invoke(app, ["eval", "report", str(a), "--validation-report", str(vr)], env={"COLUMNS": "300"})
+    assert res.exit_code == 1 and isinstance(res.exception, FbagentError)   # main() prints it as one line, exit 2
+    assert res.exception.line() == f"validation report {vr} {says}. {FIX}"
+    assert res.output == ""   # refused before the tables
+
+
+def test_a_validation_report_without_human_accuracy_yet_or_without_its_keys(tmp_path):
+    real = tmp_path / "real.json"   # written by `validate report --format json` before any judgment: no mean yet
+    real.write_text(json.dumps({"human_accuracy": {"entries": 0, "mean": None}, "human_scores": [
+        {"score": "independent (baseline)", "accuracy": None, "entries": 0, "annotators": 0}]}))
+    with pytest.raises(FbagentError) as err:
+        human_accuracy_from_report(real)
+    assert err.value.line() == (f"validation report {real} has no human accuracy yet (no entry's judgments kept it). "
+                                "Fix: annotate entries first (fbagent annotate), then write the report again; or pass "
+                                "--human-accuracy VALUE")
+    manifest = tmp_path / "manifest.json"   # another JSON file of fbagent's
+    manifest.write_text(json.dumps({"task": "framebench", "model": "m"}))
+    with pytest.raises(FbagentError) as err:
+        human_accuracy_from_report(manifest)
+    assert err.value.line() == f"{manifest} is JSON but not a validation report (no human_accuracy or human_scores key). {FIX}"
+    (tmp_path / "afile").write_text("x")
+    with pytest.raises(FbagentError) as err:
+        human_accuracy_from_report(tmp_path / "afile" / "v.json")
+    assert err.value.line() == (f"validation report {tmp_path}/afile/v.json does not exist ({tmp_path}/afile is a file, "
+                                f"not a folder). {FIX}")
+
+
 def test_report_cli_missing_folder_and_default_out_layout(tmp_path):
     """`eval report results/*` after runs without --out: results/<task>/<backend>-<model>/manifest.json."""
     results = tmp_path / "results"

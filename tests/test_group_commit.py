@@ -117,3 +117,64 @@ def test_a_checkpoint_commits_the_answers_rows_before_it_is_written(tmp_path):
         asyncio.run(put())
     assert seen == [["a"]]                                    # the row was on disk before the checkpoint
     close_db(db)
+
+
+def _items_on_disk(path: Path) -> list[str]:
+    other = sqlite3.connect(path)
+    try:
+        return [r[0] for r in other.execute("SELECT id FROM items ORDER BY id")]
+    finally:
+        other.close()
+
+
+def test_an_items_row_joins_the_answers_group_and_is_committed_before_its_checkpoints_are_deleted(tmp_path):
+    """EntryPool stores an entry's row held (store.items.save_item(held=True)): one commit with the answers'
+    rows, and the checkpointer's commit of the deletion of the entry's checkpoints commits it first."""
+    from fbagent.generation.checkpoints import open_checkpointer
+    from fbagent.store import items as items_store
+    from fbagent.store import runs as runs_store
+
+    db = open_db(tmp_path / "fb.db")
+    db.conn.execute("PRAGMA foreign_keys = OFF")   # an items row without its lexicon / selection / pair rows
+    run = runs_store.create_run(db, name="r", command="fbagent generate", lexicon_id=None, generator="openai",
+                                model="m", verifier_generator=None, verifier_model=None, encoder=None, seed=0,
+                                options={}, prompt_versions={})
+    item = {"id": "r:1:0", "run_id": run["id"], "pair_id": 1, "k": 0, "status": "verified", "language": "en",
+            "lexicon": "fn", "verb": "leave", "lu_a": "leave.v", "lu_b": "leave.v", "frame_a": "Departing",
+            "frame_b": "Quitting", "checks": {"passed": True}, "attempts": 1, "created_at": "2026-12-07T00:00:00Z",
+            "updated_at": "2026-12-07T00:00:00Z"}
+    _row(db, "a")                                             # an answer's row opened the held group
+    assert items_store.save_item(db, item, held=True) is False   # joined it: the client commits the group
+    assert _on_disk(tmp_path / "fb.db") == [] and _items_on_disk(tmp_path / "fb.db") == []
+    assert commit_held(db.conn)
+    assert _on_disk(tmp_path / "fb.db") == ["a"] and _items_on_disk(tmp_path / "fb.db") == ["r:1:0"]
+
+    item2 = {**item, "id": "r:1:1", "k": 1}
+    seen: list[list[str]] = []
+    with open_checkpointer(tmp_path / "fb.checkpoints.db") as saver:
+        saver.before_checkpoint = lambda: (commit_held(db.conn), seen.append(_items_on_disk(tmp_path / "fb.db")))
+
+        async def store_and_delete() -> None:
+            assert items_store.save_item(db, item2, held=True) is True   # opened the group
+            await saver.adelete_thread("r:1:1")
+            assert _items_on_disk(tmp_path / "fb.db") == ["r:1:0"]       # held ...
+
+        asyncio.run(store_and_delete())
+    assert seen and seen[0] == ["r:1:0", "r:1:1"]             # ... and on disk before the deletion's commit
+    stored = items_store.run_items(db, run["id"])
+    assert [r["id"] for r in stored] == ["r:1:0", "r:1:1"] and stored[1]["checks"] == {"passed": True}
+    close_db(db)
+
+
+def test_the_wal_copy_waits_until_the_held_group_is_committed(tmp_path):
+    """store.db.checkpoint (the 30 s copy of the write-ahead log, which EntryPool runs after each group commit
+    of its items rows) does not run inside the held group, and does not count that as a copy either."""
+    from fbagent.store.db import checkpoint
+
+    db = open_db(tmp_path / "fb.db")
+    _row(db, "a")
+    assert is_held(db.conn) and checkpoint(db, every_s=0) is False
+    assert is_held(db.conn)                                   # the group is untouched
+    assert commit_held(db.conn) and checkpoint(db, every_s=0) is True
+    assert _on_disk(tmp_path / "fb.db") == ["a"]
+    close_db(db)

@@ -93,6 +93,24 @@ def test_export_to_dev_stdout_and_dev_null_writes_in_place(tmp_path):
     assert proc.returncode == 0 and stat.S_ISCHR(os.stat("/dev/null").st_mode)
 
 
+def test_validate_report_out_under_a_file_names_that_file_and_writes_nothing(tmp_path):
+    # before: "error: cannot write .../afile/r.md (Not a directory). Fix: pass an output file in a folder you can
+    # write to"
+    db = tmp_path / "fb.db"
+    make_db(db, n=2).conn.close()
+    (tmp_path / "afile").write_text("a file\n")
+    before = sorted(p.name for p in tmp_path.iterdir()), db.read_bytes()
+    for out in ("afile/r.md", "afile/sub/r.md"):
+        proc = _cli("validate", "report", "--db", str(db), "--out", out, cwd=tmp_path, env={**os.environ, "COLUMNS": "300"})
+        assert proc.returncode == 2 and proc.stdout == ""
+        assert proc.stderr.strip() == (f"error: cannot write {out}: afile is an existing file, not a folder. Fix: pass"
+                                       " an output file in a folder, e.g. r.md"), proc.stderr
+    assert (sorted(p.name for p in tmp_path.iterdir()), db.read_bytes()) == before
+    assert (tmp_path / "afile").read_text() == "a file\n"
+    with pytest.raises(FbagentError, match=r"cannot write .*/afile/deep/x\.jsonl: .*/afile is an existing file"):
+        write_atomic(tmp_path / "afile" / "deep" / "x.jsonl", ["x\n"])
+
+
 # --------------------------------------------------------------------------- names and terminal text
 
 

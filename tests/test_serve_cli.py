@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import signal
@@ -106,14 +107,37 @@ def test_a_non_local_host_without_tls_warns_once(db_path):
     assert proc.returncode == 0
 
 
-def test_a_failed_bind_says_so_before_any_serving_line(db_path):
+def test_a_failed_bind_is_one_line_without_the_no_tls_note(db_path):
+    # the note about plain HTTP behind an https public URL is said once the port is bound, never before a failed bind
     res = fb("annotate", "--serve", "--db", str(db_path), "--host", "192.0.2.1", "--port", str(free_port()),
              "--public-url", "https://annotate.example.org", timeout=60)
     assert res.returncode == 2 and "serving fbagent annotate" not in res.stderr
     lines = res.stderr.strip().splitlines()
-    assert lines[0].startswith("note: this server speaks plain HTTP on 192.0.2.1:")  # behind an https public URL
-    assert "cannot listen on 192.0.2.1" in lines[1] and "is not an address of this machine" in lines[1]
+    assert len(lines) == 1 and "note:" not in res.stderr, res.stderr
+    assert "cannot listen on 192.0.2.1" in lines[0] and "is not an address of this machine" in lines[0]
     assert "pick another --port" not in res.stderr and "Traceback" not in res.stderr
+
+
+HOST_FIX = ("Fix: pass --host 127.0.0.1 (this machine only), 0.0.0.0 (every interface, with --public-url), an address"
+            " `ip addr` shows, or a host name of this machine")
+
+
+@pytest.mark.parametrize("host, line", [
+    ("bad host", f"error: --host 'bad host' contains a blank: it is not an address or a host name. {HOST_FIX}"),
+    ("bad_host!", f"error: --host 'bad_host!' is neither an IP address nor a host name. {HOST_FIX}"),
+    ("300.1.1.1", f"error: --host '300.1.1.1' is neither an IP address nor a host name. {HOST_FIX}"),
+    ("a.-b.example", f"error: --host 'a.-b.example' is neither an IP address nor a host name. {HOST_FIX}"),
+    ("", f"error: --host is empty. {HOST_FIX}"),
+    ("[::1]", "error: --host [::1] is an IPv6 address in brackets. Fix: pass it without them: --host ::1"),
+])
+def test_a_malformed_host_is_refused_before_any_warning(db_path, host, line):
+    # before: `--host 'bad host'` printed the no-TLS warning, then the bind error; '' served on every interface
+    # with links to http://:8000; '300.1.1.1' waited for a DNS answer
+    before = db_path.read_bytes()
+    res = fb("annotate", "--serve", "--db", str(db_path), "--host", host, "--port", str(free_port()), timeout=60,
+             env={**os.environ, "COLUMNS": "400"})
+    assert res.returncode == 2 and res.stderr.strip() == line, res.stderr
+    assert db_path.read_bytes() == before
 
 
 @pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl is not installed (to make a test certificate)")

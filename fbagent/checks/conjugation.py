@@ -423,3 +423,17 @@ def first_singular(token: str, lemma: str, lang: str) -> bool:
         if verb.endswith(ending) and len(verb) > len(ending) + 1 and len(endings) > 1:
             return any(token in _spellings(stem, endings[1], m.lang) for stem in _stems(verb[: -len(ending)], m))
     return False
+
+
+def third_singular(token: str, lemma: str, lang: str) -> bool:
+    """Whether ``token`` is the regular 3rd person singular present indicative of ``lemma`` (the fourth ending of its
+    ``conjugation`` row, after the infinitive and the 1st and 2nd person: es/pt "-a" / "-e", it "-a" / "-e"; stem
+    changes included): the only finite form a bare noun subject takes among the forms spelled as a function word
+    ("El policía para", "Mi hija nada"; not the subjunctive "entre" of entrar, nor the 1st person "como" of comer).
+    False for a language without ``conjugation`` rows."""
+    m = morphology(lang)
+    verb = verb_lemma(lemma, lang)
+    for ending, endings in sorted(m.conjugation, key=lambda r: len(r[0]), reverse=True):
+        if verb.endswith(ending) and len(verb) > len(ending) + 1 and len(endings) > 3:
+            return any(token in _spellings(stem, endings[3], m.lang) for stem in _stems(verb[: -len(ending)], m))
+    return False

@@ -14,7 +14,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from fbagent.checks.conjugation import first_singular, nonfinite_form, shared_form_owner, verb_lemma
+from fbagent.checks.conjugation import (
+    first_singular,
+    nonfinite_form,
+    paradigm,
+    shared_form_owner,
+    verb_lemma,
+)
 from fbagent.checks.conjugation_tr import tr_bare_aorist
 from fbagent.checks.morphology import english_participles, morphology, past_participles
 from fbagent.checks.verb_closed_class import ClosedClassRules
@@ -36,6 +42,9 @@ class SentenceContext(ClosedClassRules):
         """How ``text`` (token ``i``, or a piece of a word when None) is a form of the one-word ``lemma``,
         given the token's part of speech (see the module doc)."""
         method = self._spelling_method(text, lemma, i, stem=stem)
+        if method is None and i is not None and self.config.pos and self.homograph_owner(i) == verb_lemma(lemma, self.code) \
+                and text in paradigm(lemma, self.code):
+            method = "conjugation"   # "Me siento en la fila": sentar's, though the dictionary gives siento to sentir
         if method is None and i is not None and self.config.pos and self.contracted_be(i, lemma):
             return "contraction"   # "It's freezing", "They're late" (verb_slots)
         if i is not None and self.config.pos and (participle := self.participle_method(i, lemma)):
@@ -57,9 +66,10 @@ class SentenceContext(ClosedClassRules):
         if self.slot_refusal(i, lemma, method) is not None:
             return None
         mine = self.first_person_owner(i) == lemma   # "Ik was mijn handen": wassen, whatever the analyser's lemma
+        mine = mine or self.homograph_owner(i) == verb_lemma(lemma, self.code)   # "Suis-moi", "Je suis ce cours": suivre (verb_slots_romance)
         if verb is False or (self.other_verb(i, lemma, method) is not None and not mine) \
                 or self.hyphen_compound(i) is not None \
-                or self.function_word(i) or self.shared_owner(i, lemma) is not None \
+                or self.function_word(i, lemma) or self.shared_owner(i, lemma) is not None \
                 or (self.m.tables and self.finite_blocker(i, lemma) is not None) \
                 or self.closed_class_refusal(i, lemma) is not None \
                 or self.degree_modified(i) is not None \

@@ -253,7 +253,7 @@ def _refusal_note(ctx: SentenceContext, word: str | None, splits: list[tuple[str
                 return f"'{surface}' follows '{det}' and is read as a noun, not as a form of '{word}'"
             if ctx.config.pos and (why := ctx.slot_refusal(i, verb, ctx._spelling_method(t.text, verb, i) or "")):
                 return f"'{surface}' {why}, not a form of '{word}'"
-            if ctx.config.pos and ctx.function_word(i):
+            if ctx.config.pos and ctx.function_word(i, verb):
                 return f"'{surface}' is read as a function word here (no subject or negation before it), not as a form of '{word}'"
             if ctx.config.pos and (other := ctx.shared_owner(i, verb)):
                 return f"'{surface}' is read as a form of '{other}' here (by the word after it), not of '{word}'"

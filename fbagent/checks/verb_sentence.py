@@ -18,7 +18,12 @@ from functools import lru_cache
 
 from fbagent.checks.analyser_tr import optative_of, own_verb_form
 from fbagent.checks.analysers import Reading, readings
-from fbagent.checks.conjugation import strong_participles, table_method
+from fbagent.checks.conjugation import (
+    nonfinite_form,
+    strong_participles,
+    table_method,
+    third_singular,
+)
 from fbagent.checks.lemmas import (
     SOURCES,
     _simplemma_knows,
@@ -217,13 +222,17 @@ class SentenceFacts:
         endings = dict(self.m.clitic_verb_endings).get(clitic)
         return endings is not None and any(word.endswith(e) for e in endings)
 
-    def function_word(self, i: int) -> bool:
+    def function_word(self, i: int, lemma: str | None = None) -> bool:
         """Whether token ``i`` is a ``function_homographs`` word ("nada": nothing, or swims) read as the
         function word: not right after a ``verb_context`` word ("Ella nada", "no nada") nor before an
         ``inverted_subjects`` pronoun (Swedish "Nu för han dagbok"), not inside its clause where it is a
         ``clause_initial_homographs`` word (Latvian "kur": where, which opens its clause), nor after a noun that follows a determiner
         ("el niño nada"), unless a determiner follows it and its clause has a verb before the noun ("Hay una farmacia
-        entre el banco", "köpte en present för min mamma": a preposition; "El policía para el coche": the verb)."""
+        entre el banco", "köpte en present för min mamma": a preposition; "El policía para el coche": the verb).
+        A word ending as a participle after a noun is the preposition ("en fråga angående hyran") only where it is a
+        non-finite form of ``lemma`` (when given): Spanish "nada" ends as "-ada" but is nadar's 3rd person ("Mi hija
+        nada mucho"); before its clause's finite verb it is the function word ("Mi abuelo nada sabe de eso"); after a noun subject it is
+        the verb only as ``lemma``'s 3rd person singular present (:func:`fbagent.checks.conjugation.third_singular`)."""
         m, toks = self.m, self.tokens
         text = toks[i].text
         if text not in m.function_homographs:
@@ -243,12 +252,34 @@ class SentenceFacts:
                                                    and k > 0 and self.clause[k - 1] == self.clause[i]
                                                    and self._dictionary_verb(k - 1)):
             return False   # not Swedish "gjorde det för ...": "det" after a verb is its object, no subject
-        if text.endswith(m.nonfinite_endings or ("\0",)):
+        if text.endswith(m.nonfinite_endings or ("\0",)) and (lemma is None or nonfinite_form(text, lemma, self.code)):
             return True   # "en fråga angående hyran": a participle-shaped preposition after a noun stays one
+        if nxt is not None and self._verb_follows(i):
+            return True   # "Mi abuelo nada sabe", "A mi madre nada le gusta": the pronoun before its clause's verb
         if nxt is not None and (nxt in m.determiners or nxt in m.clitic_articles) \
                 and any(self._dictionary_verb(k) for k in range(i - 2) if self.clause[k] == self.clause[i]):
             return True   # "Hay una farmacia entre el banco": the clause has its verb, so a preposition before its noun phrase
-        return not (i >= 2 and self.clause[i - 2] == self.clause[i] and toks[i - 2].text in m.determiners)
+        if lemma is not None and m.conjugation and not third_singular(text, lemma, self.code):
+            return True   # "El acuerdo entre los sindicatos": a noun subject takes no subjunctive "entre" of entrar
+        return not (i >= 2 and self.clause[i - 2] == self.clause[i] and (
+            toks[i - 2].text in m.determiners   # "O comboio para": a clause-initial article-clitic before a noun
+            or (toks[i - 2].text in m.clitic_articles and (i == 2 or self.clause[i - 3] != self.clause[i])
+                and not self._dictionary_verb(i - 1))))
+
+    def _verb_follows(self, i: int) -> bool:
+        """Whether a finite verb by the dictionary (:meth:`_dictionary_verb`) follows token ``i`` in its clause, at
+        most one ``attached_clitics`` word between ("nada sabe", "nada le gusta"), or an infinitive ("para comer"):
+        a clause has one finite verb, and a preposition takes the infinitive, so the ``function_homographs`` word
+        before it is the function word."""
+        toks, same = self.tokens, (lambda j: j < len(self.tokens) and self.clause[j] == self.clause[i])
+        j = i + 1
+        if same(j) and toks[j].text in self.m.attached_clitics:
+            j += 1
+        if not same(j):
+            return False
+        word = toks[j].text
+        infinitive = word in self.lemmas[j] and word.endswith(self.m.infinitive_endings or ("\0",))
+        return infinitive or self._dictionary_verb(j)   # "para comer": a preposition before the infinitive
 
     def quotative(self, i: int) -> bool:
         """French quotative inversion: token ``i`` opens a clause after a comma or a quote and the next word

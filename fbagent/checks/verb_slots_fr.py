@@ -4,6 +4,9 @@ settle (mixed into :class:`fbagent.checks.verb_slots.SlotRules`); each returns t
 - a finite-looking form after a preposition and the elided article l' ("dans l'est", "à l'est"): a noun, since the
   object clitic l' stands after a preposition only before an infinitive ("pour l'aider"; Grevisse & Goosse,
   *Le bon usage*, § 682: the clitic pronoun goes before the verb that governs it);
+- a form after a determiner and a prenominal adjective, with "de" and a bare noun after it ("La vieille porte d'entrée",
+  "le grand livre de cuisine"; not before an adverbial "de long en large"): the head noun of a noun phrase with its complement; the verb takes an article or
+  partitive after "de" ("La vieille porte de l'eau": the old woman carries water; issue 41r session 16);
 - a form other than a participle or the infinitive right after a copula (être, sembler, paraître, devenir,
   rester, demeurer): an attribute adjective ("Le public semblait content du spectacle":
   two finite verbs do not follow each other in one clause).
@@ -66,7 +69,22 @@ class FrenchSlotRules(SentenceFacts):
         otherwise or for another language. ``participles``: ``lemma``'s past participles (verbal after a copula)."""
         if self.code != "fr" or self.readings is None:
             return None
-        return self._after_elided_article(i, lemma) or self._copula_attribute(i, lemma, participles)
+        return self._after_elided_article(i, lemma) or self._noun_with_complement(i) \
+            or self._copula_attribute(i, lemma, participles)
+
+    def _noun_with_complement(self, i: int) -> str | None:
+        """Why token ``i`` is the noun of "déterminant + adjectif + N + de + nom sans article" (see the module doc)."""
+        toks, readings = self.tokens, self.readings
+        if readings is None or not all(self._fr_same(j, i) for j in (i - 2, i - 1, i + 1, i + 2)):
+            return None
+        adj, det = readings[i - 1], readings[i - 2]
+        if det is None or det.pos != "determiner" or not (toks[i - 1].text in self.m.prenominal
+                                                          or adj is not None and adj.pos == "adjective"):
+            return None
+        if toks[i + 1].text not in ("de", "d") or toks[i + 2].text in _OBJECT_OPENERS \
+                or (bare := readings[i + 2]) is None or bare.pos != "noun":
+            return None   # "Le vieux marche de long en large": an adverbial after de, the verb
+        return f"stands between the adjective '{toks[i - 1].text}' and 'de' + a bare noun and is read as a noun"
 
     def _after_elided_article(self, i: int, lemma: str) -> str | None:
         toks, readings = self.tokens, self.readings

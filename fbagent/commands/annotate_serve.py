@@ -19,7 +19,7 @@ from fbagent import serve
 from fbagent.commands.option_groups import option_group
 from fbagent.commands.output import echo, secho
 from fbagent.errors import FbagentError
-from fbagent.serve.options import AppLaunch, ServeOptions
+from fbagent.serve.options import AppLaunch, ServeOptions, check_host
 from fbagent.store.db import open_db
 from fbagent.validation.team import status_line, team_status
 
@@ -131,7 +131,12 @@ def render(kind: str, fields: dict) -> None:
 
 
 def serve_browsers(launch: AppLaunch, options: ServeOptions) -> None:
-    """Run the server until Ctrl+C (see :class:`fbagent.serve.server.AnnotateServer`). Raises FbagentError on bad options."""
+    """Run the server until Ctrl+C (see :class:`fbagent.serve.server.AnnotateServer`). Raises FbagentError on bad options.
+
+    A malformed ``--host`` is refused before anything else is said; the no-TLS warning
+    (:func:`insecure_warning`) comes once the port is bound, just before the serving line, so that a failed bind
+    is one line."""
+    check_host(options.host)
     check_tls(options)
     options.url()  # a bad --public-url or a wildcard host without one: one line before listening
     try:
@@ -140,11 +145,11 @@ def serve_browsers(launch: AppLaunch, options: ServeOptions) -> None:
         raise FbagentError(f"annotate --serve needs textual-serve and limits ({err.name} is not installed)",
                            "pip install 'fbagent[serve]'") from err
     warning = insecure_warning(options)
-    if warning:
-        secho(warning, fg="yellow", err=True)
     stop = threading.Event()
 
     def on_event(kind: str, fields: dict) -> None:
+        if kind == "listening" and warning:   # said once the port is bound: a failed bind is one line
+            secho(warning, fg="yellow", err=True)
         render(kind, fields)
         if kind == "listening":   # the lead's status line follows the serving line, never a failed bind
             threading.Thread(target=watch_team, args=(launch.db, stop), name="team-status", daemon=True).start()

@@ -416,15 +416,15 @@ def report_cmd(
     if out is not None:   # before the bootstrap: a file there is refused now (the folder is made when written)
         check_folder(out, "--out folder", OUT_FIX)
     failures = None if exclude_failures is None else ("exclude" if exclude_failures else "count")
-    results, scoring, warnings = evaluation.load_results(_result_folders(result_dirs), n_boot=n_boot, std=std,
-                                                         failures=failures)
     human = None
     if human_accuracy is not None:
         human, how = evaluation.parse_human_accuracy(human_accuracy)
         echo(f"human accuracy: {human_accuracy:g} read as a {how} ({100 * human:.1f}%)", err=True)
-    if validation_report is not None:
+    if validation_report is not None:   # before the bootstrap: a file that is not a report is refused at once
         human, which = evaluation.human_score_from_report(validation_report)
         echo(f"human accuracy: {100 * human:.1f}%, the {which}", err=True)
+    results, scoring, warnings = evaluation.load_results(_result_folders(result_dirs), n_boot=n_boot, std=std,
+                                                         failures=failures)
     if human is None:
         human = _dataset_human(results)
     ds = evaluation.dataset_warning(results)

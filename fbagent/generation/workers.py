@@ -18,7 +18,7 @@ import os
 import sqlite3
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
 import sqlite_utils
@@ -43,6 +43,7 @@ from fbagent.store.db import checkpoint
 from fbagent.store.items import FINAL_STATUSES, item_id
 from fbagent.store.lexicon import frame_context
 from fbagent.store.rows import FrameContext, JSONValue, LexiconRow, RunRow
+from fbagent.store.transaction import commit_held
 from fbagent.verifier.encoder_batch import ON_LOAD_WAIT
 
 if TYPE_CHECKING:
@@ -192,6 +193,8 @@ class EntryPool:
     durability: Durability = DEFAULT_DURABILITY
     #: ``--max-cost`` (:class:`fbagent.generation.budget.RunBudget`): once spent, no new entry starts
     budget: RunBudget | None = None
+    #: a failed group commit of held ``items`` rows (:meth:`_commit_held`), raised by the next :meth:`_save`
+    _commit_error: sqlite3.Error | None = field(default=None, init=False, repr=False)
 
     async def run_all(self, todo: list[Entry], *, workers: int, summary: GenerationSummary,
                       item_errors: Counter[str]) -> None:
@@ -251,10 +254,37 @@ class EntryPool:
         finally:
             ticker.cancel()
             await asyncio.gather(ticker, return_exceptions=True)
+            self._commit_held()   # the last entries' rows, before the summary counts them
             progress()
             self.emit(EntriesStopped())
+        failed, self._commit_error = self._commit_error, None
+        if failed is not None:
+            raise failed
         if budget is not None and not queue.empty():
             raise budget.stop(queue.qsize())
+
+    def _save(self, item: dict[str, JSONValue]) -> None:
+        """Store the entry's ``items`` row in the run database's held group (group commit with the ``llm_calls``
+        rows of the answers: at the start of the event loop's next iteration, before any checkpoint commit, so
+        before its thread's checkpoints are deleted; docs/generate.md, "Durability"). Raises ``sqlite3.Error``
+        when the database fails, also a failed group commit of earlier held rows."""
+        failed, self._commit_error = self._commit_error, None
+        if failed is not None:
+            raise failed
+        items_store.save_item(self.db, item, held=True)
+        asyncio.get_running_loop().call_soon(self._commit_held)   # also when an answer's row opened the group
+
+    def _commit_held(self) -> None:
+        """Commit the held rows (a no-op when something committed them already), then copy the write-ahead log
+        into the database file when the last copy is 30 s old (:func:`fbagent.store.db.checkpoint`: it does not
+        run inside the held group); a failure is raised by the next :meth:`_save`, or at the end of
+        :meth:`run_all`."""
+        try:
+            commit_held(self.db.conn)
+        except sqlite3.Error as err:
+            self._commit_error = err
+            return
+        checkpoint(self.db)   # at most every 30 s: the .db file alone stays close to what is stored
 
     async def _one(self, pair: dict[str, Any], k: int, summary: GenerationSummary, item_errors: Counter[str]) -> None:
         iid = items_store.item_id(self.run["name"], pair["id"], k)
@@ -269,8 +299,7 @@ class EntryPool:
             state["error"] = error = redact(f"internal error: {type(err).__name__}: {err}")
             item = build_item(state, generator_model=getattr(self.ctx.generator, "model", None))
             self.emit(EntryError(item_id=iid, error=error))
-        items_store.save_item(self.db, item)
-        checkpoint(self.db)   # at most every 30 s: the .db file alone stays close to what is stored
+        self._save(item)
         # count before the next await: a cancellation there must not lose a stored entry from the tally
         summary.entries_done += 1
         summary.counts[item["status"]] = summary.counts.get(item["status"], 0) + 1

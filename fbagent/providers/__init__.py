@@ -30,22 +30,10 @@ passed in code, see :func:`register_secret`), ``Authorization`` /
 ``key=`` / ``api_key=`` / ``token=`` query values.
 """
 
+from typing import TYPE_CHECKING
+
+from fbagent.lean_imports import lazy_attributes
 from fbagent.providers import names as _names
-from fbagent.providers.clients import LoopClients
-from fbagent.providers.errors import (
-    TRANSIENT_STATUS,
-    RetryPolicy,
-    call_with_retries,
-    describe_error,
-    exception_chain,
-    is_network_error,
-    is_transient,
-    network_reason,
-    one_line,
-    retry_after_s,
-    retry_wait_s,
-    status_of,
-)
 from fbagent.providers.names import (
     EVALUATION,
     GENERATION,
@@ -76,6 +64,35 @@ from fbagent.providers.redact import (
     redact_value,
 )
 
+if TYPE_CHECKING:
+    GENERATION_PROVIDERS: tuple[str, ...]   # from names.__getattr__: they follow register()
+    EVAL_PROVIDERS: tuple[str, ...]
+    from fbagent.providers.clients import LoopClients
+    from fbagent.providers.errors import (
+        TRANSIENT_STATUS,
+        RetryPolicy,
+        call_with_retries,
+        describe_error,
+        exception_chain,
+        is_network_error,
+        is_transient,
+        network_reason,
+        one_line,
+        retry_after_s,
+        retry_wait_s,
+        status_of,
+    )
+
+#: module -> the names it defines, loaded on first use (PEP 562): both load asyncio and tenacity (40 ms), which
+#: every command's start-up (``fbagent.cli`` imports :func:`redact`) and ``--help`` do without
+_MODULES = {
+    "fbagent.providers.clients": ("LoopClients",),
+    "fbagent.providers.errors": ("TRANSIENT_STATUS", "RetryPolicy", "call_with_retries", "describe_error",
+                                 "exception_chain", "is_network_error", "is_transient", "network_reason", "one_line",
+                                 "retry_after_s", "retry_wait_s", "status_of"),
+}
+_lazy = lazy_attributes(__name__, _MODULES)
+
 __all__ = [
     "EVAL_PROVIDERS", "EVALUATION", "GENERATION", "GENERATION_PROVIDERS", "NO_KEY", "PROVIDERS", "TRANSIENT_STATUS", "LoopClients",
     "Provider", "RetryPolicy", "api_key", "base_url", "check_base_url", "check_packages", "call_with_retries", "describe_error", "endpoint",
@@ -85,5 +102,7 @@ __all__ = [
 ]
 
 
-def __getattr__(attr: str) -> tuple[str, ...]:   # PEP 562: GENERATION_PROVIDERS / EVAL_PROVIDERS follow register()
-    return _names.__getattr__(attr)
+def __getattr__(attr: str) -> object:   # PEP 562: GENERATION_PROVIDERS / EVAL_PROVIDERS follow register()
+    if attr in ("GENERATION_PROVIDERS", "EVAL_PROVIDERS"):
+        return _names.__getattr__(attr)
+    return _lazy(attr)

@@ -16,12 +16,16 @@ llama-cpp-python raises ``RuntimeError``) reaches nobody: the caller is gone.
 from __future__ import annotations
 
 import _thread
-import asyncio
-import concurrent.futures
 import sys
 import threading
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+if TYPE_CHECKING:
+    import concurrent.futures
+
+# asyncio and concurrent.futures (with ssl and logging: 20-40 ms) are imported where a call needs them: every
+# command runs relay_swallowed_interrupts() at start-up, most never start an engine (tests/test_cli_lazy.py)
 
 T = TypeVar("T")
 
@@ -48,6 +52,8 @@ class CallGate:
         """``fn(*args)`` in a worker thread under the lock; cancelling the awaiting task sets the call's
         flag, so the engine stops at its next check (:meth:`aborted`), and the task's ``CancelledError``
         goes on at once. Raises whatever ``fn`` raises."""
+        import asyncio
+
         flag = threading.Event()
         try:
             return await asyncio.to_thread(self.run, flag, fn, *args)
@@ -107,6 +113,8 @@ class Deferred(Generic[T]):
     """
 
     def __init__(self, fn: Callable[..., T], *args: Any, name: str) -> None:
+        import concurrent.futures
+
         self.fn, self.args, self.name = fn, args, name
         self.future: concurrent.futures.Future[T] = concurrent.futures.Future()
         self._lock = threading.Lock()
@@ -138,6 +146,8 @@ def in_worker_thread(fn: Callable[[], T], *, name: str = "fbagent-load") -> T:
     waiting in 0.1 s steps, raises it at once; the abandoned load ends with the process. Called from
     any other thread, ``fn()`` runs inline. Raises whatever ``fn`` raises.
     """
+    import concurrent.futures
+
     if threading.current_thread() is not threading.main_thread():
         return fn()
     work = Deferred(fn, name=name)

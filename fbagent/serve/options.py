@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ipaddress
+import re
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,14 @@ from fbagent.store.items import ANNOTATED_STATUSES
 
 #: Hosts that only this machine can reach (no warning without TLS).
 LOCAL_HOSTS = ("localhost",)
+
+#: One label of a host name (RFC 1123 section 2.1: letters, digits and inner hyphens, 1 to 63 characters; an
+#: underscore too, which resolvers accept and container names use: ``my_service``).
+_LABEL = re.compile(r"(?!-)[A-Za-z0-9_-]{1,63}(?<!-)")
+
+#: The fix of every malformed ``--host``.
+HOST_FIX = ("pass --host 127.0.0.1 (this machine only), 0.0.0.0 (every interface, with --public-url), an address"
+            " `ip addr` shows, or a host name of this machine")
 
 
 @dataclass(frozen=True)
@@ -99,6 +108,34 @@ def is_local_host(host: str) -> bool:
         return ipaddress.ip_address(host.strip("[]")).is_loopback
     except ValueError:
         return False
+
+
+def check_host(host: str) -> None:
+    """Raise FbagentError unless ``host`` is an IP address (IPv6 without brackets) or a well-formed host
+    name (RFC 1123 section 2.1: dot-separated labels of letters, digits, underscores and inner hyphens, at most 253
+    characters, the last label not all digits), so that a malformed ``--host`` is refused before anything is
+    said about the address or the server tries to bind it (a name that does not resolve is left to the bind)."""
+    if not host.strip():
+        raise FbagentError("--host is empty", HOST_FIX)
+    if _is_ip(host):
+        return
+    if host.startswith("[") and host.endswith("]") and _is_ip(host[1:-1]):   # a URL's spelling: the bare one binds
+        raise FbagentError(f"--host {host} is an IPv6 address in brackets", f"pass it without them: --host {host[1:-1]}")
+    bad = next((c for c in host if c.isspace() or not c.isprintable()), None)
+    if bad is not None:
+        what = "a blank" if bad == " " else f"the character {bad!r}"
+        raise FbagentError(f"--host {host!r} contains {what}: it is not an address or a host name", HOST_FIX)
+    labels = host.removesuffix(".").split(".")
+    if len(host) > 253 or not all(_LABEL.fullmatch(label) for label in labels) or labels[-1].isdigit():
+        raise FbagentError(f"--host {host!r} is neither an IP address nor a host name", HOST_FIX)
+
+
+def _is_ip(text: str) -> bool:
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return True
 
 
 def public_url(host: str, port: int, given: str | None, tls: bool) -> str:

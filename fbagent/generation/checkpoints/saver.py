@@ -55,8 +55,12 @@ if TYPE_CHECKING:
         CheckpointTuple,
         DeltaChannelHistory,
     )
+    from langgraph.checkpoint.serde.base import SerializerProtocol
 
 FLUSH_AFTER_S = 0.1   # the longest a held statement waits for the next checkpoint's commit
+
+#: one held ``aput_writes`` call: (config, writes, task_id, task_path)
+BufferedWrites = tuple["RunnableConfig", "list[tuple[str, object]]", str, str]
 
 
 class LoopSqliteSaver(SqliteSaver):
@@ -77,6 +81,15 @@ class LoopSqliteSaver(SqliteSaver):
     the step) and the deletion of a stored entry's checkpoints (a rerun skips a stored entry whatever its
     checkpoints say). A failed group commit is raised by the next ``aput``.
     The synchronous methods commit as ``SqliteSaver``'s do.
+
+    Superseded writes are not stored: ``aput_writes`` keeps a step's writes in memory (not yet serialised)
+    until the next commit; a checkpoint of the same thread whose parent is the checkpoint they are keyed
+    to drops them, since that checkpoint holds their effect and a resume starts from it (LangGraph reads the
+    pending writes of the checkpoint it resumes from only; fbagent reads no older checkpoint). Every other
+    held write is written into the open transaction before any commit and before a read of its thread, so
+    what a commit stores, and what a kill may lose, is what it was without the buffer, less those rows
+    (about 30 ``writes`` rows per verified entry, each a msgpack encoding and an ``INSERT``, later deleted
+    with the stored entry's thread).
     """
 
     _hold_commit = False     # True while a held statement runs: cursor() leaves it in the open transaction
@@ -94,6 +107,14 @@ class LoopSqliteSaver(SqliteSaver):
     #: the run again and starts a thread without checkpoints anew, which is what resuming from either does. A
     #: verified entry writes 2 checkpoints instead of 4 (after ``generate`` and after ``verify``)
     skip_input_checkpoints = False
+    #: held writes not yet executed, by (thread, namespace, checkpoint id), in arrival order:
+    #: ``(config, writes, task_id, task_path)`` per ``aput_writes`` call
+    _buffered: dict[tuple[str, str, str], list[BufferedWrites]] | None = None
+
+    def __init__(self, conn: sqlite3.Connection, *, serde: SerializerProtocol | None = None) -> None:
+        super().__init__(conn, serde=serde)
+        #: (thread, namespace) a ``get_tuple`` found without checkpoints, until the next ask or ``put``
+        self._absent: set[tuple[str, str]] = set()
 
     @contextlib.contextmanager
     def cursor(self, transaction: bool = True) -> Iterator[sqlite3.Cursor]:
@@ -125,11 +146,13 @@ class LoopSqliteSaver(SqliteSaver):
             self._commit_error = err
 
     def commit(self) -> None:
-        """Commit the held statements (a no-op when there are none), after :attr:`before_checkpoint`."""
+        """Commit the held statements (a no-op when there are none), after :attr:`before_checkpoint`; the
+        buffered writes are written first."""
         for handle in (self._flush_handle, self._commit_handle):
             if handle is not None:
                 handle.cancel()
         self._flush_handle = self._commit_handle = None
+        self._write_buffered()
         if not self.conn.in_transaction:
             return
         if self.before_checkpoint is not None:
@@ -138,13 +161,65 @@ class LoopSqliteSaver(SqliteSaver):
             if self.conn.in_transaction:
                 self.conn.commit()
 
+    def _write_buffered(self, thread_id: str | None = None) -> None:
+        """Execute the buffered writes (of ``thread_id`` only, when given) in the open transaction, in arrival
+        order, without committing."""
+        if not self._buffered:
+            return
+        keys = [k for k in self._buffered if thread_id is None or k[0] == thread_id]
+        for key in keys:
+            for config, writes, task_id, task_path in self._buffered.pop(key):
+                self._hold_commit = True
+                try:
+                    self.put_writes(config, writes, task_id, task_path)
+                finally:
+                    self._hold_commit = False
+
+    def _drop_buffered(self, thread_id: str, checkpoint_ns: str = "", checkpoint_id: str | None = None) -> None:
+        """Forget the buffered writes of a thread (of one checkpoint, when ``checkpoint_id`` is given)."""
+        if not self._buffered:
+            return
+        if checkpoint_id is not None:
+            self._buffered.pop((thread_id, checkpoint_ns, checkpoint_id), None)
+            return
+        for key in [k for k in self._buffered if k[0] == thread_id]:
+            del self._buffered[key]
+
+    def get_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
+        """``SqliteSaver.get_tuple``, after writing the thread's buffered writes.
+
+        A thread found without checkpoints is answered ``None`` again without a query by the next call for its
+        latest checkpoint (once; any ``put`` of the thread forgets it): :func:`fbagent.generation.workers.run_entry`
+        asks before it starts a new thread, and LangGraph asks again when the thread starts (one ``SELECT`` per
+        entry fewer). Only this connection writes the file while a run holds it."""
+        conf = config["configurable"]
+        thread = (str(conf["thread_id"]), str(conf.get("checkpoint_ns", "")))
+        self._write_buffered(thread[0])
+        latest = conf.get("checkpoint_id") is None
+        if latest and thread in self._absent:
+            self._absent.discard(thread)
+            return None
+        found = super().get_tuple(config)
+        if latest and found is None:
+            self._absent.add(thread)
+        return found
+
+    def put(self, config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata,
+            new_versions: ChannelVersions) -> RunnableConfig:
+        """``SqliteSaver.put`` (the thread is no longer known to be without checkpoints)."""
+        conf = config["configurable"]
+        self._absent.discard((str(conf["thread_id"]), str(conf.get("checkpoint_ns", ""))))
+        return super().put(config, checkpoint, metadata, new_versions)
+
     async def aget_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
         """The thread's latest (or the configured) checkpoint tuple, or ``None``."""
         return self.get_tuple(config)
 
     async def alist(self, config: RunnableConfig | None, *, filter: dict[str, Any] | None = None,  # noqa: A002
                     before: RunnableConfig | None = None, limit: int | None = None) -> AsyncIterator[CheckpointTuple]:
-        """The checkpoints matching ``config``, newest first (see ``SqliteSaver.list``)."""
+        """The checkpoints matching ``config``, newest first (see ``SqliteSaver.list``), after writing the buffered
+        writes (of the configured thread)."""
+        self._write_buffered(str(config["configurable"]["thread_id"]) if config else None)
         for item in self.list(config, filter=filter, before=before, limit=limit):
             yield item
 
@@ -159,8 +234,14 @@ class LoopSqliteSaver(SqliteSaver):
             raise failed
         if self.skip_input_checkpoints and _before_any_node(metadata):
             conf = config["configurable"]
+            if conf.get("checkpoint_id") is not None:   # writes keyed to the skipped input checkpoint
+                self._drop_buffered(str(conf["thread_id"]), str(conf.get("checkpoint_ns", "")),
+                                    str(conf["checkpoint_id"]))
             return {"configurable": {"thread_id": conf["thread_id"], "checkpoint_ns": conf.get("checkpoint_ns", ""),
                                      "checkpoint_id": checkpoint["id"]}}
+        conf = config["configurable"]
+        if conf.get("checkpoint_id") is not None:   # the parent's writes: this checkpoint holds their effect
+            self._drop_buffered(str(conf["thread_id"]), str(conf.get("checkpoint_ns", "")), str(conf["checkpoint_id"]))
         self._hold_commit = True
         try:
             out = self.put(config, checkpoint, metadata, new_versions)
@@ -173,8 +254,21 @@ class LoopSqliteSaver(SqliteSaver):
 
     async def aput_writes(self, config: RunnableConfig, writes: Sequence[tuple[str, Any]], task_id: str,
                           task_path: str = "") -> None:
-        """Store the pending writes of one task (committed with the next checkpoint, see the class doc)."""
-        self._held(self.put_writes, config, writes, task_id, task_path)
+        """Hold the pending writes of one task: dropped by the next checkpoint of its thread, else written and
+        committed with the next commit (see the class doc)."""
+        conf = config["configurable"]
+        key = (str(conf["thread_id"]), str(conf.get("checkpoint_ns", "")), str(conf.get("checkpoint_id")))
+        if self._buffered is None:
+            self._buffered = {}
+        self._buffered.setdefault(key, []).append((config, list(writes), task_id, task_path))
+        loop = asyncio.get_running_loop()
+        if self._flush_handle is None or self._flush_loop is not loop:
+            self._flush_handle, self._flush_loop = loop.call_later(FLUSH_AFTER_S, self._flush), loop
+
+    def delete_thread(self, thread_id: str) -> None:
+        """``SqliteSaver.delete_thread``; the thread's buffered writes are forgotten."""
+        self._drop_buffered(str(thread_id))
+        super().delete_thread(thread_id)
 
     async def adelete_thread(self, thread_id: str) -> None:
         """Delete every checkpoint and write of ``thread_id`` (committed with the next checkpoint)."""
@@ -182,7 +276,8 @@ class LoopSqliteSaver(SqliteSaver):
 
     async def aget_delta_channel_history(self, *, config: RunnableConfig,
                                          channels: Sequence[str]) -> Mapping[str, DeltaChannelHistory]:
-        """See ``SqliteSaver.get_delta_channel_history``."""
+        """See ``SqliteSaver.get_delta_channel_history`` (after writing the thread's buffered writes)."""
+        self._write_buffered(str(config["configurable"]["thread_id"]))
         return self.get_delta_channel_history(config=config, channels=channels)
 
 
