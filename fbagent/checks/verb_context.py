@@ -91,7 +91,8 @@ class SentenceContext(ClosedClassRules, HomographSlots):
         participle after the adverb is a verb after a ``perfect_auxiliaries`` word: "ho molto apprezzato"), a
         ``modifier_suffixes`` word, an ``attributive`` adjective (Swedish "stark vilja", "små fiskar") or a
         ``prenominal`` adjective where ``prenominal_alone`` (Turkish "sevdiğim
-        yazar", "kırmızı gül"); a finite-looking form after a ``copulas`` word with only ``light_adverbs``
+        yazar", "kırmızı gül"; not a reduplicated one, which is an adverb of manner: "küçük küçük doğrayın",
+        Göksel & Kerslake, *Turkish: A Comprehensive Grammar*, 16.5); a finite-looking form after a ``copulas`` word with only ``light_adverbs``
         between ("está libre", "è già sveglio"; a participle or gerund there is a verb: "foi construída");
         a form other than the infinitive that opens its clause right before another verb's finite form where
         ``verb_second`` (Swedish "Var ligger apoteket?": the clause has one finite verb, in second place; a next
@@ -117,7 +118,8 @@ class SentenceContext(ClosedClassRules, HomographSlots):
                                                               or toks[i - 2].text not in m.perfect_auxiliaries):
             return f"follows the degree adverb '{prev}' and is read as an adjective"
         if prev is not None and (m.prenominal_alone and prev in m.prenominal or prev in m.attributive
-                                 or m.modifier_suffixes and prev.endswith(m.modifier_suffixes)):
+                                 or m.modifier_suffixes and prev.endswith(m.modifier_suffixes)) \
+                and not (m.prenominal_alone and i >= 2 and clause[i - 2] == clause[i] and toks[i - 2].text == prev):
             return f"follows the modifier '{prev}' and is read as a noun"
         if m.bare_stem_links and (why := self._bare_stem(i, lemma)) is not None:
             return why

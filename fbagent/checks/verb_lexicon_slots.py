@@ -7,7 +7,8 @@ phrases without an article (Teleman et al., *Svenska Akademiens grammatik* 3, No
 attributive adjective, a quantifier or a genitive attribute, the article being optional or absent):
 
 - after a **quantifier** (``quantifiers``: "All mat", "en enda röra", "mycket mat"; the infinitive is never
-  governed by one); after a plural one (``plural_quantifiers``) only a form that can be a plural noun
+  governed by one, but a ``modal_adverbs`` word after a modal is an adverb before the modal's infinitive: "Du får
+  allt skärpa dig"); after a plural one (``plural_quantifiers``) only a form that can be a plural noun
   (:func:`fbagent.checks.lexicon_hunspell.plural_noun`): "Alla lever längre" has the pronoun and the verb;
 - after an **attributive adjective**: one the dictionary knows (comparison class), a listed ``attributive`` /
   ``prenominal`` one, one with an ``adjective_endings`` suffix, or a participle-shaped word (-d, -t, -ad, -at,
@@ -39,7 +40,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from fbagent.checks.conjugation_tr import tr_aorist_nominal, tr_bare_aorist
-from fbagent.checks.lexicon_hunspell import ADJECTIVE, NOUN, plural_noun, word_classes
+from fbagent.checks.lemmas import _simplemma_knows, _simplemma_word
+from fbagent.checks.lexicon_hunspell import (
+    ADJECTIVE,
+    NOUN,
+    is_adjective,
+    is_name,
+    plural_noun,
+    word_classes,
+)
 from fbagent.checks.verb_sentence import SentenceFacts
 
 #: endings of a participle used as an attributive adjective (Swedish: stekt, kokt, lagad, lagat, målade)
@@ -61,7 +70,8 @@ class LexiconSlotRules(SentenceFacts):
         text, prev = toks[i].text, toks[i - 1].text
         if NOUN not in word_classes(self.code, text):
             return None
-        if prev in m.quantifiers and (prev not in m.plural_quantifiers or plural_noun(self.code, text)):
+        if prev in m.quantifiers and (prev not in m.plural_quantifiers or plural_noun(self.code, text)) \
+                and not (text == lemma and self._modal_adverb(i - 1)):
             return f"follows the quantifier '{prev}' and is read as the noun '{text}'"   # not "Alla lever": a pronoun
         if text == lemma and self._dictionary_verb(i - 1):
             return None   # "försökte springa": an infinitive after a verb
@@ -72,6 +82,64 @@ class LexiconSlotRules(SentenceFacts):
         if text != lemma and self._full_verb_other(i - 1, lemma):
             return f"follows the verb '{prev}' (one finite verb a clause) and is read as its object, the noun '{text}'"
         return None
+
+    def swedish_homograph(self, i: int, lemma: str) -> str | None:
+        """Swedish (``lexicon_nouns`` and ``verb_second``): why token ``i``, a form of ``lemma``, is another word by
+        verb-second order and the dictionary (Teleman et al., *Svenska Akademiens grammatik* 4, Huvudsatser): a
+        clause-initial form the dictionary knows as a name right before a finite verb ("Bo flyttade till Kiruna": no
+        imperative stands before a finite verb, an infinitive only fronted before a modal: "Klara kan man alltid
+        mer"); a clause-initial strong past that is another -a verb's
+        imperative stem (its present in -er has that verb for its lemma: "sköter" -> sköta; "låger" is none) with no
+        subject after it outside a question ("Sköt om dig!": sköta; a declarative's fronted
+        verb has its subject next, "Sköt han?"); the infinitive the dictionary also reads as an adjective after a
+        ``predicative_verbs`` word (a copula or a verb of posture) and degree adverbs ("satt helt tysta": the
+        predicative adjective; not after a verb that takes an infinitive: "försökte snabbt lugna barnen"); a finite form after another verb's finite form and one adverb of manner in -t ("skrattade gott
+        åt skämtet": the preposition, one finite verb a clause). None otherwise."""
+        m, toks, clause = self.m, self.tokens, self.clause
+        if not (m.lexicon_nouns and m.verb_second):
+            return None
+        text = toks[i].text
+        initial = i == 0 or clause[i - 1] != clause[i]
+        nxt = i + 1 if i + 1 < len(toks) and clause[i + 1] == clause[i] else None
+        if initial and nxt is not None and text in (lemma, lemma[:-1]) and is_name(self.code, text) \
+                and lemma not in self.lemmas[nxt] and (toks[nxt].text not in m.fronting_verbs or toks[nxt].text in m.copulas) \
+                and (toks[nxt].text in m.copulas or self._dictionary_verb(nxt)):
+            return f"opens its clause right before the verb '{toks[nxt].text}' and is read as the name '{toks[i].text.title()}'"
+        other = text + "a"
+        if initial and nxt is not None and other != lemma and text not in (lemma, lemma[:-1]) and not self.sentence.rstrip().endswith("?") \
+                and toks[nxt].text not in m.inverted_subjects and toks[nxt].text not in m.verb_context \
+                and _simplemma_knows(text + "er", self.code) and _simplemma_word(text + "er", self.code) == other:
+            return f"opens its clause with no subject after it and is read as the imperative of '{other}'"
+        if text == lemma and i >= 2 and (ADJECTIVE in word_classes(self.code, text) or is_adjective(text, self.code)):
+            j = i - 1
+            while j > 0 and clause[j] == clause[i] and (toks[j].text in m.degree_adverbs or toks[j].text in m.light_adverbs):
+                j -= 1
+            if j < i - 1 and clause[j] == clause[i] and toks[j].text in m.predicative_verbs:
+                return f"follows '{toks[j].text} {toks[i - 1].text}' and is read as the adjective '{text}'"
+        if text != lemma and i >= 3 and clause[i - 2] == clause[i] and clause[i - 3] == clause[i]:
+            adverb = toks[i - 1].text
+            if adverb.endswith("t") and not self._dictionary_verb(i - 1) and adverb not in m.quantifiers \
+                    and adverb not in m.verb_context and adverb not in m.clause_links and adverb != m.infinitive_marker \
+                    and self._full_verb_other(i - 2, lemma):
+                return f"follows the verb '{toks[i - 2].text}' and the adverb '{adverb}' (one finite verb a clause)"
+        return None
+
+    def _modal_adverb(self, j: int) -> bool:
+        """Whether token ``j``, a quantifier, is a ``modal_adverbs`` word ("allt", "nog") used as the adverb before
+        a modal's infinitive: a modal (``fronting_verbs`` but no copula, perfect auxiliary or "gör") stands before it
+        in its clause with only subject pronouns and ``light_adverbs`` between ("Nu får du allt skärpa dig": surely;
+        "Du måste nog vila": probably; "Hon vill ha all skärpa" keeps the noun, "ha" is the modal's infinitive)."""
+        m, toks, clause = self.m, self.tokens, self.clause
+        if toks[j].text not in m.modal_adverbs:
+            return False
+        k = j - 1
+        while k >= 0 and clause[k] == clause[j] and (toks[k].text in m.inverted_subjects or toks[k].text in m.light_adverbs):
+            k -= 1
+        if k < 0 or clause[k] != clause[j]:
+            return False
+        word = toks[k].text
+        return word in m.fronting_verbs and word not in m.copulas and word not in m.perfect_auxiliaries \
+            and word not in ("gör", "gjorde", "kom")
 
     def _full_verb_other(self, j: int, lemma: str) -> bool:
         """Whether token ``j`` is a finite form of a full verb other than ``lemma``: the dictionary or the

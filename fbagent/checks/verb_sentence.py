@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from fbagent.checks.analyser_tr import optative_of, own_verb_form
 from fbagent.checks.analysers import Reading, readings
 from fbagent.checks.conjugation import (
     nonfinite_form,
@@ -391,6 +392,10 @@ class SentenceFacts:
             if method is None and i is not None and text in strong_participles(lemma, self.code) \
                     and self._after_auxiliary(i):
                 return "conjugation:participle"   # "Ha rivolto": not rivoltare's 1st person after an auxiliary
+            if method is None and i is not None and self.code == "tr" and own_verb_form(text, lemma):
+                return "analyser:zeyrek"   # Turkish forms the tables lack: "göndermeniz" (verbal noun + person)
+            if method is None and i is not None and self.code == "tr" and self._doubled(i) and optative_of(text, lemma):
+                return "analyser:zeyrek"   # the doubled optative is the converb of manner: "koşa koşa geldi"
             return method
         lemmas = self.lemmas[i] if i is not None else self._lemmas_of(text)
         if lemma in lemmas:
@@ -407,6 +412,11 @@ class SentenceFacts:
                 and plausible_form(text, lemma)):
             return "verb_form"
         return None
+
+    def _doubled(self, i: int) -> bool:
+        """Whether token ``i`` repeats the word right before or after it in its clause ("koşa koşa")."""
+        toks, clause = self.tokens, self.clause
+        return any(0 <= k < len(toks) and clause[k] == clause[i] and toks[k].text == toks[i].text for k in (i - 1, i + 1))
 
     def _after_auxiliary(self, i: int) -> bool:
         """Whether a ``perfect_auxiliaries`` or ``copulas`` word stands before token ``i`` in its clause, only
