@@ -417,12 +417,7 @@ def first_singular(token: str, lemma: str, lang: str) -> bool:
     infinitive in its ``conjugation`` row: es/pt/it "-o": "corto", "cego", "calmo"; stem changes and spelling
     changes included). A noun phrase before it is its subject or object, and neither goes with a 1st person
     without a pronoun or clitic between: "el pelo corto", "o senhor cego" are adjectives."""
-    m = morphology(lang)
-    verb = verb_lemma(lemma, lang)
-    for ending, endings in sorted(m.conjugation, key=lambda r: len(r[0]), reverse=True):
-        if verb.endswith(ending) and len(verb) > len(ending) + 1 and len(endings) > 1:
-            return any(token in _spellings(stem, endings[1], m.lang) for stem in _stems(verb[: -len(ending)], m))
-    return False
+    return _regular_present(token, lemma, lang, 1)
 
 
 def third_singular(token: str, lemma: str, lang: str) -> bool:
@@ -431,9 +426,15 @@ def third_singular(token: str, lemma: str, lang: str) -> bool:
     changes included): the only finite form a bare noun subject takes among the forms spelled as a function word
     ("El policía para", "Mi hija nada"; not the subjunctive "entre" of entrar, nor the 1st person "como" of comer).
     False for a language without ``conjugation`` rows."""
+    return _regular_present(token, lemma, lang, 3)
+
+
+def _regular_present(token: str, lemma: str, lang: str, slot: int) -> bool:
+    """Whether ``token`` is ``lemma``'s regular form in column ``slot`` of its ``conjugation`` row (stem and spelling
+    changes included); False where the row has no such column or the language has no rows."""
     m = morphology(lang)
     verb = verb_lemma(lemma, lang)
     for ending, endings in sorted(m.conjugation, key=lambda r: len(r[0]), reverse=True):
-        if verb.endswith(ending) and len(verb) > len(ending) + 1 and len(endings) > 3:
-            return any(token in _spellings(stem, endings[3], m.lang) for stem in _stems(verb[: -len(ending)], m))
+        if verb.endswith(ending) and len(verb) > len(ending) + 1 and len(endings) > slot:
+            return any(token in _spellings(stem, endings[slot], m.lang) for stem in _stems(verb[: -len(ending)], m))
     return False
