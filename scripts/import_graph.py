@@ -161,7 +161,7 @@ HEAVY: dict[str, str] = {
     "statsmodels": "statsmodels.api",                    # 920 ms (1.35 s)
     "scipy": "scipy.stats",                              # 770 ms (580 ms)
     "sklearn": "sklearn.metrics",                        # 985 ms (1.07 s)
-    "lemminflect": "lemminflect",                        # 2 s (2.3 s; 90 ms with spaCy hidden: checks/morphology)
+    "lemminflect": "lemminflect",                        # 2 s (2.3 s; 90 ms with spaCy hidden: checks/paradigms)
     "google.genai": "google.genai",                      # 350 ms (295 ms)
     "lm_eval": "lm_eval.loggers.utils",                  # 810 ms (477 ms)
     "pyarrow": "pyarrow.parquet",                        # 160 ms (56 ms)

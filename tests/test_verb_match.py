@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from fbagent.checks import analysers, lemmas, morphology, verb_match
+from fbagent.checks import analysers, lemmas, paradigms, verb_match
 from fbagent.checks import self_check as checks
 from fbagent.checks.verb_match import MatchConfig, find_verb
 from fbagent.errors import FbagentError
@@ -112,18 +112,18 @@ def test_hanta_context_lemmas_for_strong_pasts_that_are_also_nouns():
 
 
 def test_generated_weak_forms():
-    assert {"verrekte", "verrekten", "verrekt"} <= morphology.inflections("verrekken", "nl")
-    assert {"leefde", "geleefd", "reisde", "gereisd"} <= (morphology.inflections("leven", "nl")
-                                                         | morphology.inflections("reizen", "nl"))
+    assert {"verrekte", "verrekten", "verrekt"} <= paradigms.inflections("verrekken", "nl")
+    assert {"leefde", "geleefd", "reisde", "gereisd"} <= (paradigms.inflections("leven", "nl")
+                                                         | paradigms.inflections("reizen", "nl"))
     assert {"arbeitete", "gearbeitet", "verkaufte", "verkauft", "studiert"} <= (
-        morphology.inflections("arbeiten", "de") | morphology.inflections("verkaufen", "de")
-        | morphology.inflections("studieren", "de"))
-    assert "geverkauft" not in morphology.inflections("verkaufen", "de")
-    assert {"samengevat", "zusammengefasst"} <= (morphology.inflections("samenvatten", "nl")
-                                                 | morphology.inflections("zusammenfassen", "de"))
-    assert "anzurufen" in morphology.inflections("anrufen", "de")
-    assert morphology.separable_splits("samenvatten", "nl") == [("samen", "vatten")]
-    assert morphology.separable_splits("verrekken", "nl") == []
+        paradigms.inflections("arbeiten", "de") | paradigms.inflections("verkaufen", "de")
+        | paradigms.inflections("studieren", "de"))
+    assert "geverkauft" not in paradigms.inflections("verkaufen", "de")
+    assert {"samengevat", "zusammengefasst"} <= (paradigms.inflections("samenvatten", "nl")
+                                                 | paradigms.inflections("zusammenfassen", "de"))
+    assert "anzurufen" in paradigms.inflections("anrufen", "de")
+    assert paradigms.separable_splits("samenvatten", "nl") == [("samen", "vatten")]
+    assert paradigms.separable_splits("verrekken", "nl") == []
 
 
 def test_multiword_lus_in_framenet_notation():
@@ -217,9 +217,9 @@ def test_french_participles_after_avoir_and_etre_with_agreement():
         assert m.found and m.surface == surface, sentence
     # "plainte" is tagged a noun there; the auxiliary construction makes it the participle
     assert not find_verb("Elle a déposé une plainte.", "se plaindre", "fr").found
-    assert morphology.past_participles("prendre", "fr") == {"pris", "prise", "prises"}
-    assert morphology.past_participles("devoir", "fr") == {"dû", "due", "dus", "dues"}
-    assert {"découvert", "découvertes"} <= morphology.past_participles("découvrir", "fr")
+    assert paradigms.past_participles("prendre", "fr") == {"pris", "prise", "prises"}
+    assert paradigms.past_participles("devoir", "fr") == {"dû", "due", "dus", "dues"}
+    assert {"découvert", "découvertes"} <= paradigms.past_participles("découvrir", "fr")
 
 
 def test_french_reflexive_is_required_and_a_noun_never_passes_through_it():
@@ -252,7 +252,7 @@ def test_part_of_speech_refuses_nouns_spelled_like_the_verb():
 
 def test_generated_forms_count_only_where_the_analyser_or_a_lexicon_knows_them():
     # "Anruf" is an + ruf, a generated stem of rufen: HanTa reads a noun, so it is not anrufen
-    assert "anruf" in morphology.inflections("anrufen", "de")
+    assert "anruf" in paradigms.inflections("anrufen", "de")
     assert not find_verb("Der Anruf kam spät.", "anrufen", "de").found
     assert find_verb("Er hat mich gestern angerufen.", "anrufen", "de").found
     assert find_verb("Le soleil se couche.", "se coucher", "fr").method == "inflection"  # spaCy's lemma: couche
@@ -313,7 +313,7 @@ def test_analyser_note_names_the_analyser_of_each_language():
 def test_lemminflect_loads_without_spacy_and_torch_and_spacy_still_loads_after():
     import subprocess
 
-    code = ("import sys\nfrom fbagent.checks.morphology import lemminflect_module\n"
+    code = ("import sys\nfrom fbagent.checks.paradigms import lemminflect_module\n"
             "m = lemminflect_module()\n"
             "print(sorted(k for k in ('spacy', 'thinc', 'torch') if k in sys.modules), m.getAllLemmas('booked'))\n"
             "import spacy\nprint(spacy.__name__, sys.meta_path[0].__class__.__name__)\n")

@@ -46,7 +46,7 @@ from functools import lru_cache
 from types import ModuleType
 from typing import TYPE_CHECKING, TypeVar
 
-from fbagent.checks.morphology import SPACY_IMPORT_LOCK
+from fbagent.checks.paradigms import SPACY_IMPORT_LOCK
 from fbagent.errors import FbagentError
 from fbagent.languages import base_lang
 

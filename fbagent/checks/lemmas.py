@@ -29,7 +29,7 @@ from types import ModuleType
 
 from fbagent.checks import analysers
 from fbagent.checks.analysers import hanta_tagger, tagger_name
-from fbagent.checks.morphology import inflections, lemminflect_module
+from fbagent.checks.paradigms import inflections, lemminflect_module
 from fbagent.errors import FbagentError
 from fbagent.languages import base_lang, written_without_spaces
 

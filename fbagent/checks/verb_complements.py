@@ -21,7 +21,8 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from fbagent.checks.lemmas import _simplemma_knows
-from fbagent.checks.morphology import Morphology, morphology, separable_splits
+from fbagent.checks.morphology import Morphology, morphology
+from fbagent.checks.paradigms import separable_splits
 from fbagent.checks.verb_context import SentenceContext
 from fbagent.checks.verb_parts import Candidate, _particle_before
 from fbagent.framenet.lu_names import LemmaPart

@@ -22,7 +22,8 @@ from fbagent.checks.conjugation import (
     verb_lemma,
 )
 from fbagent.checks.conjugation_tr import tr_bare_aorist
-from fbagent.checks.morphology import english_participles, morphology, past_participles
+from fbagent.checks.morphology import morphology
+from fbagent.checks.paradigms import english_participles, past_participles
 from fbagent.checks.verb_closed_class import ClosedClassRules
 from fbagent.checks.verb_homographs import HomographSlots
 from fbagent.checks.verb_sentence import sentence_analysis

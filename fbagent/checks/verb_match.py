@@ -9,7 +9,7 @@ A token counts as the verb ``lemma`` when (first match wins; the name is the
    simplemma and HanTa, which tags the whole sentence, for Dutch and German;
    simplemma for the 50+ other languages it covers);
 3. ``inflection``: it is one of the lemma's generated forms
-   (:func:`fbagent.checks.morphology.inflections`: lemminflect for English, weak-verb
+   (:func:`fbagent.checks.paradigms.inflections`: lemminflect for English, weak-verb
    rules for Dutch and German);
 4. ``stem``: outside English, no lemmatiser knows the token and it shares a
    prefix of at least ``max(4, len(lemma) - 2)`` characters with the lemma;
@@ -77,7 +77,7 @@ from fbagent.checks.lemmas import (
     register_dependent_cache,
     token_lemmas,
 )
-from fbagent.checks.morphology import inflections, separable_splits
+from fbagent.checks.paradigms import inflections, separable_splits
 from fbagent.checks.verb_complements import complement_candidates, complement_split
 from fbagent.checks.verb_context import SentenceContext, sentence_context
 from fbagent.checks.verb_match_ja import find_verb_ja

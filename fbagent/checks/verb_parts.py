@@ -12,7 +12,8 @@ from functools import lru_cache
 
 from fbagent.checks.analysers import Reading
 from fbagent.checks.lemmas import _simplemma_knows, _simplemma_word
-from fbagent.checks.morphology import Morphology, morphology, separable_splits
+from fbagent.checks.morphology import Morphology, morphology
+from fbagent.checks.paradigms import separable_splits
 from fbagent.checks.verb_context import SentenceContext
 from fbagent.framenet.lu_names import LemmaPart, lemma_parts
 

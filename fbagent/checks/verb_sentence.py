@@ -32,7 +32,8 @@ from fbagent.checks.lemmas import (
     register_dependent_cache,
 )
 from fbagent.checks.lexicon_hunspell import is_adjective
-from fbagent.checks.morphology import Morphology, inflections
+from fbagent.checks.morphology import Morphology
+from fbagent.checks.paradigms import inflections
 from fbagent.checks.verb_tokens import (
     MatchConfig,
     Token,

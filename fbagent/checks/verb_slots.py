@@ -37,7 +37,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from fbagent.checks.analysers import hanta_tagger
-from fbagent.checks.morphology import _data, english_participles, past_participles
+from fbagent.checks.morphology import _data
+from fbagent.checks.paradigms import english_participles, past_participles
 from fbagent.checks.verb_slots_de import GermanSlotRules
 from fbagent.checks.verb_slots_en import EnglishSlotRules
 from fbagent.checks.verb_slots_fr import FrenchSlotRules
