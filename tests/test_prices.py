@@ -131,6 +131,22 @@ def test_dry_run_dollars(tmp_path):
     assert cells[4:7] == [usd(cost), usd(3 * cost), usd(cost / 2)]   # no retries, 1 + 2 tries, batch
 
 
+def test_dry_run_names_the_default_local_model(tmp_path):
+    """Without --model, the local backend's row says "default" (as its result folder local-default does), never
+    "local:None"; the dry run loads no model and writes nothing."""
+    prices = tmp_path / "prices.toml"
+    prices.write_text("")
+    proc = subprocess.run([sys.executable, "-m", "fbagent.cli", "eval", "run", "--dataset", str(DATASET),
+                           "--backend", "local", "--limit", "2", "--templates", "v1", "--orders", "canonical",
+                           "--out", str(tmp_path / "o"), "--dry-run"],
+                          env=_env(prices), capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert not (tmp_path / "o").exists()
+    assert "local:None" not in proc.stdout
+    row = next(ln for ln in proc.stdout.splitlines() if ln.startswith("local:default"))
+    assert row.split()[1] == "4"   # 2 entries x 2 problems x 1 template x 1 order
+
+
 async def test_generate_max_cost_stops_after_the_wave_in_flight_and_resumes(tmp_path, monkeypatch):
     """At $1 per input token the first answered call spends more than the cap of $1: the two entries in
     flight (2 x --concurrency 1) finish and are stored, the third never starts; the same cap again starts

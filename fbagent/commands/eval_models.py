@@ -204,7 +204,7 @@ def dry_run(runs: Sequence[ModelRun], settings: RunSettings, plan: Plan, folders
         cost = None if price is None else price.cost(tokens_in, tokens_out)
         tries = 1 + int(c.retries or 0)
         batch = None if price is None or price.batch_discount == 1.0 else price.cost(tokens_in, tokens_out, batch=True)
-        rows.append([r.label or f"{c.backend}:{c.model or c.model_path}", f"{n:,}", f"{tokens_in:,}", f"{tokens_out:,}",
+        rows.append([r.label or f"{c.backend}:{c.model or c.model_path or 'default'}", f"{n:,}", f"{tokens_in:,}", f"{tokens_out:,}",
                      usd(cost), usd(None if cost is None else cost * tries),
                      "unknown" if price is None else ("-" if batch is None else usd(batch)),
                      price.key if price else "no price: --prices FILE"])
