@@ -38,9 +38,9 @@ _NOT_MODALS = frozenset({"to", "please"})
 _OBJECT_PRONOUNS = frozenset({"me", "him", "us", "them"})
 #: English subject pronouns between an inverted modal and the verb ("Can you text me?")
 _SUBJECT_PRONOUNS = frozenset({"i", "you", "we", "they", "he", "she", "it"})
-_SLOT_ADVERBS = frozenset({"not", "t", "never", "also", "just", "still", "really", "always", "ever", "soon", "then",
+SLOT_ADVERBS = frozenset({"not", "t", "never", "also", "just", "still", "really", "always", "ever", "soon", "then",
                            "only", "even", "probably", "certainly", "definitely", "surely", "all", "both"})
-_WH_WORDS = frozenset({"what", "where", "when", "why", "how", "who", "which", "whose"})
+WH_WORDS = frozenset({"what", "where", "when", "why", "how", "who", "which", "whose"})
 
 
 #: English verbs that take a bare infinitive right after them (Quirk et al. 1985, § 16.52: "help clean", "go get",
@@ -103,7 +103,7 @@ class EnglishSlotRules(SentenceFacts):
         toks, readings = self.tokens, self.readings
         openers = base_slot - _NOT_MODALS
         j = i - 1
-        while self._same(j, i) and toks[j].text in _SLOT_ADVERBS:
+        while self._same(j, i) and toks[j].text in SLOT_ADVERBS:
             j -= 1
         if not self._same(j, i) or readings is None:
             return False
@@ -112,7 +112,7 @@ class EnglishSlotRules(SentenceFacts):
         if toks[j].text == "s" and self._same(j - 1, i) and toks[j - 1].text == "let":
             return True
         return toks[j].text in _SUBJECT_PRONOUNS and self._same(j - 1, i) and toks[j - 1].text in openers \
-            and (j == 1 or not self._same(j - 2, i) or toks[j - 2].text in _WH_WORDS)
+            and (j == 1 or not self._same(j - 2, i) or toks[j - 2].text in WH_WORDS)
 
     def particle_after_verb(self, i: int, auxiliaries: frozenset[str]) -> str | None:
         """English: token ``i``, which the analyser reads as a particle or adverb (not a verb), stands right after a
